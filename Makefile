@@ -1,0 +1,46 @@
+# Two commands on a fresh machine with Python 3.11+, git and make:
+#   make demo   -- simulate, ingest and report (the main job)
+#   make test   -- ruff, mypy and the whole pytest suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: demo test lint bench soak lock golden clean
+
+$(STAMP): requirements.lock pyproject.toml
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/annals demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+soak: $(STAMP)
+	$(BIN)/pytest --soak -m soak
+
+bench: $(STAMP)
+	$(BIN)/annals bench
+
+golden: $(STAMP)
+	$(BIN)/python -m tests.golden.regenerate
+
+# Re-resolve the pinned versions (needs the network); commit the result.
+lock:
+	rm -rf .lockenv && $(PYTHON) -m venv .lockenv
+	.lockenv/bin/pip install --quiet --disable-pip-version-check --upgrade setuptools wheel && .lockenv/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	.lockenv/bin/pip freeze --exclude-editable --all | grep -v '^pip==' > requirements.lock
+	rm -rf .lockenv
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""The ``annals`` command line: thin typer commands, one library call each."""

@@ -1,0 +1,40 @@
+"""The typer application and what its commands share: error reporting and console output."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from schemas.errors import AnnalsError
+
+app = typer.Typer(
+    name="annals",
+    help="Record, replay and analyse games of The Miras 9 TCG and MORANA.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:
+    err.print(f"error: {message}", markup=False)
+    if hint:
+        err.print(f"hint: {hint}", markup=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Turn annals' named errors into a one-line message and exit code 1 (no traceback)."""
+    try:
+        yield
+    except AnnalsError as exc:
+        fail(f"{type(exc).__name__}: {exc}")
+    except FileNotFoundError as exc:
+        fail(f"no such file: {exc.filename}", hint="check the path")

@@ -1,0 +1,51 @@
+"""``annals show`` and ``annals verify``: reading one log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cli.app import app, fail, out, reported
+from engine.replay import rerun
+from schemas.logfile import read_log
+from schemas.text import describe_decision, describe_event, describe_header
+
+LogArg = typer.Argument(..., help="A log file written by annals.", exists=False, dir_okay=False)
+
+
+@app.command()
+def show(log: Path = LogArg) -> None:
+    """Print a log as readable text: the header, then one line per event with its coordinates.
+
+    Example: annals show games/miras9-00000001-3f2a.log
+    """
+    with reported():
+        game = read_log(log)
+    out.print(describe_header(game.header), markup=False)
+    decisions = iter(game.decisions)
+    pending = next(decisions, None)
+    for event in game.events:
+        while pending is not None and pending.at <= event.n:
+            out.print(describe_decision(pending), markup=False)
+            pending = next(decisions, None)
+        out.print(describe_event(event), markup=False)
+    c = game.close
+    out.print(f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events", markup=False)
+
+
+@app.command()
+def verify(log: Path = LogArg) -> None:
+    """Check a log's checksums and chain, then re-run its decisions and compare every event.
+
+    Example: annals verify games/miras9-00000001-3f2a.log
+    """
+    with reported():
+        game = read_log(log)
+        report = rerun(game)
+    if not report.ok:
+        detail = f"event {report.first_difference}: {report.reason}"
+        if report.expected or report.actual:
+            detail += f"\n  logged:  {report.expected}\n  re-run:  {report.actual}"
+        fail(f"{log}: re-run differs at {detail}")
+    out.print(f"{log}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)

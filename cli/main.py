@@ -1,0 +1,25 @@
+"""Entry point: the app with every command module registered."""
+
+from __future__ import annotations
+
+import typer
+
+from cli import logs, simulate  # noqa: F401 - importing registers the commands
+from cli.app import app, out
+from engine import ENGINE_VERSION
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"annals {ENGINE_VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+) -> None:
+    """Record, replay and analyse games of The Miras 9 TCG and MORANA."""
+
+
+__all__ = ["app"]

@@ -1,0 +1,119 @@
+"""The contracts every ruleset fulfils, and the pieces of them all rulesets share.
+
+* **State** is a msgspec Struct deriving from ``GameState``; only the reducer changes it.
+* **Reducer**: ``apply(state, event)``, one per ruleset, built from a table of handlers by ``Reducer``. Unknown
+  events raise ``UnknownEventError``. Folding the reducer over a log rebuilds any position.
+* **Rules**: ``pending(state)`` names the next decision (who, which point, the legal options) or None when the
+  engine proceeds on its own; ``advance(state, choice, emit, rng)`` decides what happens next and reports it only
+  by calling ``emit(event)``, which applies the event and records it. All control state (phase, step, stack,
+  priority, damage still owed) lives in the state, so a game can continue from any saved position.
+* **Agents** are given the state and a ``DecisionPoint`` and return one of its options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from engine.rng import Rng
+from schemas.errors import AnnalsError
+from schemas.header import DeckList, LogHeader
+from schemas.records import Event
+from schemas.rulesets import RulesetSchema
+
+E = TypeVar("E", bound=Event)
+O = TypeVar("O")
+S = TypeVar("S", bound="GameState")
+S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
+
+Emit = Callable[[Any], None]
+
+
+class UnknownEventError(AnnalsError, NotImplementedError):
+    """The reducer was handed an event kind it has no handler for."""
+
+
+class EventOrderError(AnnalsError, ValueError):
+    """An event's number does not follow the state's event count (a gap, a repeat, or another game's event)."""
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """Fields every game state has; rulesets subclass and add theirs (with defaults, or kw_only)."""
+
+    n: int = 0  # events applied so far: the next event's number
+    turn: int = 0
+    step: str = "setup"
+    over: bool = False
+    winner: int = -1  # -1: none yet, or a draw once ``over``
+    end_reason: str = ""
+
+
+class DecisionPoint(msgspec.Struct, Generic[O], frozen=True):
+    """A question the engine asks one player: the point's name and the typed legal options."""
+
+    player: int
+    point: str
+    options: Sequence[O]
+
+
+class Reducer(Generic[S]):
+    """``apply(state, event)`` by dispatch on the event's exact type (a dict lookup, not ``match``)."""
+
+    def __init__(self, handlers: Mapping[type[Any], Callable[[S, Any], None]]):
+        self._handlers = dict(handlers)
+
+    def __call__(self, state: S, event: Event) -> None:
+        handler = self._handlers.get(type(event))
+        if handler is None:
+            raise UnknownEventError(f"no reducer handler for event {event!r}")
+        if event.n != state.n:
+            raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
+        handler(state, event)
+        state.n += 1
+
+    def handles(self) -> frozenset[type[Any]]:
+        return frozenset(self._handlers)
+
+
+class Agent(Protocol):
+    """Chooses among legal options. Bots read only what their player may know (their own view)."""
+
+    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any: ...
+
+
+AgentFactory = Callable[[int, Rng], Agent]  # (player index, the agent's own generator) -> agent
+
+
+class Ruleset(Protocol[S]):
+    """What the shared runner, replay, views and tools need of a game."""
+
+    schema: RulesetSchema
+
+    def card_pool_hash(self) -> str: ...
+
+    def new_state(self, header: LogHeader) -> S:
+        """The state before any event: a fresh set-up, or ``header.start_position`` decoded when present.
+
+        Validates the decks, raising ``InvalidDeckError`` that names the rule broken.
+        """
+        ...
+
+    def apply(self, state: S, event: Any) -> None: ...
+
+    def pending(self, state: S) -> DecisionPoint[Any] | None: ...
+
+    def advance(self, state: S, choice: Any, emit: Emit, rng: Rng) -> None: ...
+
+    def redact(self, event: Any, viewer: int) -> Any:
+        """The event as ``viewer`` sees it (-1 for a spectator): hidden cards replaced by unknowns."""
+        ...
+
+    def agents(self) -> Mapping[str, AgentFactory]:
+        """Bots by name (``random``, ``heuristic``, ...)."""
+        ...
+
+    def decks(self) -> Mapping[str, DeckList]:
+        """The ruleset's shipped decks by name."""
+        ...

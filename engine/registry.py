@@ -1,0 +1,25 @@
+"""Rulesets by name, loaded lazily (``annals simulate NAME`` and log headers name them)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from engine.core import Ruleset
+from schemas.rulesets import UnknownRulesetError
+
+_RULESETS: dict[str, str] = {
+    "toy": "engine.toy",
+}
+
+
+def ruleset_names(*, include_toy: bool = False) -> list[str]:
+    return sorted(name for name in _RULESETS if include_toy or name != "toy")
+
+
+def get_ruleset(name: str) -> Ruleset[Any]:
+    module = _RULESETS.get(name)
+    if module is None:
+        raise UnknownRulesetError(f"unknown ruleset {name!r}; choose one of: {', '.join(ruleset_names())}")
+    ruleset: Ruleset[Any] = importlib.import_module(module).RULESET
+    return ruleset

@@ -1,0 +1,140 @@
+"""Plays one game with agents and writes its log: the only loop that drives a ruleset.
+
+The loop asks the ruleset for the next decision point; with none it lets the rules proceed, otherwise it asks
+the deciding player's agent, checks the choice is one of the options offered (``IllegalDecisionError``
+otherwise, with the state untouched), records the decision and lets the rules act on it. Events reach the state
+only through ``emit``, which applies the reducer and buffers the event for the next frame.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.core import Agent, GameState, Ruleset
+from engine.rng import Rng
+from schemas.errors import IllegalDecisionError
+from schemas.header import LogClose, LogHeader, derive_game_id
+from schemas.logfile import LogWriter
+from schemas.records import Decision
+
+FRAME_EVENTS = 512  # a frame closes at each new turn, or at this many events
+TURN_CAP_REASON = "turn_cap"
+
+
+class GameResult(msgspec.Struct, frozen=True):
+    game_id: str
+    winner: int
+    end_reason: str
+    events: int
+    decisions: int
+    turns: int
+    digest: str  # the log's final chain digest ("" when no log was written)
+
+
+def finalize_header(header: LogHeader) -> LogHeader:
+    return header if header.game_id else msgspec.structs.replace(header, game_id=derive_game_id(header))
+
+
+class Game:
+    """One game in progress: the state, its generator, the agents, and the buffered log output."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        header: LogHeader,
+        agents: Sequence[Agent],
+        *,
+        state: GameState | None = None,
+        rng: Rng | None = None,
+        on_event: Callable[[Any], None] | None = None,
+    ):
+        self.ruleset = ruleset
+        self.header = finalize_header(header)
+        self.agents = agents
+        self.state = state if state is not None else ruleset.new_state(self.header)
+        self.rng = rng if rng is not None else Rng(self.header.seed)
+        self.events: list[Any] = []
+        self.decisions: list[Decision[Any]] = []
+        self.decision_count = 0
+        self._on_event = on_event
+        self._apply = ruleset.apply
+
+    def emit(self, event: Any) -> None:
+        self._apply(self.state, event)
+        self.events.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def step(self) -> None:
+        """One move of the game: an automatic advance, or one decision and its consequences."""
+        point = self.ruleset.pending(self.state)
+        if point is None:
+            self.ruleset.advance(self.state, None, self.emit, self.rng)
+            return
+        choice = self.agents[point.player].choose(self.state, point)
+        try:
+            chosen = list(point.options).index(choice)
+        except ValueError:
+            raise IllegalDecisionError(
+                f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
+                f"{len(point.options)} legal options; choose one of those offered"
+            ) from None
+        self.decisions.append(
+            Decision(self.decision_count, self.state.n, point.player, point.point, list(point.options), chosen)
+        )
+        self.decision_count += 1
+        self.ruleset.advance(self.state, choice, self.emit, self.rng)
+
+    def take_batch(self) -> tuple[list[Any], list[Decision[Any]]]:
+        batch = self.events, self.decisions
+        self.events, self.decisions = [], []
+        return batch
+
+
+def play(
+    ruleset: Ruleset[Any],
+    header: LogHeader,
+    agents: Sequence[Agent],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    state: GameState | None = None,
+    rng: Rng | None = None,
+) -> GameResult:
+    """Play to the end (or the header's turn cap), writing the log to ``out`` when given."""
+    game = Game(ruleset, header, agents, state=state, rng=rng)
+    writer = LogWriter(out, game.header) if out is not None else None
+    total_events = total_decisions = 0
+    frame_turn = game.state.turn
+    cap = game.header.max_turns
+    s = game.state
+    try:
+        while not s.over:
+            if cap and s.turn > cap:
+                break
+            game.step()
+            if writer is not None and (s.turn != frame_turn or len(game.events) >= FRAME_EVENTS):
+                events, decisions = game.take_batch()
+                writer.write_batch(events, decisions)
+                total_events += len(events)
+                total_decisions += len(decisions)
+                frame_turn = s.turn
+        events, decisions = game.take_batch()
+        total_events += len(events)
+        total_decisions += len(decisions)
+        winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
+        close = LogClose(winner, reason, total_events, total_decisions, s.turn)
+        digest = ""
+        if writer is not None:
+            if events or decisions:
+                writer.write_batch(events, decisions)
+            writer.close(close)
+            digest = writer.digest
+    except BaseException:
+        if writer is not None:
+            writer.abandon()
+        raise
+    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest)

@@ -1,0 +1,97 @@
+"""Simulated batches of games: bots against bots, one log per game, with tournament metadata."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from engine import ENGINE_VERSION
+from engine.core import Ruleset
+from engine.registry import get_ruleset
+from engine.rng import Rng
+from engine.runner import GameResult, finalize_header, play
+from schemas.errors import AnnalsError
+from schemas.header import LogHeader, PlayerInfo, TournamentInfo
+from schemas.logfile import FORMAT_VERSION
+
+
+class SimulationError(AnnalsError, ValueError):
+    pass
+
+
+def _pick(kind: str, names: list[str], known: list[str]) -> list[str]:
+    if len(names) != 2:
+        raise SimulationError(f"give two {kind} separated by a comma (got {','.join(names)!r})")
+    for name in names:
+        if name not in known:
+            raise SimulationError(f"unknown {kind[:-1]} {name!r}; choose from: {', '.join(known)}")
+    return names
+
+
+def make_header(
+    ruleset: Ruleset[Any],
+    seed: int,
+    decks: list[str],
+    bots: list[str],
+    *,
+    max_turns: int = 0,
+    tournament: TournamentInfo | None = None,
+) -> LogHeader:
+    deck_lists = ruleset.decks()
+    _pick("decks", decks, sorted(deck_lists))
+    _pick("bots", bots, sorted(ruleset.agents()))
+    players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
+    return finalize_header(
+        LogHeader(
+            format_version=FORMAT_VERSION,
+            engine_version=ENGINE_VERSION,
+            ruleset=ruleset.schema.name,
+            ruleset_version=ruleset.schema.version,
+            card_pool_hash=ruleset.card_pool_hash(),
+            seed=seed,
+            players=players,
+            decks=[deck_lists[d] for d in decks],
+            tournament=tournament,
+            max_turns=max_turns,
+        )
+    )
+
+
+def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
+    factories = ruleset.agents()
+    seats = Rng(header.seed ^ 0x5EA7)
+    agents = [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(header.players)]
+    return play(ruleset, header, agents, out)
+
+
+def simulate(
+    ruleset_name: str,
+    games: int,
+    seed: int,
+    decks: list[str],
+    bots: list[str],
+    out_dir: Path | None,
+    *,
+    max_turns: int = 0,
+    event: str = "",
+    on_game: Callable[[GameResult], None] | None = None,
+) -> Iterator[GameResult]:
+    """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
+
+    Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
+    """
+    ruleset = get_ruleset(ruleset_name)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for i in range(games):
+        swap = i % 2 == 1
+        pair_decks = decks[::-1] if swap else decks
+        pair_bots = bots[::-1] if swap else bots
+        info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
+        header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=max_turns, tournament=info)
+        path = out_dir / f"{ruleset_name}-{seed + i:08d}-{header.game_id}.log" if out_dir is not None else None
+        result = play_one(ruleset, header, path)
+        if on_game is not None:
+            on_game(result)
+        yield result

@@ -1,0 +1,59 @@
+"""Named errors for bad input. Each says what was wrong, where, and how to fix it."""
+
+from __future__ import annotations
+
+
+class AnnalsError(Exception):
+    """Base of every error annals raises on purpose."""
+
+
+class LogError(AnnalsError, ValueError):
+    """A log file cannot be read as written."""
+
+    def __init__(self, path: str, message: str, *, frame: int | None = None, offset: int | None = None):
+        self.path = path
+        self.frame = frame
+        self.offset = offset
+        self.reason = message
+        where = path
+        if frame is not None:
+            where += f": frame {frame}"
+        if offset is not None:
+            where += f" at byte {offset}"
+        super().__init__(f"{where}: {message}")
+
+
+class NotALogError(LogError):
+    """The file does not start with the annals log magic bytes."""
+
+
+class UnsupportedFormatError(LogError):
+    """The log was written by a newer (or unknown) format version."""
+
+
+class CorruptLogError(LogError):
+    """A frame's checksum, chain digest, index or payload does not match what was written."""
+
+
+class TruncatedLogError(LogError):
+    """The log ends early: every complete frame before ``offset`` is valid, the tail is torn or missing."""
+
+    def __init__(self, path: str, message: str, *, frame: int, offset: int, complete_frames: int):
+        self.complete_frames = complete_frames
+        super().__init__(path, message, frame=frame, offset=offset)
+
+
+class IllegalDecisionError(AnnalsError, ValueError):
+    """An agent chose something that was not among the legal options offered."""
+
+
+class InvalidDeckError(AnnalsError, ValueError):
+    """A deck list breaks a construction rule; the message names the rule paragraph."""
+
+
+class CardDataError(AnnalsError, ValueError):
+    """A card data file is malformed or inconsistent."""
+
+
+class ReplayMismatchError(AnnalsError):
+    """Re-running a log's decisions produced a different event stream."""

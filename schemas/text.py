@@ -1,0 +1,44 @@
+"""Readable one-line text for headers, events and decisions (``annals show``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from schemas.header import LogHeader
+from schemas.records import Decision
+
+_ENVELOPE = ("n", "turn", "step", "player")
+
+
+def _fields(record: Any, skip: tuple[str, ...] = ()) -> str:
+    return " ".join(f"{f}={getattr(record, f)!r}" for f in record.__struct_fields__ if f not in skip)
+
+
+def describe_event(event: Any) -> str:
+    who = f"p{event.player}" if event.player >= 0 else "--"
+    return f"#{event.n:<6} t{event.turn:<3} {event.step:<22} {who}  {type(event).__name__} {_fields(event, _ENVELOPE)}"
+
+
+def describe_decision(decision: Decision[Any]) -> str:
+    chosen = decision.offered[decision.chosen]
+    return (
+        f"{'':8}{'':5}{'':22} p{decision.player}  ? {decision.point}: chose "
+        f"{type(chosen).__name__} {_fields(chosen)} ({decision.chosen + 1} of {len(decision.offered)})"
+    )
+
+
+def describe_header(header: LogHeader) -> str:
+    lines = [
+        f"game {header.game_id}  {header.ruleset} {header.ruleset_version}  engine {header.engine_version}  "
+        f"seed {header.seed}  cards {header.card_pool_hash}",
+    ]
+    for i, (player, deck) in enumerate(zip(header.players, header.decks, strict=True)):
+        lines.append(f"p{i}: {player.name} ({player.agent}) with deck {deck.name!r} ({len(deck.cards)} cards)")
+    if header.tournament is not None:
+        lines.append("tournament: " + " ".join(f"{k}={v!r}" for k, v in msgspec.structs.asdict(header.tournament).items()))
+    if header.branched_from is not None:
+        b = header.branched_from
+        lines.append(f"branched from game {b.game_id} at event {b.at_event}")
+    return "\n".join(lines)
