@@ -34,4 +34,6 @@ def simulate(
         ):
             wins[result.winner] += 1
             progress.advance(task)
-    out.print(f"{games} games written to {out_dir} (player 0 won {wins[0]}, player 1 won {wins[1]}, no winner {wins[-1]})")
+    out.print(
+        f"{games} games written to {out_dir} (player 0 won {wins[0]}, player 1 won {wins[1]}, no winner {wins[-1]})"
+    )

@@ -32,7 +32,11 @@ class ScriptedAgent:
         recorded = next(self._next, None)
         if recorded is None:
             raise ReplayMismatchError(f"the game asks {point.point!r} of player {point.player} but no decision is left")
-        if (recorded.player, recorded.point, recorded.offered) != (point.player, point.point, list(point.options)):
+        if (recorded.player, recorded.point, recorded.offered) != (
+            point.player,
+            point.point,
+            list(point.options),
+        ):
             raise ReplayMismatchError(
                 f"decision {recorded.n} differs: recorded player {recorded.player} at {recorded.point!r} with "
                 f"{len(recorded.offered)} options, engine asks player {point.player} at {point.point!r} with "

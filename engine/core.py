@@ -24,7 +24,7 @@ from schemas.records import Event
 from schemas.rulesets import RulesetSchema
 
 E = TypeVar("E", bound=Event)
-O = TypeVar("O")
+Opt = TypeVar("Opt")
 S = TypeVar("S", bound="GameState")
 S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
 
@@ -50,12 +50,12 @@ class GameState(msgspec.Struct, kw_only=True):
     end_reason: str = ""
 
 
-class DecisionPoint(msgspec.Struct, Generic[O], frozen=True):
+class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True):
     """A question the engine asks one player: the point's name and the typed legal options."""
 
     player: int
     point: str
-    options: Sequence[O]
+    options: Sequence[Opt]
 
 
 class Reducer(Generic[S]):

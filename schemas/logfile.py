@@ -165,9 +165,7 @@ class LogReader:
         if len(raw) < _PREAMBLE.size or not raw.startswith(MAGIC[: len(raw)]):
             if not MAGIC.startswith(raw[: len(MAGIC)]):
                 raise NotALogError(self._name, "not an annals log (bad magic bytes)", offset=0)
-            raise TruncatedLogError(
-                self._name, "file ends inside the preamble", frame=0, offset=0, complete_frames=0
-            )
+            raise TruncatedLogError(self._name, "file ends inside the preamble", frame=0, offset=0, complete_frames=0)
         magic, version = _PREAMBLE.unpack(raw)
         if magic != MAGIC:
             raise NotALogError(self._name, "not an annals log (bad magic bytes)", offset=0)
@@ -202,10 +200,15 @@ class LogReader:
         tag, kind, index, length = _FRAME.unpack_from(head)
         (crc,) = _FRAME_CRC.unpack_from(head, _FRAME.size)
         if tag != b"F" or crc != zlib.crc32(head[: _FRAME.size]):
-            raise CorruptLogError(self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at)
+            raise CorruptLogError(
+                self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at
+            )
         if length > MAX_FRAME_BYTES:
             raise CorruptLogError(
-                self._name, f"frame length {length} exceeds the maximum {MAX_FRAME_BYTES}", frame=self._index, offset=at
+                self._name,
+                f"frame length {length} exceeds the maximum {MAX_FRAME_BYTES}",
+                frame=self._index,
+                offset=at,
             )
         if index != self._index:
             raise CorruptLogError(
@@ -224,7 +227,10 @@ class LogReader:
         digest = link.digest()
         if digest != body[length:]:
             raise CorruptLogError(
-                self._name, "chain digest mismatch (frame content edited, swapped or damaged)", frame=self._index, offset=at
+                self._name,
+                "chain digest mismatch (frame content edited, swapped or damaged)",
+                frame=self._index,
+                offset=at,
             )
         self._link = digest
         self._offset = at + FRAME_HEAD_SIZE + length + DIGEST_SIZE
@@ -235,7 +241,9 @@ class LogReader:
         try:
             return decoder.decode(payload)
         except msgspec.DecodeError as exc:
-            raise CorruptLogError(self._name, f"payload does not match the schema: {exc}", frame=index, offset=at) from exc
+            raise CorruptLogError(
+                self._name, f"payload does not match the schema: {exc}", frame=index, offset=at
+            ) from exc
 
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:
         """Verified (index, offset, payload) of each batch frame, undecoded; reads and checks the close."""
@@ -267,7 +275,9 @@ class LogReader:
     def _finish(self, payload: bytes, index: int, at: int) -> None:
         record: LogClose = self._decode(_close_decoder, payload, index, at)
         if self._file.read(1):
-            raise CorruptLogError(self._name, "unexpected bytes after the closing record", frame=index, offset=self._offset)
+            raise CorruptLogError(
+                self._name, "unexpected bytes after the closing record", frame=index, offset=self._offset
+            )
         self.close_record = record
 
     def check_counts(self) -> None:

@@ -27,10 +27,10 @@ class Event(msgspec.Struct, array_like=True, gc=False, tag=True):
     player: int
 
 
-O = TypeVar("O")
+Opt = TypeVar("Opt")
 
 
-class Decision(msgspec.Struct, Generic[O], array_like=True, gc=False):
+class Decision(msgspec.Struct, Generic[Opt], array_like=True, gc=False):
     """One choice: who decided, at which decision point, what was offered and which one was chosen.
 
     ``at`` is the number of events emitted before the choice, so a decision sits between events ``at - 1`` and
@@ -41,5 +41,5 @@ class Decision(msgspec.Struct, Generic[O], array_like=True, gc=False):
     at: int
     player: int
     point: str
-    offered: list[O]
+    offered: list[Opt]
     chosen: int

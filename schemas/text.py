@@ -37,7 +37,9 @@ def describe_header(header: LogHeader) -> str:
     for i, (player, deck) in enumerate(zip(header.players, header.decks, strict=True)):
         lines.append(f"p{i}: {player.name} ({player.agent}) with deck {deck.name!r} ({len(deck.cards)} cards)")
     if header.tournament is not None:
-        lines.append("tournament: " + " ".join(f"{k}={v!r}" for k, v in msgspec.structs.asdict(header.tournament).items()))
+        lines.append(
+            "tournament: " + " ".join(f"{k}={v!r}" for k, v in msgspec.structs.asdict(header.tournament).items())
+        )
     if header.branched_from is not None:
         b = header.branched_from
         lines.append(f"branched from game {b.game_id} at event {b.at_event}")
