@@ -77,6 +77,17 @@ class Reducer(Generic[S]):
         return frozenset(self._handlers)
 
 
+class Position(msgspec.Struct, frozen=True):
+    """Where every card is and every counter's value: what a log fold and the SQL ``position()`` macro agree on.
+
+    ``cards`` maps card instance to zone (the ``dst`` convention in ``schemas.records``); ``counters`` maps
+    ``"holder:counter"`` to its value.
+    """
+
+    cards: dict[int, str]
+    counters: dict[str, int]
+
+
 class Agent(Protocol):
     """Chooses among legal options. Bots read only what their player may know (their own view)."""
 
@@ -90,6 +101,7 @@ class Ruleset(Protocol[S]):
     """What the shared runner, replay, views and tools need of a game."""
 
     schema: RulesetSchema
+    state_type: type[S]
 
     def card_pool_hash(self) -> str: ...
 
@@ -108,6 +120,10 @@ class Ruleset(Protocol[S]):
 
     def redact(self, event: Any, viewer: int) -> Any:
         """The event as ``viewer`` sees it (-1 for a spectator): hidden cards replaced by unknowns."""
+        ...
+
+    def position(self, state: S) -> Position:
+        """Cards and counters of the state, by the conventions in ``schemas.records``."""
         ...
 
     def agents(self) -> Mapping[str, AgentFactory]:

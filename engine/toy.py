@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.agents import RandomAgent
-from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Reducer
+from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
 from engine.rng import Rng
 from schemas.header import DeckList, LogHeader
 from schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
@@ -49,6 +49,7 @@ def _over(s: NimState, e: GameOver) -> None:
 
 class NimRuleset:
     schema = SCHEMA
+    state_type = NimState
     apply = Reducer[NimState](
         {PileShuffled: _shuffled, FirstPlayerChosen: _first, TurnBegan: _turn, Took: _took, GameOver: _over}
     )
@@ -79,6 +80,9 @@ class NimRuleset:
 
     def redact(self, event: Any, viewer: int) -> Any:
         return event  # Nim has no hidden information
+
+    def position(self, s: NimState) -> Position:
+        return Position({}, {"-1:pile": s.pile})
 
     def agents(self) -> Mapping[str, AgentFactory]:
         return {"random": RandomAgent}

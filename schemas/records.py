@@ -9,6 +9,19 @@ strings and lists of ints, so they cannot form cycles). The envelope is the firs
 * ``player`` the acting player (0 or 1), or -1 for the game itself.
 
 Each ruleset's own fields follow. Tags are unique within a ruleset and never reused.
+
+Field-name conventions, which ``ingest/`` and the SQL position macro read by name, so both games share one events
+table and one ``position()`` macro:
+
+* ``card: int``       the card instance the event is about (see ``instance_id``); ``cards: list[int]`` for many;
+* ``src: str``, ``dst: str``  zones before and after a move. An event with ``card``/``cards`` and ``dst`` is a
+  zone move; ``dst`` names the zone the card is in afterwards (``"deck"``, ``"hand"``, ``"discard"``,
+  ``"lane:1:exterior"``, ``"site:2"``, ...). A shuffle lists the whole pile in its new order in ``cards``;
+* ``counter: str``, ``holder: int``, ``value: int``, ``amount: int``  a counter change: which counter (``"echo"``,
+  ``"wounds"``, ``"slava"``), who holds it (a player index, or a card instance), the value afterwards, and the
+  change. ``value`` is what positions read, ``amount`` what analytics sum;
+* ``target: int``      a card instance targeted; ``source: str`` where a payment or gain came from;
+* ``card_id: str``    on the event that creates a token: the card definition it is an instance of.
 """
 
 from __future__ import annotations
@@ -18,6 +31,21 @@ from typing import Generic, TypeVar
 import msgspec
 
 NO_PLAYER = -1
+CARDS_PER_PLAYER = 1000
+LEADER_INDEX = 999  # the Miras 9 Planet/Spirit or the MORANA Warden
+TOKEN_BASE = 10_000  # tokens created in play are numbered from here
+
+
+def instance_id(player: int, index: int) -> int:
+    """Card instance of ``header.decks[player].cards[index]`` (or ``LEADER_INDEX`` for the leader).
+
+    Instances start at 1000 so that a ``holder`` below 1000 is a player and one above is a card.
+    """
+    return (player + 1) * CARDS_PER_PLAYER + index
+
+
+def instance_owner(instance: int) -> int:
+    return instance // CARDS_PER_PLAYER - 1
 
 
 class Event(msgspec.Struct, array_like=True, gc=False, tag=True):

@@ -1,0 +1,18 @@
+"""Shared test options: ``--soak`` turns on the long property runs marked ``soak``."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--soak", action="store_true", default=False, help="run the long soak tests too")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--soak"):
+        return
+    skip = pytest.mark.skip(reason="soak test: run with --soak (make soak)")
+    for item in items:
+        if "soak" in item.keywords:
+            item.add_marker(skip)
