@@ -26,6 +26,7 @@ class RulesetSchema(NamedTuple):
 
 
 _MODULES: dict[str, str] = {
+    "morana": "schemas.morana",
     "toy": "schemas.toy",
 }
 
