@@ -30,6 +30,7 @@ class DeckShuffled(Event, tag=1):
     """A player's deck in its shuffled order, top card last (chance is an event). Hidden from every viewer."""
 
     cards: list[int]
+    dst: str = "deck"
 
 
 class Drew(Event, tag=2):
@@ -244,6 +245,14 @@ class GameEnded(Event, tag=26):
     power: list[int]
 
 
+class WardenChosen(Event, tag=27):
+    """Set-up: the player's Warden, chosen before the game, face-up all game [MOR-33]."""
+
+    card: int
+    warden: str
+    dst: str = "warden"
+
+
 MoranaEvent = (
     DeckShuffled
     | Drew
@@ -271,6 +280,7 @@ MoranaEvent = (
     | SiteScored
     | SlavaGained
     | GameEnded
+    | WardenChosen
 )
 
 # --- decision options (Commit is the only decision point) --------------------------------------------------------
@@ -319,7 +329,6 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     kind: str  # "spirit" or "charm"
     cost: int
-    text: str
     power: int = 0
     reborn_cost: int = 0
     legendary: bool = False
@@ -327,6 +336,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     keywords: dict[str, int] = {}
     omen: list[Effect] = []  # Spirits: the Omen band; Charms: the Charm's effect
     reborn: list[Effect] = []  # Spirits: the Reborn band
+    flavor: str = ""  # printed rules text is composed by engine.morana.cards.card_text
 
 
 class Vigil(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -341,7 +351,6 @@ class Warden(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     id: str
     name: str
-    text: str
     vigil: Vigil
     invocation_cost: int
     invocation: list[Effect]
@@ -373,6 +382,10 @@ class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     warden: str
     cards: list[DeckEntry]
     starter: bool = False
+
+
+class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    decks: list[DeckFile]
 
 
 SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption)
