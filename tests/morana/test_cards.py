@@ -51,13 +51,13 @@ BASE = [c for c in decks()["starter-winter"].cards]
     ("cards", "leader", "message"),
     [
         (BASE[:19], "lada", "has 19 cards; a deck is exactly 20 cards plus 1 Warden"),
-        (BASE + ["kikimora"], "lada", "has 21 cards"),
+        ([*BASE, "kikimora"], "lada", "has 21 cards"),
         (BASE, "", "Warden '' is not a Warden"),
         (BASE, "bannik", "Warden 'bannik' is not a Warden"),
         (BASE[:17] + ["rusalka-scout"] * 3, "lada", "3 copies of 'rusalka-scout'; at most 2 copies"),
         (BASE[:18] + ["perun"] * 2, "lada", "2 copies of Legendary 'perun'; at most 1 copy of a Legendary"),
-        (BASE[:19] + ["nope"], "lada", "unknown card 'nope'"),
-        (BASE[:19] + ["lada"], "lada", "unknown card 'lada' (a Warden goes in the leader slot)"),
+        ([*BASE[:19], "nope"], "lada", "unknown card 'nope'"),
+        ([*BASE[:19], "lada"], "lada", "unknown card 'lada' (a Warden goes in the leader slot)"),
     ],
 )
 def test_mor35_each_violation_has_a_clear_error(cards: list[str], leader: str, message: str) -> None:
@@ -68,7 +68,7 @@ def test_mor35_each_violation_has_a_clear_error(cards: list[str], leader: str, m
 
 def test_r_mor_09_one_copy_of_each_legendary_not_one_legendary() -> None:
     """[MOR-35] R-MOR-09: several different Legendaries are legal, one copy each."""
-    validate_deck(_deck(BASE[:16] + ["perun", "veles", "koschei", "firebird"]), pool())
+    validate_deck(_deck([*BASE[:16], "perun", "veles", "koschei", "firebird"]), pool())
 
 
 def test_card_data_errors_name_the_card_and_field() -> None:

@@ -108,7 +108,7 @@ def test_r_mor_06_initiative_granted_to_both_cancels() -> None:
 
 
 def test_mor31_off_board_slava_capped_at_four_a_turn() -> None:
-    """[MOR-31] R-MOR-08: Charms and Omens together give at most +4 a turn; the gain crossing the cap applies in part."""
+    """[MOR-31] R-MOR-08: Charms and Omens give at most +4 a turn together; a gain crossing the cap applies in part."""
     t = Table(build("site1: ~gift-of-prav ~gift-of-prav ~candle-for-the-dead", "", turn=8))
     t.dusk()
     off = [(e.amount, e.capped) for e in t.of(ev.SlavaGained) if e.source == "offboard"]
