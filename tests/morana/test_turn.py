@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.runner import Game
 from engine.simulate import make_header
 from schemas import morana as ev
-from schemas.morana import Done, Place
+from schemas.morana import Done, Invoke, Place
 from tests.morana.build import Table, build
 
 
@@ -96,3 +96,22 @@ def test_r_mor_16_hand_limit_and_empty_deck_skip_the_draw() -> None:
     dawn(t.s, t.emit, 2)
     assert [(e.player, e.reason) for e in t.of(ev.DrawSkipped)] == [(0, "hand_full"), (1, "empty_deck")]
     assert len(t.s.hand[0]) == HAND_LIMIT and t.s.deck[0] == [t.card(0, "bannik")] and not t.s.over
+
+
+def test_r_mor_20_player_one_is_offered_the_same_whatever_player_zero_sealed() -> None:
+    """[MOR-15] R-MOR-20: the engine asks player 0 first, but player 1's options never depend on what was sealed."""
+    spec = "hand: bannik kikimora; nav: upyr"
+    quiet = Table(build(spec, spec, turn=6))
+    quiet.commit(Done())
+    busy = Table(build(spec, spec, turn=6))
+    busy.commit(Place(busy.card(0, "bannik"), 1), Place(busy.card(0, "kikimora"), 3), Invoke(), Done())
+    assert quiet.options() == busy.options() and quiet.s.committing == busy.s.committing == 1
+
+
+def test_r_mor_21_any_card_to_any_site_without_a_limit() -> None:
+    """[MOR-08] [MOR-15] R-MOR-21: every affordable card is offered at each of the three Sites; no Site fills up."""
+    t = Table(build("hand: kikimora kikimora kikimora kikimora kikimora", "", turn=5))
+    kikis = [t.card(0, "kikimora", i) for i in range(5)]
+    assert [o for o in t.options() if type(o) is Place] == [Place(c, k) for c in kikis for k in (1, 2, 3)]
+    t.commit(*(Place(c, 1) for c in kikis))
+    assert t.s.sites[0][0] == kikis
