@@ -240,6 +240,8 @@ def _live(s: MoranaState, item: Item) -> bool:
 
 def defeats(s: MoranaState, emit: Emit, step: str) -> None:
     """Every Spirit at 0 Power crosses to its owner's Nav face-up [MOR-21]."""
+    if 0 not in s.power.values():
+        return
     for player in (0, 1):
         for k, cards in enumerate(s.sites[player]):
             for card in [c for c in cards if s.power.get(c, 1) <= 0]:
@@ -280,5 +282,7 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     step = f"dusk.site{site}"
     first, reason = order(s)
     emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
+    if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
+        return
     for swift in (True, False):
         _resolve(s, emit, step, first, lambda p, sw=swift: _items(s, p, site, sw))  # type: ignore[misc]

@@ -42,6 +42,22 @@ from schemas.records import instance_id
 _DONE = Done()
 _INVOKE = Invoke()
 _SITE_RANGE = range(1, SITES + 1)
+_PLACES: dict[int, tuple[Place, Place, Place]] = {}
+_REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
+
+
+def _places(card: int) -> tuple[Place, Place, Place]:
+    got = _PLACES.get(card)
+    if got is None:
+        got = _PLACES[card] = (Place(card, 1), Place(card, 2), Place(card, 3))
+    return got
+
+
+def _rebirths(card: int) -> tuple[Rebirth, Rebirth, Rebirth]:
+    got = _REBIRTHS.get(card)
+    if got is None:
+        got = _REBIRTHS[card] = (Rebirth(card, 1), Rebirth(card, 2), Rebirth(card, 3))
+    return got
 
 
 def setup(s: MoranaState, emit: Emit, rng: Rng) -> None:
@@ -88,12 +104,12 @@ def options(s: MoranaState) -> list[MoranaOption]:
     ids = s.ids[p]
     for card in s.hand[p]:
         if cards[ids[card % 1000]].cost <= embers:
-            out.extend(Place(card, k) for k in _SITE_RANGE)
+            out.extend(_places(card))
     if s.reborns[p] < REBORN_LIMIT:
         for card in s.nav[p]:
             d = cards[ids[card % 1000]]
             if d.kind == "spirit" and reborn_cost(s, p, card) <= embers:
-                out.extend(Rebirth(card, k) for k in _SITE_RANGE)
+                out.extend(_rebirths(card))
     if not s.invoked[p] and pool().wardens[s.wardens[p]].invocation_cost <= embers:
         out.append(_INVOKE)
     out.append(_DONE)
