@@ -47,7 +47,8 @@ def test_show_prints_header_events_decisions_and_end(tmp_path: Path) -> None:
     assert len(event_lines) == game.events
     assert event_lines[0].startswith("#0      t0   setup") and "PileShuffled size=" in event_lines[0]
     assert sum("? take: chose Take" in line for line in lines) == game.decisions
-    assert lines[-1].startswith(f"end: winner {game.winner} (took_last)")
+    assert lines[-2].startswith(f"end: winner {game.winner} (took_last)")
+    assert lines[-1] == f"digest: {game.digest}"
 
 
 def test_verify_accepts_a_good_log(tmp_path: Path) -> None:
