@@ -103,10 +103,17 @@ def play(
     *,
     state: GameState | None = None,
     rng: Rng | None = None,
+    live: bool = False,
 ) -> GameResult:
-    """Play to the end (or the header's turn cap), writing the log to ``out`` when given."""
+    """Play to the end (or the header's turn cap), writing the log to ``out`` when given.
+
+    ``live`` (a game recorded as people play it): every decision closes a frame and reaches the file at once,
+    so a crash loses nothing that was decided.
+    """
     game = Game(ruleset, header, agents, state=state, rng=rng)
-    writer = LogWriter(out, game.header) if out is not None else None
+    writer = LogWriter(out, game.header, group_bytes=0) if live and out is not None else None
+    if writer is None and out is not None:
+        writer = LogWriter(out, game.header)
     total_events = total_decisions = 0
     frame_turn = game.state.turn
     cap = game.header.max_turns
@@ -116,7 +123,9 @@ def play(
             if cap and s.turn > cap:
                 break
             game.step()
-            if writer is not None and (s.turn != frame_turn or len(game.events) >= FRAME_EVENTS):
+            if writer is not None and (
+                s.turn != frame_turn or len(game.events) >= FRAME_EVENTS or (live and game.decisions)
+            ):
                 events, decisions = game.take_batch()
                 writer.write_batch(events, decisions)
                 total_events += len(events)

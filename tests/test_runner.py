@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,19 @@ def test_the_generator_is_injected_not_global() -> None:
         a.step()
         b.step()
     assert a.events == b.events
+
+
+def test_a_live_game_writes_every_decision_at_once(tmp_path: Path) -> None:
+    """Recorded live, each decision's frame is on disk before the next question is asked."""
+    path = tmp_path / "live.log"
+    sizes: list[int] = []
+
+    class Watcher:
+        def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+            sizes.append(path.stat().st_size)
+            return point.options[0]
+
+    play(TOY, toy_header(), [Watcher(), Watcher()], path, live=True)
+    assert len(sizes) >= 3
+    assert all(later > earlier for earlier, later in itertools.pairwise(sizes)), sizes
+    assert read_log(path).close.end_reason == "took_last"
