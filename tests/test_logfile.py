@@ -207,3 +207,14 @@ def test_reader_streams_frame_by_frame(tmp_path: Path) -> None:
         assert first.events[0].n == 0
         with pytest.raises(CorruptLogError):
             list(batches)
+
+
+def test_a_format_1_log_written_earlier_still_reads_and_replays() -> None:
+    """Schema evolution: a log committed when format 1 was new must decode and re-run forever."""
+    from engine.replay import rerun
+
+    game = read_log(Path(__file__).parent / "fixtures" / "toy-format1.log")
+    assert game.header.format_version == 1
+    assert (len(game.events), game.close.end_reason) == (21, "took_last")
+    assert game.digest == "94b63999134e6205d09cccc10adf1940"
+    assert rerun(game).ok
