@@ -60,6 +60,17 @@ class Game:
         self.events: list[Any] = []
         self.decisions: list[Decision[Any]] = []
         self.decision_count = 0
+        # People and external programs watch the game (through their own view); bots do not, at no cost.
+        hooks = [agent.observe for agent in agents if hasattr(agent, "observe")]
+        if hooks and on_event is not None:
+            hooks.append(on_event)
+        if hooks:
+
+            def fan_out(event: Any) -> None:
+                for hook in hooks:
+                    hook(event)
+
+            on_event = fan_out
         self._on_event = on_event
         self._apply = ruleset.apply
 
