@@ -8,6 +8,7 @@ from tests.morana.build import Table, build
 
 def _end(t: Table) -> ev.GameEnded:
     (end,) = t.of(ev.GameEnded)
+    assert isinstance(end, ev.GameEnded)
     return end
 
 

@@ -31,7 +31,7 @@ def _play(seed: int) -> Game:
     header = make_header(RULESET, seed, decks, bots)
     factories = RULESET.agents()
     agents = [factories[b](i, Rng(seed).fork(i)) for i, b in enumerate(bots)]
-    game = Game(RULESET, header, agents, on_event=lambda e: _check_state(game.state))
+    game = Game(RULESET, header, agents, on_event=lambda e: _check_state(game.state))  # type: ignore[arg-type]
     while not game.state.over:
         game.step()
     return game

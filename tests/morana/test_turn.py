@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.agents import RandomAgent
 from engine.morana.ruleset import RULESET
-from engine.morana.state import HAND_LIMIT, OPENING_HAND
+from engine.morana.state import HAND_LIMIT, OPENING_HAND, MoranaState
 from engine.morana.turn import dawn
 from engine.rng import Rng
 from engine.runner import Game
@@ -86,6 +86,7 @@ def test_r_mor_16_opening_hand_of_four() -> None:
     g.step()
     opening = [e for e in g.events if type(e) is ev.Drew and e.source == "opening"]
     assert [e.player for e in opening] == [0] * OPENING_HAND + [1] * OPENING_HAND
+    assert isinstance(g.state, MoranaState)
     assert [len(h) for h in g.state.hand] == [OPENING_HAND + 1] * 2
 
 

@@ -7,7 +7,7 @@ import pytest
 from engine.morana.cards import check_warden, pool
 from engine.morana.keywords import KEYWORDS
 from engine.morana.ruleset import RULESET
-from engine.morana.state import warden_instance
+from engine.morana.state import MoranaState, warden_instance
 from engine.runner import Game
 from engine.simulate import make_header
 from schemas import morana as ev
@@ -23,6 +23,7 @@ def test_mor33_warden_chosen_before_the_game_and_face_up() -> None:
     g.step()
     chosen = [(e.player, e.card, e.warden, e.dst) for e in g.events if type(e) is ev.WardenChosen]
     assert chosen == [(0, warden_instance(0), "stribog", "warden"), (1, warden_instance(1), "lada", "warden")]
+    assert isinstance(g.state, MoranaState)
     assert RULESET.position(g.state).cards[warden_instance(1)] == "warden"
 
 
