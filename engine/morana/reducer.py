@@ -1,7 +1,8 @@
 """The MORANA reducer: the one place state changes, one handler per event kind (dict dispatch).
 
 Folding ``apply`` over a log rebuilds any position [MOR-07]: the handlers only move cards and set counters as the
-event says; every rule decision was made before the event was emitted.
+event says; every rule decision was made before the event was emitted. A player's redacted stream folds too: hidden
+cards are carried as ``UNKNOWN`` placeholders (in the deck, hand and at a Site) until ``Flipped`` names them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def _warden(s: MoranaState, e: ev.WardenChosen) -> None:
 
 def _drew(s: MoranaState, e: ev.Drew) -> None:
     deck = s.deck[e.player]
-    if deck and deck[-1] == e.card:
+    if deck[-1] == e.card or e.card not in deck:  # the top card, or a redacted deck of placeholders
         deck.pop()
     else:
         deck.remove(e.card)
@@ -59,7 +60,8 @@ def _committed(s: MoranaState, e: ev.Committed) -> None:
 
 
 def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
-    s.nav[e.player].remove(e.card)
+    if e.card != ev.UNKNOWN:  # a redacted Reborn leaves the Nav card in place until the flip names it
+        s.nav[e.player].remove(e.card)
     s.sites[e.player][e.site - 1].append(e.card)
     s.sealed.append(e.card)
     s.sealed_sites.append(e.site)
@@ -77,6 +79,17 @@ def _commit_done(s: MoranaState, e: ev.CommitDone) -> None:
 
 
 def _flipped(s: MoranaState, e: ev.Flipped) -> None:
+    for card, site in zip(e.cards, e.sites, strict=True):
+        here = s.sites[card // 1000 - 1][site - 1]
+        if card not in here:  # folding a redacted stream: name the placeholder, take a Reborn from Nav
+            here[here.index(ev.UNKNOWN)] = card
+            nav = s.nav[card // 1000 - 1]
+            if card in nav:
+                nav.remove(card)
+    s.reborning = list(e.reborn)
+    s.invoking = list(e.invocations)
+    for p in e.invocations:
+        s.invoked[p] = True
     s.revealed = list(e.cards)
     s.sealed = []
     s.sealed_sites = []

@@ -1,6 +1,7 @@
 """Properties over seeded random games [MOR-07], [MOR-15], [MOR-21], [MOR-23]: no exceptions, every card in exactly
 one place after every event, no negative counters, the fold equals the engine, and a player's redacted view never
-shows the opponent's hand or unrevealed commits. A few hundred games by default, thousands with ``--soak``."""
+shows the opponent's hand or unrevealed commits, and folds to the same board once Dusk has flipped everything.
+A few hundred games by default, thousands with ``--soak``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engine.rng import Rng
 from engine.runner import Game
 from engine.simulate import make_header
 from schemas import morana as ev
+from schemas.header import LogHeader
 from schemas.morana import Done
 from schemas.records import instance_id
 
@@ -61,11 +63,13 @@ def _cards_in(e: Any) -> list[int]:
     return out
 
 
-def _check_views(events: list[Any]) -> None:
+def _check_views(header: LogHeader, events: list[Any], final: MoranaState) -> None:
     for viewer in (0, 1, -1):
         public: set[int] = set()
+        view = RULESET.new_state(header)
         for e in events:
             seen = RULESET.redact(e, viewer)
+            RULESET.apply(view, seen)  # a redacted stream folds
             if type(seen) is ev.Flipped or type(seen) is ev.WardenChosen:
                 public.update(_cards_in(seen))
             for card in _cards_in(seen):
@@ -74,6 +78,8 @@ def _check_views(events: list[Any]) -> None:
             if type(seen) is ev.EmbersChanged and e.step == "commit" and e.player != viewer:
                 assert seen.value == ev.HIDDEN and seen.amount == ev.HIDDEN
             assert type(seen) is not ev.InvocationCommitted or seen.player == viewer
+        board = (view.sites, view.power, view.nav, view.slava, view.over, view.winner)
+        assert board == (final.sites, final.power, final.nav, final.slava, final.over, final.winner)
 
 
 def _check(seed: int) -> None:
@@ -85,7 +91,8 @@ def _check(seed: int) -> None:
     assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(game.state)
     assert type(events[-1]) is ev.GameEnded and game.state.turn <= 8
     assert all(d.offered and type(d.offered[-1]) is Done for d in game.decisions)
-    _check_views(events)
+    assert isinstance(game.state, MoranaState)
+    _check_views(game.header, events, game.state)
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
