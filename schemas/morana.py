@@ -7,9 +7,9 @@ them by name: ``card``/``cards`` + ``src``/``dst`` for moves, ``counter``/``hold
 
 Sealed commits [MOR-15], [MOR-16]: every commit event (``Committed``, ``RebornCommitted``,
 ``InvocationCommitted`` and the ``EmbersChanged`` paying for them, all with ``step == "commit"``) carries the real
-card in the omniscient log. ``engine.morana.ruleset.redact`` hides the card (``UNKNOWN``) and the Embers amounts
-from everyone but the committing player, and turns an ``InvocationCommitted`` into a bare ``Sealed``; the
-``Flipped`` event at Dusk then reveals every sealed card and Invocation at once. Hands and deck order are hidden
+card in the omniscient log. ``engine.morana.ruleset.redact`` turns each of them into a bare ``Sealed`` (envelope
+only) for everyone but the committing player, and hides ``CommitDone.placed``; the ``Flipped`` event at Dusk then
+reveals every sealed card, its Site, and every Invocation at once. Hands and deck order are hidden
 the same way (``Drew`` and ``DeckShuffled``); Nav, the Sites after Dusk, Slava and the Wardens are open [MOR-07].
 """
 
@@ -99,11 +99,11 @@ class InvocationCommitted(Event, tag=9):
 class CommitDone(Event, tag=10):
     """The player has sealed their Commit (public: the opponent sees they are done, not what they did)."""
 
-    placed: int  # how many cards the player put face-down this turn (visible on the table)
+    placed: int  # how many cards the player put face-down this turn (HIDDEN in the opponent's view)
 
 
 class Sealed(Event, tag=11):
-    """What a viewer sees instead of the opponent's ``InvocationCommitted`` until Dusk. Never in a real log."""
+    """What a viewer sees instead of each of the opponent's Commit events until Dusk. Never in a real log."""
 
 
 # --- Dusk --------------------------------------------------------------------------------------------------------

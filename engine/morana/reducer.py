@@ -2,7 +2,8 @@
 
 Folding ``apply`` over a log rebuilds any position [MOR-07]: the handlers only move cards and set counters as the
 event says; every rule decision was made before the event was emitted. A player's redacted stream folds too: hidden
-cards are carried as ``UNKNOWN`` placeholders (in the deck, hand and at a Site) until ``Flipped`` names them.
+cards are ``UNKNOWN`` placeholders in the deck and hand; a sealed Commit changes nothing until ``Flipped`` moves
+the revealed cards from hand (a placeholder) or Nav to their Sites.
 """
 
 from __future__ import annotations
@@ -60,8 +61,7 @@ def _committed(s: MoranaState, e: ev.Committed) -> None:
 
 
 def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
-    if e.card != ev.UNKNOWN:  # a redacted Reborn leaves the Nav card in place until the flip names it
-        s.nav[e.player].remove(e.card)
+    s.nav[e.player].remove(e.card)
     s.sites[e.player][e.site - 1].append(e.card)
     s.sealed.append(e.card)
     s.sealed_sites.append(e.site)
@@ -80,12 +80,17 @@ def _commit_done(s: MoranaState, e: ev.CommitDone) -> None:
 
 def _flipped(s: MoranaState, e: ev.Flipped) -> None:
     for card, site in zip(e.cards, e.sites, strict=True):
-        here = s.sites[card // 1000 - 1][site - 1]
-        if card not in here:  # folding a redacted stream: name the placeholder, take a Reborn from Nav
-            here[here.index(ev.UNKNOWN)] = card
-            nav = s.nav[card // 1000 - 1]
+        owner = card // 1000 - 1
+        here = s.sites[owner][site - 1]
+        if card not in here:  # folding a redacted stream: the sealed card comes from Nav or a hidden hand card
+            nav, hand = s.nav[owner], s.hand[owner]
             if card in nav:
                 nav.remove(card)
+            elif card in hand:
+                hand.remove(card)
+            else:
+                hand.remove(ev.UNKNOWN)
+            here.append(card)
     s.reborning = list(e.reborn)
     s.invoking = list(e.invocations)
     for p in e.invocations:

@@ -1,9 +1,10 @@
 """The MORANA ruleset object: what the shared runner, replay, views and tools call [MOR-01]–[MOR-41].
 
 ``pending`` offers the one decision point, Commit [MOR-15]; everything else proceeds on its own. ``redact`` is the
-hidden-information view [MOR-07], [MOR-15], [MOR-23]: deck order is hidden from everyone, a hand and this turn's
-sealed commits (cards, Embers paid, the Invocation) from everyone but their owner, until the ``Flipped`` event at
-Dusk reveals the commits. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
+hidden-information view [MOR-07], [MOR-15], [MOR-23] (R-MOR-14): deck order is hidden from everyone and a hand from
+everyone but its owner; the opponent's Commit is behind a screen: each of its events becomes a bare ``Sealed`` (and
+``CommitDone.placed`` is hidden), so neither the cards, their Sites, the Embers paid nor the Invocation show until
+the ``Flipped`` event at Dusk reveals them all. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
 """
 
 from __future__ import annotations
@@ -18,15 +19,13 @@ from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.morana import reducer
 from engine.morana.bots import HeuristicAgent
 from engine.morana.cards import decks, pool, validate_deck
-from engine.morana.state import COMMIT_DONE, MoranaState, warden_instance
+from engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
 from engine.morana.turn import commit, dusk_and_rite, options, setup
 from engine.rng import Rng
 from schemas import morana as ev
 from schemas.errors import InvalidDeckError
 from schemas.header import DeckList, LogHeader
 from schemas.morana import SCHEMA, MoranaOption
-
-_COMMIT_EVENTS = (ev.Committed, ev.RebornCommitted)
 
 
 class MoranaRuleset:
@@ -64,13 +63,13 @@ class MoranaRuleset:
         t = type(event)
         if t is ev.DeckShuffled:
             return msgspec.structs.replace(event, cards=[ev.UNKNOWN] * len(event.cards))
-        if event.player == viewer:
+        if event.player == viewer or event.player == NOBODY:
             return event
-        if t is ev.Drew or t in _COMMIT_EVENTS:
+        if t is ev.Drew:
             return msgspec.structs.replace(event, card=ev.UNKNOWN)
-        if t is ev.EmbersChanged and event.step == "commit":
-            return msgspec.structs.replace(event, value=ev.HIDDEN, amount=ev.HIDDEN, source="sealed")
-        if t is ev.InvocationCommitted:
+        if event.step == "commit":  # behind the screen: that something was sealed, never what, where or its cost
+            if t is ev.CommitDone:
+                return msgspec.structs.replace(event, placed=ev.HIDDEN)
             return ev.Sealed(event.n, event.turn, event.step, event.player)
         return event
 

@@ -54,7 +54,7 @@ def test_r_mor_10_reborn_is_sealed_and_resolves_at_its_site() -> None:
     upyr = t.card(0, "upyr")
     t.commit(Rebirth(upyr, 3))
     (rc,) = t.of(ev.RebornCommitted)
-    assert RULESET.redact(rc, 1).card == ev.UNKNOWN
+    assert type(RULESET.redact(rc, 1)) is ev.Sealed and RULESET.redact(rc, 0) == rc
     t.commit(Done(), Done())
     t.run()
     (fired,) = t.of(ev.RebornFired)

@@ -75,8 +75,8 @@ def _check_views(header: LogHeader, events: list[Any], final: MoranaState) -> No
             for card in _cards_in(seen):
                 owner = card // 1000 - 1
                 assert owner == viewer or card in public, f"viewer {viewer} sees hidden card {card} in {seen!r}"
-            if type(seen) is ev.EmbersChanged and e.step == "commit" and e.player != viewer:
-                assert seen.value == ev.HIDDEN and seen.amount == ev.HIDDEN
+            if e.step == "commit" and e.player not in (viewer, -1):
+                assert type(seen) is ev.Sealed or (type(seen) is ev.CommitDone and seen.placed == ev.HIDDEN)
             assert type(seen) is not ev.InvocationCommitted or seen.player == viewer
         board = (view.sites, view.power, view.nav, view.slava, view.over, view.winner)
         assert board == (final.sites, final.power, final.nav, final.slava, final.over, final.winner)
