@@ -88,6 +88,8 @@ def check_card(c: Card) -> None:
             raise CardDataError(f"{where}: a Charm may only be Swift (got {sorted(c.keywords)!r})")
         if not c.omen:
             raise CardDataError(f"{where}: a Charm needs an effect (its omen band)")
+        if any(e.target == "self" for e in c.omen):
+            raise CardDataError(f"{where}: a Charm has no Power, so no effect of it can target 'self'")
     _check_effects(c.omen, f"{where} omen", kw.TARGETS)
     _check_effects(c.reborn, f"{where} reborn", kw.TARGETS)
 

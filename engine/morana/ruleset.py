@@ -19,6 +19,7 @@ from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.morana import reducer
 from engine.morana.bots import HeuristicAgent
 from engine.morana.cards import decks, pool, validate_deck
+from engine.morana.resolution import definition
 from engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
 from engine.morana.turn import commit, dusk_and_rite, options, setup
 from engine.rng import Rng
@@ -89,6 +90,9 @@ class MoranaRuleset:
             counters[f"{p}:embers"] = s.embers[p]
         for c, v in s.power.items():
             counters[f"{c}:power"] = v
+        for c in [*s.nav[0], *s.nav[1], *s.reborning]:  # defeated at 0, and not yet revealed again
+            if c not in s.power and definition(s, c).kind == "spirit":
+                counters[f"{c}:power"] = 0
         return Position(cards, counters)
 
     def agents(self) -> Mapping[str, AgentFactory]:

@@ -82,6 +82,24 @@ def _check_views(header: LogHeader, events: list[Any], final: MoranaState) -> No
         assert board == (final.sites, final.power, final.nav, final.slava, final.over, final.winner)
 
 
+def _check_position(events: list[Any], final: MoranaState) -> None:
+    """The field conventions (last ``dst`` per card, last ``value`` per holder and counter) give position()."""
+    cards: dict[int, str] = {}
+    counters: dict[str, int] = {}
+    for e in events:
+        dst = getattr(e, "dst", None)
+        if dst is not None:
+            for c in getattr(e, "cards", None) or [e.card]:
+                cards[c] = dst
+        counter = getattr(e, "counter", None)
+        if counter is not None:
+            counters[f"{e.holder}:{counter}"] = e.value
+    pos = RULESET.position(final)
+    assert cards == pos.cards
+    assert all(pos.counters[k] == v for k, v in counters.items())
+    assert all(v == 0 for k, v in pos.counters.items() if k not in counters)
+
+
 def _check(seed: int) -> None:
     game = _play(seed)
     events = game.events
@@ -93,6 +111,7 @@ def _check(seed: int) -> None:
     assert all(d.offered and type(d.offered[-1]) is Done for d in game.decisions)
     assert isinstance(game.state, MoranaState)
     _check_views(game.header, events, game.state)
+    _check_position(events, game.state)
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

@@ -51,3 +51,15 @@ def test_mor08_mor10_mor23_mor33_board_nav_slava_and_wardens_are_open() -> None:
         ]
     warden = ev.WardenChosen(1, 0, "setup", 1, warden_instance(1), "lada")
     assert RULESET.redact(warden, 0) == warden
+
+
+def test_position_reads_like_the_log() -> None:
+    """[MOR-09] [MOR-19] position(): every card's zone and every counter as the last event naming it says, so a
+    defeated Spirit in Nav reads Power 0 (its last PowerChanged), and a Charm never has Power."""
+    t = Table(build("site2: ~storm-of-perun", "site2: bannik", turn=4))
+    t.dusk()
+    pos = RULESET.position(t.s)
+    bannik, storm = t.card(1, "bannik"), t.card(0, "storm-of-perun")
+    assert pos.cards[bannik] == "nav" and pos.cards[storm] == "nav"
+    assert pos.counters[f"{bannik}:power"] == 0 and f"{storm}:power" not in pos.counters
+    assert pos.counters["0:embers"] == 5 and pos.counters["1:slava"] == 0
