@@ -13,7 +13,7 @@ defeated before its effects resolve loses them: this is how Clash 2 in [MOR-39] 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Final
 
 from engine.morana.cards import pool
@@ -194,6 +194,34 @@ def plan(s: MoranaState, item: Item) -> Plan:
 
 
 def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
+    """One item in printed order: its event, its effects, and a Charm's departure."""
+    _announce(s, emit, step, item, p)
+    player, card, site, kind = item
+    for effect, tg in p:
+        run_effect(s, emit, step, player, card, site, effect, tg)
+    if kind == "charm":
+        emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+
+
+def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item, Plan]]) -> None:
+    """A simultaneous batch (R-MOR-05): every item's event and non-damage effects, then all damage, so that no
+    seat order can matter (Power is only clamped at 0 after every boost has landed)."""
+    for item, p in planned:
+        _announce(s, emit, step, item, p)
+        player, card, site, _ = item
+        for effect, tg in p:
+            if effect.op != "damage":
+                run_effect(s, emit, step, player, card, site, effect, tg)
+    for item, p in planned:
+        player, card, site, kind = item
+        for effect, tg in p:
+            if effect.op == "damage":
+                run_effect(s, emit, step, player, card, site, effect, tg)
+        if kind == "charm":
+            emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+
+
+def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     player, card, site, kind = item
     if kind == "clash":
         effect, tg = p[0]
@@ -206,10 +234,6 @@ def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
         emit(ev.CharmFired(s.n, s.turn, step, player, card, site))
     else:
         emit(ev.InvocationFired(s.n, s.turn, step, player, card))
-    for effect, tg in p:
-        run_effect(s, emit, step, player, card, site, effect, tg)
-    if kind == "charm":
-        emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
 
 
 def _items(s: MoranaState, player: int, site: int, swift: bool) -> list[Item]:
@@ -250,9 +274,7 @@ def defeats(s: MoranaState, emit: Emit, step: str) -> None:
 
 def _resolve(s: MoranaState, emit: Emit, step: str, first: int, collect: Callable[[int], list[Item]]) -> None:
     if first == NOBODY:  # simultaneous: all targets first, then all effects, then defeats [MOR-29]
-        planned = [(item, plan(s, item)) for p in (0, 1) for item in collect(p) if _live(s, item)]
-        for item, p in planned:
-            run(s, emit, step, item, p)
+        run_together(s, emit, step, [(item, plan(s, item)) for p in (0, 1) for item in collect(p) if _live(s, item)])
         defeats(s, emit, step)
         return
     for player in (first, 1 - first):
@@ -285,4 +307,4 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
         return
     for swift in (True, False):
-        _resolve(s, emit, step, first, lambda p, sw=swift: _items(s, p, site, sw))  # type: ignore[misc]
+        _resolve(s, emit, step, first, partial(_items, s, site=site, swift=swift))

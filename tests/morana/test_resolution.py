@@ -149,3 +149,21 @@ def test_r_mor_19_charms_have_no_power_but_resolve_in_slava_order() -> None:
     assert rowan not in t.s.power and whisper not in t.s.power
     assert [e.card for e in t.of(ev.CharmFired)] == [whisper, rowan]  # player 1 has less Slava
     assert t.of(ev.SiteScored)[0].power == [0, 3]
+
+
+def test_r_mor_05_simultaneous_batch_lands_boosts_before_damage_whatever_the_seat() -> None:
+    """[MOR-29] R-MOR-05: in a simultaneous batch every boost lands before any damage, so seats cannot matter:
+    Power 1 boosted +2 and dealt 3 at once is defeated, with the cards in either seat."""
+    for mine, theirs in ((0, 1), (1, 0)):
+        specs = ["", ""]
+        specs[mine] = "site1: ~dusk-without-end"
+        specs[theirs] = "site1: bannik@1 ~rowan-ward"
+        t = Table(build(*specs, turn=6))
+        t.dusk()
+        bannik = t.card(theirs, "bannik")
+        assert t.of(ev.SiteResolutionBegan)[0].reason == "simultaneous"
+        assert [(e.source, e.value) for e in t.of(ev.PowerChanged) if e.holder == bannik] == [
+            ("boost", 3),
+            ("damage", 0),
+        ]
+        assert t.s.nav[theirs] == [bannik, t.card(theirs, "rowan-ward")] or bannik in t.s.nav[theirs]
