@@ -89,6 +89,7 @@ class CardMoved(Event, tag=9):
     src: str
     dst: str
     reason: str
+    host: int = 0  # Equipment: the Unit it is attached to after the move (0: none)
 
 
 class TokenCreated(Event, tag=10):
