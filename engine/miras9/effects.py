@@ -146,7 +146,8 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        pool = [c for c in w.attackers + w.blockers if c in cards and is_unit(cards[c])]
+        members = w.attackers + w.blockers + [c for c in w.targets if c]  # the attacked Unit is in combat too
+        pool = [c for c in dict.fromkeys(members) if c in cards and is_unit(cards[c])]
     else:
         pool = [c for c in s.board if is_unit(cards[c])]
     if kind.startswith("friendly"):
