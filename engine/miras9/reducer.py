@@ -60,8 +60,10 @@ def _take(s: M9State, card: int, zone: str, owner: int) -> None:
         pile: list[int] = getattr(s.players[owner], zone)
         if pile and pile[-1] == card:
             pile.pop()
-        else:
+        elif card in pile:
             pile.remove(card)
+        else:  # a redacted stream: the card sat in this pile as an unknown (-1)
+            pile.remove(-1)
     elif zone in ZONE_LOC:
         s.board.remove(card)
     elif zone in ZONE_SITE:

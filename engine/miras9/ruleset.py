@@ -28,7 +28,7 @@ from schemas.header import DeckList, LogHeader
 from schemas.miras9 import SCHEMA
 from schemas.records import LEADER_INDEX, instance_id
 
-DEFAULT_MAX_TURNS = 60
+DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
 HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
 UNKNOWN = -1
 
@@ -155,6 +155,8 @@ class M9Ruleset:
             combat.wave_auto(s, emit)
         elif s.phase == "setup.site":
             turn.deal_hands(s, emit, rng)
+        elif s.phase == "setup.deal":
+            turn.phase(s, emit, "setup.mulligan")
         elif s.phase == "setup.mulligan":
             first = rng.below(2)  # [M9-022]
             emit(ev.FirstPlayerChosen(s.n, 0, s.step, -1, first))

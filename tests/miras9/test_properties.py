@@ -92,3 +92,35 @@ def test_games_end_with_a_reason() -> None:
         r = play_one(RULESET, h, None)
         reasons[r.end_reason] = reasons.get(r.end_reason, 0) + 1
     assert set(reasons) & {"battle_damage", "survival_clock"}
+
+
+def test_redacted_stream_folds_to_the_public_position_M9_011() -> None:
+    """[M9-011] a player's view (opponent's hidden cards and all deck orders unknown) still folds, and agrees with
+    the real game on every public zone and on the viewer's own hand."""
+    g = _game(11, fold_every=1000)
+    for viewer in (0, 1):
+        h = g.header
+        view = RULESET.new_state(h)
+        for e in _all_events(11):
+            RULESET.apply(view, RULESET.redact(e, viewer))
+        s = g.state
+        assert view.board == s.board and [p.sites for p in view.players] == [p.sites for p in s.players]
+        assert [p.discard for p in view.players] == [p.discard for p in s.players]
+        assert view.players[viewer].hand == s.players[viewer].hand
+        assert all(c == -1 for c in view.players[1 - viewer].hand)
+        assert [len(p.deck) for p in view.players] == [len(p.deck) for p in s.players]
+
+
+def _all_events(seed: int) -> list[Any]:
+    events: list[Any] = []
+    d = [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]]
+    bots = [BOTS[seed % 2], BOTS[(seed // 2) % 2]]
+    h = make_header(RULESET, seed, d, bots, max_turns=DEFAULT_MAX_TURNS)
+    seats = Rng(h.seed ^ 0x5EA7)
+    factories = RULESET.agents()
+    g = Game(
+        RULESET, h, [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(h.players)], on_event=events.append
+    )
+    while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
+        g.step()
+    return events
