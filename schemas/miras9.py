@@ -247,9 +247,10 @@ class BattleDamagePaid(Event, tag=33):
 class SelectionChanged(Event, tag=34):
     """A wave being selected or blockers being assigned (before the confirm; no reactions in between [M9-074])."""
 
-    card: int
-    target: int
+    card: int  # the attacker or blocker picked (0 for stage "site")
+    target: int  # the attacker's target (0: the Site position) or the attacker a blocker blocks
     stage: str  # "attack" | "block" | "site"
+    lane: int = -1  # stage "site": the lane of the wave
 
 
 M9Event = (

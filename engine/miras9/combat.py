@@ -84,7 +84,7 @@ def block_options(s: M9State) -> list[Any]:
 
 
 def start_wave(s: M9State, emit: Emit, lane: int) -> None:
-    emit(ev.SelectionChanged(s.n, s.turn, s.step, s.active, 0, lane, "site"))
+    emit(ev.SelectionChanged(s.n, s.turn, s.step, s.active, 0, 0, "site", lane))
     w = s.wave
     assert w is not None
     emit(ev.WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", site_of(w)))

@@ -165,7 +165,7 @@ def _wave_step(s: M9State, e: ev.WaveStep) -> None:
 
 def _selection(s: M9State, e: ev.SelectionChanged) -> None:
     if e.stage == "site":
-        s.wave = Wave(number=s.waves + 1, lane=e.target, attacker=e.player)
+        s.wave = Wave(number=s.waves + 1, lane=e.lane, attacker=e.player)
         return
     w = s.wave
     assert w is not None
