@@ -124,3 +124,15 @@ def _all_events(seed: int) -> list[Any]:
     while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
         g.step()
     return events
+
+
+@pytest.mark.soak
+def test_hundreds_of_logs_rerun_identically(tmp_path: Path) -> None:
+    """Re-running the decisions of many written logs reproduces them event for event."""
+    for seed in range(300):
+        h = make_header(RULESET, seed, [DECKS[seed % 4], DECKS[(seed // 4) % 4]], [BOTS[seed % 2], "random"],
+                        max_turns=DEFAULT_MAX_TURNS)  # fmt: skip
+        path = tmp_path / f"{seed}.log"
+        play_one(RULESET, h, path)
+        assert rerun(read_log(path)).ok
+        path.unlink()
