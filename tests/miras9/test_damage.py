@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from schemas import miras9 as ev
 from tests.miras9.table import Table
 
 
-def _site_hit(attacker: str = "char-raider", **kw: int) -> tuple[Table, int]:
-    t = Table(phase="attack", **kw)  # type: ignore[arg-type]
+def _site_hit(attacker: str = "char-raider", **kw: Any) -> tuple[Table, int]:
+    t = Table(phase="attack", **kw)
     a = t.unit(0, attacker, 0)
     t.attack(0, [(a, 0)])
     t.to_damage()

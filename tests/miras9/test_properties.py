@@ -51,6 +51,7 @@ def _game(seed: int, fold_every: int = 1) -> Game:
             RULESET.apply(folded, e)
         g.events.clear()
         steps += 1
+        assert isinstance(g.state, M9State)
         _check(g.state)
         if steps % fold_every == 0:
             assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
@@ -104,6 +105,7 @@ def test_redacted_stream_folds_to_the_public_position_M9_011() -> None:
         for e in _all_events(11):
             RULESET.apply(view, RULESET.redact(e, viewer))
         s = g.state
+        assert isinstance(s, M9State)
         assert view.board == s.board and [p.sites for p in view.players] == [p.sites for p in s.players]
         assert [p.discard for p in view.players] == [p.discard for p in s.players]
         assert view.players[viewer].hand == s.players[viewer].hand
