@@ -177,7 +177,7 @@ class M9Ruleset:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
         if kind is ev.CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
             owner = event.card // 1000 - 1
-            if viewer != owner or event.dst == "deck":
+            if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
         return event
 
