@@ -42,6 +42,7 @@ _PHASE_OPTIONS = {
 class M9Ruleset:
     schema = SCHEMA
     state_type = M9State
+    default_max_turns = DEFAULT_MAX_TURNS
     apply = apply
 
     def card_pool_hash(self) -> str:

@@ -32,6 +32,7 @@ from schemas.morana import SCHEMA, MoranaOption
 class MoranaRuleset:
     schema = SCHEMA
     state_type = MoranaState
+    default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
     apply = reducer.apply
 
     def card_pool_hash(self) -> str:
