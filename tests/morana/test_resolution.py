@@ -13,7 +13,7 @@ def _site_starts(t: Table) -> list[tuple[int, int, str]]:
 
 
 def test_mor17_mor19_strictly_more_power_scores_a_tie_scores_nobody() -> None:
-    """[MOR-17] [MOR-19] +1 Slava per Site with strictly more total Power; a tie scores nobody."""
+    """[MOR-17] [MOR-18] [MOR-19] +1 Slava per Site with strictly more total Power; a tie scores nobody."""
     t = Table(build("site1: bannik bannik@1; site2: bannik", "site1: vodyanoy; site2: bannik; site3: kikimora", turn=2))
     t.dusk()
     assert [(e.site, e.winner, e.power) for e in t.of(ev.SiteScored)] == [
