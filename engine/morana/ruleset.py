@@ -42,7 +42,10 @@ class MoranaRuleset:
         if header.start_position:
             return msgspec.msgpack.decode(header.start_position, type=MoranaState)
         if len(header.decks) != 2:
-            raise InvalidDeckError(f"MORANA is played by 2 players; the header lists {len(header.decks)} decks")
+            n = len(header.decks)
+            raise InvalidDeckError(
+                f"MORANA is played by 2 players; the header lists {n} deck{'s' if n != 1 else ''}; give exactly 2"
+            )
         p = pool()
         for deck in header.decks:
             validate_deck(deck, p)
