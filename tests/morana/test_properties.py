@@ -39,14 +39,32 @@ def _play(seed: int) -> Game:
     return game
 
 
+SENTINEL_FIELDS = frozenset({"winner", "initiative"})  # -1 means "nobody" there, by design
+
+
+def _ints(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, dict):
+        return [*value.keys(), *(i for v in value.values() for i in _ints(v))]
+    if isinstance(value, list):
+        return [i for v in value for i in _ints(v)]
+    return []
+
+
 def _check_state(s: MoranaState) -> None:
+    """[MOR-21] every card in exactly one place; no negative number anywhere in the state."""
     if s.n < 4:  # both decks shuffled and both Wardens placed after event 3
         return
     for p in (0, 1):
         where = s.deck[p] + s.hand[p] + s.nav[p] + [c for cards in s.sites[p] for c in cards]
         assert sorted(where) == [instance_id(p, i) for i in range(len(s.ids[p]))], "a card is lost or doubled"
-    assert min(s.slava) >= 0 and min(s.embers) >= 0 and min(s.offboard) >= 0
-    assert all(v >= 0 for v in s.power.values())
+    for name in s.__struct_fields__:
+        if name not in SENTINEL_FIELDS:
+            assert min(_ints(getattr(s, name)), default=0) >= 0, f"negative value in {name}: {getattr(s, name)!r}"
+    assert s.initiative in (-1, 0, 1) and s.winner in (-1, 0, 1)
     on_board = {c for p in (0, 1) for cards in s.sites[p] for c in cards}
     assert all(c in on_board for c in s.power), "Power for a card not on a Site"
     assert max(s.reborns) <= 2 and max(s.offboard) <= 4
@@ -64,6 +82,8 @@ def _cards_in(e: Any) -> list[int]:
 
 
 def _check_views(header: LogHeader, events: list[Any], final: MoranaState) -> None:
+    """[MOR-07] [MOR-15] After every event, a viewer's fold holds no card of the opponent's hand, of any deck, or
+    of the opponent's unrevealed commits; no event it sees names such a card; the views fold to the final board."""
     for viewer in (0, 1, -1):
         public: set[int] = set()
         view = RULESET.new_state(header)
@@ -78,6 +98,12 @@ def _check_views(header: LogHeader, events: list[Any], final: MoranaState) -> No
             if e.step == "commit" and e.player not in (viewer, -1):
                 assert type(seen) is ev.Sealed or (type(seen) is ev.CommitDone and seen.placed == ev.HIDDEN)
             assert type(seen) is not ev.InvocationCommitted or seen.player == viewer
+            for p in (0, 1):
+                assert set(view.deck[p]) <= {ev.UNKNOWN}, f"viewer {viewer} knows deck order after {seen!r}"
+                if p != viewer:
+                    assert set(view.hand[p]) <= {ev.UNKNOWN}, f"viewer {viewer} sees {p}'s hand after {seen!r}"
+                    on_sites = {c for cards in view.sites[p] for c in cards}
+                    assert on_sites <= public, f"viewer {viewer} sees an unrevealed commit after {seen!r}"
         board = (view.sites, view.power, view.nav, view.slava, view.over, view.winner)
         assert board == (final.sites, final.power, final.nav, final.slava, final.over, final.winner)
 
