@@ -60,7 +60,7 @@ class StepBegan(Event, tag=5):
 
 class EmbersChanged(Event, tag=6):
     """The Embers counter [MOR-12]: ``source`` is ``"dawn"`` (gain), ``"commit"``/``"reborn"``/``"invocation"``
-    (payment, sealed) or ``"lapse"`` (unspent Embers vanish at the end of Commit)."""
+    (payment, sealed) or ``"lapse"`` (unspent Embers vanish at Dusk, right after the flip: R-MOR-11)."""
 
     counter: str
     holder: int
