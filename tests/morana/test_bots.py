@@ -8,7 +8,8 @@ DECKS = ["starter-winter", "starter-sun", "clash", "glory"]
 
 
 def test_heuristic_beats_random_in_80_percent() -> None:
-    """[MOR-05] [MOR-15] 10 games per ordered deck pairing (160), seats alternating; the heuristic wins >= 80%."""
+    """A bot-strength test (it cites no rule): 10 games per ordered deck pairing (160), seats alternating; the
+    heuristic wins >= 80%."""
     wins = games = 0
     for a in DECKS:
         for b in DECKS:
