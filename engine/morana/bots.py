@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import DecisionPoint
+from engine.morana.cards import pool
 from engine.morana.resolution import definition, targets, vigil_amount
-from engine.morana.state import MoranaState
+from engine.morana.state import OFFBOARD_CAP, SITES, MoranaState
 from engine.rng import Rng
 from schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
 
-_WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}
+_WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}  # per unit, in Power-at-a-Site terms
+_KILL = 2.0  # defeating a Spirit, on top of the Power its damage removes
+_KEYWORD_WORTH = {"clash": 1.5, "ward": 0.8, "bloom": 1.2}  # per point of X
+_EMBER = 0.15  # a nudge towards the cheaper of two equal plays
+_INVOKE = 0.5  # the Invocation is once a game: keep it for a play worth more than this
 
 
 class HeuristicAgent:
@@ -26,9 +31,9 @@ class HeuristicAgent:
 
     def _site_power(self, s: MoranaState) -> tuple[list[int], list[int]]:
         me = self.player
-        mine = [0, 0, 0]
-        theirs = [0, 0, 0]
-        for k in range(3):
+        mine = [0] * SITES
+        theirs = [0] * SITES
+        for k in range(SITES):
             for c in s.sites[me][k]:
                 if c in s.power:
                     mine[k] += s.power[c]
@@ -43,22 +48,23 @@ class HeuristicAgent:
         for e in effects:
             if e.op == "damage":
                 for t in targets(s, me, card, site, e.target):
-                    worth += min(e.amount, s.power[t]) + (2.0 if e.amount >= s.power[t] else 0.0)
+                    worth += min(e.amount, s.power[t]) + (_KILL if e.amount >= s.power[t] else 0.0)
             elif e.op == "boost":
                 n = len(targets(s, me, card, site, e.target)) if e.target != "self" else 1
                 worth += e.amount * max(1, n)
             elif e.op == "slava":
-                worth += _WORTH["slava"] * min(e.amount, max(0, 4 - s.offboard[me]))
+                worth += _WORTH["slava"] * min(e.amount, max(0, OFFBOARD_CAP - s.offboard[me]))
             else:
                 worth += _WORTH[e.op] * max(1, e.amount)
         return worth
 
     def _card_worth(self, s: MoranaState, d: Card, effects: list[Effect], site: int, card: int) -> float:
         worth = self._effects_worth(s, effects, site, card)
-        worth += 1.5 * d.keywords.get("clash", 0) + 0.8 * d.keywords.get("ward", 0) + 1.2 * d.keywords.get("bloom", 0)
-        return worth
+        return worth + sum(w * d.keywords.get(k, 0) for k, w in _KEYWORD_WORTH.items())
 
     def _site_bonus(self, before: int, gain: int) -> float:
+        """Taking a Site I lose or tie is worth most; a thin lead is worth making safe; piling onto a wide lead
+        (more than 4) wastes the card."""
         after = before + gain
         if before <= 0 < after:
             return 5.0
@@ -89,11 +95,9 @@ class HeuristicAgent:
                     if any(e.op == "boost" and e.target.startswith("allies_here") for e in d.omen) and not mine[k]:
                         score = 0.0
                 cost = d.cost if t is Place else d.reborn_cost
-                score -= 0.15 * cost
+                score -= _EMBER * cost
             elif t is Invoke:
-                from engine.morana.cards import pool
-
-                score = self._effects_worth(s, pool().wardens[s.wardens[me]].invocation, 0, -1) - 0.5
+                score = self._effects_worth(s, pool().wardens[s.wardens[me]].invocation, 0, -1) - _INVOKE
             else:
                 continue
             if score > best_score:
