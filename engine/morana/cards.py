@@ -156,9 +156,13 @@ def validate_deck(deck: DeckList, p: Pool) -> None:
         )
     for card_id, copies in sorted(Counter(deck.cards).items()):
         card = p.cards.get(card_id)
+        if card_id in p.wardens:
+            raise InvalidDeckError(
+                f"deck {name!r}: Warden {card_id!r} among the cards; a deck is 20 cards plus exactly 1 Warden "
+                f"[MOR-35], named as its leader: replace {card_id!r} with a card"
+            )
         if card is None:
-            hint = " (a Warden goes in the leader slot)" if card_id in p.wardens else ""
-            raise InvalidDeckError(f"deck {name!r}: unknown card {card_id!r}{hint}; use an id from the card pool")
+            raise InvalidDeckError(f"deck {name!r}: unknown card {card_id!r}; use an id from the card pool")
         limit, rule = (
             (MAX_LEGENDARY_COPIES, "at most 1 copy of each Legendary [MOR-35] (R-MOR-09)")
             if card.legendary

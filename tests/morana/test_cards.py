@@ -69,7 +69,12 @@ BASE = [c for c in decks()["starter-winter"].cards]
             "2 copies of Legendary 'perun'; at most 1 copy of each Legendary [MOR-35] (R-MOR-09): remove 1 copy",
         ),
         ([*BASE[:19], "nope"], "lada", "unknown card 'nope'; use an id from the card pool"),
-        ([*BASE[:19], "lada"], "lada", "unknown card 'lada' (a Warden goes in the leader slot)"),
+        (
+            [*BASE[:19], "lada"],
+            "lada",
+            "Warden 'lada' among the cards; a deck is 20 cards plus exactly 1 Warden [MOR-35], named as its leader: "
+            "replace 'lada' with a card",
+        ),
     ],
 )
 def test_mor35_each_violation_has_a_clear_error(cards: list[str], leader: str, message: str) -> None:
