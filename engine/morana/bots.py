@@ -76,30 +76,31 @@ class HeuristicAgent:
 
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
         s: MoranaState = state
-        me = self.player
         mine, theirs = self._site_power(s)
-        best: Any = None
+        best: Any = Done()
         best_score = 0.0
-        for opt in point.options:
-            t = type(opt)
-            if t is Place or t is Rebirth:
-                d = definition(s, opt.card)
-                k = opt.site - 1
-                if d.kind == "spirit":
-                    gain = d.power + vigil_amount(s, me, "reveal_boost")
-                    band = d.reborn if t is Rebirth else d.omen
-                    score = gain + self._card_worth(s, d, band, opt.site, opt.card)
-                    score += self._site_bonus(mine[k] - theirs[k], gain)
-                else:
-                    score = self._card_worth(s, d, d.omen, opt.site, opt.card)
-                    if any(e.op == "boost" and e.target.startswith("allies_here") for e in d.omen) and not mine[k]:
-                        score = 0.0
-                cost = d.cost if t is Place else d.reborn_cost
-                score -= _EMBER * cost
-            elif t is Invoke:
-                score = self._effects_worth(s, pool().wardens[s.wardens[me]].invocation, 0, -1) - _INVOKE
-            else:
-                continue
+        for option in point.options:
+            score = self.score(s, option, mine, theirs)
             if score > best_score:
-                best, best_score = opt, score
-        return best if best is not None else Done()
+                best, best_score = option, score
+        return best
+
+    def score(self, s: MoranaState, option: Any, mine: list[int], theirs: list[int]) -> float:
+        """What one Commit action is worth now (``Done`` is worth 0); ``mine``/``theirs`` from ``_site_power``."""
+        t = type(option)
+        if t is Invoke:
+            return self._effects_worth(s, pool().wardens[s.wardens[self.player]].invocation, 0, -1) - _INVOKE
+        if t is not Place and t is not Rebirth:
+            return 0.0
+        d = definition(s, option.card)
+        k = option.site - 1
+        if d.kind == "spirit":
+            gain = d.power + vigil_amount(s, self.player, "reveal_boost")
+            band = d.reborn if t is Rebirth else d.omen
+            score = gain + self._card_worth(s, d, band, option.site, option.card)
+            score += self._site_bonus(mine[k] - theirs[k], gain)
+        elif any(e.op == "boost" and e.target == "allies_here" for e in d.omen) and not mine[k]:
+            score = 0.0  # a boost for allies where I have none
+        else:
+            score = self._card_worth(s, d, d.omen, option.site, option.card)
+        return score - _EMBER * (d.cost if t is Place else d.reborn_cost)
