@@ -1,27 +1,41 @@
 """The heuristic MORANA bot (the uniformly random one is ``engine.agents.RandomAgent``).
 
 It reads only what its player may know: its own hand and sealed cards, and the open board (face-up Power, Nav,
-Slava). Each Commit action is scored as the card's worth plus how much it changes a Site's outcome: taking a Site
-it is losing or tying is worth most, piling onto a Site it already holds by a wide margin is worth little. It takes
-the best action while one scores above zero, then seals.
+Slava); the opponent's face-down cards have no Power yet, and the look-ahead below removes them first. Each Commit
+action is scored as the card's worth plus how much it changes a Site's outcome: taking a Site it is losing or tying
+is worth most, piling onto a Site it already holds by a wide margin is worth little. The few best-scored actions
+(and sealing now) are then played out through this turn's Dusk on a copy of the open board, as if the opponent
+committed nothing more, and the bot takes the one that leaves it furthest ahead after the Rite's scoring (the score
+breaking near-ties, since it also counts later turns). It stops when sealing now looks best.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
+
+import msgspec
 
 from engine.core import DecisionPoint
 from engine.morana.cards import pool
-from engine.morana.resolution import definition, targets, vigil_amount
-from engine.morana.state import OFFBOARD_CAP, SITES, MoranaState
+from engine.morana.keywords import ward_after
+from engine.morana.reducer import apply
+from engine.morana.resolution import definition, targets, vigil_amount, ward_of
+from engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, MoranaState
+from engine.morana.turn import commit, dusk, site_power
 from engine.rng import Rng
 from schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
+from schemas.records import instance_owner
 
 _WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}  # per unit, in Power-at-a-Site terms
 _KILL = 2.0  # defeating a Spirit, on top of the Power its damage removes
 _KEYWORD_WORTH = {"clash": 1.5, "ward": 0.8, "bloom": 1.2}  # per point of X
 _EMBER = 0.15  # a nudge towards the cheaper of two equal plays
 _INVOKE = 0.5  # the Invocation is once a game: keep it for a play worth more than this
+_LOOKAHEAD = 4  # how many of the best-scored actions are played out through Dusk
+_SCORE_WEIGHT = 0.05  # the score's share in the look-ahead's verdict
+_POWER_WEIGHT = 0.15  # Power left on the board after Dusk, per point, against Slava
+_NAV_WEIGHT = 0.1  # each of my Spirits sent to Nav
 
 
 class HeuristicAgent:
@@ -48,7 +62,8 @@ class HeuristicAgent:
         for e in effects:
             if e.op == "damage":
                 for t in targets(s, me, card, site, e.target):
-                    worth += min(e.amount, s.power[t]) + (_KILL if e.amount >= s.power[t] else 0.0)
+                    dealt, _ = ward_after(e.amount, ward_of(s, t))
+                    worth += min(dealt, s.power[t]) + (_KILL if dealt >= s.power[t] else 0.0)
             elif e.op == "boost":
                 n = len(targets(s, me, card, site, e.target)) if e.target != "self" else 1
                 worth += e.amount * max(1, n)
@@ -77,13 +92,52 @@ class HeuristicAgent:
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
         s: MoranaState = state
         mine, theirs = self._site_power(s)
+        options = point.options
+        ranked = sorted(
+            ((self.score(s, option, mine, theirs), i) for i, option in enumerate(options) if type(option) is not Done),
+            key=lambda scored: (-scored[0], scored[1]),
+        )
         best: Any = Done()
-        best_score = 0.0
-        for option in point.options:
-            score = self.score(s, option, mine, theirs)
-            if score > best_score:
-                best, best_score = option, score
+        best_value = self._after_dusk(s, None)
+        for score, i in ranked[:_LOOKAHEAD]:
+            option = options[i]
+            value = self._after_dusk(s, option) + _SCORE_WEIGHT * score
+            if value > best_value:
+                best, best_value = option, value
         return best
+
+    def _after_dusk(self, s: MoranaState, option: Any) -> float:
+        """How far ahead I am after this turn's Dusk and Rite if I take ``option`` (None: seal now) and the
+        opponent adds nothing: Slava, then Power on the board, less my Spirits lost to Nav."""
+        board = self._open_copy(s)
+        emit = partial(apply, board)
+        if option is not None:
+            commit(board, emit, option)
+        board.committing = COMMIT_DONE
+        dusk(board, emit)
+        me, foe = self.player, 1 - self.player
+        lead: float = board.slava[me] - board.slava[foe]
+        for k in range(SITES):
+            mine, theirs = site_power(board, me, k), site_power(board, foe, k)
+            lead += (mine > theirs) - (theirs > mine)
+            lead += _POWER_WEIGHT * (mine - theirs)
+        return lead - _NAV_WEIGHT * len(board.nav[me])
+
+    def _open_copy(self, s: MoranaState) -> MoranaState:
+        """A copy of the state without what I cannot know: the opponent's sealed cards and Invocation."""
+        board = msgspec.msgpack.decode(msgspec.msgpack.encode(s), type=MoranaState)
+        foe = 1 - self.player
+        hidden = [c for c in board.sealed if instance_owner(c) == foe]
+        if hidden:
+            for cards in board.sites[foe]:
+                cards[:] = [c for c in cards if c not in hidden]
+            kept = [i for i, c in enumerate(board.sealed) if c not in hidden]
+            board.sealed = [board.sealed[i] for i in kept]
+            board.sealed_sites = [board.sealed_sites[i] for i in kept]
+            board.reborning = [c for c in board.reborning if c not in hidden]
+            board.hand[foe].extend(hidden)  # back to a hand, so every card stays in one place
+        board.invoking = [p for p in board.invoking if p == self.player]
+        return board
 
     def score(self, s: MoranaState, option: Any, mine: list[int], theirs: list[int]) -> float:
         """What one Commit action is worth now (``Done`` is worth 0); ``mine``/``theirs`` from ``_site_power``."""

@@ -113,11 +113,14 @@ def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> Non
         emit(ev.Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
 
 
+def ward_of(s: MoranaState, spirit: int) -> int:
+    """The Spirit's Ward X plus its owner's Ward Vigil (R-MOR-07)."""
+    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, instance_owner(spirit), "ward_bonus")
+
+
 def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
     """``amount`` damage to ``target``, less its Ward (R-MOR-07, R-MOR-12); Power never goes below 0."""
-    owner = instance_owner(target)
-    ward = definition(s, target).keywords.get("ward", 0) + vigil_amount(s, owner, "ward_bonus")
-    dealt, prevented = ward_after(amount, ward)
+    dealt, prevented = ward_after(amount, ward_of(s, target))
     current = s.power[target]
     new = max(0, current - dealt)
     emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))

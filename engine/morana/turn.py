@@ -147,6 +147,12 @@ def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
 
 def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
     """Everything after both Commits: the flip, resolution, the Rite, then the next Dawn or the end."""
+    dusk(s, emit)
+    rite(s, emit)
+
+
+def dusk(s: MoranaState, emit: Emit) -> None:
+    """[MOR-16]: the flip, the lapse of unspent Embers (R-MOR-11), Invocations, then the Sites left to right."""
     emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
     sealed = list(s.sealed)
     emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), list(s.reborning), sorted(s.invoking)))
@@ -158,7 +164,6 @@ def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
         resolve_invocations(s, emit)
     for k in _SITE_RANGE:
         resolve_site(s, emit, k)
-    rite(s, emit)
 
 
 def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
@@ -171,7 +176,8 @@ def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
             emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
 
 
-def _site_power(s: MoranaState, p: int, k: int) -> int:
+def site_power(s: MoranaState, p: int, k: int) -> int:
+    """Player ``p``'s total face-up Power at Site index ``k`` (0..2) [MOR-19]."""
     power = s.power
     return sum(power[c] for c in s.sites[p][k] if c in power)
 
@@ -181,7 +187,7 @@ def rite(s: MoranaState, emit: Emit) -> None:
     emit(ev.StepBegan(s.n, s.turn, "rite", NOBODY))
     controlled = [0, 0]
     for k in range(SITES):
-        pw = [_site_power(s, 0, k), _site_power(s, 1, k)]
+        pw = [site_power(s, 0, k), site_power(s, 1, k)]
         winner = 0 if pw[0] > pw[1] else 1 if pw[1] > pw[0] else NOBODY
         emit(ev.SiteScored(s.n, s.turn, "rite", NOBODY, k + 1, winner, pw))
         if winner != NOBODY:
@@ -201,7 +207,7 @@ def end(s: MoranaState, emit: Emit, controlled: list[int], reached: str) -> None
 
     ``controlled`` counts the Sites each player holds with strictly more Power at this Rite (R-MOR-03).
     """
-    totals = [sum(_site_power(s, p, k) for k in range(SITES)) for p in (0, 1)]
+    totals = [sum(site_power(s, p, k) for k in range(SITES)) for p in (0, 1)]
     winner, reason = NOBODY, "draw"
     for values, why in ((s.slava, reached or "most_slava"), (controlled, "most_sites"), (totals, "most_power")):
         if values[0] != values[1]:
