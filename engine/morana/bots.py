@@ -98,6 +98,8 @@ class HeuristicAgent:
             key=lambda scored: (-scored[0], scored[1]),
         )
         best: Any = Done()
+        if not ranked:
+            return best
         best_value = self._after_dusk(s, None)
         for score, i in ranked[:_LOOKAHEAD]:
             option = options[i]
