@@ -1,7 +1,7 @@
 """Properties over seeded random games [MOR-07], [MOR-15], [MOR-21], [MOR-23]: no exceptions, every card in exactly
 one place after every event, no negative counters, the fold equals the engine, and a player's redacted view never
 shows the opponent's hand or unrevealed commits, and folds to the same board once Dusk has flipped everything.
-A few hundred games by default, thousands with ``--soak``."""
+A hundred games by default, thousands with ``--soak``."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ BOTS = ["random", "heuristic"]
 def _play(seed: int) -> Game:
     r = Rng(seed)
     decks = [DECKS[r.below(4)], DECKS[r.below(4)]]
-    bots = [BOTS[r.below(2)], "random"]
+    bots = [BOTS[r.below(2)], BOTS[r.below(2)]]  # the heuristic in either seat: seat 1 decides after 0 sealed
     header = make_header(RULESET, seed, decks, bots)
     factories = RULESET.agents()
     agents = [factories[b](i, Rng(seed).fork(i)) for i, b in enumerate(bots)]
@@ -140,10 +140,10 @@ def _check(seed: int) -> None:
     _check_position(events, game.state)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**63 - 1))
 def test_random_games_keep_every_invariant(seed: int) -> None:
-    """[MOR-07] [MOR-15] [MOR-21] [MOR-23] [MOR-31] Invariants over a few hundred seeded games."""
+    """[MOR-07] [MOR-15] [MOR-21] [MOR-23] [MOR-31] Invariants over a hundred seeded games."""
     _check(seed)
 
 
