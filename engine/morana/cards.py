@@ -155,26 +155,31 @@ def validate_deck(deck: DeckList, p: Pool) -> None:
             f"{fix} card{'s' if abs(size - DECK_SIZE) > 1 else ''}"
         )
     for card_id, copies in sorted(Counter(deck.cards).items()):
-        card = p.cards.get(card_id)
-        if card_id in p.wardens:
-            raise InvalidDeckError(
-                f"deck {name!r}: Warden {card_id!r} among the cards; a deck is 20 cards plus exactly 1 Warden "
-                f"[MOR-35], named as its leader: replace {card_id!r} with a card"
-            )
-        if card is None:
-            raise InvalidDeckError(f"deck {name!r}: unknown card {card_id!r}; use an id from the card pool")
-        limit, rule = (
-            (MAX_LEGENDARY_COPIES, "at most 1 copy of each Legendary [MOR-35] (R-MOR-09)")
-            if card.legendary
-            else (MAX_COPIES, "at most 2 copies of a card [MOR-35]")
+        _check_entry(name, card_id, copies, p)
+
+
+def _check_entry(deck: str, card_id: str, copies: int, p: Pool) -> None:
+    """One card of a deck list: a card of the pool (not a Warden), within its copy limit [MOR-35]."""
+    if card_id in p.wardens:
+        raise InvalidDeckError(
+            f"deck {deck!r}: Warden {card_id!r} among the cards; a deck is 20 cards plus exactly 1 Warden "
+            f"[MOR-35], named as its leader: replace {card_id!r} with a card"
         )
-        if copies > limit:
-            what = "Legendary " if card.legendary else ""
-            extra = copies - limit
-            raise InvalidDeckError(
-                f"deck {name!r}: {copies} copies of {what}{card_id!r}; {rule}: remove {extra} "
-                f"cop{'ies' if extra > 1 else 'y'}"
-            )
+    card = p.cards.get(card_id)
+    if card is None:
+        raise InvalidDeckError(f"deck {deck!r}: unknown card {card_id!r}; use an id from the card pool")
+    if card.legendary:
+        limit, what = MAX_LEGENDARY_COPIES, "Legendary "
+        rule = "at most 1 copy of each Legendary [MOR-35] (R-MOR-09)"
+    else:
+        limit, what = MAX_COPIES, ""
+        rule = "at most 2 copies of a card [MOR-35]"
+    if copies > limit:
+        extra = copies - limit
+        raise InvalidDeckError(
+            f"deck {deck!r}: {copies} copies of {what}{card_id!r}; {rule}: "
+            f"remove {extra} cop{'ies' if extra > 1 else 'y'}"
+        )
 
 
 @cache
