@@ -52,9 +52,9 @@ def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
 
 
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
-    """An opposing Unit still on the board in the wave's column [M9-066], [M9-082]."""
+    """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane
+    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane and t not in w.left
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:

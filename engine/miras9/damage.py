@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from engine.core import Emit
-from engine.miras9.effects import counter, defn, fire, grit, is_unit, move, ward
+from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, ward
 from engine.miras9.state import LOC_NAMES, CardState, M9State
 from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
@@ -49,9 +49,7 @@ def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: 
 def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -> None:
     """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
     iid = cs.iid
-    w = s.wave
-    if w is not None and (iid in w.attackers or iid in w.blockers):
-        emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, iid, w.number))
+    leave_wave(s, emit, cs)
     for name in _STATUS:
         counter(s, emit, cs, name, 0, reason)
     cards = s.cards

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.core import Emit
 from engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
-from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State
+from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants
 from schemas import miras9 as ev
 from schemas.miras9 import CardDef
 from schemas.records import TOKEN_BASE
@@ -146,8 +146,7 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        members = w.attackers + w.blockers + [c for c in w.targets if c]  # the attacked Unit is in combat too
-        pool = [c for c in dict.fromkeys(members) if c in cards and is_unit(cards[c])]
+        pool = [c for c in combatants(w) if c in cards and is_unit(cards[c])]
     else:
         pool = [c for c in s.board if is_unit(cards[c])]
     if kind.startswith("friendly"):
@@ -289,8 +288,14 @@ def _bounce(s: M9State, emit: Emit, e: ev.Bounce, src: int, ctrl: int, target: i
 
 def _withdraw(s: M9State, emit: Emit, e: ev.Withdraw, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
+    if cs is not None:
+        leave_wave(s, emit, cs)
+
+
+def leave_wave(s: M9State, emit: Emit, cs: CardState) -> None:
+    """[M9-081] remove a combatant (attacker, blocker or attacked Unit) from the current wave, if it is in one."""
     w = s.wave
-    if cs is not None and w is not None and (cs.iid in w.attackers or cs.iid in w.blockers):
+    if w is not None and cs.iid in combatants(w):
         emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, cs.iid, w.number))
 
 

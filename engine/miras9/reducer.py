@@ -195,6 +195,7 @@ def _blockers(s: M9State, e: ev.BlockersDeclared) -> None:
 def _left(s: M9State, e: ev.LeftWave) -> None:
     w = s.wave
     assert w is not None
+    w.left.append(e.card)
     if e.card in w.attackers:
         i = w.attackers.index(e.card)
         del w.attackers[i]

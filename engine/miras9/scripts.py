@@ -27,7 +27,7 @@ def echo_siphon(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) ->
     w = s.wave
     if w is None:
         return
-    mine = sum(1 for c in w.attackers + w.blockers if c in s.cards and s.cards[c].ctrl == ctrl)
+    mine = sum(1 for c in fx.combatants(w) if s.cards[c].ctrl == ctrl)
     foe = s.players[1 - ctrl]
     taken = min(mine, foe.echo)
     if taken:
@@ -40,7 +40,7 @@ def last_stand(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) -> 
     w = s.wave
     if w is None:
         return
-    members = [s.cards[c] for c in w.attackers + w.blockers if c in s.cards]
+    members = [s.cards[c] for c in fx.combatants(w)]
     enemies = sum(1 for cs in members if cs.ctrl != ctrl)
     for cs in members:
         if cs.ctrl == ctrl and enemies:

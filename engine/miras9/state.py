@@ -89,6 +89,14 @@ class Wave(msgspec.Struct, kw_only=True):
     blocks_done: bool = False
     was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
     damage_done: bool = False
+    left: list[int] = []  # Units removed from the wave, in any role; they never rejoin it [M9-081]
+
+
+def combatants(w: Wave) -> list[int]:
+    """The Units in the wave's combat (ruling R-M9-32): its attackers, its blockers and the Units it attacks, minus
+    any that left the wave [M9-081]. The one definition used by targeting, leaving and card scripts."""
+    members = w.attackers + w.blockers + [t for t in w.targets if t and t not in w.left]
+    return list(dict.fromkeys(members))
 
 
 class M9State(GameState, kw_only=True):

@@ -157,3 +157,32 @@ def test_no_phase_actions_during_a_wave_M9_114() -> None:
     kinds = {type(o) for o in t.options()}
     assert kinds <= {ev.Pass, ev.PlayCard, ev.Activate}
     assert all(o.card != t.s.players[0].hand[0] for o in t.options() if type(o) is ev.PlayCard)
+
+
+def test_attacked_unit_that_escapes_leaves_the_wave_M9_081_M9_082_M9_116() -> None:
+    """[M9-081] [M9-116] the attacked Unit is a combatant (R-M9-32): when Escape Route removes it before damage it
+    neither deals nor receives the attack's damage, and [M9-082] no Site is substituted for the lost target."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)  # 3/2
+    d = t.unit(1, "char-veteran", 0, tapped=1)  # 3/3: would trade with the raider
+    escape = t.hand(1, "rx-escape")
+    t.attack(0, [(a, d)])
+    t.act(ev.PlayCard(escape, -1, d))  # the defender has the first opportunity [M9-075]
+    t.pass_window()
+    assert [e.card for e in t.of(ev.LeftWave)] == [d]
+    t.to_damage()
+    assert not t.of(ev.CombatDamage) and not t.of(ev.BattleDamageAssigned)
+    assert t.c(a).wounds == 0 and t.c(d).wounds == 0 and t.c(d).zone == "lane:1:exterior"
+
+
+def test_attacked_unit_defeated_before_damage_leaves_the_wave_M9_081() -> None:
+    """[M9-081] a Unit becoming defeated is removed from the wave, whatever its role: the attacked Unit too."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-recruit", 0, tapped=1)  # GRIT 2
+    counter = t.hand(0, "rx-counter")  # 2 wounds to an enemy combatant
+    t.attack(0, [(a, d)])
+    t.act(ev.Pass())  # the defender passes; the attacker answers
+    t.act(ev.PlayCard(counter, -1, d))
+    t.pass_window()
+    assert t.c(d).zone == "discard" and [e.card for e in t.of(ev.LeftWave)] == [d]

@@ -118,3 +118,16 @@ def test_script_hook_for_unique_card() -> None:
     tidal = t.hand(0, "ev-tidal")
     t.act(ev.PlayCard(tidal, -1, 0))
     assert t.c(weak).zone == "hand" and t.c(strong).zone.startswith("lane") and t.c(ready).zone.startswith("lane")
+
+
+def test_last_stand_counts_the_attacked_unit_as_a_combatant_M9_081() -> None:
+    """R-M9-32 [M9-081]: Last Stand's "combatants" are the same Units a combatant Reaction may target, so the
+    defender's attacked Unit gets +1 ATK for the one enemy combatant."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-veteran", 0, tapped=1)
+    stand = t.hand(1, "rx-laststand")
+    t.attack(0, [(a, d)])
+    t.act(ev.PlayCard(stand, -1, 0))
+    t.pass_window()
+    assert t.c(d).atk_mod == 1 and t.c(a).atk_mod == 0
