@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from engine.core import Emit
-from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, ward
+from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, units, ward
 from engine.miras9.state import LOC_NAMES, CardState, M9State
 from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
@@ -66,7 +66,8 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     move(s, emit, iid, dst, reason)
 
 
-def defeat(s: M9State, emit: Emit, cs: CardState) -> None:
+def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
+    """Defeat ``cs``, unless its replacement effect applies instead [M9-109]; True when it was defeated."""
     d = defn(cs)
     rep = d.replacement
     if rep is not None and not (rep.once_per_turn and cs.iid * 16 + 15 in s.once):
@@ -76,22 +77,24 @@ def defeat(s: M9State, emit: Emit, cs: CardState) -> None:
         else:
             counter(s, emit, cs, "wounds", 0, "replaced")
             counter(s, emit, cs, "tapped", 1, "replaced")
-        return
+        return False
     leave_board(s, emit, cs, "discard", "defeated")
     fire(s, emit, cs, "defeated")
+    return True
 
 
 def check_defeats(s: M9State, emit: Emit) -> None:
-    """Defeat every Unit whose wounds reach its effective GRIT, until none is left (statics may shift)."""
-    cards = s.cards
+    """[M9-084] defeat every Unit whose wounds reach its effective GRIT (GRIT 0 needs no wound), again and again
+    while defeats shift static modifiers. A Unit its replacement saved is not checked again in the same call, so a
+    replacement that cannot cure GRIT 0 does not loop."""
+    saved: list[int] = []
     while not s.over:
-        doomed = [cards[c] for c in s.board if cards[c].wounds and is_unit(cards[c])]
-        doomed = [cs for cs in doomed if cs.wounds >= grit(s, cs)]
+        doomed = [cs for cs in units(s) if cs.iid not in saved and cs.wounds >= grit(s, cs)]
         if not doomed:
             return
         for cs in doomed:
-            if is_unit(cs):
-                defeat(s, emit, cs)
+            if is_unit(cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
+                saved.append(cs.iid)
 
 
 # ---------------------------------------------------------------- Battle Damage

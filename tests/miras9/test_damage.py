@@ -146,3 +146,18 @@ def test_wounds_against_units_are_not_battle_damage_M9_122() -> None:
     t.attack(0, [(a, d)])
     t.to_damage()
     assert t.c(d).zone == "discard" and not t.of(ev.BattleDamageAssigned)
+
+
+def test_effective_grit_zero_defeats_without_wounds_M9_084_M9_007() -> None:
+    """[M9-084] a Unit is defeated when its wounds (0) reach its effective GRIT, here lowered to 0 by a modifier
+    ([M9-007]: GRIT -1 reads as 0); a Unit with GRIT left and no wounds stays."""
+    from engine.miras9.damage import check_defeats
+    from engine.miras9.effects import resolve
+
+    t = Table(phase="action")
+    weak = t.unit(1, "char-recruit", 0)  # GRIT 2
+    tough = t.unit(1, "char-veteran", 1)  # GRIT 3
+    resolve(t.s, t.emit, [ev.Boost(grit=-3)], 0, 0, weak)
+    resolve(t.s, t.emit, [ev.Boost(grit=-2)], 0, 0, tough)
+    check_defeats(t.s, t.emit)
+    assert t.c(weak).zone == "discard" and t.c(tough).zone == "lane:1:interior"
