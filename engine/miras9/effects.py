@@ -205,11 +205,12 @@ def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
     return cs if cs is not None and is_unit(cs) else None
 
 
-def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int:
+def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int | None:
+    """The player an effect applies to; None for "target" when there is no legal target left [M9-111]."""
     if to == "opponent":
         return 1 - ctrl
-    if to == "target" and target in s.cards:
-        return s.cards[target].ctrl
+    if to == "target":
+        return s.cards[target].ctrl if target in s.cards else None
     return ctrl
 
 
@@ -247,15 +248,20 @@ def _boost(s: M9State, emit: Emit, e: ev.Boost, src: int, ctrl: int, target: int
 
 def _echo(s: M9State, emit: Emit, e: ev.GainEcho, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
-    set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
+    if p is not None:
+        set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
 
 
 def _draw(s: M9State, emit: Emit, e: ev.Draw, src: int, ctrl: int, target: int) -> None:
-    draw(s, emit, _player_of(s, e.to, ctrl, target), e.amount)
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount)
 
 
 def _generate(s: M9State, emit: Emit, e: ev.GenerateEff, src: int, ctrl: int, target: int) -> None:
-    draw(s, emit, _player_of(s, e.to, ctrl, target), e.amount, "resource", "generate")
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount, "resource", "generate")
 
 
 def _ready(s: M9State, emit: Emit, e: ev.ReadyEff, src: int, ctrl: int, target: int) -> None:

@@ -130,3 +130,13 @@ def test_reactions_only_in_windows_M9_042() -> None:
     ev_card = t.hand(0, "ev-rally")
     cards = {o.card for o in t.options() if type(o) is ev.PlayCard}
     assert rx not in cards and ev_card in cards
+
+
+def test_fizzled_player_effect_is_not_redirected_to_the_controller_M9_111() -> None:
+    """[M9-111] an effect on the target's controller whose target became illegal affects no one: it is not
+    substituted onto the effect's own controller."""
+    from engine.miras9.effects import resolve
+
+    t = Table(phase="action", echo=(3, 3))
+    resolve(t.s, t.emit, [ev.GainEcho(amount=-2, to="target"), ev.Draw(amount=1, to="target")], 0, 0, 0)
+    assert [p.echo for p in t.s.players] == [3, 3] and not t.events
