@@ -101,11 +101,14 @@ def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
     for cid in deck.cards:
         c = pool.get(cid)
         if c is None or cid.endswith(SPIRIT_SUFFIX):
-            raise InvalidDeckError(f"deck {deck.name!r}: unknown card id {cid!r}; use ids from the card pool")
+            raise InvalidDeckError(
+                f"deck {deck.name!r}: unknown card id {cid!r}; a card is identified by its card ID [M9-008]: use ids "
+                "from the card pool (engine/miras9/data/cards.toml)"
+            )
         if c.type == "planet":
             raise InvalidDeckError(
                 f"deck {deck.name!r}: {cid!r} is a second paired Planet/Spirit card; a deck has exactly one, as its "
-                "leader [M9-014]"
+                f"leader [M9-014]: remove {cid!r} from the cards"
             )
         if c.type == "token":
             raise InvalidDeckError(
@@ -114,7 +117,7 @@ def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
     if len(deck.cards) < MIN_MAIN:
         raise InvalidDeckError(
             f"deck {deck.name!r} has {len(deck.cards)} cards besides its Planet/Spirit; at least {MIN_MAIN} are "
-            "needed [M9-014], [M9-017]: add cards"
+            f"needed [M9-014], [M9-017]: add {MIN_MAIN - len(deck.cards)} more"
         )
     for cid, n in sorted(Counter(deck.cards).items()):
         limit = COPIES[pool[cid].type]
