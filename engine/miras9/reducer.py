@@ -69,6 +69,8 @@ def _take(s: M9State, card: int, zone: str, owner: int) -> None:
     elif zone in ZONE_SITE:
         side, lane = ZONE_SITE[zone]
         s.players[side].sites[lane] = 0
+    elif zone == "stack":
+        s.stack_cards.remove(card)
 
 
 def _moved(s: M9State, e: ev.CardMoved) -> None:
@@ -88,6 +90,8 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
         s.players[side].sites[lane] = card
         loc = side * 3 + lane
     else:
+        if dst == "stack":
+            s.stack_cards.append(card)
         loc = -1
     if cs is not None:
         cs.zone, cs.loc, cs.host = dst, loc, e.host

@@ -113,6 +113,8 @@ class M9State(GameState, kw_only=True):
     priority: int = -1
     passes: int = 0
     stack: list[StackItem] = []
+    # the cards in the "stack" zone: announced Reactions waiting on the stack, and any Event while it resolves
+    stack_cards: list[int] = []
     # attack
     wave: Wave | None = None
     waves: int = 0  # waves made so far in the game (numbering)
@@ -153,12 +155,18 @@ def card_zone_ok(s: M9State) -> list[str]:
         seen[c] = BOARD
         if s.cards[c].zone not in ZONE_LOC:
             problems.append(f"card {c} on the board with zone {s.cards[c].zone!r}")
-    for item in s.stack:
-        if item.ability < 0:
-            if item.card in seen:
-                problems.append(f"card {item.card} on the stack and in {seen[item.card]}")
-            seen[item.card] = "stack"
+    for c in s.stack_cards:
+        if c in seen:
+            problems.append(f"card {c} on the stack and in {seen[c]}")
+        seen[c] = "stack"
+        if s.cards[c].zone != "stack":
+            problems.append(f"card {c} listed on the stack but its zone is {s.cards[c].zone!r}")
     for c, cs in s.cards.items():
-        if c not in seen and cs.zone not in ("planet", "gone"):
+        if c in seen or cs.zone == "gone":  # a token that left play no longer exists [M9-013]
+            continue
+        if cs.zone == "planet":
+            if s.players[cs.owner].leader != c:
+                problems.append(f"card {c} in the Planet zone is not its owner's paired card")
+        elif not (cs.zone == "" and s.phase == "setup"):  # before set-up places it, a card has no zone yet
             problems.append(f"card {c} (zone {cs.zone!r}) is nowhere")
     return problems
