@@ -34,7 +34,8 @@ def test_battle_damage_sources_switch_and_take_the_top_M9_087() -> None:
     t, _ = _site_hit(echo=(0, 1))
     p1 = t.s.players[1]
     top_deck, top_res = p1.deck[-1], p1.resource[-1]
-    hand_card = t.hand(1, "ev-strike")
+    hand_card = t.hand(1, "ev-strike")  # ruling R-M9-23: the player picks which Hand card, not the newest
+    kept = t.hand(1, "ev-rally")
     t.act(ev.PayPoint("echo"))
     t.act(ev.PayPoint("deck"))
     t.act(ev.PayPoint("hand", hand_card))
@@ -42,6 +43,7 @@ def test_battle_damage_sources_switch_and_take_the_top_M9_087() -> None:
     assert [p.source for p in paid] == ["echo", "deck", "hand"]
     assert paid[1].card == top_deck and top_res in p1.resource
     assert t.s.players[1].echo == 0 and t.c(hand_card).zone == "discard" and t.c(top_deck).zone == "discard"
+    assert t.c(kept).zone == "hand"
     assert ev.PayPoint("echo") not in t.options()
 
 

@@ -47,12 +47,15 @@ def test_types_and_traits_M9_009() -> None:
 
 
 def test_owner_and_controller_M9_010() -> None:
-    """[M9-010] a card's owner is fixed: defeat sends it to its owner's Discard, a token belongs to its creator."""
+    """[M9-010] owner and controller differ: a card player 0 controls but player 1 owns is defeated into its
+    owner's Discard, and a bounce returns it to its owner's Hand."""
     t = Table(phase="action")
-    u = t.unit(1, "char-recruit", 0)
-    assert t.c(u).owner == 1 and t.c(u).ctrl == 1
+    u = t.unit(1, "char-recruit", 0, side=0, ctrl=0)
+    v = t.unit(1, "char-recruit", 1, side=0, ctrl=0)
     defeat(t.s, t.emit, t.c(u))
     assert u in t.s.players[1].discard and u not in t.s.players[0].discard
+    leave_board(t.s, t.emit, t.c(v), "hand", "bounce")
+    assert v in t.s.players[1].hand and v not in t.s.players[0].hand
 
 
 def test_pile_order_draws_from_top_M9_012() -> None:

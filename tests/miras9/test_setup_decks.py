@@ -60,9 +60,14 @@ def test_copy_limits_M9_015_M9_016() -> None:
 
 
 def test_no_alignment_restriction_M9_018() -> None:
-    """[M9-018] cards of any alignment mix with any Planet."""
-    mixed = [*DECKS["vanguard"].cards[:28], "site-outpost", "site-shrine", "rx-siphon", "char-priest"]
-    validate_deck(_deck(cards=mixed, leader="planet-myr"), POOL)
+    """[M9-018] cards of any alignment mix with any Planet: crimson and azure Units under a violet Planet."""
+    crimson = msgspec.structs.replace(POOL["char-recruit"], id="t-crimson", alignment="crimson")
+    azure = msgspec.structs.replace(POOL["char-raider"], id="t-azure", alignment="azure")
+    pool = build_pool([*(c for cid, c in POOL.items() if "#" not in cid), crimson, azure])
+    assert pool["planet-myr"].alignment == "violet"
+    others = [c for c in DECKS["vanguard"].cards if POOL[c].type != "site"][:27]
+    mixed = [*others, "site-outpost", "t-crimson", "t-azure", "t-azure"]
+    validate_deck(_deck(cards=mixed, leader="planet-myr"), pool)
 
 
 def test_unknown_card_and_bad_card_data_are_named_errors() -> None:
