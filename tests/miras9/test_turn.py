@@ -75,8 +75,11 @@ def test_unattuned_ends_when_turn_passes_M9_038_M9_053() -> None:
     assert ev.DeclareAt(0) not in t.options()  # cannot attack while Unattuned
     t.act(ev.Pass())
     assert not any(type(o) is ev.DoManifest for o in t.options())  # nor Manifest
+    foe = t.unit(1, "char-raider", 0, attuned=0)  # entered during player 0's turn (ruling R-M9-15)
     t.act(ev.Pass())
-    assert t.c(card).attuned == 1
+    assert t.c(card).attuned == 1 and t.c(foe).attuned == 0  # only the passing player's Units attune
+    end_turn(t.s, t.emit)  # player 1 passes its turn
+    assert t.c(foe).attuned == 1
 
 
 def test_units_enter_legal_lanes_M9_040_M9_059() -> None:
