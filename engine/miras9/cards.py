@@ -32,6 +32,30 @@ def _decode(path: Path, typ: type[msgspec.Struct]) -> msgspec.Struct:
         raise CardDataError(f"{path}: not valid TOML ({exc})") from None
 
 
+def _spirit_face(planet: CardDef, where: str) -> CardDef:
+    """The awakened Spirit of a Planet as a Unit [M9-104]; it shares the Planet's triggers, abilities and statics."""
+    sp = planet.spirit
+    if sp is None or planet.threshold <= 0:
+        raise CardDataError(
+            f"{where}: Planet {planet.id!r} has spirit={sp!r}, threshold={planet.threshold!r}; give it a [spirit] "
+            "face and a threshold above 0 [M9-103]"
+        )
+    return CardDef(
+        id=planet.id + SPIRIT_SUFFIX,
+        name=sp.name,
+        type="unit",
+        traits=["spirit"],
+        alignment=planet.alignment,
+        atk=sp.atk,
+        grit=sp.grit,
+        echo=sp.echo,
+        triggers=planet.triggers,
+        abilities=planet.abilities,
+        statics=planet.statics,
+        text=planet.text,
+    )
+
+
 def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, CardDef]:
     """Index the cards by id, add the Spirit face of each Planet, and check cross-references."""
     from engine.miras9 import scripts
@@ -43,23 +67,8 @@ def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, Card
         pool[c.id] = c
     for c in cards:
         if c.type == "planet":
-            if c.spirit is None or c.threshold <= 0:
-                raise CardDataError(f"{where}: Planet {c.id!r} needs a [spirit] face and a threshold above 0")
-            sp = c.spirit
-            pool[c.id + SPIRIT_SUFFIX] = CardDef(
-                id=c.id + SPIRIT_SUFFIX,
-                name=sp.name,
-                type="unit",
-                traits=["spirit"],
-                alignment=c.alignment,
-                atk=sp.atk,
-                grit=sp.grit,
-                echo=sp.echo,
-                triggers=c.triggers,
-                abilities=c.abilities,
-                statics=c.statics,
-                text=c.text,
-            )
+            spirit = _spirit_face(c, where)
+            pool[spirit.id] = spirit
         if c.type == "unit" and (not c.traits or c.grit <= 0):
             raise CardDataError(f"{where}: Unit {c.id!r} needs at least one trait and GRIT above 0")
         if c.type in ("site", "ship_site") and not c.lanes:

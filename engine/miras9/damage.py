@@ -7,7 +7,7 @@
   awakened Spirit returns Planet-side up without wounds or modifiers. [M9-013] a token leaving play is gone.
 * [M9-081] a Unit leaving play leaves the wave.
 * [M9-086], [M9-087], [M9-122] Battle Damage: per point, 1 Echo or a card from Hand (the player's choice, ruling
-  R-M9-10) or the top of Main Deck, Resource or Used; sources may change between points. [M9-024] no source left:
+  R-M9-23) or the top of Main Deck, Resource or Used; sources may change between points. [M9-024] no source left:
   the damaged player loses.
 """
 
@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from engine.core import Emit
 from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, units, ward
-from engine.miras9.state import LOC_NAMES, CardState, M9State
+from engine.miras9.state import CARD_COUNTERS, LOC_NAMES, REPLACEMENT, CardState, M9State, Spent
 from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
-
-_STATUS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
 
 
 def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: str) -> int:
@@ -50,7 +48,7 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
     iid = cs.iid
     leave_wave(s, emit, cs)
-    for name in _STATUS:
+    for name in CARD_COUNTERS:
         counter(s, emit, cs, name, 0, reason)
     cards = s.cards
     for other in list(s.board):
@@ -70,7 +68,7 @@ def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
     """Defeat ``cs``, unless its replacement effect applies instead [M9-109]; True when it was defeated."""
     d = defn(cs)
     rep = d.replacement
-    if rep is not None and not (rep.once_per_turn and cs.iid * 16 + 15 in s.once):
+    if rep is not None and not (rep.once_per_turn and Spent(cs.iid, REPLACEMENT) in s.once):
         emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
         if rep.instead == "bounce":
             leave_board(s, emit, cs, "hand", "replaced")

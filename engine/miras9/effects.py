@@ -218,7 +218,7 @@ Prim = Callable[[M9State, Emit, Any, int, int, int], None]
 
 
 def _wound(s: M9State, emit: Emit, e: ev.Wound, src: int, ctrl: int, target: int) -> None:
-    from engine.miras9.damage import deal
+    from engine.miras9.damage import deal  # damage builds on this module: imported late to avoid a cycle
 
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
@@ -311,6 +311,8 @@ def make_token(s: M9State, emit: Emit, card_id: str, ctrl: int, loc: int) -> Non
 
 
 def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target: int) -> None:
+    # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
+    # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
     loc = cs.loc if cs is not None and cs.loc >= 0 and cs.loc // 3 == ctrl else ctrl * 3
     lanes = unit_lanes(POOL[e.card_id])
@@ -322,7 +324,7 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
 def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: int) -> None:
     import sys
 
-    from engine.miras9 import scripts
+    from engine.miras9 import scripts  # scripts import nothing of the rules: they get this module as ``fx``
 
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 

@@ -7,7 +7,7 @@ Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (th
 from __future__ import annotations
 
 from engine.core import Reducer
-from engine.miras9.state import PILES, ZONE_LOC, ZONE_SITE, CardState, M9State, StackItem, Wave
+from engine.miras9.state import PILES, REPLACEMENT, ZONE_LOC, ZONE_SITE, CardState, M9State, Spent, StackItem, Wave
 from schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
@@ -122,11 +122,11 @@ def _marker(s: M9State, e: object) -> None:
 
 
 def _activated(s: M9State, e: ev.AbilityActivated) -> None:
-    s.once.append(e.card * 16 + e.ability)
+    s.once.append(Spent(e.card, e.ability))
 
 
 def _replaced(s: M9State, e: ev.ReplacementApplied) -> None:
-    s.once.append(e.card * 16 + 15)
+    s.once.append(Spent(e.card, REPLACEMENT))
 
 
 def _manifested(s: M9State, e: ev.Manifested) -> None:
@@ -182,17 +182,14 @@ def _selection(s: M9State, e: ev.SelectionChanged) -> None:
 
 
 def _declared(s: M9State, e: ev.WaveDeclared) -> None:
-    w = s.wave
-    assert w is not None
-    w.declared = True
+    assert s.wave is not None
     s.waves += 1
-    s.attacked.append(w.lane)
+    s.attacked.append(s.wave.lane)
 
 
 def _blockers(s: M9State, e: ev.BlockersDeclared) -> None:
     w = s.wave
     assert w is not None
-    w.blocks_done = True
     w.was_blocked = sorted(set(e.attackers))
 
 

@@ -17,11 +17,11 @@ from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.miras9 import combat, stack, turn
 from engine.miras9.bots import HeuristicAgent
 from engine.miras9.cards import validate_deck
-from engine.miras9.damage import pay_options
+from engine.miras9.damage import pay_options, settle
 from engine.miras9.effects import draw
 from engine.miras9.pool import DECKS, POOL, POOL_HASH
 from engine.miras9.reducer import apply
-from engine.miras9.state import SITE_NAMES, CardState, M9State, PlayerState
+from engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
 from engine.rng import Rng
 from schemas import miras9 as ev
 from schemas.header import DeckList, LogHeader
@@ -149,8 +149,6 @@ class M9Ruleset:
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)
         elif s.bd_player >= 0:
-            from engine.miras9.damage import settle
-
             settle(s, emit)
         elif s.wave is not None:
             combat.wave_auto(s, emit)
@@ -189,7 +187,7 @@ class M9Ruleset:
             if pl.echo:
                 counters[f"{p}:echo"] = pl.echo
         for c, cs in s.cards.items():
-            for name in ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield"):
+            for name in CARD_COUNTERS:
                 v = getattr(cs, name)
                 if v:
                     counters[f"{c}:{name}"] = v

@@ -16,6 +16,8 @@ from engine.core import GameState
 from schemas.miras9 import LANES
 
 PILES = ("deck", "hand", "resource", "used", "discard", "exile")
+# The per-card counters (``CardState`` fields): cleared when a card leaves the board, listed by positions.
+CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
 BOARD = "board"
 
 
@@ -67,6 +69,16 @@ class PlayerState(msgspec.Struct, kw_only=True):
     site_done: bool = False
 
 
+REPLACEMENT = -1  # the ``Spent.ability`` of a card's replacement effect (its abilities are numbered from 0)
+
+
+class Spent(msgspec.Struct, array_like=True, frozen=True):
+    """A once-per-turn limit used this turn [M9-044]: which card, and which of its abilities or its replacement."""
+
+    card: int
+    ability: int
+
+
 class StackItem(msgspec.Struct, array_like=True):
     card: int
     ability: int  # -1: the card itself
@@ -85,10 +97,7 @@ class Wave(msgspec.Struct, kw_only=True):
     blockers: list[int] = []
     blocked: list[int] = []  # per blocker, the attacker it blocks
     step: int = 1  # 1..7
-    declared: bool = False  # confirmed (step 1 done)
-    blocks_done: bool = False
     was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
-    damage_done: bool = False
     left: list[int] = []  # Units removed from the wave, in any role; they never rejoin it [M9-081]
 
 
@@ -106,8 +115,6 @@ class M9State(GameState, kw_only=True):
     active: int = 0
     first: int = -1
     phase: str = "setup"  # setup | awaken | action | attack | move | attune
-    flow_done: bool = False
-    generated: bool = False
     # reaction window and stack [M9-114], [M9-115]
     window: str = ""
     priority: int = -1
@@ -124,7 +131,7 @@ class M9State(GameState, kw_only=True):
     bd_sources: list[int] = []
     bd_paid: int = 0
     # once-per-turn and once-per-Site trackers, cleared by TurnBegan
-    once: list[int] = []  # card * 16 + ability (or 15 for a replacement)
+    once: list[Spent] = []
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0

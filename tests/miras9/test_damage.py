@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.miras9.state import REPLACEMENT, Spent
 from schemas import miras9 as ev
 from tests.miras9.table import Table
 
@@ -120,7 +121,7 @@ def test_replacement_instead_of_defeat_once_per_turn_M9_109_M9_044() -> None:
     assert rep.card == b and rep.instead == "bounce" and t.c(b).zone == "hand"
     t2 = Table(phase="action")
     s = t2.unit(1, "char-stalwart", 0)
-    t2.s.once.append(s * 16 + 15)  # its replacement was used this turn already
+    t2.s.once.append(Spent(s, REPLACEMENT))  # its replacement was used this turn already
     from engine.miras9.damage import defeat
 
     defeat(t2.s, t2.emit, t2.c(s))
