@@ -44,6 +44,10 @@ def test_types_and_traits_M9_009() -> None:
     t.act(ev.DeclareAt(0))
     assert any(type(o) is ev.AddAttacker and o.card == buggy for o in t.options())
     assert POOL["char-recruit"].traits == ["character"] and POOL["veh-buggy"].crew == 0
+    t2 = Table(phase="action")
+    recruit, buggy_card = t2.hand(0, "char-recruit"), t2.hand(0, "veh-buggy")
+    locs = {(o.card, o.loc) for o in t2.options() if type(o) is ev.PlayCard}
+    assert (recruit, 2) not in locs and (recruit, 0) in locs and {(buggy_card, 1), (buggy_card, 2)}.isdisjoint(locs)
 
 
 def test_owner_and_controller_M9_010() -> None:
