@@ -66,7 +66,6 @@ class PlayerState(msgspec.Struct, kw_only=True):
     leader: int = 0
     sites: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])
     mulligan_done: bool = False
-    site_done: bool = False
 
 
 REPLACEMENT = -1  # the ``Spent.ability`` of a card's replacement effect (its abilities are numbered from 0)
@@ -80,6 +79,8 @@ class Spent(msgspec.Struct, array_like=True, frozen=True):
 
 
 class StackItem(msgspec.Struct, array_like=True):
+    """A pending Reaction or activated ability on the reaction stack [M9-114] (top = end of ``M9State.stack``)."""
+
     card: int
     ability: int  # -1: the card itself
     target: int
@@ -92,8 +93,8 @@ class Wave(msgspec.Struct, kw_only=True):
     number: int
     lane: int
     attacker: int  # the attacking player
-    attackers: list[int] = []
-    targets: list[int] = []
+    attackers: list[int] = []  # the attacking Units still in the wave
+    targets: list[int] = []  # per attacker: the Unit it attacks, or 0 for the defender's Site position
     blockers: list[int] = []
     blocked: list[int] = []  # per blocker, the attacker it blocks
     step: int = 1  # 1..7

@@ -25,9 +25,9 @@ def test_written_order_and_may_M9_006() -> None:
     assert ev.Generate(0) in t2.options()
 
 
-def test_card_identity_by_card_id_M9_008_M9_113_M9_003() -> None:
-    """[M9-008] [M9-113] [M9-003] a card is its current functional record, found by card ID; every play names the
-    id, and each log header pins the card-pool version the game was played under."""
+def test_card_identity_by_card_id_M9_008_M9_113() -> None:
+    """[M9-008] [M9-113] a card is its current functional record, found by card ID; every play names the id, and
+    each log header pins the card-pool version the game was played under."""
     t = Table(phase="action")
     c = t.hand(0, "char-raider")
     t.act(ev.PlayCard(c, 0))
@@ -108,8 +108,9 @@ def test_this_you_opponent_M9_112() -> None:
     assert t.s.players[1].echo == 4
 
 
-def test_specific_text_overrides_general_rule_only_for_its_permission_M9_117() -> None:
-    """[M9-117] Infiltrate lets a Character enter an enemy Site, but not Space: the exception covers only itself."""
+def test_specific_text_overrides_general_rule_only_for_its_permission_M9_117_M9_003() -> None:
+    """[M9-117] [M9-003] card text beats the general rule: Infiltrate lets a Character enter an enemy Site, but not
+    Space: the exception covers only the permission it grants."""
     t = Table(phase="action")
     c = t.hand(0, "char-infiltrator")
     locs = {o.loc for o in t.options() if type(o) is ev.PlayCard and o.card == c}
