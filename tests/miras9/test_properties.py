@@ -16,12 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.miras9.effects import atk, echo_of, grit, is_unit
+from engine.miras9.pool import POOL
 from engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
 from engine.miras9.state import M9State, card_zone_ok
 from engine.replay import rerun
 from engine.rng import Rng
 from engine.runner import Game
 from engine.simulate import make_header, play_one
+from schemas import miras9 as ev
 from schemas.logfile import read_log
 
 DECKS = sorted(RULESET.decks())
@@ -65,6 +67,26 @@ def _check(s: M9State) -> None:
     assert s.passes in (0, 1, 2) and 0 <= s.bd_paid <= len(s.bd_sources), s.n
 
 
+_PHASE_ACTIONS = (ev.PhaseBegan, ev.TurnBegan, ev.Awakened, ev.Manifested, ev.Pressured, ev.Restored, ev.WaveDeclared)
+
+
+def _check_wave_event(s: M9State, e: Any) -> None:
+    """Rules of the reaction windows, checked on every event of real games (state already updated by ``e``):
+    [M9-075] [M9-077] [M9-080] who gets the first opportunity; [M9-115] priority returns to the attacker after a
+    resolution, with a fresh pass count; [M9-114] no phase action, phase change or new wave inside a wave, and only
+    Reactions are played from Hand there."""
+    kind = type(e)
+    w = s.wave
+    if kind is ev.WindowOpened:
+        assert w is not None and e.priority == (1 - w.attacker if e.window == "before_blocks" else w.attacker), e
+    elif kind is ev.StackResolved:
+        assert w is not None and s.priority == w.attacker and s.passes == 0, e
+    elif w is not None and w.step > 1 and kind in _PHASE_ACTIONS:
+        raise AssertionError(f"{e!r} inside wave {w.number}")
+    elif w is not None and kind is ev.CardPlayed:
+        assert "reaction" in POOL[e.card_id].keywords, e
+
+
 def _check_effective(s: M9State) -> None:
     """[M9-007] effective ATK, GRIT and ECHO of every Unit are never below 0: run after every decision."""
     for cs in s.cards.values():
@@ -86,6 +108,7 @@ def _game(seed: int, fold_every: int = 1) -> Game:
     def check_event(event: Any) -> None:  # the runner calls this after applying each event
         assert isinstance(g.state, M9State)
         _check(g.state)
+        _check_wave_event(g.state, event)
         checked[0] += 1
 
     g = Game(RULESET, h, agents, on_event=check_event)
@@ -110,7 +133,8 @@ def _game(seed: int, fold_every: int = 1) -> Game:
 @given(st.integers(min_value=0, max_value=2**32))
 def test_random_games_hold_invariants_at_every_event_M9_007(seed: int) -> None:
     """[M9-007] at every event of a seeded game (both bots, all decks): no negative value in the state and no
-    negative effective ATK/GRIT/ECHO; every card instance in exactly one place; the fold equals the engine state."""
+    negative effective ATK/GRIT/ECHO; every card instance in exactly one place; the fold equals the engine state;
+    and the window rules of ``_check_wave_event`` hold ([M9-114], [M9-115], first opportunities)."""
     _game(seed, fold_every=7)
 
 
