@@ -26,7 +26,7 @@ from engine.rng import Rng
 from schemas import miras9 as ev
 from schemas.header import DeckList, LogHeader
 from schemas.miras9 import SCHEMA
-from schemas.records import LEADER_INDEX, instance_id
+from schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
 HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
@@ -175,7 +175,7 @@ class M9Ruleset:
         if kind is ev.PileShuffled or kind is ev.DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
         if kind is ev.CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
-            owner = event.card // 1000 - 1
+            owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
         return event
