@@ -55,7 +55,7 @@ def test_unpayable_battle_damage_loses_M9_024() -> None:
     assert t.s.over and t.s.winner == 0 and t.s.end_reason == "battle_damage"
 
 
-def test_hand_pays_battle_damage_but_not_survival_M9_051() -> None:
+def test_hand_pays_battle_damage_with_empty_clock_piles_M9_051() -> None:
     """[M9-051] Hand is a source for Battle Damage even when the clock piles are empty."""
     t = Table(phase="attack", deck=0, resource=0)
     cards = [t.hand(1, "char-recruit") for _ in range(3)]
