@@ -210,9 +210,10 @@ class BlockersDeclared(Event, tag=28):
 
 
 class CombatDamage(Event, tag=29):
-    source: int  # the card dealing the wounds
+    source: int  # the card dealing the wounds (for retaliation: the first of ``sources``)
     target: int
     amount: int
+    sources: list[int] = []  # retaliation: every blocker whose ATK is combined in this one amount [M9-069]
 
 
 class LeftWave(Event, tag=30):

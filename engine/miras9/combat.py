@@ -150,25 +150,25 @@ def damage(s: M9State, emit: Emit) -> None:
     site = site_of(w)
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
     cards = s.cards
-    hits: list[tuple[int, int, int]] = []
+    hits: list[tuple[int, int, int, list[int]]] = []  # (source, target, amount, combined sources)
     battle: list[tuple[int, int]] = []
     for a, t in zip(w.attackers, w.targets, strict=True):
         acs = cards[a]
         power = atk(s, acs)
         if a in w.was_blocked:  # [M9-069]; stays blocked even with no blocker left [M9-082]
-            for b, x in zip(w.blockers, w.blocked, strict=True):
-                if x == a:
-                    hits.append((a, b, power))
-                    hits.append((b, a, atk(s, cards[b])))
+            blockers = [b for b, x in zip(w.blockers, w.blocked, strict=True) if x == a]
+            hits.extend((a, b, power, []) for b in blockers)
+            if blockers:  # one retaliation: the blockers' combined ATK (R-M9-34)
+                hits.append((blockers[0], a, sum(atk(s, cards[b]) for b in blockers), blockers))
         elif t == 0:  # [M9-071]
             if power:
                 battle.append((a, power))
         elif target_ok(s, w, t):  # [M9-070]
-            hits.append((a, t, power))
-            hits.append((t, a, atk(s, cards[t])))
-    for src, tgt, amount in hits:
+            hits.append((a, t, power, []))
+            hits.append((t, a, atk(s, cards[t]), []))
+    for src, tgt, amount, combined in hits:
         if amount:
-            deal(s, emit, src, cards[tgt], amount, "combat")
+            deal(s, emit, src, cards[tgt], amount, "combat", combined)
     for a, amount in battle:
         emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))

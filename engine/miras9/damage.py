@@ -20,8 +20,12 @@ from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
 
 
-def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: str) -> int:
-    """Deal ``amount`` wounds to ``cs`` after prevention; return the wounds placed."""
+def deal(
+    s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: str, sources: list[int] | None = None
+) -> int:
+    """Deal ``amount`` wounds to ``cs`` after prevention; return the wounds placed.
+
+    Prevention applies once to each amount dealt, so a combined retaliation is prevented once (R-M9-34)."""
     prevented = 0
     w = ward(s, cs)
     if w and amount:
@@ -36,7 +40,14 @@ def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: 
     if kind == "combat":
         emit(
             ev.CombatDamage(
-                s.n, s.turn, s.step, s.cards[source].ctrl if source in s.cards else -1, source, cs.iid, amount
+                s.n,
+                s.turn,
+                s.step,
+                s.cards[source].ctrl if source in s.cards else -1,
+                source,
+                cs.iid,
+                amount,
+                sources or [],
             )
         )
     if amount:

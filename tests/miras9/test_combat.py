@@ -74,7 +74,7 @@ def test_blockers_tap_and_blocked_attacker_fights_each_blocker_M9_068_M9_069_M9_
     t.pass_window()
     hits = {(e.source, e.target): e.amount for e in t.of(ev.CombatDamage)}
     assert hits[(a, b1)] == 5 and hits[(a, b2)] == 5
-    assert hits[(b1, a)] + hits[(b2, a)] == 6
+    assert hits[(b1, a)] == 6 and (b2, a) not in hits  # one combined retaliation (R-M9-34)
     assert t.c(a).zone == "discard" and t.c(b1).zone == "discard"
     assert not t.of(ev.BattleDamageAssigned)  # blocked: no Battle Damage
 
@@ -219,3 +219,18 @@ def test_consequences_settle_before_the_after_wave_window_M9_079_M9_078() -> Non
     paid = [e for e in between if type(e) is ev.BattleDamagePaid]
     assert len(paid) == 3 and paid[-1].remaining == 0 and {e.attacker for e in paid} == {small}
     assert not any(type(e) in (ev.WindowOpened, ev.StackPushed) for e in between)
+
+
+def test_retaliation_is_one_combined_amount_prevented_once_M9_069_M9_084_M9_109() -> None:
+    """[M9-069] retaliation equals the blockers' combined ATK: one amount, so Ward prevents 1 of it once
+    [M9-084] [M9-109] (R-M9-34). Two Raiders (ATK 3) retaliate 6; Ward 1 leaves 5 wounds, not 2 + 2."""
+    t = Table(phase="attack")
+    frigate = t.unit(0, "ship-frigate", 2)
+    t.equip(0, "eq-ward", frigate)
+    r1, r2 = t.unit(1, "char-raider", 2), t.unit(1, "char-raider", 2)
+    t.attack(2, [(frigate, 0)])
+    t.to_damage([(r1, frigate), (r2, frigate)])
+    retaliation = [e for e in t.of(ev.CombatDamage) if e.target == frigate]
+    assert [(e.amount, e.sources) for e in retaliation] == [(5, [r1, r2])]
+    assert [e.amount for e in t.of(ev.DamagePrevented) if e.card == frigate] == [1]
+    assert t.c(frigate).wounds == 5  # GRIT 6: it survives; with Ward on each Raider's 3 it would carry only 4
