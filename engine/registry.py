@@ -10,11 +10,12 @@ from schemas.rulesets import UnknownRulesetError
 
 _RULESETS: dict[str, str] = {
     "toy": "engine.toy",
+    "cardtoy": "engine.cardtoy",
 }
 
 
 def ruleset_names(*, include_toy: bool = False) -> list[str]:
-    return sorted(name for name in _RULESETS if include_toy or name != "toy")
+    return sorted(name for name in _RULESETS if include_toy or name not in ("toy", "cardtoy"))
 
 
 def get_ruleset(name: str) -> Ruleset[Any]:

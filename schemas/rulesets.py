@@ -27,6 +27,7 @@ class RulesetSchema(NamedTuple):
 
 _MODULES: dict[str, str] = {
     "toy": "schemas.toy",
+    "cardtoy": "schemas.cardtoy",
 }
 
 

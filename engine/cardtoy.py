@@ -1,0 +1,189 @@
+"""Card toy ruleset: draw, play a card to score its power, first to 10 wins; an empty deck at a draw loses.
+
+Decks are 12 cards from ``c1``..``c5`` (power = the digit), at most 4 copies each. Set-up shuffles both decks,
+chooses the first player and deals 3 cards each (the opening hand). Hands and deck order are hidden: ``redact``
+replaces them by ``-1``. It exists so the analysis layer has cards, zones, counters and hidden information to
+test on; ``new_state`` also shows how a ruleset starts from ``header.start_position``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from engine.agents import RandomAgent
+from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from engine.rng import Rng
+from schemas.cardtoy import (
+    SCHEMA,
+    CardDrawn,
+    CardPlayed,
+    DeckShuffled,
+    FirstPlayerChosen,
+    GameOver,
+    Pass,
+    Play,
+    ScoreChanged,
+    TurnBegan,
+)
+from schemas.errors import InvalidDeckError
+from schemas.header import DeckList, LogHeader
+from schemas.records import NO_PLAYER, instance_id, instance_owner
+
+POWER = {"c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5}
+DECK_SIZE, MAX_COPIES, OPENING_HAND, GOAL = 12, 4, 3, 10
+
+
+class CardToyState(GameState, kw_only=True):
+    active: int = 0
+    power: dict[int, int] = {}
+    decks: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    hands: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    boards: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    score: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+
+
+def _shuffled(s: CardToyState, e: DeckShuffled) -> None:
+    s.decks[e.player] = list(e.cards)
+
+
+def _first(s: CardToyState, e: FirstPlayerChosen) -> None:
+    s.active = e.first
+
+
+def _turn(s: CardToyState, e: TurnBegan) -> None:
+    s.turn, s.step, s.active = e.turn, e.step, e.player
+
+
+def _drawn(s: CardToyState, e: CardDrawn) -> None:
+    owner = instance_owner(e.card)
+    s.decks[owner].remove(e.card)
+    s.hands[owner].append(e.card)
+
+
+def _played(s: CardToyState, e: CardPlayed) -> None:
+    owner = instance_owner(e.card)
+    s.hands[owner].remove(e.card)
+    s.boards[owner].append(e.card)
+    s.step = e.step
+
+
+def _score(s: CardToyState, e: ScoreChanged) -> None:
+    s.score[e.holder] = e.value
+
+
+def _over(s: CardToyState, e: GameOver) -> None:
+    s.over, s.winner, s.end_reason, s.step = True, e.winner, e.reason, e.step
+
+
+def check_deck(deck: DeckList, seat: int) -> None:
+    """Deck construction: exactly 12 cards, known ids, at most 4 copies of each."""
+    if len(deck.cards) != DECK_SIZE:
+        raise InvalidDeckError(f"deck {deck.name!r} of seat {seat} has {len(deck.cards)} cards; it needs {DECK_SIZE}")
+    for card in sorted(set(deck.cards)):
+        if card not in POWER:
+            raise InvalidDeckError(f"deck {deck.name!r} of seat {seat} names unknown card {card!r}; use c1..c5")
+        if deck.cards.count(card) > MAX_COPIES:
+            raise InvalidDeckError(
+                f"deck {deck.name!r} of seat {seat} has {deck.cards.count(card)} copies of {card!r}; "
+                f"at most {MAX_COPIES} are allowed"
+            )
+
+
+class CardToyRuleset:
+    schema = SCHEMA
+    state_type = CardToyState
+    apply = Reducer[CardToyState](
+        {
+            DeckShuffled: _shuffled,
+            FirstPlayerChosen: _first,
+            TurnBegan: _turn,
+            CardDrawn: _drawn,
+            CardPlayed: _played,
+            ScoreChanged: _score,
+            GameOver: _over,
+        }
+    )
+
+    def card_pool_hash(self) -> str:
+        return "cardtoy-1"
+
+    def new_state(self, header: LogHeader) -> CardToyState:
+        for seat, deck in enumerate(header.decks):
+            check_deck(deck, seat)
+        if header.start_position:
+            return msgspec.msgpack.decode(header.start_position, type=CardToyState)
+        power = {instance_id(p, i): POWER[c] for p, d in enumerate(header.decks) for i, c in enumerate(d.cards)}
+        return CardToyState(power=power)
+
+    def pending(self, s: CardToyState) -> DecisionPoint[Play | Pass] | None:
+        if s.step != "main" or s.over:
+            return None
+        options: list[Play | Pass] = [Play(c) for c in s.hands[s.active]]
+        options.append(Pass())
+        return DecisionPoint(s.active, "play", options)
+
+    def _draw(self, s: CardToyState, player: int, emit: Emit) -> bool:
+        if not s.decks[player]:
+            emit(GameOver(s.n, s.turn, "end", NO_PLAYER, 1 - player, "deck_out"))
+            return False
+        emit(CardDrawn(s.n, s.turn, s.step, player, s.decks[player][0], "deck", "hand"))
+        return True
+
+    def advance(self, s: CardToyState, choice: Any, emit: Emit, rng: Rng) -> None:
+        if s.step == "setup" and s.n == 0:
+            for p in (0, 1):
+                order = [instance_id(p, i) for i in range(DECK_SIZE)]
+                rng.shuffle(order)
+                emit(DeckShuffled(s.n, 0, "setup", p, order, "deck"))
+                emit(ScoreChanged(s.n, 0, "setup", p, "score", p, 0, 0, "setup"))
+            emit(FirstPlayerChosen(s.n, 0, "setup", NO_PLAYER, rng.below(2)))
+            for p in (0, 1):
+                for _ in range(OPENING_HAND):
+                    self._draw(s, p, emit)
+            self._begin(s, s.active, 1, emit)
+            return
+        if type(choice) is Play:
+            p = s.active
+            emit(CardPlayed(s.n, s.turn, "main", p, choice.card, "hand", "board"))
+            gain = s.power[choice.card]
+            emit(ScoreChanged(s.n, s.turn, "main", p, "score", p, s.score[p] + gain, gain, "card"))
+            if s.score[p] >= GOAL:
+                emit(GameOver(s.n, s.turn, "end", NO_PLAYER, p, "score"))
+                return
+        self._begin(s, 1 - s.active, s.turn + 1, emit)
+
+    def _begin(self, s: CardToyState, player: int, turn: int, emit: Emit) -> None:
+        emit(TurnBegan(s.n, turn, "draw", player))
+        if self._draw(s, player, emit):
+            emit(TurnBegan(s.n, turn, "main", player))
+
+    def redact(self, event: Any, viewer: int) -> Any:
+        if type(event) is DeckShuffled:
+            return msgspec.structs.replace(event, cards=[-1] * len(event.cards))
+        if type(event) is CardDrawn and event.player != viewer:
+            return msgspec.structs.replace(event, card=-1)
+        return event
+
+    def position(self, s: CardToyState) -> Position:
+        cards: dict[int, str] = {}
+        for zone, piles in (("deck", s.decks), ("hand", s.hands), ("board", s.boards)):
+            for pile in piles:
+                for card in pile:
+                    cards[card] = zone
+        counters = {f"{p}:score": s.score[p] for p in (0, 1) if s.n > 2 * p + 1}
+        return Position(cards, counters)
+
+    def agents(self) -> Mapping[str, AgentFactory]:
+        return {"random": RandomAgent}
+
+    def decks(self) -> Mapping[str, DeckList]:
+        low = ["c1"] * 4 + ["c2"] * 4 + ["c3"] * 4
+        high = ["c1"] * 2 + ["c2"] * 2 + ["c3"] * 2 + ["c4"] * 3 + ["c5"] * 3
+        mixed = ["c1", "c2", "c3", "c4", "c5"] * 2 + ["c3", "c3"]
+        return {"low": DeckList("low", low), "high": DeckList("high", high), "mixed": DeckList("mixed", mixed)}
+
+
+RULESET = CardToyRuleset()

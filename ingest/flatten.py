@@ -1,0 +1,351 @@
+"""Decoded log records → columns: the events table's long format, decisions with their options.
+
+The cost to beat is Python per event, so events are decoded typed (that validates every record against the
+ruleset's schema), turned into plain lists by msgspec in C (``to_builtins``: ``[tag, n, turn, step, player,
+fields...]``), grouped by kind, transposed with ``zip`` and handed to Arrow column by column. Each kind's plan
+says which of its fields land in the convention columns of ``schemas.records`` and which go to ``extra`` (JSON).
+
+``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import typing
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+import pyarrow as pa
+
+from schemas.errors import AnnalsError, LogError
+from schemas.header import LogHeader
+from schemas.logfile import LogReader
+from schemas.rulesets import RulesetSchema, schema_for
+
+ENVELOPE = ("n", "turn", "step", "player")
+CONVENTION_TYPES: dict[str, pa.DataType] = {
+    "card": pa.int32(),
+    "cards": pa.list_(pa.int32()),
+    "src": pa.string(),
+    "dst": pa.string(),
+    "counter": pa.string(),
+    "holder": pa.int32(),
+    "value": pa.int32(),
+    "amount": pa.int32(),
+    "target": pa.int32(),
+    "source": pa.string(),
+    "card_id": pa.string(),
+}
+EVENT_SCHEMA = pa.schema(
+    [
+        ("file_idx", pa.int32()),
+        ("n", pa.int32()),
+        ("turn", pa.int32()),
+        ("step", pa.string()),
+        ("player", pa.int8()),
+        ("kind", pa.string()),
+        *CONVENTION_TYPES.items(),
+        ("extra", pa.string()),
+    ]
+)
+DECISION_SCHEMA = pa.schema(
+    [
+        ("file_idx", pa.int32()),
+        ("n", pa.int32()),
+        ("at_event", pa.int32()),
+        ("player", pa.int8()),
+        ("point", pa.string()),
+        ("n_offered", pa.int32()),
+        ("chosen", pa.int32()),
+        ("chosen_kind", pa.string()),
+        ("chosen_option", pa.string()),
+        ("offered", pa.string()),
+    ]
+)
+_json = msgspec.json.Encoder()
+
+
+class KindPlan(NamedTuple):
+    name: str
+    convention: dict[str, int]  # convention column -> index in the builtins row
+    extra: list[tuple[str, int]]  # other fields -> index
+
+
+def _union_members(union: Any) -> list[Any]:
+    members = typing.get_args(union)
+    return list(members) if members else [union]
+
+
+_plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
+
+
+def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str]]:
+    """Per event tag: where its fields go; per option tag: the option's class name."""
+    cached = _plans.get(schema.name)
+    if cached is not None:
+        return cached
+    events: dict[Any, KindPlan] = {}
+    for cls in _union_members(schema.event_type):
+        fields = cls.__struct_fields__
+        conv: dict[str, int] = {}
+        extra: list[tuple[str, int]] = []
+        for i, field in enumerate(fields):
+            if field in ENVELOPE:
+                continue
+            if field in CONVENTION_TYPES:
+                conv[field] = i + 1
+            else:
+                extra.append((field, i + 1))
+        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra)
+    options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
+    _plans[schema.name] = (events, options)
+    return events, options
+
+
+class GameMeta(NamedTuple):
+    """One log that decoded cleanly: its header, close record and counts (rows go in the chunk's tables)."""
+
+    file: str
+    header: LogHeader
+    digest: str
+    first_player: int
+    winner: int
+    end_reason: str
+    events: int
+    decisions: int
+    turns: int
+
+
+class Skipped(NamedTuple):
+    """A log whose game id and digest are already in the database: nothing to do."""
+
+    file: str
+    game_id: str
+    digest: str
+    events: int
+
+
+class Bad(NamedTuple):
+    """A log that goes to quarantine."""
+
+    file: str
+    file_digest: str
+    game_id: str | None
+    error: str
+    frame: int | None
+    offset: int | None
+    reason: str
+    events_read: int
+
+
+class Chunk(NamedTuple):
+    games: list[GameMeta]  # file_idx in the tables indexes this list
+    skipped: list[Skipped]
+    bad: list[Bad]
+    events: pa.Table
+    decisions: pa.Table
+
+
+class _Columns:
+    """Per-kind row groups for a chunk of files, turned into one Arrow table at the end."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, Any], tuple[KindPlan, list[list[Any]], list[int]]] = {}
+        self.decisions: list[list[Any]] = []
+
+    def add_events(self, ruleset: str, plans: dict[Any, KindPlan], rows: list[list[Any]], file_idx: int) -> None:
+        groups = self.groups
+        for row in rows:
+            key = (ruleset, row[0])
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = (plans[row[0]], [], [])
+            group[1].append(row)
+            group[2].append(file_idx)
+
+    def add_decisions(self, options: dict[Any, str], rows: list[list[Any]], file_idx: int) -> None:
+        out = self.decisions
+        for n, at, player, point, offered, chosen in rows:
+            pick = offered[chosen]
+            out.append(
+                [file_idx, n, at, player, point, len(offered), chosen, options[pick[0]], _json.encode(pick).decode(),
+                 _json.encode(offered).decode()]
+            )  # fmt: skip
+
+    def event_table(self) -> pa.Table:
+        tables = []
+        for plan, rows, fidx in self.groups.values():
+            count = len(rows)
+            width = max(len(r) for r in rows)
+            cols = list(zip(*rows, strict=False)) if width == min(len(r) for r in rows) else None
+            if cols is None:  # cannot happen for typed structs; kept for safety
+                raise ValueError(f"rows of kind {plan.name} have different lengths")
+            arrays: list[pa.Array] = [
+                pa.array(fidx, pa.int32()),
+                pa.array(cols[1], pa.int32()),
+                pa.array(cols[2], pa.int32()),
+                pa.array(cols[3], pa.string()),
+                pa.array(cols[4], pa.int8()),
+                pa.repeat(plan.name, count).cast(pa.string()) if count else pa.array([], pa.string()),
+            ]
+            for name, typ in CONVENTION_TYPES.items():
+                i = plan.convention.get(name)
+                arrays.append(pa.nulls(count, typ) if i is None else pa.array(cols[i], typ))
+            if plan.extra:
+                names = [f for f, _ in plan.extra]
+                values = zip(*(cols[i] for _, i in plan.extra), strict=True)
+                extra = [_json.encode(dict(zip(names, v, strict=True))).decode() for v in values]
+                arrays.append(pa.array(extra, pa.string()))
+            else:
+                arrays.append(pa.nulls(count, pa.string()))
+            tables.append(pa.Table.from_arrays(arrays, schema=EVENT_SCHEMA))
+        if not tables:
+            return EVENT_SCHEMA.empty_table()
+        table = pa.concat_tables(tables)
+        return table.sort_by([("file_idx", "ascending"), ("n", "ascending")])
+
+    def decision_table(self) -> pa.Table:
+        if not self.decisions:
+            return DECISION_SCHEMA.empty_table()
+        cols = list(zip(*self.decisions, strict=True))
+        return pa.Table.from_arrays(
+            [pa.array(c, f.type) for c, f in zip(cols, DECISION_SCHEMA, strict=True)], schema=DECISION_SCHEMA
+        )
+
+
+def file_digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
+
+
+def _first_player(rows: list[list[Any]]) -> int:
+    for row in rows:
+        if row[2] >= 1 and row[4] >= 0:  # turn, player
+            return int(row[4])
+    return -1
+
+
+def _bad(path: str, exc: BaseException, game_id: str | None, events_read: int) -> Bad:
+    if isinstance(exc, LogError):
+        return Bad(path, file_digest(path), game_id, type(exc).__name__, exc.frame, exc.offset, exc.reason,
+                   events_read)  # fmt: skip
+    return Bad(path, file_digest(path), game_id, type(exc).__name__, None, None, str(exc), events_read)
+
+
+def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -> GameMeta | Skipped:
+    to_builtins = msgspec.to_builtins
+    with LogReader(path) as reader:
+        header = reader.header
+        if header.game_id in known:  # only verify the chain, to compare digests
+            for _ in reader.raw_frames():
+                pass
+            close = reader.close_record
+            assert close is not None
+            if known[header.game_id] == reader.digest:
+                return Skipped(path, header.game_id, reader.digest, close.events)
+            raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
+        plans, options = plans_for(reader.schema)
+        first = -1
+        expected = 0
+        for batch in reader.batches():
+            rows = to_builtins(batch.events)
+            for i, row in enumerate(rows):
+                if row[1] != expected + i:
+                    raise _numbering(path, batch, expected + i, row[1])
+            expected += len(rows)
+            if first < 0:
+                first = _first_player(rows)
+            cols.add_events(reader.schema.name, plans, rows, file_idx)
+            cols.add_decisions(options, to_builtins(batch.decisions), file_idx)
+        reader.check_counts()
+        close = reader.close_record
+        assert close is not None
+        return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
+                        close.decisions, close.turns)  # fmt: skip
+
+
+def _numbering(path: str, batch: Any, want: int, got: int) -> LogError:
+    from schemas.errors import CorruptLogError
+
+    return CorruptLogError(
+        path, f"event number {got} found where {want} was expected", frame=batch.index, offset=batch.offset
+    )
+
+
+class ChangedLogError(AnnalsError, ValueError):
+    """A log carries a game id already stored with another digest: the same game, edited or re-played."""
+
+    def __init__(self, game_id: str, stored: str, found: str, events: int):
+        self.events = events
+        super().__init__(
+            f"game id {game_id!r} is already stored with digest {stored}, but this log's digest is {found}: "
+            "the log changed since it was ingested; ingest it into another database or remove the old game"
+        )
+
+
+def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
+    """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests."""
+    cols = _Columns()
+    games: list[GameMeta] = []
+    skipped: list[Skipped] = []
+    bad: list[Bad] = []
+    for path in paths:
+        mark = len(cols.decisions), {k: len(g[1]) for k, g in cols.groups.items()}
+        try:
+            outcome = _read_one(path, known, cols, len(games))
+        except (AnnalsError, OSError, msgspec.DecodeError, KeyError) as exc:
+            dropped = _rollback(cols, mark)
+            read = exc.events if isinstance(exc, ChangedLogError) else dropped
+            bad.append(_bad(path, exc, _game_id_of(path), read))
+            continue
+        if type(outcome) is Skipped:
+            skipped.append(outcome)
+        else:
+            assert type(outcome) is GameMeta
+            games.append(outcome)
+    return Chunk(games, skipped, bad, cols.event_table(), cols.decision_table())
+
+
+def _rollback(cols: _Columns, mark: tuple[int, dict[Any, int]]) -> int:
+    """Drop the rows a failed file added; return how many events they were (for the reconciliation)."""
+    decisions, sizes = mark
+    del cols.decisions[decisions:]
+    dropped = 0
+    for key in list(cols.groups):
+        _plan, rows, fidx = cols.groups[key]
+        keep = sizes.get(key, 0)
+        dropped += len(rows) - keep
+        if keep == 0:
+            del cols.groups[key]
+        else:
+            del rows[keep:]
+            del fidx[keep:]
+    return dropped
+
+
+def _game_id_of(path: str) -> str | None:
+    try:
+        with LogReader(path) as reader:
+            return reader.header.game_id
+    except (AnnalsError, OSError, msgspec.DecodeError):
+        return None
+
+
+def collect(paths: Sequence[str | Path]) -> list[str]:
+    """Files named, and ``*.log`` files under folders named (recursively), sorted, without repeats."""
+    found: set[str] = set()
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.update(str(f) for f in path.rglob("*.log") if f.is_file())
+        elif path.exists():
+            found.add(str(path))
+        else:
+            raise FileNotFoundError(str(path))
+    return sorted(found)
+
+
+def schema_of(ruleset: str) -> RulesetSchema:
+    return schema_for(ruleset)
