@@ -67,6 +67,10 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
     con.execute(ddl("views"))
+    from queries import sqlfiles
+
+    for macro in sqlfiles.MACROS:
+        con.execute(sqlfiles.load(macro))
 
 
 def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
