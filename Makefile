@@ -30,7 +30,7 @@ soak: $(STAMP)
 	$(BIN)/pytest --soak -m soak
 
 bench: $(STAMP)
-	$(BIN)/annals bench
+	$(BIN)/python -m bench
 
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate

@@ -9,7 +9,7 @@ import typer
 from cli.app import app, fail, out, reported
 from engine.replay import rerun
 from schemas.logfile import read_log
-from schemas.text import describe_decision, describe_event, describe_header
+from schemas.text import render_log
 
 LogArg = typer.Argument(..., help="A log file written by annals.", exists=False, dir_okay=False)
 
@@ -22,16 +22,8 @@ def show(log: Path = LogArg) -> None:
     """
     with reported():
         game = read_log(log)
-    out.print(describe_header(game.header), markup=False)
-    decisions = iter(game.decisions)
-    pending = next(decisions, None)
-    for event in game.events:
-        while pending is not None and pending.at <= event.n:
-            out.print(describe_decision(pending), markup=False)
-            pending = next(decisions, None)
-        out.print(describe_event(event), markup=False)
-    c = game.close
-    out.print(f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events", markup=False)
+    for line in render_log(game):
+        out.print(line, markup=False)
 
 
 @app.command()

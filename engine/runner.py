@@ -60,6 +60,17 @@ class Game:
         self.events: list[Any] = []
         self.decisions: list[Decision[Any]] = []
         self.decision_count = 0
+        # People and external programs watch the game (through their own view); bots do not, at no cost.
+        hooks = [agent.observe for agent in agents if hasattr(agent, "observe")]
+        if hooks and on_event is not None:
+            hooks.append(on_event)
+        if hooks:
+
+            def fan_out(event: Any) -> None:
+                for hook in hooks:
+                    hook(event)
+
+            on_event = fan_out
         self._on_event = on_event
         self._apply = ruleset.apply
 
@@ -103,10 +114,17 @@ def play(
     *,
     state: GameState | None = None,
     rng: Rng | None = None,
+    live: bool = False,
 ) -> GameResult:
-    """Play to the end (or the header's turn cap), writing the log to ``out`` when given."""
+    """Play to the end (or the header's turn cap), writing the log to ``out`` when given.
+
+    ``live`` (a game recorded as people play it): every decision closes a frame and reaches the file at once,
+    so a crash loses nothing that was decided.
+    """
     game = Game(ruleset, header, agents, state=state, rng=rng)
-    writer = LogWriter(out, game.header) if out is not None else None
+    writer = LogWriter(out, game.header, group_bytes=0) if live and out is not None else None
+    if writer is None and out is not None:
+        writer = LogWriter(out, game.header)
     total_events = total_decisions = 0
     frame_turn = game.state.turn
     cap = game.header.max_turns
@@ -116,7 +134,9 @@ def play(
             if cap and s.turn > cap:
                 break
             game.step()
-            if writer is not None and (s.turn != frame_turn or len(game.events) >= FRAME_EVENTS):
+            if writer is not None and (
+                s.turn != frame_turn or len(game.events) >= FRAME_EVENTS or (live and game.decisions)
+            ):
                 events, decisions = game.take_batch()
                 writer.write_batch(events, decisions)
                 total_events += len(events)

@@ -37,10 +37,11 @@ def make_header(
     *,
     max_turns: int = 0,
     tournament: TournamentInfo | None = None,
+    known_agents: list[str] | None = None,
 ) -> LogHeader:
     deck_lists = ruleset.decks()
     _pick("decks", decks, sorted(deck_lists))
-    _pick("bots", bots, sorted(ruleset.agents()))
+    _pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
     return finalize_header(
         LogHeader(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 
 from schemas.header import LogHeader
+from schemas.logfile import GameLog
 from schemas.records import Decision
 
 _ENVELOPE = ("n", "turn", "step", "player")
@@ -44,3 +46,18 @@ def describe_header(header: LogHeader) -> str:
         b = header.branched_from
         lines.append(f"branched from game {b.game_id} at event {b.at_event}")
     return "\n".join(lines)
+
+
+def render_log(game: GameLog) -> Iterator[str]:
+    """The whole log as text: header, events with the decisions between them, the end and the digest."""
+    yield describe_header(game.header)
+    decisions = iter(game.decisions)
+    pending = next(decisions, None)
+    for event in game.events:
+        while pending is not None and pending.at <= event.n:
+            yield describe_decision(pending)
+            pending = next(decisions, None)
+        yield describe_event(event)
+    c = game.close
+    yield f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+    yield f"digest: {game.digest}"

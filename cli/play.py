@@ -1,0 +1,29 @@
+"""``annals play``: one game with a person, an external program or a bot in each seat, recorded live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cli.app import app, out, reported
+from engine.players import play_live
+
+
+@app.command()
+def play(
+    ruleset: str = typer.Argument(..., help="miras9 or morana."),
+    decks: str = typer.Option(..., "--decks", help="Two deck names, comma-separated."),
+    players: str = typer.Option(
+        "human,heuristic", "--players", help="Two seats: human, external:COMMAND, or a bot name; comma-separated."
+    ),
+    seed: int = typer.Option(1, "--seed", help="The game's seed."),
+    log: Path = typer.Option(Path("game.log"), "--out", help="Where to write the log."),
+) -> None:
+    """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
+
+    Example: annals play morana --decks dawn,dusk --players human,heuristic --out my-game.log
+    """
+    with reported():
+        result = play_live(ruleset, decks.split(","), players.split(","), seed, log)
+    out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); log written to {log}")

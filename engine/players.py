@@ -1,0 +1,148 @@
+"""Agents for players outside the engine: a person at a terminal, and an external program over JSON lines.
+
+Both see the game only through their own view: every event passes through ``Ruleset.redact`` for their seat
+before they are shown it, so the opponent's hand and face-down cards stay hidden.
+
+The JSON-lines protocol (one JSON object per line, the engine writes to the program's stdin and reads its stdout):
+
+* engine → program ``{"event": {"kind": "Drew", "n": 12, "turn": 2, "step": "dawn", "player": 0, ...}}``;
+* engine → program ``{"decide": {"player": 0, "point": "commit", "options": [{"kind": "Pass"}, ...]}}``;
+* program → engine ``{"choose": 3}``, the index of the chosen option.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from engine.core import DecisionPoint, Ruleset
+from engine.registry import get_ruleset
+from engine.rng import Rng
+from engine.runner import GameResult, play
+from engine.simulate import SimulationError, make_header
+from schemas.errors import IllegalDecisionError
+
+
+def as_json(record: Any) -> dict[str, Any]:
+    """A Struct as a readable dict with its kind (array-like Structs would otherwise encode as bare arrays)."""
+    fields = {name: getattr(record, name) for name in record.__struct_fields__}
+    return {"kind": type(record).__name__, **fields}
+
+
+class TerminalAgent:
+    """A person choosing by number; what happened since their last choice is printed first (their view)."""
+
+    def __init__(self, player: int, ruleset: Ruleset[Any], stdin: IO[str], stdout: IO[str]):
+        self.player = player
+        self._ruleset = ruleset
+        self._in, self._out = stdin, stdout
+        self._unseen: list[Any] = []
+
+    def observe(self, event: Any) -> None:
+        self._unseen.append(self._ruleset.redact(event, self.player))
+
+    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+        from schemas.text import describe_event
+
+        for event in self._unseen:
+            print(describe_event(event), file=self._out)
+        self._unseen.clear()
+        print(f"\np{self.player}, {point.point}: choose one", file=self._out)
+        for i, option in enumerate(point.options):
+            fields = " ".join(f"{k}={v!r}" for k, v in as_json(option).items() if k != "kind")
+            print(f"  {i:>3}  {type(option).__name__} {fields}", file=self._out)
+        while True:
+            print("> ", end="", file=self._out, flush=True)
+            line = self._in.readline()
+            if not line:
+                raise IllegalDecisionError(f"player {self.player}'s input ended at {point.point!r} before a choice")
+            text = line.strip()
+            if text.isdigit() and int(text) < len(point.options):
+                return point.options[int(text)]
+            print(f"  {text!r} is not an option: type a number from 0 to {len(point.options) - 1}", file=self._out)
+
+
+class ExternalAgent:
+    """A program that plays one seat over the JSON-lines protocol in this module's docstring."""
+
+    def __init__(self, player: int, ruleset: Ruleset[Any], command: str):
+        self.player = player
+        self._ruleset = ruleset
+        self._command = command
+        self._proc = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(json.dumps(message) + "\n")
+
+    def observe(self, event: Any) -> None:
+        self._send({"event": as_json(self._ruleset.redact(event, self.player))})
+
+    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        options = [as_json(option) for option in point.options]
+        self._send({"decide": {"player": point.player, "point": point.point, "options": options}})
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        try:
+            index = json.loads(line)["choose"]
+            if not isinstance(index, int) or not 0 <= index < len(point.options):
+                raise ValueError(index)
+        except (ValueError, KeyError, TypeError):
+            raise IllegalDecisionError(
+                f"external player {self._command!r} answered {line.strip()!r} at {point.point!r}; expected a line "
+                f'like {{"choose": N}} with 0 <= N < {len(point.options)}'
+            ) from None
+        return point.options[index]
+
+    def close(self) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait(timeout=10)
+
+
+def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: IO[str], stdout: IO[str]) -> Any:
+    """``human``, ``external:COMMAND`` or the name of one of the ruleset's bots."""
+    if spec == "human":
+        return TerminalAgent(player, ruleset, stdin, stdout)
+    if spec.startswith("external:"):
+        return ExternalAgent(player, ruleset, spec.removeprefix("external:"))
+    bots = ruleset.agents()
+    if spec not in bots:
+        raise SimulationError(
+            f"unknown player {spec!r}; use human, external:COMMAND or one of: {', '.join(sorted(bots))}"
+        )
+    return bots[spec](player, rng)
+
+
+def play_live(
+    ruleset_name: str,
+    decks: list[str],
+    players: list[str],
+    seed: int,
+    out: Path,
+    *,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+) -> GameResult:
+    """One game with people, programs or bots in the seats, recorded live (every decision written at once)."""
+    ruleset = get_ruleset(ruleset_name)
+    kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
+    header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
+    seats = Rng(header.seed ^ 0x5EA7)
+    agents = [
+        make_agent(spec, i, ruleset, seats.fork(i), stdin or sys.stdin, stdout or sys.stdout)
+        for i, spec in enumerate(players)
+    ]
+    try:
+        return play(ruleset, header, agents, out, live=True)
+    finally:
+        for agent in agents:
+            if isinstance(agent, ExternalAgent):
+                agent.close()

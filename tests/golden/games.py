@@ -1,0 +1,40 @@
+"""The golden games: a few whole games per ruleset, kept as text in this folder and diffed by the tests.
+
+A change that alters any event stream shows up as a diff that must be accepted on purpose: regenerate with
+``make golden`` (``python -m tests.golden.regenerate``) and review the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from engine.registry import get_ruleset, ruleset_names
+from engine.simulate import make_header, play_one
+from schemas.logfile import read_log
+from schemas.text import render_log
+
+GOLDEN_DIR = Path(__file__).parent
+SEEDS = (1, 2)
+TURN_CAP = 40
+
+
+def golden_games() -> list[tuple[str, int]]:
+    return [(name, seed) for name in ruleset_names(include_toy=True) for seed in SEEDS]
+
+
+def golden_path(name: str, seed: int) -> Path:
+    return GOLDEN_DIR / f"{name}-seed{seed}.txt"
+
+
+def render_game(name: str, seed: int) -> str:
+    """Play the golden game (heuristic against random where the ruleset has one) and render its log."""
+    ruleset = get_ruleset(name)
+    decks = sorted(ruleset.decks())
+    bots = ["heuristic", "random"] if "heuristic" in ruleset.agents() else ["random", "random"]
+    pair = [decks[0], decks[-1]]
+    header = make_header(ruleset, seed, pair, bots, max_turns=TURN_CAP)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "golden.log"
+        play_one(ruleset, header, path)
+        return "\n".join(render_log(read_log(path))) + "\n"

@@ -1,0 +1,47 @@
+"""Hypothesis strategies for the shared schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
+from schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
+
+text = st.text(max_size=12)
+ints = st.integers(min_value=0, max_value=2**31)
+
+
+def headers() -> st.SearchStrategy[LogHeader]:
+    players = st.lists(st.builds(PlayerInfo, text, text), min_size=1, max_size=2)
+    decks = st.lists(st.builds(DeckList, text, st.lists(text, max_size=5), text), max_size=2)
+    tournament = st.none() | st.builds(TournamentInfo, text, ints, ints, text, ints)
+    branch = st.none() | st.builds(Branch, text, ints, text)
+    return st.builds(
+        LogHeader,
+        format_version=st.just(1),
+        engine_version=text,
+        ruleset=st.just("toy"),
+        ruleset_version=text,
+        card_pool_hash=text,
+        seed=st.integers(min_value=0, max_value=2**64 - 1),
+        players=players,
+        decks=decks,
+        tournament=tournament,
+        max_turns=ints,
+        game_id=text,
+        branched_from=branch,
+        start_position=st.binary(max_size=16),
+    )
+
+
+def toy_events() -> st.SearchStrategy[Any]:
+    env = (ints, ints, text, st.integers(min_value=-1, max_value=1))
+    return st.one_of(
+        st.builds(PileShuffled, *env, ints),
+        st.builds(FirstPlayerChosen, *env, st.integers(0, 1)),
+        st.builds(TurnBegan, *env),
+        st.builds(Took, *env, ints, ints),
+        st.builds(GameOver, *env, st.integers(-1, 1), text),
+    )

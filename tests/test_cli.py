@@ -1,0 +1,110 @@
+"""The command line, in-process with typer's CliRunner, and as a real subprocess where it matters."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.core
+import typer.main
+from typer.testing import CliRunner
+
+from cli.main import app
+from engine import ENGINE_VERSION
+from tests.helpers import toy_log
+
+runner = CliRunner()
+
+
+def _commands() -> list[str]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    return sorted(group.commands)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Example:" in result.output and "annals " in result.output
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"annals {ENGINE_VERSION}"
+
+
+def test_show_prints_header_events_decisions_and_end(tmp_path: Path) -> None:
+    path, game = toy_log(tmp_path)
+    result = runner.invoke(app, ["show", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"game {game.game_id}  toy 1")
+    event_lines = [line for line in lines if line.startswith("#")]
+    assert len(event_lines) == game.events
+    assert event_lines[0].startswith("#0      t0   setup") and "PileShuffled size=" in event_lines[0]
+    assert sum("? take: chose Take" in line for line in lines) == game.decisions
+    assert lines[-2].startswith(f"end: winner {game.winner} (took_last)")
+    assert lines[-1] == f"digest: {game.digest}"
+
+
+def test_verify_accepts_a_good_log(tmp_path: Path) -> None:
+    path, game = toy_log(tmp_path)
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"ok ({game.events} events re-run identically, digest {game.digest})" in result.output
+
+
+def test_verify_names_the_damaged_frame(tmp_path: Path) -> None:
+    path, _ = toy_log(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[60] ^= 0x10
+    path.write_bytes(bytes(data))
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: CorruptLogError: {path}: frame ")
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["show", str(tmp_path / "nope.log")])
+    assert result.exit_code == 1
+    assert "error: no such file:" in result.stderr and "nope.log" in result.stderr
+
+
+def test_simulate_rejects_unknown_names(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "chess", "--decks", "a,b", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "unknown ruleset 'chess'; choose one of:" in result.stderr
+    result = runner.invoke(app, ["simulate", "toy", "--decks", "pile,nope", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "unknown deck 'nope'; choose from: pile" in result.stderr
+
+
+def test_simulate_writes_one_verifiable_log_per_game(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "toy", "-n", "4", "--decks", "pile,pile", "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    logs = sorted(tmp_path.glob("*.log"))
+    assert len(logs) == 4
+    assert "4 games written to" in result.output
+
+
+def test_real_subprocess_round_trip(tmp_path: Path) -> None:
+    """The installed console entry point works as a process: exit codes and streams as a shell sees them."""
+    exe = Path(sys.executable).with_name("annals")
+    sim = subprocess.run(
+        [exe, "simulate", "toy", "-n", "2", "--decks", "pile,pile", "--out", str(tmp_path), "-q"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert sim.returncode == 0, sim.stderr
+    log = sorted(tmp_path.glob("*.log"))[0]
+    ok = subprocess.run([exe, "verify", str(log)], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and ": ok (" in ok.stdout
+    log.write_bytes(log.read_bytes()[:-5])
+    torn = subprocess.run([exe, "verify", str(log)], capture_output=True, text=True, check=False)
+    assert torn.returncode == 1
+    assert "TruncatedLogError" in torn.stderr and "frame" in torn.stderr
