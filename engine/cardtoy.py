@@ -173,7 +173,7 @@ class CardToyRuleset:
             for pile in piles:
                 for card in pile:
                     cards[card] = zone
-        counters = {f"{p}:score": s.score[p] for p in (0, 1) if s.n > 2 * p + 1}
+        counters = {f"{p}:score": s.score[p] for p in (0, 1) if s.score[p]}  # a counter at 0 is no counter
         return Position(cards, counters)
 
     def agents(self) -> Mapping[str, AgentFactory]:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from schemas.errors import AnnalsError, LogError
 from schemas.header import LogHeader
@@ -64,6 +65,13 @@ DECISION_SCHEMA = pa.schema(
         ("offered", pa.string()),
     ]
 )
+CONVENTION_PY: dict[str, Any] = {
+    "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
+    "amount": int, "target": int, "source": str, "card_id": str,
+}  # fmt: skip
+# "absent" sentinels some events use for optional convention fields (instances start at 1000, so 0 is no card)
+_EMPTY_TO_NULL = ("src", "dst", "counter", "source", "card_id")
+_ZERO_TO_NULL = ("card", "target")
 _json = msgspec.json.Encoder()
 
 
@@ -88,13 +96,14 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
         return cached
     events: dict[Any, KindPlan] = {}
     for cls in _union_members(schema.event_type):
-        fields = cls.__struct_fields__
+        fields = msgspec.structs.fields(cls)
         conv: dict[str, int] = {}
         extra: list[tuple[str, int]] = []
-        for i, field in enumerate(fields):
+        for i, info in enumerate(fields):
+            field = info.name
             if field in ENVELOPE:
                 continue
-            if field in CONVENTION_TYPES:
+            if field in CONVENTION_TYPES and info.type == CONVENTION_PY[field]:  # same name, other type: extra
                 conv[field] = i + 1
             else:
                 extra.append((field, i + 1))
@@ -192,7 +201,7 @@ class _Columns:
             ]
             for name, typ in CONVENTION_TYPES.items():
                 i = plan.convention.get(name)
-                arrays.append(pa.nulls(count, typ) if i is None else pa.array(cols[i], typ))
+                arrays.append(pa.nulls(count, typ) if i is None else _normalised(name, pa.array(cols[i], typ)))
             if plan.extra:
                 names = [f for f, _ in plan.extra]
                 values = zip(*(cols[i] for _, i in plan.extra), strict=True)
@@ -213,6 +222,15 @@ class _Columns:
         return pa.Table.from_arrays(
             [pa.array(c, f.type) for c, f in zip(cols, DECISION_SCHEMA, strict=True)], schema=DECISION_SCHEMA
         )
+
+
+def _normalised(name: str, array: pa.Array) -> pa.Array:
+    """An absent-value sentinel ("" for a zone or counter, 0 for a card) becomes NULL."""
+    if name in _EMPTY_TO_NULL:
+        return pc.if_else(pc.equal(array, ""), pa.scalar(None, array.type), array)
+    if name in _ZERO_TO_NULL:
+        return pc.if_else(pc.equal(array, 0), pa.scalar(None, array.type), array)
+    return array
 
 
 def file_digest(path: str) -> str:

@@ -46,25 +46,34 @@ class CoordinateError(AnnalsError, ValueError):
 
 
 def convention_fold(events: typing.Iterable[Any]) -> Position:
-    """Latest ``dst`` per card and latest ``value`` per holder:counter: exactly what the SQL macro computes."""
+    """Latest ``dst`` per card and latest non-zero ``value`` per holder:counter: what the SQL macro computes.
+
+    Absent-value sentinels are skipped as ingest skips them: a ``dst``/``counter`` of ``""``, a card ``<= 0``
+    (instances start at 1000; redacted cards are negative). A counter at 0 is left out, as no counter.
+    """
     cards: dict[int, str] = {}
     counters: dict[str, int] = {}
     for e in events:
         dst = getattr(e, "dst", None)
-        if dst is not None:
+        if type(dst) is str and dst:
             card = getattr(e, "card", None)
-            if card is not None:
-                if card >= 0:
+            if type(card) is int:
+                if card > 0:
                     cards[card] = dst
             else:
                 for c in getattr(e, "cards", None) or ():
-                    if c >= 0:
+                    if c > 0:
                         cards[c] = dst
         counter = getattr(e, "counter", None)
-        if counter is not None:
+        if type(counter) is str and counter:
             value = getattr(e, "value", None)
-            if value is not None:
-                counters[f"{e.holder}:{counter}"] = value
+            holder = getattr(e, "holder", None)
+            if type(value) is int and type(holder) is int:
+                key = f"{holder}:{counter}"
+                if value:
+                    counters[key] = value
+                else:
+                    counters.pop(key, None)
     return Position(cards, counters)
 
 
