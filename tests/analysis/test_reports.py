@@ -41,11 +41,11 @@ def test_wilson_interval_known_values() -> None:
     lo, hi = wilson(0, 10)
     assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.2775, abs=1e-4)
     lo, hi = wilson(50, 100)
-    assert (lo, hi) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     frame = with_win_rate(pl.DataFrame({"games": [10, 100, 7], "wins": [0, 50, 3]}))
     for row in frame.iter_rows(named=True):
         lo, hi = wilson(row["wins"], row["games"])
-        assert (row["ci_low"], row["ci_high"]) == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+        assert row["ci_low"] == pytest.approx(lo, abs=1e-4) and row["ci_high"] == pytest.approx(hi, abs=1e-4)
 
 
 def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
