@@ -62,7 +62,7 @@ def run_demo(
     try:
         names = list(DEMO_REPORTS) + [r for name in rulesets for r in GAME_REPORTS.get(name, ())]
         results = [run_report(con, n, min_games=5, database=str(database)) for n in names]
-        game_id, file = con.execute("SELECT game_id, file FROM games ORDER BY game LIMIT 1").fetchall()[0]
+        (file,) = con.execute("SELECT file FROM games ORDER BY game LIMIT 1").fetchall()[0]
     finally:
         con.close()
     timeline = Timeline.from_file(file)
