@@ -11,6 +11,7 @@ from rich.table import Table
 from cli.app import app, out, reported
 from ingest.schema import DEFAULT_DB, open_database
 from queries.board import Board, board
+from queries.positionfile import continue_game, load_position, position_file
 from queries.positions import VIEWS, CoordinateError, Timeline
 
 
@@ -58,6 +59,7 @@ def position(
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
     fmt: str = typer.Option("board", "--format", "-f", help="board or json."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="Where to look a game id up."),
+    save: Path = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
 ) -> None:
     """Rebuild the position at a coordinate and show it as a board or JSON.
 
@@ -67,7 +69,35 @@ def position(
         timeline = Timeline.from_file(log_for(source, db))
         count = timeline.resolve(at)
         b = board(timeline, count, view, at)
+        if save is not None:
+            save.write_bytes(position_file(timeline, count, at))
     if fmt == "json":
         out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
     else:
         out.print(render_board(b))
+    if save is not None:
+        out.print(f"position written to {save}; edit it, then: annals continue {save}", markup=False)
+
+
+@app.command("continue")
+def continue_(
+    position_path: Path = typer.Argument(..., help="A position file written by `annals position --save`."),
+    out_path: Path = typer.Option(Path("continued.log"), "--out", help="The new log."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the continued game."),
+    bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
+    decisions: Path = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
+    max_turns: int = typer.Option(0, "--max-turns", min=0, help="Stop after this many turns (0: none)."),
+) -> None:
+    """Continue a game from a position file with bots (after any scripted decisions), writing a new log.
+
+    Example: annals continue ruling-17.json --bots random,random --decisions moves.json --out ruling-17.log
+    """
+    with reported():
+        loaded = load_position(position_path)
+        script = msgspec.json.decode(decisions.read_bytes(), type=list[int]) if decisions is not None else None
+        result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
+    out.print(
+        f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
+        f"winner {result.winner} ({result.end_reason}) after {result.events} events",
+        markup=False,
+    )

@@ -4,6 +4,10 @@ Decks are 12 cards from ``c1``..``c5`` (power = the digit), at most 4 copies eac
 chooses the first player and deals 3 cards each (the opening hand). Hands and deck order are hidden: ``redact``
 replaces them by ``-1``. It exists so the analysis layer has cards, zones, counters and hidden information to
 test on; ``new_state`` also shows how a ruleset starts from ``header.start_position``.
+
+After set-up (one step), every advance emits one event and the state's ``step`` says what comes next, so a game
+continues from any position after set-up: ``draw`` → CardDrawn (to ``main``) → the play decision → CardPlayed (to
+``score``) → ScoreChanged (to ``scored``) → GameOver or the next TurnBegan (to ``draw``).
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ def _drawn(s: CardToyState, e: CardDrawn) -> None:
     owner = instance_owner(e.card)
     s.decks[owner].remove(e.card)
     s.hands[owner].append(e.card)
+    s.step = e.step
 
 
 def _played(s: CardToyState, e: CardPlayed) -> None:
@@ -72,6 +77,7 @@ def _played(s: CardToyState, e: CardPlayed) -> None:
 
 def _score(s: CardToyState, e: ScoreChanged) -> None:
     s.score[e.holder] = e.value
+    s.step = e.step
 
 
 def _over(s: CardToyState, e: GameOver) -> None:
@@ -125,40 +131,37 @@ class CardToyRuleset:
         options.append(Pass())
         return DecisionPoint(s.active, "play", options)
 
-    def _draw(self, s: CardToyState, player: int, emit: Emit) -> bool:
-        if not s.decks[player]:
-            emit(GameOver(s.n, s.turn, "end", NO_PLAYER, 1 - player, "deck_out"))
-            return False
-        emit(CardDrawn(s.n, s.turn, s.step, player, s.decks[player][0], "deck", "hand"))
-        return True
-
     def advance(self, s: CardToyState, choice: Any, emit: Emit, rng: Rng) -> None:
-        if s.step == "setup" and s.n == 0:
-            for p in (0, 1):
-                order = [instance_id(p, i) for i in range(DECK_SIZE)]
+        p = s.active
+        if s.step == "setup":
+            for seat in (0, 1):
+                order = [instance_id(seat, i) for i in range(DECK_SIZE)]
                 rng.shuffle(order)
-                emit(DeckShuffled(s.n, 0, "setup", p, order, "deck"))
-                emit(ScoreChanged(s.n, 0, "setup", p, "score", p, 0, 0, "setup"))
+                emit(DeckShuffled(s.n, 0, "setup", seat, order, "deck"))
+                emit(ScoreChanged(s.n, 0, "setup", seat, "score", seat, 0, 0, "setup"))
             emit(FirstPlayerChosen(s.n, 0, "setup", NO_PLAYER, rng.below(2)))
-            for p in (0, 1):
+            for seat in (0, 1):
                 for _ in range(OPENING_HAND):
-                    self._draw(s, p, emit)
-            self._begin(s, s.active, 1, emit)
-            return
-        if type(choice) is Play:
-            p = s.active
-            emit(CardPlayed(s.n, s.turn, "main", p, choice.card, "hand", "board"))
-            gain = s.power[choice.card]
-            emit(ScoreChanged(s.n, s.turn, "main", p, "score", p, s.score[p] + gain, gain, "card"))
-            if s.score[p] >= GOAL:
-                emit(GameOver(s.n, s.turn, "end", NO_PLAYER, p, "score"))
-                return
-        self._begin(s, 1 - s.active, s.turn + 1, emit)
-
-    def _begin(self, s: CardToyState, player: int, turn: int, emit: Emit) -> None:
-        emit(TurnBegan(s.n, turn, "draw", player))
-        if self._draw(s, player, emit):
-            emit(TurnBegan(s.n, turn, "main", player))
+                    emit(CardDrawn(s.n, 0, "setup", seat, s.decks[seat][0], "deck", "hand"))
+            emit(TurnBegan(s.n, 1, "draw", s.active))
+        elif s.step == "draw":
+            if not s.decks[p]:
+                emit(GameOver(s.n, s.turn, "end", NO_PLAYER, 1 - p, "deck_out"))
+            else:
+                emit(CardDrawn(s.n, s.turn, "main", p, s.decks[p][0], "deck", "hand"))
+        elif s.step == "main":
+            if type(choice) is Play:
+                emit(CardPlayed(s.n, s.turn, "score", p, choice.card, "hand", "board"))
+            else:
+                emit(TurnBegan(s.n, s.turn + 1, "draw", 1 - p))
+        elif s.step == "score":
+            card = s.boards[p][-1]
+            gain = s.power[card]
+            emit(ScoreChanged(s.n, s.turn, "scored", p, "score", p, s.score[p] + gain, gain, "card"))
+        elif s.score[p] >= GOAL:
+            emit(GameOver(s.n, s.turn, "end", NO_PLAYER, p, "score"))
+        else:
+            emit(TurnBegan(s.n, s.turn + 1, "draw", 1 - p))
 
     def redact(self, event: Any, viewer: int) -> Any:
         if type(event) is DeckShuffled:
@@ -166,6 +169,16 @@ class CardToyRuleset:
         if type(event) is CardDrawn and event.player != viewer:
             return msgspec.structs.replace(event, card=-1)
         return event
+
+    def card_places(self, s: CardToyState) -> list[tuple[int, str]]:
+        """Every card with the zone holding it, duplicates included (position files use it to refuse a card in
+        two places)."""
+        return [
+            (card, f"{zone}:{seat}")
+            for zone, piles in (("deck", s.decks), ("hand", s.hands), ("board", s.boards))
+            for seat, pile in enumerate(piles)
+            for card in pile
+        ]
 
     def position(self, s: CardToyState) -> Position:
         cards: dict[int, str] = {}

@@ -66,3 +66,18 @@ def test_demo_in_a_real_subprocess(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "database:" in done.stdout and (tmp_path / "demo" / "annals.duckdb").exists()
     assert "First-player advantage" in done.stdout and "sample:" in done.stdout
+
+
+def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
+    log = collect([logs_dir / "cardtoy"])[1]
+    saved = tmp_path / "pos.json"
+    result = runner.invoke(app, ["position", log, "--at", "turn:2/main", "--save", str(saved)])
+    assert result.exit_code == 0 and saved.exists()
+    moves = tmp_path / "moves.json"
+    moves.write_text("[0]")
+    new_log = tmp_path / "cont.log"
+    cont = runner.invoke(app, ["continue", str(saved), "--out", str(new_log), "--decisions", str(moves)])
+    assert cont.exit_code == 0, cont.output
+    assert "branched from" in cont.output
+    shown = runner.invoke(app, ["verify", str(new_log)])
+    assert shown.exit_code == 0 and "ok" in shown.output
