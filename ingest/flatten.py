@@ -10,6 +10,7 @@ says which of its fields land in the convention columns of ``schemas.records`` a
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import typing
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from schemas.errors import AnnalsError, LogError
+from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
 from schemas.logfile import LogReader
 from schemas.rulesets import RulesetSchema, schema_for
@@ -77,8 +78,10 @@ _json = msgspec.json.Encoder()
 
 class KindPlan(NamedTuple):
     name: str
-    convention: dict[str, int]  # convention column -> index in the builtins row
+    convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
     extra: list[tuple[str, int]]  # other fields -> index
+    width: int  # fields + the tag
+    defaults: list[Any]  # per field, its default (for rows written before a field was appended)
 
 
 def _union_members(union: Any) -> list[Any]:
@@ -107,7 +110,8 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
                 conv[field] = i + 1
             else:
                 extra.append((field, i + 1))
-        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra)
+        defaults = [msgspec.to_builtins(f.default) if f.default is not msgspec.NODEFAULT else None for f in fields]
+        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, len(fields) + 1, defaults)
     options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
     _plans[schema.name] = (events, options)
     return events, options
@@ -187,10 +191,10 @@ class _Columns:
         tables = []
         for plan, rows, fidx in self.groups.values():
             count = len(rows)
-            width = max(len(r) for r in rows)
-            cols = list(zip(*rows, strict=False)) if width == min(len(r) for r in rows) else None
-            if cols is None:  # cannot happen for typed structs; kept for safety
-                raise ValueError(f"rows of kind {plan.name} have different lengths")
+            widths = set(map(len, rows))
+            if len(widths) > 1 or plan.width not in widths:  # written before fields were appended: defaults
+                rows = [r + plan.defaults[len(r) - plan.width :] if len(r) < plan.width else r for r in rows]
+            cols = list(zip(*rows, strict=True))
             arrays: list[pa.Array] = [
                 pa.array(fidx, pa.int32()),
                 pa.array(cols[1], pa.int32()),
@@ -252,8 +256,13 @@ def _bad(path: str, exc: BaseException, game_id: str | None, events_read: int) -
     return Bad(path, file_digest(path), game_id, type(exc).__name__, None, None, str(exc), events_read)
 
 
+_untyped = msgspec.msgpack.Decoder()
+_typed: dict[str, msgspec.msgpack.Decoder[Any]] = {}
+
+
 def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -> GameMeta | Skipped:
-    to_builtins = msgspec.to_builtins
+    """Verify and flatten one log. Each frame is decoded twice: typed (which validates every record against the
+    schema, then is dropped) and untyped (plain lists, the cheapest way to columns)."""
     with LogReader(path) as reader:
         header = reader.header
         if header.game_id in known:  # only verify the chain, to compare digests
@@ -264,32 +273,40 @@ def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -
             if known[header.game_id] == reader.digest:
                 return Skipped(path, header.game_id, reader.digest, close.events)
             raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
-        plans, options = plans_for(reader.schema)
+        schema = reader.schema
+        plans, options = plans_for(schema)
+        typed = _typed.get(schema.name)
+        if typed is None:
+            typed = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
         first = -1
         expected = 0
-        for batch in reader.batches():
-            rows = to_builtins(batch.events)
-            for i, row in enumerate(rows):
-                if row[1] != expected + i:
-                    raise _numbering(path, batch, expected + i, row[1])
+        for index, at, payload in reader.raw_frames():
+            try:
+                typed.decode(payload)
+            except msgspec.DecodeError as exc:
+                raise CorruptLogError(
+                    path, f"payload does not match the schema: {exc}", frame=index, offset=at
+                ) from exc
+            rows, decisions = _untyped.decode(payload)
+            if rows:
+                if rows[0][1] != expected or rows[-1][1] != expected + len(rows) - 1:
+                    raise CorruptLogError(
+                        path, f"events {rows[0][1]}..{rows[-1][1]} found where {expected}.. was expected",
+                        frame=index, offset=at,
+                    )  # fmt: skip
+                if first < 0:
+                    first = _first_player(rows)
+                cols.add_events(schema.name, plans, rows, file_idx)
             expected += len(rows)
-            if first < 0:
-                first = _first_player(rows)
-            cols.add_events(reader.schema.name, plans, rows, file_idx)
-            cols.add_decisions(options, to_builtins(batch.decisions), file_idx)
+            if decisions:
+                cols.add_decisions(options, decisions, file_idx)
+            reader.events_read += len(rows)
+            reader.decisions_read += len(decisions)
         reader.check_counts()
         close = reader.close_record
         assert close is not None
         return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
                         close.decisions, close.turns)  # fmt: skip
-
-
-def _numbering(path: str, batch: Any, want: int, got: int) -> LogError:
-    from schemas.errors import CorruptLogError
-
-    return CorruptLogError(
-        path, f"event number {got} found where {want} was expected", frame=batch.index, offset=batch.offset
-    )
 
 
 class ChangedLogError(AnnalsError, ValueError):
@@ -304,7 +321,21 @@ class ChangedLogError(AnnalsError, ValueError):
 
 
 def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
-    """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests."""
+    """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests.
+
+    The garbage collector is paused meanwhile: the decoded rows are plain lists that cannot form cycles, and
+    collecting while millions of them are alive costs more than the decoding.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _flatten_files(paths, known)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
     cols = _Columns()
     games: list[GameMeta] = []
     skipped: list[Skipped] = []
