@@ -1,9 +1,11 @@
-"""Decoded log records → columns: the events table's long format, decisions with their options.
+"""Decoded log records → what the database stores: event frames as JSON for DuckDB to flatten, decisions as rows.
 
-The cost to beat is Python per event, so events are decoded typed (that validates every record against the
-ruleset's schema), turned into plain lists by msgspec in C (``to_builtins``: ``[tag, n, turn, step, player,
-fields...]``), grouped by kind, transposed with ``zip`` and handed to Arrow column by column. Each kind's plan
-says which of its fields land in the convention columns of ``schemas.records`` and which go to ``extra`` (JSON).
+Python per event is the cost to beat, so nothing here loops over events in Python. Each batch frame is decoded
+twice by msgspec in C: typed (which validates every record against the ruleset's schema, then is dropped) and
+untyped (plain lists ``[tag, n, turn, step, player, fields...]``), and the untyped list is re-encoded as one JSON
+array per frame. DuckDB then unnests the frames and picks each column by (ruleset, tag) with SQL generated from
+each kind's plan (``ingest.eventsql``): which fields land in the convention columns of ``schemas.records`` and which
+go to ``extra`` (JSON). Decisions (far fewer) are turned into rows here.
 
 ``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database.
 """
@@ -19,7 +21,6 @@ from typing import Any, NamedTuple
 
 import msgspec
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
@@ -40,18 +41,6 @@ CONVENTION_TYPES: dict[str, pa.DataType] = {
     "source": pa.string(),
     "card_id": pa.string(),
 }
-EVENT_SCHEMA = pa.schema(
-    [
-        ("file_idx", pa.int32()),
-        ("n", pa.int32()),
-        ("turn", pa.int32()),
-        ("step", pa.string()),
-        ("player", pa.int8()),
-        ("kind", pa.string()),
-        *CONVENTION_TYPES.items(),
-        ("extra", pa.string()),
-    ]
-)
 DECISION_SCHEMA = pa.schema(
     [
         ("file_idx", pa.int32()),
@@ -70,23 +59,27 @@ CONVENTION_PY: dict[str, Any] = {
     "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
     "amount": int, "target": int, "source": str, "card_id": str,
 }  # fmt: skip
-# "absent" sentinels some events use for optional convention fields (instances start at 1000, so 0 is no card)
-_EMPTY_TO_NULL = ("src", "dst", "counter", "source", "card_id")
-_ZERO_TO_NULL = ("card", "target")
 _json = msgspec.json.Encoder()
 
 
 class KindPlan(NamedTuple):
     name: str
     convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
-    extra: list[tuple[str, int]]  # other fields -> index
-    width: int  # fields + the tag
-    defaults: list[Any]  # per field, its default (for rows written before a field was appended)
+    extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
+    defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
 
 
 def _union_members(union: Any) -> list[Any]:
     members = typing.get_args(union)
     return list(members) if members else [union]
+
+
+def _plain(t: Any) -> Any:
+    """``Literal["a", "b"]`` is a str, ``Literal[1]`` an int: the type the value is stored as."""
+    if typing.get_origin(t) is typing.Literal:
+        kinds = {type(a) for a in typing.get_args(t)}
+        return kinds.pop() if len(kinds) == 1 else t
+    return t
 
 
 _plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
@@ -99,19 +92,20 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
         return cached
     events: dict[Any, KindPlan] = {}
     for cls in _union_members(schema.event_type):
-        fields = msgspec.structs.fields(cls)
         conv: dict[str, int] = {}
-        extra: list[tuple[str, int]] = []
-        for i, info in enumerate(fields):
-            field = info.name
+        extra: list[tuple[str, int, bool]] = []
+        defaults: dict[int, Any] = {}
+        for i, info in enumerate(msgspec.structs.fields(cls), start=1):
+            field, kind = info.name, _plain(info.type)
+            if info.default is not msgspec.NODEFAULT:
+                defaults[i] = msgspec.to_builtins(info.default)
             if field in ENVELOPE:
                 continue
-            if field in CONVENTION_TYPES and info.type == CONVENTION_PY[field]:  # same name, other type: extra
-                conv[field] = i + 1
+            if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
+                conv[field] = i
             else:
-                extra.append((field, i + 1))
-        defaults = [msgspec.to_builtins(f.default) if f.default is not msgspec.NODEFAULT else None for f in fields]
-        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, len(fields) + 1, defaults)
+                extra.append((field, i, kind is str))
+        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, defaults)
     options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
     _plans[schema.name] = (events, options)
     return events, options
@@ -153,30 +147,33 @@ class Bad(NamedTuple):
     events_read: int
 
 
+FRAME_SCHEMA = pa.schema([("file_idx", pa.int32()), ("ruleset", pa.string()), ("events", pa.string())])
+
+
 class Chunk(NamedTuple):
     games: list[GameMeta]  # file_idx in the tables indexes this list
     skipped: list[Skipped]
     bad: list[Bad]
-    events: pa.Table
+    frames: pa.Table  # FRAME_SCHEMA: one row per batch frame, its events as a JSON array of arrays
     decisions: pa.Table
+    events: int  # events in ``frames``
 
 
 class _Columns:
-    """Per-kind row groups for a chunk of files, turned into one Arrow table at the end."""
+    """Frames and decision rows of a chunk of files, turned into Arrow tables at the end."""
 
     def __init__(self) -> None:
-        self.groups: dict[tuple[str, Any], tuple[KindPlan, list[list[Any]], list[int]]] = {}
+        self.frame_file: list[int] = []
+        self.frame_ruleset: list[str] = []
+        self.frame_json: list[str] = []
+        self.frame_events: list[int] = []
         self.decisions: list[list[Any]] = []
 
-    def add_events(self, ruleset: str, plans: dict[Any, KindPlan], rows: list[list[Any]], file_idx: int) -> None:
-        groups = self.groups
-        for row in rows:
-            key = (ruleset, row[0])
-            group = groups.get(key)
-            if group is None:
-                group = groups[key] = (plans[row[0]], [], [])
-            group[1].append(row)
-            group[2].append(file_idx)
+    def add_frame(self, ruleset: str, events_json: bytes, count: int, file_idx: int) -> None:
+        self.frame_file.append(file_idx)
+        self.frame_ruleset.append(ruleset)
+        self.frame_json.append(events_json.decode())
+        self.frame_events.append(count)
 
     def add_decisions(self, options: dict[Any, str], rows: list[list[Any]], file_idx: int) -> None:
         out = self.decisions
@@ -187,37 +184,27 @@ class _Columns:
                  _json.encode(offered).decode()]
             )  # fmt: skip
 
-    def event_table(self) -> pa.Table:
-        tables = []
-        for plan, rows, fidx in self.groups.values():
-            count = len(rows)
-            widths = set(map(len, rows))
-            if len(widths) > 1 or plan.width not in widths:  # written before fields were appended: defaults
-                rows = [r + plan.defaults[len(r) - plan.width :] if len(r) < plan.width else r for r in rows]
-            cols = list(zip(*rows, strict=True))
-            arrays: list[pa.Array] = [
-                pa.array(fidx, pa.int32()),
-                pa.array(cols[1], pa.int32()),
-                pa.array(cols[2], pa.int32()),
-                pa.array(cols[3], pa.string()),
-                pa.array(cols[4], pa.int8()),
-                pa.repeat(plan.name, count).cast(pa.string()) if count else pa.array([], pa.string()),
-            ]
-            for name, typ in CONVENTION_TYPES.items():
-                i = plan.convention.get(name)
-                arrays.append(pa.nulls(count, typ) if i is None else _normalised(name, pa.array(cols[i], typ)))
-            if plan.extra:
-                names = [f for f, _ in plan.extra]
-                values = zip(*(cols[i] for _, i in plan.extra), strict=True)
-                extra = [_json.encode(dict(zip(names, v, strict=True))).decode() for v in values]
-                arrays.append(pa.array(extra, pa.string()))
-            else:
-                arrays.append(pa.nulls(count, pa.string()))
-            tables.append(pa.Table.from_arrays(arrays, schema=EVENT_SCHEMA))
-        if not tables:
-            return EVENT_SCHEMA.empty_table()
-        table = pa.concat_tables(tables)
-        return table.sort_by([("file_idx", "ascending"), ("n", "ascending")])
+    def mark(self) -> tuple[int, int]:
+        return len(self.frame_file), len(self.decisions)
+
+    def rollback(self, mark: tuple[int, int]) -> int:
+        """Drop what a failed file added; return how many events that was (for the reconciliation)."""
+        frames, decisions = mark
+        dropped = sum(self.frame_events[frames:])
+        for column in (self.frame_file, self.frame_ruleset, self.frame_json, self.frame_events):
+            del column[frames:]
+        del self.decisions[decisions:]
+        return dropped
+
+    def frame_table(self) -> pa.Table:
+        return pa.Table.from_arrays(
+            [
+                pa.array(self.frame_file, pa.int32()),
+                pa.array(self.frame_ruleset, pa.string()),
+                pa.array(self.frame_json, pa.string()),
+            ],
+            schema=FRAME_SCHEMA,
+        )
 
     def decision_table(self) -> pa.Table:
         if not self.decisions:
@@ -226,15 +213,6 @@ class _Columns:
         return pa.Table.from_arrays(
             [pa.array(c, f.type) for c, f in zip(cols, DECISION_SCHEMA, strict=True)], schema=DECISION_SCHEMA
         )
-
-
-def _normalised(name: str, array: pa.Array) -> pa.Array:
-    """An absent-value sentinel ("" for a zone or counter, 0 for a card) becomes NULL."""
-    if name in _EMPTY_TO_NULL:
-        return pc.if_else(pc.equal(array, ""), pa.scalar(None, array.type), array)
-    if name in _ZERO_TO_NULL:
-        return pc.if_else(pc.equal(array, 0), pa.scalar(None, array.type), array)
-    return array
 
 
 def file_digest(path: str) -> str:
@@ -274,7 +252,7 @@ def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -
                 return Skipped(path, header.game_id, reader.digest, close.events)
             raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
         schema = reader.schema
-        plans, options = plans_for(schema)
+        _, options = plans_for(schema)
         typed = _typed.get(schema.name)
         if typed is None:
             typed = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
@@ -296,7 +274,7 @@ def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -
                     )  # fmt: skip
                 if first < 0:
                     first = _first_player(rows)
-                cols.add_events(schema.name, plans, rows, file_idx)
+                cols.add_frame(schema.name, _json.encode(rows), len(rows), file_idx)
             expected += len(rows)
             if decisions:
                 cols.add_decisions(options, decisions, file_idx)
@@ -341,11 +319,11 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
     skipped: list[Skipped] = []
     bad: list[Bad] = []
     for path in paths:
-        mark = len(cols.decisions), {k: len(g[1]) for k, g in cols.groups.items()}
+        mark = cols.mark()
         try:
             outcome = _read_one(path, known, cols, len(games))
         except (AnnalsError, OSError, msgspec.DecodeError, KeyError) as exc:
-            dropped = _rollback(cols, mark)
+            dropped = cols.rollback(mark)
             read = exc.events if isinstance(exc, ChangedLogError) else dropped
             bad.append(_bad(path, exc, _game_id_of(path), read))
             continue
@@ -354,24 +332,7 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
         else:
             assert type(outcome) is GameMeta
             games.append(outcome)
-    return Chunk(games, skipped, bad, cols.event_table(), cols.decision_table())
-
-
-def _rollback(cols: _Columns, mark: tuple[int, dict[Any, int]]) -> int:
-    """Drop the rows a failed file added; return how many events they were (for the reconciliation)."""
-    decisions, sizes = mark
-    del cols.decisions[decisions:]
-    dropped = 0
-    for key in list(cols.groups):
-        _plan, rows, fidx = cols.groups[key]
-        keep = sizes.get(key, 0)
-        dropped += len(rows) - keep
-        if keep == 0:
-            del cols.groups[key]
-        else:
-            del rows[keep:]
-            del fidx[keep:]
-    return dropped
+    return Chunk(games, skipped, bad, cols.frame_table(), cols.decision_table(), sum(cols.frame_events))
 
 
 def _game_id_of(path: str) -> str | None:

@@ -24,8 +24,9 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.eventsql import insert_events_sql
 from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
-from ingest.schema import DEFAULT_DB, open_database
+from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
@@ -139,8 +140,6 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     }
 
 
-_EVENT_COLS = "game, n, turn, step, player, kind, card, cards, src, dst, counter, holder, value, amount, target, " \
-    "source, card_id, extra"  # fmt: skip
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
 
 
@@ -159,11 +158,12 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id "
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
-            events = pa.concat_tables(batch.events) if batch.events else None
-            if events is not None and events.num_rows:
-                con.register("_in_e", events)
-                con.execute(f"INSERT INTO events SELECT {_EVENT_COLS} FROM _in_e")
-                con.unregister("_in_e")
+            frames = pa.concat_tables(batch.events) if batch.events else None
+            if frames is not None and frames.num_rows:
+                con.register("_in_frames", frames)
+                rulesets = tuple(sorted({m.header.ruleset for _, m in batch.games}))
+                con.execute(insert_events_sql(rulesets))
+                con.unregister("_in_frames")
             decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
             if decisions is not None and decisions.num_rows:
                 con.register("_in_x", decisions)
@@ -171,6 +171,8 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 con.unregister("_in_x")
             for name in t:
                 con.unregister(f"_in_{name}")
+            numbers = [gno for gno, _ in batch.games]
+            con.execute(ddl("card_facts"), {"lo": min(numbers), "hi": max(numbers)})
         if batch.bad:
             q = pa.Table.from_pylist([b._asdict() for b in batch.bad])
             con.register("_in_q", q)
@@ -243,14 +245,14 @@ def ingest(
                 report.events_stored += meta.events
                 report.decisions_stored += meta.decisions
             gno_array = pa.array(gnos, pa.int32())
-            events, decisions = chunk.events, chunk.decisions
+            frames, decisions = chunk.frames, chunk.decisions
             if len(keep) != len(chunk.games):
                 keep_idx = pa.array(keep, pa.int32())
-                events = events.filter(pc.is_in(events.column("file_idx"), keep_idx))
+                frames = frames.filter(pc.is_in(frames.column("file_idx"), keep_idx))
                 decisions = decisions.filter(pc.is_in(decisions.column("file_idx"), keep_idx))
-            batch.events.append(_with_game(events, gno_array))
+            batch.events.append(_with_game(frames, gno_array))
             batch.decisions.append(_with_game(decisions, gno_array))
-            batch.rows += events.num_rows
+            batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
             if batch.rows >= batch_rows:
                 _write(con, batch)

@@ -90,6 +90,16 @@ CREATE TABLE IF NOT EXISTS decisions (
     offered JSON NOT NULL              -- every option offered, [tag, fields...] each
 );
 
+CREATE TABLE IF NOT EXISTS card_facts (  -- derived at ingest (ingest/sql/card_facts.sql), one row per game, seat, card id
+    game INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    card_id VARCHAR NOT NULL,
+    copies INTEGER NOT NULL,
+    opening_hand BOOLEAN NOT NULL,     -- a copy was in hand at the end of set-up (turn 0)
+    drawn BOOLEAN NOT NULL,            -- a copy moved deck -> hand from turn 1 on
+    played BOOLEAN NOT NULL            -- a copy moved from hand into play (not deck, hand, discard, exile, nav, gone)
+);
+
 CREATE TABLE IF NOT EXISTS quarantine (
     file VARCHAR NOT NULL,
     file_digest VARCHAR NOT NULL,      -- BLAKE2b of the file bytes

@@ -17,7 +17,7 @@ from ingest.schema import SchemaVersionError, open_database
 from schemas.header import LogClose
 from schemas.logfile import LogWriter, read_log
 
-TABLES = ("games", "players", "deck_cards", "cards", "events", "decisions", "quarantine")
+TABLES = ("games", "players", "deck_cards", "cards", "events", "decisions", "card_facts", "quarantine")
 
 
 def snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -38,6 +38,7 @@ def test_keys_unique(db: Path) -> None:
         ("decisions", "game, n"),
         ("players", "game, seat"),
         ("deck_cards", "game, instance"),
+        ("card_facts", "game, seat, card_id"),
     ]:
         dupes = con.execute(f"SELECT count(*) FROM (SELECT {key} FROM {table} GROUP BY ALL HAVING count(*) > 1)")
         assert dupes.fetchall()[0][0] == 0, (table, key)
@@ -203,3 +204,26 @@ def test_schema_version_newer_or_older_is_refused(tmp_path: Path) -> None:
 
 def test_close_record_type_is_the_foundations() -> None:
     assert LogClose.__struct_fields__ == ("winner", "end_reason", "events", "decisions", "turns")
+
+
+def test_events_are_stored_in_game_and_event_order(db: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    unordered = con.execute(
+        "SELECT count(*) FROM (SELECT game, n, lag(game) OVER w AS pg, lag(n) OVER w AS pn FROM events "
+        "WINDOW w AS (ORDER BY rowid)) WHERE pg IS NOT NULL AND NOT (game > pg OR (game = pg AND n = pn + 1))"
+    )
+    assert unordered.fetchall() == [(0,)]
+
+
+def test_extra_holds_every_other_field_by_name(db: Path, logs_dir: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    conventions = {"n", "turn", "step", "player", "card", "cards", "src", "dst", "counter", "holder", "value",
+                   "amount", "target", "source", "card_id"}  # fmt: skip
+    for path in (collect([logs_dir / "cardtoy"])[0], collect([logs_dir / "toy"])[0]):
+        log = read_log(path)
+        rows = con.execute(
+            "SELECT extra FROM events JOIN games USING (game) WHERE game_id = ? ORDER BY n", [log.header.game_id]
+        ).fetchall()
+        for (extra,), event in zip(rows, log.events, strict=True):
+            want = {f: getattr(event, f) for f in event.__struct_fields__ if f not in conventions}
+            assert (msgspec.json.decode(extra) if extra is not None else {}) == want
