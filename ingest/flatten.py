@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,25 +21,12 @@ from typing import Any, NamedTuple
 import msgspec
 import pyarrow as pa
 
+from ingest.eventsql import flatten_frames
+from ingest.plans import plans_for
 from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
 from schemas.logfile import LogReader
-from schemas.rulesets import RulesetSchema, schema_for
 
-ENVELOPE = ("n", "turn", "step", "player")
-CONVENTION_TYPES: dict[str, pa.DataType] = {
-    "card": pa.int32(),
-    "cards": pa.list_(pa.int32()),
-    "src": pa.string(),
-    "dst": pa.string(),
-    "counter": pa.string(),
-    "holder": pa.int32(),
-    "value": pa.int32(),
-    "amount": pa.int32(),
-    "target": pa.int32(),
-    "source": pa.string(),
-    "card_id": pa.string(),
-}
 DECISION_SCHEMA = pa.schema(
     [
         ("file_idx", pa.int32()),
@@ -55,60 +41,7 @@ DECISION_SCHEMA = pa.schema(
         ("offered", pa.string()),
     ]
 )
-CONVENTION_PY: dict[str, Any] = {
-    "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
-    "amount": int, "target": int, "source": str, "card_id": str,
-}  # fmt: skip
 _json = msgspec.json.Encoder()
-
-
-class KindPlan(NamedTuple):
-    name: str
-    convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
-    extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
-    defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
-
-
-def _union_members(union: Any) -> list[Any]:
-    members = typing.get_args(union)
-    return list(members) if members else [union]
-
-
-def _plain(t: Any) -> Any:
-    """``Literal["a", "b"]`` is a str, ``Literal[1]`` an int: the type the value is stored as."""
-    if typing.get_origin(t) is typing.Literal:
-        kinds = {type(a) for a in typing.get_args(t)}
-        return kinds.pop() if len(kinds) == 1 else t
-    return t
-
-
-_plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
-
-
-def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str]]:
-    """Per event tag: where its fields go; per option tag: the option's class name."""
-    cached = _plans.get(schema.name)
-    if cached is not None:
-        return cached
-    events: dict[Any, KindPlan] = {}
-    for cls in _union_members(schema.event_type):
-        conv: dict[str, int] = {}
-        extra: list[tuple[str, int, bool]] = []
-        defaults: dict[int, Any] = {}
-        for i, info in enumerate(msgspec.structs.fields(cls), start=1):
-            field, kind = info.name, _plain(info.type)
-            if info.default is not msgspec.NODEFAULT:
-                defaults[i] = msgspec.to_builtins(info.default)
-            if field in ENVELOPE:
-                continue
-            if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
-                conv[field] = i
-            else:
-                extra.append((field, i, kind is str))
-        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, defaults)
-    options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
-    _plans[schema.name] = (events, options)
-    return events, options
 
 
 class GameMeta(NamedTuple):
@@ -154,9 +87,8 @@ class Chunk(NamedTuple):
     games: list[GameMeta]  # file_idx in the tables indexes this list
     skipped: list[Skipped]
     bad: list[Bad]
-    frames: pa.Table  # FRAME_SCHEMA: one row per batch frame, its events as a JSON array of arrays
+    events: pa.Table  # the events table's columns, file_idx in place of game, in (file, event) order
     decisions: pa.Table
-    events: int  # events in ``frames``
 
 
 class _Columns:
@@ -332,7 +264,7 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
         else:
             assert type(outcome) is GameMeta
             games.append(outcome)
-    return Chunk(games, skipped, bad, cols.frame_table(), cols.decision_table(), sum(cols.frame_events))
+    return Chunk(games, skipped, bad, flatten_frames(cols.frame_table()), cols.decision_table())
 
 
 def _game_id_of(path: str) -> str | None:
@@ -355,7 +287,3 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
         else:
             raise FileNotFoundError(str(path))
     return sorted(found)
-
-
-def schema_of(ruleset: str) -> RulesetSchema:
-    return schema_for(ruleset)

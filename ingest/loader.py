@@ -24,7 +24,7 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.eventsql import insert_events_sql
+from ingest.eventsql import set_threads
 from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
@@ -64,6 +64,7 @@ _known: dict[str, str] = {}
 def _init_worker(known: dict[str, str]) -> None:
     global _known
     _known = known
+    set_threads(1)
 
 
 def _work(paths: Sequence[str]) -> Chunk:
@@ -158,12 +159,11 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id "
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
-            frames = pa.concat_tables(batch.events) if batch.events else None
-            if frames is not None and frames.num_rows:
-                con.register("_in_frames", frames)
-                rulesets = tuple(sorted({m.header.ruleset for _, m in batch.games}))
-                con.execute(insert_events_sql(rulesets))
-                con.unregister("_in_frames")
+            events = pa.concat_tables(batch.events) if batch.events else None
+            if events is not None and events.num_rows:
+                con.register("_in_e", events)
+                con.execute("INSERT INTO events SELECT * FROM _in_e")
+                con.unregister("_in_e")
             decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
             if decisions is not None and decisions.num_rows:
                 con.register("_in_x", decisions)
@@ -245,12 +245,12 @@ def ingest(
                 report.events_stored += meta.events
                 report.decisions_stored += meta.decisions
             gno_array = pa.array(gnos, pa.int32())
-            frames, decisions = chunk.frames, chunk.decisions
+            events, decisions = chunk.events, chunk.decisions
             if len(keep) != len(chunk.games):
                 keep_idx = pa.array(keep, pa.int32())
-                frames = frames.filter(pc.is_in(frames.column("file_idx"), keep_idx))
+                events = events.filter(pc.is_in(events.column("file_idx"), keep_idx))
                 decisions = decisions.filter(pc.is_in(decisions.column("file_idx"), keep_idx))
-            batch.events.append(_with_game(frames, gno_array))
+            batch.events.append(_with_game(events, gno_array))
             batch.decisions.append(_with_game(decisions, gno_array))
             batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
