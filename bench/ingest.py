@@ -127,7 +127,7 @@ def run(folder: Path, events: int, game_events: int, workers: int) -> None:
     db = folder / "bench.duckdb"
 
     def checkpointed() -> Any:
-        report = ingest([folder / "real", folder / "synthetic"], db, workers=workers, batch_rows=500_000)
+        report = ingest([folder / "real", folder / "synthetic"], db, workers=workers)
         con = duckdb.connect(str(db))
         con.execute("CHECKPOINT")
         con.close()

@@ -30,7 +30,7 @@ from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
-BATCH_ROWS = 200_000
+BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
 CHUNK_FILES = 32
 
 
@@ -159,7 +159,7 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id "
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
-            events = pa.concat_tables(batch.events) if batch.events else None
+            events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
             if events is not None and events.num_rows:
                 con.register("_in_e", events)
                 con.execute("INSERT INTO events SELECT * FROM _in_e")

@@ -79,7 +79,7 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
     if read_only:
         if not Path(name).exists():
             raise FileNotFoundError(name)
-        con = duckdb.connect(name, read_only=True)
+        con = duckdb.connect(name, read_only=True, config={"enable_progress_bar": False})
         version = stored_version(con)
         if version != SCHEMA_VERSION:
             con.close()
@@ -88,7 +88,7 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
                 "open it once with `annals ingest --db` to migrate it, or re-ingest"
             )
         return con
-    con = duckdb.connect(name)
+    con = duckdb.connect(name, config={"enable_progress_bar": False})
     try:
         ensure_schema(con, name)
     except BaseException:
