@@ -79,7 +79,8 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
     if read_only:
         if not Path(name).exists():
             raise FileNotFoundError(name)
-        con = duckdb.connect(name, read_only=True, config={"enable_progress_bar": False})
+        con = duckdb.connect(name, read_only=True)
+        con.execute("SET enable_progress_bar = false")
         version = stored_version(con)
         if version != SCHEMA_VERSION:
             con.close()
@@ -88,7 +89,8 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
                 "open it once with `annals ingest --db` to migrate it, or re-ingest"
             )
         return con
-    con = duckdb.connect(name, config={"enable_progress_bar": False})
+    con = duckdb.connect(name)
+    con.execute("SET enable_progress_bar = false")
     try:
         ensure_schema(con, name)
     except BaseException:
