@@ -19,7 +19,9 @@ def simulate(
     decks: str = typer.Option(..., "--decks", help="Two deck names, comma-separated."),
     bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
     out_dir: Path = typer.Option(Path("games"), "--out", help="Folder for the log files."),
-    max_turns: int = typer.Option(0, "--max-turns", min=0, help="End bot games after this many turns (0: none)."),
+    max_turns: int | None = typer.Option(
+        None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Play bot games and write one log per game.

@@ -102,6 +102,7 @@ class Ruleset(Protocol[S]):
 
     schema: RulesetSchema
     state_type: type[S]
+    default_max_turns: int  # the turn cap bot games get unless told otherwise (0: the rules always end the game)
 
     def card_pool_hash(self) -> str: ...
 

@@ -9,6 +9,8 @@ from engine.core import Ruleset
 from schemas.rulesets import UnknownRulesetError
 
 _RULESETS: dict[str, str] = {
+    "miras9": "engine.miras9.ruleset",
+    "morana": "engine.morana.ruleset",
     "toy": "engine.toy",
     "cardtoy": "engine.cardtoy",
 }

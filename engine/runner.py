@@ -21,7 +21,11 @@ from schemas.header import LogClose, LogHeader, derive_game_id
 from schemas.logfile import LogWriter
 from schemas.records import Decision
 
-FRAME_EVENTS = 512  # a frame closes at each new turn, or at this many events
+# A frame holds whole turns: it closes at the first new turn once it has FRAME_EVENTS events (or at
+# MAX_FRAME_EVENTS whatever the turn). Per-frame costs (header, CRC, digest) are then a few percent of encoding:
+# one frame per Miras 9 turn (~30 events) made the log writer cost 2x its encoding.
+FRAME_EVENTS = 256
+MAX_FRAME_EVENTS = 4096
 TURN_CAP_REASON = "turn_cap"
 
 
@@ -135,7 +139,9 @@ def play(
                 break
             game.step()
             if writer is not None and (
-                s.turn != frame_turn or len(game.events) >= FRAME_EVENTS or (live and game.decisions)
+                (s.turn != frame_turn and len(game.events) >= FRAME_EVENTS)
+                or len(game.events) >= MAX_FRAME_EVENTS
+                or (live and game.decisions)
             ):
                 events, decisions = game.take_batch()
                 writer.write_batch(events, decisions)
@@ -154,7 +160,10 @@ def play(
             writer.close(close)
             digest = writer.digest
     except BaseException:
-        if writer is not None:
+        if writer is not None:  # keep every event that happened: the log reads as a truncated game
+            events, decisions = game.take_batch()
+            if events or decisions:
+                writer.write_batch(events, decisions)
             writer.abandon()
         raise
     return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest)

@@ -74,15 +74,18 @@ def simulate(
     bots: list[str],
     out_dir: Path | None,
     *,
-    max_turns: int = 0,
+    max_turns: int | None = None,
     event: str = "",
     on_game: Callable[[GameResult], None] | None = None,
 ) -> Iterator[GameResult]:
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
+    ``max_turns`` None takes the ruleset's ``default_max_turns``; 0 plays without a cap.
+
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
     ruleset = get_ruleset(ruleset_name)
+    cap = ruleset.default_max_turns if max_turns is None else max_turns
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     for i in range(games):
@@ -90,7 +93,7 @@ def simulate(
         pair_decks = decks[::-1] if swap else decks
         pair_bots = bots[::-1] if swap else bots
         info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
-        header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=max_turns, tournament=info)
+        header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info)
         path = out_dir / f"{ruleset_name}-{seed + i:08d}-{header.game_id}.log" if out_dir is not None else None
         result = play_one(ruleset, header, path)
         if on_game is not None:

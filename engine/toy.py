@@ -52,6 +52,7 @@ def _over(s: NimState, e: GameOver) -> None:
 class NimRuleset:
     schema = SCHEMA
     state_type = NimState
+    default_max_turns = 0  # every take shrinks the pile
     apply = Reducer[NimState](
         {PileShuffled: _shuffled, FirstPlayerChosen: _first, TurnBegan: _turn, Took: _took, GameOver: _over}
     )

@@ -26,6 +26,8 @@ class RulesetSchema(NamedTuple):
 
 
 _MODULES: dict[str, str] = {
+    "miras9": "schemas.miras9",
+    "morana": "schemas.morana",
     "toy": "schemas.toy",
     "cardtoy": "schemas.cardtoy",
 }

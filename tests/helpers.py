@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.registry import get_ruleset
-from engine.runner import GameResult
-from engine.simulate import make_header, play_one
+from engine.rng import Rng
+from engine.runner import GameResult, play
+from engine.simulate import make_header
 
 
 def toy_log(directory: Path, seed: int = 1, name: str = "game.log") -> tuple[Path, GameResult]:
+    """A toy game recorded live, so that every decision closes a frame: a small log with many frames."""
     ruleset = get_ruleset("toy")
     header = make_header(ruleset, seed, ["pile", "pile"], ["random", "random"])
     path = directory / name
-    return path, play_one(ruleset, header, path)
+    agents = [ruleset.agents()["random"](i, Rng(seed + i)) for i in range(2)]
+    return path, play(ruleset, header, agents, path, live=True)

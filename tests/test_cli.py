@@ -108,3 +108,17 @@ def test_real_subprocess_round_trip(tmp_path: Path) -> None:
     torn = subprocess.run([exe, "verify", str(log)], capture_output=True, text=True, check=False)
     assert torn.returncode == 1
     assert "TruncatedLogError" in torn.stderr and "frame" in torn.stderr
+
+
+@pytest.mark.parametrize("name", ["miras9", "morana"])
+def test_simulate_caps_bot_games_at_the_rulesets_default(tmp_path: Path, name: str) -> None:
+    from engine.registry import get_ruleset
+    from schemas.logfile import read_log
+
+    ruleset = get_ruleset(name)
+    decks = ",".join(sorted(ruleset.decks())[:2])
+    result = runner.invoke(app, ["simulate", name, "-n", "1", "--decks", decks, "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    header = read_log(next(tmp_path.glob("*.log"))).header
+    assert header.max_turns == ruleset.default_max_turns
+    assert name != "miras9" or header.max_turns == 200

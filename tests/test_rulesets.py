@@ -82,6 +82,21 @@ def test_positions_never_hold_negative_counters(name: str) -> None:
             assert not negative, f"{name} seed {seed} after event {event.n}: {negative}"
 
 
+@pytest.mark.parametrize("name", ALL_RULESETS)
+@pytest.mark.parametrize("viewer", [0, 1, -1])
+def test_the_reducer_folds_any_players_redacted_stream(name: str, viewer: int) -> None:
+    """Hidden information is a view: a player's or spectator's stream folds to the same public outcome."""
+    ruleset = get_ruleset(name)
+    for seed in SEEDS:
+        header, events, _ = states_at_every_event(name, seed)
+        full = ruleset.new_state(header)
+        seen = ruleset.new_state(header)
+        for event in events:
+            ruleset.apply(full, event)
+            ruleset.apply(seen, ruleset.redact(event, viewer))
+        assert (seen.n, seen.turn, seen.over, seen.winner) == (full.n, full.turn, full.over, full.winner)
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("name", ALL_RULESETS)
 def test_soak_thousands_of_games_replay_exactly(tmp_path: Path, name: str) -> None:

@@ -87,7 +87,7 @@ def test_turn_cap_ends_the_game_with_its_reason(tmp_path: Path) -> None:
 
 
 def test_an_interrupted_game_leaves_a_readable_prefix(tmp_path: Path) -> None:
-    """A crash mid-game: every frame written so far reads back; the missing close is reported."""
+    """A crash mid-game: every event emitted so far reads back; the missing close is reported."""
     from schemas.errors import TruncatedLogError
     from schemas.logfile import LogReader
 

@@ -1,0 +1,50 @@
+"""Bot strength: the heuristic bot against the uniformly random one, over every ordered pair of shipped decks.
+
+Run: ``python -m bench.bots [--ruleset NAME] [--games-per-pair N]``. Seats alternate within each pairing (the
+simulator swaps them on odd games), so first-player advantage cancels out. Goal (issues 3 and 4): >= 80% overall.
+"""
+
+from __future__ import annotations
+
+import argparse
+from itertools import product
+
+from engine.registry import get_ruleset, ruleset_names
+from engine.simulate import simulate
+
+
+def heuristic_record(name: str, games_per_pair: int, seed: int) -> dict[tuple[str, str], tuple[int, int]]:
+    """(heuristic's deck, random's deck) -> (heuristic wins, games)."""
+    decks = sorted(get_ruleset(name).decks())
+    record: dict[tuple[str, str], tuple[int, int]] = {}
+    for k, (a, b) in enumerate(product(decks, decks)):
+        wins = 0
+        for i, result in enumerate(
+            simulate(name, games_per_pair, seed + 1000 * k, [a, b], ["heuristic", "random"], None)
+        ):
+            wins += result.winner == i % 2  # the heuristic sits in seat 0 on even games, seat 1 on odd ones
+        record[(a, b)] = (wins, games_per_pair)
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ruleset", action="append", help="repeatable; default: every ruleset with a heuristic bot")
+    parser.add_argument("--games-per-pair", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    names = args.ruleset or [n for n in ruleset_names() if "heuristic" in get_ruleset(n).agents()]
+    for name in names:
+        record = heuristic_record(name, args.games_per_pair, args.seed)
+        wins = sum(w for w, _ in record.values())
+        games = sum(g for _, g in record.values())
+        weakest = min(record.items(), key=lambda item: item[1][0] / item[1][1])
+        (a, b), (w, g) = weakest
+        print(
+            f"{name:>8}: heuristic beat random in {wins}/{games} games ({wins / games:.1%}; goal >= 80%); "
+            f"weakest pairing {a} vs {b}: {w}/{g} ({w / g:.0%})"
+        )
+
+
+if __name__ == "__main__":
+    main()

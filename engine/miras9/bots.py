@@ -1,0 +1,217 @@
+"""Bots for the Miras 9 TCG. ``random`` is ``engine.agents.RandomAgent``; ``HeuristicAgent`` plays sensibly:
+
+keep its hand, ramp early, play the most expensive useful card, awaken when it can, attack the Site position with
+every attacker unless a defender would trade favourably, block to kill or to save big Battle Damage, use
+prevention and pump Reactions on its own endangered combatants, Manifest and Pressure everything it can, and pay
+Battle Damage from the piles it needs least. It reads only public state and its own cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import DecisionPoint
+from engine.miras9.effects import atk, grit
+from engine.miras9.pool import POOL
+from engine.miras9.state import M9State
+from engine.rng import Rng
+from schemas.miras9 import (
+    Activate,
+    AddAttacker,
+    AssignBlocker,
+    Awaken,
+    CardFlow,
+    Confirm,
+    DeclareAt,
+    DoManifest,
+    DoPressure,
+    Generate,
+    Mulligan,
+    Pass,
+    PayPoint,
+    PickSite,
+    PlayCard,
+)
+
+_PAY_ORDER = {"used": 0, "echo": 1, "deck": 2, "resource": 3, "hand": 4}
+
+
+class HeuristicAgent:
+    def __init__(self, player: int, rng: Rng):
+        self.player = player
+        self.rng = rng
+
+    def choose(self, s: M9State, point: DecisionPoint[Any]) -> Any:
+        opts = list(point.options)
+        handler = getattr(self, "_" + point.point.replace(".", "_"), None)
+        choice = handler(s, opts) if handler is not None else None
+        return choice if choice is not None else opts[0]
+
+    # ---- set-up and Awaken
+    def _starting_site(self, s: M9State, opts: list[PickSite]) -> Any:
+        return max(opts, key=lambda o: (POOL[s.cards[o.card].cid].gen, -o.lane))
+
+    def _mulligan(self, s: M9State, opts: list[Mulligan]) -> Any:
+        hand = s.players[self.player].hand
+        cheap = sum(1 for c in hand if POOL[s.cards[c].cid].cost <= 2)
+        return Mulligan(cheap == 0)
+
+    def _card_flow(self, s: M9State, opts: list[CardFlow]) -> Any:
+        pl = s.players[self.player]
+        return CardFlow(len(pl.resource) < 5 and len(pl.hand) >= 3)
+
+    def _generate(self, s: M9State, opts: list[Any]) -> Any:
+        for o in opts:
+            if type(o) is Awaken:
+                return self._best_awaken(s, opts)
+        return max((o for o in opts if type(o) is Generate), key=lambda o: o.amount)
+
+    def _best_awaken(self, s: M9State, opts: list[Any]) -> Any:
+        aw = [o for o in opts if type(o) is Awaken]
+        return aw[0] if aw else None
+
+    # ---- main phases
+    def _value(self, s: M9State, o: PlayCard) -> float:
+        cs = s.cards[o.card]
+        d = POOL[cs.cid]
+        v = float(d.cost) + 0.5
+        if d.type == "site":
+            v += 3 + d.gen
+        elif d.type == "unit":
+            v += (d.atk + d.grit) * 0.3
+            if o.loc // 3 != self.player:
+                v += 0.5  # an infiltrator that can Pressure
+        elif d.type == "equipment":
+            host = s.cards[o.target]
+            v += atk(s, host) * 0.2 + (0 if host.tapped else 0.5)
+        elif d.type == "event":
+            if d.target == "enemy_unit":
+                t = s.cards[o.target]
+                w = [e for e in d.effects if type(e).__name__ == "Wound"]
+                kills = bool(w) and t.wounds + getattr(w[0], "amount", 0) >= grit(s, t)
+                v += atk(s, t) + (3 if kills else -2)
+                if not w and d.cost >= 5:
+                    v += grit(s, t)
+            elif d.target == "unit":
+                t = s.cards[o.target]
+                v += -5 if t.ctrl == self.player else atk(s, t) - 1
+            elif d.target == "friendly_unit":
+                v -= 3
+        return v
+
+    def _action(self, s: M9State, opts: list[Any]) -> Any:
+        aw = self._best_awaken(s, opts)
+        if aw is not None:
+            return aw
+        plays = [o for o in opts if type(o) is PlayCard]
+        acts = [o for o in opts if type(o) is Activate]
+        if plays:
+            best = max(plays, key=lambda o: self._value(s, o))
+            if self._value(s, best) > 0:
+                return best
+        for a in acts:
+            t = s.cards.get(a.target)
+            if t is not None and t.wounds:
+                return a
+        return Pass()
+
+    def _attack(self, s: M9State, opts: list[Any]) -> Any:
+        aw = self._best_awaken(s, opts)
+        if aw is not None:
+            return aw
+        decl = [o for o in opts if type(o) is DeclareAt]
+        return decl[0] if decl else Pass()
+
+    def _attackers(self, s: M9State, opts: list[Any]) -> Any:
+        adds = [o for o in opts if type(o) is AddAttacker]
+        w = s.wave
+        assert w is not None
+        foes = [s.cards[c] for c in s.board if s.cards[c].ctrl != self.player and s.cards[c].loc % 3 == w.lane]
+        blockers = [f for f in foes if f.attuned and not f.tapped and f.zone.startswith("lane")]
+        best_blocker = max((atk(s, f) for f in blockers), default=0)
+        for o in adds:
+            me = s.cards[o.card]
+            if o.target == 0 and (grit(s, me) > best_blocker or atk(s, me) >= 3 or not blockers):
+                return o
+            if (
+                o.target
+                and atk(s, me) >= grit(s, s.cards[o.target]) - s.cards[o.target].wounds
+                and atk(s, s.cards[o.target]) < grit(s, me)
+            ):
+                return o
+        if not w.attackers and adds:
+            return next((o for o in adds if o.target == 0), adds[0])
+        return Confirm()
+
+    def _blockers(self, s: M9State, opts: list[Any]) -> Any:
+        w = s.wave
+        assert w is not None
+        taken = set(w.blocked)
+        for o in opts:
+            if type(o) is not AssignBlocker or o.attacker in taken:
+                continue
+            b, a = s.cards[o.card], s.cards[o.attacker]
+            idx = w.attackers.index(o.attacker)
+            at_site = w.targets[idx] == 0
+            survives = atk(s, a) < grit(s, b) - b.wounds
+            kills = atk(s, b) >= grit(s, a) - a.wounds
+            big = at_site and atk(s, a) >= 3
+            if survives or kills or big:
+                return o
+        return Confirm()
+
+    # ---- reactions
+    def _priority(self, s: M9State, opts: list[Any]) -> Any:
+        w = s.wave
+        if w is None or len(opts) == 1:
+            return Pass()
+        for o in opts:
+            if type(o) is Pass:
+                continue
+            target = o.target
+            if target and target in s.cards:
+                t = s.cards[target]
+                mine = t.ctrl == self.player
+                card = s.cards[o.card]
+                eff_names = self._effect_names(card.cid, o)
+                if mine and ("shield" in eff_names or "boost" in eff_names or "heal" in eff_names) and w.step == 4:
+                    return o
+                if not mine and ("wound" in eff_names) and grit(s, t) - t.wounds <= 2:
+                    return o
+                if not mine and "withdraw" in eff_names and w.step == 4 and atk(s, t) >= 3:
+                    return o
+        return Pass()
+
+    def _effect_names(self, cid: str, o: Any) -> set[str]:
+        d = POOL[cid]
+        effects = d.abilities[o.ability].effects if type(o) is Activate else d.effects
+        return {type(e).__name__.lower() for e in effects}
+
+    # ---- Attune and Battle Damage
+    def _attune(self, s: M9State, opts: list[Any]) -> Any:
+        aw = self._best_awaken(s, opts)
+        if aw is not None:
+            return aw
+        for kind in (DoManifest, DoPressure, Activate):
+            for o in opts:
+                if type(o) is kind:
+                    return o
+        pl = s.players[self.player]
+        if len(pl.hand) < 2 and len(pl.resource) > 3:
+            for o in opts:
+                if type(o).__name__ == "ResourceToHand":
+                    return o
+        return Pass()
+
+    def _battle_damage(self, s: M9State, opts: list[PayPoint]) -> Any:
+        pl = s.players[self.player]
+        leader = s.cards[pl.leader]
+
+        def key(o: PayPoint) -> tuple[int, int]:
+            rank = _PAY_ORDER[o.source]
+            if o.source == "echo" and leader.zone == "planet" and pl.echo >= POOL[leader.cid].threshold - 2:
+                rank = 3
+            cost = POOL[s.cards[o.card].cid].cost if o.card else 0
+            return (rank, cost)
+
+        return min(opts, key=key)

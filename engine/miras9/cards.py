@@ -1,0 +1,145 @@
+"""Card data: loading and validating the pool and the shipped decks, and deck construction [M9-014]-[M9-018].
+
+Cards live in ``data/cards.toml`` (one ``[[cards]]`` table each) and decks in ``data/decks.toml``; both are decoded
+by msgspec into ``schemas.miras9`` types, so a malformed file fails with a ``CardDataError`` naming the file and
+the bad value. An awakened Spirit is looked up as ``<planet id>#spirit``: a Unit built from the Planet's face.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+
+from schemas.errors import CardDataError, InvalidDeckError
+from schemas.header import DeckList
+from schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
+
+DATA = Path(__file__).parent / "data"
+MIN_MAIN = 30  # [M9-014]
+COPIES = {"unit": 3, "equipment": 3, "event": 3, "site": 2, "ship_site": 2}  # [M9-015], [M9-016]
+SPIRIT_SUFFIX = "#spirit"
+
+
+def _decode(path: Path, typ: type[msgspec.Struct]) -> msgspec.Struct:
+    try:
+        return msgspec.toml.decode(path.read_bytes(), type=typ)
+    except msgspec.ValidationError as exc:
+        raise CardDataError(f"{path}: {exc}; fix the field named in the message") from None
+    except msgspec.DecodeError as exc:
+        raise CardDataError(f"{path}: not valid TOML ({exc})") from None
+
+
+def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, CardDef]:
+    """Index the cards by id, add the Spirit face of each Planet, and check cross-references."""
+    from engine.miras9 import scripts
+
+    pool: dict[str, CardDef] = {}
+    for c in cards:
+        if c.id in pool:
+            raise CardDataError(f"{where}: card id {c.id!r} is defined twice; give each card a unique id")
+        pool[c.id] = c
+    for c in cards:
+        if c.type == "planet":
+            if c.spirit is None or c.threshold <= 0:
+                raise CardDataError(f"{where}: Planet {c.id!r} needs a [spirit] face and a threshold above 0")
+            sp = c.spirit
+            pool[c.id + SPIRIT_SUFFIX] = CardDef(
+                id=c.id + SPIRIT_SUFFIX,
+                name=sp.name,
+                type="unit",
+                traits=["spirit"],
+                alignment=c.alignment,
+                atk=sp.atk,
+                grit=sp.grit,
+                echo=sp.echo,
+                triggers=c.triggers,
+                abilities=c.abilities,
+                statics=c.statics,
+                text=c.text,
+            )
+        if c.type == "unit" and (not c.traits or c.grit <= 0):
+            raise CardDataError(f"{where}: Unit {c.id!r} needs at least one trait and GRIT above 0")
+        if c.type in ("site", "ship_site") and not c.lanes:
+            raise CardDataError(f"{where}: Site {c.id!r} needs its legal lanes, e.g. lanes = [0, 1]")
+    for c in cards:
+        effects = list(c.effects)
+        for t in c.triggers:
+            effects.extend(t.effects)
+        for a in c.abilities:
+            effects.extend(a.effects)
+        for eff in effects:
+            if type(eff) is MakeToken and (eff.card_id not in pool or pool[eff.card_id].type != "token"):
+                raise CardDataError(f"{where}: card {c.id!r} makes token {eff.card_id!r}, which is not a token card")
+            if type(eff) is Script and eff.name not in scripts.HOOKS:
+                raise CardDataError(
+                    f"{where}: card {c.id!r} names script {eff.name!r}; known hooks: {', '.join(sorted(scripts.HOOKS))}"
+                )
+    return pool
+
+
+def load_pool(path: Path = DATA / "cards.toml") -> dict[str, CardDef]:
+    pool = _decode(path, CardPool)
+    assert isinstance(pool, CardPool)
+    return build_pool(pool.cards, str(path))
+
+
+def pool_hash(path: Path = DATA / "cards.toml") -> str:
+    return hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()
+
+
+def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
+    """Raise ``InvalidDeckError`` naming the rule a deck list breaks."""
+    leader = pool.get(deck.leader)
+    if leader is None or leader.type != "planet":
+        raise InvalidDeckError(
+            f"deck {deck.name!r}: leader {deck.leader!r} is not a paired Planet/Spirit card; a deck contains "
+            "exactly one [M9-014]: set leader to a Planet id"
+        )
+    for cid in deck.cards:
+        c = pool.get(cid)
+        if c is None or cid.endswith(SPIRIT_SUFFIX):
+            raise InvalidDeckError(f"deck {deck.name!r}: unknown card id {cid!r}; use ids from the card pool")
+        if c.type == "planet":
+            raise InvalidDeckError(
+                f"deck {deck.name!r}: {cid!r} is a second paired Planet/Spirit card; a deck has exactly one, as its "
+                "leader [M9-014]"
+            )
+        if c.type == "token":
+            raise InvalidDeckError(
+                f"deck {deck.name!r}: {cid!r} is a token; tokens are not deck cards [M9-013], [M9-017]: remove it"
+            )
+    if len(deck.cards) < MIN_MAIN:
+        raise InvalidDeckError(
+            f"deck {deck.name!r} has {len(deck.cards)} cards besides its Planet/Spirit; at least {MIN_MAIN} are "
+            "needed [M9-014], [M9-017]: add cards"
+        )
+    for cid, n in sorted(Counter(deck.cards).items()):
+        limit = COPIES[pool[cid].type]
+        if n > limit:
+            para = "[M9-016]" if limit == 2 else "[M9-015]"
+            raise InvalidDeckError(
+                f"deck {deck.name!r} has {n} copies of {cid!r} ({pool[cid].type}); at most {limit} are allowed "
+                f"{para}: remove {n - limit}"
+            )
+    if not any(pool[cid].type in ("site", "ship_site") for cid in deck.cards):
+        raise InvalidDeckError(
+            f"deck {deck.name!r} has no Site or Ship-Site to start with [M9-020]: add at least one Site"
+        )
+
+
+def load_decks(pool: dict[str, CardDef], path: Path = DATA / "decks.toml") -> dict[str, DeckList]:
+    class _Decks(msgspec.Struct):
+        decks: list[DeckFile]
+
+    raw = _decode(path, _Decks)
+    assert isinstance(raw, _Decks)
+    out: dict[str, DeckList] = {}
+    for d in raw.decks:
+        cards = [cid for cid, n in d.cards.items() for _ in range(n)]
+        deck = DeckList(d.name, cards, d.leader)
+        validate_deck(deck, pool)
+        out[d.name] = deck
+    return out

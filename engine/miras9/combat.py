@@ -1,0 +1,209 @@
+"""Attack waves: the seven steps [M9-073]-[M9-080], attackers, blockers and damage [M9-066]-[M9-071], [M9-081],
+[M9-082], [M9-116], [M9-122].
+
+Geometry (ruling R-M9-01): a wave is made at the defender's Site position in one lane column; every legal
+attacker of the active player standing in that column may join, and the defender's Units in the column may block.
+Targets are enemy Units in the column or the Site position itself (0); a basic lane token is a standard Site
+(ruling R-M9-10). Ruling R-M9-02: the players choose which eligible Units attack or block (none are forced), one
+at a time, and confirm them together; nothing else happens in between [M9-074], [M9-076].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Emit
+from engine.miras9.damage import check_defeats, deal, settle
+from engine.miras9.effects import atk, can_act, counter, defn, fire, is_unit
+from engine.miras9.stack import open_window
+from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave
+from schemas import miras9 as ev
+from schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
+
+CONFIRM = Confirm()
+STEP_NAMES = ("", "declare", "reactions_before_blocks", "blockers", "reactions_before_damage", "damage",
+              "consequences", "after_wave")  # fmt: skip
+
+
+def site_of(w: Wave) -> str:
+    return SITE_NAMES[1 - w.attacker][w.lane]
+
+
+def attackers_in(s: M9State, player: int, lane: int) -> list[CardState]:
+    """[M9-066] ready, Attuned, active, able to attack, in the lane column."""
+    cards = s.cards
+    out = []
+    for c in s.board:
+        cs = cards[c]
+        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and "cannot_attack" not in defn(cs).keywords:
+            out.append(cs)
+    return out
+
+
+def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
+    """[M9-068] the defender's ready, Attuned, active Units in the column that can block."""
+    cards = s.cards
+    out = []
+    for c in s.board:
+        cs = cards[c]
+        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and "cannot_block" not in defn(cs).keywords:
+            out.append(cs)
+    return out
+
+
+def target_ok(s: M9State, w: Wave, t: int) -> bool:
+    """An opposing Unit still on the board in the wave's column [M9-066], [M9-082]."""
+    cs = s.cards.get(t)
+    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane
+
+
+def declare_options(s: M9State) -> list[DeclareAt]:
+    p = s.active
+    return [DeclareAt(lane) for lane in range(3) if lane not in s.attacked and attackers_in(s, p, lane)]
+
+
+def selection_options(s: M9State) -> list[Any]:
+    w = s.wave
+    assert w is not None
+    targets = [0] + [c for c in s.board if target_ok(s, w, c)]
+    opts: list[Any] = [CONFIRM] if w.attackers else []
+    for cs in attackers_in(s, w.attacker, w.lane):
+        if cs.iid not in w.attackers:
+            opts.extend(AddAttacker(cs.iid, t) for t in targets)
+    return opts
+
+
+def block_options(s: M9State) -> list[Any]:
+    w = s.wave
+    assert w is not None
+    opts: list[Any] = [CONFIRM]
+    for cs in blockers_in(s, 1 - w.attacker, w.lane):
+        if cs.iid not in w.blockers:
+            opts.extend(AssignBlocker(cs.iid, a) for a in w.attackers)
+    return opts
+
+
+def start_wave(s: M9State, emit: Emit, lane: int) -> None:
+    emit(ev.SelectionChanged(s.n, s.turn, s.step, s.active, 0, 0, "site", lane))
+    w = s.wave
+    assert w is not None
+    emit(ev.WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", site_of(w)))
+
+
+def select(s: M9State, emit: Emit, choice: Any) -> None:
+    """A choice while selecting attackers (step 1) or blockers (step 3)."""
+    w = s.wave
+    assert w is not None
+    if type(choice) is AddAttacker:
+        emit(ev.SelectionChanged(s.n, s.turn, s.step, w.attacker, choice.card, choice.target, "attack"))
+    elif type(choice) is AssignBlocker:
+        emit(ev.SelectionChanged(s.n, s.turn, s.step, 1 - w.attacker, choice.card, choice.attacker, "block"))
+    elif w.step == 1:
+        confirm_attack(s, emit)
+    else:
+        confirm_blocks(s, emit)
+
+
+def confirm_attack(s: M9State, emit: Emit) -> None:
+    """[M9-067], [M9-074] confirm together, tap the attackers; then the defender's window [M9-075]."""
+    w = s.wave
+    assert w is not None
+    site = site_of(w)
+    emit(ev.WaveDeclared(s.n, s.turn, s.step, w.attacker, w.number, site, list(w.attackers), list(w.targets)))
+    cards = s.cards
+    for a in list(w.attackers):
+        counter(s, emit, cards[a], "tapped", 1, "attack")
+    for a in list(w.attackers):
+        fire(s, emit, cards[a], "attack")
+    check_defeats(s, emit)
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 2, STEP_NAMES[2], site))
+    open_window(s, emit, "before_blocks", 1 - w.attacker)
+
+
+def begin_blocks(s: M9State, emit: Emit) -> None:
+    w = s.wave
+    assert w is not None
+    emit(ev.WaveStep(s.n, s.turn, s.step, 1 - w.attacker, w.number, 3, STEP_NAMES[3], site_of(w)))
+
+
+def confirm_blocks(s: M9State, emit: Emit) -> None:
+    """[M9-068], [M9-076] blockers tap and are committed; then the attacker's window [M9-077]."""
+    w = s.wave
+    assert w is not None
+    d = 1 - w.attacker
+    emit(ev.BlockersDeclared(s.n, s.turn, s.step, d, w.number, list(w.blockers), list(w.blocked)))
+    cards = s.cards
+    for b in list(w.blockers):
+        counter(s, emit, cards[b], "tapped", 1, "block")
+    for b in list(w.blockers):
+        fire(s, emit, cards[b], "block")
+    check_defeats(s, emit)
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 4, STEP_NAMES[4], site_of(w)))
+    open_window(s, emit, "before_damage", w.attacker)
+
+
+def damage(s: M9State, emit: Emit) -> None:
+    """Steps 5 and 6: all combat wounds at once with current stats [M9-078], [M9-081]; Battle Damage established;
+    then defeats and the Battle Damage to pay [M9-079]."""
+    w = s.wave
+    assert w is not None
+    site = site_of(w)
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
+    cards = s.cards
+    hits: list[tuple[int, int, int]] = []
+    battle: list[tuple[int, int]] = []
+    for a, t in zip(w.attackers, w.targets, strict=True):
+        acs = cards[a]
+        power = atk(s, acs)
+        if a in w.was_blocked:  # [M9-069]; stays blocked even with no blocker left [M9-082]
+            for b, x in zip(w.blockers, w.blocked, strict=True):
+                if x == a:
+                    hits.append((a, b, power))
+                    hits.append((b, a, atk(s, cards[b])))
+        elif t == 0:  # [M9-071]
+            if power:
+                battle.append((a, power))
+        elif target_ok(s, w, t):  # [M9-070]
+            hits.append((a, t, power))
+            hits.append((t, a, atk(s, cards[t])))
+    for src, tgt, amount in hits:
+        if amount:
+            deal(s, emit, src, cards[tgt], amount, "combat")
+    for a, amount in battle:
+        emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
+    check_defeats(s, emit)
+    for a, _ in battle:
+        if is_unit(cards[a]):
+            fire(s, emit, cards[a], "battle_damage")
+    settle(s, emit)
+
+
+def after_wave(s: M9State, emit: Emit) -> None:
+    w = s.wave
+    assert w is not None
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 7, STEP_NAMES[7], site_of(w)))
+    open_window(s, emit, "after_wave", w.attacker)
+
+
+def end_wave(s: M9State, emit: Emit) -> None:
+    w = s.wave
+    assert w is not None
+    emit(ev.WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, site_of(w)))
+
+
+def wave_auto(s: M9State, emit: Emit) -> None:
+    """Advance the wave when no one has a decision: the window just closed, or a step needs no choice."""
+    w = s.wave
+    assert w is not None
+    step = w.step
+    if step == 2:
+        begin_blocks(s, emit)
+    elif step == 3:
+        confirm_blocks(s, emit)  # no legal blocker: an empty block is confirmed
+    elif step == 4:
+        damage(s, emit)
+    elif step == 6:
+        after_wave(s, emit)
+    elif step == 7:
+        end_wave(s, emit)

@@ -1,0 +1,147 @@
+"""Wounds, defeat, leaving the board, and Battle Damage paid point by point.
+
+* [M9-084], [M9-109] prevention (static Ward, then Shield counters) applies before wounds are placed; a Unit is
+  defeated when its wounds reach its effective GRIT. [M9-085] no spill-over to the player.
+* [M9-109] replacement: a card's "instead" replaces its defeat (once per turn, tracked per card [M9-044]).
+* [M9-090] a defeated card goes to its owner's Discard; Equipment on it drops at that Site. [M9-092], [M9-106] an
+  awakened Spirit returns Planet-side up without wounds or modifiers. [M9-013] a token leaving play is gone.
+* [M9-081] a Unit leaving play leaves the wave.
+* [M9-086], [M9-087], [M9-122] Battle Damage: per point, 1 Echo or a card from Hand (the player's choice, ruling
+  R-M9-10) or the top of Main Deck, Resource or Used; sources may change between points. [M9-024] no source left:
+  the damaged player loses.
+"""
+
+from __future__ import annotations
+
+from engine.core import Emit
+from engine.miras9.effects import counter, defn, fire, grit, is_unit, move, ward
+from engine.miras9.state import LOC_NAMES, CardState, M9State
+from schemas import miras9 as ev
+from schemas.miras9 import PayPoint
+
+_STATUS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
+
+
+def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: str) -> int:
+    """Deal ``amount`` wounds to ``cs`` after prevention; return the wounds placed."""
+    prevented = 0
+    w = ward(s, cs)
+    if w and amount:
+        prevented = min(w, amount)
+        amount -= prevented
+        emit(ev.DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, prevented, "ward"))
+    if cs.shield and amount:
+        p = min(cs.shield, amount)
+        amount -= p
+        emit(ev.DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, p, "shield"))
+        counter(s, emit, cs, "shield", cs.shield - p)
+    if kind == "combat":
+        emit(
+            ev.CombatDamage(
+                s.n, s.turn, s.step, s.cards[source].ctrl if source in s.cards else -1, source, cs.iid, amount
+            )
+        )
+    if amount:
+        counter(s, emit, cs, "wounds", cs.wounds + amount, kind)
+    return amount
+
+
+def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -> None:
+    """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
+    iid = cs.iid
+    w = s.wave
+    if w is not None and (iid in w.attackers or iid in w.blockers):
+        emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, iid, w.number))
+    for name in _STATUS:
+        counter(s, emit, cs, name, 0, reason)
+    cards = s.cards
+    for other in list(s.board):
+        o = cards[other]
+        if o.host == iid:
+            emit(ev.CardMoved(s.n, s.turn, s.step, o.ctrl, other, o.zone, LOC_NAMES[cs.loc], "drop", 0))
+    if cs.token:
+        dst = "gone"
+    elif cs.iid == s.players[cs.owner].leader:
+        dst = "planet"
+    else:
+        dst = dest
+    move(s, emit, iid, dst, reason)
+
+
+def defeat(s: M9State, emit: Emit, cs: CardState) -> None:
+    d = defn(cs)
+    rep = d.replacement
+    if rep is not None and not (rep.once_per_turn and cs.iid * 16 + 15 in s.once):
+        emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
+        if rep.instead == "bounce":
+            leave_board(s, emit, cs, "hand", "replaced")
+        else:
+            counter(s, emit, cs, "wounds", 0, "replaced")
+            counter(s, emit, cs, "tapped", 1, "replaced")
+        return
+    leave_board(s, emit, cs, "discard", "defeated")
+    fire(s, emit, cs, "defeated")
+
+
+def check_defeats(s: M9State, emit: Emit) -> None:
+    """Defeat every Unit whose wounds reach its effective GRIT, until none is left (statics may shift)."""
+    cards = s.cards
+    while not s.over:
+        doomed = [cards[c] for c in s.board if cards[c].wounds and is_unit(cards[c])]
+        doomed = [cs for cs in doomed if cs.wounds >= grit(s, cs)]
+        if not doomed:
+            return
+        for cs in doomed:
+            if is_unit(cs):
+                defeat(s, emit, cs)
+
+
+# ---------------------------------------------------------------- Battle Damage
+
+
+def pay_options(s: M9State) -> list[PayPoint]:
+    pl = s.players[s.bd_player]
+    opts: list[PayPoint] = []
+    if pl.echo > 0:
+        opts.append(PayPoint("echo"))
+    if pl.deck:
+        opts.append(PayPoint("deck"))
+    if pl.resource:
+        opts.append(PayPoint("resource"))
+    if pl.used:
+        opts.append(PayPoint("used"))
+    opts.extend(PayPoint("hand", c) for c in pl.hand)
+    return opts
+
+
+def pay(s: M9State, emit: Emit, opt: PayPoint) -> None:
+    p = s.bd_player
+    pl = s.players[p]
+    point = s.bd_paid + 1
+    remaining = len(s.bd_sources) - point
+    attacker = s.bd_sources[s.bd_paid]
+    src = opt.source
+    if src == "echo":
+        emit(
+            ev.BattleDamagePaid(
+                s.n, s.turn, s.step, p, point, remaining, "echo", attacker, 0, "", "", "echo", p, pl.echo - 1, -1
+            )
+        )
+        return
+    card = opt.card if src == "hand" else getattr(pl, src)[-1]
+    emit(ev.BattleDamagePaid(s.n, s.turn, s.step, p, point, remaining, src, attacker, card, src, "discard"))
+
+
+def unpayable(s: M9State) -> bool:
+    """[M9-024] neither Echo nor a card in Hand, Main Deck, Resource or Used."""
+    pl = s.players[s.bd_player]
+    return not (pl.echo or pl.hand or pl.deck or pl.resource or pl.used)
+
+
+def settle(s: M9State, emit: Emit) -> None:
+    """End the game if Battle Damage remains that cannot be paid [M9-024]."""
+    if s.bd_player >= 0 and s.bd_paid < len(s.bd_sources) and unpayable(s):
+        emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - s.bd_player, "battle_damage"))
+
+
+__all__ = ["check_defeats", "deal", "defeat", "leave_board", "pay", "pay_options", "settle"]

@@ -1,0 +1,16 @@
+"""The loaded card pool, shared by the rules modules (static data, never state)."""
+
+from __future__ import annotations
+
+from engine.miras9.cards import DATA, load_decks, load_pool, pool_hash
+from schemas.header import DeckList
+from schemas.miras9 import CardDef
+
+POOL: dict[str, CardDef] = load_pool()
+POOL_HASH: str = pool_hash()
+DECKS: dict[str, DeckList] = load_decks(POOL)
+SPIRIT: dict[str, CardDef] = {cid[: -len("#spirit")]: d for cid, d in POOL.items() if cid.endswith("#spirit")}
+STATIC_CIDS: frozenset[str] = frozenset(cid for cid, d in POOL.items() if d.statics)
+SPIRIT_STATIC: frozenset[str] = frozenset(cid for cid, d in SPIRIT.items() if d.statics)
+
+__all__ = ["DATA", "DECKS", "POOL", "POOL_HASH", "SPIRIT", "SPIRIT_STATIC", "STATIC_CIDS"]

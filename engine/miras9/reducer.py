@@ -1,0 +1,271 @@
+"""The one ``apply(state, event)`` of the Miras 9 TCG: the only code that changes an ``M9State``.
+
+Each handler does the bookkeeping its event names and nothing else; the rules decided everything before emitting.
+Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (the end of the list).
+"""
+
+from __future__ import annotations
+
+from engine.core import Reducer
+from engine.miras9.state import PILES, ZONE_LOC, ZONE_SITE, CardState, M9State, StackItem, Wave
+from schemas import miras9 as ev
+
+_PILE_SET = frozenset(PILES)
+
+
+def _planet(s: M9State, e: ev.PlanetPlaced) -> None:
+    cs = s.cards[e.card]
+    cs.zone, cs.face = "planet", 0
+    s.players[e.player].leader = e.card
+
+
+def _deck(s: M9State, e: ev.DeckPrepared) -> None:
+    s.players[e.player].deck = list(e.cards)
+    cards = s.cards
+    for c in e.cards:
+        if c >= 0:
+            cards[c].zone = "deck"
+
+
+def _shuffled(s: M9State, e: ev.PileShuffled) -> None:
+    setattr(s.players[e.player], e.dst, list(e.cards))
+
+
+def _first(s: M9State, e: ev.FirstPlayerChosen) -> None:
+    s.first = e.first
+
+
+def _mulligan(s: M9State, e: ev.MulliganTaken) -> None:
+    s.players[e.player].mulligan_done = True
+
+
+def _turn(s: M9State, e: ev.TurnBegan) -> None:
+    s.turn, s.active = e.turn, e.active
+    s.attacked = []
+    s.once = []
+    s.manifested = []
+    s.pressured = []
+
+
+def _phase(s: M9State, e: ev.PhaseBegan) -> None:
+    s.phase = s.step = e.phase
+
+
+def _over(s: M9State, e: ev.GameOver) -> None:
+    s.over, s.winner, s.end_reason = True, e.winner, e.reason
+
+
+def _take(s: M9State, card: int, zone: str, owner: int) -> None:
+    if zone in _PILE_SET:
+        pile: list[int] = getattr(s.players[owner], zone)
+        if pile and pile[-1] == card:
+            pile.pop()
+        elif card in pile:
+            pile.remove(card)
+        else:  # a redacted stream: the card sat in this pile as an unknown (-1)
+            pile.remove(-1)
+    elif zone in ZONE_LOC:
+        s.board.remove(card)
+    elif zone in ZONE_SITE:
+        side, lane = ZONE_SITE[zone]
+        s.players[side].sites[lane] = 0
+
+
+def _moved(s: M9State, e: ev.CardMoved) -> None:
+    card = e.card
+    cs = s.cards.get(card)
+    owner = cs.owner if cs is not None else e.player
+    _take(s, card, e.src, owner)
+    dst = e.dst
+    if dst in _PILE_SET:
+        getattr(s.players[owner], dst).append(card)
+        loc = -1
+    elif dst in ZONE_LOC:
+        s.board.append(card)
+        loc = ZONE_LOC[dst]
+    elif dst in ZONE_SITE:
+        side, lane = ZONE_SITE[dst]
+        s.players[side].sites[lane] = card
+        loc = side * 3 + lane
+    else:
+        loc = -1
+    if cs is not None:
+        cs.zone, cs.loc, cs.host = dst, loc, e.host
+        if dst == "planet":
+            cs.face = 0
+        elif e.src == "planet":
+            cs.face = 1
+
+
+def _token(s: M9State, e: ev.TokenCreated) -> None:
+    loc = ZONE_LOC[e.dst]
+    s.cards[e.card] = CardState(
+        iid=e.card, cid=e.card_id, owner=e.player, ctrl=e.player, zone=e.dst, loc=loc, token=True
+    )
+    s.board.append(e.card)
+    s.next_token += 1
+
+
+def _counter(s: M9State, e: ev.CounterChanged) -> None:
+    if e.counter == "echo":
+        s.players[e.holder].echo = e.value
+    else:
+        setattr(s.cards[e.holder], e.counter, e.value)
+
+
+def _marker(s: M9State, e: object) -> None:
+    return None
+
+
+def _activated(s: M9State, e: ev.AbilityActivated) -> None:
+    s.once.append(e.card * 16 + e.ability)
+
+
+def _replaced(s: M9State, e: ev.ReplacementApplied) -> None:
+    s.once.append(e.card * 16 + 15)
+
+
+def _manifested(s: M9State, e: ev.Manifested) -> None:
+    s.manifested.append(s.cards[e.card].loc)
+
+
+def _pressured(s: M9State, e: ev.Pressured) -> None:
+    s.pressured.append(s.cards[e.card].loc)
+
+
+def _window(s: M9State, e: ev.WindowOpened) -> None:
+    s.window, s.priority, s.passes = e.window, e.priority, 0
+
+
+def _pushed(s: M9State, e: ev.StackPushed) -> None:
+    s.stack.append(StackItem(e.card, e.ability, e.target, e.controller))
+    s.passes = 0
+    s.priority = 1 - e.controller
+
+
+def _passed(s: M9State, e: ev.PriorityPassed) -> None:
+    s.passes, s.priority = e.passes, e.to
+
+
+def _resolved(s: M9State, e: ev.StackResolved) -> None:
+    s.stack.pop()
+    s.passes = 0  # ruling R-M9-03: a resolution consumes the two passes
+    s.priority = s.wave.attacker if s.wave is not None else s.active
+
+
+def _closed(s: M9State, e: ev.WindowClosed) -> None:
+    s.window, s.priority, s.passes = "", -1, 0
+
+
+def _wave_step(s: M9State, e: ev.WaveStep) -> None:
+    assert s.wave is not None
+    s.wave.step = e.step_no
+    s.step = f"attack.{e.name}"
+
+
+def _selection(s: M9State, e: ev.SelectionChanged) -> None:
+    if e.stage == "site":
+        s.wave = Wave(number=s.waves + 1, lane=e.lane, attacker=e.player)
+        return
+    w = s.wave
+    assert w is not None
+    if e.stage == "attack":
+        w.attackers.append(e.card)
+        w.targets.append(e.target)
+    else:
+        w.blockers.append(e.card)
+        w.blocked.append(e.target)
+
+
+def _declared(s: M9State, e: ev.WaveDeclared) -> None:
+    w = s.wave
+    assert w is not None
+    w.declared = True
+    s.waves += 1
+    s.attacked.append(w.lane)
+
+
+def _blockers(s: M9State, e: ev.BlockersDeclared) -> None:
+    w = s.wave
+    assert w is not None
+    w.blocks_done = True
+    w.was_blocked = sorted(set(e.attackers))
+
+
+def _left(s: M9State, e: ev.LeftWave) -> None:
+    w = s.wave
+    assert w is not None
+    if e.card in w.attackers:
+        i = w.attackers.index(e.card)
+        del w.attackers[i]
+        del w.targets[i]
+    while e.card in w.blockers:
+        i = w.blockers.index(e.card)
+        del w.blockers[i]
+        del w.blocked[i]
+
+
+def _wave_end(s: M9State, e: ev.WaveEnded) -> None:
+    s.wave = None
+    s.step = "attack"
+
+
+def _bd_assigned(s: M9State, e: ev.BattleDamageAssigned) -> None:
+    s.bd_player = e.holder
+    s.bd_sources.extend([e.source] * e.amount)
+
+
+def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
+    if e.source == "echo":
+        s.players[e.holder].echo = e.value
+    else:
+        _take(s, e.card, e.src, e.player)
+        s.players[e.player].discard.append(e.card)
+        cs = s.cards.get(e.card)
+        if cs is not None:
+            cs.zone, cs.loc = "discard", -1
+    s.bd_paid += 1
+    if e.remaining == 0:
+        s.bd_sources = []
+        s.bd_paid = 0
+        s.bd_player = -1
+
+
+apply = Reducer[M9State](
+    {
+        ev.PlanetPlaced: _planet,
+        ev.DeckPrepared: _deck,
+        ev.PileShuffled: _shuffled,
+        ev.FirstPlayerChosen: _first,
+        ev.MulliganTaken: _mulligan,
+        ev.TurnBegan: _turn,
+        ev.PhaseBegan: _phase,
+        ev.GameOver: _over,
+        ev.CardMoved: _moved,
+        ev.TokenCreated: _token,
+        ev.CounterChanged: _counter,
+        ev.CardPlayed: _marker,
+        ev.AbilityActivated: _activated,
+        ev.Awakened: _marker,
+        ev.Manifested: _manifested,
+        ev.Pressured: _pressured,
+        ev.Restored: _marker,
+        ev.TriggerFired: _marker,
+        ev.ReplacementApplied: _replaced,
+        ev.DamagePrevented: _marker,
+        ev.WindowOpened: _window,
+        ev.StackPushed: _pushed,
+        ev.PriorityPassed: _passed,
+        ev.StackResolved: _resolved,
+        ev.WindowClosed: _closed,
+        ev.WaveStep: _wave_step,
+        ev.WaveDeclared: _declared,
+        ev.BlockersDeclared: _blockers,
+        ev.CombatDamage: _marker,
+        ev.LeftWave: _left,
+        ev.WaveEnded: _wave_end,
+        ev.BattleDamageAssigned: _bd_assigned,
+        ev.BattleDamagePaid: _bd_paid,
+        ev.SelectionChanged: _selection,
+    }
+)

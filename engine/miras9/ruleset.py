@@ -1,0 +1,205 @@
+"""The Miras 9 ruleset object: set-up from a header, the decision/advance loop, hidden-information views, positions.
+
+Which decision comes next, in order: Battle Damage still owed [M9-086]; an open reaction window (the priority
+player) [M9-114]; the wave being selected or blocked [M9-074], [M9-076]; otherwise the phase's main decision.
+Bot games need a turn cap: ``DEFAULT_MAX_TURNS`` is the one the shipped docs and tests use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from engine.agents import RandomAgent
+from engine.core import AgentFactory, DecisionPoint, Emit, Position
+from engine.miras9 import combat, stack, turn
+from engine.miras9.bots import HeuristicAgent
+from engine.miras9.cards import validate_deck
+from engine.miras9.damage import pay_options
+from engine.miras9.effects import draw
+from engine.miras9.pool import DECKS, POOL, POOL_HASH
+from engine.miras9.reducer import apply
+from engine.miras9.state import SITE_NAMES, CardState, M9State, PlayerState
+from engine.rng import Rng
+from schemas import miras9 as ev
+from schemas.header import DeckList, LogHeader
+from schemas.miras9 import SCHEMA
+from schemas.records import LEADER_INDEX, instance_id
+
+DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
+HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
+UNKNOWN = -1
+
+_PHASE_OPTIONS = {
+    "action": turn.action_options,
+    "attack": turn.attack_options,
+    "attune": turn.attune_options,
+}
+
+
+class M9Ruleset:
+    schema = SCHEMA
+    state_type = M9State
+    default_max_turns = DEFAULT_MAX_TURNS
+    apply = apply
+
+    def card_pool_hash(self) -> str:
+        return POOL_HASH
+
+    def new_state(self, header: LogHeader) -> M9State:
+        if header.start_position:
+            return msgspec.msgpack.decode(header.start_position, type=M9State)
+        cards: dict[int, CardState] = {}
+        players: list[PlayerState] = []
+        for p, deck in enumerate(header.decks):
+            validate_deck(deck, POOL)
+            leader = instance_id(p, LEADER_INDEX)
+            cards[leader] = CardState(iid=leader, cid=deck.leader, owner=p, ctrl=p, zone="")
+            for i, cid in enumerate(deck.cards):
+                iid = instance_id(p, i)
+                cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
+            players.append(PlayerState(leader=leader))
+        return M9State(cards=cards, players=players)
+
+    # ------------------------------------------------------------ the loop
+
+    def pending(self, s: M9State) -> DecisionPoint[Any] | None:
+        if s.over:
+            return None
+        if s.bd_player >= 0:
+            opts = pay_options(s)
+            return DecisionPoint(s.bd_player, "battle_damage", opts) if opts else None
+        if s.window:
+            return DecisionPoint(s.priority, "priority", stack.window_options(s))
+        w = s.wave
+        if w is not None:
+            if w.step == 1:
+                return DecisionPoint(w.attacker, "attackers", combat.selection_options(s))
+            if w.step == 3:
+                opts = combat.block_options(s)
+                return DecisionPoint(1 - w.attacker, "blockers", opts) if len(opts) > 1 else None
+            return None
+        ph = s.phase
+        get = _PHASE_OPTIONS.get(ph)
+        if get is not None:
+            return DecisionPoint(s.active, ph, get(s))
+        if ph == "awaken.flow":
+            return DecisionPoint(s.active, "card_flow", turn.FLOW)
+        if ph == "awaken.generate":
+            opts = turn.generate_options(s)
+            return DecisionPoint(s.active, "generate", opts) if len(opts) > 1 else None
+        if ph == "setup.site":
+            for p, pl in enumerate(s.players):
+                if not any(pl.sites):
+                    return DecisionPoint(p, "starting_site", turn.site_options(s, p))
+            return None
+        if ph == "setup.mulligan":
+            for p, pl in enumerate(s.players):
+                if not pl.mulligan_done:
+                    return DecisionPoint(p, "mulligan", turn.MULLIGAN)
+            return None
+        return None
+
+    def advance(self, s: M9State, choice: Any, emit: Emit, rng: Rng) -> None:
+        if choice is None:
+            self._auto(s, emit, rng)
+            return
+        if s.bd_player >= 0:
+            turn.pay_act(s, emit, choice)
+            return
+        if s.window:
+            stack.window_act(s, emit, choice)
+            return
+        if s.wave is not None:
+            combat.select(s, emit, choice)
+            return
+        ph = s.phase
+        kind = type(choice)
+        if ph == "action":
+            if not turn.main_act(s, emit, choice):
+                turn.phase(s, emit, "attack")
+        elif ph == "attack":
+            if kind is ev.DeclareAt:
+                combat.start_wave(s, emit, choice.lane)
+            elif not turn.main_act(s, emit, choice):
+                turn.phase(s, emit, "move")
+        elif ph == "attune":
+            turn.attune_act(s, emit, choice)
+        elif ph == "awaken.flow":
+            draw(s, emit, s.active, 1, "resource" if choice.to_resource else "hand", "flow")
+            turn.phase(s, emit, "awaken.generate")
+        elif ph == "awaken.generate":
+            if kind is ev.Awaken:
+                turn.awaken(s, emit, s.active, choice)
+            else:
+                draw(s, emit, s.active, choice.amount, "resource", "generate")
+                turn.phase(s, emit, "action")
+        elif ph == "setup.site":
+            p = s.cards[choice.card].owner
+            emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "deck", SITE_NAMES[p][choice.lane], "setup"))
+        elif ph == "setup.mulligan":
+            p = 0 if not s.players[0].mulligan_done else 1
+            turn.mulligan(s, emit, rng, p, choice.take)
+
+    def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
+        if s.n == 0:
+            decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
+                     for p, pl in enumerate(s.players)]  # fmt: skip
+            turn.begin(s, emit, decks)
+        elif s.bd_player >= 0:
+            from engine.miras9.damage import settle
+
+            settle(s, emit)
+        elif s.wave is not None:
+            combat.wave_auto(s, emit)
+        elif s.phase == "setup.site":
+            turn.deal_hands(s, emit, rng)
+        elif s.phase == "setup.deal":
+            turn.phase(s, emit, "setup.mulligan")
+        elif s.phase == "setup.mulligan":
+            first = rng.below(2)  # [M9-022]
+            emit(ev.FirstPlayerChosen(s.n, 0, s.step, -1, first))
+            turn.start_turn(s, emit, first)
+        elif s.phase == "awaken.generate":
+            turn.phase(s, emit, "action")
+        elif s.phase == "move":
+            turn.phase(s, emit, "attune")
+        else:
+            raise AssertionError(f"no decision and nothing to do at phase {s.phase!r}, step {s.step!r}")
+
+    # ------------------------------------------------------------ views
+
+    def redact(self, event: Any, viewer: int) -> Any:
+        """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]."""
+        kind = type(event)
+        if kind is ev.PileShuffled or kind is ev.DeckPrepared:
+            return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
+        if kind is ev.CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
+            owner = event.card // 1000 - 1
+            if viewer != owner:  # the owner saw the card leave their hand, even into the deck
+                return msgspec.structs.replace(event, card=UNKNOWN)
+        return event
+
+    def position(self, s: M9State) -> Position:
+        cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}
+        counters: dict[str, int] = {}
+        for p, pl in enumerate(s.players):
+            if pl.echo:
+                counters[f"{p}:echo"] = pl.echo
+        for c, cs in s.cards.items():
+            for name in ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield"):
+                v = getattr(cs, name)
+                if v:
+                    counters[f"{c}:{name}"] = v
+        return Position(cards, counters)
+
+    def agents(self) -> Mapping[str, AgentFactory]:
+        return {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+    def decks(self) -> Mapping[str, DeckList]:
+        return DECKS
+
+
+RULESET = M9Ruleset()

@@ -1,0 +1,138 @@
+"""Reaction windows, priority and the reaction stack [M9-114], [M9-115]; activated abilities [M9-043]-[M9-045],
+[M9-107]; Reactions [M9-042].
+
+* Only the priority player may announce; targets are chosen and costs paid at announcement [M9-005], [M9-114].
+  After an announcement the opponent receives priority.
+* A pass hands priority over. Two consecutive passes resolve only the top item; then the attacking player gets
+  priority and (ruling R-M9-03) the pass count starts again from 0. Two consecutive passes on an empty stack close
+  the window.
+* Ruling R-M9-29: Reactions and reaction-timing abilities are used in attack-wave windows only; abilities naming a
+  phase (``action``, ``attune``) are used at their phase's main decision and resolve at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Emit
+from engine.miras9.damage import check_defeats
+from engine.miras9.effects import counter, defn, is_unit, legal_targets, resolve, set_echo, spend
+from engine.miras9.pool import POOL
+from engine.miras9.state import M9State
+from schemas import miras9 as ev
+from schemas.miras9 import Ability, Activate, Pass, PlayCard
+
+PASS = Pass()
+
+
+def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
+    """Costs payable [M9-005], tap needs a ready, Attuned source [M9-043], once per turn [M9-044]."""
+    cs = s.cards[card]
+    pl = s.players[player]
+    if a.cost > len(pl.resource) or a.echo > pl.echo:
+        return False
+    if a.tap and (cs.tapped or not cs.attuned):
+        return False
+    return not (a.once_per_turn and card * 16 + i in s.once)
+
+
+def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
+    opts: list[Activate] = []
+    cards = s.cards
+    for c in s.board:
+        cs = cards[c]
+        if cs.ctrl != player:
+            continue
+        d = defn(cs)
+        if not d.abilities or not is_unit(cs):
+            continue
+        for i, a in enumerate(d.abilities):
+            if a.timing == timing and ability_ok(s, player, c, i, a):
+                opts.extend(Activate(c, i, t) for t in legal_targets(s, a.target, player))
+    return opts
+
+
+def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
+    pl = s.players[player]
+    opts: list[PlayCard] = []
+    seen: set[str] = set()
+    budget = len(pl.resource)
+    for c in pl.hand:
+        cid = s.cards[c].cid
+        d = POOL[cid]
+        if d.type != "event" or "reaction" not in d.keywords or d.cost > budget or cid in seen:
+            continue
+        seen.add(cid)
+        opts.extend(PlayCard(c, -1, t) for t in legal_targets(s, d.target, player))
+    return opts
+
+
+def window_options(s: M9State) -> list[Any]:
+    p = s.priority
+    opts: list[Any] = [PASS]
+    opts.extend(reaction_cards(s, p))
+    opts.extend(ability_options(s, p, "reaction"))
+    return opts
+
+
+def open_window(s: M9State, emit: Emit, name: str, first: int) -> None:
+    emit(ev.WindowOpened(s.n, s.turn, s.step, first, name, first))
+
+
+def pay_ability(s: M9State, emit: Emit, player: int, opt: Activate) -> Ability:
+    cs = s.cards[opt.card]
+    a = defn(cs).abilities[opt.ability]
+    emit(ev.AbilityActivated(s.n, s.turn, s.step, player, opt.card, opt.ability, opt.target))
+    spend(s, emit, player, a.cost)
+    if a.echo:
+        set_echo(s, emit, player, s.players[player].echo - a.echo, "ability")
+    if a.tap:
+        counter(s, emit, cs, "tapped", 1, "cost")
+    return a
+
+
+def announce(s: M9State, emit: Emit, choice: Any) -> None:
+    p = s.priority
+    if type(choice) is PlayCard:
+        cs = s.cards[choice.card]
+        d = POOL[cs.cid]
+        emit(ev.CardPlayed(s.n, s.turn, s.step, p, choice.card, cs.cid, choice.target))
+        spend(s, emit, p, d.cost)
+        emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "hand", "stack", "announce", 0))
+        emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, -1, choice.target, p, len(s.stack) + 1))
+    else:
+        pay_ability(s, emit, p, choice)
+        emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, choice.ability, choice.target, p, len(s.stack) + 1))
+
+
+def resolve_top(s: M9State, emit: Emit) -> None:
+    item = s.stack[-1]
+    cs = s.cards[item.card]
+    if item.ability < 0:
+        d = POOL[cs.cid]
+        kind, effects = d.target, list(d.effects)
+    else:
+        a = defn(cs).abilities[item.ability]
+        kind, effects = a.target, list(a.effects)
+    target = item.target
+    fizzled = bool(kind) and target not in legal_targets(s, kind, item.controller)
+    resolve(s, emit, effects, item.card, item.controller, 0 if fizzled else target)
+    check_defeats(s, emit)
+    if item.ability < 0 and s.cards[item.card].zone == "stack":
+        emit(ev.CardMoved(s.n, s.turn, s.step, item.controller, item.card, "stack", "discard", "resolved", 0))
+    emit(ev.StackResolved(s.n, s.turn, s.step, item.controller, item.card, item.ability, target, fizzled))
+
+
+def window_act(s: M9State, emit: Emit, choice: Any) -> None:
+    if type(choice) is not Pass:
+        announce(s, emit, choice)
+        return
+    p = s.priority
+    passes = s.passes + 1
+    emit(ev.PriorityPassed(s.n, s.turn, s.step, p, passes, 1 - p))
+    if passes < 2:
+        return
+    if s.stack:
+        resolve_top(s, emit)
+    else:
+        emit(ev.WindowClosed(s.n, s.turn, s.step, -1, s.window))

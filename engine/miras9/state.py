@@ -1,0 +1,156 @@
+"""The Miras 9 state: players, their piles, the board, and all control state of turns, waves and the stack.
+
+Board [M9-025]-[M9-029] (ruling R-M9-01): each lane (Exterior, Interior, Space) is one board column holding both
+players' Site positions. A board position is ``loc = side * 3 + lane``: the half of ``lane`` that belongs to
+player ``side``. A Unit stands at a position; attacks, Battle Presence, Manifest and Pressure look at the column
+(``lane``), "friendly" and "enemy" Site at the position's side. ``sites[side][lane]`` is the Site card there, or 0
+for the basic lane token. Piles are lists with the top card last. Later issues (movement, hosts and crews,
+Ship-Sites, En Route) add fields with defaults: ``en_route``, ``host`` of embarked Units, Ship-Site positions.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core import GameState
+from schemas.miras9 import LANES
+
+PILES = ("deck", "hand", "resource", "used", "discard", "exile")
+BOARD = "board"
+
+
+def loc_name(loc: int) -> str:
+    return f"lane:{loc // 3}:{LANES[loc % 3]}"
+
+
+def site_name(side: int, lane: int) -> str:
+    return f"site:{side}:{LANES[lane]}"
+
+
+LOC_NAMES = [loc_name(i) for i in range(6)]
+SITE_NAMES = [[site_name(s, i) for i in range(3)] for s in range(2)]
+ZONE_LOC = {name: i for i, name in enumerate(LOC_NAMES)}
+ZONE_SITE = {SITE_NAMES[s][i]: (s, i) for s in range(2) for i in range(3)}
+
+
+class CardState(msgspec.Struct, kw_only=True):
+    """One card instance. ``zone`` is the ``dst`` of its last move; ``loc`` its board position or -1."""
+
+    iid: int
+    cid: str
+    owner: int
+    ctrl: int
+    zone: str
+    loc: int = -1
+    host: int = 0  # Equipment: the Unit it is attached to (0: dropped or not on the board)
+    tapped: int = 0
+    attuned: int = 0
+    wounds: int = 0
+    atk_mod: int = 0
+    grit_mod: int = 0
+    shield: int = 0
+    token: bool = False
+    face: int = 0  # the paired card: 0 Planet-side up, 1 awakened Spirit
+
+
+class PlayerState(msgspec.Struct, kw_only=True):
+    deck: list[int] = []
+    hand: list[int] = []
+    resource: list[int] = []
+    used: list[int] = []
+    discard: list[int] = []
+    exile: list[int] = []
+    echo: int = 0
+    leader: int = 0
+    sites: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])
+    mulligan_done: bool = False
+    site_done: bool = False
+
+
+class StackItem(msgspec.Struct, array_like=True):
+    card: int
+    ability: int  # -1: the card itself
+    target: int
+    controller: int
+
+
+class Wave(msgspec.Struct, kw_only=True):
+    """The attack wave in progress [M9-073]-[M9-082]."""
+
+    number: int
+    lane: int
+    attacker: int  # the attacking player
+    attackers: list[int] = []
+    targets: list[int] = []
+    blockers: list[int] = []
+    blocked: list[int] = []  # per blocker, the attacker it blocks
+    step: int = 1  # 1..7
+    declared: bool = False  # confirmed (step 1 done)
+    blocks_done: bool = False
+    was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
+    damage_done: bool = False
+
+
+class M9State(GameState, kw_only=True):
+    cards: dict[int, CardState] = {}
+    players: list[PlayerState] = []
+    board: list[int] = []  # Units and Equipment on the board, in order of arrival
+    active: int = 0
+    first: int = -1
+    phase: str = "setup"  # setup | awaken | action | attack | move | attune
+    flow_done: bool = False
+    generated: bool = False
+    # reaction window and stack [M9-114], [M9-115]
+    window: str = ""
+    priority: int = -1
+    passes: int = 0
+    stack: list[StackItem] = []
+    # attack
+    wave: Wave | None = None
+    waves: int = 0  # waves made so far in the game (numbering)
+    attacked: list[int] = []  # lanes with a wave this turn [M9-073]
+    # Battle Damage owed [M9-086]: per point, the attacker it came from
+    bd_player: int = -1
+    bd_sources: list[int] = []
+    bd_paid: int = 0
+    # once-per-turn and once-per-Site trackers, cleared by TurnBegan
+    once: list[int] = []  # card * 16 + ability (or 15 for a replacement)
+    manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
+    pressured: list[int] = []
+    next_token: int = 0
+
+
+def card_zone_ok(s: M9State) -> list[str]:
+    """Problems with 'every card in exactly one place' (empty when consistent): used by property tests."""
+    problems: list[str] = []
+    seen: dict[int, str] = {}
+    for p, pl in enumerate(s.players):
+        for name in PILES:
+            for c in getattr(pl, name):
+                if c in seen:
+                    problems.append(f"card {c} in {name} of player {p} and in {seen[c]}")
+                seen[c] = name
+                if s.cards[c].zone != name:
+                    problems.append(f"card {c} listed in {name} but its zone is {s.cards[c].zone!r}")
+        for lane, site in enumerate(pl.sites):
+            if site:
+                if site in seen:
+                    problems.append(f"site {site} twice")
+                seen[site] = "site"
+                if s.cards[site].zone != SITE_NAMES[p][lane]:
+                    problems.append(f"site {site} zone {s.cards[site].zone!r}")
+    for c in s.board:
+        if c in seen:
+            problems.append(f"card {c} on the board and in {seen[c]}")
+        seen[c] = BOARD
+        if s.cards[c].zone not in ZONE_LOC:
+            problems.append(f"card {c} on the board with zone {s.cards[c].zone!r}")
+    for item in s.stack:
+        if item.ability < 0:
+            if item.card in seen:
+                problems.append(f"card {item.card} on the stack and in {seen[item.card]}")
+            seen[item.card] = "stack"
+    for c, cs in s.cards.items():
+        if c not in seen and cs.zone not in ("planet", "gone"):
+            problems.append(f"card {c} (zone {cs.zone!r}) is nowhere")
+    return problems

@@ -1,0 +1,327 @@
+"""Set-up, the turn and its phases, and the main decisions of each phase.
+
+* Set-up [M9-019]-[M9-022]: Planet-side up, deck prepared, starting Site chosen from the deck and placed in a legal
+  lane, shuffle, five cards, one optional mulligan each (seat 0 decides first, ruling R-M9-25), first player drawn
+  by the seeded generator.
+* Losing at the start of a turn [M9-023], [M9-051].
+* The turn [M9-031]-[M9-038]: Awaken (ready [M9-052]; the card-flow choice; generation up to the maximum, ruling
+  R-M9-05), Action (play cards [M9-039]-[M9-042], Action abilities [M9-045]), Attack (waves, ``combat``), Move
+  (movement arrives with the next issue), Attune (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101],
+  Resource-to-Hand draws [M9-049]), then passing the turn ends Unattuned [M9-038] and temporary modifiers.
+* Planet and Spirit [M9-102]-[M9-105]: Awaken at any main decision of one's own turn, paying the threshold
+  (ruling R-M9-08); the Spirit enters ready and Attuned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Emit
+from engine.miras9 import combat, stack
+from engine.miras9.damage import check_defeats, pay, settle
+from engine.miras9.effects import (
+    can_act,
+    counter,
+    draw,
+    echo_of,
+    fire,
+    is_unit,
+    legal_targets,
+    may_enter,
+    move,
+    presence,
+    resolve,
+    set_echo,
+    spend,
+)
+from engine.miras9.pool import POOL
+from engine.miras9.state import LOC_NAMES, SITE_NAMES, M9State
+from engine.rng import Rng
+from schemas import miras9 as ev
+from schemas.miras9 import (
+    Activate,
+    Awaken,
+    CardFlow,
+    DoManifest,
+    DoPressure,
+    DoRestore,
+    Generate,
+    Mulligan,
+    Pass,
+    PickSite,
+    PlayCard,
+    ResourceToHand,
+)
+
+HAND_SIZE = 5  # [M9-021]
+RESTORE_COST = 2  # [M9-101]
+PASS = Pass()
+FLOW = [CardFlow(False), CardFlow(True)]
+MULLIGAN = [Mulligan(False), Mulligan(True)]
+
+
+def phase(s: M9State, emit: Emit, name: str) -> None:
+    emit(ev.PhaseBegan(s.n, s.turn, s.step, s.active, name))
+
+
+# ---------------------------------------------------------------- set-up
+
+
+def begin(s: M9State, emit: Emit, decks: list[list[int]]) -> None:
+    for p, pl in enumerate(s.players):
+        emit(ev.PlanetPlaced(s.n, 0, "setup", p, pl.leader, s.cards[pl.leader].cid))
+        emit(ev.DeckPrepared(s.n, 0, "setup", p, decks[p]))
+    phase(s, emit, "setup.site")
+
+
+def site_options(s: M9State, p: int) -> list[PickSite]:
+    seen: set[str] = set()
+    opts: list[PickSite] = []
+    for c in s.players[p].deck:
+        cid = s.cards[c].cid
+        d = POOL[cid]
+        if d.type in ("site", "ship_site") and cid not in seen:
+            seen.add(cid)
+            opts.extend(PickSite(c, lane) for lane in d.lanes)
+    return opts
+
+
+def shuffle(s: M9State, emit: Emit, rng: Rng, p: int) -> None:
+    cards = list(s.players[p].deck)
+    rng.shuffle(cards)
+    emit(ev.PileShuffled(s.n, s.turn, s.step, p, cards, "deck"))
+
+
+def deal_hands(s: M9State, emit: Emit, rng: Rng) -> None:
+    phase(s, emit, "setup.deal")
+    for p in range(2):
+        shuffle(s, emit, rng, p)
+        draw(s, emit, p, HAND_SIZE)
+    phase(s, emit, "setup.mulligan")
+
+
+def mulligan(s: M9State, emit: Emit, rng: Rng, p: int, take: bool) -> None:
+    emit(ev.MulliganTaken(s.n, s.turn, s.step, p, take))
+    if take:
+        for c in list(s.players[p].hand):
+            emit(ev.CardMoved(s.n, s.turn, s.step, p, c, "hand", "deck", "mulligan", 0))
+        shuffle(s, emit, rng, p)
+        draw(s, emit, p, HAND_SIZE)
+
+
+# ---------------------------------------------------------------- turns
+
+
+def start_turn(s: M9State, emit: Emit, p: int) -> None:
+    emit(ev.TurnBegan(s.n, s.turn + 1, "awaken", p, p))
+    pl = s.players[p]
+    if not (pl.deck or pl.resource or pl.used):  # [M9-023]
+        emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - p, "survival_clock"))
+        return
+    phase(s, emit, "awaken")
+    cards = s.cards
+    for c in list(s.board):
+        cs = cards[c]
+        if cs.ctrl == p and cs.tapped:
+            counter(s, emit, cs, "tapped", 0, "awaken")
+    if pl.deck:
+        phase(s, emit, "awaken.flow")
+    else:  # ruling R-M9-13: with no Main Deck the card-flow action is skipped
+        phase(s, emit, "awaken.generate")
+
+
+def generation_max(s: M9State, p: int) -> int:
+    """Ruling R-M9-05: the sum of the resource values of the player's real Sites (a basic lane token gives 0)."""
+    cards = s.cards
+    return sum(POOL[cards[c].cid].gen for c in s.players[p].sites if c)
+
+
+def end_turn(s: M9State, emit: Emit) -> None:
+    """[M9-038] the active player's Unattuned Units attune; temporary modifiers expire [M9-110]."""
+    p = s.active
+    cards = s.cards
+    for c in list(s.board):
+        cs = cards[c]
+        if cs.ctrl == p and not cs.attuned and is_unit(cs):
+            counter(s, emit, cs, "attuned", 1, "turn_end")
+        for name in ("atk_mod", "grit_mod", "shield"):
+            if getattr(cs, name):
+                counter(s, emit, cs, name, 0, "turn_end")
+    start_turn(s, emit, 1 - p)
+
+
+# ---------------------------------------------------------------- main decisions
+
+
+def awaken_options(s: M9State, p: int) -> list[Awaken]:
+    pl = s.players[p]
+    leader = s.cards[pl.leader]
+    if leader.zone != "planet" or pl.echo < POOL[leader.cid].threshold:
+        return []
+    return [Awaken(p * 3 + lane) for lane in range(3)]
+
+
+def play_options(s: M9State, p: int) -> list[PlayCard]:
+    pl = s.players[p]
+    budget = len(pl.resource)
+    seen: set[str] = set()
+    opts: list[PlayCard] = []
+    cards = s.cards
+    for c in pl.hand:
+        cid = cards[c].cid
+        if cid in seen:
+            continue
+        seen.add(cid)
+        d = POOL[cid]
+        if d.cost > budget:
+            continue
+        t = d.type
+        if t == "unit":
+            opts.extend(PlayCard(c, loc) for loc in range(6) if may_enter(s, d, p, loc))
+        elif t == "site":
+            opts.extend(PlayCard(c, p * 3 + lane) for lane in d.lanes if not pl.sites[lane])
+        elif t == "equipment":
+            opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(cards[h]))
+        elif t == "event" and "reaction" not in d.keywords:
+            opts.extend(PlayCard(c, -1, tg) for tg in legal_targets(s, d.target, p))
+    return opts
+
+
+def action_options(s: M9State) -> list[Any]:
+    p = s.active
+    opts: list[Any] = [PASS]
+    opts.extend(play_options(s, p))
+    opts.extend(stack.ability_options(s, p, "action"))
+    opts.extend(awaken_options(s, p))
+    return opts
+
+
+def attack_options(s: M9State) -> list[Any]:
+    opts: list[Any] = [PASS]
+    opts.extend(combat.declare_options(s))
+    opts.extend(awaken_options(s, s.active))
+    return opts
+
+
+def attune_options(s: M9State) -> list[Any]:
+    p = s.active
+    pl = s.players[p]
+    opts: list[Any] = [PASS]
+    cards = s.cards
+    for c in s.board:
+        cs = cards[c]
+        if cs.ctrl != p or not can_act(cs):  # ruling R-M9-07: the tap is a cost
+            continue
+        lane = cs.loc % 3
+        if presence(s, lane, 1 - p):  # [M9-094], [M9-095]
+            continue
+        if cs.loc // 3 == p:
+            if cs.loc not in s.manifested:
+                opts.append(DoManifest(c))
+        elif cs.loc not in s.pressured:
+            opts.append(DoPressure(c))
+    if pl.echo >= RESTORE_COST and pl.discard:  # ruling R-M9-14: Restore needs a card to move
+        opts.append(DoRestore())
+    if pl.resource:
+        opts.append(ResourceToHand())
+    opts.extend(stack.ability_options(s, p, "attune"))
+    opts.extend(awaken_options(s, p))
+    return opts
+
+
+def generate_options(s: M9State) -> list[Any]:
+    p = s.active
+    top = min(generation_max(s, p), len(s.players[p].deck))
+    opts: list[Any] = [Generate(k) for k in range(top + 1)]
+    opts.extend(awaken_options(s, p))
+    return opts
+
+
+# ---------------------------------------------------------------- acting
+
+
+def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
+    """[M9-039] announce, choose, pay in full [M9-047], then place or resolve."""
+    cs = s.cards[opt.card]
+    d = POOL[cs.cid]
+    emit(
+        ev.CardPlayed(s.n, s.turn, s.step, p, opt.card, cs.cid, opt.target, opt.target if d.type == "equipment" else 0)
+    )
+    spend(s, emit, p, d.cost)
+    t = d.type
+    if t == "unit":
+        move(s, emit, opt.card, LOC_NAMES[opt.loc], "play")  # enters Unattuned [M9-053]
+        fire(s, emit, s.cards[opt.card], "enter")
+    elif t == "site":
+        move(s, emit, opt.card, SITE_NAMES[p][opt.loc % 3], "play")
+    elif t == "equipment":  # [M9-041]
+        move(s, emit, opt.card, LOC_NAMES[s.cards[opt.target].loc], "attach", opt.target)
+    else:  # [M9-042] resolve, then Discard
+        move(s, emit, opt.card, "stack", "announce")
+        resolve(s, emit, list(d.effects), opt.card, p, opt.target)
+        if s.cards[opt.card].zone == "stack":
+            move(s, emit, opt.card, "discard", "resolved")
+    check_defeats(s, emit)
+
+
+def awaken(s: M9State, emit: Emit, p: int, opt: Awaken) -> None:
+    pl = s.players[p]
+    leader = s.cards[pl.leader]
+    threshold = POOL[leader.cid].threshold
+    emit(ev.Awakened(s.n, s.turn, s.step, p, pl.leader, threshold))
+    set_echo(s, emit, p, pl.echo - threshold, "awaken")
+    move(s, emit, pl.leader, LOC_NAMES[opt.loc], "awaken")
+    counter(s, emit, leader, "attuned", 1, "awaken")  # [M9-105]
+    fire(s, emit, leader, "awaken")
+
+
+def activate_now(s: M9State, emit: Emit, p: int, opt: Activate) -> None:
+    a = stack.pay_ability(s, emit, p, opt)
+    resolve(s, emit, list(a.effects), opt.card, p, opt.target)
+    check_defeats(s, emit)
+
+
+def main_act(s: M9State, emit: Emit, choice: Any) -> bool:
+    """Choices common to the main decisions; False when the choice is not one of them."""
+    p = s.active
+    kind = type(choice)
+    if kind is PlayCard:
+        play(s, emit, p, choice)
+    elif kind is Activate:
+        activate_now(s, emit, p, choice)
+    elif kind is Awaken:
+        awaken(s, emit, p, choice)
+    else:
+        return False
+    return True
+
+
+def attune_act(s: M9State, emit: Emit, choice: Any) -> None:
+    p = s.active
+    pl = s.players[p]
+    kind = type(choice)
+    if kind is DoManifest:  # [M9-094]
+        cs = s.cards[choice.card]
+        emit(ev.Manifested(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
+        counter(s, emit, cs, "tapped", 1, "manifest")
+        set_echo(s, emit, p, pl.echo + echo_of(s, cs), "manifest")
+        fire(s, emit, cs, "manifest")
+    elif kind is DoPressure:  # [M9-095], [M9-096]
+        cs = s.cards[choice.card]
+        emit(ev.Pressured(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
+        counter(s, emit, cs, "tapped", 1, "pressure")
+        set_echo(s, emit, 1 - p, s.players[1 - p].echo - echo_of(s, cs), "pressure")
+    elif kind is DoRestore:  # [M9-101]
+        top = pl.discard[-1]
+        emit(ev.Restored(s.n, s.turn, s.step, p, top))
+        set_echo(s, emit, p, pl.echo - RESTORE_COST, "restore")
+        emit(ev.CardMoved(s.n, s.turn, s.step, p, top, "discard", "used", "restore", 0))
+    elif kind is ResourceToHand:  # [M9-049], ruling R-M9-06: from the top
+        emit(ev.CardMoved(s.n, s.turn, s.step, p, pl.resource[-1], "resource", "hand", "resource_draw", 0))
+    elif not main_act(s, emit, choice):
+        end_turn(s, emit)
+
+
+def pay_act(s: M9State, emit: Emit, choice: Any) -> None:
+    pay(s, emit, choice)
+    settle(s, emit)

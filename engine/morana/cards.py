@@ -1,0 +1,195 @@
+"""The card pool and deck lists: loading, validation, and the construction rules [MOR-35].
+
+Cards are data (``data/cards.toml``), decoded by msgspec into ``schemas.morana`` structs and checked here against
+the closed vocabulary of ``keywords``: a malformed file raises ``CardDataError`` naming the card and field. Deck
+lists are checked against [MOR-35] (exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 copy
+of each Legendary: R-MOR-09) and raise ``InvalidDeckError`` naming the rule broken.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+import msgspec
+
+from engine.morana import keywords as kw
+from engine.morana.scripts import HOOKS
+from schemas.errors import CardDataError, InvalidDeckError
+from schemas.header import DeckList
+from schemas.morana import Card, CardPool, DeckBook, Effect, Warden
+
+DATA_DIR = Path(__file__).parent / "data"
+DECK_SIZE = 20
+MAX_COPIES = 2
+MAX_LEGENDARY_COPIES = 1
+MIN_COST, MAX_COST = 1, 8
+MIN_REBORN_COST = 1  # [MOR-23]
+MIN_INVOCATION_COST = 1  # R-MOR-15
+
+
+class Pool(msgspec.Struct, frozen=True):
+    """The validated pool: cards and Wardens by id, the keyword reminders, and the hash of the source bytes."""
+
+    cards: dict[str, Card]
+    wardens: dict[str, Warden]
+    reminders: dict[str, str]
+    digest: str
+
+
+def _check_effects(effects: list[Effect], where: str, allowed_targets: frozenset[str]) -> None:
+    for i, e in enumerate(effects):
+        at = f"{where}[{i}]"
+        if e.op not in kw.EFFECT_OPS:
+            raise CardDataError(f"{at}: unknown effect op {e.op!r}; use one of {sorted(kw.EFFECT_OPS)}")
+        if e.op in kw.TARGETED_OPS:
+            if e.target not in allowed_targets:
+                raise CardDataError(
+                    f"{at}: target {e.target!r} is not allowed here; use one of {sorted(allowed_targets)}"
+                )
+        elif e.target:
+            raise CardDataError(f"{at}: op {e.op!r} takes no target (got {e.target!r}); remove it")
+        if e.op in {"damage", "boost", "slava", "draw"} and e.amount < 1:
+            raise CardDataError(f"{at}: op {e.op!r} needs amount >= 1 (got {e.amount!r})")
+        if e.op == "script" and e.hook not in HOOKS:
+            raise CardDataError(f"{at}: unknown script hook {e.hook!r}; define it in engine/morana/scripts.py")
+        if e.op != "script" and e.hook:
+            raise CardDataError(f"{at}: only op 'script' takes a hook (got {e.hook!r})")
+
+
+def check_card(c: Card) -> None:
+    where = f"card {c.id!r}"
+    if c.kind not in ("spirit", "charm"):
+        raise CardDataError(f"{where}: kind {c.kind!r} must be 'spirit' or 'charm'")
+    if not MIN_COST <= c.cost <= MAX_COST:
+        raise CardDataError(f"{where}: cost {c.cost!r} outside {MIN_COST}..{MAX_COST}")
+    for name, x in c.keywords.items():
+        if name not in kw.PRINTED_KEYWORDS:
+            raise CardDataError(
+                f"{where}: keyword {name!r} is not printable; use {sorted(kw.PRINTED_KEYWORDS)} (Omen and Reborn "
+                "are the card's omen/reborn bands)"
+            )
+        if (name in kw.NUMBERED_KEYWORDS) != (x >= 1) or x < 0:
+            raise CardDataError(f"{where}: keyword {name!r} has number {x!r}; Clash/Ward/Bloom need X >= 1, Swift 0")
+    if c.kind == "spirit":
+        if c.power < 1:
+            raise CardDataError(f"{where}: a Spirit needs power >= 1 (got {c.power!r}) [MOR-37]")
+        if c.reborn_cost < MIN_REBORN_COST:
+            raise CardDataError(f"{where}: reborn_cost {c.reborn_cost!r} is below the minimum of 1 [MOR-23]")
+        if not c.omen or not c.reborn:
+            raise CardDataError(f"{where}: every Spirit has an Omen and a Reborn band [MOR-21]; fill both")
+    else:
+        if c.power or c.reborn_cost or c.reborn:
+            raise CardDataError(f"{where}: a Charm has no power, reborn_cost or reborn band (R-MOR-19)")
+        if set(c.keywords) - {"swift"}:
+            raise CardDataError(f"{where}: a Charm may only be Swift (got {sorted(c.keywords)!r})")
+        if not c.omen:
+            raise CardDataError(f"{where}: a Charm needs an effect (its omen band)")
+        if any(e.target == "self" for e in c.omen):
+            raise CardDataError(f"{where}: a Charm has no Power, so no effect of it can target 'self'")
+    _check_effects(c.omen, f"{where} omen", kw.TARGETS)
+    _check_effects(c.reborn, f"{where} reborn", kw.TARGETS)
+
+
+def check_warden(w: Warden) -> None:
+    where = f"warden {w.id!r}"
+    if w.vigil.op not in kw.VIGIL_OPS or w.vigil.amount < 1:
+        raise CardDataError(f"{where}: vigil {w.vigil!r} must use one of {sorted(kw.VIGIL_OPS)} with amount >= 1")
+    if w.invocation_cost < MIN_INVOCATION_COST:
+        raise CardDataError(f"{where}: invocation_cost {w.invocation_cost!r} is below 1 (R-MOR-15)")
+    if not w.invocation:
+        raise CardDataError(f"{where}: an Invocation needs an effect [MOR-33]")
+    _check_effects(w.invocation, f"{where} invocation", kw.SITE_FREE_TARGETS)
+
+
+def build_pool(raw: bytes, where: str = "cards.toml") -> Pool:
+    """Decode and validate a pool; ``CardDataError`` on any problem."""
+    try:
+        data = msgspec.toml.decode(raw, type=CardPool)
+    except msgspec.ValidationError as exc:
+        raise CardDataError(f"{where}: {exc}; fix the field named") from None
+    names = [k.name for k in data.keywords]
+    if names != list(kw.KEYWORDS):
+        raise CardDataError(f"{where}: keywords {names!r} must be exactly the six {list(kw.KEYWORDS)!r} in order")
+    cards: dict[str, Card] = {}
+    wardens: dict[str, Warden] = {}
+    for c in data.cards:
+        if c.id in cards:
+            raise CardDataError(f"{where}: card id {c.id!r} appears twice; ids are unique")
+        check_card(c)
+        cards[c.id] = c
+    for w in data.wardens:
+        if w.id in wardens or w.id in cards:
+            raise CardDataError(f"{where}: Warden id {w.id!r} is already used; ids are unique")
+        check_warden(w)
+        wardens[w.id] = w
+    digest = hashlib.blake2b(raw, digest_size=8).hexdigest()
+    return Pool(cards, wardens, {k.name: k.reminder for k in data.keywords}, digest)
+
+
+@cache
+def pool() -> Pool:
+    """The shipped pool, loaded once."""
+    return build_pool((DATA_DIR / "cards.toml").read_bytes())
+
+
+def validate_deck(deck: DeckList, p: Pool) -> None:
+    """[MOR-35]: exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 of each Legendary."""
+    name = deck.name
+    if deck.leader not in p.wardens:
+        raise InvalidDeckError(
+            f"deck {name!r}: Warden {deck.leader!r} is not a Warden of the pool; a deck needs exactly 1 Warden "
+            f"[MOR-35], one of {sorted(p.wardens)}"
+        )
+    if len(deck.cards) != DECK_SIZE:
+        raise InvalidDeckError(
+            f"deck {name!r}: has {len(deck.cards)} cards; a deck is exactly {DECK_SIZE} cards plus 1 Warden [MOR-35]"
+        )
+    for card_id, copies in sorted(Counter(deck.cards).items()):
+        card = p.cards.get(card_id)
+        if card is None:
+            hint = " (a Warden goes in the leader slot)" if card_id in p.wardens else ""
+            raise InvalidDeckError(f"deck {name!r}: unknown card {card_id!r}{hint}; use an id from the card pool")
+        if card.legendary and copies > MAX_LEGENDARY_COPIES:
+            raise InvalidDeckError(
+                f"deck {name!r}: {copies} copies of Legendary {card_id!r}; at most 1 copy of a Legendary [MOR-35]"
+            )
+        if copies > MAX_COPIES:
+            raise InvalidDeckError(
+                f"deck {name!r}: {copies} copies of {card_id!r}; at most 2 copies of a card [MOR-35]"
+            )
+
+
+@cache
+def decks() -> Mapping[str, DeckList]:
+    """The shipped decks by name, each validated."""
+    raw = (DATA_DIR / "decks.toml").read_bytes()
+    try:
+        book = msgspec.toml.decode(raw, type=DeckBook)
+    except msgspec.ValidationError as exc:
+        raise CardDataError(f"decks.toml: {exc}; fix the field named") from None
+    out: dict[str, DeckList] = {}
+    for d in book.decks:
+        deck = DeckList(d.name, [e.card for e in d.cards for _ in range(e.copies)], d.warden)
+        validate_deck(deck, pool())
+        out[d.name] = deck
+    return out
+
+
+def card_text(c: Card, p: Pool) -> str:
+    """The printed rules text: keywords with their reminders [MOR-25], then the Omen and Reborn bands."""
+    parts = [f"{k.capitalize()}{f' {x}' if x else ''} ({p.reminders[k]})" for k, x in c.keywords.items()]
+    label = "Omen" if c.kind == "spirit" else "Effect"
+    parts.append(f"{label}: " + "; ".join(_effect_text(e) for e in c.omen))
+    if c.reborn:
+        parts.append(f"Reborn {c.reborn_cost}: " + "; ".join(_effect_text(e) for e in c.reborn))
+    return ". ".join(parts) + "."
+
+
+def _effect_text(e: Effect) -> str:
+    if e.op == "script":
+        return f"<{e.hook}>"
+    return " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)

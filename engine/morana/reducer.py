@@ -1,0 +1,188 @@
+"""The MORANA reducer: the one place state changes, one handler per event kind (dict dispatch).
+
+Folding ``apply`` over a log rebuilds any position [MOR-07]: the handlers only move cards and set counters as the
+event says; every rule decision was made before the event was emitted. A player's redacted stream folds too: hidden
+cards are ``UNKNOWN`` placeholders in the deck and hand; a sealed Commit changes nothing until ``Flipped`` moves
+the revealed cards from hand (a placeholder) or Nav to their Sites.
+"""
+
+from __future__ import annotations
+
+from engine.core import Reducer
+from engine.morana.state import COMMIT_DONE, MoranaState
+from schemas import morana as ev
+from schemas.records import Event, instance_owner
+
+
+def _shuffled(s: MoranaState, e: ev.DeckShuffled) -> None:
+    s.deck[e.player] = list(e.cards)
+
+
+def _warden(s: MoranaState, e: ev.WardenChosen) -> None:
+    pass  # the Warden is known from the header; the event records it for positions and views
+
+
+def _drew(s: MoranaState, e: ev.Drew) -> None:
+    deck = s.deck[e.player]
+    if deck[-1] == e.card or e.card not in deck:  # the top card, or a redacted deck of placeholders
+        deck.pop()
+    else:
+        deck.remove(e.card)
+    s.hand[e.player].append(e.card)
+
+
+def _nothing(s: MoranaState, e: Event) -> None:
+    pass
+
+
+def _turn(s: MoranaState, e: ev.TurnBegan) -> None:
+    s.turn, s.step = e.turn, e.step
+    s.initiative = e.initiative
+    s.initiative_next = [False, False]
+    s.reborns = [0, 0]
+    s.offboard = [0, 0]
+
+
+def _step(s: MoranaState, e: ev.StepBegan) -> None:
+    s.step = e.step
+    if e.step == "commit":
+        s.committing = 0
+
+
+def _embers(s: MoranaState, e: ev.EmbersChanged) -> None:
+    s.embers[e.holder] = e.value
+
+
+def _committed(s: MoranaState, e: ev.Committed) -> None:
+    s.hand[e.player].remove(e.card)
+    s.sites[e.player][e.site - 1].append(e.card)
+    s.sealed.append(e.card)
+    s.sealed_sites.append(e.site)
+
+
+def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
+    s.nav[e.player].remove(e.card)
+    s.sites[e.player][e.site - 1].append(e.card)
+    s.sealed.append(e.card)
+    s.sealed_sites.append(e.site)
+    s.reborning.append(e.card)
+    s.reborns[e.player] += 1
+
+
+def _invocation_committed(s: MoranaState, e: ev.InvocationCommitted) -> None:
+    s.invoking.append(e.player)
+    s.invoked[e.player] = True
+
+
+def _commit_done(s: MoranaState, e: ev.CommitDone) -> None:
+    s.committing = e.player + 1 if e.player + 1 < COMMIT_DONE else COMMIT_DONE
+
+
+def _flipped(s: MoranaState, e: ev.Flipped) -> None:
+    for card, site in zip(e.cards, e.sites, strict=True):
+        owner = card // 1000 - 1
+        here = s.sites[owner][site - 1]
+        if card not in here:  # folding a redacted stream: the sealed card comes from Nav or a hidden hand card
+            nav, hand = s.nav[owner], s.hand[owner]
+            if card in nav:
+                nav.remove(card)
+            elif card in hand:
+                hand.remove(card)
+            else:
+                hand.remove(ev.UNKNOWN)
+            here.append(card)
+    s.reborning = list(e.reborn)
+    s.invoking = list(e.invocations)
+    for p in e.invocations:
+        s.invoked[p] = True
+    s.revealed = list(e.cards)
+    s.sealed = []
+    s.sealed_sites = []
+
+
+def _resolution(s: MoranaState, e: Event) -> None:
+    s.step = e.step
+
+
+def _band(s: MoranaState, e: ev.OmenFired | ev.CharmFired) -> None:
+    s.revealed.remove(e.card)
+
+
+def _reborn_fired(s: MoranaState, e: ev.RebornFired) -> None:
+    s.revealed.remove(e.card)
+    s.reborning.remove(e.card)
+
+
+def _invocation_fired(s: MoranaState, e: ev.InvocationFired) -> None:
+    s.invoking.remove(e.player)
+
+
+def _power(s: MoranaState, e: ev.PowerChanged) -> None:
+    s.power[e.holder] = e.value
+
+
+def _leave_site(s: MoranaState, card: int, src: str) -> int:
+    player = instance_owner(card)
+    s.sites[player][int(src[5:]) - 1].remove(card)
+    s.nav[player].append(card)
+    if card in s.revealed:
+        s.revealed.remove(card)
+    if card in s.reborning:
+        s.reborning.remove(card)
+    return player
+
+
+def _defeated(s: MoranaState, e: ev.Defeated) -> None:
+    _leave_site(s, e.card, e.src)
+    del s.power[e.card]
+
+
+def _charm_spent(s: MoranaState, e: ev.CharmSpent) -> None:
+    _leave_site(s, e.card, e.src)
+
+
+def _initiative(s: MoranaState, e: ev.InitiativeGranted) -> None:
+    s.initiative_next[e.player] = True
+
+
+def _slava(s: MoranaState, e: ev.SlavaGained) -> None:
+    s.slava[e.holder] = e.value
+    if e.source == "offboard":
+        s.offboard[e.holder] += e.amount
+
+
+def _ended(s: MoranaState, e: ev.GameEnded) -> None:
+    s.over, s.winner, s.end_reason, s.step = True, e.winner, e.reason, e.step
+
+
+apply = Reducer[MoranaState](
+    {
+        ev.DeckShuffled: _shuffled,
+        ev.WardenChosen: _warden,
+        ev.Drew: _drew,
+        ev.DrawSkipped: _nothing,
+        ev.TurnBegan: _turn,
+        ev.StepBegan: _step,
+        ev.EmbersChanged: _embers,
+        ev.Committed: _committed,
+        ev.RebornCommitted: _reborn_committed,
+        ev.InvocationCommitted: _invocation_committed,
+        ev.CommitDone: _commit_done,
+        ev.Sealed: _nothing,
+        ev.Flipped: _flipped,
+        ev.SiteResolutionBegan: _resolution,
+        ev.InvocationResolutionBegan: _resolution,
+        ev.OmenFired: _band,
+        ev.RebornFired: _reborn_fired,
+        ev.CharmFired: _band,
+        ev.ClashFired: _nothing,
+        ev.InvocationFired: _invocation_fired,
+        ev.PowerChanged: _power,
+        ev.Defeated: _defeated,
+        ev.CharmSpent: _charm_spent,
+        ev.InitiativeGranted: _initiative,
+        ev.SiteScored: _nothing,
+        ev.SlavaGained: _slava,
+        ev.GameEnded: _ended,
+    }
+)

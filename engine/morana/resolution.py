@@ -1,0 +1,310 @@
+"""Dusk: Invocations, then each Site left to right, and the effect primitives they run.
+
+Rules implemented: Sites resolve left to right [MOR-16], [MOR-19]; at each Site the player with less Slava resolves
+their effects first [MOR-28], measured as the Site begins (R-MOR-05); at equal Slava the Initiative holder goes
+first, and with no holder both resolve simultaneously (targets chosen before either applies, defeats after both)
+[MOR-29] (R-MOR-05, R-MOR-06). Within a Site, Swift effects resolve before all others (R-MOR-07); each player's
+effects resolve card by card in arrival order, each card's band (Omen, Reborn, or a Charm's effect) before its
+Clash (R-MOR-18). Power is durability: damage lowers it and a Spirit at 0 is defeated to its owner's Nav
+[MOR-19], [MOR-21], [MOR-37] (R-MOR-12). Off-board Slava is capped at +4 a turn [MOR-31] (R-MOR-08). A card
+defeated before its effects resolve loses them: this is how Clash 2 in [MOR-39] takes the left Site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Final
+
+from engine.morana.cards import pool
+from engine.morana.keywords import ward_after
+from engine.morana.scripts import HOOKS, ScriptContext
+from engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
+from schemas import morana as ev
+from schemas.morana import Card, Effect, Vigil
+from schemas.records import Event
+
+Emit = Callable[[Event], None]
+Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
+Plan = list[tuple[Effect, list[int]]]
+
+SWIFT: Final = "swift"
+
+
+def definition(s: MoranaState, card: int) -> Card:
+    return pool().cards[s.ids[card // 1000 - 1][card % 1000]]
+
+
+@cache
+def _vigil(warden: str) -> Vigil:
+    return pool().wardens[warden].vigil
+
+
+def vigil_amount(s: MoranaState, player: int, op: str) -> int:
+    v = _vigil(s.wardens[player])
+    return v.amount if v.op == op else 0
+
+
+def order(s: MoranaState) -> tuple[int, str]:
+    """Who resolves first now: less Slava [MOR-28], else the Initiative holder [MOR-29], else nobody."""
+    a, b = s.slava
+    if a != b:
+        return (0 if a < b else 1), "less_slava"
+    if s.initiative != NOBODY:
+        return s.initiative, "initiative"
+    return NOBODY, "simultaneous"
+
+
+# --- targets -----------------------------------------------------------------------------------------------------
+
+
+def _spirits(s: MoranaState, player: int, site: int) -> list[int]:
+    power = s.power
+    if site:
+        return [c for c in s.sites[player][site - 1] if c in power]
+    return [c for cards in s.sites[player] for c in cards if c in power]
+
+
+def _strongest(s: MoranaState, cards: list[int]) -> list[int]:
+    if not cards:
+        return []
+    best = cards[0]
+    for c in cards[1:]:
+        if s.power[c] > s.power[best]:
+            best = c
+    return [best]
+
+
+def _weakest(s: MoranaState, cards: list[int]) -> list[int]:
+    if not cards:
+        return []
+    best = cards[0]
+    for c in cards[1:]:
+        if s.power[c] < s.power[best]:
+            best = c
+    return [best]
+
+
+def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> list[int]:
+    """The cards ``target`` names for ``card`` of ``player`` resolving at ``site`` (0: no Site, an Invocation).
+
+    Ties between equally strong or weak Spirits go to the leftmost Site, then the earliest to arrive (R-MOR-07).
+    """
+    foe = 1 - player
+    if target == "self":
+        return [card] if card in s.power else []
+    if target == "allies_here":
+        return _spirits(s, player, site)
+    if target == "allies":
+        return _spirits(s, player, 0)
+    if target == "enemy_strongest_here":
+        return _strongest(s, _spirits(s, foe, site))
+    if target == "enemy_weakest_here":
+        return _weakest(s, _spirits(s, foe, site))
+    if target == "enemies_here":
+        return _spirits(s, foe, site)
+    if target == "enemy_strongest":
+        return _strongest(s, _spirits(s, foe, 0))
+    if target == "enemies":
+        return _spirits(s, foe, 0)
+    return []
+
+
+# --- effect primitives -------------------------------------------------------------------------------------------
+
+
+def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> None:
+    """Draw one: skipped with 10 cards in hand or an empty deck (R-MOR-16)."""
+    if len(s.hand[player]) >= HAND_LIMIT:
+        emit(ev.DrawSkipped(s.n, s.turn, step, player, "hand_full"))
+    elif not s.deck[player]:
+        emit(ev.DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
+    else:
+        emit(ev.Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
+
+
+def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
+    """``amount`` damage to ``target``, less its Ward (R-MOR-07, R-MOR-12); Power never goes below 0."""
+    owner = target // 1000 - 1
+    ward = definition(s, target).keywords.get("ward", 0) + vigil_amount(s, owner, "ward_bonus")
+    dealt, prevented = ward_after(amount, ward)
+    current = s.power[target]
+    new = max(0, current - dealt)
+    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
+
+
+def boost(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int, source: str) -> None:
+    current = s.power[target]
+    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, current + amount, amount, source, by))
+
+
+def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, amount: int) -> None:
+    """Off-board Slava, at most +4 a turn from all non-Site sources together; the excess is lost [MOR-31]."""
+    got = min(amount, max(0, OFFBOARD_CAP - s.offboard[player]))
+    value = s.slava[player] + got
+    emit(ev.SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
+
+
+def run_effect(
+    s: MoranaState, emit: Emit, step: str, player: int, by: int, site: int, e: Effect, tg: list[int]
+) -> None:
+    op = e.op
+    if op == "damage":
+        for t in tg:
+            if t in s.power:
+                damage(s, emit, step, player, by, t, e.amount)
+    elif op == "boost":
+        for t in tg:
+            if t in s.power:
+                boost(s, emit, step, player, by, t, e.amount, "boost")
+    elif op == "slava":
+        gain_offboard(s, emit, step, player, by, e.amount)
+    elif op == "initiative":
+        emit(ev.InitiativeGranted(s.n, s.turn, step, player, by, s.turn + 1))
+    elif op == "draw":
+        for _ in range(e.amount):
+            draw(s, emit, step, player, "effect")
+    else:
+        HOOKS[e.hook](ScriptContext(s, emit, step, player, by, site))
+
+
+# --- items: what a card does at its Site -------------------------------------------------------------------------
+
+
+def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
+    if kind == "invocation":
+        return pool().wardens[s.wardens[card // 1000 - 1]].invocation
+    d = definition(s, card)
+    return d.reborn if kind == "reborn" else d.omen
+
+
+def clash_amount(s: MoranaState, player: int, card: int) -> int:
+    x = definition(s, card).keywords.get("clash", 0)
+    return x + vigil_amount(s, player, "clash_bonus") if x else 0
+
+
+def plan(s: MoranaState, item: Item) -> Plan:
+    """Targets for every effect of ``item``, chosen from the board as it is now."""
+    player, card, site, kind = item
+    if kind == "clash":
+        return [
+            (Effect("damage", clash_amount(s, player, card)), targets(s, player, card, site, "enemy_strongest_here"))
+        ]
+    return [(e, targets(s, player, card, site, e.target) if e.target else []) for e in _band(s, card, kind)]
+
+
+def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
+    """One item in printed order: its event, its effects, and a Charm's departure."""
+    _announce(s, emit, step, item, p)
+    player, card, site, kind = item
+    for effect, tg in p:
+        run_effect(s, emit, step, player, card, site, effect, tg)
+    if kind == "charm":
+        emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+
+
+def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item, Plan]]) -> None:
+    """A simultaneous batch (R-MOR-05): every item's event and non-damage effects, then all damage, so that no
+    seat order can matter (Power is only clamped at 0 after every boost has landed)."""
+    for item, p in planned:
+        _announce(s, emit, step, item, p)
+        player, card, site, _ = item
+        for effect, tg in p:
+            if effect.op != "damage":
+                run_effect(s, emit, step, player, card, site, effect, tg)
+    for item, p in planned:
+        player, card, site, kind = item
+        for effect, tg in p:
+            if effect.op == "damage":
+                run_effect(s, emit, step, player, card, site, effect, tg)
+        if kind == "charm":
+            emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+
+
+def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
+    player, card, site, kind = item
+    if kind == "clash":
+        effect, tg = p[0]
+        emit(ev.ClashFired(s.n, s.turn, step, player, card, site, effect.amount, tg[0]))
+    elif kind == "omen":
+        emit(ev.OmenFired(s.n, s.turn, step, player, card, site))
+    elif kind == "reborn":
+        emit(ev.RebornFired(s.n, s.turn, step, player, card, site))
+    elif kind == "charm":
+        emit(ev.CharmFired(s.n, s.turn, step, player, card, site))
+    else:
+        emit(ev.InvocationFired(s.n, s.turn, step, player, card))
+
+
+def _items(s: MoranaState, player: int, site: int, swift: bool) -> list[Item]:
+    out: list[Item] = []
+    for card in s.sites[player][site - 1]:
+        d = definition(s, card)
+        if (SWIFT in d.keywords) != swift:
+            continue
+        if card in s.revealed:
+            kind = "charm" if d.kind == "charm" else "reborn" if card in s.reborning else "omen"
+            out.append((player, card, site, kind))
+        if "clash" in d.keywords:
+            out.append((player, card, site, "clash"))
+    return out
+
+
+def _live(s: MoranaState, item: Item) -> bool:
+    """Still able to act: on its Site (not defeated), and a Clash needs a Spirit with Power and an enemy there."""
+    player, card, site, kind = item
+    if kind == "invocation":
+        return True
+    if card not in s.sites[player][site - 1]:
+        return False
+    if kind == "clash":
+        return s.power.get(card, 0) > 0 and bool(_spirits(s, 1 - player, site))
+    return card in s.revealed
+
+
+def defeats(s: MoranaState, emit: Emit, step: str) -> None:
+    """Every Spirit at 0 Power crosses to its owner's Nav face-up [MOR-21]."""
+    if 0 not in s.power.values():
+        return
+    for player in (0, 1):
+        for k, cards in enumerate(s.sites[player]):
+            for card in [c for c in cards if s.power.get(c, 1) <= 0]:
+                emit(ev.Defeated(s.n, s.turn, step, player, card, f"site:{k + 1}"))
+
+
+def _resolve(s: MoranaState, emit: Emit, step: str, first: int, collect: Callable[[int], list[Item]]) -> None:
+    if first == NOBODY:  # simultaneous: all targets first, then all effects, then defeats [MOR-29]
+        run_together(s, emit, step, [(item, plan(s, item)) for p in (0, 1) for item in collect(p) if _live(s, item)])
+        defeats(s, emit, step)
+        return
+    for player in (first, 1 - first):
+        for item in collect(player):
+            if _live(s, item):
+                run(s, emit, step, item, plan(s, item))
+                defeats(s, emit, step)
+
+
+def resolve_invocations(s: MoranaState, emit: Emit) -> None:
+    """Sealed Invocations resolve after the flip, before the Sites (R-MOR-15)."""
+    step = "dusk.invocation"
+    first, reason = order(s)
+    emit(ev.InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
+    invoking = list(s.invoking)
+    _resolve(
+        s,
+        emit,
+        step,
+        first,
+        lambda p: [(p, warden_instance(p), 0, "invocation")] if p in invoking else [],
+    )
+
+
+def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
+    """One Site: order measured now, Swift effects first, then the rest [MOR-16], [MOR-28], [MOR-29]."""
+    step = f"dusk.site{site}"
+    first, reason = order(s)
+    emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
+    if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
+        return
+    for swift in (True, False):
+        _resolve(s, emit, step, first, partial(_items, s, site=site, swift=swift))

@@ -1,0 +1,106 @@
+"""The MORANA ruleset object: what the shared runner, replay, views and tools call [MOR-01]–[MOR-41].
+
+``pending`` offers the one decision point, Commit [MOR-15]; everything else proceeds on its own. ``redact`` is the
+hidden-information view [MOR-07], [MOR-15], [MOR-23] (R-MOR-14): deck order is hidden from everyone and a hand from
+everyone but its owner; the opponent's Commit is behind a screen: each of its events becomes a bare ``Sealed`` (and
+``CommitDone.placed`` is hidden), so neither the cards, their Sites, the Embers paid nor the Invocation show until
+the ``Flipped`` event at Dusk reveals them all. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from engine.agents import RandomAgent
+from engine.core import AgentFactory, DecisionPoint, Emit, Position
+from engine.morana import reducer
+from engine.morana.bots import HeuristicAgent
+from engine.morana.cards import decks, pool, validate_deck
+from engine.morana.resolution import definition
+from engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
+from engine.morana.turn import commit, dusk_and_rite, options, setup
+from engine.rng import Rng
+from schemas import morana as ev
+from schemas.errors import InvalidDeckError
+from schemas.header import DeckList, LogHeader
+from schemas.morana import SCHEMA, MoranaOption
+
+
+class MoranaRuleset:
+    schema = SCHEMA
+    state_type = MoranaState
+    default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
+    apply = reducer.apply
+
+    def card_pool_hash(self) -> str:
+        return pool().digest
+
+    def new_state(self, header: LogHeader) -> MoranaState:
+        if header.start_position:
+            return msgspec.msgpack.decode(header.start_position, type=MoranaState)
+        if len(header.decks) != 2:
+            raise InvalidDeckError(f"MORANA is played by 2 players; the header lists {len(header.decks)} decks")
+        p = pool()
+        for deck in header.decks:
+            validate_deck(deck, p)
+        return MoranaState(ids=[list(d.cards) for d in header.decks], wardens=[d.leader for d in header.decks])
+
+    def pending(self, s: MoranaState) -> DecisionPoint[MoranaOption] | None:
+        if s.step != "commit" or s.committing >= COMMIT_DONE or s.over:
+            return None
+        return DecisionPoint(s.committing, "commit", options(s))
+
+    def advance(self, s: MoranaState, choice: Any, emit: Emit, rng: Rng) -> None:
+        if choice is not None:
+            commit(s, emit, choice)
+        elif s.step == "setup":
+            setup(s, emit, rng)
+        else:
+            dusk_and_rite(s, emit)
+
+    def redact(self, event: Any, viewer: int) -> Any:
+        t = type(event)
+        if t is ev.DeckShuffled:
+            return msgspec.structs.replace(event, cards=[ev.UNKNOWN] * len(event.cards))
+        if event.player == viewer or event.player == NOBODY:
+            return event
+        if t is ev.Drew:
+            return msgspec.structs.replace(event, card=ev.UNKNOWN)
+        if event.step == "commit":  # behind the screen: that something was sealed, never what, where or its cost
+            if t is ev.CommitDone:
+                return msgspec.structs.replace(event, placed=ev.HIDDEN)
+            return ev.Sealed(event.n, event.turn, event.step, event.player)
+        return event
+
+    def position(self, s: MoranaState) -> Position:
+        cards: dict[int, str] = {}
+        counters: dict[str, int] = {}
+        for p in (0, 1):
+            for zone, pile in (("deck", s.deck[p]), ("hand", s.hand[p]), ("nav", s.nav[p])):
+                for c in pile:
+                    cards[c] = zone
+            for k, pile in enumerate(s.sites[p]):
+                for c in pile:
+                    cards[c] = f"site:{k + 1}"
+            if s.n > 0:
+                cards[warden_instance(p)] = "warden"
+            counters[f"{p}:slava"] = s.slava[p]
+            counters[f"{p}:embers"] = s.embers[p]
+        for c, v in s.power.items():
+            counters[f"{c}:power"] = v
+        for c in [*s.nav[0], *s.nav[1], *s.reborning]:  # defeated at 0, and not yet revealed again
+            if c not in s.power and definition(s, c).kind == "spirit":
+                counters[f"{c}:power"] = 0
+        return Position(cards, counters)
+
+    def agents(self) -> Mapping[str, AgentFactory]:
+        return {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+    def decks(self) -> Mapping[str, DeckList]:
+        return decks()
+
+
+RULESET = MoranaRuleset()

@@ -1,0 +1,72 @@
+"""The MORANA game state and the numbers at a glance [MOR-03] (R-MOR-16).
+
+Everything the rules need to continue from a saved position lives here: zones per player (deck top last, hand,
+Nav, the three Sites in arrival order), Power of face-up Spirits, the sealed cards of this turn's Commit, the
+counters (Slava [MOR-10], Embers [MOR-12]), the per-turn limits (Reborns [MOR-23], off-board Slava [MOR-31]),
+Initiative [MOR-29], the Invocation used [MOR-33], and whose Commit is being taken.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from engine.core import GameState
+from schemas.records import LEADER_INDEX, instance_id
+
+PLAYERS: Final = 2
+SITES: Final = 3
+OPENING_HAND: Final = 4
+HAND_LIMIT: Final = 10
+LAST_TURN: Final = 8
+SLAVA_TO_WIN: Final = 13
+OFFBOARD_CAP: Final = 4
+REBORN_LIMIT: Final = 2
+NOBODY: Final = -1
+COMMIT_DONE: Final = 2  # ``committing`` once both players have sealed
+
+
+class MoranaState(GameState, kw_only=True):
+    ids: list[list[str]] = []  # card id of each deck instance, by player and index
+    wardens: list[str] = []
+    deck: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    hand: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    nav: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    sites: list[list[list[int]]] = msgspec.field(default_factory=lambda: [[[], [], []], [[], [], []]])
+    power: dict[int, int] = {}
+    sealed: list[int] = []  # face-down this turn, in commit order
+    sealed_sites: list[int] = []
+    reborning: list[int] = []  # sealed from Nav, then revealed until their Reborn band fires
+    revealed: list[int] = []  # flipped this Dusk, band not yet fired
+    invoking: list[int] = []  # players whose sealed Invocation has not yet resolved
+    invoked: list[bool] = msgspec.field(default_factory=lambda: [False, False])
+    slava: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+    embers: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+    offboard: list[int] = msgspec.field(default_factory=lambda: [0, 0])  # off-board Slava gained this turn
+    reborns: list[int] = msgspec.field(default_factory=lambda: [0, 0])  # Reborns this turn
+    initiative: int = NOBODY  # holder this turn
+    initiative_next: list[bool] = msgspec.field(
+        default_factory=lambda: [False, False]
+    )  # granted this turn, for the next
+    committing: int = 0  # the player taking Commit now (0, then 1), or COMMIT_DONE
+
+
+def warden_instance(player: int) -> int:
+    return instance_id(player, LEADER_INDEX)
+
+
+def card_id(s: MoranaState, card: int) -> str:
+    """The card definition id of an instance (Wardens included)."""
+    owner, index = divmod(card, 1000)
+    if index == LEADER_INDEX:
+        return s.wardens[owner - 1]
+    return s.ids[owner - 1][index]
+
+
+def site_of(s: MoranaState, player: int, card: int) -> int:
+    """The Site (1..3) where ``card`` of ``player`` is, or 0."""
+    for k, cards in enumerate(s.sites[player]):
+        if card in cards:
+            return k + 1
+    return 0

@@ -1,0 +1,200 @@
+"""Set-up and the turn: Dawn, Commit, Dusk, Rite, and the end [MOR-05], [MOR-12]–[MOR-17], [MOR-21]–[MOR-23],
+[MOR-31], [MOR-33].
+
+* Set-up: each deck is shuffled (an event), each Warden is placed face-up [MOR-33], each player draws 4 (R-MOR-16).
+* Dawn: ``TurnBegan`` (Initiative granted last turn takes hold [MOR-29]), both draw one, both gain Embers equal to
+  the turn number [MOR-12], [MOR-14]; Bloom grows Spirits already on the board (R-MOR-07).
+* Commit: player 0 then player 1 place cards face-down, paying costs; Reborn up to two Spirits from Nav paying
+  the Reborn cost (at least 1) [MOR-15], [MOR-21], [MOR-23]; fire the Invocation once per game [MOR-33]. Every
+  commit event is sealed (see ``schemas.morana``); the order of the two players' decisions is invisible to both.
+* Dusk: everything flips at once; unspent Embers vanish (R-MOR-11); Invocations, then the Sites resolve
+  (``resolution``) [MOR-16].
+* Rite: +1 Slava per Site with strictly more Power [MOR-17], [MOR-19]; then the 13 check, and after Turn 8 the
+  tiebreaks [MOR-05] (R-MOR-01 .. R-MOR-04).
+"""
+
+from __future__ import annotations
+
+from engine.morana.cards import pool
+from engine.morana.resolution import (
+    Emit,
+    definition,
+    draw,
+    resolve_invocations,
+    resolve_site,
+    vigil_amount,
+)
+from engine.morana.state import (
+    LAST_TURN,
+    NOBODY,
+    OPENING_HAND,
+    REBORN_LIMIT,
+    SITES,
+    SLAVA_TO_WIN,
+    MoranaState,
+    warden_instance,
+)
+from engine.rng import Rng
+from schemas import morana as ev
+from schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
+from schemas.records import instance_id
+
+_DONE = Done()
+_INVOKE = Invoke()
+_SITE_RANGE = range(1, SITES + 1)
+_PLACES: dict[int, tuple[Place, Place, Place]] = {}
+_REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
+
+
+def _places(card: int) -> tuple[Place, Place, Place]:
+    got = _PLACES.get(card)
+    if got is None:
+        got = _PLACES[card] = (Place(card, 1), Place(card, 2), Place(card, 3))
+    return got
+
+
+def _rebirths(card: int) -> tuple[Rebirth, Rebirth, Rebirth]:
+    got = _REBIRTHS.get(card)
+    if got is None:
+        got = _REBIRTHS[card] = (Rebirth(card, 1), Rebirth(card, 2), Rebirth(card, 3))
+    return got
+
+
+def setup(s: MoranaState, emit: Emit, rng: Rng) -> None:
+    for p in (0, 1):
+        order = [instance_id(p, i) for i in range(len(s.ids[p]))]
+        rng.shuffle(order)
+        emit(ev.DeckShuffled(s.n, 0, "setup", p, order))
+        emit(ev.WardenChosen(s.n, 0, "setup", p, warden_instance(p), s.wardens[p]))
+    for p in (0, 1):
+        for _ in range(OPENING_HAND):
+            draw(s, emit, "setup", p, "opening")
+    dawn(s, emit, 1)
+
+
+def dawn(s: MoranaState, emit: Emit, turn: int) -> None:
+    a, b = s.initiative_next
+    holder = 0 if a and not b else 1 if b and not a else NOBODY  # both granted: they cancel (R-MOR-06)
+    emit(ev.TurnBegan(s.n, turn, "dawn", NOBODY, holder))
+    for p in (0, 1):
+        draw(s, emit, "dawn", p, "dawn")
+    for p in (0, 1):
+        emit(ev.EmbersChanged(s.n, turn, "dawn", p, "embers", p, turn, turn - s.embers[p], "dawn"))
+    for p in (0, 1):
+        for cards in s.sites[p]:
+            for card in cards:
+                x = definition(s, card).keywords.get("bloom", 0)
+                if x and card in s.power:
+                    current = s.power[card]
+                    emit(ev.PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
+    emit(ev.StepBegan(s.n, turn, "commit", NOBODY))
+
+
+def reborn_cost(s: MoranaState, player: int, card: int) -> int:
+    """The printed Reborn cost less the Vigil's discount, never below 1 [MOR-23]."""
+    return max(1, definition(s, card).reborn_cost - vigil_amount(s, player, "reborn_discount"))
+
+
+def options(s: MoranaState) -> list[MoranaOption]:
+    """The legal Commit actions of the player committing now, ``Done`` last."""
+    p = s.committing
+    embers = s.embers[p]
+    out: list[MoranaOption] = []
+    cards = pool().cards
+    ids = s.ids[p]
+    for card in s.hand[p]:
+        if cards[ids[card % 1000]].cost <= embers:
+            out.extend(_places(card))
+    if s.reborns[p] < REBORN_LIMIT:
+        for card in s.nav[p]:
+            d = cards[ids[card % 1000]]
+            if d.kind == "spirit" and reborn_cost(s, p, card) <= embers:
+                out.extend(_rebirths(card))
+    if not s.invoked[p] and pool().wardens[s.wardens[p]].invocation_cost <= embers:
+        out.append(_INVOKE)
+    out.append(_DONE)
+    return out
+
+
+def _pay(s: MoranaState, emit: Emit, p: int, cost: int, source: str) -> None:
+    emit(ev.EmbersChanged(s.n, s.turn, "commit", p, "embers", p, s.embers[p] - cost, -cost, source))
+
+
+def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
+    """One sealed Commit action [MOR-15]."""
+    p = s.committing
+    t = type(choice)
+    if t is Place:
+        assert isinstance(choice, Place)
+        _pay(s, emit, p, definition(s, choice.card).cost, "commit")
+        emit(ev.Committed(s.n, s.turn, "commit", p, choice.card, choice.site, "hand", f"site:{choice.site}"))
+    elif t is Rebirth:
+        assert isinstance(choice, Rebirth)
+        _pay(s, emit, p, reborn_cost(s, p, choice.card), "reborn")
+        emit(ev.RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", f"site:{choice.site}"))
+    elif t is Invoke:
+        _pay(s, emit, p, pool().wardens[s.wardens[p]].invocation_cost, "invocation")
+        emit(ev.InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
+    else:
+        placed = sum(1 for c in s.sealed if c // 1000 - 1 == p)
+        emit(ev.CommitDone(s.n, s.turn, "commit", p, placed))
+
+
+def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
+    """Everything after both Commits: the flip, resolution, the Rite, then the next Dawn or the end."""
+    emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
+    sealed = list(s.sealed)
+    emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), list(s.reborning), sorted(s.invoking)))
+    for p in (0, 1):
+        if s.embers[p]:
+            emit(ev.EmbersChanged(s.n, s.turn, "dusk", p, "embers", p, 0, -s.embers[p], "lapse"))
+    for card in sealed:
+        d = definition(s, card)
+        if d.kind == "spirit":
+            p = card // 1000 - 1
+            value = d.power + vigil_amount(s, p, "reveal_boost")
+            emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
+    if s.invoking:
+        resolve_invocations(s, emit)
+    for k in _SITE_RANGE:
+        resolve_site(s, emit, k)
+    rite(s, emit)
+
+
+def _site_power(s: MoranaState, p: int, k: int) -> int:
+    power = s.power
+    return sum(power[c] for c in s.sites[p][k] if c in power)
+
+
+def rite(s: MoranaState, emit: Emit) -> None:
+    """[MOR-17]: score every Site left to right, then one check for 13 (R-MOR-01)."""
+    emit(ev.StepBegan(s.n, s.turn, "rite", NOBODY))
+    controlled = [0, 0]
+    for k in range(SITES):
+        pw = [_site_power(s, 0, k), _site_power(s, 1, k)]
+        winner = 0 if pw[0] > pw[1] else 1 if pw[1] > pw[0] else NOBODY
+        emit(ev.SiteScored(s.n, s.turn, "rite", NOBODY, k + 1, winner, pw))
+        if winner != NOBODY:
+            controlled[winner] += 1
+            value = s.slava[winner] + 1
+            emit(ev.SlavaGained(s.n, s.turn, "rite", winner, "slava", winner, value, 1, f"site:{k + 1}"))
+    if max(s.slava) >= SLAVA_TO_WIN:
+        end(s, emit, controlled, "slava_13")
+    elif s.turn >= LAST_TURN:
+        end(s, emit, controlled, "")
+    else:
+        dawn(s, emit, s.turn + 1)
+
+
+def end(s: MoranaState, emit: Emit, controlled: list[int], reached: str) -> None:
+    """[MOR-05]: most Slava, then most Sites controlled, then most total Power; level on all three is a draw.
+
+    ``controlled`` counts the Sites each player holds with strictly more Power at this Rite (R-MOR-03).
+    """
+    totals = [sum(_site_power(s, p, k) for k in range(SITES)) for p in (0, 1)]
+    winner, reason = NOBODY, "draw"
+    for values, why in ((s.slava, reached or "most_slava"), (controlled, "most_sites"), (totals, "most_power")):
+        if values[0] != values[1]:
+            winner, reason = (0 if values[0] > values[1] else 1), why
+            break
+    emit(ev.GameEnded(s.n, s.turn, "end", NOBODY, winner, reason, list(s.slava), list(controlled), totals))

@@ -1,0 +1,159 @@
+"""Attack waves: attackers, blockers, the seven steps, blocked and unblocked combat, leaving a wave."""
+
+from __future__ import annotations
+
+from schemas import miras9 as ev
+from tests.miras9.table import Table
+
+
+def test_legal_attackers_are_ready_attuned_and_in_the_lane_M9_066_M9_053() -> None:
+    """[M9-066] [M9-053] only ready, Attuned Units in the wave's lane column may attack; ``cannot`` bars one."""
+    t = Table(phase="attack")
+    ok = t.unit(0, "char-raider", 0)
+    t.unit(0, "char-raider", 0, attuned=0)  # Unattuned
+    t.unit(0, "char-raider", 0, tapped=1)
+    t.unit(0, "char-warden", 0)  # cannot attack [M9-004]
+    t.unit(0, "char-raider", 1)  # another lane
+    t.act(ev.DeclareAt(0))
+    adders = {o.card for o in t.options() if type(o) is ev.AddAttacker}
+    assert adders == {ok}
+
+
+def test_declaring_taps_attackers_and_confirms_together_M9_067_M9_074() -> None:
+    """[M9-067] [M9-074] the wave is confirmed in one event with every attacker and target; attackers tap."""
+    t = Table(phase="attack")
+    a, b = t.unit(0, "char-raider", 0), t.unit(0, "char-recruit", 0)
+    t.attack(0, [(a, 0), (b, 0)])
+    (decl,) = t.of(ev.WaveDeclared)
+    assert decl.attackers == [a, b] and decl.targets == [0, 0]
+    assert t.c(a).tapped == 1 and t.c(b).tapped == 1
+    assert t.s.window == "before_blocks" and t.s.priority == 1  # defender first [M9-075]
+
+
+def test_seven_steps_in_order_with_windows_M9_073_M9_074_M9_075_M9_076_M9_077_M9_078_M9_079_M9_080() -> None:
+    """[M9-073]-[M9-080] each wave runs the seven steps in order; windows at 2, 4 and 7 with the right first player."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    t.unit(1, "char-recruit", 0)
+    t.attack(0, [(a, 0)])
+    t.pass_window()
+    t.block([])
+    t.pass_window()
+    while t.s.bd_player >= 0:
+        t.act(t.options()[0])
+    t.pass_window()
+    steps = [e.step_no for e in t.of(ev.WaveStep)]
+    assert steps == [1, 2, 3, 4, 5, 6, 7]
+    windows = [(e.window, e.priority) for e in t.of(ev.WindowOpened)]
+    assert windows == [("before_blocks", 1), ("before_damage", 0), ("after_wave", 0)]
+    assert t.of(ev.WaveEnded) and t.s.wave is None and t.s.phase == "attack"
+
+
+def test_one_wave_per_site_per_turn_M9_073() -> None:
+    """[M9-073] a lane that had a wave this turn cannot be declared again."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    t.unit(0, "char-raider", 0)
+    t.attack(0, [(a, 0)])
+    t.to_damage()
+    while t.s.bd_player >= 0:
+        t.act(t.options()[0])
+    t.pass_window()
+    assert ev.DeclareAt(0) not in t.options()
+
+
+def test_blockers_tap_and_blocked_attacker_fights_each_blocker_M9_068_M9_069_M9_076() -> None:
+    """[M9-068] [M9-069] [M9-076] a blocked attacker deals full ATK to each blocker and takes their combined ATK."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-champion", 0)  # 5/5
+    b1, b2 = t.unit(1, "char-raider", 0), t.unit(1, "char-raider", 0)  # 3/2 each
+    t.attack(0, [(a, 0)])
+    t.pass_window()
+    t.block([(b1, a), (b2, a)])
+    assert t.c(b1).tapped == 1 and t.c(b2).tapped == 1
+    t.pass_window()
+    hits = {(e.source, e.target): e.amount for e in t.of(ev.CombatDamage)}
+    assert hits[(a, b1)] == 5 and hits[(a, b2)] == 5
+    assert hits[(b1, a)] + hits[(b2, a)] == 6
+    assert t.c(a).zone == "discard" and t.c(b1).zone == "discard"
+    assert not t.of(ev.BattleDamageAssigned)  # blocked: no Battle Damage
+
+
+def test_unblocked_attack_on_unit_is_simultaneous_M9_070() -> None:
+    """[M9-070] an unblocked attack on a Unit: each deals its ATK to the other at once."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)  # 3/2
+    d = t.unit(1, "char-veteran", 0, tapped=1)  # 3/3, cannot block (tapped)
+    t.attack(0, [(a, d)])
+    t.to_damage()
+    assert t.c(a).zone == "discard" and t.c(d).zone == "discard"
+
+
+def test_unblocked_attack_on_site_is_battle_damage_M9_071_M9_122() -> None:
+    """[M9-071] [M9-122] an unblocked attack on the Site position assigns Battle Damage equal to effective ATK."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    t.attack(0, [(a, 0)])
+    t.to_damage()
+    (bd,) = t.of(ev.BattleDamageAssigned)
+    assert (bd.source, bd.holder, bd.amount) == (a, 1, 3)
+    assert t.s.bd_player == 1 and len(t.s.bd_sources) == 3
+
+
+def test_leaving_the_wave_prevents_its_damage_M9_081_M9_116() -> None:
+    """[M9-081] [M9-116] a Unit that left the wave before damage neither deals nor receives combat damage."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    b = t.unit(1, "char-champion", 0)
+    t.hand(0, "rx-escape")
+    t.attack(0, [(a, 0)])
+    t.pass_window()
+    t.block([(b, a)])
+    escape = next(o for o in t.options() if type(o) is ev.PlayCard)
+    t.act(escape)
+    t.pass_window()
+    assert t.of(ev.LeftWave) and not t.of(ev.CombatDamage)
+    assert t.c(a).zone.startswith("lane") and t.c(a).wounds == 0
+
+
+def test_attack_stays_blocked_when_blockers_leave_M9_082() -> None:
+    """[M9-082] once blockers are committed the attack stays blocked: no damage to the original target."""
+    t = Table(phase="attack", active=0)
+    a = t.unit(0, "char-raider", 0)
+    b = t.unit(1, "char-recruit", 0)
+    t.hand(1, "rx-escape")
+    t.attack(0, [(a, 0)])
+    t.pass_window()
+    t.block([(b, a)])
+    t.act(ev.Pass())  # attacker passes; defender escapes its blocker
+    t.act(next(o for o in t.options() if type(o) is ev.PlayCard))
+    t.pass_window()
+    assert not t.of(ev.BattleDamageAssigned) and not t.of(ev.CombatDamage)
+
+
+def test_illegal_unit_target_deals_no_damage_and_no_substitute_M9_082_M9_111() -> None:
+    """[M9-082] a target Unit defeated before damage takes none, deals none, and no Site is substituted."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-recruit", 0, tapped=1)  # 1/2, cannot block
+    t.hand(0, "rx-counter")
+    t.attack(0, [(a, d)])
+    t.pass_window()
+    t.act(ev.PlayCard(t.s.players[0].hand[0], -1, d))  # attacker's window: 2 wounds to the target
+    t.pass_window()
+    assert t.c(d).zone == "discard"
+    assert not t.of(ev.CombatDamage) and not t.of(ev.BattleDamageAssigned)
+    assert t.c(a).wounds == 0
+
+
+def test_no_phase_actions_during_a_wave_M9_114() -> None:
+    """[M9-114] inside a wave only Reactions, reaction-speed abilities and passing are offered."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    t.unit(0, "char-raider", 1)
+    t.hand(0, "char-recruit")
+    t.attack(0, [(a, 0)])
+    t.act(ev.Pass())
+    kinds = {type(o) for o in t.options()}
+    assert kinds <= {ev.Pass, ev.PlayCard, ev.Activate}
+    assert all(o.card != t.s.players[0].hand[0] for o in t.options() if type(o) is ev.PlayCard)

@@ -1,0 +1,65 @@
+"""Open and hidden information [MOR-07]–[MOR-10], [MOR-15], [MOR-23]: a player's view of the omniscient log."""
+
+from __future__ import annotations
+
+from engine.morana.ruleset import RULESET
+from engine.morana.state import warden_instance
+from schemas import morana as ev
+from schemas.morana import Done, Invoke, Place
+from tests.morana.build import Table, build
+
+
+def test_mor07_hands_are_hidden_from_the_opponent_and_spectators() -> None:
+    """[MOR-07] Only hands are hidden: a draw shows its card to its owner alone."""
+    drew = ev.Drew(5, 1, "dawn", 0, 1003)
+    assert RULESET.redact(drew, 0) == drew
+    assert RULESET.redact(drew, 1).card == ev.UNKNOWN and RULESET.redact(drew, -1).card == ev.UNKNOWN
+
+
+def test_r_mor_14_deck_order_is_hidden_from_everyone() -> None:
+    """[MOR-07] R-MOR-14: the shuffled order is unknown even to the deck's owner; the deck size is not."""
+    shuffle = ev.DeckShuffled(0, 0, "setup", 0, [1002, 1000, 1001])
+    for viewer in (0, 1, -1):
+        assert RULESET.redact(shuffle, viewer).cards == [ev.UNKNOWN] * 3
+
+
+def test_mor15_sealed_commit_hides_cards_sites_embers_and_invocation_until_dusk() -> None:
+    """[MOR-15] [MOR-16] [MOR-33] R-MOR-14: the opponent and spectators see only that something was sealed: not
+    which card, nor where, nor the Embers paid, nor whether the Invocation was fired; Flipped reveals all of it."""
+    t = Table(build("hand: bannik", "", turn=5, wardens=("lada", "lada")))
+    bannik = t.card(0, "bannik")
+    t.commit(Place(bannik, 2), Invoke(), Done(), Done())
+    sealed = [e for e in t.events if e.step == "commit" and e.player == 0]
+    for viewer in (1, -1):
+        seen = [RULESET.redact(e, viewer) for e in sealed]
+        assert [type(e) for e in seen] == [ev.Sealed] * 4 + [ev.CommitDone]
+        assert seen[-1].placed == ev.HIDDEN
+    assert [RULESET.redact(e, 0) for e in sealed] == sealed  # the committing player sees their own
+    t.run()
+    (flip,) = t.of(ev.Flipped)
+    assert RULESET.redact(flip, 1) == flip and flip.cards == [bannik] and flip.invocations == [0]
+
+
+def test_mor08_mor10_mor23_mor33_board_nav_slava_and_wardens_are_open() -> None:
+    """[MOR-08] [MOR-09] [MOR-10] [MOR-23] [MOR-33] Sites after Dusk, Nav, Slava and Wardens: nothing redacted."""
+    t = Table(build("site1: ~storm-of-perun ~bannik", "site1: vodyanoy", turn=4))
+    t.dusk()
+    after_flip = t.events[[type(e) for e in t.events].index(ev.Flipped) :]
+    for viewer in (0, 1, -1):
+        assert [RULESET.redact(e, viewer) for e in after_flip if type(e) is not ev.Drew] == [
+            e for e in after_flip if type(e) is not ev.Drew
+        ]
+    warden = ev.WardenChosen(1, 0, "setup", 1, warden_instance(1), "lada")
+    assert RULESET.redact(warden, 0) == warden
+
+
+def test_position_reads_like_the_log() -> None:
+    """[MOR-09] [MOR-19] position(): every card's zone and every counter as the last event naming it says, so a
+    defeated Spirit in Nav reads Power 0 (its last PowerChanged), and a Charm never has Power."""
+    t = Table(build("site2: ~storm-of-perun", "site2: bannik", turn=4))
+    t.dusk()
+    pos = RULESET.position(t.s)
+    bannik, storm = t.card(1, "bannik"), t.card(0, "storm-of-perun")
+    assert pos.cards[bannik] == "nav" and pos.cards[storm] == "nav"
+    assert pos.counters[f"{bannik}:power"] == 0 and f"{storm}:power" not in pos.counters
+    assert pos.counters["0:embers"] == 5 and pos.counters["1:slava"] == 0
