@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -38,6 +39,19 @@ def run_sql(db: str | Path, query: str) -> pl.DataFrame:
         con.close()
 
 
+def _flat(frame: pl.DataFrame) -> pl.DataFrame:
+    """CSV has no lists or structs: those columns are written as JSON text."""
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    if not nested:
+        return frame
+    return frame.with_columns(
+        pl.col(name).map_elements(
+            lambda v: json.dumps(v.to_list() if isinstance(v, pl.Series) else v), return_dtype=pl.String
+        )
+        for name in nested
+    )
+
+
 def render(frame: pl.DataFrame, fmt: str, output: Path | None) -> str | None:
     """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file)."""
     if fmt not in FORMATS:
@@ -48,7 +62,7 @@ def render(frame: pl.DataFrame, fmt: str, output: Path | None) -> str | None:
         frame.write_parquet(output)
         return None
     if fmt == "csv":
-        text = frame.write_csv()
+        text = _flat(frame).write_csv()
     elif fmt == "json":
         text = frame.write_json()
     else:

@@ -8,8 +8,10 @@ Coordinates (``resolve``), each naming the position *after* an event:
   step is STEP or starts with ``STEP.`` (``turn:5/attack.declare``, ``turn:3/dusk``);
 * ``step:STEP``          the first event at that step in the whole game;
 * ``KIND:K``             after the K-th event (from 1) of a kind: an event class name (``CardPlayed:2``) or a
-  ruleset alias (Miras 9: ``wave``, ``stack``, ``damage``; MORANA: ``commit``, ``flip``, ``site``, ``rite``,
-  see ``ALIASES``); ``turn:T/KIND:K`` counts within turn T.
+  ruleset alias (Miras 9: ``wave``, ``wavestep``, ``window``, ``stack`` (an item pushed), ``resolve``, ``damage``
+  (a Battle Damage point paid); MORANA: ``commit``, ``flip``, ``site`` (a Site's resolution), ``rite`` (a Site
+  scored), ``reborn``, ``clash``; see ``ALIASES``); ``turn:T/KIND:K`` counts within turn T, so
+  ``turn:7/damage:2`` is the second Battle Damage point of turn 7 and ``turn:3/site:2`` the second Site resolved.
 
 Views: ``omniscient`` is ``Ruleset.position`` of the folded state. ``player0``, ``player1`` and ``spectator`` fold
 the field-name conventions over the events as ``Ruleset.redact`` shows them to that viewer: a card whose identity
@@ -36,6 +38,23 @@ VIEWS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 
 # Game-specific coordinate names → event class names, filled from the rulesets' event schemas.
 ALIASES: dict[str, dict[str, str]] = {
+    "miras9": {
+        "wave": "WaveDeclared",
+        "wavestep": "WaveStep",
+        "window": "WindowOpened",
+        "stack": "StackPushed",
+        "resolve": "StackResolved",
+        "damage": "BattleDamagePaid",
+        "play": "CardPlayed",
+    },
+    "morana": {
+        "commit": "Committed",
+        "flip": "Flipped",
+        "site": "SiteResolutionBegan",
+        "rite": "SiteScored",
+        "reborn": "RebornFired",
+        "clash": "ClashFired",
+    },
     "cardtoy": {"play": "CardPlayed", "draw": "CardDrawn"},
     "toy": {"take": "Took"},
 }
@@ -75,6 +94,14 @@ def convention_fold(events: typing.Iterable[Any]) -> Position:
                 else:
                     counters.pop(key, None)
     return Position(cards, counters)
+
+
+def normalised(position: Position) -> Position:
+    """A ruleset's position with counters at 0 left out: no counter and a counter at 0 are the same position
+    (Miras 9 omits them, MORANA lists Slava and Embers from the start)."""
+    if all(position.counters.values()):
+        return position
+    return Position(position.cards, {k: v for k, v in position.counters.items() if v})
 
 
 class Timeline:
@@ -118,7 +145,7 @@ class Timeline:
             raise CoordinateError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
         viewer = VIEWS[view]
         if viewer is None:
-            return self.ruleset.position(self.state_after(count))
+            return normalised(self.ruleset.position(self.state_after(count)))
         redact = self.ruleset.redact
         return convention_fold(redact(e, viewer) for e in self.events[:count])
 

@@ -14,7 +14,7 @@ granted AS (
     FROM events e SEMI JOIN g USING (game) WHERE e.kind = 'InitiativeGranted' GROUP BY ALL
 )
 SELECT least(coalesce(h.turns_held, 0), 3) AS turns_held_capped_at_3, count(*) AS games,
-       count(*) FILTER (WHERE s.winner = s.player) AS wins, sum(coalesce(x.grants, 0)) AS grants
+       count(*) FILTER (WHERE s.winner = s.player) AS wins, sum(coalesce(x.grants, 0))::BIGINT AS grants
 FROM seats s
 LEFT JOIN held h ON h.game = s.game AND h.player = s.player
 LEFT JOIN granted x ON x.game = s.game AND x.player = s.player

@@ -9,6 +9,6 @@ u AS (
     FROM events e SEMI JOIN g USING (game)
     WHERE e.kind IN ('Manifested', 'Pressured') GROUP BY ALL
 )
-SELECT u.kind AS action, count(*) AS games, sum(u.uses) AS uses, avg(u.uses) AS uses_per_game,
+SELECT u.kind AS action, count(*) AS games, sum(u.uses)::BIGINT AS uses, avg(u.uses) AS uses_per_game,
        count(*) FILTER (WHERE g.winner = u.player) AS wins
 FROM u JOIN g USING (game) GROUP BY u.kind ORDER BY u.kind;

@@ -7,5 +7,5 @@ o AS (
     WHERE e.kind = 'SlavaGained' AND e.source = 'offboard'
 )
 SELECT turn, count(*) AS offboard_gains, count(*) FILTER (WHERE capped > 0) AS cap_hits,
-       sum(capped) AS slava_cut, count(DISTINCT game) FILTER (WHERE capped > 0) AS games_hit
+       sum(capped)::BIGINT AS slava_cut, count(DISTINCT game) FILTER (WHERE capped > 0) AS games_hit
 FROM o GROUP BY turn ORDER BY turn;

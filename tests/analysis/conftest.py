@@ -37,3 +37,23 @@ def logs_copy(logs_dir: Path, tmp_path: Path) -> Path:
     target = tmp_path / "logs"
     shutil.copytree(logs_dir, target)
     return target
+
+
+REAL_GAMES = {"miras9": (3, ["bastion", "tempest"]), "morana": (4, ["clash", "glory"])}
+
+
+@pytest.fixture(scope="session")
+def real_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A few bot games of each real ruleset (heuristic against random)."""
+    root = tmp_path_factory.mktemp("real")
+    for ruleset, (games, decks) in REAL_GAMES.items():
+        list(simulate(ruleset, games, 11, decks, ["heuristic", "random"], root / ruleset))
+    return root
+
+
+@pytest.fixture(scope="session")
+def real_db(real_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("realdb") / "annals.duckdb"
+    report = ingest([real_logs], path, workers=2, chunk_files=2)
+    assert report.reconciled and report.games_added == sum(g for g, _ in REAL_GAMES.values())
+    return path
