@@ -101,6 +101,7 @@ def check_deck(deck: DeckList, seat: int) -> None:
 class CardToyRuleset:
     schema = SCHEMA
     state_type = CardToyState
+    default_max_turns = 0  # every turn draws, so an empty deck ends the game
     apply = Reducer[CardToyState](
         {
             DeckShuffled: _shuffled,

@@ -126,9 +126,9 @@ def damage(folder: Path) -> dict[str, Path]:
     logs = collect([folder / "cardtoy"])
     truncated, flipped, version = Path(logs[0]), Path(logs[1]), Path(logs[2])
     data = truncated.read_bytes()
-    truncated.write_bytes(data[: len(data) * 2 // 3])
+    truncated.write_bytes(data[:-10])  # a torn closing frame: every batch frame before it is intact
     raw = bytearray(flipped.read_bytes())
-    raw[len(raw) // 2] ^= 0x10
+    raw[len(raw) - 60] ^= 0x10  # inside the last batch frame
     flipped.write_bytes(bytes(raw))
     raw = bytearray(version.read_bytes())
     raw[8] = 99  # the format version u16 after the 8 magic bytes
@@ -137,6 +137,7 @@ def damage(folder: Path) -> dict[str, Path]:
 
 
 def test_quarantine_in_one_batch(logs_copy: Path, tmp_path: Path) -> None:
+    original = read_log(collect([logs_copy / "cardtoy"])[0])
     bad = damage(logs_copy)
     path = tmp_path / "q.duckdb"
     report = ingest([logs_copy], path, workers=1)
@@ -152,6 +153,7 @@ def test_quarantine_in_one_batch(logs_copy: Path, tmp_path: Path) -> None:
         assert by_error[error][4]
     assert by_error["UnsupportedFormatError"][3] == 8 and by_error["UnsupportedFormatError"][5] == 0
     assert by_error["TruncatedLogError"][2] is not None and by_error["TruncatedLogError"][3] > 0
+    assert by_error["TruncatedLogError"][5] == len(original.events)  # all its batch frames were read
     stored = con.execute("SELECT count(*) FROM games WHERE file IN (SELECT file FROM quarantine)").fetchall()
     assert stored == [(0,)]
     con.close()
