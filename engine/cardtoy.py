@@ -2,7 +2,7 @@
 
 Decks are 12 cards from ``c1``..``c5`` (power = the digit), at most 4 copies each. Set-up shuffles both decks,
 chooses the first player and deals 3 cards each (the opening hand). Hands and deck order are hidden: ``redact``
-replaces them by ``-1``. It exists so the analysis layer has cards, zones, counters and hidden information to
+replaces them by ``-1``, and the reducer folds such a stream (an unknown card is -1 in its pile). It exists so the analysis layer has cards, zones, counters and hidden information to
 test on; ``new_state`` also shows how a ruleset starts from ``header.start_position``.
 
 After set-up (one step), every advance emits one event and the state's ``step`` says what comes next, so a game
@@ -34,7 +34,7 @@ from schemas.cardtoy import (
 )
 from schemas.errors import InvalidDeckError
 from schemas.header import DeckList, LogHeader
-from schemas.records import NO_PLAYER, instance_id, instance_owner
+from schemas.records import NO_PLAYER, instance_id
 
 POWER = {"c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5}
 DECK_SIZE, MAX_COPIES, OPENING_HAND, GOAL = 12, 4, 3, 10
@@ -61,17 +61,20 @@ def _turn(s: CardToyState, e: TurnBegan) -> None:
     s.turn, s.step, s.active = e.turn, e.step, e.player
 
 
+def _take(pile: list[int], card: int) -> None:
+    """Remove ``card``, or an unknown card (-1) when a redacted stream never showed it."""
+    pile.remove(card if card in pile else -1)
+
+
 def _drawn(s: CardToyState, e: CardDrawn) -> None:
-    owner = instance_owner(e.card)
-    s.decks[owner].remove(e.card)
-    s.hands[owner].append(e.card)
+    _take(s.decks[e.player], e.card)  # the drawer is the owner; a redacted draw has card -1
+    s.hands[e.player].append(e.card)
     s.step = e.step
 
 
 def _played(s: CardToyState, e: CardPlayed) -> None:
-    owner = instance_owner(e.card)
-    s.hands[owner].remove(e.card)
-    s.boards[owner].append(e.card)
+    _take(s.hands[e.player], e.card)
+    s.boards[e.player].append(e.card)
     s.step = e.step
 
 
