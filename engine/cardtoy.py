@@ -3,7 +3,8 @@
 Decks are 12 cards from ``c1``..``c5`` (power = the digit), at most 4 copies each. Set-up shuffles both decks,
 chooses the first player and deals 3 cards each (the opening hand). Hands and deck order are hidden: ``redact``
 replaces them by ``-1``, and the reducer folds such a stream (an unknown card is -1 in its pile). It exists so
-the analysis layer has cards, zones, counters and hidden information to test on; ``new_state`` also shows how a ruleset starts from ``header.start_position``.
+the analysis layer has cards, zones, counters and hidden information to test on; ``new_state`` also shows how a
+ruleset starts from ``header.start_position``.
 
 After set-up (one step), every advance emits one event and the state's ``step`` says what comes next, so a game
 continues from any position after set-up: ``draw`` → CardDrawn (to ``main``) → the play decision → CardPlayed (to
