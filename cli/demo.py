@@ -16,12 +16,12 @@ from queries.output import render
 @app.command()
 def demo(
     folder: Path = typer.Option(Path("annals-demo"), "--dir", help="Where the logs and the database go."),
-    games: int = typer.Option(32, "--games", "-n", min=2, help="Games per ruleset."),
+    games: int = typer.Option(8, "--games", "-n", min=1, help="Games per deck pairing."),
     seed: int = typer.Option(1, "--seed", help="Seed of the first game."),
 ) -> None:
     """Simulate a small tournament of both games, ingest it, print reports and one rebuilt position.
 
-    Example: annals demo --games 32 --dir annals-demo
+    Example: annals demo --games 8 --dir annals-demo
     """
     import time
 
@@ -29,7 +29,7 @@ def demo(
     folder.mkdir(parents=True, exist_ok=True)
     with reported():
         result = run_demo(folder, games=games, seed=seed, on_step=lambda msg: out.print(msg, markup=False))
-    for line in summary(result.ingest, result.database, time.perf_counter() - start)[:-1]:
+    for line in summary(result.ingest, result.database, result.ingest_seconds)[:-1]:
         out.print(line, markup=False)
     for r in result.reports:
         out.print(f"\n== {r.title} ({r.name})\n{r.sample}", markup=False)
@@ -40,6 +40,6 @@ def demo(
         f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)\n"
         f'try: annals sql "SELECT * FROM games LIMIT 5" --db {result.database}\n'
         f"     annals report card_winrate --db {result.database}\n"
-        f"     annals position {result.board.game_id} --db {result.database} --at turn:2",
+        f"     annals position {result.board.game_id} --db {result.database} --at turn:3/attack --view player0",
         markup=False,
     )

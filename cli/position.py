@@ -30,6 +30,17 @@ def log_for(source: str, db: Path) -> Path:
     return Path(rows[0][0])
 
 
+HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
+
+
+def _side(holder: str) -> str:
+    """The board column a counter's holder sits in: p0/p1 for players and their cards."""
+    if holder.startswith("p") and holder[1:].isdigit():
+        return holder
+    _, _, instance = holder.rpartition("#")
+    return f"p{int(instance) // 1000 - 1}" if instance.isdigit() and int(instance) < 10_000 else "game"
+
+
 def render_board(b: Board) -> Table:
     status = f"over, winner p{b.winner}" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
     title = (
@@ -38,15 +49,21 @@ def render_board(b: Board) -> Table:
     )
     table = Table(title=title, show_lines=True)
     table.add_column("zone", style="bold")
-    sides = sorted({side for zone in b.zones.values() for side in zone})
+    counters: dict[str, list[str]] = {}
+    for key, value in b.counters.items():
+        holder, _, counter = key.rpartition(":")
+        who = "" if holder.startswith("p") and holder[1:].isdigit() else f"{holder} "
+        counters.setdefault(_side(holder), []).append(f"{who}{counter}={value}")
+    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
     for side in sides:
         table.add_column(side)
     for zone, by_side in b.zones.items():
-        table.add_row(zone, *(" ".join(by_side.get(side, [])) for side in sides))
-    if b.counters:
-        table.add_row("counters", *["" for _ in sides])
-        for key, value in b.counters.items():
-            table.add_row(f"  {key}", str(value), *["" for _ in sides[1:]])
+        if zone in HIDDEN_ORDER_ZONES:
+            table.add_row(zone, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides))
+        else:
+            table.add_row(zone, *(" ".join(by_side.get(side, [])) for side in sides))
+    if counters:
+        table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
     if b.hidden:
         table.caption = f"{b.hidden} card(s) hidden from this view"
     return table

@@ -75,8 +75,11 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
     return [files[i : i + size] for i in range(0, len(files), size)]
 
 
+POOL_MIN_CHUNKS = 8  # below this, starting worker processes costs more than it saves
+
+
 def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
-    if workers <= 1 or len(chunks) <= 1:
+    if workers <= 1 or len(chunks) < POOL_MIN_CHUNKS:
         for chunk in chunks:
             yield flatten_files(chunk, known)
         return

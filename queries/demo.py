@@ -1,4 +1,4 @@
-"""The demo: simulate a small tournament of each real ruleset, ingest it, run a few reports, rebuild a position.
+"""The demo: a small round-robin tournament of each real ruleset, ingested, a few reports, one rebuilt position.
 
 Until a real ruleset is registered, the card toy stands in for it, so the demo always runs end to end.
 """
@@ -6,7 +6,9 @@ Until a real ruleset is registered, the card toy stands in for it, so the demo a
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable
+from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,7 +22,6 @@ from queries.reports import ReportResult, run_report
 
 DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
 GAME_REPORTS = {"miras9": ("damage_payments", "stack_depth"), "morana": ("slava_curves", "site_control")}
-MAX_TURNS = 40
 
 
 class DemoResult(NamedTuple):
@@ -28,6 +29,7 @@ class DemoResult(NamedTuple):
     logs: Path
     rulesets: list[str]
     ingest: IngestReport
+    ingest_seconds: float
     reports: list[ReportResult]
     board: Board
 
@@ -38,9 +40,10 @@ def demo_rulesets() -> list[str]:
 
 
 def run_demo(
-    folder: Path, *, games: int = 32, seed: int = 1, on_step: Callable[[str], None] | None = None
+    folder: Path, *, games: int = 8, seed: int = 1, on_step: Callable[[str], None] | None = None
 ) -> DemoResult:
-    """Simulate ``games`` games per ruleset into ``folder/logs``, ingest into ``folder/annals.duckdb``."""
+    """Each real ruleset's decks in a round robin, ``games`` games per pairing (heuristic bots), logs in
+    ``folder/logs``, ingested into ``folder/annals.duckdb``."""
     say = on_step or (lambda _msg: None)
     logs = folder / "logs"
     database = folder / "annals.duckdb"
@@ -49,15 +52,19 @@ def run_demo(
     database.unlink(missing_ok=True)
     rulesets = demo_rulesets()
     for name in rulesets:
-        decks = sorted(get_ruleset(name).decks())[:2]
-        pair = decks if len(decks) == 2 else decks * 2
-        bots = sorted(get_ruleset(name).agents())
-        pair_bots = [bots[-1], bots[0]]
-        say(f"simulating {games} {name} games ({pair[0]} vs {pair[1]}, {pair_bots[0]} vs {pair_bots[1]})")
-        for _ in simulate(name, games, seed, pair, pair_bots, logs / name, max_turns=MAX_TURNS):
-            pass
+        ruleset = get_ruleset(name)
+        decks = sorted(ruleset.decks())
+        bot = "heuristic" if "heuristic" in ruleset.agents() else "random"
+        pairings = list(combinations(decks, 2)) or [(decks[0], decks[0])]
+        say(f"simulating {name}: {len(pairings)} deck pairings x {games} games, {bot} bots")
+        for i, (a, b) in enumerate(pairings):
+            out = logs / name / f"{a}-vs-{b}"
+            for _ in simulate(name, games, seed + 1000 * i, [a, b], [bot, bot], out, event=f"demo-{name}"):
+                pass
     say(f"ingesting {logs} into {database}")
+    start = time.perf_counter()
     report = ingest([logs], database)
+    seconds = time.perf_counter() - start
     con = open_database(database, read_only=True)
     try:
         names = list(DEMO_REPORTS) + [r for name in rulesets for r in GAME_REPORTS.get(name, ())]
@@ -66,6 +73,6 @@ def run_demo(
     finally:
         con.close()
     timeline = Timeline.from_file(file)
-    coordinate = "turn:3" if any(e.turn == 3 for e in timeline.events) else "end"
+    coordinate = "turn:5" if any(e.turn == 5 for e in timeline.events) else "end"
     rebuilt = board(timeline, timeline.resolve(coordinate), "omniscient", coordinate)
-    return DemoResult(database, logs, rulesets, report, results, rebuilt)
+    return DemoResult(database, logs, rulesets, report, seconds, results, rebuilt)
