@@ -8,9 +8,9 @@ Prints, all measured in the same run:
   ``position()`` macro, goal < 5 ms), median and 99th percentile over random events of random games;
 * per-card win-rate report latency (goal < 200 ms).
 
-The logs are made quickly: a few real games are simulated, then copied with new headers (so new game ids) and
-their events repeated and renumbered into games of ``--game-events`` events. Ingest validates and stores them
-exactly as real logs; the position timings use real, foldable games ingested alongside.
+The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
+under new headers (new game ids) until there are N events. Ingest reads, verifies, validates and stores every copy
+as it would any log; the position timings use the simulated games.
 """
 
 from __future__ import annotations
@@ -34,41 +34,39 @@ from ingest.schema import open_database
 from queries.positions import Timeline, position_from_db
 from queries.reports import run_report
 from schemas.header import LogClose
-from schemas.logfile import LogWriter, read_log
+from schemas.logfile import LogReader, LogWriter
 
-RULESET, DECKS = "cardtoy", ["low", "high"]
+SEED_GAMES = {"miras9": (["bastion", "tempest", "vanguard", "wayfarer"], 24), "morana": (["clash", "glory"], 24)}
 
 
-def make_logs(folder: Path, events: int, game_events: int) -> int:
-    """Write logs holding at least ``events`` events in total; return the exact count."""
+def _batches(path: Path) -> tuple[Any, list[tuple[list[Any], list[Any]]], LogClose]:
+    with LogReader(path) as reader:
+        frames = [(b.events, b.decisions) for b in reader.batches()]
+        assert reader.close_record is not None
+        return reader.header, frames, reader.close_record
+
+
+def make_logs(folder: Path, events: int) -> int:
+    """Simulate a few real games of each ruleset, then write copies of them under new game ids (same frames,
+    new header) until the logs hold at least ``events`` events; return the exact count."""
     real = folder / "real"
-    list(simulate(RULESET, 40, 1, DECKS, ["random", "random"], real))
-    seeds = [read_log(p) for p in sorted(real.glob("*.log"))]
-    synth = folder / "synthetic"
+    for name, (decks, games) in SEED_GAMES.items():
+        list(simulate(name, games, 1, decks[:2], ["heuristic", "random"], real / name))
+        if len(decks) > 2:
+            list(simulate(name, games, 101, decks[2:4], ["random", "heuristic"], real / name))
+    seeds = [_batches(p) for p in sorted(real.rglob("*.log"))]
+    synth = folder / "copies"
     synth.mkdir()
-    total = sum(len(g.events) for g in seeds)
+    total = sum(close.events for _, _, close in seeds)
     i = 0
     while total < events:
-        src = seeds[i % len(seeds)]
-        header = msgspec.structs.replace(src.header, seed=10_000 + i, game_id=f"bench{i:011d}")
-        writer = LogWriter(synth / f"{header.game_id}.log", header)
-        batch: list[Any] = []
-        turn = 0
-        n = 0
-        while n < game_events:
-            for e in src.events:
-                if n >= game_events:
-                    break
-                turn = max(turn, e.turn + (n // len(src.events)) * 20)
-                batch.append(msgspec.structs.replace(e, n=n, turn=turn))
-                n += 1
-                if len(batch) == 512:
-                    writer.write_batch(batch, [])
-                    batch = []
-        if batch:
-            writer.write_batch(batch, [])
-        writer.close(LogClose(src.close.winner, src.close.end_reason, n, 0, turn))
-        total += n
+        header, frames, close = seeds[i % len(seeds)]
+        header = msgspec.structs.replace(header, seed=10_000 + i, game_id=f"copy{i:012d}")
+        writer = LogWriter(synth / f"{header.ruleset}-{header.game_id}.log", header)
+        for batch_events, batch_decisions in frames:
+            writer.write_batch(batch_events, batch_decisions)
+        writer.close(close)
+        total += close.events
         i += 1
     return total
 
@@ -107,27 +105,26 @@ def raw_insert_seconds(db: Path, folder: Path) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=10_000_000)
-    parser.add_argument("--game-events", type=int, default=1_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
     args = parser.parse_args()
     folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        run(folder, args.events, args.game_events, args.workers)
+        run(folder, args.events, args.workers)
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(folder: Path, events: int, game_events: int, workers: int) -> None:
+def run(folder: Path, events: int, workers: int) -> None:
     print(f"benchmark folder: {folder}")
-    seconds, total = timed(lambda: make_logs(folder, events, game_events))
+    seconds, total = timed(lambda: make_logs(folder, events))
     print(f"wrote logs with {total:,} events in {seconds:.1f}s")
     db = folder / "bench.duckdb"
 
     def checkpointed() -> Any:
-        report = ingest([folder / "real", folder / "synthetic"], db, workers=workers)
+        report = ingest([folder / "real", folder / "copies"], db, workers=workers)
         con = duckdb.connect(str(db))
         con.execute("CHECKPOINT")
         con.close()
@@ -142,7 +139,7 @@ def run(folder: Path, events: int, game_events: int, workers: int) -> None:
     print(f"ingest / raw insert: {ingest_rate / raw_rate:.1%} (goal >= 40%)")
 
     rng = Rng(7)
-    timelines = [Timeline.from_file(p) for p in sorted((folder / "real").glob("*.log"))]
+    timelines = [Timeline.from_file(p) for p in sorted((folder / "real").rglob("*.log"))]
     log_samples = []
     for _ in range(2_000):
         t = timelines[rng.below(len(timelines))]

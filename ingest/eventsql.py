@@ -14,7 +14,6 @@ appended) takes its default.
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any
 
 import duckdb
@@ -29,24 +28,38 @@ _EMPTY_TO_NULL = frozenset({"src", "dst", "counter", "source", "card_id"})
 _ZERO_TO_NULL = frozenset({"card", "target"})
 
 
-def _lit(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    return "'" + text.replace("'", "''") + "'"
+def _default(plan: KindPlan, index: int | None) -> str | None:
+    """A field's default as the text ``from_json`` would give for it (for rows written before it existed)."""
+    if index is None or index not in plan.defaults:
+        return None
+    value = plan.defaults[index]
+    return value if isinstance(value, str) else json.dumps(value)
 
 
-def _element(plan: KindPlan, index: int) -> str:
-    ref = f"r[{index + 1}]"  # DuckDB lists are 1-based
-    if index in plan.defaults:
-        return f"coalesce({ref}, {_lit(plan.defaults[index])})"
-    return ref
+def plan_table() -> pa.Table:
+    """One row per ``ruleset:tag``: the kind's name, the list index (1-based) and default of each convention field,
+    and the names, indexes, string-ness and defaults of the fields that go to ``extra``."""
+    from schemas.rulesets import ruleset_names
+
+    rows: list[dict[str, Any]] = []
+    for name in ruleset_names():
+        plans, _ = plans_for(schema_for(name))
+        for tag, plan in sorted(plans.items()):
+            row: dict[str, Any] = {"k": f"{name}:{tag}", "kind": plan.name}
+            for field in CONVENTION_TYPES:
+                index = plan.convention.get(field)
+                row[f"{field}_i"] = None if index is None else index + 1
+                row[f"{field}_d"] = _default(plan, index)
+            row["x_names"] = [f for f, _, _ in plan.extra] or None
+            row["x_idx"] = [i + 1 for _, i, _ in plan.extra] or None
+            row["x_str"] = [is_str for _, _, is_str in plan.extra] or None
+            row["x_def"] = [_default(plan, i) for _, i, _ in plan.extra] or None
+            rows.append(row)
+    return pa.Table.from_pylist(rows)
 
 
-def _column(name: str, kinds: list[tuple[str, KindPlan]]) -> str:
-    whens = [f"WHEN {_lit(key)} THEN {_element(plan, plan.convention[name])}"
-             for key, plan in kinds if name in plan.convention]  # fmt: skip
-    if not whens:
-        return f"NULL::{_SQL_TYPES.get(name, 'VARCHAR')} AS {name}"
-    expr = f"CASE k {' '.join(whens)} END"
+def _column(name: str) -> str:
+    expr = f"coalesce(r[p.{name}_i], p.{name}_d)"
     if name in _SQL_TYPES:
         expr = f"({expr})::{_SQL_TYPES[name]}"
     if name in _EMPTY_TO_NULL:
@@ -56,36 +69,21 @@ def _column(name: str, kinds: list[tuple[str, KindPlan]]) -> str:
     return f"{expr} AS {name}"
 
 
-def _extra(kinds: list[tuple[str, KindPlan]]) -> str:
-    whens = []
-    for key, plan in kinds:
-        if not plan.extra:
-            continue
-        parts = []
-        for field, index, is_str in plan.extra:
-            element = _element(plan, index)
-            parts.append(f"{_lit(field)}, {f'to_json({element})' if is_str else f'{element}::JSON'}")
-        whens.append(f"WHEN {_lit(key)} THEN json_object({', '.join(parts)})")
-    return f"CASE k {' '.join(whens)} END AS extra" if whens else "NULL::JSON AS extra"
+_EXTRA = (
+    "CASE WHEN p.x_names IS NULL THEN NULL ELSE '{' || array_to_string(list_transform("
+    "list_zip(p.x_names, p.x_idx, p.x_str, p.x_def), lambda x: to_json(x[1]) || ':' || "
+    "CASE WHEN x[3] THEN coalesce(to_json(coalesce(r[x[2]], x[4])), 'null') "
+    "ELSE coalesce(r[x[2]], x[4], 'null') END), ',') || '}' END AS extra"
+)
 
-
-@cache
-def select_events_sql(rulesets: tuple[str, ...]) -> str:
-    """The events table's columns (``file_idx`` in place of ``game``) from the frame table ``_frames``."""
-    kinds: list[tuple[str, KindPlan]] = []
-    for name in rulesets:
-        plans, _ = plans_for(schema_for(name))
-        kinds += [(f"{name}:{tag}", plan) for tag, plan in sorted(plans.items())]
-    kind = " ".join(f"WHEN {_lit(key)} THEN {_lit(plan.name)}" for key, plan in kinds)
-    columns = ",\n       ".join(_column(name, kinds) for name in CONVENTION_TYPES)
-    return f"""WITH rows AS (
+SELECT_EVENTS = f"""WITH rows AS (
     SELECT file_idx, ruleset, unnest(from_json(events, '[["VARCHAR"]]')) AS r FROM _frames
-), keyed AS (SELECT *, ruleset || ':' || r[1] AS k FROM rows)
-SELECT file_idx, r[2]::INTEGER AS n, r[3]::INTEGER AS turn, r[4] AS step, r[5]::TINYINT AS player,
-       CASE k {kind} END AS kind,
-       {columns},
-       {_extra(kinds)}
-FROM keyed"""
+)
+SELECT file_idx, r[2]::INTEGER AS n, r[3]::INTEGER AS turn, r[4] AS step, r[5]::TINYINT AS player, p.kind,
+       {", ".join(_column(name) for name in CONVENTION_TYPES)},
+       {_EXTRA}
+FROM rows JOIN _plan p ON p.k = rows.ruleset || ':' || rows.r[1]
+ORDER BY file_idx, n"""
 
 
 _con: list[duckdb.DuckDBPyConnection] = []
@@ -98,20 +96,23 @@ def set_threads(threads: int) -> None:
 
 def _connection() -> duckdb.DuckDBPyConnection:
     if not _con:
-        _con.append(duckdb.connect(":memory:"))
+        con = duckdb.connect(":memory:")
+        con.register("_plan_in", plan_table())
+        con.execute("CREATE TABLE _plan AS SELECT * FROM _plan_in")
+        con.unregister("_plan_in")
+        _con.append(con)
     return _con[0]
 
 
 def flatten_frames(frames: pa.Table) -> pa.Table:
-    """Frames (file_idx, ruleset, events JSON) → event rows in frame order, as an Arrow table."""
-    rulesets = tuple(sorted(set(frames.column("ruleset").unique().to_pylist())))
-    if not frames.num_rows:
-        rulesets = ()
+    """Frames (file_idx, ruleset, events JSON) → event rows in (file, event) order, as an Arrow table.
+
+    Each row finds its kind's plan by a join on ``ruleset:tag``, then every column is a list lookup at the index
+    the plan names: the same few operations whatever the kind, with no per-kind branching.
+    """
     con = _connection()
     con.register("_frames", frames)
     try:
-        if not rulesets:
-            return con.sql(select_events_sql(("toy",)) + " LIMIT 0").to_arrow_table()
-        return con.sql(select_events_sql(rulesets)).to_arrow_table()
+        return con.sql(SELECT_EVENTS).to_arrow_table()
     finally:
         con.unregister("_frames")

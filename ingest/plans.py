@@ -28,6 +28,18 @@ CONVENTION_TYPES: dict[str, pa.DataType] = {
     "source": pa.string(),
     "card_id": pa.string(),
 }
+EVENT_SCHEMA = pa.schema(
+    [
+        ("file_idx", pa.int32()),
+        ("n", pa.int32()),
+        ("turn", pa.int32()),
+        ("step", pa.string()),
+        ("player", pa.int8()),
+        ("kind", pa.string()),
+        *CONVENTION_TYPES.items(),
+        ("extra", pa.string()),
+    ]
+)
 CONVENTION_PY: dict[str, Any] = {
     "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
     "amount": int, "target": int, "source": str, "card_id": str,
