@@ -38,7 +38,7 @@ def _default(plan: KindPlan, index: int | None) -> str | None:
 
 def plan_table() -> pa.Table:
     """One row per ``ruleset:tag``: the kind's name, the list index (1-based) and default of each convention field,
-    and the names, indexes, string-ness and defaults of the fields that go to ``extra``."""
+    and the JSON keys (``"name":``), indexes, string-ness and defaults of the fields that go to ``extra``."""
     from schemas.rulesets import ruleset_names
 
     rows: list[dict[str, Any]] = []
@@ -50,7 +50,7 @@ def plan_table() -> pa.Table:
                 index = plan.convention.get(field)
                 row[f"{field}_i"] = None if index is None else index + 1
                 row[f"{field}_d"] = _default(plan, index)
-            row["x_names"] = [f for f, _, _ in plan.extra] or None
+            row["x_names"] = [json.dumps(f) + ":" for f, _, _ in plan.extra] or None  # '"name":', ready to join
             row["x_idx"] = [i + 1 for _, i, _ in plan.extra] or None
             row["x_str"] = [is_str for _, _, is_str in plan.extra] or None
             row["x_def"] = [_default(plan, i) for _, i, _ in plan.extra] or None
@@ -71,7 +71,7 @@ def _column(name: str) -> str:
 
 _EXTRA = (
     "CASE WHEN p.x_names IS NULL THEN NULL ELSE '{' || array_to_string(list_transform("
-    "list_zip(p.x_names, p.x_idx, p.x_str, p.x_def), lambda x: to_json(x[1]) || ':' || "
+    "list_zip(p.x_names, p.x_idx, p.x_str, p.x_def), lambda x: x[1] || "
     "CASE WHEN x[3] THEN coalesce(to_json(coalesce(r[x[2]], x[4])), 'null') "
     "ELSE coalesce(r[x[2]], x[4], 'null') END), ',') || '}' END AS extra"
 )
