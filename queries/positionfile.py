@@ -16,9 +16,8 @@ Card instances follow ``schemas.records.instance_id`` (seat 0's deck card i is 1
 ``state`` to set up a ruling (move a card between zones, change a counter), then ``annals continue FILE``.
 
 Reading checks, and refuses with ``InvalidPositionError`` naming the problem: the decks against the construction
-rules (the ruleset's ``new_state``), a card in two places (the ruleset's ``card_places(state)`` when it has one,
-otherwise every list of card instances in the state), a card that is no instance of the decks, a negative counter
-(``*_mod`` counters are signed).
+rules (the ruleset's ``new_state``), a card in two places (see ``CHECKERS`` and ``ZONE_FIELDS``), a card that is
+no instance of the decks, a negative counter (``*_mod`` counters are signed).
 
 Continuing writes a new log whose header has ``branched_from`` (source game, event, the position's digest) and
 ``start_position`` (the state, msgpack); the ruleset's ``new_state`` starts from it. The continued game numbers its
@@ -28,6 +27,7 @@ events from 0 (``state.n`` is reset) and starts a fresh generator from its own s
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -49,6 +49,12 @@ from schemas.logfile import FORMAT_VERSION
 from schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
 
 FORMAT = "annals-position/1"
+
+# How each ruleset's state says where cards are, for the "one card, one place" check: a ruleset's own consistency
+# function (problems as text), its ``card_places(state)``, or the state fields that hold zones (lists of card
+# instances, nested); with none of these every list of card instances in the state is read as a zone.
+CHECKERS: dict[str, tuple[str, str]] = {"miras9": ("engine.miras9.state", "card_zone_ok")}
+ZONE_FIELDS: dict[str, tuple[str, ...]] = {"miras9": ("players", "board"), "morana": ("deck", "hand", "nav", "sites")}
 
 
 class InvalidPositionError(AnnalsError, ValueError):
@@ -126,13 +132,22 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
     """Refuse an impossible position with the reason (see the module docstring)."""
     ruleset.new_state(_header(doc))  # the decks against the construction rules: InvalidDeckError
     names = card_names(_header(doc))
+    checker = CHECKERS.get(doc.ruleset)
+    if checker is not None:
+        module, function = checker
+        problems = getattr(importlib.import_module(module), function)(state)
+        if problems:
+            raise InvalidPositionError(f"impossible position: {'; '.join(problems[:3])}; keep each card in one zone")
     places: list[tuple[int, str]]
     hook = getattr(ruleset, "card_places", None)
+    builtins = msgspec.to_builtins(state)
     if hook is not None:
         places = list(hook(state))
     else:
         lists: list[list[int]] = []
-        _instance_lists(msgspec.to_builtins(state), lists)
+        fields = ZONE_FIELDS.get(doc.ruleset)
+        for name in fields if fields is not None else builtins:
+            _instance_lists(builtins[name] if fields is not None else builtins[name], lists)
         places = [(card, f"list {i}") for i, cards in enumerate(lists) for card in cards]
     counts = Counter(card for card, _ in places)
     for card, count in sorted(counts.items()):

@@ -3,6 +3,7 @@ macro agree on every event, and each game-specific report matches an independent
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ import duckdb
 import msgspec
 import pytest
 
+from engine.replay import rerun
 from ingest.flatten import collect
+from queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
 from queries.positions import Timeline, position_from_db
 from queries.reports import run_report
 from schemas.logfile import GameLog, read_log
@@ -235,3 +238,45 @@ def test_initiative(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None
             want[(bucket, "wins")] += player == log.close.winner
     got = rows(run_report(con, "initiative").frame, ["turns_held_capped_at_3"], ["games", "wins"])
     assert got == {(b,): (want[(b, "games")], want[(b, "wins")]) for b, kind in want if kind == "games"}
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_position_files_round_trip_and_continue(real_logs: Path, tmp_path: Path, ruleset: str) -> None:
+    timeline = Timeline.from_file(collect([real_logs / ruleset])[0])
+    path = tmp_path / "p.json"
+    for coordinate in ("turn:2", "turn:4"):
+        count = timeline.resolve(coordinate)
+        path.write_bytes(position_file(timeline, count, coordinate))
+        loaded = load_position(path)
+        assert loaded.state == timeline.state_after(count)
+        out = tmp_path / f"{coordinate.replace(':', '')}.log"
+        continue_game(loaded, out, seed=5, bots=("heuristic", "heuristic"))
+        log = read_log(out)
+        assert log.header.branched_from is not None and log.header.branched_from.at_event == count
+        assert rerun(log).ok
+
+
+def test_miras9_card_in_two_places_is_refused(real_logs: Path, tmp_path: Path) -> None:
+    timeline = Timeline.from_file(collect([real_logs / "miras9"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    player = doc["state"]["players"][0]
+    player["discard"].append(player["hand"][0])
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"card {player['hand'][0]} in"):
+        load_position(tmp_path / "bad.json")
+
+
+def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Path, tmp_path: Path) -> None:
+    """[MOR-10] Slava runs from 0 to 13: a negative Slava is no position."""
+    timeline = Timeline.from_file(collect([real_logs / "morana"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    card = doc["state"]["hand"][1][0]
+    doc["state"]["nav"][1].append(card)
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"card {card} .* is in 2 places"):
+        load_position(tmp_path / "bad.json")
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    doc["state"]["slava"][0] = -2
+    (tmp_path / "neg.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=r"counter '0:slava' is -2"):
+        load_position(tmp_path / "neg.json")
