@@ -147,7 +147,7 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
         lists: list[list[int]] = []
         fields = ZONE_FIELDS.get(doc.ruleset)
         for name in fields if fields is not None else builtins:
-            _instance_lists(builtins[name] if fields is not None else builtins[name], lists)
+            _instance_lists(builtins[name], lists)
         places = [(card, f"list {i}") for i, cards in enumerate(lists) for card in cards]
     counts = Counter(card for card, _ in places)
     for card, count in sorted(counts.items()):
