@@ -7,6 +7,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.replay import fold
 from ingest.flatten import collect
@@ -70,3 +72,34 @@ def test_views_hide_what_the_viewer_never_saw(logs_dir: Path) -> None:
     assert own_hand <= set(me.cards) and not their_hand & set(me.cards)
     assert not (own_hand | their_hand) & set(spectator.cards)
     assert me.counters == omni.counters
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=30) | st.from_regex(r"(event|turn|step|play|CardPlayed):-?[0-9]{1,3}(/[a-z]+(:[0-9])?)?"))
+def test_any_coordinate_text_resolves_or_is_refused_by_name(text: str) -> None:
+    """Whatever is typed after --at: a position inside the game, or a CoordinateError (never another error)."""
+    timeline = _TIMELINE[0]
+    try:
+        count = timeline.resolve(text)
+    except CoordinateError:
+        return
+    assert 0 <= count <= len(timeline.events)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_event_coordinate_is_the_fold_up_to_that_event(data: st.DataObject) -> None:
+    timeline = _TIMELINE[0]
+    n = data.draw(st.integers(0, len(timeline.events) - 1))
+    count = timeline.resolve(f"event:{n}")
+    assert count == n + 1
+    assert timeline.position(count) == convention_fold(timeline.events[:count])
+
+
+_TIMELINE: list[Timeline] = []
+
+
+@pytest.fixture(autouse=True)
+def _timeline(logs_dir: Path) -> None:
+    if not _TIMELINE:
+        _TIMELINE.append(Timeline.from_file(collect([logs_dir / "cardtoy"])[5]))
