@@ -8,7 +8,8 @@ them by name: ``card``/``cards`` + ``src``/``dst`` for moves, ``counter``/``hold
 Sealed commits [MOR-15], [MOR-16]: every commit event (``Committed``, ``RebornCommitted``,
 ``InvocationCommitted`` and the ``EmbersChanged`` paying for them, all with ``step == "commit"``) carries the real
 card in the omniscient log. ``engine.morana.ruleset.redact`` turns each of them into a bare ``Sealed`` (envelope
-only) for everyone but the committing player, and hides ``CommitDone.placed``; the ``Flipped`` event at Dusk then
+only) for everyone but the committing player, and hides ``CommitDone.placed``, so the opponent learns only how
+many actions were taken (R-MOR-14); the ``Flipped`` event at Dusk then
 reveals every sealed card, its Site, and every Invocation at once. Hands and deck order are hidden
 the same way (``Drew`` and ``DeckShuffled``); Nav, the Sites after Dusk, Slava and the Wardens are open [MOR-07].
 """
@@ -60,7 +61,7 @@ class StepBegan(Event, tag=5):
 
 class EmbersChanged(Event, tag=6):
     """The Embers counter [MOR-12]: ``source`` is ``"dawn"`` (gain), ``"commit"``/``"reborn"``/``"invocation"``
-    (payment, sealed) or ``"lapse"`` (unspent Embers vanish at the end of Commit)."""
+    (payment, sealed) or ``"lapse"`` (unspent Embers vanish at Dusk, right after the flip: R-MOR-11)."""
 
     counter: str
     holder: int

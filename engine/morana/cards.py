@@ -137,30 +137,49 @@ def pool() -> Pool:
 
 
 def validate_deck(deck: DeckList, p: Pool) -> None:
-    """[MOR-35]: exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 of each Legendary."""
+    """[MOR-35]: exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 of each Legendary.
+
+    Each ``InvalidDeckError`` quotes the bad value, names the rule, and says what to change.
+    """
     name = deck.name
     if deck.leader not in p.wardens:
         raise InvalidDeckError(
             f"deck {name!r}: Warden {deck.leader!r} is not a Warden of the pool; a deck needs exactly 1 Warden "
-            f"[MOR-35], one of {sorted(p.wardens)}"
+            f"[MOR-35]: name one of {sorted(p.wardens)} as its leader"
         )
-    if len(deck.cards) != DECK_SIZE:
+    size = len(deck.cards)
+    if size != DECK_SIZE:
+        fix = f"add {DECK_SIZE - size}" if size < DECK_SIZE else f"remove {size - DECK_SIZE}"
         raise InvalidDeckError(
-            f"deck {name!r}: has {len(deck.cards)} cards; a deck is exactly {DECK_SIZE} cards plus 1 Warden [MOR-35]"
+            f"deck {name!r}: has {size} cards; a deck is exactly {DECK_SIZE} cards plus 1 Warden [MOR-35]: "
+            f"{fix} card{'s' if abs(size - DECK_SIZE) > 1 else ''}"
         )
     for card_id, copies in sorted(Counter(deck.cards).items()):
-        card = p.cards.get(card_id)
-        if card is None:
-            hint = " (a Warden goes in the leader slot)" if card_id in p.wardens else ""
-            raise InvalidDeckError(f"deck {name!r}: unknown card {card_id!r}{hint}; use an id from the card pool")
-        if card.legendary and copies > MAX_LEGENDARY_COPIES:
-            raise InvalidDeckError(
-                f"deck {name!r}: {copies} copies of Legendary {card_id!r}; at most 1 copy of a Legendary [MOR-35]"
-            )
-        if copies > MAX_COPIES:
-            raise InvalidDeckError(
-                f"deck {name!r}: {copies} copies of {card_id!r}; at most 2 copies of a card [MOR-35]"
-            )
+        _check_entry(name, card_id, copies, p)
+
+
+def _check_entry(deck: str, card_id: str, copies: int, p: Pool) -> None:
+    """One card of a deck list: a card of the pool (not a Warden), within its copy limit [MOR-35]."""
+    if card_id in p.wardens:
+        raise InvalidDeckError(
+            f"deck {deck!r}: Warden {card_id!r} among the cards; a deck is 20 cards plus exactly 1 Warden "
+            f"[MOR-35], named as its leader: replace {card_id!r} with a card"
+        )
+    card = p.cards.get(card_id)
+    if card is None:
+        raise InvalidDeckError(f"deck {deck!r}: unknown card {card_id!r}; use an id from the card pool")
+    if card.legendary:
+        limit, what = MAX_LEGENDARY_COPIES, "Legendary "
+        rule = "at most 1 copy of each Legendary [MOR-35] (R-MOR-09)"
+    else:
+        limit, what = MAX_COPIES, ""
+        rule = "at most 2 copies of a card [MOR-35]"
+    if copies > limit:
+        extra = copies - limit
+        raise InvalidDeckError(
+            f"deck {deck!r}: {copies} copies of {what}{card_id!r}; {rule}: "
+            f"remove {extra} cop{'ies' if extra > 1 else 'y'}"
+        )
 
 
 @cache

@@ -80,7 +80,7 @@ def _commit_done(s: MoranaState, e: ev.CommitDone) -> None:
 
 def _flipped(s: MoranaState, e: ev.Flipped) -> None:
     for card, site in zip(e.cards, e.sites, strict=True):
-        owner = card // 1000 - 1
+        owner = instance_owner(card)
         here = s.sites[owner][site - 1]
         if card not in here:  # folding a redacted stream: the sealed card comes from Nav or a hidden hand card
             nav, hand = s.nav[owner], s.hand[owner]

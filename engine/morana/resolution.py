@@ -19,10 +19,10 @@ from typing import Final
 from engine.morana.cards import pool
 from engine.morana.keywords import ward_after
 from engine.morana.scripts import HOOKS, ScriptContext
-from engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
+from engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
 from schemas import morana as ev
 from schemas.morana import Card, Effect, Vigil
-from schemas.records import Event
+from schemas.records import Event, instance_owner
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
@@ -32,7 +32,7 @@ SWIFT: Final = "swift"
 
 
 def definition(s: MoranaState, card: int) -> Card:
-    return pool().cards[s.ids[card // 1000 - 1][card % 1000]]
+    return pool().cards[s.ids[instance_owner(card)][deck_index(card)]]
 
 
 @cache
@@ -66,23 +66,13 @@ def _spirits(s: MoranaState, player: int, site: int) -> list[int]:
 
 
 def _strongest(s: MoranaState, cards: list[int]) -> list[int]:
-    if not cards:
-        return []
-    best = cards[0]
-    for c in cards[1:]:
-        if s.power[c] > s.power[best]:
-            best = c
-    return [best]
+    """The first of the most powerful (``max`` keeps the first of equals: leftmost, then earliest arrival)."""
+    return [max(cards, key=s.power.__getitem__)] if cards else []
 
 
 def _weakest(s: MoranaState, cards: list[int]) -> list[int]:
-    if not cards:
-        return []
-    best = cards[0]
-    for c in cards[1:]:
-        if s.power[c] < s.power[best]:
-            best = c
-    return [best]
+    """The first of the least powerful, by the same tie rule."""
+    return [min(cards, key=s.power.__getitem__)] if cards else []
 
 
 def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> list[int]:
@@ -123,11 +113,14 @@ def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> Non
         emit(ev.Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
 
 
+def ward_of(s: MoranaState, spirit: int) -> int:
+    """The Spirit's Ward X plus its owner's Ward Vigil (R-MOR-07)."""
+    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, instance_owner(spirit), "ward_bonus")
+
+
 def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
     """``amount`` damage to ``target``, less its Ward (R-MOR-07, R-MOR-12); Power never goes below 0."""
-    owner = target // 1000 - 1
-    ward = definition(s, target).keywords.get("ward", 0) + vigil_amount(s, owner, "ward_bonus")
-    dealt, prevented = ward_after(amount, ward)
+    dealt, prevented = ward_after(amount, ward_of(s, target))
     current = s.power[target]
     new = max(0, current - dealt)
     emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
@@ -173,7 +166,7 @@ def run_effect(
 
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
-        return pool().wardens[s.wardens[card // 1000 - 1]].invocation
+        return pool().wardens[s.wardens[instance_owner(card)]].invocation
     d = definition(s, card)
     return d.reborn if kind == "reborn" else d.omen
 

@@ -4,7 +4,8 @@
 hidden-information view [MOR-07], [MOR-15], [MOR-23] (R-MOR-14): deck order is hidden from everyone and a hand from
 everyone but its owner; the opponent's Commit is behind a screen: each of its events becomes a bare ``Sealed`` (and
 ``CommitDone.placed`` is hidden), so neither the cards, their Sites, the Embers paid nor the Invocation show until
-the ``Flipped`` event at Dusk reveals them all. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
+the ``Flipped`` event at Dusk reveals them all; only the number of actions shows, two ``Sealed`` each. Nav, Sites
+after Dusk, Slava, Power and the Wardens are open.
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ class MoranaRuleset:
         if header.start_position:
             return msgspec.msgpack.decode(header.start_position, type=MoranaState)
         if len(header.decks) != 2:
-            raise InvalidDeckError(f"MORANA is played by 2 players; the header lists {len(header.decks)} decks")
+            n = len(header.decks)
+            raise InvalidDeckError(
+                f"MORANA is played by 2 players; the header lists {n} deck{'s' if n != 1 else ''}; give exactly 2"
+            )
         p = pool()
         for deck in header.decks:
             validate_deck(deck, p)

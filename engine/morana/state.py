@@ -13,7 +13,7 @@ from typing import Final
 import msgspec
 
 from engine.core import GameState
-from schemas.records import LEADER_INDEX, instance_id
+from schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_id
 
 PLAYERS: Final = 2
 SITES: Final = 3
@@ -56,17 +56,6 @@ def warden_instance(player: int) -> int:
     return instance_id(player, LEADER_INDEX)
 
 
-def card_id(s: MoranaState, card: int) -> str:
-    """The card definition id of an instance (Wardens included)."""
-    owner, index = divmod(card, 1000)
-    if index == LEADER_INDEX:
-        return s.wardens[owner - 1]
-    return s.ids[owner - 1][index]
-
-
-def site_of(s: MoranaState, player: int, card: int) -> int:
-    """The Site (1..3) where ``card`` of ``player`` is, or 0."""
-    for k, cards in enumerate(s.sites[player]):
-        if card in cards:
-            return k + 1
-    return 0
+def deck_index(card: int) -> int:
+    """The index of a (non-Warden) card instance in its owner's deck list ``ids``."""
+    return card % CARDS_PER_PLAYER

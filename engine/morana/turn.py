@@ -32,12 +32,13 @@ from engine.morana.state import (
     SITES,
     SLAVA_TO_WIN,
     MoranaState,
+    deck_index,
     warden_instance,
 )
 from engine.rng import Rng
 from schemas import morana as ev
 from schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
-from schemas.records import instance_id
+from schemas.records import instance_id, instance_owner
 
 _DONE = Done()
 _INVOKE = Invoke()
@@ -80,6 +81,12 @@ def dawn(s: MoranaState, emit: Emit, turn: int) -> None:
         draw(s, emit, "dawn", p, "dawn")
     for p in (0, 1):
         emit(ev.EmbersChanged(s.n, turn, "dawn", p, "embers", p, turn, turn - s.embers[p], "dawn"))
+    _bloom(s, emit, turn)
+    emit(ev.StepBegan(s.n, turn, "commit", NOBODY))
+
+
+def _bloom(s: MoranaState, emit: Emit, turn: int) -> None:
+    """Bloom X: every Spirit already on a Site grows by X at Dawn (R-MOR-07)."""
     for p in (0, 1):
         for cards in s.sites[p]:
             for card in cards:
@@ -87,7 +94,6 @@ def dawn(s: MoranaState, emit: Emit, turn: int) -> None:
                 if x and card in s.power:
                     current = s.power[card]
                     emit(ev.PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
-    emit(ev.StepBegan(s.n, turn, "commit", NOBODY))
 
 
 def reborn_cost(s: MoranaState, player: int, card: int) -> int:
@@ -103,12 +109,11 @@ def options(s: MoranaState) -> list[MoranaOption]:
     cards = pool().cards
     ids = s.ids[p]
     for card in s.hand[p]:
-        if cards[ids[card % 1000]].cost <= embers:
+        if cards[ids[deck_index(card)]].cost <= embers:
             out.extend(_places(card))
     if s.reborns[p] < REBORN_LIMIT:
         for card in s.nav[p]:
-            d = cards[ids[card % 1000]]
-            if d.kind == "spirit" and reborn_cost(s, p, card) <= embers:
+            if cards[ids[deck_index(card)]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
                 out.extend(_rebirths(card))
     if not s.invoked[p] and pool().wardens[s.wardens[p]].invocation_cost <= embers:
         out.append(_INVOKE)
@@ -136,32 +141,43 @@ def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
         _pay(s, emit, p, pool().wardens[s.wardens[p]].invocation_cost, "invocation")
         emit(ev.InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
     else:
-        placed = sum(1 for c in s.sealed if c // 1000 - 1 == p)
+        placed = sum(1 for c in s.sealed if instance_owner(c) == p)
         emit(ev.CommitDone(s.n, s.turn, "commit", p, placed))
 
 
 def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
     """Everything after both Commits: the flip, resolution, the Rite, then the next Dawn or the end."""
+    dusk(s, emit)
+    rite(s, emit)
+
+
+def dusk(s: MoranaState, emit: Emit) -> None:
+    """[MOR-16]: the flip, the lapse of unspent Embers (R-MOR-11), Invocations, then the Sites left to right."""
     emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
     sealed = list(s.sealed)
     emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), list(s.reborning), sorted(s.invoking)))
     for p in (0, 1):
         if s.embers[p]:
             emit(ev.EmbersChanged(s.n, s.turn, "dusk", p, "embers", p, 0, -s.embers[p], "lapse"))
-    for card in sealed:
-        d = definition(s, card)
-        if d.kind == "spirit":
-            p = card // 1000 - 1
-            value = d.power + vigil_amount(s, p, "reveal_boost")
-            emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
+    _reveal_power(s, emit, sealed)
     if s.invoking:
         resolve_invocations(s, emit)
     for k in _SITE_RANGE:
         resolve_site(s, emit, k)
-    rite(s, emit)
 
 
-def _site_power(s: MoranaState, p: int, k: int) -> int:
+def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
+    """Each revealed Spirit, first-time or Reborn, starts at its printed Power (plus a Vigil) (R-MOR-10)."""
+    for card in revealed:
+        d = definition(s, card)
+        if d.kind == "spirit":
+            p = instance_owner(card)
+            value = d.power + vigil_amount(s, p, "reveal_boost")
+            emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
+
+
+def site_power(s: MoranaState, p: int, k: int) -> int:
+    """Player ``p``'s total face-up Power at Site index ``k`` (0..2) [MOR-19]."""
     power = s.power
     return sum(power[c] for c in s.sites[p][k] if c in power)
 
@@ -171,7 +187,7 @@ def rite(s: MoranaState, emit: Emit) -> None:
     emit(ev.StepBegan(s.n, s.turn, "rite", NOBODY))
     controlled = [0, 0]
     for k in range(SITES):
-        pw = [_site_power(s, 0, k), _site_power(s, 1, k)]
+        pw = [site_power(s, 0, k), site_power(s, 1, k)]
         winner = 0 if pw[0] > pw[1] else 1 if pw[1] > pw[0] else NOBODY
         emit(ev.SiteScored(s.n, s.turn, "rite", NOBODY, k + 1, winner, pw))
         if winner != NOBODY:
@@ -191,7 +207,7 @@ def end(s: MoranaState, emit: Emit, controlled: list[int], reached: str) -> None
 
     ``controlled`` counts the Sites each player holds with strictly more Power at this Rite (R-MOR-03).
     """
-    totals = [sum(_site_power(s, p, k) for k in range(SITES)) for p in (0, 1)]
+    totals = [sum(site_power(s, p, k) for k in range(SITES)) for p in (0, 1)]
     winner, reason = NOBODY, "draw"
     for values, why in ((s.slava, reached or "most_slava"), (controlled, "most_sites"), (totals, "most_power")):
         if values[0] != values[1]:

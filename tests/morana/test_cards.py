@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
+import msgspec
 import pytest
 
 from engine.morana.cards import DATA_DIR, build_pool, decks, pool, validate_deck
+from engine.morana.ruleset import RULESET
+from engine.simulate import make_header
 from schemas.errors import CardDataError, InvalidDeckError
 from schemas.header import DeckList
 
@@ -50,20 +54,45 @@ BASE = [c for c in decks()["starter-winter"].cards]
 @pytest.mark.parametrize(
     ("cards", "leader", "message"),
     [
-        (BASE[:19], "lada", "has 19 cards; a deck is exactly 20 cards plus 1 Warden"),
-        ([*BASE, "kikimora"], "lada", "has 21 cards"),
-        (BASE, "", "Warden '' is not a Warden"),
+        (BASE[:19], "lada", "has 19 cards; a deck is exactly 20 cards plus 1 Warden [MOR-35]: add 1 card"),
+        ([*BASE, "kikimora"], "lada", "has 21 cards; a deck is exactly 20 cards plus 1 Warden [MOR-35]: remove 1 card"),
+        (BASE, "", "Warden '' is not a Warden of the pool; a deck needs exactly 1 Warden [MOR-35]"),
         (BASE, "bannik", "Warden 'bannik' is not a Warden"),
-        (BASE[:17] + ["rusalka-scout"] * 3, "lada", "3 copies of 'rusalka-scout'; at most 2 copies"),
-        (BASE[:18] + ["perun"] * 2, "lada", "2 copies of Legendary 'perun'; at most 1 copy of a Legendary"),
-        ([*BASE[:19], "nope"], "lada", "unknown card 'nope'"),
-        ([*BASE[:19], "lada"], "lada", "unknown card 'lada' (a Warden goes in the leader slot)"),
+        (
+            BASE[:17] + ["rusalka-scout"] * 3,
+            "lada",
+            "3 copies of 'rusalka-scout'; at most 2 copies of a card [MOR-35]: remove 1 copy",
+        ),
+        (
+            BASE[:18] + ["perun"] * 2,
+            "lada",
+            "2 copies of Legendary 'perun'; at most 1 copy of each Legendary [MOR-35] (R-MOR-09): remove 1 copy",
+        ),
+        ([*BASE[:19], "nope"], "lada", "unknown card 'nope'; use an id from the card pool"),
+        (
+            [*BASE[:19], "lada"],
+            "lada",
+            "Warden 'lada' among the cards; a deck is 20 cards plus exactly 1 Warden [MOR-35], named as its leader: "
+            "replace 'lada' with a card",
+        ),
     ],
 )
 def test_mor35_each_violation_has_a_clear_error(cards: list[str], leader: str, message: str) -> None:
-    """[MOR-35] Exactly 20 cards plus 1 Warden, at most 2 copies, at most 1 copy of a Legendary: named errors."""
-    with pytest.raises(InvalidDeckError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    """[MOR-35] Exactly 20 cards plus 1 Warden, at most 2 copies, at most 1 copy of a Legendary: each violation
+    raises InvalidDeckError quoting the bad value, naming the rule, and saying how to fix it."""
+    with pytest.raises(InvalidDeckError, match=re.escape(message)):
         validate_deck(_deck(cards, leader), pool())
+
+
+def test_mor35_a_game_needs_two_legal_decks() -> None:
+    """[MOR-35] new_state refuses a header without exactly two decks, and an illegal deck in it."""
+    header = make_header(RULESET, 1, ["starter-winter", "starter-sun"], ["random", "random"])
+    one = msgspec.structs.replace(header, decks=header.decks[:1])
+    with pytest.raises(InvalidDeckError, match=re.escape("the header lists 1 deck; give exactly 2")):
+        RULESET.new_state(one)
+    short = msgspec.structs.replace(header.decks[1], cards=header.decks[1].cards[:19])
+    with pytest.raises(InvalidDeckError, match="has 19 cards"):
+        RULESET.new_state(msgspec.structs.replace(header, decks=[header.decks[0], short]))
 
 
 def test_r_mor_09_one_copy_of_each_legendary_not_one_legendary() -> None:

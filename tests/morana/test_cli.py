@@ -12,7 +12,7 @@ runner = CliRunner()
 
 
 def test_simulate_then_verify_morana(tmp_path: Path) -> None:
-    """[MOR-05] [MOR-35] Four heuristic-vs-random games on the shipped decks; each log verifies."""
+    """Four heuristic-vs-random games on the shipped decks; each log verifies (a CLI test: it cites no rule)."""
     out = tmp_path / "games"
     result = runner.invoke(
         app,
@@ -42,7 +42,7 @@ def test_simulate_then_verify_morana(tmp_path: Path) -> None:
 
 
 def test_simulate_refuses_an_unknown_deck(tmp_path: Path) -> None:
-    """[MOR-35] An unknown deck name is refused with the choices listed."""
+    """An unknown deck name is refused with the choices listed (a CLI test; deck legality is test_cards)."""
     result = runner.invoke(app, ["simulate", "morana", "--decks", "clash,nope", "--out", str(tmp_path), "-q"])
     assert result.exit_code != 0
     assert "unknown deck 'nope'" in result.output and "starter-winter" in result.output

@@ -69,11 +69,14 @@ def test_r_mor_07_swift_resolves_before_the_player_who_would_go_first() -> None:
 
 def test_r_mor_07_bloom_grows_at_each_dawn() -> None:
     """[MOR-14] R-MOR-07: Bloom X: +X Power at each Dawn while the Spirit is on the board."""
-    t = Table(build("site3: leshy-sapling; deck: bannik", "deck: bannik", turn=2))
+    t = Table(build("site3: leshy-sapling; deck: bannik bannik", "deck: bannik bannik", turn=2))
     t.dusk()
     sap = t.card(0, "leshy-sapling")
     assert [(e.holder, e.amount, e.step) for e in t.of(ev.PowerChanged) if e.source == "bloom"] == [(sap, 1, "dawn")]
     assert t.s.power[sap] == 3
+    t.commit(Done(), Done())
+    t.run()  # and again at the next Dawn
+    assert [(e.turn, e.value) for e in t.of(ev.PowerChanged) if e.source == "bloom"] == [(3, 3), (4, 4)]
 
 
 def test_mor21_reborn_band_fires_on_return_not_the_omen() -> None:

@@ -62,9 +62,18 @@ def test_mor15_commit_pays_costs_and_offers_only_affordable_cards() -> None:
 
 
 def test_r_mor_11_embers_are_spent_only_during_commit() -> None:
-    """[MOR-12] R-MOR-11: outside Commit there is no decision, so nothing can spend Embers."""
-    t = Table(build("hand: kikimora", "", turn=2, step="rite"))
-    assert RULESET.pending(t.s) is None
+    """[MOR-12] [MOR-15] R-MOR-11: outside Commit there is no decision, so nothing can spend Embers; over a whole
+    game every payment is a Commit event, and the only other loss is the lapse at Dusk, to 0."""
+    assert RULESET.pending(build("hand: kikimora", "", turn=2, step="rite")) is None
+    g = _game(11)
+    while not g.state.over:
+        g.step()
+    losses = [(e.step, e.source, e.value) for e in g.events if type(e) is ev.EmbersChanged and e.amount < 0]
+    payments = [x for x in losses if x[1] in ("commit", "reborn", "invocation")]
+    lapses = [x for x in losses if x[1] == "lapse"]
+    assert payments and lapses and len(payments) + len(lapses) == len(losses)
+    assert {step for step, _, _ in payments} == {"commit"}
+    assert {(step, value) for step, _, value in lapses} == {("dusk", 0)}
 
 
 def test_mor16_dusk_flips_everything_at_once() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.morana.ruleset import RULESET
 from engine.morana.state import warden_instance
 from schemas import morana as ev
-from schemas.morana import Done, Invoke, Place
+from schemas.morana import Done, Invoke, Place, Rebirth
 from tests.morana.build import Table, build
 
 
@@ -63,3 +63,27 @@ def test_position_reads_like_the_log() -> None:
     assert pos.cards[bannik] == "nav" and pos.cards[storm] == "nav"
     assert pos.counters[f"{bannik}:power"] == 0 and f"{storm}:power" not in pos.counters
     assert pos.counters["0:embers"] == 5 and pos.counters["1:slava"] == 0
+
+
+def test_r_mor_14_a_sealed_commit_shows_only_how_many_actions_were_taken() -> None:
+    """[MOR-15] R-MOR-14: the opponent's view of a Commit depends only on the number of actions: a card placed at
+    the left Site, a Reborn at the right and the Invocation all look alike (two ``Sealed`` each: payment and
+    placement), so the kind, card, Site and cost stay hidden. The count itself shows, as face-down cards would."""
+    spec = "hand: bannik kikimora; nav: upyr"
+    views = []
+    for first, second in (
+        (("place", "bannik", 1), ("place", "kikimora", 2)),
+        (("reborn", "upyr", 3), ("invoke", "", 0)),
+        (("invoke", "", 0), ("place", "kikimora", 3)),
+    ):
+        t = Table(build(spec, "", turn=6))
+        for kind, name, site in (first, second):
+            if kind == "invoke":
+                t.commit(Invoke())
+            else:
+                option = Place if kind == "place" else Rebirth
+                t.commit(option(t.card(0, name), site))
+        t.commit(Done())
+        views.append([RULESET.redact(e, 1) for e in t.events])
+    assert views[0] == views[1] == views[2]
+    assert [type(e) for e in views[0]] == [ev.Sealed] * 4 + [ev.CommitDone]

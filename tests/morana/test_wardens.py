@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.morana.cards import check_warden, pool
+from engine.morana.cards import DATA_DIR, build_pool, check_warden, pool
 from engine.morana.keywords import KEYWORDS
 from engine.morana.ruleset import RULESET
 from engine.morana.state import MoranaState, warden_instance
@@ -44,8 +44,13 @@ def test_mor33_invocation_once_per_game_paid_in_embers_during_commit() -> None:
 
 
 def test_mor33_invocation_is_not_a_keyword() -> None:
-    """[MOR-33] Invocation is a Warden-only ability, not one of the six card keywords."""
+    """[MOR-33] Invocation is a Warden-only ability, not one of the six card keywords: a card printing it is
+    rejected, and a Warden's Invocation is its own field."""
     assert "invocation" not in KEYWORDS and len(KEYWORDS) == 6
+    raw = (DATA_DIR / "cards.toml").read_bytes()
+    with pytest.raises(CardDataError, match="keyword 'invocation' is not printable"):
+        build_pool(raw.replace(b"keywords = { swift = 0 }", b"keywords = { invocation = 3 }", 1))
+    assert all(w.invocation and w.invocation_cost >= 1 for w in pool().wardens.values())
 
 
 def test_r_mor_15_invocation_cost_at_least_one() -> None:
