@@ -24,6 +24,7 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.cardpools import definitions
 from ingest.eventsql import set_threads
 from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
 from ingest.schema import DEFAULT_DB, ddl, open_database
@@ -158,10 +159,13 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
             con.execute("INSERT INTO games BY NAME SELECT * FROM _in_g")
             con.execute("INSERT INTO players BY NAME SELECT * FROM _in_p")
             con.execute("INSERT INTO deck_cards BY NAME SELECT * FROM _in_d")
-            con.execute(
-                "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id "
+            con.register("_in_c", _card_rows(batch))
+            con.execute("INSERT OR IGNORE INTO cards SELECT * FROM _in_c")  # the whole pool, when known
+            con.execute(  # and any card id the decks name that the pool does not describe
+                "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id, NULL, NULL, NULL "
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
+            con.unregister("_in_c")
             events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
             if events is not None and events.num_rows:
                 con.register("_in_e", events)
@@ -188,6 +192,17 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
     except BaseException:
         con.execute("ROLLBACK")
         raise
+
+
+def _card_rows(batch: _Batch) -> pa.Table:
+    """Definitions of the pools the batch's games were played with (see ``ingest.cardpools``)."""
+    rows: list[dict[str, str]] = []
+    for ruleset, pool_hash in sorted({(m.header.ruleset, m.header.card_pool_hash) for _, m in batch.games}):
+        for card_id, (name, kind, data) in definitions(ruleset, pool_hash).items():
+            rows.append({"ruleset": ruleset, "card_pool_hash": pool_hash, "card_id": card_id, "name": name,
+                         "type": kind, "data": data})  # fmt: skip
+    schema = pa.schema([(f, pa.string()) for f in ("ruleset", "card_pool_hash", "card_id", "name", "type", "data")])
+    return pa.Table.from_pylist(rows, schema=schema)
 
 
 def _with_game(table: pa.Table, gnos: pa.Array) -> pa.Table:

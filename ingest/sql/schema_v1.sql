@@ -49,10 +49,13 @@ CREATE TABLE IF NOT EXISTS deck_cards (
     card_id VARCHAR NOT NULL
 );
 
-CREATE TABLE IF NOT EXISTS cards (     -- the card pools as a dimension: every card id seen per ruleset
+CREATE TABLE IF NOT EXISTS cards (     -- the card pools as a dimension: every card id seen per ruleset and pool
     ruleset VARCHAR NOT NULL,
     card_pool_hash VARCHAR NOT NULL,
     card_id VARCHAR NOT NULL,
+    name VARCHAR,                      -- from the pool this annals ships, when the hash matches (else NULL)
+    type VARCHAR,
+    data JSON,                         -- the whole card definition
     PRIMARY KEY (ruleset, card_pool_hash, card_id)
 );
 

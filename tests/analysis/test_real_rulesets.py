@@ -280,3 +280,18 @@ def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Pat
     (tmp_path / "neg.json").write_text(json.dumps(doc))
     with pytest.raises(InvalidPositionError, match=r"counter '0:slava' is -2"):
         load_position(tmp_path / "neg.json")
+
+
+def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    from ingest.cardpools import definitions
+
+    for ruleset in ("miras9", "morana"):
+        pool_hash = by(logs, ruleset)[0].header.card_pool_hash
+        pool = definitions(ruleset, pool_hash)
+        stored = con.execute(
+            "SELECT card_id, name, type FROM cards WHERE ruleset = ? AND card_pool_hash = ? ORDER BY card_id",
+            [ruleset, pool_hash],
+        ).fetchall()
+        assert stored == [(cid, name, kind) for cid, (name, kind, _) in sorted(pool.items())] and stored
+        in_decks = {c for log in by(logs, ruleset) for d in log.header.decks for c in [*d.cards, d.leader] if c}
+        assert in_decks <= {cid for cid, _, _ in stored}
