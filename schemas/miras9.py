@@ -18,7 +18,8 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
 * **attack waves**: ``WaveStep`` (one per step 1-7 of each wave: ``wave``, ``step_no``, ``name``, ``site``),
   ``WaveDeclared`` (``attackers`` and their ``targets``; target 0 = the defender's Site position),
   ``BlockersDeclared`` (``blockers`` and the ``attackers`` each blocks), ``CombatDamage`` (one per wound
-  source/target pair, after prevention), ``LeftWave``, ``WaveEnded``.
+  source/target pair, after prevention), ``LeftWave`` (a combatant, attacker, blocker or attacked Unit, leaves the
+  wave for good [M9-081]), ``WaveEnded``.
 * **Battle Damage**: ``BattleDamageAssigned`` (one per unblocked attacker: ``source`` = attacker card,
   ``amount``), ``BattleDamagePaid`` (one per point: ``point``, ``remaining``, ``source`` in
   ``echo|hand|deck|resource|used``, ``attacker``; a card payment also carries ``card``/``src``/``dst`` and is a

@@ -32,6 +32,30 @@ def _decode(path: Path, typ: type[msgspec.Struct]) -> msgspec.Struct:
         raise CardDataError(f"{path}: not valid TOML ({exc})") from None
 
 
+def _spirit_face(planet: CardDef, where: str) -> CardDef:
+    """The awakened Spirit of a Planet as a Unit [M9-104]; it shares the Planet's triggers, abilities and statics."""
+    sp = planet.spirit
+    if sp is None or planet.threshold <= 0:
+        raise CardDataError(
+            f"{where}: Planet {planet.id!r} has spirit={sp!r}, threshold={planet.threshold!r}; give it a [spirit] "
+            "face and a threshold above 0 [M9-103]"
+        )
+    return CardDef(
+        id=planet.id + SPIRIT_SUFFIX,
+        name=sp.name,
+        type="unit",
+        traits=["spirit"],
+        alignment=planet.alignment,
+        atk=sp.atk,
+        grit=sp.grit,
+        echo=sp.echo,
+        triggers=planet.triggers,
+        abilities=planet.abilities,
+        statics=planet.statics,
+        text=planet.text,
+    )
+
+
 def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, CardDef]:
     """Index the cards by id, add the Spirit face of each Planet, and check cross-references."""
     from engine.miras9 import scripts
@@ -43,23 +67,8 @@ def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, Card
         pool[c.id] = c
     for c in cards:
         if c.type == "planet":
-            if c.spirit is None or c.threshold <= 0:
-                raise CardDataError(f"{where}: Planet {c.id!r} needs a [spirit] face and a threshold above 0")
-            sp = c.spirit
-            pool[c.id + SPIRIT_SUFFIX] = CardDef(
-                id=c.id + SPIRIT_SUFFIX,
-                name=sp.name,
-                type="unit",
-                traits=["spirit"],
-                alignment=c.alignment,
-                atk=sp.atk,
-                grit=sp.grit,
-                echo=sp.echo,
-                triggers=c.triggers,
-                abilities=c.abilities,
-                statics=c.statics,
-                text=c.text,
-            )
+            spirit = _spirit_face(c, where)
+            pool[spirit.id] = spirit
         if c.type == "unit" and (not c.traits or c.grit <= 0):
             raise CardDataError(f"{where}: Unit {c.id!r} needs at least one trait and GRIT above 0")
         if c.type in ("site", "ship_site") and not c.lanes:
@@ -101,11 +110,14 @@ def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
     for cid in deck.cards:
         c = pool.get(cid)
         if c is None or cid.endswith(SPIRIT_SUFFIX):
-            raise InvalidDeckError(f"deck {deck.name!r}: unknown card id {cid!r}; use ids from the card pool")
+            raise InvalidDeckError(
+                f"deck {deck.name!r}: unknown card id {cid!r}; a card is identified by its card ID [M9-008]: use ids "
+                "from the card pool (engine/miras9/data/cards.toml)"
+            )
         if c.type == "planet":
             raise InvalidDeckError(
                 f"deck {deck.name!r}: {cid!r} is a second paired Planet/Spirit card; a deck has exactly one, as its "
-                "leader [M9-014]"
+                f"leader [M9-014]: remove {cid!r} from the cards"
             )
         if c.type == "token":
             raise InvalidDeckError(
@@ -114,7 +126,7 @@ def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
     if len(deck.cards) < MIN_MAIN:
         raise InvalidDeckError(
             f"deck {deck.name!r} has {len(deck.cards)} cards besides its Planet/Spirit; at least {MIN_MAIN} are "
-            "needed [M9-014], [M9-017]: add cards"
+            f"needed [M9-014], [M9-017]: add {MIN_MAIN - len(deck.cards)} more"
         )
     for cid, n in sorted(Counter(deck.cards).items()):
         limit = COPIES[pool[cid].type]

@@ -29,32 +29,32 @@ def site_of(w: Wave) -> str:
     return SITE_NAMES[1 - w.attacker][w.lane]
 
 
-def attackers_in(s: M9State, player: int, lane: int) -> list[CardState]:
-    """[M9-066] ready, Attuned, active, able to attack, in the lane column."""
+def _able_in(s: M9State, player: int, lane: int, barred_by: str) -> list[CardState]:
+    """``player``'s ready, Attuned, manned Units in the lane column whose card does not say ``barred_by``
+    ("cannot attack" / "cannot block": a prohibition beats any permission [M9-004])."""
     cards = s.cards
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and "cannot_attack" not in defn(cs).keywords:
+        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and barred_by not in defn(cs).keywords:
             out.append(cs)
     return out
+
+
+def attackers_in(s: M9State, player: int, lane: int) -> list[CardState]:
+    """[M9-066] ready, Attuned, active, able to attack, in the lane column."""
+    return _able_in(s, player, lane, "cannot_attack")
 
 
 def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
     """[M9-068] the defender's ready, Attuned, active Units in the column that can block."""
-    cards = s.cards
-    out = []
-    for c in s.board:
-        cs = cards[c]
-        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and "cannot_block" not in defn(cs).keywords:
-            out.append(cs)
-    return out
+    return _able_in(s, player, lane, "cannot_block")
 
 
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
-    """An opposing Unit still on the board in the wave's column [M9-066], [M9-082]."""
+    """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane
+    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane and t not in w.left
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:

@@ -7,19 +7,17 @@
   awakened Spirit returns Planet-side up without wounds or modifiers. [M9-013] a token leaving play is gone.
 * [M9-081] a Unit leaving play leaves the wave.
 * [M9-086], [M9-087], [M9-122] Battle Damage: per point, 1 Echo or a card from Hand (the player's choice, ruling
-  R-M9-10) or the top of Main Deck, Resource or Used; sources may change between points. [M9-024] no source left:
+  R-M9-23) or the top of Main Deck, Resource or Used; sources may change between points. [M9-024] no source left:
   the damaged player loses.
 """
 
 from __future__ import annotations
 
 from engine.core import Emit
-from engine.miras9.effects import counter, defn, fire, grit, is_unit, move, ward
-from engine.miras9.state import LOC_NAMES, CardState, M9State
+from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, units, ward
+from engine.miras9.state import CARD_COUNTERS, LOC_NAMES, REPLACEMENT, CardState, M9State, Spent
 from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
-
-_STATUS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
 
 
 def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: str) -> int:
@@ -49,10 +47,8 @@ def deal(s: M9State, emit: Emit, source: int, cs: CardState, amount: int, kind: 
 def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -> None:
     """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
     iid = cs.iid
-    w = s.wave
-    if w is not None and (iid in w.attackers or iid in w.blockers):
-        emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, iid, w.number))
-    for name in _STATUS:
+    leave_wave(s, emit, cs)
+    for name in CARD_COUNTERS:
         counter(s, emit, cs, name, 0, reason)
     cards = s.cards
     for other in list(s.board):
@@ -68,32 +64,35 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     move(s, emit, iid, dst, reason)
 
 
-def defeat(s: M9State, emit: Emit, cs: CardState) -> None:
+def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
+    """Defeat ``cs``, unless its replacement effect applies instead [M9-109]; True when it was defeated."""
     d = defn(cs)
     rep = d.replacement
-    if rep is not None and not (rep.once_per_turn and cs.iid * 16 + 15 in s.once):
+    if rep is not None and not (rep.once_per_turn and Spent(cs.iid, REPLACEMENT) in s.once):
         emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
         if rep.instead == "bounce":
             leave_board(s, emit, cs, "hand", "replaced")
         else:
             counter(s, emit, cs, "wounds", 0, "replaced")
             counter(s, emit, cs, "tapped", 1, "replaced")
-        return
+        return False
     leave_board(s, emit, cs, "discard", "defeated")
     fire(s, emit, cs, "defeated")
+    return True
 
 
 def check_defeats(s: M9State, emit: Emit) -> None:
-    """Defeat every Unit whose wounds reach its effective GRIT, until none is left (statics may shift)."""
-    cards = s.cards
+    """[M9-084] defeat every Unit whose wounds reach its effective GRIT (GRIT 0 needs no wound), again and again
+    while defeats shift static modifiers. A Unit its replacement saved is not checked again in the same call, so a
+    replacement that cannot cure GRIT 0 does not loop."""
+    saved: list[int] = []
     while not s.over:
-        doomed = [cards[c] for c in s.board if cards[c].wounds and is_unit(cards[c])]
-        doomed = [cs for cs in doomed if cs.wounds >= grit(s, cs)]
+        doomed = [cs for cs in units(s) if cs.iid not in saved and cs.wounds >= grit(s, cs)]
         if not doomed:
             return
         for cs in doomed:
-            if is_unit(cs):
-                defeat(s, emit, cs)
+            if is_unit(cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
+                saved.append(cs.iid)
 
 
 # ---------------------------------------------------------------- Battle Damage

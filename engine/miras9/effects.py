@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.core import Emit
 from engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
-from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State
+from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants
 from schemas import miras9 as ev
 from schemas.miras9 import CardDef
 from schemas.records import TOKEN_BASE
@@ -146,8 +146,7 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        members = w.attackers + w.blockers + [c for c in w.targets if c]  # the attacked Unit is in combat too
-        pool = [c for c in dict.fromkeys(members) if c in cards and is_unit(cards[c])]
+        pool = [c for c in combatants(w) if c in cards and is_unit(cards[c])]
     else:
         pool = [c for c in s.board if is_unit(cards[c])]
     if kind.startswith("friendly"):
@@ -206,11 +205,12 @@ def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
     return cs if cs is not None and is_unit(cs) else None
 
 
-def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int:
+def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int | None:
+    """The player an effect applies to; None for "target" when there is no legal target left [M9-111]."""
     if to == "opponent":
         return 1 - ctrl
-    if to == "target" and target in s.cards:
-        return s.cards[target].ctrl
+    if to == "target":
+        return s.cards[target].ctrl if target in s.cards else None
     return ctrl
 
 
@@ -218,7 +218,7 @@ Prim = Callable[[M9State, Emit, Any, int, int, int], None]
 
 
 def _wound(s: M9State, emit: Emit, e: ev.Wound, src: int, ctrl: int, target: int) -> None:
-    from engine.miras9.damage import deal
+    from engine.miras9.damage import deal  # damage builds on this module: imported late to avoid a cycle
 
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
@@ -248,15 +248,20 @@ def _boost(s: M9State, emit: Emit, e: ev.Boost, src: int, ctrl: int, target: int
 
 def _echo(s: M9State, emit: Emit, e: ev.GainEcho, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
-    set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
+    if p is not None:
+        set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
 
 
 def _draw(s: M9State, emit: Emit, e: ev.Draw, src: int, ctrl: int, target: int) -> None:
-    draw(s, emit, _player_of(s, e.to, ctrl, target), e.amount)
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount)
 
 
 def _generate(s: M9State, emit: Emit, e: ev.GenerateEff, src: int, ctrl: int, target: int) -> None:
-    draw(s, emit, _player_of(s, e.to, ctrl, target), e.amount, "resource", "generate")
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount, "resource", "generate")
 
 
 def _ready(s: M9State, emit: Emit, e: ev.ReadyEff, src: int, ctrl: int, target: int) -> None:
@@ -289,8 +294,14 @@ def _bounce(s: M9State, emit: Emit, e: ev.Bounce, src: int, ctrl: int, target: i
 
 def _withdraw(s: M9State, emit: Emit, e: ev.Withdraw, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
+    if cs is not None:
+        leave_wave(s, emit, cs)
+
+
+def leave_wave(s: M9State, emit: Emit, cs: CardState) -> None:
+    """[M9-081] remove a combatant (attacker, blocker or attacked Unit) from the current wave, if it is in one."""
     w = s.wave
-    if cs is not None and w is not None and (cs.iid in w.attackers or cs.iid in w.blockers):
+    if w is not None and cs.iid in combatants(w):
         emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, cs.iid, w.number))
 
 
@@ -300,6 +311,8 @@ def make_token(s: M9State, emit: Emit, card_id: str, ctrl: int, loc: int) -> Non
 
 
 def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target: int) -> None:
+    # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
+    # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
     loc = cs.loc if cs is not None and cs.loc >= 0 and cs.loc // 3 == ctrl else ctrl * 3
     lanes = unit_lanes(POOL[e.card_id])
@@ -311,7 +324,7 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
 def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: int) -> None:
     import sys
 
-    from engine.miras9 import scripts
+    from engine.miras9 import scripts  # scripts import nothing of the rules: they get this module as ``fx``
 
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 

@@ -7,7 +7,7 @@ Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (th
 from __future__ import annotations
 
 from engine.core import Reducer
-from engine.miras9.state import PILES, ZONE_LOC, ZONE_SITE, CardState, M9State, StackItem, Wave
+from engine.miras9.state import PILES, REPLACEMENT, ZONE_LOC, ZONE_SITE, CardState, M9State, Spent, StackItem, Wave
 from schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
@@ -69,6 +69,8 @@ def _take(s: M9State, card: int, zone: str, owner: int) -> None:
     elif zone in ZONE_SITE:
         side, lane = ZONE_SITE[zone]
         s.players[side].sites[lane] = 0
+    elif zone == "stack":
+        s.stack_cards.remove(card)
 
 
 def _moved(s: M9State, e: ev.CardMoved) -> None:
@@ -88,6 +90,8 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
         s.players[side].sites[lane] = card
         loc = side * 3 + lane
     else:
+        if dst == "stack":
+            s.stack_cards.append(card)
         loc = -1
     if cs is not None:
         cs.zone, cs.loc, cs.host = dst, loc, e.host
@@ -118,11 +122,11 @@ def _marker(s: M9State, e: object) -> None:
 
 
 def _activated(s: M9State, e: ev.AbilityActivated) -> None:
-    s.once.append(e.card * 16 + e.ability)
+    s.once.append(Spent(e.card, e.ability))
 
 
 def _replaced(s: M9State, e: ev.ReplacementApplied) -> None:
-    s.once.append(e.card * 16 + 15)
+    s.once.append(Spent(e.card, REPLACEMENT))
 
 
 def _manifested(s: M9State, e: ev.Manifested) -> None:
@@ -178,23 +182,21 @@ def _selection(s: M9State, e: ev.SelectionChanged) -> None:
 
 
 def _declared(s: M9State, e: ev.WaveDeclared) -> None:
-    w = s.wave
-    assert w is not None
-    w.declared = True
+    assert s.wave is not None
     s.waves += 1
-    s.attacked.append(w.lane)
+    s.attacked.append(s.wave.lane)
 
 
 def _blockers(s: M9State, e: ev.BlockersDeclared) -> None:
     w = s.wave
     assert w is not None
-    w.blocks_done = True
     w.was_blocked = sorted(set(e.attackers))
 
 
 def _left(s: M9State, e: ev.LeftWave) -> None:
     w = s.wave
     assert w is not None
+    w.left.append(e.card)
     if e.card in w.attackers:
         i = w.attackers.index(e.card)
         del w.attackers[i]

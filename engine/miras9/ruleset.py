@@ -17,16 +17,16 @@ from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.miras9 import combat, stack, turn
 from engine.miras9.bots import HeuristicAgent
 from engine.miras9.cards import validate_deck
-from engine.miras9.damage import pay_options
+from engine.miras9.damage import pay_options, settle
 from engine.miras9.effects import draw
 from engine.miras9.pool import DECKS, POOL, POOL_HASH
 from engine.miras9.reducer import apply
-from engine.miras9.state import SITE_NAMES, CardState, M9State, PlayerState
+from engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
 from engine.rng import Rng
 from schemas import miras9 as ev
 from schemas.header import DeckList, LogHeader
 from schemas.miras9 import SCHEMA
-from schemas.records import LEADER_INDEX, instance_id
+from schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
 HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
@@ -149,8 +149,6 @@ class M9Ruleset:
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)
         elif s.bd_player >= 0:
-            from engine.miras9.damage import settle
-
             settle(s, emit)
         elif s.wave is not None:
             combat.wave_auto(s, emit)
@@ -177,7 +175,7 @@ class M9Ruleset:
         if kind is ev.PileShuffled or kind is ev.DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
         if kind is ev.CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
-            owner = event.card // 1000 - 1
+            owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
         return event
@@ -189,7 +187,7 @@ class M9Ruleset:
             if pl.echo:
                 counters[f"{p}:echo"] = pl.echo
         for c, cs in s.cards.items():
-            for name in ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield"):
+            for name in CARD_COUNTERS:
                 v = getattr(cs, name)
                 if v:
                     counters[f"{c}:{name}"] = v

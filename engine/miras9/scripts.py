@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from schemas.miras9 import Bounce
+
 Hook = Callable[[Any, Any, int, int, int, Any], None]
+BOUNCE = Bounce()
 
 
 def tidal_recall(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) -> None:
     """Tidal Recall: return each tapped enemy Unit with GRIT 2 or less to its owner's Hand."""
-    from engine.miras9.damage import leave_board
-
     for cs in fx.units(s):
         if cs.ctrl != ctrl and cs.tapped and fx.grit(s, cs) <= 2:
-            leave_board(s, emit, cs, "hand", "bounce")
+            fx.resolve(s, emit, [BOUNCE], src, ctrl, cs.iid)
 
 
 def echo_siphon(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) -> None:
@@ -27,7 +28,7 @@ def echo_siphon(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) ->
     w = s.wave
     if w is None:
         return
-    mine = sum(1 for c in w.attackers + w.blockers if c in s.cards and s.cards[c].ctrl == ctrl)
+    mine = sum(1 for c in fx.combatants(w) if s.cards[c].ctrl == ctrl)
     foe = s.players[1 - ctrl]
     taken = min(mine, foe.echo)
     if taken:
@@ -40,7 +41,7 @@ def last_stand(s: Any, emit: Any, src: int, ctrl: int, target: int, fx: Any) -> 
     w = s.wave
     if w is None:
         return
-    members = [s.cards[c] for c in w.attackers + w.blockers if c in s.cards]
+    members = [s.cards[c] for c in fx.combatants(w)]
     enemies = sum(1 for cs in members if cs.ctrl != ctrl)
     for cs in members:
         if cs.ctrl == ctrl and enemies:

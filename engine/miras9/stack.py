@@ -18,7 +18,7 @@ from engine.core import Emit
 from engine.miras9.damage import check_defeats
 from engine.miras9.effects import counter, defn, is_unit, legal_targets, resolve, set_echo, spend
 from engine.miras9.pool import POOL
-from engine.miras9.state import M9State
+from engine.miras9.state import M9State, Spent
 from schemas import miras9 as ev
 from schemas.miras9 import Ability, Activate, Pass, PlayCard
 
@@ -33,7 +33,7 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
         return False
     if a.tap and (cs.tapped or not cs.attuned):
         return False
-    return not (a.once_per_turn and card * 16 + i in s.once)
+    return not (a.once_per_turn and Spent(card, i) in s.once)
 
 
 def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:

@@ -16,6 +16,8 @@ from engine.core import GameState
 from schemas.miras9 import LANES
 
 PILES = ("deck", "hand", "resource", "used", "discard", "exile")
+# The per-card counters (``CardState`` fields): cleared when a card leaves the board, listed by positions.
+CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
 BOARD = "board"
 
 
@@ -64,10 +66,21 @@ class PlayerState(msgspec.Struct, kw_only=True):
     leader: int = 0
     sites: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])
     mulligan_done: bool = False
-    site_done: bool = False
+
+
+REPLACEMENT = -1  # the ``Spent.ability`` of a card's replacement effect (its abilities are numbered from 0)
+
+
+class Spent(msgspec.Struct, array_like=True, frozen=True):
+    """A once-per-turn limit used this turn [M9-044]: which card, and which of its abilities or its replacement."""
+
+    card: int
+    ability: int
 
 
 class StackItem(msgspec.Struct, array_like=True):
+    """A pending Reaction or activated ability on the reaction stack [M9-114] (top = end of ``M9State.stack``)."""
+
     card: int
     ability: int  # -1: the card itself
     target: int
@@ -80,15 +93,20 @@ class Wave(msgspec.Struct, kw_only=True):
     number: int
     lane: int
     attacker: int  # the attacking player
-    attackers: list[int] = []
-    targets: list[int] = []
+    attackers: list[int] = []  # the attacking Units still in the wave
+    targets: list[int] = []  # per attacker: the Unit it attacks, or 0 for the defender's Site position
     blockers: list[int] = []
     blocked: list[int] = []  # per blocker, the attacker it blocks
     step: int = 1  # 1..7
-    declared: bool = False  # confirmed (step 1 done)
-    blocks_done: bool = False
     was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
-    damage_done: bool = False
+    left: list[int] = []  # Units removed from the wave, in any role; they never rejoin it [M9-081]
+
+
+def combatants(w: Wave) -> list[int]:
+    """The Units in the wave's combat (ruling R-M9-32): its attackers, its blockers and the Units it attacks, minus
+    any that left the wave [M9-081]. The one definition used by targeting, leaving and card scripts."""
+    members = w.attackers + w.blockers + [t for t in w.targets if t and t not in w.left]
+    return list(dict.fromkeys(members))
 
 
 class M9State(GameState, kw_only=True):
@@ -98,13 +116,13 @@ class M9State(GameState, kw_only=True):
     active: int = 0
     first: int = -1
     phase: str = "setup"  # setup | awaken | action | attack | move | attune
-    flow_done: bool = False
-    generated: bool = False
     # reaction window and stack [M9-114], [M9-115]
     window: str = ""
     priority: int = -1
     passes: int = 0
     stack: list[StackItem] = []
+    # the cards in the "stack" zone: announced Reactions waiting on the stack, and any Event while it resolves
+    stack_cards: list[int] = []
     # attack
     wave: Wave | None = None
     waves: int = 0  # waves made so far in the game (numbering)
@@ -114,7 +132,7 @@ class M9State(GameState, kw_only=True):
     bd_sources: list[int] = []
     bd_paid: int = 0
     # once-per-turn and once-per-Site trackers, cleared by TurnBegan
-    once: list[int] = []  # card * 16 + ability (or 15 for a replacement)
+    once: list[Spent] = []
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0
@@ -145,12 +163,18 @@ def card_zone_ok(s: M9State) -> list[str]:
         seen[c] = BOARD
         if s.cards[c].zone not in ZONE_LOC:
             problems.append(f"card {c} on the board with zone {s.cards[c].zone!r}")
-    for item in s.stack:
-        if item.ability < 0:
-            if item.card in seen:
-                problems.append(f"card {item.card} on the stack and in {seen[item.card]}")
-            seen[item.card] = "stack"
+    for c in s.stack_cards:
+        if c in seen:
+            problems.append(f"card {c} on the stack and in {seen[c]}")
+        seen[c] = "stack"
+        if s.cards[c].zone != "stack":
+            problems.append(f"card {c} listed on the stack but its zone is {s.cards[c].zone!r}")
     for c, cs in s.cards.items():
-        if c not in seen and cs.zone not in ("planet", "gone"):
+        if c in seen or cs.zone == "gone":  # a token that left play no longer exists [M9-013]
+            continue
+        if cs.zone == "planet":
+            if s.players[cs.owner].leader != c:
+                problems.append(f"card {c} in the Planet zone is not its owner's paired card")
+        elif not (cs.zone == "" and s.phase == "setup"):  # before set-up places it, a card has no zone yet
             problems.append(f"card {c} (zone {cs.zone!r}) is nowhere")
     return problems

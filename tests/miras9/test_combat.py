@@ -147,13 +147,75 @@ def test_illegal_unit_target_deals_no_damage_and_no_substitute_M9_082_M9_111() -
 
 
 def test_no_phase_actions_during_a_wave_M9_114() -> None:
-    """[M9-114] inside a wave only Reactions, reaction-speed abilities and passing are offered."""
-    t = Table(phase="attack")
+    """[M9-114] ruling R-M9-09: at every decision inside a wave only wave choices are offered (selection, blockers,
+    Battle Damage points, Reactions, reaction-speed abilities, passing): no Unit from Hand, no Action ability, no
+    new wave, no awakening, although all of those are available just before and just after the wave."""
+    t = Table(phase="attack", echo=(6, 0))
     a = t.unit(0, "char-raider", 0)
     t.unit(0, "char-raider", 1)
+    t.unit(0, "char-medic", 1)  # an Action ability
+    t.unit(0, "char-recruit", 1, wounds=1)  # ... with a target
     t.hand(0, "char-recruit")
-    t.attack(0, [(a, 0)])
-    t.act(ev.Pass())
-    kinds = {type(o) for o in t.options()}
-    assert kinds <= {ev.Pass, ev.PlayCard, ev.Activate}
-    assert all(o.card != t.s.players[0].hand[0] for o in t.options() if type(o) is ev.PlayCard)
+    phase_kinds = {ev.DeclareAt, ev.Awaken}
+    assert phase_kinds <= {type(o) for o in t.options()}
+    t.act(ev.DeclareAt(0))
+    wave_kinds = {ev.AddAttacker, ev.AssignBlocker, ev.Confirm, ev.Pass, ev.PlayCard, ev.Activate, ev.PayPoint}
+    seen = 0
+    while t.s.wave is not None:
+        opts = t.options()
+        assert {type(o) for o in opts} <= wave_kinds, opts
+        assert not any(type(o) is ev.PlayCard and t.c(o.card).cid == "char-recruit" for o in opts)
+        assert not any(type(o) is ev.Activate and t.c(o.card).cid == "char-medic" for o in opts)
+        t.act(ev.AddAttacker(a, 0) if ev.AddAttacker(a, 0) in opts else opts[0])
+        seen += 1
+    assert seen >= 6 and phase_kinds <= {type(o) for o in t.options()}
+
+
+def test_attacked_unit_that_escapes_leaves_the_wave_M9_081_M9_082_M9_116() -> None:
+    """[M9-081] [M9-116] the attacked Unit is a combatant (R-M9-32): when Escape Route removes it before damage it
+    neither deals nor receives the attack's damage, and [M9-082] no Site is substituted for the lost target."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)  # 3/2
+    d = t.unit(1, "char-veteran", 0, tapped=1)  # 3/3: would trade with the raider
+    escape = t.hand(1, "rx-escape")
+    t.attack(0, [(a, d)])
+    t.act(ev.PlayCard(escape, -1, d))  # the defender has the first opportunity [M9-075]
+    t.pass_window()
+    assert [e.card for e in t.of(ev.LeftWave)] == [d]
+    t.to_damage()
+    assert not t.of(ev.CombatDamage) and not t.of(ev.BattleDamageAssigned)
+    assert t.c(a).wounds == 0 and t.c(d).wounds == 0 and t.c(d).zone == "lane:1:exterior"
+
+
+def test_attacked_unit_defeated_before_damage_leaves_the_wave_M9_081() -> None:
+    """[M9-081] a Unit becoming defeated is removed from the wave, whatever its role: the attacked Unit too."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-recruit", 0, tapped=1)  # GRIT 2
+    counter = t.hand(0, "rx-counter")  # 2 wounds to an enemy combatant
+    t.attack(0, [(a, d)])
+    t.act(ev.Pass())  # the defender passes; the attacker answers
+    t.act(ev.PlayCard(counter, -1, d))
+    t.pass_window()
+    assert t.c(d).zone == "discard" and [e.card for e in t.of(ev.LeftWave)] == [d]
+
+
+def test_consequences_settle_before_the_after_wave_window_M9_079_M9_078() -> None:
+    """[M9-078] damage is dealt at once, then [M9-079] consequences: the defeated blocker leaves, its defeat
+    trigger fires, and every point of Battle Damage is paid, all between step 6 and step 7."""
+    t = Table(phase="attack", echo=(0, 0))
+    big, small = t.unit(0, "char-champion", 0), t.unit(0, "char-raider", 0)
+    courier = t.unit(1, "char-courier", 0)  # draws a card when defeated
+    t.attack(0, [(big, 0), (small, 0)])
+    t.to_damage([(courier, big)])
+    while t.s.bd_player >= 0:
+        t.act(ev.PayPoint("deck"))
+    t.pass_window()
+    i6 = next(i for i, e in enumerate(t.events) if type(e) is ev.WaveStep and e.step_no == 6)
+    i7 = next(i for i, e in enumerate(t.events) if type(e) is ev.WaveStep and e.step_no == 7)
+    between = t.events[i6:i7]
+    assert any(type(e) is ev.CardMoved and e.card == courier and e.reason == "defeated" for e in between)
+    assert any(type(e) is ev.TriggerFired and e.card == courier and e.trigger == "defeated" for e in between)
+    paid = [e for e in between if type(e) is ev.BattleDamagePaid]
+    assert len(paid) == 3 and paid[-1].remaining == 0 and {e.attacker for e in paid} == {small}
+    assert not any(type(e) in (ev.WindowOpened, ev.StackPushed) for e in between)

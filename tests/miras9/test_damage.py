@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.miras9.state import REPLACEMENT, Spent
 from schemas import miras9 as ev
 from tests.miras9.table import Table
 
@@ -34,7 +35,8 @@ def test_battle_damage_sources_switch_and_take_the_top_M9_087() -> None:
     t, _ = _site_hit(echo=(0, 1))
     p1 = t.s.players[1]
     top_deck, top_res = p1.deck[-1], p1.resource[-1]
-    hand_card = t.hand(1, "ev-strike")
+    hand_card = t.hand(1, "ev-strike")  # ruling R-M9-23: the player picks which Hand card, not the newest
+    kept = t.hand(1, "ev-rally")
     t.act(ev.PayPoint("echo"))
     t.act(ev.PayPoint("deck"))
     t.act(ev.PayPoint("hand", hand_card))
@@ -42,6 +44,7 @@ def test_battle_damage_sources_switch_and_take_the_top_M9_087() -> None:
     assert [p.source for p in paid] == ["echo", "deck", "hand"]
     assert paid[1].card == top_deck and top_res in p1.resource
     assert t.s.players[1].echo == 0 and t.c(hand_card).zone == "discard" and t.c(top_deck).zone == "discard"
+    assert t.c(kept).zone == "hand"
     assert ev.PayPoint("echo") not in t.options()
 
 
@@ -52,7 +55,7 @@ def test_unpayable_battle_damage_loses_M9_024() -> None:
     assert t.s.over and t.s.winner == 0 and t.s.end_reason == "battle_damage"
 
 
-def test_hand_pays_battle_damage_but_not_survival_M9_051() -> None:
+def test_hand_pays_battle_damage_with_empty_clock_piles_M9_051() -> None:
     """[M9-051] Hand is a source for Battle Damage even when the clock piles are empty."""
     t = Table(phase="attack", deck=0, resource=0)
     cards = [t.hand(1, "char-recruit") for _ in range(3)]
@@ -118,7 +121,7 @@ def test_replacement_instead_of_defeat_once_per_turn_M9_109_M9_044() -> None:
     assert rep.card == b and rep.instead == "bounce" and t.c(b).zone == "hand"
     t2 = Table(phase="action")
     s = t2.unit(1, "char-stalwart", 0)
-    t2.s.once.append(s * 16 + 15)  # its replacement was used this turn already
+    t2.s.once.append(Spent(s, REPLACEMENT))  # its replacement was used this turn already
     from engine.miras9.damage import defeat
 
     defeat(t2.s, t2.emit, t2.c(s))
@@ -146,3 +149,18 @@ def test_wounds_against_units_are_not_battle_damage_M9_122() -> None:
     t.attack(0, [(a, d)])
     t.to_damage()
     assert t.c(d).zone == "discard" and not t.of(ev.BattleDamageAssigned)
+
+
+def test_effective_grit_zero_defeats_without_wounds_M9_084_M9_007() -> None:
+    """[M9-084] a Unit is defeated when its wounds (0) reach its effective GRIT, here lowered to 0 by a modifier
+    ([M9-007]: GRIT -1 reads as 0); a Unit with GRIT left and no wounds stays."""
+    from engine.miras9.damage import check_defeats
+    from engine.miras9.effects import resolve
+
+    t = Table(phase="action")
+    weak = t.unit(1, "char-recruit", 0)  # GRIT 2
+    tough = t.unit(1, "char-veteran", 1)  # GRIT 3
+    resolve(t.s, t.emit, [ev.Boost(grit=-3)], 0, 0, weak)
+    resolve(t.s, t.emit, [ev.Boost(grit=-2)], 0, 0, tough)
+    check_defeats(t.s, t.emit)
+    assert t.c(weak).zone == "discard" and t.c(tough).zone == "lane:1:interior"

@@ -25,9 +25,9 @@ def test_written_order_and_may_M9_006() -> None:
     assert ev.Generate(0) in t2.options()
 
 
-def test_card_identity_by_card_id_M9_008_M9_113_M9_003() -> None:
-    """[M9-008] [M9-113] [M9-003] a card is its current functional record, found by card ID; every play names the
-    id, and each log header pins the card-pool version the game was played under."""
+def test_card_identity_by_card_id_M9_008_M9_113() -> None:
+    """[M9-008] [M9-113] a card is its current functional record, found by card ID; every play names the id, and
+    each log header pins the card-pool version the game was played under."""
     t = Table(phase="action")
     c = t.hand(0, "char-raider")
     t.act(ev.PlayCard(c, 0))
@@ -44,15 +44,22 @@ def test_types_and_traits_M9_009() -> None:
     t.act(ev.DeclareAt(0))
     assert any(type(o) is ev.AddAttacker and o.card == buggy for o in t.options())
     assert POOL["char-recruit"].traits == ["character"] and POOL["veh-buggy"].crew == 0
+    t2 = Table(phase="action")
+    recruit, buggy_card = t2.hand(0, "char-recruit"), t2.hand(0, "veh-buggy")
+    locs = {(o.card, o.loc) for o in t2.options() if type(o) is ev.PlayCard}
+    assert (recruit, 2) not in locs and (recruit, 0) in locs and {(buggy_card, 1), (buggy_card, 2)}.isdisjoint(locs)
 
 
 def test_owner_and_controller_M9_010() -> None:
-    """[M9-010] a card's owner is fixed: defeat sends it to its owner's Discard, a token belongs to its creator."""
+    """[M9-010] owner and controller differ: a card player 0 controls but player 1 owns is defeated into its
+    owner's Discard, and a bounce returns it to its owner's Hand."""
     t = Table(phase="action")
-    u = t.unit(1, "char-recruit", 0)
-    assert t.c(u).owner == 1 and t.c(u).ctrl == 1
+    u = t.unit(1, "char-recruit", 0, side=0, ctrl=0)
+    v = t.unit(1, "char-recruit", 1, side=0, ctrl=0)
     defeat(t.s, t.emit, t.c(u))
     assert u in t.s.players[1].discard and u not in t.s.players[0].discard
+    leave_board(t.s, t.emit, t.c(v), "hand", "bounce")
+    assert v in t.s.players[1].hand and v not in t.s.players[0].hand
 
 
 def test_pile_order_draws_from_top_M9_012() -> None:
@@ -101,8 +108,9 @@ def test_this_you_opponent_M9_112() -> None:
     assert t.s.players[1].echo == 4
 
 
-def test_specific_text_overrides_general_rule_only_for_its_permission_M9_117() -> None:
-    """[M9-117] Infiltrate lets a Character enter an enemy Site, but not Space: the exception covers only itself."""
+def test_specific_text_overrides_general_rule_only_for_its_permission_M9_117_M9_003() -> None:
+    """[M9-117] [M9-003] card text beats the general rule: Infiltrate lets a Character enter an enemy Site, but not
+    Space: the exception covers only the permission it grants."""
     t = Table(phase="action")
     c = t.hand(0, "char-infiltrator")
     locs = {o.loc for o in t.options() if type(o) is ev.PlayCard and o.card == c}
@@ -118,3 +126,16 @@ def test_script_hook_for_unique_card() -> None:
     tidal = t.hand(0, "ev-tidal")
     t.act(ev.PlayCard(tidal, -1, 0))
     assert t.c(weak).zone == "hand" and t.c(strong).zone.startswith("lane") and t.c(ready).zone.startswith("lane")
+
+
+def test_last_stand_counts_the_attacked_unit_as_a_combatant_M9_081() -> None:
+    """R-M9-32 [M9-081]: Last Stand's "combatants" are the same Units a combatant Reaction may target, so the
+    defender's attacked Unit gets +1 ATK for the one enemy combatant."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-veteran", 0, tapped=1)
+    stand = t.hand(1, "rx-laststand")
+    t.attack(0, [(a, d)])
+    t.act(ev.PlayCard(stand, -1, 0))
+    t.pass_window()
+    assert t.c(d).atk_mod == 1 and t.c(a).atk_mod == 0

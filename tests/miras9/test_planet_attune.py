@@ -49,6 +49,18 @@ def test_one_manifest_per_site_per_turn_M9_097() -> None:
     assert ev.DoManifest(b) not in t.options() and ev.DoManifest(c) in t.options()
 
 
+def test_one_pressure_per_enemy_site_per_turn_M9_097() -> None:
+    """[M9-097] only one Unit may Pressure at an enemy Site each turn (another enemy Site is fine), and the limit
+    is the Site's, not the Unit's: the second Unit there is refused too."""
+    t = Table(phase="attune", echo=(0, 9))
+    a, b = t.unit(0, "char-infiltrator", 0, side=1), t.unit(0, "char-infiltrator", 0, side=1)
+    c = t.unit(0, "char-infiltrator", 1, side=1)
+    assert {ev.DoPressure(a), ev.DoPressure(b), ev.DoPressure(c)} <= set(t.options())
+    t.act(ev.DoPressure(a))
+    assert ev.DoPressure(b) not in t.options() and ev.DoPressure(c) in t.options()
+    assert t.s.players[1].echo == 7
+
+
 def test_tap_is_a_cost_for_manifest_M9_043_M9_094() -> None:
     """[M9-043] ruling R-M9-07: a Unit tapped by attacking cannot Manifest afterwards."""
     t = Table(phase="attune")

@@ -1,7 +1,8 @@
-"""Properties over seeded whole games with both bots: no exceptions, every card in exactly one place, no negative
-values, the fold of the log equals the engine state, re-running decisions gives the same log bytes.
+"""Properties over seeded whole games with both bots: no exceptions; after EVERY event every card instance is in
+exactly one place and no value in the state is negative; effective ATK/GRIT/ECHO never below 0; the fold of the log
+equals the engine state; re-running decisions gives the same log bytes.
 
-A few dozen games run by default; thousands behind ``--soak``.
+Two dozen games run by default; two thousand behind ``--soak``.
 """
 
 from __future__ import annotations
@@ -14,35 +15,103 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.miras9.effects import atk, echo_of, grit, is_unit
+from engine.miras9.pool import POOL
 from engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
 from engine.miras9.state import M9State, card_zone_ok
 from engine.replay import rerun
 from engine.rng import Rng
 from engine.runner import Game
 from engine.simulate import make_header, play_one
+from schemas import miras9 as ev
 from schemas.logfile import read_log
 
 DECKS = sorted(RULESET.decks())
 BOTS = ["random", "heuristic"]
 
 
+# Fields that may hold -1, meaning "none": no player / no position / the card itself rather than an ability.
+SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability"})
+# Modifiers may be negative; the effective values they feed are checked instead [M9-007].
+MODIFIERS = frozenset({"atk_mod", "grit_mod"})
+
+
+def negatives(obj: Any, path: str = "state") -> list[str]:
+    """Every negative int in a state struct, walking every int, list[int], nested struct, list and dict of structs by
+    the field types (so a field added later is checked too), except the -1 sentinels and the modifiers."""
+    out: list[str] = []
+    for name in type(obj).__struct_fields__:
+        value = getattr(obj, name)
+        where = f"{path}.{name}"
+        if type(value) is int:
+            if value < 0 and name not in MODIFIERS and not (name in SENTINELS and value == -1):
+                out.append(f"{where} = {value}")
+        elif type(value) is list and value and type(value[0]) is int:
+            if min(value) < 0:
+                out.append(f"{where} = {value}")
+        elif isinstance(value, msgspec.Struct):
+            out += negatives(value, where)
+        elif type(value) in (list, dict):
+            items = value.items() if type(value) is dict else enumerate(value)
+            out += [p for k, v in items if isinstance(v, msgspec.Struct) for p in negatives(v, f"{where}[{k}]")]
+    return out
+
+
 def _check(s: M9State) -> None:
+    """Every card instance in exactly one place and no negative value in the state: run after every event."""
     problems = card_zone_ok(s)
-    assert not problems, problems
-    assert all(p.echo >= 0 for p in s.players)
+    assert not problems, (s.n, problems)
+    bad = negatives(s)
+    assert not bad, (s.n, bad)
+    assert all(cs.tapped in (0, 1) and cs.attuned in (0, 1) for cs in s.cards.values()), s.n
+    assert s.passes in (0, 1, 2) and 0 <= s.bd_paid <= len(s.bd_sources), s.n
+
+
+_PHASE_ACTIONS = (ev.PhaseBegan, ev.TurnBegan, ev.Awakened, ev.Manifested, ev.Pressured, ev.Restored, ev.WaveDeclared)
+
+
+def _check_wave_event(s: M9State, e: Any) -> None:
+    """Rules of the reaction windows, checked on every event of real games (state already updated by ``e``):
+    [M9-075] [M9-077] [M9-080] who gets the first opportunity; [M9-115] priority returns to the attacker after a
+    resolution, with a fresh pass count; [M9-114] no phase action, phase change or new wave inside a wave, and only
+    Reactions are played from Hand there."""
+    kind = type(e)
+    w = s.wave
+    if kind is ev.WindowOpened:
+        assert w is not None and e.priority == (1 - w.attacker if e.window == "before_blocks" else w.attacker), e
+    elif kind is ev.StackResolved:
+        assert w is not None and s.priority == w.attacker and s.passes == 0, e
+    elif w is not None and w.step > 1 and kind in _PHASE_ACTIONS:
+        raise AssertionError(f"{e!r} inside wave {w.number}")
+    elif w is not None and kind is ev.CardPlayed:
+        assert "reaction" in POOL[e.card_id].keywords, e
+
+
+def _check_effective(s: M9State) -> None:
+    """[M9-007] effective ATK, GRIT and ECHO of every Unit are never below 0: run after every decision."""
     for cs in s.cards.values():
-        assert cs.wounds >= 0 and cs.shield >= 0 and cs.tapped in (0, 1) and cs.attuned in (0, 1)
-    assert s.passes in (0, 1, 2) and 0 <= s.bd_paid <= len(s.bd_sources)
+        if is_unit(cs):
+            assert min(atk(s, cs), grit(s, cs), echo_of(s, cs)) >= 0, (s.n, cs)
 
 
 def _game(seed: int, fold_every: int = 1) -> Game:
+    """Play one seeded game (decks and bots chosen by the seed), checking the invariants after EVERY event and the
+    fold of the log against the engine state every ``fold_every`` decisions and at the end."""
     d = [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]]
     bots = [BOTS[seed % 2], BOTS[(seed // 2) % 2]]
     h = make_header(RULESET, seed, d, bots, max_turns=DEFAULT_MAX_TURNS)
     seats = Rng(h.seed ^ 0x5EA7)
     factories = RULESET.agents()
     agents = [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(h.players)]
-    g = Game(RULESET, h, agents)
+    checked = [0]
+
+    def check_event(event: Any) -> None:  # the runner calls this after applying each event
+        assert isinstance(g.state, M9State)
+        _check(g.state)
+        _check_wave_event(g.state, event)
+        checked[0] += 1
+
+    g = Game(RULESET, h, agents, on_event=check_event)
     folded = RULESET.new_state(h)
     steps = 0
     while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
@@ -52,24 +121,42 @@ def _game(seed: int, fold_every: int = 1) -> Game:
         g.events.clear()
         steps += 1
         assert isinstance(g.state, M9State)
-        _check(g.state)
+        _check_effective(g.state)
         if steps % fold_every == 0:
             assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
     assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
+    assert checked[0] == g.state.n  # every event was checked
     return g
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=2**32))
-def test_random_games_hold_invariants(seed: int) -> None:
-    """[M9-007] no negative values; every card in one place; fold == engine state after every step."""
+def test_random_games_hold_invariants_at_every_event_M9_007(seed: int) -> None:
+    """[M9-007] at every event of a seeded game (both bots, all decks): no negative value in the state and no
+    negative effective ATK/GRIT/ECHO; every card instance in exactly one place; the fold equals the engine state;
+    and the window rules of ``_check_wave_event`` hold ([M9-114], [M9-115], first opportunities)."""
     _game(seed, fold_every=7)
 
 
 @pytest.mark.soak
-def test_thousands_of_games_hold_invariants() -> None:
+def test_thousands_of_games_hold_invariants_at_every_event() -> None:
     for seed in range(2000):
         _game(seed, fold_every=25)
+
+
+def test_invariant_checks_can_fail() -> None:
+    """The checks above are not vacuous: a card listed twice, a negative counter and a -2 sentinel are caught."""
+    g = _game(3, fold_every=1000)
+    s = g.state
+    assert isinstance(s, M9State)
+    broken = msgspec.convert(msgspec.to_builtins(s), M9State)
+    broken.players[0].discard.append(broken.players[0].hand[0] if broken.players[0].hand else broken.board[0])
+    assert card_zone_ok(broken)
+    broken.players[1].echo = -1
+    broken.priority = -1  # a sentinel: fine
+    broken.bd_player = -2
+    broken.cards[broken.players[0].leader].atk_mod = -3  # a modifier: fine
+    assert negatives(broken) == ["state.players[1].echo = -1", "state.bd_player = -2"]
 
 
 def test_logs_rerun_identically(tmp_path: Path) -> None:

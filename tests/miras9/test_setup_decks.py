@@ -60,9 +60,14 @@ def test_copy_limits_M9_015_M9_016() -> None:
 
 
 def test_no_alignment_restriction_M9_018() -> None:
-    """[M9-018] cards of any alignment mix with any Planet."""
-    mixed = [*DECKS["vanguard"].cards[:28], "site-outpost", "site-shrine", "rx-siphon", "char-priest"]
-    validate_deck(_deck(cards=mixed, leader="planet-myr"), POOL)
+    """[M9-018] cards of any alignment mix with any Planet: crimson and azure Units under a violet Planet."""
+    crimson = msgspec.structs.replace(POOL["char-recruit"], id="t-crimson", alignment="crimson")
+    azure = msgspec.structs.replace(POOL["char-raider"], id="t-azure", alignment="azure")
+    pool = build_pool([*(c for cid, c in POOL.items() if "#" not in cid), crimson, azure])
+    assert pool["planet-myr"].alignment == "violet"
+    others = [c for c in DECKS["vanguard"].cards if POOL[c].type != "site"][:27]
+    mixed = [*others, "site-outpost", "t-crimson", "t-azure", "t-azure"]
+    validate_deck(_deck(cards=mixed, leader="planet-myr"), pool)
 
 
 def test_unknown_card_and_bad_card_data_are_named_errors() -> None:
@@ -151,3 +156,34 @@ def test_first_player_by_seeded_rng_M9_022() -> None:
         again, _ = _setup(seed)
         assert msgspec.msgpack.encode(again) == msgspec.msgpack.encode(s)
     assert firsts == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("leader", "change", "quoted", "rule", "fix"),
+    [
+        ("char-recruit", [], "'char-recruit'", "[M9-014]", "set leader to a Planet id"),
+        (None, ["planet-orun"], "'planet-orun'", "[M9-014]", "remove 'planet-orun'"),
+        (None, ["token-drone"], "'token-drone'", "[M9-013]", "remove it"),
+        (None, ["no-such-card"], "'no-such-card'", "[M9-008]", "use ids from the card pool"),
+        (None, ["char-recruit"], "'char-recruit'", "[M9-015]", "remove 1"),
+        (None, ["site-outpost"], "'site-outpost'", "[M9-016]", "remove 1"),
+        (None, "short", "29", "[M9-014]", "add 1 more"),
+        (None, "no-site", "no Site", "[M9-020]", "add at least one Site"),
+    ],
+)
+def test_deck_errors_quote_the_value_name_the_rule_and_the_fix_M9_014_M9_015_M9_016_M9_017(
+    leader: str | None, change: Any, quoted: str, rule: str, fix: str
+) -> None:
+    """[M9-014]-[M9-017] each deck-construction violation raises ``InvalidDeckError`` whose message quotes the bad
+    value, names the paragraph it breaks and says how to fix it."""
+    base = list(DECKS["vanguard"].cards)
+    if change == "short":
+        cards = base[:29]
+    elif change == "no-site":  # ten different Units, three copies each: legal but for the missing Site
+        cards = [cid for cid in sorted(POOL) if POOL[cid].type == "unit" and "#" not in cid][:10] * 3
+    else:
+        cards = base + list(change)
+    with pytest.raises(InvalidDeckError) as err:
+        validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), POOL)
+    msg = str(err.value)
+    assert quoted in msg and rule in msg and fix in msg, msg

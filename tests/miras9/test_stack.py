@@ -64,6 +64,7 @@ def test_resolution_resets_pass_count_and_two_passes_close_window_M9_115() -> No
     t.act(ev.Pass())
     t.act(ev.Pass())
     assert t.of(ev.StackResolved) and t.s.passes == 0 and t.s.window == "before_damage"
+    assert t.s.priority == 0  # the attacker's own item resolved: the attacker (not its opponent) has priority
     t.act(ev.Pass())
     assert t.s.window == "before_damage"  # one pass after the resolution is not enough
     t.act(ev.Pass())
@@ -130,3 +131,30 @@ def test_reactions_only_in_windows_M9_042() -> None:
     ev_card = t.hand(0, "ev-rally")
     cards = {o.card for o in t.options() if type(o) is ev.PlayCard}
     assert rx not in cards and ev_card in cards
+
+
+def test_fizzled_player_effect_is_not_redirected_to_the_controller_M9_111() -> None:
+    """[M9-111] an effect on the target's controller whose target became illegal affects no one: it is not
+    substituted onto the effect's own controller."""
+    from engine.miras9.effects import resolve
+
+    t = Table(phase="action", echo=(3, 3))
+    resolve(t.s, t.emit, [ev.GainEcho(amount=-2, to="target"), ev.Draw(amount=1, to="target")], 0, 0, 0)
+    assert [p.echo for p in t.s.players] == [3, 3] and not t.events
+
+
+def test_priority_returns_to_the_attacker_even_in_the_defenders_window_M9_115_M9_075() -> None:
+    """[M9-075] the defender has the first opportunity before blocks; [M9-115] after the top item resolves priority
+    goes to the attacking player, not back to the player who opened the window or who announced."""
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", 0)
+    d = t.unit(1, "char-veteran", 0)
+    shield = t.hand(1, "rx-shield")
+    t.attack(0, [(a, d)])  # the attacked Unit is a combatant (R-M9-32)
+    assert (t.s.window, t.s.priority) == ("before_blocks", 1)
+    t.act(ev.PlayCard(shield, -1, d))
+    assert t.s.priority == 0
+    t.act(ev.Pass())
+    assert t.s.priority == 1
+    t.act(ev.Pass())  # two passes: the shield resolves
+    assert t.c(d).shield == 3 and t.s.priority == 0 and t.s.passes == 0 and t.s.window == "before_blocks"

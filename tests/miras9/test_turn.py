@@ -75,8 +75,11 @@ def test_unattuned_ends_when_turn_passes_M9_038_M9_053() -> None:
     assert ev.DeclareAt(0) not in t.options()  # cannot attack while Unattuned
     t.act(ev.Pass())
     assert not any(type(o) is ev.DoManifest for o in t.options())  # nor Manifest
+    foe = t.unit(1, "char-raider", 0, attuned=0)  # entered during player 0's turn (ruling R-M9-15)
     t.act(ev.Pass())
-    assert t.c(card).attuned == 1
+    assert t.c(card).attuned == 1 and t.c(foe).attuned == 0  # only the passing player's Units attune
+    end_turn(t.s, t.emit)  # player 1 passes its turn
+    assert t.c(foe).attuned == 1
 
 
 def test_units_enter_legal_lanes_M9_040_M9_059() -> None:
@@ -223,8 +226,16 @@ def test_lanes_are_shared_columns_M9_025_M9_028_M9_026() -> None:
 
 
 def test_zones_public_and_hidden_M9_011_M9_027() -> None:
-    """[M9-011] [M9-027] the opponent's draws and deck order are hidden in their view; board moves are public."""
+    """[M9-027] after set-up every card is in a personal zone (Main Deck, Hand, Planet...) or at a board position;
+    [M9-011] the opponent's draws and deck order are hidden in their view; board moves are public."""
     from engine.miras9.ruleset import RULESET
+    from engine.miras9.state import LOC_NAMES, PILES, SITE_NAMES
+    from tests.miras9.test_setup_decks import _setup
+
+    s, _ = _setup(2)
+    places = {*PILES, "planet", *LOC_NAMES, *(n for side in SITE_NAMES for n in side)}
+    zones = {cs.zone for cs in s.cards.values()}
+    assert zones <= places and {"deck", "hand", "planet"} <= zones
 
     draw = ev.CardMoved(0, 1, "x", 0, 1005, "deck", "hand", "draw")
     assert RULESET.redact(draw, 1).card == -1 and RULESET.redact(draw, 0).card == 1005
