@@ -1,14 +1,15 @@
-"""Event frames → the events table's columns, by DuckDB: one column per field-name convention, picked by
-(ruleset, tag).
+"""Event frames → the events table's columns, by DuckDB: one column per field-name convention.
 
 Runs in the ingest worker processes on a private in-memory DuckDB (one thread each), so the main process only
 inserts finished Arrow tables. A frame row holds a JSON array of events, each ``[tag, n, turn, step, player,
-fields...]``. DuckDB unnests it
-(``from_json`` to lists of VARCHAR, one parse per frame) and each column is a ``CASE`` over ``ruleset:tag`` that
-names the element holding that field in that kind, cast to the column's type. Absent-value sentinels become NULL
-(``""`` for a zone, counter or source, ``0`` for a card or target: instances start at 1000). Fields outside the
-conventions go to ``extra`` as a JSON object. A field missing from an old log (written before the field was
-appended) takes its default.
+fields...]``. DuckDB unnests it (``from_json`` to lists of VARCHAR, one parse per frame) and joins each row to the
+plan table (``plan_table``: per ``ruleset:tag``, the list index of each convention field, its default, and the
+fields that go to ``extra``), so every column is the same list lookup and cast whatever the kind. Absent-value
+sentinels become NULL (``""`` for a zone, counter or source, ``0`` for a card or target: instances start at 1000).
+Fields outside the conventions go to ``extra`` as a JSON object. A field missing from an old log (written before the
+field was appended) takes its default.
+
+Cost, measured on Miras 9 and MORANA logs: about 2.4 us per event on one thread, half of it building ``extra``.
 """
 
 from __future__ import annotations

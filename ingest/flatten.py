@@ -3,9 +3,10 @@
 Python per event is the cost to beat, so nothing here loops over events in Python. Each batch frame is decoded
 twice by msgspec in C: typed (which validates every record against the ruleset's schema, then is dropped) and
 untyped (plain lists ``[tag, n, turn, step, player, fields...]``), and the untyped list is re-encoded as one JSON
-array per frame. DuckDB then unnests the frames and picks each column by (ruleset, tag) with SQL generated from
-each kind's plan (``ingest.eventsql``): which fields land in the convention columns of ``schemas.records`` and which
-go to ``extra`` (JSON). Decisions (far fewer) are turned into rows here.
+array per frame. DuckDB then unnests the frames and picks each column through each kind's plan (``ingest.eventsql``,
+``ingest.plans``): which fields land in the convention columns of ``schemas.records`` and which go to ``extra``
+(JSON). Decisions (far fewer) are turned into rows here. Cost on Miras 9 and MORANA logs: about 1.4 us per event
+here, plus the DuckDB step.
 
 ``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database.
 """
