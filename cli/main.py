@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import logs, play, simulate  # noqa: F401 - importing registers the commands
+from cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
 from cli.app import app, out
 from engine import ENGINE_VERSION
 

@@ -12,11 +12,12 @@ _RULESETS: dict[str, str] = {
     "miras9": "engine.miras9.ruleset",
     "morana": "engine.morana.ruleset",
     "toy": "engine.toy",
+    "cardtoy": "engine.cardtoy",
 }
 
 
 def ruleset_names(*, include_toy: bool = False) -> list[str]:
-    return sorted(name for name in _RULESETS if include_toy or name != "toy")
+    return sorted(name for name in _RULESETS if include_toy or name not in ("toy", "cardtoy"))
 
 
 def get_ruleset(name: str) -> Ruleset[Any]:

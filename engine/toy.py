@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from engine.agents import RandomAgent
 from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
 from engine.rng import Rng
@@ -59,6 +61,8 @@ class NimRuleset:
         return "none"
 
     def new_state(self, header: LogHeader) -> NimState:
+        if header.start_position:  # a game continued from a position file
+            return msgspec.msgpack.decode(header.start_position, type=NimState)
         return NimState()
 
     def pending(self, s: NimState) -> DecisionPoint[Take] | None:

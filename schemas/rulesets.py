@@ -29,6 +29,7 @@ _MODULES: dict[str, str] = {
     "miras9": "schemas.miras9",
     "morana": "schemas.morana",
     "toy": "schemas.toy",
+    "cardtoy": "schemas.cardtoy",
 }
 
 

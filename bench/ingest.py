@@ -1,0 +1,176 @@
+"""Benchmark of the analysis layer: ``python -m bench.ingest [--events N] [--dir DIR]``.
+
+Prints, all measured in the same run:
+
+* ingest events/s over N events (default 10 million) and its ratio to a raw Arrow → DuckDB insert of the same rows
+  into a fresh file database (the ceiling; goal ≥ 40%);
+* position rebuild latency from a log (snapshot seek + fold, goal < 1 ms) and from the database (the SQL
+  ``position()`` macro, goal < 5 ms), median and 99th percentile over random events of random games;
+* per-card win-rate report latency (goal < 200 ms).
+
+The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
+under new headers (new game ids) until there are N events. Ingest reads, verifies, validates and stores every copy
+as it would any log; the position timings use the simulated games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+
+from engine.rng import Rng
+from engine.simulate import simulate
+from ingest.loader import ingest
+from ingest.schema import open_database
+from queries.positions import Timeline, position_from_db
+from queries.reports import run_report
+from schemas.header import LogClose
+from schemas.logfile import LogReader, LogWriter
+
+SEED_GAMES = {"miras9": (["bastion", "tempest", "vanguard", "wayfarer"], 24), "morana": (["clash", "glory"], 24)}
+
+
+def _batches(path: Path) -> tuple[Any, list[tuple[list[Any], list[Any]]], LogClose]:
+    with LogReader(path) as reader:
+        frames = [(b.events, b.decisions) for b in reader.batches()]
+        assert reader.close_record is not None
+        return reader.header, frames, reader.close_record
+
+
+def make_logs(folder: Path, events: int) -> int:
+    """Simulate a few real games of each ruleset, then write copies of them under new game ids (same frames,
+    new header) until the logs hold at least ``events`` events; return the exact count."""
+    real = folder / "real"
+    for name, (decks, games) in SEED_GAMES.items():
+        list(simulate(name, games, 1, decks[:2], ["heuristic", "random"], real / name))
+        if len(decks) > 2:
+            list(simulate(name, games, 101, decks[2:4], ["random", "heuristic"], real / name))
+    seeds = [_batches(p) for p in sorted(real.rglob("*.log"))]
+    synth = folder / "copies"
+    synth.mkdir()
+    total = sum(close.events for _, _, close in seeds)
+    i = 0
+    while total < events:
+        header, frames, close = seeds[i % len(seeds)]
+        header = msgspec.structs.replace(header, seed=10_000 + i, game_id=f"copy{i:012d}")
+        writer = LogWriter(synth / f"{header.ruleset}-{header.game_id}.log", header)
+        for batch_events, batch_decisions in frames:
+            writer.write_batch(batch_events, batch_decisions)
+        writer.close(close)
+        total += close.events
+        i += 1
+    return total
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def percentiles(samples: list[float]) -> str:
+    samples = sorted(samples)
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return f"median {statistics.median(samples) * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms"
+
+
+def raw_insert_seconds(db: Path, folder: Path) -> tuple[float, int]:
+    """The ceiling: the same event rows, already in Arrow, inserted into a fresh file database."""
+    con = duckdb.connect(str(db), read_only=True)
+    table = con.sql("SELECT * FROM events").to_arrow_table()
+    con.close()
+    target = folder / "raw.duckdb"
+    raw = duckdb.connect(str(target))
+    raw.register("rows_in", table)
+    raw.execute("CREATE TABLE events AS SELECT * FROM rows_in LIMIT 0")
+    start = time.perf_counter()
+    raw.execute("BEGIN TRANSACTION")
+    raw.execute("INSERT INTO events SELECT * FROM rows_in")
+    raw.execute("COMMIT")
+    raw.execute("CHECKPOINT")
+    seconds = time.perf_counter() - start
+    raw.close()
+    return seconds, table.num_rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
+    args = parser.parse_args()
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        run(folder, args.events, args.workers)
+    finally:
+        if args.dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(folder: Path, events: int, workers: int) -> None:
+    print(f"benchmark folder: {folder}")
+    seconds, total = timed(lambda: make_logs(folder, events))
+    print(f"wrote logs with {total:,} events in {seconds:.1f}s")
+    db = folder / "bench.duckdb"
+
+    def checkpointed() -> Any:
+        report = ingest([folder / "real", folder / "copies"], db, workers=workers)
+        con = duckdb.connect(str(db))
+        con.execute("CHECKPOINT")
+        con.close()
+        return report
+
+    ingest_s, report = timed(checkpointed)
+    assert report.reconciled and report.events_stored == total, report
+    raw_s, rows = raw_insert_seconds(db, folder)
+    ingest_rate, raw_rate = total / ingest_s, rows / raw_s
+    print(f"ingest: {total:,} events in {ingest_s:.1f}s = {ingest_rate:,.0f} events/s ({workers} worker processes)")
+    print(f"raw Arrow -> DuckDB insert of the same {rows:,} rows: {raw_s:.2f}s = {raw_rate:,.0f} rows/s")
+    print(f"ingest / raw insert: {ingest_rate / raw_rate:.1%} (goal >= 40%)")
+
+    rng = Rng(7)
+    timelines = [Timeline.from_file(p) for p in sorted((folder / "real").rglob("*.log"))]
+    log_samples = []
+    for _ in range(2_000):
+        t = timelines[rng.below(len(timelines))]
+        count = rng.below(len(t.events) + 1)
+        start = time.perf_counter()
+        t.position(count)
+        log_samples.append(time.perf_counter() - start)
+    print(f"position from a log (snapshot every {timelines[0].every} events + fold): {percentiles(log_samples)} "
+          "(goal < 1 ms)")  # fmt: skip
+
+    con = open_database(db, read_only=True)
+    games = con.execute("SELECT game_id, events FROM games ORDER BY game").fetchall()
+    db_samples = []
+    for _ in range(300):
+        game_id, n_events = games[rng.below(len(games))]
+        n = rng.below(n_events)
+        start = time.perf_counter()
+        position_from_db(con, game_id, n)
+        db_samples.append(time.perf_counter() - start)
+    print(f"position from the database ({len(games):,} games, {total:,} events): {percentiles(db_samples)} "
+          "(goal < 5 ms)")  # fmt: skip
+
+    report_samples = []
+    for _ in range(5):
+        start = time.perf_counter()
+        result = run_report(con, "card_winrate")
+        report_samples.append(time.perf_counter() - start)
+    print(f"card_winrate report over {total:,} events: {percentiles(report_samples)} "
+          f"({result.frame.height} rows; goal < 200 ms)")  # fmt: skip
+    con.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""``annals ingest``: log files and folders into the DuckDB database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cli.app import app, fail, out, reported
+from ingest.loader import IngestReport
+from ingest.loader import ingest as run_ingest
+from ingest.schema import DEFAULT_DB
+
+
+def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
+    rate = report.events_read / seconds if seconds > 0 else 0.0
+    lines = [
+        f"{report.files} files: {report.games_added} games added, {report.games_skipped} already stored, "
+        f"{report.files_quarantined} quarantined ({report.batches} batches, {rate:,.0f} events/s)",
+        f"events read {report.events_read} = stored {report.events_stored} + already stored "
+        f"{report.events_skipped} + in quarantined files {report.events_quarantined}"
+        + ("" if report.reconciled else "  (DOES NOT RECONCILE)"),
+    ]
+    lines += [f"quarantined: {line}" for line in report.quarantined]
+    lines.append(f"database: {db}")
+    return lines
+
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.log."),
+    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created when missing)."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
+    workers: int = typer.Option(2, "--workers", min=1, help="Processes decoding logs."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Ingest logs into DuckDB: idempotent, one transaction per batch, bad files quarantined with the reason.
+
+    Example: annals ingest games/ --db annals.duckdb
+    """
+    import time
+
+    start = time.perf_counter()
+    with reported(), Progress(
+        TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(), disable=quiet, transient=True,
+    ) as progress:  # fmt: skip
+        task = progress.add_task("files", total=None, rate="")
+
+        def files(total: int) -> None:
+            progress.update(task, total=total)
+
+        def step(done: int, events: int) -> None:
+            elapsed = max(time.perf_counter() - start, 1e-9)
+            progress.update(task, completed=done, rate=f"{events:,} events, {events / elapsed:,.0f}/s")
+
+        report = run_ingest(paths, db, strict=strict, workers=workers, on_progress=step, on_files=files)
+    for line in summary(report, db, time.perf_counter() - start):
+        out.print(line, markup=False)
+    if not report.reconciled:
+        fail("event counts do not reconcile; this is a bug in annals, please report it")

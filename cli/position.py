@@ -1,0 +1,120 @@
+"""``annals position``: the board at any coordinate of a game, from its log or by game id from the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import typer
+from rich.table import Table
+
+from cli.app import app, out, reported
+from ingest.schema import DEFAULT_DB, open_database
+from queries.board import Board, board
+from queries.positionfile import continue_game, load_position, position_file
+from queries.positions import VIEWS, CoordinateError, Timeline
+
+
+def log_for(source: str, db: Path) -> Path:
+    """A log path, or the file a game id was ingested from."""
+    path = Path(source)
+    if path.exists():
+        return path
+    con = open_database(db, read_only=True)
+    try:
+        rows = con.execute("SELECT file FROM games WHERE game_id = ?", [source]).fetchall()
+    finally:
+        con.close()
+    if not rows:
+        raise CoordinateError(f"{source!r} is neither a log file nor a game id in {db}")
+    return Path(rows[0][0])
+
+
+HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
+
+
+def _side(holder: str) -> str:
+    """The board column a counter's holder sits in: p0/p1 for players and their cards."""
+    if holder.startswith("p") and holder[1:].isdigit():
+        return holder
+    _, _, instance = holder.rpartition("#")
+    return f"p{int(instance) // 1000 - 1}" if instance.isdigit() and int(instance) < 10_000 else "game"
+
+
+def render_board(b: Board) -> Table:
+    status = f"over, winner p{b.winner}" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
+    title = (
+        f"{b.ruleset} game {b.game_id} at {b.coordinate or 'event'} (after event {b.events_applied - 1}): "
+        f"turn {b.turn}, step {b.step} — {b.view} view {status}"
+    )
+    table = Table(title=title, show_lines=True)
+    table.add_column("zone", style="bold")
+    counters: dict[str, list[str]] = {}
+    for key, value in b.counters.items():
+        holder, _, counter = key.rpartition(":")
+        who = "" if holder.startswith("p") and holder[1:].isdigit() else f"{holder} "
+        counters.setdefault(_side(holder), []).append(f"{who}{counter}={value}")
+    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
+    for side in sides:
+        table.add_column(side)
+    for zone, by_side in b.zones.items():
+        if zone in HIDDEN_ORDER_ZONES:
+            table.add_row(zone, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides))
+        else:
+            table.add_row(zone, *(" ".join(by_side.get(side, [])) for side in sides))
+    if counters:
+        table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
+    if b.hidden:
+        table.caption = f"{b.hidden} card(s) hidden from this view"
+    return table
+
+
+@app.command()
+def position(
+    source: str = typer.Argument(..., help="A log file, or a game id in the database."),
+    at: str = typer.Option("end", "--at", help="event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."),
+    view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
+    fmt: str = typer.Option("board", "--format", "-f", help="board or json."),
+    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="Where to look a game id up."),
+    save: Path = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
+) -> None:
+    """Rebuild the position at a coordinate and show it as a board or JSON.
+
+    Example: annals position games/miras9-00000001-3f2a.log --at turn:5/attack.declare --view player0
+    """
+    with reported():
+        timeline = Timeline.from_file(log_for(source, db))
+        count = timeline.resolve(at)
+        b = board(timeline, count, view, at)
+        if save is not None:
+            save.write_bytes(position_file(timeline, count, at))
+    if fmt == "json":
+        out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
+    else:
+        out.print(render_board(b))
+    if save is not None:
+        out.print(f"position written to {save}; edit it, then: annals continue {save}", markup=False)
+
+
+@app.command("continue")
+def continue_(
+    position_path: Path = typer.Argument(..., help="A position file written by `annals position --save`."),
+    out_path: Path = typer.Option(Path("continued.log"), "--out", help="The new log."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the continued game."),
+    bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
+    decisions: Path = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
+    max_turns: int = typer.Option(0, "--max-turns", min=0, help="Stop after this many turns (0: none)."),
+) -> None:
+    """Continue a game from a position file with bots (after any scripted decisions), writing a new log.
+
+    Example: annals continue ruling-17.json --bots random,random --decisions moves.json --out ruling-17.log
+    """
+    with reported():
+        loaded = load_position(position_path)
+        script = msgspec.json.decode(decisions.read_bytes(), type=list[int]) if decisions is not None else None
+        result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
+    out.print(
+        f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
+        f"winner {result.winner} ({result.end_reason}) after {result.events} events",
+        markup=False,
+    )

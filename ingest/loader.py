@@ -1,0 +1,306 @@
+"""Log files → the DuckDB database: batched, one transaction per batch, idempotent, forgiving per file.
+
+Worker processes read, verify and flatten chunks of files (``ingest.flatten``) while the main process assigns
+game numbers and inserts. Rows gather until a batch holds ``batch_rows`` events, then go in as Arrow tables in
+one transaction (games, players, decks, cards, events, decisions and quarantine rows together): an interrupted
+ingest leaves every earlier batch and none of the current one, and a rerun skips what is stored.
+
+Idempotent by game id and log digest: a stored game with the same digest is skipped; the same game id with another
+digest is quarantined as ``ChangedLogError``. A bad file goes to ``quarantine`` (file, frame, byte offset,
+reason) and the rest of the batch goes in; with ``strict`` the first bad file raises ``IngestError`` and the
+current batch is not written. Every event read is accounted for: read = stored + skipped + quarantined.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ingest.cardpools import definitions
+from ingest.eventsql import set_threads
+from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.schema import DEFAULT_DB, ddl, open_database
+from schemas.errors import AnnalsError
+from schemas.records import LEADER_INDEX, instance_id
+
+BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
+CHUNK_FILES = 32
+
+
+class IngestError(AnnalsError, ValueError):
+    """``--strict``: a file could not be ingested."""
+
+
+class IngestReport(msgspec.Struct):
+    files: int = 0
+    games_added: int = 0
+    games_skipped: int = 0
+    files_quarantined: int = 0
+    events_read: int = 0
+    events_stored: int = 0
+    events_skipped: int = 0
+    events_quarantined: int = 0
+    decisions_stored: int = 0
+    batches: int = 0
+    quarantined: list[str] = []  # "file: Error: reason" lines
+
+    @property
+    def reconciled(self) -> bool:
+        return self.events_read == self.events_stored + self.events_skipped + self.events_quarantined
+
+
+Progress = Callable[[int, int], None]  # (files done, events done)
+
+_known: dict[str, str] = {}
+
+
+def _init_worker(known: dict[str, str]) -> None:
+    global _known
+    _known = known
+    set_threads(1)
+
+
+def _work(paths: Sequence[str]) -> Chunk:
+    return flatten_files(paths, _known)
+
+
+def _chunks(files: list[str], size: int) -> list[list[str]]:
+    return [files[i : i + size] for i in range(0, len(files), size)]
+
+
+POOL_MIN_CHUNKS = 8  # below this, starting worker processes costs more than it saves
+
+
+def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
+    if workers <= 1 or len(chunks) < POOL_MIN_CHUNKS:
+        for chunk in chunks:
+            yield flatten_files(chunk, known)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(known,)) as pool:
+        yield from pool.imap(_work, chunks)
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.games: list[tuple[int, GameMeta]] = []
+        self.events: list[pa.Table] = []
+        self.decisions: list[pa.Table] = []
+        self.bad: list[Bad] = []
+        self.rows = 0
+
+
+def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
+    games: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    deck: dict[str, list[Any]] = {"game": [], "seat": [], "idx": [], "instance": [], "card_id": []}
+    for gno, m in batch.games:
+        h = m.header
+        t = h.tournament
+        b = h.branched_from
+        games.append(
+            {
+                "game": gno, "game_id": h.game_id, "file": m.file, "digest": m.digest, "ruleset": h.ruleset,
+                "ruleset_version": h.ruleset_version, "engine_version": h.engine_version,
+                "card_pool_hash": h.card_pool_hash, "format_version": h.format_version, "seed": h.seed,
+                "max_turns": h.max_turns, "event": t.event if t else None, "round": t.round if t else None,
+                "table_no": t.table if t else None, "match": t.match if t else None, "game_no": t.game if t else None,
+                "branched_from": b.game_id if b else None, "branched_at": b.at_event if b else None,
+                "first_player": m.first_player, "winner": m.winner, "end_reason": m.end_reason,
+                "events": m.events, "decisions": m.decisions, "turns": m.turns,
+            }
+        )  # fmt: skip
+        for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
+            players.append(
+                {"game": gno, "seat": seat, "name": player.name, "agent": player.agent, "deck": dl.name,
+                 "leader": dl.leader}
+            )  # fmt: skip
+            n = len(dl.cards)
+            deck["game"] += [gno] * n
+            deck["seat"] += [seat] * n
+            deck["idx"] += range(n)
+            deck["instance"] += range(instance_id(seat, 0), instance_id(seat, n))
+            deck["card_id"] += dl.cards
+            if dl.leader:
+                for key, v in zip(deck, (gno, seat, -1, instance_id(seat, LEADER_INDEX), dl.leader), strict=True):
+                    deck[key].append(v)
+    return {
+        "g": pa.Table.from_pylist(games),
+        "p": pa.Table.from_pylist(players),
+        "d": pa.table(deck),
+        "r": pa.table(
+            {
+                "ruleset": [m.header.ruleset for _, m in batch.games],
+                "card_pool_hash": [m.header.card_pool_hash for _, m in batch.games],
+            }
+        ),
+    }
+
+
+_DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
+
+
+def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
+    """One transaction: everything in the batch, or nothing."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        if batch.games:
+            t = _game_rows(batch)
+            for name, table in t.items():
+                con.register(f"_in_{name}", table)
+            con.execute("INSERT INTO games BY NAME SELECT * FROM _in_g")
+            con.execute("INSERT INTO players BY NAME SELECT * FROM _in_p")
+            con.execute("INSERT INTO deck_cards BY NAME SELECT * FROM _in_d")
+            con.register("_in_c", _card_rows(batch))
+            con.execute("INSERT OR IGNORE INTO cards SELECT * FROM _in_c")  # the whole pool, when known
+            con.execute(  # and any card id the decks name that the pool does not describe
+                "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id, NULL, NULL, NULL "
+                "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
+            )
+            con.unregister("_in_c")
+            events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
+            if events is not None and events.num_rows:
+                con.register("_in_e", events)
+                con.execute("INSERT INTO events SELECT * FROM _in_e")
+                con.unregister("_in_e")
+            decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
+            if decisions is not None and decisions.num_rows:
+                con.register("_in_x", decisions)
+                con.execute(f"INSERT INTO decisions SELECT {_DECISION_COLS} FROM _in_x")
+                con.unregister("_in_x")
+            for name in t:
+                con.unregister(f"_in_{name}")
+            numbers = [gno for gno, _ in batch.games]
+            con.execute(ddl("card_facts"), {"lo": min(numbers), "hi": max(numbers)})
+        if batch.bad:
+            q = pa.Table.from_pylist([b._asdict() for b in batch.bad])
+            con.register("_in_q", q)
+            con.execute(
+                'INSERT OR IGNORE INTO quarantine SELECT file, file_digest, game_id, error, frame, "offset", '
+                "reason, events_read FROM _in_q"
+            )
+            con.unregister("_in_q")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _card_rows(batch: _Batch) -> pa.Table:
+    """Definitions of the pools the batch's games were played with (see ``ingest.cardpools``)."""
+    rows: list[dict[str, str]] = []
+    for ruleset, pool_hash in sorted({(m.header.ruleset, m.header.card_pool_hash) for _, m in batch.games}):
+        for card_id, (name, kind, data) in definitions(ruleset, pool_hash).items():
+            rows.append({"ruleset": ruleset, "card_pool_hash": pool_hash, "card_id": card_id, "name": name,
+                         "type": kind, "data": data})  # fmt: skip
+    schema = pa.schema([(f, pa.string()) for f in ("ruleset", "card_pool_hash", "card_id", "name", "type", "data")])
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _with_game(table: pa.Table, gnos: pa.Array) -> pa.Table:
+    game = pc.take(gnos, table.column("file_idx"))
+    return table.set_column(0, pa.field("game", pa.int32()), game)
+
+
+def ingest(
+    paths: Sequence[str | Path],
+    db: str | Path = DEFAULT_DB,
+    *,
+    strict: bool = False,
+    workers: int | None = None,
+    batch_rows: int = BATCH_ROWS,
+    chunk_files: int = CHUNK_FILES,
+    on_progress: Progress | None = None,
+    on_files: Callable[[int], None] | None = None,
+) -> IngestReport:
+    """Ingest log files and folders into the database at ``db``; see the module docstring."""
+    files = collect(paths)
+    if on_files is not None:
+        on_files(len(files))
+    con = open_database(db)
+    report = IngestReport(files=len(files))
+    try:
+        known: dict[str, str] = dict(con.execute("SELECT game_id, digest FROM games").fetchall())
+        next_game = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
+        n_workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+        batch = _Batch()
+        done = 0
+        for chunk in _results(_chunks(files, chunk_files), known, n_workers):
+            for s in chunk.skipped:
+                report.games_skipped += 1
+                report.events_read += s.events
+                report.events_skipped += s.events
+            for b in chunk.bad:
+                _quarantine(report, batch, b, strict)
+            keep: list[int] = []
+            gnos: list[int] = []
+            for i, meta in enumerate(chunk.games):
+                seen = known.get(meta.header.game_id)
+                if seen is not None:  # a second copy within this run
+                    if seen == meta.digest:
+                        report.events_read += meta.events
+                        report.games_skipped += 1
+                        report.events_skipped += meta.events
+                    else:
+                        _quarantine(report, batch, _changed(meta, seen), strict)
+                    gnos.append(-1)
+                    continue
+                known[meta.header.game_id] = meta.digest
+                keep.append(i)
+                gnos.append(next_game)
+                batch.games.append((next_game, meta))
+                next_game += 1
+                report.games_added += 1
+                report.events_read += meta.events
+                report.events_stored += meta.events
+                report.decisions_stored += meta.decisions
+            gno_array = pa.array(gnos, pa.int32())
+            events, decisions = chunk.events, chunk.decisions
+            if len(keep) != len(chunk.games):
+                keep_idx = pa.array(keep, pa.int32())
+                events = events.filter(pc.is_in(events.column("file_idx"), keep_idx))
+                decisions = decisions.filter(pc.is_in(decisions.column("file_idx"), keep_idx))
+            batch.events.append(_with_game(events, gno_array))
+            batch.decisions.append(_with_game(decisions, gno_array))
+            batch.rows += sum(chunk.games[i].events for i in keep)
+            done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
+            if batch.rows >= batch_rows:
+                _write(con, batch)
+                report.batches += 1
+                batch = _Batch()
+            if on_progress is not None:
+                on_progress(done, report.events_read)
+        if batch.games or batch.bad:
+            _write(con, batch)
+            report.batches += 1
+    finally:
+        con.close()
+    return report
+
+
+def _changed(meta: GameMeta, stored: str) -> Bad:
+    from ingest.flatten import ChangedLogError, file_digest
+
+    exc = ChangedLogError(meta.header.game_id, stored, meta.digest, meta.events)
+    return Bad(meta.file, file_digest(meta.file), meta.header.game_id, "ChangedLogError", None, None, str(exc),
+               meta.events)  # fmt: skip
+
+
+def _quarantine(report: IngestReport, batch: _Batch, bad: Bad, strict: bool) -> None:
+    where = "" if bad.frame is None else f" (frame {bad.frame}, byte {bad.offset})"
+    line = f"{bad.file}{where}: {bad.error}: {bad.reason}"
+    if strict:
+        raise IngestError(f"--strict: {line}; nothing of the current batch was written")
+    report.events_read += bad.events_read
+    report.events_quarantined += bad.events_read
+    report.files_quarantined += 1
+    report.quarantined.append(line)
+    batch.bad.append(bad)

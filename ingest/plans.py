@@ -1,0 +1,95 @@
+"""Where each event kind's fields go: the convention columns of ``schemas.records``, or ``extra``.
+
+A field goes to its convention column only when it has the convention's name *and* type (Miras 9's
+``CombatDamage.source`` is a card, not a payment source, so it goes to ``extra``).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any, NamedTuple
+
+import msgspec
+import pyarrow as pa
+
+from schemas.rulesets import RulesetSchema
+
+ENVELOPE = ("n", "turn", "step", "player")
+CONVENTION_TYPES: dict[str, pa.DataType] = {
+    "card": pa.int32(),
+    "cards": pa.list_(pa.int32()),
+    "src": pa.string(),
+    "dst": pa.string(),
+    "counter": pa.string(),
+    "holder": pa.int32(),
+    "value": pa.int32(),
+    "amount": pa.int32(),
+    "target": pa.int32(),
+    "source": pa.string(),
+    "card_id": pa.string(),
+}
+EVENT_SCHEMA = pa.schema(
+    [
+        ("file_idx", pa.int32()),
+        ("n", pa.int32()),
+        ("turn", pa.int32()),
+        ("step", pa.string()),
+        ("player", pa.int8()),
+        ("kind", pa.string()),
+        *CONVENTION_TYPES.items(),
+        ("extra", pa.string()),
+    ]
+)
+CONVENTION_PY: dict[str, Any] = {
+    "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
+    "amount": int, "target": int, "source": str, "card_id": str,
+}  # fmt: skip
+
+
+class KindPlan(NamedTuple):
+    name: str
+    convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
+    extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
+    defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
+
+
+def _union_members(union: Any) -> list[Any]:
+    members = typing.get_args(union)
+    return list(members) if members else [union]
+
+
+def _plain(t: Any) -> Any:
+    """``Literal["a", "b"]`` is a str, ``Literal[1]`` an int: the type the value is stored as."""
+    if typing.get_origin(t) is typing.Literal:
+        kinds = {type(a) for a in typing.get_args(t)}
+        return kinds.pop() if len(kinds) == 1 else t
+    return t
+
+
+_plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
+
+
+def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str]]:
+    """Per event tag: where its fields go; per option tag: the option's class name."""
+    cached = _plans.get(schema.name)
+    if cached is not None:
+        return cached
+    events: dict[Any, KindPlan] = {}
+    for cls in _union_members(schema.event_type):
+        conv: dict[str, int] = {}
+        extra: list[tuple[str, int, bool]] = []
+        defaults: dict[int, Any] = {}
+        for i, info in enumerate(msgspec.structs.fields(cls), start=1):
+            field, kind = info.name, _plain(info.type)
+            if info.default is not msgspec.NODEFAULT:
+                defaults[i] = msgspec.to_builtins(info.default)
+            if field in ENVELOPE:
+                continue
+            if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
+                conv[field] = i
+            else:
+                extra.append((field, i, kind is str))
+        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, defaults)
+    options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
+    _plans[schema.name] = (events, options)
+    return events, options

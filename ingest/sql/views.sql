@@ -1,0 +1,62 @@
+-- Views per event family, for people who write SQL. Recreated on every open, so they follow the code.
+
+CREATE OR REPLACE VIEW zone_moves AS          -- every card moved: one row per card (a list event is unnested)
+SELECT e.game, e.n, e.turn, e.step, e.player, e.kind, c.card, e.src, e.dst
+FROM (SELECT game, n, turn, step, player, kind, src, dst,
+             CASE WHEN card IS NOT NULL THEN [card] ELSE cards END AS moved
+      FROM events WHERE dst IS NOT NULL AND (card IS NOT NULL OR cards IS NOT NULL)) e,
+     unnest(e.moved) AS c(card);
+
+CREATE OR REPLACE VIEW counter_changes AS     -- every counter change (Echo, wounds, Slava, score, ...)
+SELECT game, n, turn, step, player, kind, counter, holder, value, amount, source
+FROM events WHERE counter IS NOT NULL;
+
+CREATE OR REPLACE VIEW game_results AS        -- one row per game and seat: deck, first or not, won or not
+SELECT g.game, g.game_id, g.ruleset, p.seat, p.deck, p.agent, g.first_player = p.seat AS went_first,
+       g.winner = p.seat AS won, g.winner, g.turns, g.events, g.end_reason
+FROM games g JOIN players p USING (game);
+
+-- Miras 9 -----------------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE VIEW m9_stack_items AS      -- reaction windows, pushes, priority passes and resolutions, in order
+SELECT game, n, turn, step, player, kind, card, target,
+       extra->>'window' AS window_name, (extra->>'priority')::INTEGER AS priority,
+       (extra->>'ability')::INTEGER AS ability, (extra->>'controller')::INTEGER AS controller,
+       (extra->>'depth')::INTEGER AS depth, (extra->>'passes')::INTEGER AS passes, (extra->>'to')::INTEGER AS priority_to,
+       (extra->>'fizzled')::BOOLEAN AS fizzled
+FROM events
+WHERE kind IN ('WindowOpened', 'StackPushed', 'PriorityPassed', 'StackResolved', 'WindowClosed');
+
+CREATE OR REPLACE VIEW m9_attack_waves AS     -- every wave step, declaration, block, combat damage and wave end
+SELECT game, n, turn, step, player, kind, card, target, amount,
+       (extra->>'wave')::INTEGER AS wave, (extra->>'step_no')::INTEGER AS wave_step, extra->>'name' AS step_name,
+       extra->>'site' AS site, (extra->>'attackers')::INTEGER[] AS attackers,
+       (extra->>'targets')::INTEGER[] AS targets, (extra->>'blockers')::INTEGER[] AS blockers,
+       (extra->>'source')::INTEGER AS source_card
+FROM events
+WHERE kind IN ('WaveStep', 'WaveDeclared', 'BlockersDeclared', 'CombatDamage', 'LeftWave', 'WaveEnded');
+
+CREATE OR REPLACE VIEW m9_damage_payments AS  -- Battle Damage: assignments and each point paid, with its source
+SELECT game, n, turn, step, player, kind, holder, amount, source AS paid_from, card, src, dst, counter, value,
+       (extra->>'point')::INTEGER AS point, (extra->>'remaining')::INTEGER AS remaining,
+       coalesce((extra->>'attacker')::INTEGER, (extra->>'source')::INTEGER) AS attacker
+FROM events
+WHERE kind IN ('BattleDamageAssigned', 'BattleDamagePaid');
+
+-- MORANA ------------------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE VIEW mor_commits AS         -- sealed Commits (and Reborn/Invocation commits), the flip, CommitDone
+SELECT game, n, turn, step, player, kind, card, cards, src, dst, (extra->>'site')::INTEGER AS site,
+       (extra->>'placed')::INTEGER AS placed, (extra->>'sites')::INTEGER[] AS sites,
+       (extra->>'reborn')::INTEGER[] AS reborn
+FROM events
+WHERE kind IN ('Committed', 'RebornCommitted', 'InvocationCommitted', 'CommitDone', 'Flipped');
+
+CREATE OR REPLACE VIEW mor_site_resolutions AS -- each Site's resolution, its effects, and the Rite scoring
+SELECT game, n, turn, step, player, kind, card, target, amount, counter, holder, value, source,
+       (extra->>'site')::INTEGER AS site, (extra->>'first')::INTEGER AS first, extra->>'reason' AS reason,
+       (extra->>'winner')::INTEGER AS site_winner, (extra->>'slava')::INTEGER[] AS slava,
+       (extra->>'power')::INTEGER[] AS power
+FROM events
+WHERE kind IN ('SiteResolutionBegan', 'OmenFired', 'RebornFired', 'CharmFired', 'ClashFired', 'PowerChanged',
+               'Defeated', 'CharmSpent', 'SiteScored', 'SlavaGained');

@@ -1,0 +1,80 @@
+"""A position as data for people: cards grouped by zone and owner with their card ids, counters by holder.
+
+Used by ``annals position`` (a rich board or JSON) and by the demo.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core import Position
+from queries.positions import Timeline
+from schemas.header import LogHeader
+from schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
+
+
+class Board(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    coordinate: str
+    events_applied: int  # the position is after event events_applied - 1
+    turn: int
+    step: str
+    view: str
+    zones: dict[str, dict[str, list[str]]]  # zone -> "p0"/"p1" -> ["c3#1004", ...]
+    counters: dict[str, int]  # "p0:echo", "c3#1004:wounds", ...
+    hidden: int  # cards the viewer cannot identify
+    over: bool
+    winner: int
+
+
+def card_names(header: LogHeader) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for seat, deck in enumerate(header.decks):
+        for i, card in enumerate(deck.cards):
+            names[instance_id(seat, i)] = card
+        if deck.leader:
+            names[instance_id(seat, LEADER_INDEX)] = deck.leader
+    return names
+
+
+def _label(instance: int, names: dict[int, str]) -> str:
+    return f"{names.get(instance, 'token' if instance >= TOKEN_BASE else '?')}#{instance}"
+
+
+def _holder(holder: int, names: dict[int, str]) -> str:
+    if holder < 0:
+        return "game"
+    if holder < CARDS_PER_PLAYER:
+        return f"p{holder}"
+    return _label(holder, names)
+
+
+def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: str = "") -> Board:
+    names = card_names(timeline.header)
+    state = timeline.state_after(count)
+    pos: Position = timeline.position(count, view)
+    total = len(timeline.ruleset.position(state).cards) if view != "omniscient" else len(pos.cards)
+    zones: dict[str, dict[str, list[str]]] = {}
+    for card in sorted(pos.cards):
+        owner = instance_owner(card) if card < TOKEN_BASE else -1
+        side = f"p{owner}" if owner >= 0 else "token"
+        zones.setdefault(pos.cards[card], {}).setdefault(side, []).append(_label(card, names))
+    counters = {}
+    for key in sorted(pos.counters):
+        holder, _, counter = key.partition(":")
+        counters[f"{_holder(int(holder), names)}:{counter}"] = pos.counters[key]
+    return Board(
+        timeline.header.game_id,
+        timeline.header.ruleset,
+        coordinate,
+        count,
+        state.turn,
+        state.step,
+        view,
+        dict(sorted(zones.items())),
+        counters,
+        max(total - len(pos.cards), 0),
+        state.over,
+        state.winner,
+    )

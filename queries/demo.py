@@ -1,0 +1,78 @@
+"""The demo: a small round-robin tournament of each real ruleset, ingested, a few reports, one rebuilt position.
+
+Until a real ruleset is registered, the card toy stands in for it, so the demo always runs end to end.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from itertools import combinations
+from pathlib import Path
+from typing import NamedTuple
+
+from engine.registry import get_ruleset, ruleset_names
+from engine.simulate import simulate
+from ingest.loader import IngestReport, ingest
+from ingest.schema import open_database
+from queries.board import Board, board
+from queries.positions import Timeline
+from queries.reports import ReportResult, run_report
+
+DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
+GAME_REPORTS = {"miras9": ("damage_payments", "stack_depth"), "morana": ("slava_curves", "site_control")}
+
+
+class DemoResult(NamedTuple):
+    database: Path
+    logs: Path
+    rulesets: list[str]
+    ingest: IngestReport
+    ingest_seconds: float
+    reports: list[ReportResult]
+    board: Board
+
+
+def demo_rulesets() -> list[str]:
+    real = [name for name in ruleset_names() if name in ("miras9", "morana")]
+    return real or ["cardtoy"]
+
+
+def run_demo(
+    folder: Path, *, games: int = 8, seed: int = 1, on_step: Callable[[str], None] | None = None
+) -> DemoResult:
+    """Each real ruleset's decks in a round robin, ``games`` games per pairing (heuristic bots), logs in
+    ``folder/logs``, ingested into ``folder/annals.duckdb``."""
+    say = on_step or (lambda _msg: None)
+    logs = folder / "logs"
+    database = folder / "annals.duckdb"
+    if logs.exists():
+        shutil.rmtree(logs)
+    database.unlink(missing_ok=True)
+    rulesets = demo_rulesets()
+    for name in rulesets:
+        ruleset = get_ruleset(name)
+        decks = sorted(ruleset.decks())
+        bot = "heuristic" if "heuristic" in ruleset.agents() else "random"
+        pairings = list(combinations(decks, 2)) or [(decks[0], decks[0])]
+        say(f"simulating {name}: {len(pairings)} deck pairings x {games} games, {bot} bots")
+        for i, (a, b) in enumerate(pairings):
+            out = logs / name / f"{a}-vs-{b}"
+            for _ in simulate(name, games, seed + 1000 * i, [a, b], [bot, bot], out, event=f"demo-{name}"):
+                pass
+    say(f"ingesting {logs} into {database}")
+    start = time.perf_counter()
+    report = ingest([logs], database)
+    seconds = time.perf_counter() - start
+    con = open_database(database, read_only=True)
+    try:
+        names = list(DEMO_REPORTS) + [r for name in rulesets for r in GAME_REPORTS.get(name, ())]
+        results = [run_report(con, n, min_games=5, database=str(database)) for n in names]
+        (file,) = con.execute("SELECT file FROM games ORDER BY game LIMIT 1").fetchall()[0]
+    finally:
+        con.close()
+    timeline = Timeline.from_file(file)
+    coordinate = "turn:5" if any(e.turn == 5 for e in timeline.events) else "end"
+    rebuilt = board(timeline, timeline.resolve(coordinate), "omniscient", coordinate)
+    return DemoResult(database, logs, rulesets, report, seconds, results, rebuilt)

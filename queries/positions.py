@@ -1,0 +1,240 @@
+"""Positions at any coordinate of a game: from a log (the reducer folded from the nearest snapshot) or from the
+database (the ``position()`` SQL macro), as the omniscient board or as a player's or spectator's view.
+
+Coordinates (``resolve``), each naming the position *after* an event:
+
+* ``event:N``            after event number N (``start`` is before any event, ``end`` after the last);
+* ``turn:T``             after the first event of turn T; ``turn:T/STEP`` after the first event of turn T whose
+  step is STEP or starts with ``STEP.`` (``turn:5/attack.declare``, ``turn:3/dusk``);
+* ``step:STEP``          the first event at that step in the whole game;
+* ``KIND:K``             after the K-th event (from 1) of a kind: an event class name (``CardPlayed:2``) or a
+  ruleset alias (Miras 9: ``wave``, ``wavestep``, ``window``, ``stack`` (an item pushed), ``resolve``, ``damage``
+  (a Battle Damage point paid); MORANA: ``commit``, ``flip``, ``site`` (a Site's resolution), ``rite`` (a Site
+  scored), ``reborn``, ``clash``; see ``ALIASES``); ``turn:T/KIND:K`` counts within turn T, so
+  ``turn:7/damage:2`` is the second Battle Damage point of turn 7 and ``turn:3/site:2`` the second Site resolved.
+
+Views: ``omniscient`` is ``Ruleset.position`` of the folded state. ``player0``, ``player1`` and ``spectator`` fold
+the field-name conventions over the events as ``Ruleset.redact`` shows them to that viewer: a card whose identity
+the viewer never saw is absent (reported as hidden), counters are public.
+"""
+
+from __future__ import annotations
+
+import os
+import typing
+from bisect import bisect_right
+from typing import Any
+
+import duckdb
+import msgspec
+
+from engine.core import GameState, Position, Ruleset
+from engine.registry import get_ruleset
+from schemas.errors import AnnalsError
+from schemas.logfile import GameLog, read_log
+
+SNAPSHOT_EVERY = 64
+VIEWS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
+
+# Game-specific coordinate names → event class names, filled from the rulesets' event schemas.
+ALIASES: dict[str, dict[str, str]] = {
+    "miras9": {
+        "wave": "WaveDeclared",
+        "wavestep": "WaveStep",
+        "window": "WindowOpened",
+        "stack": "StackPushed",
+        "resolve": "StackResolved",
+        "damage": "BattleDamagePaid",
+        "play": "CardPlayed",
+    },
+    "morana": {
+        "commit": "Committed",
+        "flip": "Flipped",
+        "site": "SiteResolutionBegan",
+        "rite": "SiteScored",
+        "reborn": "RebornFired",
+        "clash": "ClashFired",
+    },
+    "cardtoy": {"play": "CardPlayed", "draw": "CardDrawn"},
+    "toy": {"take": "Took"},
+}
+
+
+class CoordinateError(AnnalsError, ValueError):
+    """A coordinate that does not parse, or names nothing in this game."""
+
+
+def convention_fold(events: typing.Iterable[Any]) -> Position:
+    """Latest ``dst`` per card and latest non-zero ``value`` per holder:counter: what the SQL macro computes.
+
+    Absent-value sentinels are skipped as ingest skips them: a ``dst``/``counter`` of ``""``, a card ``<= 0``
+    (instances start at 1000; redacted cards are negative). A counter at 0 is left out, as no counter.
+    """
+    cards: dict[int, str] = {}
+    counters: dict[str, int] = {}
+    for e in events:
+        dst = getattr(e, "dst", None)
+        if type(dst) is str and dst:
+            card = getattr(e, "card", None)
+            if type(card) is int:
+                if card > 0:
+                    cards[card] = dst
+            else:
+                for c in getattr(e, "cards", None) or ():
+                    if c > 0:
+                        cards[c] = dst
+        counter = getattr(e, "counter", None)
+        if type(counter) is str and counter:
+            value = getattr(e, "value", None)
+            holder = getattr(e, "holder", None)
+            if type(value) is int and type(holder) is int:
+                key = f"{holder}:{counter}"
+                if value:
+                    counters[key] = value
+                else:
+                    counters.pop(key, None)
+    return Position(cards, counters)
+
+
+def normalised(position: Position) -> Position:
+    """A ruleset's position with counters at 0 left out: no counter and a counter at 0 are the same position
+    (Miras 9 omits them, MORANA lists Slava and Embers from the start)."""
+    if all(position.counters.values()):
+        return position
+    return Position(position.cards, {k: v for k, v in position.counters.items() if v})
+
+
+class Timeline:
+    """One game's log with state snapshots every ``every`` events, so any position costs one decode and fewer
+    than ``every`` reducer steps."""
+
+    def __init__(self, log: GameLog, *, every: int = SNAPSHOT_EVERY):
+        self.log = log
+        self.header = log.header
+        self.events = log.events
+        self.ruleset: Ruleset[Any] = get_ruleset(log.header.ruleset)
+        self.every = every
+        self._encode = msgspec.msgpack.Encoder().encode
+        self._decoder = msgspec.msgpack.Decoder(self.ruleset.state_type)
+        state = self.ruleset.new_state(self.header)
+        self._snapshots: list[bytes] = [self._encode(state)]
+        apply = self.ruleset.apply
+        for i, event in enumerate(self.events, start=1):
+            apply(state, event)
+            if i % every == 0:
+                self._snapshots.append(self._encode(state))
+        self.final = state
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], *, every: int = SNAPSHOT_EVERY) -> Timeline:
+        return cls(read_log(path), every=every)
+
+    def state_after(self, count: int) -> GameState:
+        """The state once ``count`` events have been applied (0 ≤ count ≤ number of events)."""
+        if not 0 <= count <= len(self.events):
+            raise CoordinateError(f"event count {count} is outside this game's 0..{len(self.events)}")
+        k = count // self.every
+        state: GameState = self._decoder.decode(self._snapshots[k])
+        apply = self.ruleset.apply
+        for event in self.events[k * self.every : count]:
+            apply(state, event)
+        return state
+
+    def position(self, count: int, view: str = "omniscient") -> Position:
+        if view not in VIEWS:
+            raise CoordinateError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+        viewer = VIEWS[view]
+        if viewer is None:
+            return normalised(self.ruleset.position(self.state_after(count)))
+        redact = self.ruleset.redact
+        return convention_fold(redact(e, viewer) for e in self.events[:count])
+
+    def resolve(self, coordinate: str) -> int:
+        """The number of events applied at ``coordinate`` (see the module docstring)."""
+        return resolve(coordinate, self.events, self.header.ruleset)
+
+
+def _after(index: int) -> int:
+    return index + 1
+
+
+def resolve(coordinate: str, events: list[Any], ruleset: str) -> int:
+    text = coordinate.strip()
+    if text == "start":
+        return 0
+    if text == "end":
+        return len(events)
+    lo, hi = 0, len(events)
+    parts = text.split("/")
+    if len(parts) > 2:
+        raise CoordinateError(f"coordinate {coordinate!r} has more than one '/'; write e.g. turn:5/attack.declare")
+    head, _, arg = parts[0].partition(":")
+    if not arg:
+        raise CoordinateError(f"coordinate {coordinate!r} needs NAME:VALUE, e.g. event:120, turn:5, CardPlayed:2")
+    if head == "event":
+        n = _int(arg, coordinate)
+        if not 0 <= n < len(events):
+            raise CoordinateError(f"event {n} does not exist; this game has events 0..{len(events) - 1}")
+        if len(parts) > 1:
+            raise CoordinateError(f"event:{n} takes no '/...' part")
+        return _after(n)
+    if head == "turn":
+        t = _int(arg, coordinate)
+        turns = [e.turn for e in events]
+        lo = next((i for i, turn in enumerate(turns) if turn == t), -1)
+        if lo < 0:
+            raise CoordinateError(f"turn {t} does not occur; this game has turns 0..{max(turns, default=0)}")
+        hi = bisect_right(turns, t, lo)
+        if len(parts) == 1:
+            return _after(lo)
+        head, _, arg = parts[1].partition(":")
+        if not arg:  # turn:T/STEP
+            return _after(_first_step(events, lo, hi, parts[1], coordinate))
+    elif len(parts) > 1:
+        raise CoordinateError(f"only turn:T may be followed by '/...' (got {coordinate!r})")
+    if head == "step":
+        return _after(_first_step(events, lo, hi, arg, coordinate))
+    kind = ALIASES.get(ruleset, {}).get(head, head)
+    k = _int(arg, coordinate)
+    seen = 0
+    for i in range(lo, hi):
+        if type(events[i]).__name__ == kind:
+            seen += 1
+            if seen == k:
+                return _after(i)
+    kinds = sorted({type(e).__name__ for e in events} | set(ALIASES.get(ruleset, {})))
+    raise CoordinateError(
+        f"{coordinate!r}: found {seen} event(s) of kind {kind!r} there, not {k}; kinds in this game: {', '.join(kinds)}"
+    )
+
+
+def _first_step(events: list[Any], lo: int, hi: int, step: str, coordinate: str) -> int:
+    for i in range(lo, hi):
+        s = events[i].step
+        if s == step or s.startswith(step + "."):
+            return i
+    raise CoordinateError(f"{coordinate!r}: no event at step {step!r} there")
+
+
+def _int(text: str, coordinate: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise CoordinateError(f"{coordinate!r}: {text!r} is not a whole number") from None
+
+
+def position_from_db(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int) -> Position:
+    """The ``position()`` macro's answer after event ``event_no`` (``-1``: before any event)."""
+    rows = con.execute(
+        'SELECT what, card, zone, holder, counter, value FROM "position"(?, ?)', [game_id, event_no]
+    ).fetchall()
+    cards = {card: zone for what, card, zone, _, _, _ in rows if what == "card"}
+    counters = {f"{holder}:{counter}": value for what, _, _, holder, counter, value in rows if what == "counter"}
+    return Position(cards, counters)
+
+
+def events_of(con: duckdb.DuckDBPyConnection, game_id: str) -> int:
+    rows = con.execute("SELECT events FROM games WHERE game_id = ?", [game_id]).fetchall()
+    if not rows:
+        raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
+    return int(rows[0][0])

@@ -1,0 +1,105 @@
+"""Positions: the log fold (from snapshots), the conventions fold and the SQL ``position()`` macro agree on every
+event of sample games; coordinates resolve; views hide what the viewer never saw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.replay import fold
+from ingest.flatten import collect
+from queries.positions import CoordinateError, Timeline, convention_fold, position_from_db
+from schemas.logfile import read_log
+
+# Rulesets whose Ruleset.position is exactly the field-name conventions (Nim's events predate them: its pile
+# size travels in `size`/`left`, not `counter`/`value`, so it has no SQL position to agree with).
+CONVENTION_RULESETS = ("cardtoy",)
+
+
+@pytest.mark.parametrize("ruleset", CONVENTION_RULESETS)
+def test_log_fold_equals_sql_macro_on_every_event(db: Path, logs_dir: Path, ruleset: str) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    for path in collect([logs_dir / ruleset])[:6]:
+        timeline = Timeline.from_file(path, every=8)
+        gid = timeline.header.game_id
+        for n in range(len(timeline.events)):
+            from_log = timeline.position(n + 1)
+            assert from_log == position_from_db(con, gid, n), (path, n)
+            assert from_log == convention_fold(timeline.events[: n + 1])
+
+
+def test_snapshot_seek_equals_a_plain_fold(logs_dir: Path) -> None:
+    path = collect([logs_dir / "cardtoy"])[0]
+    log = read_log(path)
+    timeline = Timeline(log, every=5)
+    for count in range(len(log.events) + 1):
+        assert timeline.state_after(count) == fold(log, count)
+
+
+def test_coordinates(logs_dir: Path) -> None:
+    timeline = Timeline.from_file(collect([logs_dir / "cardtoy"])[0])
+    events = timeline.events
+    assert timeline.resolve("start") == 0 and timeline.resolve("end") == len(events)
+    assert timeline.resolve("event:7") == 8
+    first_t2 = next(e.n for e in events if e.turn == 2)
+    assert timeline.resolve("turn:2") == first_t2 + 1
+    main_t2 = next(e.n for e in events if e.turn == 2 and e.step == "main")
+    assert timeline.resolve("turn:2/main") == main_t2 + 1
+    plays = [e.n for e in events if type(e).__name__ == "CardPlayed"]
+    assert timeline.resolve("CardPlayed:1") == plays[0] + 1
+    assert timeline.resolve("play:2") == plays[1] + 1
+    in_t2 = [e.n for e in events if type(e).__name__ == "CardPlayed" and e.turn == 2]
+    if in_t2:
+        assert timeline.resolve("turn:2/play:1") == in_t2[0] + 1
+    for bad in ("event:99999", "turn:999", "nonsense", "event:x", "CardPlayed:999", "event:1/x/y"):
+        with pytest.raises(CoordinateError):
+            timeline.resolve(bad)
+
+
+def test_views_hide_what_the_viewer_never_saw(logs_dir: Path) -> None:
+    timeline = Timeline.from_file(collect([logs_dir / "cardtoy"])[0])
+    count = timeline.resolve("turn:1")
+    omni = timeline.position(count)
+    me = timeline.position(count, "player0")
+    spectator = timeline.position(count, "spectator")
+    own_hand = {c for c, z in omni.cards.items() if z == "hand" and c < 2000}
+    their_hand = {c for c, z in omni.cards.items() if z == "hand" and c >= 2000}
+    assert own_hand and their_hand
+    assert own_hand <= set(me.cards) and not their_hand & set(me.cards)
+    assert not (own_hand | their_hand) & set(spectator.cards)
+    assert me.counters == omni.counters
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=30) | st.from_regex(r"(event|turn|step|play|CardPlayed):-?[0-9]{1,3}(/[a-z]+(:[0-9])?)?"))
+def test_any_coordinate_text_resolves_or_is_refused_by_name(text: str) -> None:
+    """Whatever is typed after --at: a position inside the game, or a CoordinateError (never another error)."""
+    timeline = _TIMELINE[0]
+    try:
+        count = timeline.resolve(text)
+    except CoordinateError:
+        return
+    assert 0 <= count <= len(timeline.events)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_event_coordinate_is_the_fold_up_to_that_event(data: st.DataObject) -> None:
+    timeline = _TIMELINE[0]
+    n = data.draw(st.integers(0, len(timeline.events) - 1))
+    count = timeline.resolve(f"event:{n}")
+    assert count == n + 1
+    assert timeline.position(count) == convention_fold(timeline.events[:count])
+
+
+_TIMELINE: list[Timeline] = []
+
+
+@pytest.fixture(autouse=True)
+def _timeline(logs_dir: Path) -> None:
+    if not _TIMELINE:
+        _TIMELINE.append(Timeline.from_file(collect([logs_dir / "cardtoy"])[5]))

@@ -1,0 +1,297 @@
+"""The analysis layer on real Miras 9 and MORANA games: ingest reconciles, the log fold and the SQL ``position()``
+macro agree on every event, and each game-specific report matches an independent computation from the logs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pytest
+
+from engine.replay import rerun
+from ingest.flatten import collect
+from queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
+from queries.positions import Timeline, position_from_db
+from queries.reports import run_report
+from schemas.logfile import GameLog, read_log
+from schemas.records import LEADER_INDEX
+from tests.analysis.test_reports import independent_card_winrate, rows
+
+CONVENTIONS = {"n", "turn", "step", "player", "card", "cards", "src", "dst", "counter", "holder", "value",
+               "amount", "target", "source", "card_id"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def logs(real_logs: Path) -> list[GameLog]:
+    return [read_log(p) for p in collect([real_logs])]
+
+
+@pytest.fixture(scope="module")
+def con(real_db: Path) -> duckdb.DuckDBPyConnection:
+    return duckdb.connect(str(real_db), read_only=True)
+
+
+def by(logs: list[GameLog], ruleset: str) -> list[GameLog]:
+    return [log for log in logs if log.header.ruleset == ruleset]
+
+
+def kinds(log: GameLog, *names: str) -> list[Any]:
+    return [e for e in log.events if type(e).__name__ in names]
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_stored_rows_equal_the_logged_events(con: duckdb.DuckDBPyConnection, logs: list[GameLog], ruleset: str) -> None:
+    for log in by(logs, ruleset):
+        stored = con.execute(
+            "SELECT n, kind, card, src, dst, counter, holder, value, extra FROM events JOIN games USING (game) "
+            "WHERE game_id = ? ORDER BY n",
+            [log.header.game_id],
+        ).fetchall()
+        assert len(stored) == len(log.events)
+        for (n, kind, card, src, dst, counter, holder, value, extra), e in zip(stored, log.events, strict=True):
+            assert (n, kind) == (e.n, type(e).__name__)
+            fields = msgspec.structs.asdict(e)
+            # conventions: absent sentinels ("" and card 0) are NULL
+            assert card == (fields.get("card") or None if isinstance(fields.get("card"), int) else None)
+            assert (src, dst, counter) == tuple(
+                (fields.get(f) or None) if isinstance(fields.get(f), str) else None for f in ("src", "dst", "counter")
+            )
+            if counter is not None:
+                assert (holder, value) == (fields["holder"], fields["value"])
+            rest = msgspec.json.decode(extra) if extra is not None else {}
+            for name, v in fields.items():
+                if name not in CONVENTIONS:
+                    assert rest[name] == msgspec.to_builtins(v), (kind, name)
+
+
+def test_miras9_fold_equals_sql_macro_on_every_event(con: duckdb.DuckDBPyConnection, real_logs: Path) -> None:
+    """Every zone move and counter change, as the reducer sees it and as SQL reads the conventions."""
+    for path in collect([real_logs / "miras9"]):
+        timeline = Timeline.from_file(path)
+        for n in range(len(timeline.events)):
+            assert timeline.position(n + 1) == position_from_db(con, timeline.header.game_id, n), (path, n)
+
+
+def test_morana_fold_equals_sql_macro_on_every_event(con: duckdb.DuckDBPyConnection, real_logs: Path) -> None:
+    """The one known difference: MORANA's new_state puts each Warden in the ``warden`` zone before its
+    WardenChosen event, so during set-up the fold knows a Warden the events have not placed yet."""
+    for path in collect([real_logs / "morana"]):
+        timeline = Timeline.from_file(path)
+        chosen = [e.n for e in kinds(timeline.log, "WardenChosen")]
+        for n in range(len(timeline.events)):
+            fold = timeline.position(n + 1)
+            sql = position_from_db(con, timeline.header.game_id, n)
+            if n >= max(chosen):
+                assert fold == sql, (path, n)
+                continue
+            extra = {c: z for c, z in fold.cards.items() if c not in sql.cards}
+            assert all(c % 1000 == LEADER_INDEX and z == "warden" for c, z in extra.items()), (path, n, extra)
+            assert {c: z for c, z in fold.cards.items() if c in sql.cards} == sql.cards
+            assert fold.counters == sql.counters
+
+
+def test_coordinates_of_both_games(real_logs: Path) -> None:
+    m9 = Timeline.from_file(collect([real_logs / "miras9"])[0])
+    paid = kinds(m9.log, "BattleDamagePaid")
+    assert m9.resolve("damage:1") == paid[0].n + 1
+    turn = paid[0].turn
+    in_turn = [e for e in paid if e.turn == turn]
+    assert m9.resolve(f"turn:{turn}/damage:{len(in_turn)}") == in_turn[-1].n + 1
+    declared = next(e for e in m9.events if e.step == "attack.declare")
+    assert m9.resolve(f"turn:{declared.turn}/attack.declare") == declared.n + 1
+    assert m9.resolve("wave:1") == kinds(m9.log, "WaveDeclared")[0].n + 1
+    mor = Timeline.from_file(collect([real_logs / "morana"])[0])
+    assert mor.resolve("flip:2") == kinds(mor.log, "Flipped")[1].n + 1
+    assert mor.resolve("turn:2/site:3") == [e for e in kinds(mor.log, "SiteResolutionBegan") if e.turn == 2][2].n + 1
+    assert mor.resolve("commit:1") == kinds(mor.log, "Committed")[0].n + 1
+    assert mor.resolve("rite:1") == kinds(mor.log, "SiteScored")[0].n + 1
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog], ruleset: str) -> None:
+    got = rows(run_report(con, "card_winrate", ruleset=ruleset).frame, ["card_id", "context"], ["games", "wins"])
+    assert got == independent_card_winrate(by(logs, ruleset)) and got
+
+
+def stage(turn: int) -> str:
+    return "1: turns 1-4" if turn <= 4 else "2: turns 5-8" if turn <= 8 else "3: turns 9+"
+
+
+def test_damage_payments(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[M9-086] each point of Battle Damage, counted by where it was paid from."""
+    want: Counter[tuple[str, str]] = Counter()
+    for log in by(logs, "miras9"):
+        for e in kinds(log, "BattleDamagePaid"):
+            want[(stage(e.turn), e.source)] += 1
+    got = rows(run_report(con, "damage_payments").frame, ["stage", "paid_from"], ["points"])
+    assert got == {k: (v,) for k, v in want.items()} and got
+
+
+def test_stack_depth(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    windows: Counter[str] = Counter()
+    responded: Counter[str] = Counter()
+    for log in by(logs, "miras9"):
+        current: list[Any] = []  # [name, pushes] of the latest window opened
+        for e in kinds(log, "WindowOpened", "StackPushed"):
+            if type(e).__name__ == "WindowOpened":
+                current = [e.window, 0]
+                windows[e.window] += 1
+            elif current:
+                current[1] += 1
+                if current[1] == 1:
+                    responded[current[0]] += 1
+    got = rows(run_report(con, "stack_depth").frame, ["window_name"], ["windows", "responded"])
+    assert got == {(w,): (n, responded[w]) for w, n in windows.items()}
+
+
+def test_manifest_pressure(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    uses: dict[str, Counter[tuple[str, int]]] = defaultdict(Counter)
+    won: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    for log in by(logs, "miras9"):
+        if log.close.winner < 0:
+            continue
+        for e in kinds(log, "Manifested", "Pressured"):
+            key = (log.header.game_id, e.player)
+            uses[type(e).__name__][key] += 1
+            if e.player == log.close.winner:
+                won[type(e).__name__].add(key)
+    got = rows(run_report(con, "manifest_pressure").frame, ["action"], ["games", "uses", "wins"])
+    assert got == {(k,): (len(v), sum(v.values()), len(won[k])) for k, v in uses.items()}
+
+
+def test_slava_curves(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-10] Slava at the end of each turn, winner against loser."""
+    totals: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for log in by(logs, "morana"):
+        if log.close.winner < 0:
+            continue
+        slava = [0, 0]
+        at_end: dict[int, list[int]] = {}
+        for e in log.events:
+            if type(e).__name__ == "SlavaGained":
+                slava[e.holder] = e.value
+            at_end[e.turn] = list(slava)
+        last = [0, 0]
+        for turn in range(1, max(log.close.turns, 1) + 1):
+            last = at_end.get(turn, last)
+            for player in (0, 1):
+                totals[(turn, "winner" if player == log.close.winner else "loser")].append(last[player])
+    got = rows(run_report(con, "slava_curves").frame, ["turn", "outcome"], ["games", "mean_slava"])
+    assert set(got) == set(totals)
+    for key, values in totals.items():
+        assert got[key][0] == len(values) and got[key][1] == pytest.approx(sum(values) / len(values))
+
+
+def test_site_control(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-17] [MOR-19] Rite scorings per Site."""
+    want: dict[int, Counter[str]] = defaultdict(Counter)
+    for log in by(logs, "morana"):
+        first = next(e.player for e in log.events if e.turn >= 1 and e.player >= 0)
+        for e in kinds(log, "SiteScored"):
+            c = want[e.site]
+            c["scorings"] += 1
+            c["seat0"] += e.winner == 0
+            c["seat1"] += e.winner == 1
+            c["ties"] += e.winner < 0
+            c["first"] += e.winner == first
+    got = rows(run_report(con, "site_control").frame, ["site"], ["scorings", "seat0", "seat1", "ties"])
+    assert got == {(s,): (c["scorings"], c["seat0"], c["seat1"], c["ties"]) for s, c in want.items()} and got
+
+
+def test_reborn_timing(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-21] Reborn fired, by turn."""
+    want: Counter[int] = Counter()
+    for log in by(logs, "morana"):
+        if log.close.winner >= 0:
+            want.update(e.turn for e in kinds(log, "RebornFired"))
+    got = rows(run_report(con, "reborn_timing").frame, ["turn"], ["reborns"])
+    assert got == {(t,): (v,) for t, v in want.items()}
+
+
+def test_offboard_cap(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-31] off-board Slava gains and the cap's cuts, by turn."""
+    gains: Counter[int] = Counter()
+    cut: Counter[int] = Counter()
+    for log in by(logs, "morana"):
+        for e in kinds(log, "SlavaGained"):
+            if e.source == "offboard":
+                gains[e.turn] += 1
+                cut[e.turn] += e.capped
+    got = rows(run_report(con, "offboard_cap").frame, ["turn"], ["offboard_gains", "slava_cut"])
+    assert got == {(t,): (g, cut[t]) for t, g in gains.items()} and got
+
+
+def test_initiative(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-29] turns each player held Initiative, and their results."""
+    want: Counter[tuple[int, str]] = Counter()
+    for log in by(logs, "morana"):
+        if log.close.winner < 0:
+            continue
+        held = Counter(e.initiative for e in kinds(log, "TurnBegan"))
+        for player in (0, 1):
+            bucket = min(held[player], 3)
+            want[(bucket, "games")] += 1
+            want[(bucket, "wins")] += player == log.close.winner
+    got = rows(run_report(con, "initiative").frame, ["turns_held_capped_at_3"], ["games", "wins"])
+    assert got == {(b,): (want[(b, "games")], want[(b, "wins")]) for b, kind in want if kind == "games"}
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_position_files_round_trip_and_continue(real_logs: Path, tmp_path: Path, ruleset: str) -> None:
+    timeline = Timeline.from_file(collect([real_logs / ruleset])[0])
+    path = tmp_path / "p.json"
+    for coordinate in ("turn:2", "turn:4"):
+        count = timeline.resolve(coordinate)
+        path.write_bytes(position_file(timeline, count, coordinate))
+        loaded = load_position(path)
+        assert loaded.state == timeline.state_after(count)
+        out = tmp_path / f"{coordinate.replace(':', '')}.log"
+        continue_game(loaded, out, seed=5, bots=("heuristic", "heuristic"))
+        log = read_log(out)
+        assert log.header.branched_from is not None and log.header.branched_from.at_event == count
+        assert rerun(log).ok
+
+
+def test_miras9_card_in_two_places_is_refused(real_logs: Path, tmp_path: Path) -> None:
+    timeline = Timeline.from_file(collect([real_logs / "miras9"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    player = doc["state"]["players"][0]
+    player["discard"].append(player["hand"][0])
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"card {player['hand'][0]} in"):
+        load_position(tmp_path / "bad.json")
+
+
+def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Path, tmp_path: Path) -> None:
+    """[MOR-10] Slava runs from 0 to 13: a negative Slava is no position."""
+    timeline = Timeline.from_file(collect([real_logs / "morana"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    card = doc["state"]["hand"][1][0]
+    doc["state"]["nav"][1].append(card)
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"card {card} .* is in 2 places"):
+        load_position(tmp_path / "bad.json")
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    doc["state"]["slava"][0] = -2
+    (tmp_path / "neg.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=r"counter '0:slava' is -2"):
+        load_position(tmp_path / "neg.json")
+
+
+def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    from ingest.cardpools import definitions
+
+    for ruleset in ("miras9", "morana"):
+        pool_hash = by(logs, ruleset)[0].header.card_pool_hash
+        pool = definitions(ruleset, pool_hash)
+        stored = con.execute(
+            "SELECT card_id, name, type FROM cards WHERE ruleset = ? AND card_pool_hash = ? ORDER BY card_id",
+            [ruleset, pool_hash],
+        ).fetchall()
+        assert stored == [(cid, name, kind) for cid, (name, kind, _) in sorted(pool.items())] and stored
+        in_decks = {c for log in by(logs, ruleset) for d in log.header.decks for c in [*d.cards, d.leader] if c}
+        assert in_decks <= {cid for cid, _, _ in stored}

@@ -1,0 +1,154 @@
+"""Every generic report against an independent computation from the log files themselves (small data)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+
+from ingest.flatten import collect
+from queries.reports import REPORTS, run_report, wilson, with_win_rate
+from schemas.logfile import GameLog, read_log
+from schemas.records import instance_id
+
+NOT_PLAYED = {"deck", "hand", "discard", "exile", "nav", "gone"}
+
+
+@pytest.fixture(scope="module")
+def logs(logs_dir: Path) -> list[GameLog]:
+    return [read_log(p) for p in collect([logs_dir])]
+
+
+@pytest.fixture(scope="module")
+def con(db: Path) -> duckdb.DuckDBPyConnection:
+    return duckdb.connect(str(db), read_only=True)
+
+
+def first_player(log: GameLog) -> int:
+    return next((e.player for e in log.events if e.turn >= 1 and e.player >= 0), -1)
+
+
+def rows(frame: pl.DataFrame, keys: list[str], values: list[str]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    return {tuple(r[k] for k in keys): tuple(r[v] for v in values) for r in frame.iter_rows(named=True)}
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    frame = with_win_rate(pl.DataFrame({"games": [10, 100, 7], "wins": [0, 50, 3]}))
+    for row in frame.iter_rows(named=True):
+        lo, hi = wilson(row["wins"], row["games"])
+        assert row["ci_low"] == pytest.approx(lo, abs=1e-4) and row["ci_high"] == pytest.approx(hi, abs=1e-4)
+
+
+def independent_card_winrate(logs: list[GameLog]) -> dict[tuple[str, str], tuple[int, int]]:
+    """(card id, context) -> (games, wins), by reading the logs' events directly."""
+    seen: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+    won: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
+    for log in logs:
+        if log.close.winner < 0:
+            continue
+        ids = {instance_id(s, i): c for s, d in enumerate(log.header.decks) for i, c in enumerate(d.cards)}
+        setup: dict[int, str] = {}
+        facts: list[tuple[str, int]] = []
+        for e in log.events:
+            dst = getattr(e, "dst", None)
+            if not dst:
+                continue
+            single = getattr(e, "card", None)
+            moved = [single] if isinstance(single, int) and single > 0 else list(getattr(e, "cards", None) or [])
+            src = getattr(e, "src", None)
+            for card in moved:
+                if e.turn == 0:
+                    setup[card] = dst
+                if single is None:
+                    continue
+                if e.turn >= 1 and src == "deck" and dst == "hand":
+                    facts.append(("drawn", card))
+                if src == "hand" and dst not in NOT_PLAYED:
+                    facts.append(("played", card))
+        facts += [("opening_hand", c) for c, z in setup.items() if z == "hand"]
+        for context, card in facts:
+            if card not in ids:
+                continue  # a token or a leader: not a deck card
+            seat = card // 1000 - 1
+            key = (ids[card], context)
+            seen[key].add((log.header.game_id, seat))
+            if log.close.winner == seat:
+                won[key].add((log.header.game_id, seat))
+    return {k: (len(v), len(won[k])) for k, v in seen.items()}
+
+
+def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    cardtoy = [log for log in logs if log.header.ruleset == "cardtoy"]
+    got = rows(run_report(con, "card_winrate", ruleset="cardtoy").frame, ["card_id", "context"], ["games", "wins"])
+    assert got == independent_card_winrate(cardtoy)
+    assert {c for _, c in got} == {"opening_hand", "drawn", "played"}
+
+
+def test_first_player(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    want: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for log in logs:
+        if log.close.winner >= 0:
+            want[log.header.ruleset][0] += 1
+            want[log.header.ruleset][1] += log.close.winner == first_player(log)
+    got = rows(run_report(con, "first_player").frame, ["ruleset"], ["games", "wins"])
+    assert got == {(r,): tuple(v) for r, v in want.items()}
+
+
+def test_deck_matrix(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    want: Counter[tuple[str, str, str, str]] = Counter()
+    for log in logs:
+        if log.close.winner < 0:
+            continue
+        names = [d.name for d in log.header.decks]
+        for seat in (0, 1):
+            key = (log.header.ruleset, names[seat], names[1 - seat])
+            want[(*key, "games")] += 1
+            want[(*key, "wins")] += log.close.winner == seat
+    got = rows(run_report(con, "deck_matrix").frame, ["ruleset", "deck", "opponent"], ["games", "wins"])
+    assert got == {k[:3]: (want[(*k[:3], "games")], want[(*k[:3], "wins")]) for k in want}
+
+
+def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    turns: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for log in logs:
+        turns[(log.header.ruleset, log.close.end_reason)].append(log.close.turns)
+    frame = run_report(con, "game_length").frame
+    got = rows(frame, ["ruleset", "end_reason"], ["games", "mean_turns", "median_turns"])
+    assert set(got) == set(turns)
+    for key, values in turns.items():
+        games, mean, median = got[key]
+        assert games == len(values)
+        assert mean == pytest.approx(statistics.fmean(values))
+        assert median == pytest.approx(statistics.median(values))
+
+
+def test_decision_choices(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    want: Counter[tuple[str, str, str]] = Counter()
+    for log in logs:
+        for d in log.decisions:
+            want[(log.header.ruleset, d.point, type(d.offered[d.chosen]).__name__)] += 1
+    got = rows(run_report(con, "decision_choices").frame, ["ruleset", "point", "chosen_kind"], ["decisions"])
+    assert got == {k: (v,) for k, v in want.items()}
+
+
+@pytest.mark.parametrize("name", sorted(REPORTS))
+def test_every_report_runs_and_states_its_sample(con: duckdb.DuckDBPyConnection, name: str, db: Path) -> None:
+    result = run_report(con, name, database=str(db))
+    assert result.sample.startswith("sample: 50 games") and str(db) in result.sample
+    assert isinstance(result.frame, pl.DataFrame)
+
+
+def test_ruleset_filter_and_min_games(con: duckdb.DuckDBPyConnection) -> None:
+    only = run_report(con, "first_player", ruleset="toy")
+    assert only.frame["ruleset"].to_list() == ["toy"] and "10 games" in only.sample
+    big = run_report(con, "card_winrate", min_games=10**6)
+    assert big.frame.height == 0
