@@ -19,7 +19,7 @@ def _shuffled(s: MoranaState, e: ev.DeckShuffled) -> None:
 
 
 def _warden(s: MoranaState, e: ev.WardenChosen) -> None:
-    pass  # the Warden is known from the header; the event records it for positions and views
+    s.wardens_seated[e.player] = True  # the Warden's id comes from the header; from now on it is on the table
 
 
 def _drew(s: MoranaState, e: ev.Drew) -> None:

@@ -89,7 +89,7 @@ class MoranaRuleset:
             for k, pile in enumerate(s.sites[p]):
                 for c in pile:
                     cards[c] = f"site:{k + 1}"
-            if s.n > 0:
+            if s.wardens_seated[p]:
                 cards[warden_instance(p)] = "warden"
             counters[f"{p}:slava"] = s.slava[p]
             counters[f"{p}:embers"] = s.embers[p]

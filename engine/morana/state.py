@@ -30,6 +30,7 @@ COMMIT_DONE: Final = 2  # ``committing`` once both players have sealed
 class MoranaState(GameState, kw_only=True):
     ids: list[list[str]] = []  # card id of each deck instance, by player and index
     wardens: list[str] = []
+    wardens_seated: list[bool] = msgspec.field(default_factory=lambda: [False, False])  # WardenChosen applied
     deck: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
     hand: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
     nav: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
