@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import typer
@@ -26,16 +27,16 @@ def simulate(
 ) -> None:
     """Play bot games and write one log per game.
 
-    Example: annals simulate miras9 --games 100 --seed 7 --decks aggro,control --bots heuristic,random --out games
+    Example: annals simulate miras9 --games 100 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
     """
-    wins = {0: 0, 1: 0, -1: 0}  # -1: draws and capped games
+    wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
     with reported(), Progress(disable=quiet, transient=True) as progress:
         task = progress.add_task("games", total=games)
         for result in run_simulation(
             ruleset, games, seed, decks.split(","), bots.split(","), out_dir, max_turns=max_turns
         ):
-            wins[result.winner] += 1
+            wins[result.winner_seat] += 1
             progress.advance(task)
-    out.print(
-        f"{games} games written to {out_dir} (player 0 won {wins[0]}, player 1 won {wins[1]}, no winner {wins[-1]})"
-    )
+    sides = [f"{bot}/{deck}" for bot, deck in zip(bots.split(","), decks.split(","), strict=True)]
+    tally = ", ".join(f"{side} won {wins[side]}" for side in dict.fromkeys(sides))
+    out.print(f"{games} games written to {out_dir} ({tally}, no winner {wins['']})")

@@ -37,6 +37,11 @@ class GameResult(msgspec.Struct, frozen=True):
     decisions: int
     turns: int
     digest: str  # the log's final chain digest ("" when no log was written)
+    seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
+
+    @property
+    def winner_seat(self) -> str:
+        return self.seats[self.winner] if self.winner >= 0 else ""
 
 
 def finalize_header(header: LogHeader) -> LogHeader:
@@ -166,4 +171,5 @@ def play(
                 writer.write_batch(events, decisions)
             writer.abandon()
         raise
-    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest)
+    seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
+    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats)

@@ -89,6 +89,19 @@ def test_simulate_writes_one_verifiable_log_per_game(tmp_path: Path) -> None:
     logs = sorted(tmp_path.glob("*.log"))
     assert len(logs) == 4
     assert "4 games written to" in result.output
+    assert result.output.strip().endswith("(random/pile won 4, no winner 0)")
+
+
+def test_simulate_counts_wins_per_side_not_per_seat(tmp_path: Path) -> None:
+    """Seats alternate between games, so the summary names each bot and deck, whichever seat it had."""
+    import re
+
+    args = ["simulate", "miras9", "-n", "6", "--decks", "vanguard,bastion", "--bots", "heuristic,random"]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    found = re.search(r"heuristic/vanguard won (\d+), random/bastion won (\d+), no winner (\d+)\)", result.output)
+    assert found is not None, result.output
+    assert sum(int(g) for g in found.groups()) == 6
 
 
 def test_real_subprocess_round_trip(tmp_path: Path) -> None:
