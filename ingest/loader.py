@@ -25,7 +25,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.cardpools import definitions
-from ingest.eventsql import set_threads
 from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
@@ -65,7 +64,6 @@ _known: dict[str, str] = {}
 def _init_worker(known: dict[str, str]) -> None:
     global _known
     _known = known
-    set_threads(1)
 
 
 def _work(paths: Sequence[str]) -> Chunk:

@@ -51,6 +51,8 @@ class KindPlan(NamedTuple):
     convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
     extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
     defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
+    width: int  # a full row's length: the tag and every field
+    required: int  # the shortest valid row: up to the last field without a default
 
 
 def _union_members(union: Any) -> list[Any]:
@@ -79,17 +81,23 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
         conv: dict[str, int] = {}
         extra: list[tuple[str, int, bool]] = []
         defaults: dict[int, Any] = {}
-        for i, info in enumerate(msgspec.structs.fields(cls), start=1):
+        fields = msgspec.structs.fields(cls)
+        for i, info in enumerate(fields, start=1):
             field, kind = info.name, _plain(info.type)
             if info.default is not msgspec.NODEFAULT:
                 defaults[i] = msgspec.to_builtins(info.default)
+            elif info.default_factory is not msgspec.NODEFAULT:
+                defaults[i] = msgspec.to_builtins(info.default_factory())
             if field in ENVELOPE:
                 continue
             if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
                 conv[field] = i
             else:
                 extra.append((field, i, kind is str))
-        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, defaults)
+        events[cls.__struct_config__.tag] = KindPlan(
+            cls.__name__, conv, extra, defaults, len(fields) + 1, 1 + max((i for i in range(1, len(fields) + 1)
+                                                                         if i not in defaults), default=0)
+        )  # fmt: skip
     options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
     _plans[schema.name] = (events, options)
     return events, options
