@@ -14,6 +14,10 @@ Field types are checked where they land in a typed column: a value Arrow cannot 
 the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit with its frame.
 Values that go to ``extra`` are stored as decoded. Frames are checksummed and chained, so this only matters for a
 log written by something other than annals' writer.
+
+Cost, measured on Miras 9 and MORANA logs, per event on one core: about 2.6 us (frame checks 0.1, decoding 0.35,
+grouping 0.1, decision rows 0.3, transposing 0.25, Arrow columns 0.45, ``extra`` 0.3, sort 0.15, freeing the
+decoded rows 0.3), against 3.8 us when DuckDB unnested re-encoded JSON frames.
 """
 
 from __future__ import annotations
