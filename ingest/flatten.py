@@ -6,9 +6,9 @@ and validated by structure: a tag the ruleset does not know, or a row longer tha
 required (non-default) fields, quarantines the file naming the frame; a row missing trailing defaulted fields (an
 old log) takes the defaults. Rows are grouped by kind across the chunk, each group is transposed once
 (``zip(*rows)``) and every column is picked at the index its kind's plan names (``ingest.plans``): the convention
-columns of ``schemas.records``, and ``extra``, a JSON object of the other fields by name. Absent-value sentinels
-become NULL (``""`` for a zone, counter, source or card id; ``0`` for a card or target: instances start at 1000).
-The table is then sorted by (file, event).
+columns of ``schemas.records``, and ``extra``, a JSON object of the other fields by name. The table is then sorted
+by (file, event). Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target:
+instances start at 1000) become NULL as the loader inserts the rows (``NULL_IF``).
 
 Field types are checked where they land in a typed column: a value Arrow cannot convert sends the chunk through
 the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit with its frame.
@@ -103,7 +103,8 @@ class Chunk(NamedTuple):
 
 
 _CONVENTIONS = list(CONVENTION_TYPES)
-_NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
+# Absent-value sentinels, stored as NULL: the rows keep them; the loader's INSERT applies nullif().
+NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
 
 
 class _Kind(NamedTuple):
@@ -116,6 +117,7 @@ class _Kind(NamedTuple):
     conv: list[int | None]  # per convention column, the row index that holds it
     x_names: tuple[str, ...]
     x_idx: list[int]
+    x_types: list[pa.DataType | None]
 
 
 _kinds: dict[str, dict[Any, _Kind]] = {}
@@ -133,6 +135,7 @@ def _kinds_for(ruleset: str, plans: dict[Any, KindPlan]) -> dict[Any, _Kind]:
                 [p.convention.get(c) for c in _CONVENTIONS],
                 tuple(f for f, _, _ in p.extra),
                 [i for _, i, _ in p.extra],
+                [t for _, _, t in p.extra],
             )
             for tag, p in plans.items()
         }
@@ -162,10 +165,6 @@ class _Columns:
         if not tables:
             return EVENT_SCHEMA.empty_table()
         table = pa.concat_tables(tables).combine_chunks()  # take() on one chunk per column is much faster
-        for name, sentinel in _NULL_IF.items():
-            i = EVENT_SCHEMA.get_field_index(name)
-            column = table.column(i)
-            table = table.set_column(i, name, pc.if_else(pc.equal(column, sentinel), None, column))
         order = pc.sort_indices(table, [("file_idx", "ascending"), ("n", "ascending")])
         return table.take(order)
 
@@ -185,7 +184,7 @@ class _Columns:
             kind_type = CONVENTION_TYPES[name]
             arrays.append(pa.nulls(m, kind_type) if i is None else pa.array(cols[i], kind_type))
         if kind.x_names:
-            arrays.append(_extra(kind.x_names, [cols[i] for i in kind.x_idx]))
+            arrays.append(_extra(kind, [cols[i] for i in kind.x_idx]))
         else:
             arrays.append(pa.nulls(m, pa.string()))
         return pa.Table.from_arrays(arrays, schema=EVENT_SCHEMA)
@@ -215,28 +214,26 @@ class _Columns:
 _tag = itemgetter(0)
 
 
-def _extra(names: tuple[str, ...], columns: list[tuple[Any, ...]]) -> pa.Array:
-    """The ``extra`` JSON objects of one kind's rows. Encoded in one call by polars when Arrow infers one plain type
-    per field (ints, strings, bools, lists of them); otherwise (a dict, whose missing keys polars would write as
-    nulls, or mixed types) row by row by msgspec. Both write the same compact text."""
-    try:
-        arrays = [pa.array(column) for column in columns]
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
-        arrays = []
-    if arrays and all(_plain_type(a.type) for a in arrays):
-        frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(names)))
-        assert isinstance(frame, pl.DataFrame)
-        return frame.select(pl.struct(pl.all()).struct.json_encode()).to_series().to_arrow().cast(pa.string())
-    encode = _json.encode
+def _extra(kind: _Kind, columns: list[tuple[Any, ...]]) -> pa.Array:
+    """The ``extra`` JSON objects of one kind's rows. When every field has a plain type (ints, strings, bools, lists
+    of them: ``ingest.plans.arrow_type``) and many rows, polars encodes them in one call from Arrow columns of
+    those types; otherwise, or when a value does not convert, msgspec row by row. Both write the same text."""
+    if len(columns[0]) >= _POLARS_MIN_ROWS and None not in kind.x_types:
+        try:
+            arrays = [pa.array(c, t) for c, t in zip(columns, kind.x_types, strict=True)]
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+            pass
+        else:
+            frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(kind.x_names)))
+            assert isinstance(frame, pl.DataFrame)
+            return frame.select(pl.struct(pl.all()).struct.json_encode()).to_series().to_arrow().cast(pa.string())
+    names, encode = kind.x_names, _json.encode
     return pa.array(
         [encode(dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)], pa.string()
     )
 
 
-def _plain_type(t: pa.DataType) -> bool:
-    if pa.types.is_list(t):
-        return _plain_type(t.value_type)
-    return bool(pa.types.is_integer(t) or pa.types.is_string(t) or pa.types.is_boolean(t) or pa.types.is_null(t))
+_POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than msgspec's per row
 
 
 def file_digest(path: str) -> str:

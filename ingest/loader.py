@@ -25,13 +25,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.cardpools import definitions
-from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.flatten import NULL_IF, Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.plans import EVENT_SCHEMA
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
-CHUNK_FILES = 32
+CHUNK_FILES = 128  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
 
 
 class IngestError(AnnalsError, ValueError):
@@ -97,7 +98,7 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
     return [files[i : i + size] for i in range(0, len(files), size)]
 
 
-POOL_MIN_CHUNKS = 8  # below this, starting worker processes costs more than it saves
+POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
 
 
 def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
@@ -167,6 +168,10 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     }
 
 
+_EVENT_COLS = ", ".join(
+    f'nullif("{name}", {NULL_IF[name]!r}) AS "{name}"' if name in NULL_IF else f'"{name}"'
+    for name in ["game", *EVENT_SCHEMA.names[1:]]
+)  # the absent-value sentinels of ingest.flatten become NULL
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
 
 
@@ -193,7 +198,7 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
             )  # no combine_chunks(): a copy, as slow as the insert
             if events is not None and events.num_rows:
                 con.register("_in_e", events)
-                con.execute("INSERT INTO events SELECT * FROM _in_e")
+                con.execute(f"INSERT INTO events SELECT {_EVENT_COLS} FROM _in_e")
                 con.unregister("_in_e")
             decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
             if decisions is not None and decisions.num_rows:

@@ -49,7 +49,7 @@ CONVENTION_PY: dict[str, Any] = {
 class KindPlan(NamedTuple):
     name: str
     convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
-    extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
+    extra: list[tuple[str, int, pa.DataType | None]]  # other fields -> index, and Arrow type (None: not a plain one)
     defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
     width: int  # a full row's length: the tag and every field
     required: int  # the shortest valid row: up to the last field without a default
@@ -68,6 +68,22 @@ def _plain(t: Any) -> Any:
     return t
 
 
+_PLAIN: dict[Any, pa.DataType] = {int: pa.int64(), str: pa.string(), bool: pa.bool_()}
+
+
+def arrow_type(t: Any) -> pa.DataType | None:
+    """The Arrow type of a field whose values are ints, strings, bools or (nested) lists of them; None for any
+    other (a float, a union, a struct, a dict), whose JSON Arrow and polars might not write as msgspec does."""
+    t = _plain(t)
+    if t in _PLAIN:
+        return _PLAIN[t]
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        inner = arrow_type(args[0])
+        return None if inner is None else pa.list_(inner)
+    return None
+
+
 _plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
 
 
@@ -79,7 +95,7 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
     events: dict[Any, KindPlan] = {}
     for cls in _union_members(schema.event_type):
         conv: dict[str, int] = {}
-        extra: list[tuple[str, int, bool]] = []
+        extra: list[tuple[str, int, pa.DataType | None]] = []
         defaults: dict[int, Any] = {}
         fields = msgspec.structs.fields(cls)
         for i, info in enumerate(fields, start=1):
@@ -93,7 +109,7 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
             if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
                 conv[field] = i
             else:
-                extra.append((field, i, kind is str))
+                extra.append((field, i, arrow_type(kind)))
         events[cls.__struct_config__.tag] = KindPlan(
             cls.__name__, conv, extra, defaults, len(fields) + 1, 1 + max((i for i in range(1, len(fields) + 1)
                                                                          if i not in defaults), default=0)
