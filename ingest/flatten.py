@@ -1,23 +1,25 @@
 """Decoded log records → what the database stores: the events table's columns and decision rows, as Arrow tables.
 
 ``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database. Each
-batch frame is decoded once, untyped, by msgspec in C (plain lists ``[tag, n, turn, step, player, fields...]``),
-and validated by structure: a tag the ruleset does not know, or a row longer than its kind or shorter than its
-required (non-default) fields, quarantines the file naming the frame; a row missing trailing defaulted fields (an
-old log) takes the defaults. Rows are grouped by kind across the chunk, each group is transposed once
-(``zip(*rows)``) and every column is picked at the index its kind's plan names (``ingest.plans``): the convention
-columns of ``schemas.records``, and ``extra``, a JSON object of the other fields by name. The table is then sorted
-by (file, event). Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target:
-instances start at 1000) become NULL as the loader inserts the rows (``NULL_IF``).
+batch frame is decoded once by msgspec in C, untyped (each row a plain tuple ``(tag, n, turn, step, player,
+fields...)``), and validated by structure: a tag the ruleset does not know, or a row longer than its kind or
+shorter than its required (non-default) fields, quarantines the file naming the frame; a row missing trailing
+defaulted fields (an old log) takes the defaults. Rows are grouped by kind across the chunk, each group is
+converted to Arrow in one pass (each row a struct of the kind's field types) and every column is picked at the
+index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a
+JSON object of the other fields by name (encoded by polars). The table is then sorted by (file, event).
+Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target: instances start
+at 1000) become NULL as the loader inserts the rows (``NULL_IF``).
 
-Field types are checked where they land in a typed column: a value Arrow cannot convert sends the chunk through
-the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit with its frame.
-Values that go to ``extra`` are stored as decoded. Frames are checksummed and chained, so this only matters for a
-log written by something other than annals' writer.
+Field types are checked by that conversion to the kind's Arrow types: a value that does not convert sends the
+chunk through the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit
+with its frame. Frames are checksummed and chained, so this only matters for a log written by something other
+than annals' writer.
 
-Cost, measured on Miras 9 and MORANA logs, per event on one core: about 2.2 us (frame checks 0.1, decoding to
-tuples and freeing them 0.4, grouping 0.1, decision rows 0.3, transposing 0.25, Arrow columns 0.45, ``extra`` 0.3,
-sort 0.15), against 3.8 us when DuckDB unnested re-encoded JSON frames.
+Cost, measured on Miras 9 and MORANA logs (``bench.ingest``): about 2.2 us per event on one core, 3 us with both
+cores busy (decoding to tuples and freeing them 0.4, frame checks 0.1, grouping 0.1, decision rows 0.3, Arrow
+structs 0.5, ``extra`` 0.2, sort 0.15), against about 4.5 us when DuckDB unnested re-encoded JSON frames. Each
+chunk also pays a fixed cost per kind (a few Arrow calls, one polars call), hence chunks of many files.
 """
 
 from __future__ import annotations
@@ -118,6 +120,17 @@ class _Kind(NamedTuple):
     x_names: tuple[str, ...]
     x_idx: list[int]
     x_types: list[pa.DataType | None]
+    row_type: pa.StructType | None  # the whole row as one Arrow struct, when every field has a plain type
+
+
+def _row_type(tag: Any, p: KindPlan) -> pa.StructType | None:
+    types: dict[int, pa.DataType | None] = {1: pa.int32(), 2: pa.int32(), 3: pa.string(), 4: pa.int8()}
+    types.update((i, CONVENTION_TYPES[name]) for name, i in p.convention.items())
+    types.update((i, t) for _, i, t in p.extra)
+    if any(types.get(i) is None for i in range(1, p.width)):
+        return None
+    tag_type = pa.int64() if type(tag) is int else pa.string()
+    return pa.struct([("tag", tag_type), *((f"f{i}", types[i]) for i in range(1, p.width))])
 
 
 _kinds: dict[str, dict[Any, _Kind]] = {}
@@ -136,6 +149,7 @@ def _kinds_for(ruleset: str, plans: dict[Any, KindPlan]) -> dict[Any, _Kind]:
                 tuple(f for f, _, _ in p.extra),
                 [i for _, i, _ in p.extra],
                 [t for _, _, t in p.extra],
+                _row_type(tag, p),
             )
             for tag, p in plans.items()
         }
@@ -170,23 +184,28 @@ class _Columns:
 
     @staticmethod
     def _kind_table(kind: _Kind, rows: list[Row], files: list[int]) -> pa.Table:
+        """The rows converted to Arrow in one pass as structs (or transposed, then column by column, for a kind
+        with a field of no plain type), then each column picked at the index the kind's plan names."""
         m = len(rows)
-        cols = list(zip(*rows, strict=True))
-        arrays: list[pa.Array] = [
-            pa.array(files, pa.int32()),
-            pa.array(cols[1], pa.int32()),
-            pa.array(cols[2], pa.int32()),
-            pa.array(cols[3], pa.string()),
-            pa.array(cols[4], pa.int8()),
-            pa.repeat(pa.scalar(kind.name, pa.string()), m),
-        ]
+        cols: list[Any]
+        if kind.row_type is not None:
+            cols = pa.array(rows, kind.row_type).flatten()
+        else:
+            cols = list(zip(*rows, strict=True))
+            cols[1:5] = [pa.array(c, t) for c, t in zip(cols[1:5], _ENVELOPE_TYPES, strict=True)]
+        arrays: list[pa.Array] = [pa.array(files, pa.int32()), *cols[1:5], pa.repeat(pa.scalar(kind.name), m)]
         for name, i in zip(_CONVENTIONS, kind.conv, strict=True):
             kind_type = CONVENTION_TYPES[name]
-            arrays.append(pa.nulls(m, kind_type) if i is None else pa.array(cols[i], kind_type))
-        if kind.x_names:
-            arrays.append(_extra(kind, [cols[i] for i in kind.x_idx]))
-        else:
+            if i is None:
+                arrays.append(pa.nulls(m, kind_type))
+            else:
+                arrays.append(cols[i] if kind.row_type is not None else pa.array(cols[i], kind_type))
+        if not kind.x_names:
             arrays.append(pa.nulls(m, pa.string()))
+        elif kind.row_type is not None and m >= _POLARS_MIN_ROWS:
+            arrays.append(_extra_polars(kind.x_names, [cols[i] for i in kind.x_idx]))
+        else:
+            arrays.append(_extra_msgspec(kind.x_names, [[row[i] for row in rows] for i in kind.x_idx]))
         return pa.Table.from_arrays(arrays, schema=EVENT_SCHEMA)
 
     def add_decisions(self, options: dict[Any, str], rows: list[Row], file_idx: int) -> None:
@@ -214,25 +233,22 @@ class _Columns:
 _tag = itemgetter(0)
 
 
-def _extra(kind: _Kind, columns: list[tuple[Any, ...]]) -> pa.Array:
-    """The ``extra`` JSON objects of one kind's rows. When every field has a plain type (ints, strings, bools, lists
-    of them: ``ingest.plans.arrow_type``) and many rows, polars encodes them in one call from Arrow columns of
-    those types; otherwise, or when a value does not convert, msgspec row by row. Both write the same text."""
-    if len(columns[0]) >= _POLARS_MIN_ROWS and None not in kind.x_types:
-        try:
-            arrays = [pa.array(c, t) for c, t in zip(columns, kind.x_types, strict=True)]
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
-            pass
-        else:
-            frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(kind.x_names)))
-            assert isinstance(frame, pl.DataFrame)
-            return frame.select(pl.struct(pl.all()).struct.json_encode()).to_series().to_arrow().cast(pa.string())
-    names, encode = kind.x_names, _json.encode
+def _extra_polars(names: tuple[str, ...], arrays: list[pa.Array]) -> pa.Array:
+    """The ``extra`` JSON objects of many rows whose fields have plain Arrow types: one polars call."""
+    frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(names)))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.select(pl.struct(pl.all()).struct.json_encode()).to_series().to_arrow().cast(pa.string())
+
+
+def _extra_msgspec(names: tuple[str, ...], columns: list[list[Any]]) -> pa.Array:
+    """The same text as ``_extra_polars``, row by row: for few rows, or fields of no plain type."""
+    encode = _json.encode
     return pa.array(
         [encode(dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)], pa.string()
     )
 
 
+_ENVELOPE_TYPES = [pa.int32(), pa.int32(), pa.string(), pa.int8()]
 _POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than msgspec's per row
 
 

@@ -110,3 +110,37 @@ def test_old_rows_without_trailing_defaulted_fields_take_the_defaults(real_logs:
         tables.append(con.execute("SELECT * FROM events ORDER BY n").fetchall())
         con.close()
     assert tables[0] == tables[1]
+
+
+def test_a_value_of_the_wrong_type_in_a_typed_column_is_quarantined_naming_the_frame(
+    real_logs: Path, tmp_path: Path
+) -> None:
+    """A checksummed log whose row holds a string where the kind's ``card`` (an int column) belongs: the chunk goes
+    again through the typed decoder, which names the frame; the other files of the chunk are stored."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    sources = [Path(f) for f in collect([real_logs / "morana"])]
+    for source in sources:
+        (folder / source.name).write_bytes(source.read_bytes())
+    target = folder / sources[1].name
+    plans, _ = plans_for(schema_for("morana"))
+    changed: list[int] = []
+
+    def wrong_type(i: int, rows: Rows) -> None:
+        for j, row in enumerate(rows):
+            card = plans[row[0]].convention.get("card")
+            if i >= 1 and not changed and card is not None:
+                rows[j] = [*row[:card], "not-a-card", *row[card + 1 :]]
+                changed.append(i)
+
+    frames = rewrite(target, wrong_type)
+    assert changed
+    db = tmp_path / "t.duckdb"
+    report = ingest([folder], db, workers=1)
+    assert report.files_quarantined == 1 and report.games_added == len(sources) - 1 and report.reconciled
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT file, error, frame, byte_offset, reason FROM quarantine").fetchall()
+    con.close()
+    frame, offset, _ = frames[changed[0]]
+    assert rows == [(str(target), "CorruptLogError", frame, offset, rows[0][4])]
+    assert "does not match the schema" in rows[0][4]
