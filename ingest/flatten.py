@@ -211,7 +211,8 @@ class _Columns:
     def add_decisions(self, options: dict[Any, str], rows: list[Row], file_idx: int) -> None:
         """A clean file's decision rows ``[n, at, player, point, offered, chosen]``, column by column."""
         n, at, player, point, offered, chosen = zip(*rows, strict=True)
-        picks = list(map(getitem, offered, chosen))
+        picks = list(map(getitem, offered, chosen))  # what can fail (a bad index or option tag) before any change
+        kinds = list(map(options.__getitem__, map(_tag, picks)))
         out = self.decisions
         out["file_idx"].extend(repeat(file_idx, len(rows)))
         out["n"].extend(n)
@@ -220,7 +221,7 @@ class _Columns:
         out["point"].extend(point)
         out["n_offered"].extend(map(len, offered))
         out["chosen"].extend(chosen)
-        out["chosen_kind"].extend(map(options.__getitem__, map(_tag, picks)))
+        out["chosen_kind"].extend(kinds)
         out["chosen_option"].extend(map(_json.encode, picks))
         out["offered"].extend(map(_json.encode, offered))
 
@@ -384,9 +385,9 @@ def _read_one(
         reader.check_counts()
         close = reader.close_record
         assert close is not None
-        cols.add_file(schema.name, groups, file_idx)
         if decision_rows:
             cols.add_decisions(options, decision_rows, file_idx)
+        cols.add_file(schema.name, groups, file_idx)  # after the last thing that can fail
         return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
                         close.decisions, close.turns)  # fmt: skip
 
@@ -405,7 +406,7 @@ class ChangedLogError(AnnalsError, ValueError):
 def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
     """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests.
 
-    The garbage collector is paused meanwhile: the decoded rows are plain lists that cannot form cycles, and
+    The garbage collector is paused meanwhile: the decoded rows are plain tuples and lists that cannot form cycles, and
     collecting while millions of them are alive costs more than the decoding.
     """
     was_enabled = gc.isenabled()

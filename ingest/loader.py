@@ -1,9 +1,10 @@
 """Log files → the DuckDB database: batched, one transaction per batch, idempotent, forgiving per file.
 
-Worker processes read, verify and flatten chunks of files (``ingest.flatten``) while the main process assigns
-game numbers and inserts. Rows gather until a batch holds ``batch_rows`` events, then go in as Arrow tables in
-one transaction (games, players, decks, cards, events, decisions and quarantine rows together): an interrupted
-ingest leaves every earlier batch and none of the current one, and a rerun skips what is stored.
+Worker processes (one per core) read, verify and flatten chunks of files into Arrow tables (``ingest.flatten``)
+and send them back as Arrow IPC streams, while the main process assigns game numbers and inserts. Rows gather
+until a batch holds ``batch_rows`` events, then go in as Arrow tables in one transaction (games, players, decks,
+cards, events, decisions and quarantine rows together): an interrupted ingest leaves every earlier batch and none
+of the current one, and a rerun skips what is stored.
 
 Idempotent by game id and log digest: a stored game with the same digest is skipped; the same game id with another
 digest is quarantined as ``ChangedLogError``. A bad file goes to ``quarantine`` (file, frame, byte offset,
