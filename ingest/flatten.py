@@ -1,14 +1,25 @@
-"""Decoded log records → what the database stores: event frames as JSON for DuckDB to flatten, decisions as rows.
+"""Decoded log records → what the database stores: the events table's columns and decision rows, as Arrow tables.
 
-Python per event is the cost to beat, so nothing here loops over events in Python. Each batch frame is decoded
-twice by msgspec in C: typed (which validates every record against the ruleset's schema, then is dropped) and
-untyped (plain lists ``[tag, n, turn, step, player, fields...]``), and the untyped list is re-encoded as one JSON
-array per frame. DuckDB then unnests the frames and picks each column through each kind's plan (``ingest.eventsql``,
-``ingest.plans``): which fields land in the convention columns of ``schemas.records`` and which go to ``extra``
-(JSON). Decisions (far fewer) are turned into rows here. Cost on Miras 9 and MORANA logs: about 1.4 us per event
-here, plus the DuckDB step.
+``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database. Each
+batch frame is decoded once by msgspec in C, untyped (each row a plain tuple ``(tag, n, turn, step, player,
+fields...)``), and validated by structure: a tag the ruleset does not know, or a row longer than its kind or
+shorter than its required (non-default) fields, quarantines the file naming the frame; a row missing trailing
+defaulted fields (an old log) takes the defaults. Rows are grouped by kind across the chunk, each group is
+converted to Arrow in one pass (each row a struct of the kind's field types) and every column is picked at the
+index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a
+JSON object of the other fields by name (encoded by polars). The table is then sorted by (file, event).
+Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target: instances start
+at 1000) become NULL as the loader inserts the rows (``NULL_IF``).
 
-``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database.
+Field types are checked by that conversion to the kind's Arrow types: a value that does not convert sends the
+chunk through the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit
+with its frame. Frames are checksummed and chained, so this only matters for a log written by something other
+than annals' writer.
+
+Cost, measured on Miras 9 and MORANA logs (``bench.ingest``): about 2.2 us per event on one core, 3 us with both
+cores busy (decoding to tuples and freeing them 0.4, frame checks 0.1, grouping 0.1, decision rows 0.3, Arrow
+structs 0.5, ``extra`` 0.2, sort 0.15), against about 4.5 us when DuckDB unnested re-encoded JSON frames. Each
+chunk also pays a fixed cost per kind (a few Arrow calls, one polars call), hence chunks of many files.
 """
 
 from __future__ import annotations
@@ -16,14 +27,17 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections.abc import Sequence
+from itertools import repeat
+from operator import getitem, itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
+import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ingest.eventsql import flatten_frames
-from ingest.plans import plans_for
+from ingest.plans import CONVENTION_TYPES, EVENT_SCHEMA, KindPlan, plans_for
 from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
 from schemas.logfile import LogReader
@@ -43,6 +57,7 @@ DECISION_SCHEMA = pa.schema(
     ]
 )
 _json = msgspec.json.Encoder()
+Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded
 
 
 class GameMeta(NamedTuple):
@@ -81,9 +96,6 @@ class Bad(NamedTuple):
     events_read: int
 
 
-FRAME_SCHEMA = pa.schema([("file_idx", pa.int32()), ("ruleset", pa.string()), ("events", pa.string())])
-
-
 class Chunk(NamedTuple):
     games: list[GameMeta]  # file_idx in the tables indexes this list
     skipped: list[Skipped]
@@ -92,60 +104,153 @@ class Chunk(NamedTuple):
     decisions: pa.Table
 
 
+_CONVENTIONS = list(CONVENTION_TYPES)
+# Absent-value sentinels, stored as NULL: the rows keep them; the loader's INSERT applies nullif().
+NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
+
+
+class _Kind(NamedTuple):
+    """A kind's plan, ready for the column loop."""
+
+    name: str
+    width: int
+    required: int
+    pad: tuple[Any, ...]  # defaults of the fields from ``required`` to ``width``, for rows of old logs
+    conv: list[int | None]  # per convention column, the row index that holds it
+    x_names: tuple[str, ...]
+    x_idx: list[int]
+    x_types: list[pa.DataType | None]
+    row_type: pa.StructType | None  # the whole row as one Arrow struct, when every field has a plain type
+
+
+def _row_type(tag: Any, p: KindPlan) -> pa.StructType | None:
+    types: dict[int, pa.DataType | None] = {1: pa.int32(), 2: pa.int32(), 3: pa.string(), 4: pa.int8()}
+    types.update((i, CONVENTION_TYPES[name]) for name, i in p.convention.items())
+    types.update((i, t) for _, i, t in p.extra)
+    if any(types.get(i) is None for i in range(1, p.width)):
+        return None
+    tag_type = pa.int64() if type(tag) is int else pa.string()
+    return pa.struct([("tag", tag_type), *((f"f{i}", types[i]) for i in range(1, p.width))])
+
+
+_kinds: dict[str, dict[Any, _Kind]] = {}
+
+
+def _kinds_for(ruleset: str, plans: dict[Any, KindPlan]) -> dict[Any, _Kind]:
+    kinds = _kinds.get(ruleset)
+    if kinds is None:
+        kinds = _kinds[ruleset] = {
+            tag: _Kind(
+                p.name,
+                p.width,
+                p.required,
+                tuple(p.defaults[i] for i in range(p.required, p.width)),
+                [p.convention.get(c) for c in _CONVENTIONS],
+                tuple(f for f, _, _ in p.extra),
+                [i for _, i, _ in p.extra],
+                [t for _, _, t in p.extra],
+                _row_type(tag, p),
+            )
+            for tag, p in plans.items()
+        }
+    return kinds
+
+
 class _Columns:
-    """Frames and decision rows of a chunk of files, turned into Arrow tables at the end."""
+    """Event rows of a chunk of files grouped by kind, and decision rows; turned into Arrow tables at the end."""
 
     def __init__(self) -> None:
-        self.frame_file: list[int] = []
-        self.frame_ruleset: list[str] = []
-        self.frame_json: list[str] = []
-        self.frame_events: list[int] = []
-        self.decisions: list[list[Any]] = []
+        self.groups: dict[tuple[str, Any], tuple[list[Row], list[int]]] = {}  # (ruleset, tag) -> rows, files
+        self.decisions: dict[str, list[Any]] = {name: [] for name in DECISION_SCHEMA.names}
 
-    def add_frame(self, ruleset: str, events_json: bytes, count: int, file_idx: int) -> None:
-        self.frame_file.append(file_idx)
-        self.frame_ruleset.append(ruleset)
-        self.frame_json.append(events_json.decode())
-        self.frame_events.append(count)
+    def add_file(self, ruleset: str, groups: dict[Any, list[Row]], file_idx: int) -> None:
+        """The rows of one file that read cleanly (a file that fails adds nothing)."""
+        for tag, rows in groups.items():
+            found = self.groups.get((ruleset, tag))
+            if found is None:
+                found = self.groups[(ruleset, tag)] = ([], [])
+            found[0].extend(rows)
+            found[1].extend(repeat(file_idx, len(rows)))
 
-    def add_decisions(self, options: dict[Any, str], rows: list[list[Any]], file_idx: int) -> None:
+    def event_table(self) -> pa.Table:
+        """One Arrow table per kind (columns picked at the plan's indexes), concatenated, sorted by (file, n)."""
+        tables = [self._kind_table(_kinds[ruleset][tag], rows, files)
+                  for (ruleset, tag), (rows, files) in self.groups.items()]  # fmt: skip
+        if not tables:
+            return EVENT_SCHEMA.empty_table()
+        table = pa.concat_tables(tables).combine_chunks()  # take() on one chunk per column is much faster
+        order = pc.sort_indices(table, [("file_idx", "ascending"), ("n", "ascending")])
+        return table.take(order)
+
+    @staticmethod
+    def _kind_table(kind: _Kind, rows: list[Row], files: list[int]) -> pa.Table:
+        """The rows converted to Arrow in one pass as structs (or transposed, then column by column, for a kind
+        with a field of no plain type), then each column picked at the index the kind's plan names."""
+        m = len(rows)
+        cols: list[Any]
+        if kind.row_type is not None:
+            cols = pa.array(rows, kind.row_type).flatten()
+        else:
+            cols = list(zip(*rows, strict=True))
+            cols[1:5] = [pa.array(c, t) for c, t in zip(cols[1:5], _ENVELOPE_TYPES, strict=True)]
+        arrays: list[pa.Array] = [pa.array(files, pa.int32()), *cols[1:5], pa.repeat(pa.scalar(kind.name), m)]
+        for name, i in zip(_CONVENTIONS, kind.conv, strict=True):
+            kind_type = CONVENTION_TYPES[name]
+            if i is None:
+                arrays.append(pa.nulls(m, kind_type))
+            else:
+                arrays.append(cols[i] if kind.row_type is not None else pa.array(cols[i], kind_type))
+        if not kind.x_names:
+            arrays.append(pa.nulls(m, pa.string()))
+        elif kind.row_type is not None and m >= _POLARS_MIN_ROWS:
+            arrays.append(_extra_polars(kind.x_names, [cols[i] for i in kind.x_idx]))
+        else:
+            arrays.append(_extra_msgspec(kind.x_names, [[row[i] for row in rows] for i in kind.x_idx]))
+        return pa.Table.from_arrays(arrays, schema=EVENT_SCHEMA)
+
+    def add_decisions(self, options: dict[Any, str], rows: list[Row], file_idx: int) -> None:
+        """A clean file's decision rows ``[n, at, player, point, offered, chosen]``, column by column."""
+        n, at, player, point, offered, chosen = zip(*rows, strict=True)
+        picks = list(map(getitem, offered, chosen))  # what can fail (a bad index or option tag) before any change
+        kinds = list(map(options.__getitem__, map(_tag, picks)))
         out = self.decisions
-        for n, at, player, point, offered, chosen in rows:
-            pick = offered[chosen]
-            out.append(
-                [file_idx, n, at, player, point, len(offered), chosen, options[pick[0]], _json.encode(pick).decode(),
-                 _json.encode(offered).decode()]
-            )  # fmt: skip
-
-    def mark(self) -> tuple[int, int]:
-        return len(self.frame_file), len(self.decisions)
-
-    def rollback(self, mark: tuple[int, int]) -> int:
-        """Drop what a failed file added; return how many events that was (for the reconciliation)."""
-        frames, decisions = mark
-        dropped = sum(self.frame_events[frames:])
-        for column in (self.frame_file, self.frame_ruleset, self.frame_json, self.frame_events):
-            del column[frames:]
-        del self.decisions[decisions:]
-        return dropped
-
-    def frame_table(self) -> pa.Table:
-        return pa.Table.from_arrays(
-            [
-                pa.array(self.frame_file, pa.int32()),
-                pa.array(self.frame_ruleset, pa.string()),
-                pa.array(self.frame_json, pa.string()),
-            ],
-            schema=FRAME_SCHEMA,
-        )
+        out["file_idx"].extend(repeat(file_idx, len(rows)))
+        out["n"].extend(n)
+        out["at_event"].extend(at)
+        out["player"].extend(player)
+        out["point"].extend(point)
+        out["n_offered"].extend(map(len, offered))
+        out["chosen"].extend(chosen)
+        out["chosen_kind"].extend(kinds)
+        out["chosen_option"].extend(map(_json.encode, picks))
+        out["offered"].extend(map(_json.encode, offered))
 
     def decision_table(self) -> pa.Table:
-        if not self.decisions:
-            return DECISION_SCHEMA.empty_table()
-        cols = list(zip(*self.decisions, strict=True))
         return pa.Table.from_arrays(
-            [pa.array(c, f.type) for c, f in zip(cols, DECISION_SCHEMA, strict=True)], schema=DECISION_SCHEMA
+            [pa.array(self.decisions[f.name], f.type) for f in DECISION_SCHEMA], schema=DECISION_SCHEMA
         )
+
+
+_tag = itemgetter(0)
+
+
+def _extra_polars(names: tuple[str, ...], arrays: list[pa.Array]) -> pa.Array:
+    """The ``extra`` JSON objects of many rows whose fields have plain Arrow types: one polars call."""
+    frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(names)))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.select(pl.struct(pl.all()).struct.json_encode()).to_series().to_arrow().cast(pa.string())
+
+
+def _extra_msgspec(names: tuple[str, ...], columns: list[list[Any]]) -> pa.Array:
+    """The same text as ``_extra_polars``, row by row: for few rows, or fields of no plain type."""
+    encode = _json.encode
+    return pa.array(
+        [encode(dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)], pa.string()
+    )
+
+
+_ENVELOPE_TYPES = [pa.int32(), pa.int32(), pa.string(), pa.int8()]
+_POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than msgspec's per row
 
 
 def file_digest(path: str) -> str:
@@ -153,7 +258,7 @@ def file_digest(path: str) -> str:
         return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
 
 
-def _first_player(rows: list[list[Any]]) -> int:
+def _first_player(rows: list[Row]) -> int:
     for row in rows:
         if row[2] >= 1 and row[4] >= 0:  # turn, player
             return int(row[4])
@@ -167,14 +272,62 @@ def _bad(path: str, exc: BaseException, game_id: str | None, events_read: int) -
     return Bad(path, file_digest(path), game_id, type(exc).__name__, None, None, str(exc), events_read)
 
 
-_untyped = msgspec.msgpack.Decoder()
+def _group(rows: list[Row], kinds: dict[Any, _Kind], into: dict[Any, list[Row]], where: _Where) -> None:
+    """Add a frame's rows to ``into`` by tag, checking each kind's row width; pad old rows with defaults."""
+    groups: dict[Any, list[Row]] = {}
+    for row in rows:
+        found = groups.get(row[0])
+        if found is None:
+            found = groups[row[0]] = []
+        found.append(row)
+    for tag, group in groups.items():
+        kind = kinds.get(tag)
+        if kind is None:
+            raise where.error(f"event {group[0][1]!r} has tag {tag!r}, which is no event kind of this ruleset "
+                              f"(known tags: {sorted(kinds, key=repr)!r}); was it written by another ruleset "
+                              "version?")  # fmt: skip
+        widths = set(map(len, group))
+        if widths != {kind.width}:
+            for i, row in enumerate(group):
+                width = len(row)
+                if width == kind.width:
+                    continue
+                if not kind.required <= width < kind.width:
+                    expected = kind.width if kind.required == kind.width else f"{kind.required}..{kind.width}"
+                    raise where.error(
+                        f"event {row[1]!r} is a {kind.name} row of {width} values where {kind.name} rows have "
+                        f"{expected} (tag, n, turn, step, player, fields): {row!r}; was it written by another "
+                        "ruleset version?"
+                    )
+                group[i] = row + kind.pad[width - kind.required :]
+        into_group = into.get(tag)
+        if into_group is None:
+            into[tag] = group
+        else:
+            into_group.extend(group)
+
+
+class _Where(NamedTuple):
+    path: str
+    frame: int
+    offset: int
+
+    def error(self, reason: str) -> CorruptLogError:
+        return CorruptLogError(self.path, reason, frame=self.frame, offset=self.offset)
+
+
+# Rows as tuples, not lists: half the cost to make and to free; values inside (cards, options) stay lists.
+_untyped = msgspec.msgpack.Decoder(tuple[list[Row], list[Row]])
 _typed: dict[str, msgspec.msgpack.Decoder[Any]] = {}
 
 
-def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -> GameMeta | Skipped:
-    """Verify and flatten one log. Each frame is decoded twice: typed (which validates every record against the
-    schema, then is dropped) and untyped (plain lists, the cheapest way to columns)."""
+def _read_one(
+    path: str, known: dict[str, str], cols: _Columns, file_idx: int, typed: bool, opened: list[LogReader]
+) -> GameMeta | Skipped:
+    """Verify and flatten one log: each frame decoded once untyped and checked by structure (with ``typed``, also
+    decoded against the schema, which names the first value of a wrong type)."""
     with LogReader(path) as reader:
+        opened.append(reader)
         header = reader.header
         if header.game_id in known:  # only verify the chain, to compare digests
             for _ in reader.raw_frames():
@@ -185,20 +338,31 @@ def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -
                 return Skipped(path, header.game_id, reader.digest, close.events)
             raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
         schema = reader.schema
-        _, options = plans_for(schema)
-        typed = _typed.get(schema.name)
-        if typed is None:
-            typed = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
+        plans, options = plans_for(schema)
+        kinds = _kinds_for(schema.name, plans)
+        checker = None
+        if typed:
+            checker = _typed.get(schema.name)
+            if checker is None:
+                checker = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
+        groups: dict[Any, list[Row]] = {}
+        decision_rows: list[Row] = []
         first = -1
         expected = 0
         for index, at, payload in reader.raw_frames():
+            if checker is not None:
+                try:
+                    checker.decode(payload)
+                except msgspec.DecodeError as exc:
+                    raise CorruptLogError(
+                        path, f"payload does not match the schema: {exc}", frame=index, offset=at
+                    ) from exc
             try:
-                typed.decode(payload)
+                rows, decisions = _untyped.decode(payload)
             except msgspec.DecodeError as exc:
                 raise CorruptLogError(
-                    path, f"payload does not match the schema: {exc}", frame=index, offset=at
+                    path, f"payload is not a batch of event and decision rows: {exc}", frame=index, offset=at
                 ) from exc
-            rows, decisions = _untyped.decode(payload)
             if rows:
                 if rows[0][1] != expected or rows[-1][1] != expected + len(rows) - 1:
                     raise CorruptLogError(
@@ -207,15 +371,23 @@ def _read_one(path: str, known: dict[str, str], cols: _Columns, file_idx: int) -
                     )  # fmt: skip
                 if first < 0:
                     first = _first_player(rows)
-                cols.add_frame(schema.name, _json.encode(rows), len(rows), file_idx)
+                _group(rows, kinds, groups, _Where(path, index, at))
             expected += len(rows)
             if decisions:
-                cols.add_decisions(options, decisions, file_idx)
+                if set(map(len, decisions)) != {6}:
+                    raise CorruptLogError(
+                        path, f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions have "
+                        "6 (n, at, player, point, offered, chosen)", frame=index, offset=at
+                    )  # fmt: skip
+                decision_rows.extend(decisions)
             reader.events_read += len(rows)
             reader.decisions_read += len(decisions)
         reader.check_counts()
         close = reader.close_record
         assert close is not None
+        if decision_rows:
+            cols.add_decisions(options, decision_rows, file_idx)
+        cols.add_file(schema.name, groups, file_idx)  # after the last thing that can fail
         return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
                         close.decisions, close.turns)  # fmt: skip
 
@@ -234,7 +406,7 @@ class ChangedLogError(AnnalsError, ValueError):
 def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
     """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests.
 
-    The garbage collector is paused meanwhile: the decoded rows are plain lists that cannot form cycles, and
+    The garbage collector is paused meanwhile: the decoded rows are plain tuples and lists that cannot form cycles, and
     collecting while millions of them are alive costs more than the decoding.
     """
     was_enabled = gc.isenabled()
@@ -246,18 +418,18 @@ def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
             gc.enable()
 
 
-def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
+def _flatten_files(paths: Sequence[str], known: dict[str, str], typed: bool = False) -> Chunk:
     cols = _Columns()
     games: list[GameMeta] = []
     skipped: list[Skipped] = []
     bad: list[Bad] = []
     for path in paths:
-        mark = cols.mark()
+        opened: list[LogReader] = []  # the reader, for how many events it read before a failure
         try:
-            outcome = _read_one(path, known, cols, len(games))
-        except (AnnalsError, OSError, msgspec.DecodeError, KeyError) as exc:
-            dropped = cols.rollback(mark)
-            read = exc.events if isinstance(exc, ChangedLogError) else dropped
+            outcome = _read_one(path, known, cols, len(games), typed, opened)
+        except (AnnalsError, OSError, msgspec.DecodeError, KeyError, TypeError, IndexError) as exc:
+            read = opened[0].events_read if opened else 0
+            read = exc.events if isinstance(exc, ChangedLogError) else read
             bad.append(_bad(path, exc, _game_id_of(path), read))
             continue
         if type(outcome) is Skipped:
@@ -265,7 +437,13 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
         else:
             assert type(outcome) is GameMeta
             games.append(outcome)
-    return Chunk(games, skipped, bad, flatten_frames(cols.frame_table()), cols.decision_table())
+    try:
+        events = cols.event_table()
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+        if typed:
+            raise
+        return _flatten_files(paths, known, typed=True)  # name the file and frame of the value of a wrong type
+    return Chunk(games, skipped, bad, events, cols.decision_table())
 
 
 def _game_id_of(path: str) -> str | None:

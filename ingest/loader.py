@@ -1,9 +1,10 @@
 """Log files → the DuckDB database: batched, one transaction per batch, idempotent, forgiving per file.
 
-Worker processes read, verify and flatten chunks of files (``ingest.flatten``) while the main process assigns
-game numbers and inserts. Rows gather until a batch holds ``batch_rows`` events, then go in as Arrow tables in
-one transaction (games, players, decks, cards, events, decisions and quarantine rows together): an interrupted
-ingest leaves every earlier batch and none of the current one, and a rerun skips what is stored.
+Worker processes (one per core) read, verify and flatten chunks of files into Arrow tables (``ingest.flatten``)
+and send them back as Arrow IPC streams, while the main process assigns game numbers and inserts. Rows gather
+until a batch holds ``batch_rows`` events, then go in as Arrow tables in one transaction (games, players, decks,
+cards, events, decisions and quarantine rows together): an interrupted ingest leaves every earlier batch and none
+of the current one, and a rerun skips what is stored.
 
 Idempotent by game id and log digest: a stored game with the same digest is skipped; the same game id with another
 digest is quarantined as ``ChangedLogError``. A bad file goes to ``quarantine`` (file, frame, byte offset,
@@ -17,7 +18,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import msgspec
@@ -25,14 +26,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.cardpools import definitions
-from ingest.eventsql import set_threads
-from ingest.flatten import Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.flatten import NULL_IF, Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.plans import EVENT_SCHEMA
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
-CHUNK_FILES = 32
+CHUNK_FILES = 128  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
 
 
 class IngestError(AnnalsError, ValueError):
@@ -65,18 +66,40 @@ _known: dict[str, str] = {}
 def _init_worker(known: dict[str, str]) -> None:
     global _known
     _known = known
-    set_threads(1)
 
 
-def _work(paths: Sequence[str]) -> Chunk:
-    return flatten_files(paths, _known)
+class _Sent(NamedTuple):
+    """A chunk as a worker sends it back: its tables as Arrow IPC streams (a copy into the pipe and a zero-copy
+    read, where pickling a table costs several times more), the rest as it is."""
+
+    chunk: Chunk  # with empty tables
+    events: bytes
+    decisions: bytes
+
+
+def _ipc(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return memoryview(sink.getvalue()).tobytes()
+
+
+def _work(paths: Sequence[str]) -> _Sent:
+    chunk = flatten_files(paths, _known)
+    empty = chunk._replace(events=chunk.events.schema.empty_table(), decisions=chunk.decisions.schema.empty_table())
+    return _Sent(empty, _ipc(chunk.events), _ipc(chunk.decisions))
+
+
+def _received(sent: _Sent) -> Chunk:
+    read = pa.ipc.open_stream
+    return sent.chunk._replace(events=read(sent.events).read_all(), decisions=read(sent.decisions).read_all())
 
 
 def _chunks(files: list[str], size: int) -> list[list[str]]:
     return [files[i : i + size] for i in range(0, len(files), size)]
 
 
-POOL_MIN_CHUNKS = 8  # below this, starting worker processes costs more than it saves
+POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
 
 
 def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
@@ -86,7 +109,8 @@ def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> It
         return
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(known,)) as pool:
-        yield from pool.imap(_work, chunks)
+        for sent in pool.imap(_work, chunks):
+            yield _received(sent)
 
 
 class _Batch:
@@ -145,6 +169,10 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     }
 
 
+_EVENT_COLS = ", ".join(
+    f'nullif("{name}", {NULL_IF[name]!r}) AS "{name}"' if name in NULL_IF else f'"{name}"'
+    for name in ["game", *EVENT_SCHEMA.names[1:]]
+)  # the absent-value sentinels of ingest.flatten become NULL
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
 
 
@@ -166,10 +194,12 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
             con.unregister("_in_c")
-            events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
+            events = (
+                pa.concat_tables(batch.events) if batch.events else None
+            )  # no combine_chunks(): a copy, as slow as the insert
             if events is not None and events.num_rows:
                 con.register("_in_e", events)
-                con.execute("INSERT INTO events SELECT * FROM _in_e")
+                con.execute(f"INSERT INTO events SELECT {_EVENT_COLS} FROM _in_e")
                 con.unregister("_in_e")
             decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
             if decisions is not None and decisions.num_rows:

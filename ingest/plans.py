@@ -49,8 +49,10 @@ CONVENTION_PY: dict[str, Any] = {
 class KindPlan(NamedTuple):
     name: str
     convention: dict[str, int]  # convention column -> index in the row ([tag, n, turn, step, player, ...])
-    extra: list[tuple[str, int, bool]]  # other fields -> index, and whether it is a string
+    extra: list[tuple[str, int, pa.DataType | None]]  # other fields -> index, and Arrow type (None: not a plain one)
     defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
+    width: int  # a full row's length: the tag and every field
+    required: int  # the shortest valid row: up to the last field without a default
 
 
 def _union_members(union: Any) -> list[Any]:
@@ -66,6 +68,22 @@ def _plain(t: Any) -> Any:
     return t
 
 
+_PLAIN: dict[Any, pa.DataType] = {int: pa.int64(), str: pa.string(), bool: pa.bool_()}
+
+
+def arrow_type(t: Any) -> pa.DataType | None:
+    """The Arrow type of a field whose values are ints, strings, bools or (nested) lists of them; None for any
+    other (a float, a union, a struct, a dict), whose JSON Arrow and polars might not write as msgspec does."""
+    t = _plain(t)
+    if t in _PLAIN:
+        return _PLAIN[t]
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        inner = arrow_type(args[0])
+        return None if inner is None else pa.list_(inner)
+    return None
+
+
 _plans: dict[str, tuple[dict[Any, KindPlan], dict[Any, str]]] = {}
 
 
@@ -77,19 +95,25 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
     events: dict[Any, KindPlan] = {}
     for cls in _union_members(schema.event_type):
         conv: dict[str, int] = {}
-        extra: list[tuple[str, int, bool]] = []
+        extra: list[tuple[str, int, pa.DataType | None]] = []
         defaults: dict[int, Any] = {}
-        for i, info in enumerate(msgspec.structs.fields(cls), start=1):
+        fields = msgspec.structs.fields(cls)
+        for i, info in enumerate(fields, start=1):
             field, kind = info.name, _plain(info.type)
             if info.default is not msgspec.NODEFAULT:
                 defaults[i] = msgspec.to_builtins(info.default)
+            elif info.default_factory is not msgspec.NODEFAULT:
+                defaults[i] = msgspec.to_builtins(info.default_factory())
             if field in ENVELOPE:
                 continue
             if field in CONVENTION_TYPES and kind == CONVENTION_PY[field]:  # same name, other type: extra
                 conv[field] = i
             else:
-                extra.append((field, i, kind is str))
-        events[cls.__struct_config__.tag] = KindPlan(cls.__name__, conv, extra, defaults)
+                extra.append((field, i, arrow_type(kind)))
+        events[cls.__struct_config__.tag] = KindPlan(
+            cls.__name__, conv, extra, defaults, len(fields) + 1, 1 + max((i for i in range(1, len(fields) + 1)
+                                                                         if i not in defaults), default=0)
+        )  # fmt: skip
     options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
     _plans[schema.name] = (events, options)
     return events, options
