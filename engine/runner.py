@@ -18,7 +18,7 @@ from engine.core import Agent, GameState, Ruleset
 from engine.rng import Rng
 from schemas.errors import IllegalDecisionError
 from schemas.header import LogClose, LogHeader, derive_game_id
-from schemas.logfile import LogWriter
+from schemas.logfile import GROUP_BYTES, LogWriter
 from schemas.records import Decision
 
 # A frame holds whole turns: it closes at the first new turn once it has FRAME_EVENTS events (or at
@@ -131,9 +131,7 @@ def play(
     so a crash loses nothing that was decided.
     """
     game = Game(ruleset, header, agents, state=state, rng=rng)
-    writer = LogWriter(out, game.header, group_bytes=0) if live and out is not None else None
-    if writer is None and out is not None:
-        writer = LogWriter(out, game.header)
+    writer = None if out is None else LogWriter(out, game.header, group_bytes=0 if live else GROUP_BYTES)
     total_events = total_decisions = 0
     frame_turn = game.state.turn
     cap = game.header.max_turns

@@ -49,6 +49,7 @@ _FRAME_CRC = struct.Struct("<I")
 FRAME_HEAD_SIZE: Final = _FRAME.size + _FRAME_CRC.size
 DIGEST_SIZE: Final = 16
 MAX_FRAME_BYTES: Final = 64 * 1024 * 1024  # a frame holds one turn or step; anything this large is damage
+GROUP_BYTES: Final = 64 * 1024  # completed frames gather up to this much before one write() sends them
 
 _encoder = msgspec.msgpack.Encoder()
 _header_decoder = msgspec.msgpack.Decoder(LogHeader)
@@ -84,7 +85,7 @@ class LogWriter:
         path: str | os.PathLike[str],
         header: LogHeader,
         *,
-        group_bytes: int = 64 * 1024,
+        group_bytes: int = GROUP_BYTES,
         durable: bool = False,
     ):
         self.path = Path(path)
