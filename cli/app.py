@@ -37,4 +37,5 @@ def reported() -> Iterator[None]:
     except AnnalsError as exc:
         fail(f"{type(exc).__name__}: {exc}")
     except FileNotFoundError as exc:
-        fail(f"no such file: {exc.filename}", hint="check the path")
+        missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
+        fail(f"no such file or folder: {missing}", hint="check the path")

@@ -19,6 +19,10 @@ SQL_DIR = Path(__file__).with_name("sql")
 DEFAULT_DB = "annals.duckdb"
 
 
+class DatabaseNotFoundError(AnnalsError, FileNotFoundError):
+    """A read-only command was pointed at a database file that does not exist."""
+
+
 class SchemaVersionError(AnnalsError, ValueError):
     """The database was made by another schema version and cannot be used as it is."""
 
@@ -78,7 +82,9 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
     name = str(path)
     if read_only:
         if not Path(name).exists():
-            raise FileNotFoundError(name)
+            raise DatabaseNotFoundError(
+                f"no annals database at {name!r}: create it with `annals ingest LOGS --db {name}`, or pass --db"
+            )
         con = duckdb.connect(name, read_only=True)
         con.execute("SET enable_progress_bar = false")
         version = stored_version(con)

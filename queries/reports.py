@@ -21,7 +21,7 @@ from schemas.errors import AnnalsError
 Z95 = 1.959963984540054
 
 
-class UnknownReportError(AnnalsError, KeyError):
+class UnknownReportError(AnnalsError, LookupError):
     """No report by that name."""
 
 

@@ -71,7 +71,7 @@ def test_verify_names_the_damaged_frame(tmp_path: Path) -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["show", str(tmp_path / "nope.log")])
     assert result.exit_code == 1
-    assert "error: no such file:" in result.stderr and "nope.log" in result.stderr
+    assert "error: no such file or folder:" in result.stderr and "nope.log" in result.stderr
 
 
 def test_simulate_rejects_unknown_names(tmp_path: Path) -> None:
@@ -135,3 +135,22 @@ def test_simulate_caps_bot_games_at_the_rulesets_default(tmp_path: Path, name: s
     header = read_log(next(tmp_path.glob("*.log"))).header
     assert header.max_turns == ruleset.default_max_turns
     assert name != "miras9" or header.max_turns == 200
+
+
+def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None:
+    """A folder to ingest that does not exist, a database that was never made, a report that does not exist."""
+    result = runner.invoke(app, ["ingest", str(tmp_path / "nope"), "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: no such file or folder: {tmp_path / 'nope'}")
+    missing = tmp_path / "never.duckdb"
+    result = runner.invoke(app, ["sql", "SELECT 1", "--db", str(missing)])
+    assert result.exit_code == 1
+    assert f"DatabaseNotFoundError: no annals database at '{missing}': create it with `annals ingest" in result.stderr
+    assert not missing.exists(), "a read-only command must not create the database"
+    (tmp_path / "logs").mkdir()
+    toy_log(tmp_path / "logs")
+    db = str(tmp_path / "real.duckdb")
+    assert runner.invoke(app, ["ingest", str(tmp_path / "logs"), "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["report", "nosuch", "--db", db])
+    assert result.exit_code == 1
+    assert "error: UnknownReportError: no report named 'nosuch'; choose one of: card_winrate" in result.stderr
