@@ -3,6 +3,14 @@
 Python's ``random`` module has changed its derived methods (``randrange``, ``shuffle``) between versions; a log
 must re-run identically on any Python, so annals owns its generator. SplitMix64 is tiny, has a single 64-bit state
 (easy to store in a position file) and passes BigCrush; test vectors in ``tests/test_rng.py`` pin it.
+
+>>> rng = Rng(42)
+>>> [rng.below(6) for _ in range(5)]
+[1, 1, 0, 0, 4]
+>>> cards = [1000, 1001, 1002, 1003]
+>>> Rng(7).shuffle(cards)
+>>> sorted(cards) == [1000, 1001, 1002, 1003]
+True
 """
 
 from __future__ import annotations

@@ -77,7 +77,17 @@ class LogWriter:
     the moment it is complete, for games recorded live (the runner uses it when a person is playing); ``flush()``
     writes what is waiting. ``durable=True`` also fsyncs at close.
 
-    >>> # writer = LogWriter(path, header); writer.write_batch(events, decisions); writer.close(close_record)
+    >>> import tempfile, pathlib
+    >>> from schemas.header import LogClose, LogHeader, PlayerInfo
+    >>> from schemas.toy import Took
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
+    >>> header = LogHeader(1, "0.1.0", "toy", "1", "none", 7, [PlayerInfo("ann", "human")], [])
+    >>> writer = LogWriter(path, header)
+    >>> writer.write_batch([Took(0, 1, "take", 0, 2, 9)], [])
+    >>> writer.close(LogClose(0, "took_last", 1, 0, 1))
+    >>> game = read_log(path)
+    >>> game.events, game.close.end_reason, game.digest == writer.digest
+    ([Took(n=0, turn=1, step='take', player=0, amount=2, left=9)], 'took_last', True)
     """
 
     def __init__(
