@@ -8,6 +8,7 @@ import typer
 
 from cli.app import app, fail, out, reported
 from engine.replay import rerun
+from engine.views import view_log, viewer_of
 from schemas.logfile import read_log
 from schemas.text import render_log
 
@@ -15,13 +16,18 @@ LogArg = typer.Argument(..., help="A log file written by annals.", exists=False,
 
 
 @app.command()
-def show(log: Path = LogArg) -> None:
+def show(
+    log: Path = LogArg,
+    view: str = typer.Option(
+        "omniscient", "--view", help="omniscient, player0, player1 or spectator: what that seat could see."
+    ),
+) -> None:
     """Print a log as readable text: the header, then one line per event with its coordinates.
 
-    Example: annals show games/miras9-00000001-3f2a.log
+    Example: annals show games/miras9-00000001-3f2a.log --view player1
     """
     with reported():
-        game = read_log(log)
+        game = view_log(read_log(log), viewer_of(view))
     for line in render_log(game):
         out.print(line, markup=False)
 

@@ -30,11 +30,12 @@ import msgspec
 
 from engine.core import GameState, Position, Ruleset
 from engine.registry import get_ruleset
+from engine.views import VIEWERS
 from schemas.errors import AnnalsError
 from schemas.logfile import GameLog, read_log
 
 SNAPSHOT_EVERY = 64
-VIEWS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
+VIEWS = VIEWERS
 
 # Game-specific coordinate names → event class names, filled from the rulesets' event schemas.
 ALIASES: dict[str, dict[str, str]] = {

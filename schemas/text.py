@@ -24,6 +24,8 @@ def describe_event(event: Any) -> str:
 
 
 def describe_decision(decision: Decision[Any]) -> str:
+    if decision.chosen < 0:  # another player's decision, in a player's or spectator's view
+        return f"{'':8}{'':5}{'':22} p{decision.player}  ? {decision.point}: (hidden)"
     chosen = decision.offered[decision.chosen]
     return (
         f"{'':8}{'':5}{'':22} p{decision.player}  ? {decision.point}: chose "

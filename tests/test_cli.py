@@ -154,3 +154,30 @@ def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None
     result = runner.invoke(app, ["report", "nosuch", "--db", db])
     assert result.exit_code == 1
     assert "error: UnknownReportError: no report named 'nosuch'; choose one of: card_winrate" in result.stderr
+
+
+def test_show_as_a_player_hides_what_that_player_could_not_see(tmp_path: Path) -> None:
+    """Hidden information is a view: player 1's text of a MORANA game shows none of player 0's hand or sealed
+    cards, and none of player 0's decisions' options, while player 0's own text shows them."""
+    from engine.registry import get_ruleset
+    from schemas.logfile import read_log
+
+    ruleset = get_ruleset("morana")
+    decks = ",".join(sorted(ruleset.decks())[:2])
+    runner.invoke(app, ["simulate", "morana", "-n", "1", "--decks", decks, "--out", str(tmp_path), "-q"])
+    path = next(tmp_path.glob("*.log"))
+    game = read_log(path)
+    drawn_by_0 = [e.card for e in game.events if type(e).__name__ == "Drew" and e.player == 0]
+    mine = runner.invoke(app, ["show", str(path), "--view", "player0"]).output
+    theirs = runner.invoke(app, ["show", str(path), "--view", "player1"])
+    assert theirs.exit_code == 0, theirs.output
+    their_draws = [line for line in theirs.output.splitlines() if " p0  Drew " in line]
+    assert their_draws and all("card=-1 " in line for line in their_draws)
+    assert all(f"card={card} " in mine for card in drawn_by_0)
+    assert " p0  ? " in theirs.output and all(
+        line.endswith("(hidden)") for line in theirs.output.splitlines() if " p0  ? " in line
+    )
+    own = [line for line in mine.splitlines() if " p0  ? " in line]
+    assert own and not any(line.endswith("(hidden)") for line in own)
+    bad = runner.invoke(app, ["show", str(path), "--view", "god"])
+    assert bad.exit_code == 1 and "unknown view 'god'; choose one of: omniscient, player0" in bad.stderr
