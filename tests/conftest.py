@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: a loaded 2-core CI machine must not turn a slow example into a failure. On CI the
+# examples are derandomized, so a red run can be reproduced exactly; locally each run explores new ones.
+settings.register_profile("annals", deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("annals")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
