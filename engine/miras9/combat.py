@@ -16,7 +16,7 @@ from engine.core import Emit
 from engine.miras9.damage import check_defeats, deal, settle
 from engine.miras9.effects import atk, can_act, counter, defn, fire, is_unit
 from engine.miras9.stack import open_window
-from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave
+from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
 from schemas import miras9 as ev
 from schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
 
@@ -36,7 +36,7 @@ def _able_in(s: M9State, player: int, lane: int, barred_by: str) -> list[CardSta
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and barred_by not in defn(cs).keywords:
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs) and barred_by not in defn(cs).keywords:
             out.append(cs)
     return out
 
@@ -54,7 +54,7 @@ def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
     """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane and t not in w.left
+    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and lane_of(cs.loc) == w.lane and t not in w.left
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:

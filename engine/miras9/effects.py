@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.core import Emit
 from engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
-from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants
+from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, loc_of, side_of
 from schemas import miras9 as ev
 from schemas.miras9 import CardDef
 from schemas.records import TOKEN_BASE
@@ -44,7 +44,7 @@ def manned(d: CardDef) -> bool:
 def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     total = 0
     cards = s.cards
-    iid, lane, ctrl = cs.iid, cs.loc % 3, cs.ctrl
+    iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
         if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
@@ -54,8 +54,8 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
             if (
                 (scope == "host" and o.host == iid)
                 or (scope == "self" and other == iid)
-                or (scope == "friendly_here" and other != iid and o.loc % 3 == lane and o.ctrl == ctrl)
-                or (scope == "enemy_here" and o.loc % 3 == lane and o.ctrl != ctrl)
+                or (scope == "friendly_here" and other != iid and lane_of(o.loc) == lane and o.ctrl == ctrl)
+                or (scope == "enemy_here" and lane_of(o.loc) == lane and o.ctrl != ctrl)
             ):
                 total += getattr(st, field)
     for side in (0, 1):
@@ -96,7 +96,7 @@ def presence(s: M9State, lane: int, player: int) -> bool:
     cards = s.cards
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs):
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs):
             return True
     return False
 
@@ -124,7 +124,7 @@ def unit_lanes(d: CardDef) -> tuple[int, ...]:
 def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
     """[M9-040] own positions by lane; an enemy position only with Infiltrate, and never where the Site there says
     enemy Units cannot enter: the prohibition prevails over the permission [M9-004]."""
-    side, lane = divmod(loc, 3)
+    side, lane = side_of(loc), lane_of(loc)
     if lane not in unit_lanes(d):
         return False
     if side == player:
@@ -314,10 +314,10 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
     # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
     # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
-    loc = cs.loc if cs is not None and cs.loc >= 0 and cs.loc // 3 == ctrl else ctrl * 3
+    loc = cs.loc if cs is not None and cs.loc >= 0 and side_of(cs.loc) == ctrl else loc_of(ctrl, 0)
     lanes = unit_lanes(POOL[e.card_id])
-    if loc % 3 not in lanes:
-        loc = ctrl * 3 + lanes[0]
+    if lane_of(loc) not in lanes:
+        loc = loc_of(ctrl, lanes[0])
     make_token(s, emit, e.card_id, ctrl, loc)
 
 

@@ -7,7 +7,18 @@ Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (th
 from __future__ import annotations
 
 from engine.core import Reducer
-from engine.miras9.state import PILES, REPLACEMENT, ZONE_LOC, ZONE_SITE, CardState, M9State, Spent, StackItem, Wave
+from engine.miras9.state import (
+    PILES,
+    REPLACEMENT,
+    ZONE_LOC,
+    ZONE_SITE,
+    CardState,
+    M9State,
+    Spent,
+    StackItem,
+    Wave,
+    loc_of,
+)
 from schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
@@ -88,7 +99,7 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
     elif dst in ZONE_SITE:
         side, lane = ZONE_SITE[dst]
         s.players[side].sites[lane] = card
-        loc = side * 3 + lane
+        loc = loc_of(side, lane)
     else:
         if dst == "stack":
             s.stack_cards.append(card)
