@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import DecisionPoint
-from engine.miras9.effects import atk, grit
+from engine.miras9.board import atk, grit
 from engine.miras9.pool import POOL
 from engine.miras9.state import M9State, lane_of, side_of
 from engine.rng import Rng

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Emit
-from engine.miras9.damage import check_defeats, deal, settle
-from engine.miras9.effects import atk, can_act, counter, defn, fire, is_unit
+from engine.miras9.board import atk, can_act, counter, defn, is_unit
+from engine.miras9.damage import deal, settle
+from engine.miras9.effects import check_defeats, fire
 from engine.miras9.stack import open_window
 from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
 from schemas import miras9 as ev

@@ -15,10 +15,10 @@ import msgspec
 from engine.agents import RandomAgent
 from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.miras9 import combat, stack, turn
+from engine.miras9.board import draw
 from engine.miras9.bots import HeuristicAgent
 from engine.miras9.cards import validate_deck
 from engine.miras9.damage import pay_options, settle
-from engine.miras9.effects import draw
 from engine.miras9.pool import DECKS, POOL, POOL_HASH
 from engine.miras9.reducer import apply
 from engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState

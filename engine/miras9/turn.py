@@ -18,22 +18,21 @@ from typing import Any
 
 from engine.core import Emit
 from engine.miras9 import combat, stack
-from engine.miras9.damage import check_defeats, pay, settle
-from engine.miras9.effects import (
+from engine.miras9.board import (
     can_act,
     counter,
     draw,
     echo_of,
-    fire,
     is_unit,
     legal_targets,
     may_enter,
     move,
     presence,
-    resolve,
     set_echo,
     spend,
 )
+from engine.miras9.damage import pay, settle
+from engine.miras9.effects import check_defeats, fire, resolve
 from engine.miras9.pool import POOL
 from engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from engine.rng import Rng
