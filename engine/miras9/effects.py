@@ -78,7 +78,7 @@ def _boost(s: M9State, emit: Emit, e: ev.Boost, src: int, ctrl: int, target: int
             counter(s, emit, cs, "grit_mod", cs.grit_mod + e.grit)
 
 
-def _echo(s: M9State, emit: Emit, e: ev.GainEcho, src: int, ctrl: int, target: int) -> None:
+def _gain_echo(s: M9State, emit: Emit, e: ev.GainEcho, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
@@ -146,7 +146,7 @@ PRIMITIVES: dict[type[Any], Prim] = {
     ev.Heal: _heal,
     ev.Shield: _shield,
     ev.Boost: _boost,
-    ev.GainEcho: _echo,
+    ev.GainEcho: _gain_echo,
     ev.Draw: _draw,
     ev.GenerateEff: _generate,
     ev.ReadyEff: _ready,
