@@ -1,8 +1,9 @@
 """The Miras 9 TCG ruleset: state, reducer, rules by noun, card data, bots. ``ruleset.RULESET`` is the entry.
 
 Modules: ``state`` (the State struct), ``reducer`` (the one ``apply``), ``turn`` (set-up and phases), ``combat``
-(attack waves), ``stack`` (reaction windows and priority), ``damage`` (wounds, defeat, Battle Damage), ``effects``
-(effective values and the effect primitives), ``cards`` (loading and deck checks), ``scripts`` (named hooks for
+(attack waves), ``stack`` (reaction windows and priority), ``board`` (effective values, presence, targets and the
+basic state changes), ``damage`` (wounds, leaving the board, Battle Damage), ``effects`` (the effect primitives,
+triggers and defeat), ``cards`` (loading and deck checks), ``scripts`` (named hooks for
 unique cards), ``bots`` (the heuristic bot), ``ruleset`` (the ``Ruleset`` object). Card data: ``data/cards.toml``;
 decks: ``data/decks.toml``.
 

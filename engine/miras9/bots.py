@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import DecisionPoint
-from engine.miras9.effects import atk, grit
+from engine.miras9.board import atk, grit
 from engine.miras9.pool import POOL
-from engine.miras9.state import M9State
+from engine.miras9.state import M9State, lane_of, side_of
 from engine.rng import Rng
 from schemas.miras9 import (
     Activate,
@@ -79,7 +79,7 @@ class HeuristicAgent:
             v += 3 + d.gen
         elif d.type == "unit":
             v += (d.atk + d.grit) * 0.3
-            if o.loc // 3 != self.player:
+            if side_of(o.loc) != self.player:
                 v += 0.5  # an infiltrator that can Pressure
         elif d.type == "equipment":
             host = s.cards[o.target]
@@ -126,7 +126,7 @@ class HeuristicAgent:
         adds = [o for o in opts if type(o) is AddAttacker]
         w = s.wave
         assert w is not None
-        foes = [s.cards[c] for c in s.board if s.cards[c].ctrl != self.player and s.cards[c].loc % 3 == w.lane]
+        foes = [s.cards[c] for c in s.board if s.cards[c].ctrl != self.player and lane_of(s.cards[c].loc) == w.lane]
         blockers = [f for f in foes if f.attuned and not f.tapped and f.zone.startswith("lane")]
         best_blocker = max((atk(s, f) for f in blockers), default=0)
         for o in adds:

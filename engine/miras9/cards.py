@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from engine.miras9 import scripts
 from schemas.errors import CardDataError, InvalidDeckError
 from schemas.header import DeckList
 from schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
@@ -58,8 +59,6 @@ def _spirit_face(planet: CardDef, where: str) -> CardDef:
 
 def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, CardDef]:
     """Index the cards by id, add the Spirit face of each Planet, and check cross-references."""
-    from engine.miras9 import scripts
-
     pool: dict[str, CardDef] = {}
     for c in cards:
         if c.id in pool:

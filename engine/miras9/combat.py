@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Emit
-from engine.miras9.damage import check_defeats, deal, settle
-from engine.miras9.effects import atk, can_act, counter, defn, fire, is_unit
+from engine.miras9.board import atk, can_act, counter, defn, is_unit
+from engine.miras9.damage import deal, settle
+from engine.miras9.effects import check_defeats, fire
 from engine.miras9.stack import open_window
-from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave
+from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
 from schemas import miras9 as ev
 from schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
 
@@ -25,7 +26,8 @@ STEP_NAMES = ("", "declare", "reactions_before_blocks", "blockers", "reactions_b
               "consequences", "after_wave")  # fmt: skip
 
 
-def site_of(w: Wave) -> str:
+def defended_site(w: Wave) -> str:
+    """The zone name of the defender's Site in the wave's lane (the ``site`` field of the wave's events)."""
     return SITE_NAMES[1 - w.attacker][w.lane]
 
 
@@ -36,7 +38,7 @@ def _able_in(s: M9State, player: int, lane: int, barred_by: str) -> list[CardSta
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and cs.loc % 3 == lane and can_act(cs) and barred_by not in defn(cs).keywords:
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs) and barred_by not in defn(cs).keywords:
             out.append(cs)
     return out
 
@@ -54,7 +56,7 @@ def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
     """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and cs.loc % 3 == w.lane and t not in w.left
+    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and lane_of(cs.loc) == w.lane and t not in w.left
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:
@@ -87,7 +89,7 @@ def start_wave(s: M9State, emit: Emit, lane: int) -> None:
     emit(ev.SelectionChanged(s.n, s.turn, s.step, s.active, 0, 0, "site", lane))
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", site_of(w)))
+    emit(ev.WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", defended_site(w)))
 
 
 def select(s: M9State, emit: Emit, choice: Any) -> None:
@@ -108,7 +110,7 @@ def confirm_attack(s: M9State, emit: Emit) -> None:
     """[M9-067], [M9-074] confirm together, tap the attackers; then the defender's window [M9-075]."""
     w = s.wave
     assert w is not None
-    site = site_of(w)
+    site = defended_site(w)
     emit(ev.WaveDeclared(s.n, s.turn, s.step, w.attacker, w.number, site, list(w.attackers), list(w.targets)))
     cards = s.cards
     for a in list(w.attackers):
@@ -123,7 +125,7 @@ def confirm_attack(s: M9State, emit: Emit) -> None:
 def begin_blocks(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, 1 - w.attacker, w.number, 3, STEP_NAMES[3], site_of(w)))
+    emit(ev.WaveStep(s.n, s.turn, s.step, 1 - w.attacker, w.number, 3, STEP_NAMES[3], defended_site(w)))
 
 
 def confirm_blocks(s: M9State, emit: Emit) -> None:
@@ -138,19 +140,18 @@ def confirm_blocks(s: M9State, emit: Emit) -> None:
     for b in list(w.blockers):
         fire(s, emit, cards[b], "block")
     check_defeats(s, emit)
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 4, STEP_NAMES[4], site_of(w)))
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 4, STEP_NAMES[4], defended_site(w)))
     open_window(s, emit, "before_damage", w.attacker)
 
 
-def damage(s: M9State, emit: Emit) -> None:
-    """Steps 5 and 6: all combat wounds at once with current stats [M9-078], [M9-081]; Battle Damage established;
-    then defeats and the Battle Damage to pay [M9-079]."""
-    w = s.wave
-    assert w is not None
-    site = site_of(w)
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
+Hit = tuple[int, int, int, list[int]]  # (source, target, amount, the blockers combined in a retaliation)
+
+
+def _wave_hits(s: M9State, w: Wave) -> tuple[list[Hit], list[tuple[int, int]]]:
+    """Who wounds whom in the wave, with current ATK [M9-078], and the unblocked attackers' Battle Damage
+    (attacker, amount) against the defender's Site position."""
     cards = s.cards
-    hits: list[tuple[int, int, int, list[int]]] = []  # (source, target, amount, combined sources)
+    hits: list[Hit] = []
     battle: list[tuple[int, int]] = []
     for a, t in zip(w.attackers, w.targets, strict=True):
         acs = cards[a]
@@ -166,6 +167,18 @@ def damage(s: M9State, emit: Emit) -> None:
         elif target_ok(s, w, t):  # [M9-070]
             hits.append((a, t, power, []))
             hits.append((t, a, atk(s, cards[t]), []))
+    return hits, battle
+
+
+def combat_damage(s: M9State, emit: Emit) -> None:
+    """Steps 5 and 6: all combat wounds at once with current stats [M9-078], [M9-081]; Battle Damage established;
+    then defeats and the Battle Damage to pay [M9-079]."""
+    w = s.wave
+    assert w is not None
+    site = defended_site(w)
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
+    cards = s.cards
+    hits, battle = _wave_hits(s, w)
     for src, tgt, amount, combined in hits:
         if amount:
             deal(s, emit, src, cards[tgt], amount, "combat", combined)
@@ -182,14 +195,14 @@ def damage(s: M9State, emit: Emit) -> None:
 def after_wave(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 7, STEP_NAMES[7], site_of(w)))
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 7, STEP_NAMES[7], defended_site(w)))
     open_window(s, emit, "after_wave", w.attacker)
 
 
 def end_wave(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, site_of(w)))
+    emit(ev.WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, defended_site(w)))
 
 
 def wave_auto(s: M9State, emit: Emit) -> None:
@@ -202,7 +215,7 @@ def wave_auto(s: M9State, emit: Emit) -> None:
     elif step == 3:
         confirm_blocks(s, emit)  # no legal blocker: an empty block is confirmed
     elif step == 4:
-        damage(s, emit)
+        combat_damage(s, emit)
     elif step == 6:
         after_wave(s, emit)
     elif step == 7:

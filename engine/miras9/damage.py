@@ -1,8 +1,8 @@
-"""Wounds, defeat, leaving the board, and Battle Damage paid point by point.
+"""Wounds, leaving the board, and Battle Damage paid point by point. (Defeat, which fires triggers, is in
+``effects``: it and effect resolution call each other.)
 
-* [M9-084], [M9-109] prevention (static Ward, then Shield counters) applies before wounds are placed; a Unit is
-  defeated when its wounds reach its effective GRIT. [M9-085] no spill-over to the player.
-* [M9-109] replacement: a card's "instead" replaces its defeat (once per turn, tracked per card [M9-044]).
+* [M9-084], [M9-109] prevention (static Ward, then Shield counters) applies before wounds are placed.
+  [M9-085] no spill-over to the player.
 * [M9-090] a defeated card goes to its owner's Discard; Equipment on it drops at that Site. [M9-092], [M9-106] an
   awakened Spirit returns Planet-side up without wounds or modifiers. [M9-013] a token leaving play is gone.
 * [M9-081] a Unit leaving play leaves the wave.
@@ -14,8 +14,8 @@
 from __future__ import annotations
 
 from engine.core import Emit
-from engine.miras9.effects import counter, defn, fire, grit, is_unit, leave_wave, move, units, ward
-from engine.miras9.state import CARD_COUNTERS, LOC_NAMES, REPLACEMENT, CardState, M9State, Spent
+from engine.miras9.board import counter, leave_wave, move, ward
+from engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
 from schemas import miras9 as ev
 from schemas.miras9 import PayPoint
 
@@ -75,37 +75,6 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     move(s, emit, iid, dst, reason)
 
 
-def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
-    """Defeat ``cs``, unless its replacement effect applies instead [M9-109]; True when it was defeated."""
-    d = defn(cs)
-    rep = d.replacement
-    if rep is not None and not (rep.once_per_turn and Spent(cs.iid, REPLACEMENT) in s.once):
-        emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
-        if rep.instead == "bounce":
-            leave_board(s, emit, cs, "hand", "replaced")
-        else:
-            counter(s, emit, cs, "wounds", 0, "replaced")
-            counter(s, emit, cs, "tapped", 1, "replaced")
-        return False
-    leave_board(s, emit, cs, "discard", "defeated")
-    fire(s, emit, cs, "defeated")
-    return True
-
-
-def check_defeats(s: M9State, emit: Emit) -> None:
-    """[M9-084] defeat every Unit whose wounds reach its effective GRIT (GRIT 0 needs no wound), again and again
-    while defeats shift static modifiers. A Unit its replacement saved is not checked again in the same call, so a
-    replacement that cannot cure GRIT 0 does not loop."""
-    saved: list[int] = []
-    while not s.over:
-        doomed = [cs for cs in units(s) if cs.iid not in saved and cs.wounds >= grit(s, cs)]
-        if not doomed:
-            return
-        for cs in doomed:
-            if is_unit(cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
-                saved.append(cs.iid)
-
-
 # ---------------------------------------------------------------- Battle Damage
 
 
@@ -154,4 +123,4 @@ def settle(s: M9State, emit: Emit) -> None:
         emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - s.bd_player, "battle_damage"))
 
 
-__all__ = ["check_defeats", "deal", "defeat", "leave_board", "pay", "pay_options", "settle"]
+__all__ = ["deal", "leave_board", "pay", "pay_options", "settle", "unpayable"]

@@ -7,7 +7,18 @@ Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (th
 from __future__ import annotations
 
 from engine.core import Reducer
-from engine.miras9.state import PILES, REPLACEMENT, ZONE_LOC, ZONE_SITE, CardState, M9State, Spent, StackItem, Wave
+from engine.miras9.state import (
+    PILES,
+    REPLACEMENT,
+    ZONE_LOC,
+    ZONE_SITE,
+    CardState,
+    M9State,
+    Spent,
+    StackItem,
+    Wave,
+    loc_of,
+)
 from schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
@@ -55,7 +66,8 @@ def _over(s: M9State, e: ev.GameOver) -> None:
     s.over, s.winner, s.end_reason = True, e.winner, e.reason
 
 
-def _take(s: M9State, card: int, zone: str, owner: int) -> None:
+def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
+    """Take ``card`` out of the pile, board position or Site slot named ``zone`` (the ``src`` of a move)."""
     if zone in _PILE_SET:
         pile: list[int] = getattr(s.players[owner], zone)
         if pile and pile[-1] == card:
@@ -77,7 +89,7 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
     card = e.card
     cs = s.cards.get(card)
     owner = cs.owner if cs is not None else e.player
-    _take(s, card, e.src, owner)
+    _remove_from_zone(s, card, e.src, owner)
     dst = e.dst
     if dst in _PILE_SET:
         getattr(s.players[owner], dst).append(card)
@@ -88,7 +100,7 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
     elif dst in ZONE_SITE:
         side, lane = ZONE_SITE[dst]
         s.players[side].sites[lane] = card
-        loc = side * 3 + lane
+        loc = loc_of(side, lane)
     else:
         if dst == "stack":
             s.stack_cards.append(card)
@@ -117,7 +129,8 @@ def _counter(s: M9State, e: ev.CounterChanged) -> None:
         setattr(s.cards[e.holder], e.counter, e.value)
 
 
-def _marker(s: M9State, e: object) -> None:
+def _record_only(s: M9State, e: object) -> None:
+    """An event kept for the record that changes no state (what it causes arrives as its own events)."""
     return None
 
 
@@ -221,7 +234,7 @@ def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
     if e.source == "echo":
         s.players[e.holder].echo = e.value
     else:
-        _take(s, e.card, e.src, e.player)
+        _remove_from_zone(s, e.card, e.src, e.player)
         s.players[e.player].discard.append(e.card)
         cs = s.cards.get(e.card)
         if cs is not None:
@@ -246,15 +259,15 @@ apply = Reducer[M9State](
         ev.CardMoved: _moved,
         ev.TokenCreated: _token,
         ev.CounterChanged: _counter,
-        ev.CardPlayed: _marker,
+        ev.CardPlayed: _record_only,
         ev.AbilityActivated: _activated,
-        ev.Awakened: _marker,
+        ev.Awakened: _record_only,
         ev.Manifested: _manifested,
         ev.Pressured: _pressured,
-        ev.Restored: _marker,
-        ev.TriggerFired: _marker,
+        ev.Restored: _record_only,
+        ev.TriggerFired: _record_only,
         ev.ReplacementApplied: _replaced,
-        ev.DamagePrevented: _marker,
+        ev.DamagePrevented: _record_only,
         ev.WindowOpened: _window,
         ev.StackPushed: _pushed,
         ev.PriorityPassed: _passed,
@@ -263,7 +276,7 @@ apply = Reducer[M9State](
         ev.WaveStep: _wave_step,
         ev.WaveDeclared: _declared,
         ev.BlockersDeclared: _blockers,
-        ev.CombatDamage: _marker,
+        ev.CombatDamage: _record_only,
         ev.LeftWave: _left,
         ev.WaveEnded: _wave_end,
         ev.BattleDamageAssigned: _bd_assigned,

@@ -15,10 +15,10 @@ import msgspec
 from engine.agents import RandomAgent
 from engine.core import AgentFactory, DecisionPoint, Emit, Position
 from engine.miras9 import combat, stack, turn
+from engine.miras9.board import draw
 from engine.miras9.bots import HeuristicAgent
 from engine.miras9.cards import validate_deck
 from engine.miras9.damage import pay_options, settle
-from engine.miras9.effects import draw
 from engine.miras9.pool import DECKS, POOL, POOL_HASH
 from engine.miras9.reducer import apply
 from engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
@@ -155,6 +155,9 @@ class M9Ruleset:
         elif s.phase == "setup.site":
             turn.deal_hands(s, emit, rng)
         elif s.phase == "setup.deal":
+            # Never reached in a game played through (deal_hands leaves setup.deal in the same step), but a position
+            # saved just after PhaseBegan("setup.deal") continues from here (see test_setup_decks). Note: it skips
+            # the shuffle and deal that deal_hands had not yet emitted at that point; kept as is (no behaviour change).
             turn.phase(s, emit, "setup.mulligan")
         elif s.phase == "setup.mulligan":
             first = rng.below(2)  # [M9-022]

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Emit
-from engine.miras9.damage import check_defeats
-from engine.miras9.effects import counter, defn, is_unit, legal_targets, resolve, set_echo, spend
+from engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
+from engine.miras9.effects import check_defeats, resolve
 from engine.miras9.pool import POOL
 from engine.miras9.state import M9State, Spent
 from schemas import miras9 as ev

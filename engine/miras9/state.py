@@ -21,15 +21,31 @@ CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
 BOARD = "board"
 
 
+def loc_of(side: int, lane: int) -> int:
+    """The board position of ``lane``'s half that belongs to player ``side``: the one place the encoding lives."""
+    return side * 3 + lane
+
+
+def side_of(loc: int) -> int:
+    """The player whose half of the lane board position ``loc`` is."""
+    return loc // 3
+
+
+def lane_of(loc: int) -> int:
+    """The lane (board column) of board position ``loc``."""
+    return loc % 3
+
+
 def loc_name(loc: int) -> str:
-    return f"lane:{loc // 3}:{LANES[loc % 3]}"
+    return f"lane:{side_of(loc)}:{LANES[lane_of(loc)]}"
 
 
 def site_name(side: int, lane: int) -> str:
     return f"site:{side}:{LANES[lane]}"
 
 
-LOC_NAMES = [loc_name(i) for i in range(6)]
+ALL_LOCS = range(6)  # every board position, in ``loc`` order: both sides of each of the three lanes
+LOC_NAMES = [loc_name(loc) for loc in ALL_LOCS]
 SITE_NAMES = [[site_name(s, i) for i in range(3)] for s in range(2)]
 ZONE_LOC = {name: i for i, name in enumerate(LOC_NAMES)}
 ZONE_SITE = {SITE_NAMES[s][i]: (s, i) for s in range(2) for i in range(3)}

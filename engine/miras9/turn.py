@@ -18,24 +18,23 @@ from typing import Any
 
 from engine.core import Emit
 from engine.miras9 import combat, stack
-from engine.miras9.damage import check_defeats, pay, settle
-from engine.miras9.effects import (
+from engine.miras9.board import (
     can_act,
     counter,
     draw,
     echo_of,
-    fire,
     is_unit,
     legal_targets,
     may_enter,
     move,
     presence,
-    resolve,
     set_echo,
     spend,
 )
+from engine.miras9.damage import pay, settle
+from engine.miras9.effects import check_defeats, fire, resolve
 from engine.miras9.pool import POOL
-from engine.miras9.state import LOC_NAMES, SITE_NAMES, M9State
+from engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from engine.rng import Rng
 from schemas import miras9 as ev
 from schemas.miras9 import (
@@ -158,7 +157,7 @@ def awaken_options(s: M9State, p: int) -> list[Awaken]:
     leader = s.cards[pl.leader]
     if leader.zone != "planet" or pl.echo < POOL[leader.cid].threshold:
         return []
-    return [Awaken(p * 3 + lane) for lane in range(3)]
+    return [Awaken(loc_of(p, lane)) for lane in range(3)]
 
 
 def play_options(s: M9State, p: int) -> list[PlayCard]:
@@ -177,9 +176,9 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
             continue
         t = d.type
         if t == "unit":
-            opts.extend(PlayCard(c, loc) for loc in range(6) if may_enter(s, d, p, loc))
+            opts.extend(PlayCard(c, loc) for loc in ALL_LOCS if may_enter(s, d, p, loc))
         elif t == "site":
-            opts.extend(PlayCard(c, p * 3 + lane) for lane in d.lanes if not pl.sites[lane])
+            opts.extend(PlayCard(c, loc_of(p, lane)) for lane in d.lanes if not pl.sites[lane])
         elif t == "equipment":
             opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(cards[h]))
         elif t == "event" and "reaction" not in d.keywords:
@@ -212,10 +211,10 @@ def attune_options(s: M9State) -> list[Any]:
         cs = cards[c]
         if cs.ctrl != p or not can_act(cs):  # ruling R-M9-07: the tap is a cost
             continue
-        lane = cs.loc % 3
+        lane = lane_of(cs.loc)
         if presence(s, lane, 1 - p):  # [M9-094], [M9-095]
             continue
-        if cs.loc // 3 == p:
+        if side_of(cs.loc) == p:
             if cs.loc not in s.manifested:
                 opts.append(DoManifest(c))
         elif cs.loc not in s.pressured:
@@ -253,7 +252,7 @@ def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
         move(s, emit, opt.card, LOC_NAMES[opt.loc], "play")  # enters Unattuned [M9-053]
         fire(s, emit, s.cards[opt.card], "enter")
     elif t == "site":
-        move(s, emit, opt.card, SITE_NAMES[p][opt.loc % 3], "play")
+        move(s, emit, opt.card, SITE_NAMES[p][lane_of(opt.loc)], "play")
     elif t == "equipment":  # [M9-041]
         move(s, emit, opt.card, LOC_NAMES[s.cards[opt.target].loc], "attach", opt.target)
     else:  # [M9-042] resolve, then Discard

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.miras9.ruleset import RULESET
-from engine.miras9.state import LOC_NAMES, SITE_NAMES, CardState, M9State, PlayerState
+from engine.miras9.state import LOC_NAMES, SITE_NAMES, CardState, M9State, PlayerState, lane_of, loc_of, side_of
 from engine.rng import Rng
 from schemas import miras9 as ev
 from schemas.records import LEADER_INDEX, instance_id
@@ -60,11 +60,11 @@ class Table:
         cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone=zone)
         side = p if side is None else side
         if zone == "board":
-            cs.loc = side * 3 + lane
+            cs.loc = loc_of(side, lane)
             cs.zone = LOC_NAMES[cs.loc]
             s.board.append(iid)
         elif zone == "site":
-            cs.loc = side * 3 + lane
+            cs.loc = loc_of(side, lane)
             cs.zone = SITE_NAMES[side][lane]
             s.players[side].sites[lane] = iid
         else:
@@ -87,7 +87,7 @@ class Table:
 
     def equip(self, p: int, cid: str, host: int) -> int:
         h = self.s.cards[host]
-        return self.add(p, cid, "board", lane=h.loc % 3, side=h.loc // 3, host=host)
+        return self.add(p, cid, "board", lane=lane_of(h.loc), side=side_of(h.loc), host=host)
 
     # ---------------------------------------------------------------- acting
     def emit(self, event: Any) -> None:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from engine.miras9.cards import pool_hash
-from engine.miras9.damage import defeat, leave_board
+from engine.miras9.damage import leave_board
+from engine.miras9.effects import defeat
 from engine.miras9.pool import POOL
 from engine.miras9.ruleset import RULESET
 from engine.simulate import make_header

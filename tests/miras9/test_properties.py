@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.miras9.effects import atk, echo_of, grit, is_unit
+from engine.miras9.board import atk, echo_of, grit, is_unit
 from engine.miras9.pool import POOL
 from engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
 from engine.miras9.state import M9State, card_zone_ok

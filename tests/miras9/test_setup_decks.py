@@ -187,3 +187,16 @@ def test_deck_errors_quote_the_value_name_the_rule_and_the_fix_M9_014_M9_015_M9_
         validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), POOL)
     msg = str(err.value)
     assert quoted in msg and rule in msg and fix in msg, msg
+
+
+def test_a_position_saved_between_deal_and_mulligan_continues() -> None:
+    """A saved position can stop right after ``PhaseBegan("setup.deal")`` (``annals position --at step:setup.deal
+    --save``): nobody has a decision there, and the automatic step must move on to the mulligan, not fail."""
+    _, events = _setup(3)
+    cut = next(i for i, e in enumerate(events) if type(e) is ev.PhaseBegan and e.phase == "setup.deal") + 1
+    s = RULESET.new_state(make_header(RULESET, 3, ["vanguard", "bastion"], ["random", "random"]))
+    for e in events[:cut]:
+        RULESET.apply(s, e)
+    assert s.phase == "setup.deal" and RULESET.pending(s) is None
+    RULESET.advance(s, None, lambda e: RULESET.apply(s, e), Rng(3))
+    assert s.phase == "setup.mulligan"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.miras9.effects import atk, echo_of, grit
+from engine.miras9.board import atk, echo_of, grit
 from engine.miras9.turn import end_turn, start_turn
 from schemas import miras9 as ev
 from tests.miras9.table import Table

@@ -1,0 +1,201 @@
+"""The board as the rules see it: effective values, who can act, Battle Presence, where a Unit may enter, legal
+targets, and the basic state changes (counters, moves, draws, spending, leaving a wave, tokens) every rules module
+builds on. Nothing here resolves an effect or defeats a card, so any rules module may import it.
+
+* [M9-007] values never below 0; [M9-110] current effective values: printed value + static modifiers of sources on
+  the board + temporary modifiers (until end of turn).
+* [M9-053], [M9-056], [M9-057], [M9-120] who can act and who establishes Battle Presence.
+* [M9-040], [M9-059] where a Unit may enter; [M9-004] ``cannot`` prevails over a permission (see ``may_enter``).
+* [M9-081] leaving the wave; [M9-013] tokens; [M9-046], [M9-047], [M9-050] paying resources, Echo never below 0.
+"""
+
+from __future__ import annotations
+
+from engine.core import Emit
+from engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
+from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, side_of
+from schemas import miras9 as ev
+from schemas.miras9 import CardDef
+from schemas.records import TOKEN_BASE
+
+UNIT_TYPES = frozenset({"unit", "token"})
+
+
+def defn(cs: CardState) -> CardDef:
+    return SPIRIT[cs.cid] if cs.face else POOL[cs.cid]
+
+
+def on_board(cs: CardState) -> bool:
+    return cs.zone in ZONE_LOC
+
+
+def is_unit(cs: CardState) -> bool:
+    return cs.zone in ZONE_LOC and (cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES)
+
+
+def manned(d: CardDef) -> bool:
+    """[M9-057] a Vehicle or Ship needs crew; Crew 0 is always manned (crews come with movement)."""
+    return d.crew <= 0
+
+
+def _static_sum(s: M9State, cs: CardState, field: str) -> int:
+    total = 0
+    cards = s.cards
+    iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
+    for other in s.board:
+        o = cards[other]
+        if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
+            continue
+        for st in defn(o).statics:
+            scope = st.scope
+            if (
+                (scope == "host" and o.host == iid)
+                or (scope == "self" and other == iid)
+                or (scope == "friendly_here" and other != iid and lane_of(o.loc) == lane and o.ctrl == ctrl)
+                or (scope == "enemy_here" and lane_of(o.loc) == lane and o.ctrl != ctrl)
+            ):
+                total += getattr(st, field)
+    for side in (0, 1):
+        site = s.players[side].sites[lane]
+        if site and cards[site].cid in STATIC_CIDS:
+            for st in POOL[cards[site].cid].statics:
+                if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
+                    total += getattr(st, field)
+    return total
+
+
+def atk(s: M9State, cs: CardState) -> int:
+    v = defn(cs).atk + cs.atk_mod + _static_sum(s, cs, "atk")
+    return v if v > 0 else 0
+
+
+def grit(s: M9State, cs: CardState) -> int:
+    v = defn(cs).grit + cs.grit_mod + _static_sum(s, cs, "grit")
+    return v if v > 0 else 0
+
+
+def echo_of(s: M9State, cs: CardState) -> int:
+    v = defn(cs).echo + _static_sum(s, cs, "echo")
+    return v if v > 0 else 0
+
+
+def ward(s: M9State, cs: CardState) -> int:
+    return _static_sum(s, cs, "ward")
+
+
+def can_act(cs: CardState) -> bool:
+    """Ready, Attuned, on the board, manned: may attack, block, Manifest, Pressure [M9-053], [M9-066], [M9-068]."""
+    return cs.tapped == 0 and cs.attuned == 1 and is_unit(cs) and manned(defn(cs))
+
+
+def presence(s: M9State, lane: int, player: int) -> bool:
+    """[M9-056], [M9-120] does ``player`` establish Battle Presence in the lane column?"""
+    cards = s.cards
+    for c in s.board:
+        cs = cards[c]
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs):
+            return True
+    return False
+
+
+def units(s: M9State) -> list[CardState]:
+    cards = s.cards
+    return [cards[c] for c in s.board if is_unit(cards[c])]
+
+
+# ---------------------------------------------------------------- deployment
+
+
+def unit_lanes(d: CardDef) -> tuple[int, ...]:
+    """[M9-059] Characters Exterior/Interior, Spirits anywhere, Vehicles Exterior, Ships Exterior and Space."""
+    traits = d.traits
+    if "spirit" in traits:
+        return (0, 1, 2)
+    if "ship" in traits:
+        return (0, 2)
+    if "vehicle" in traits:
+        return (0,)
+    return (0, 1)
+
+
+def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
+    """[M9-040] own positions by lane; an enemy position only with Infiltrate, and never where the Site there says
+    enemy Units cannot enter: the prohibition prevails over the permission [M9-004]."""
+    side, lane = side_of(loc), lane_of(loc)
+    if lane not in unit_lanes(d):
+        return False
+    if side == player:
+        return True
+    if "infiltrate" not in d.keywords:
+        return False
+    site = s.players[side].sites[lane]
+    return not (site and "no_enemy_entry" in POOL[s.cards[site].cid].keywords)
+
+
+# ---------------------------------------------------------------- targets
+
+
+def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
+    if not kind:
+        return [0]
+    cards = s.cards
+    if kind.endswith("combatant"):
+        w = s.wave
+        if w is None:
+            return []
+        pool = [c for c in combatants(w) if c in cards and is_unit(cards[c])]
+    else:
+        pool = [c for c in s.board if is_unit(cards[c])]
+    if kind.startswith("friendly"):
+        return [c for c in pool if cards[c].ctrl == ctrl]
+    if kind.startswith("enemy"):
+        return [c for c in pool if cards[c].ctrl != ctrl]
+    return pool
+
+
+# ---------------------------------------------------------------- basic state changes
+
+
+def counter(s: M9State, emit: Emit, cs: CardState, name: str, value: int, source: str = "") -> None:
+    old = getattr(cs, name)
+    if old != value:
+        emit(ev.CounterChanged(s.n, s.turn, s.step, cs.ctrl, name, cs.iid, value, value - old, source))
+
+
+def set_echo(s: M9State, emit: Emit, player: int, value: int, source: str) -> None:
+    value = value if value > 0 else 0  # [M9-050]
+    old = s.players[player].echo
+    if old != value:
+        emit(ev.CounterChanged(s.n, s.turn, s.step, player, "echo", player, value, value - old, source))
+
+
+def move(s: M9State, emit: Emit, card: int, dst: str, reason: str, host: int = 0) -> None:
+    cs = s.cards[card]
+    emit(ev.CardMoved(s.n, s.turn, s.step, cs.ctrl, card, cs.zone, dst, reason, host))
+
+
+def draw(s: M9State, emit: Emit, player: int, n: int, dst: str = "hand", reason: str = "draw") -> None:
+    deck = s.players[player].deck
+    for _ in range(n):
+        if not deck:
+            return
+        emit(ev.CardMoved(s.n, s.turn, s.step, player, deck[-1], "deck", dst, reason, 0))
+
+
+def spend(s: M9State, emit: Emit, player: int, n: int) -> None:
+    """[M9-046], [M9-047] pay n resources: the top card of Resource to Used, n times (affordability checked before)."""
+    res = s.players[player].resource
+    for _ in range(n):
+        emit(ev.CardMoved(s.n, s.turn, s.step, player, res[-1], "resource", "used", "spend", 0))
+
+
+def leave_wave(s: M9State, emit: Emit, cs: CardState) -> None:
+    """[M9-081] remove a combatant (attacker, blocker or attacked Unit) from the current wave, if it is in one."""
+    w = s.wave
+    if w is not None and cs.iid in combatants(w):
+        emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, cs.iid, w.number))
+
+
+def make_token(s: M9State, emit: Emit, card_id: str, ctrl: int, loc: int) -> None:
+    iid = TOKEN_BASE + s.next_token
+    emit(ev.TokenCreated(s.n, s.turn, s.step, ctrl, iid, card_id, LOC_NAMES[loc]))
