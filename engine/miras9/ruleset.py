@@ -153,12 +153,9 @@ class M9Ruleset:
         elif s.wave is not None:
             combat.wave_auto(s, emit)
         elif s.phase == "setup.site":
+            turn.phase(s, emit, "setup.deal")
+        elif s.phase == "setup.deal":  # its own step, so a position saved on entering it continues with the deal
             turn.deal_hands(s, emit, rng)
-        elif s.phase == "setup.deal":
-            # Never reached in a game played through (deal_hands leaves setup.deal in the same step), but a position
-            # saved just after PhaseBegan("setup.deal") continues from here (see test_setup_decks). Note: it skips
-            # the shuffle and deal that deal_hands had not yet emitted at that point; kept as is (no behaviour change).
-            turn.phase(s, emit, "setup.mulligan")
         elif s.phase == "setup.mulligan":
             first = rng.below(2)  # [M9-022]
             emit(ev.FirstPlayerChosen(s.n, 0, s.step, -1, first))

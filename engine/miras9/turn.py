@@ -92,7 +92,7 @@ def shuffle(s: M9State, emit: Emit, rng: Rng, p: int) -> None:
 
 
 def deal_hands(s: M9State, emit: Emit, rng: Rng) -> None:
-    phase(s, emit, "setup.deal")
+    """[M9-021] shuffle each Main Deck and draw five; the mulligan decisions follow."""
     for p in range(2):
         shuffle(s, emit, rng, p)
         draw(s, emit, p, HAND_SIZE)

@@ -190,13 +190,16 @@ def test_deck_errors_quote_the_value_name_the_rule_and_the_fix_M9_014_M9_015_M9_
 
 
 def test_a_position_saved_between_deal_and_mulligan_continues() -> None:
-    """A saved position can stop right after ``PhaseBegan("setup.deal")`` (``annals position --at step:setup.deal
-    --save``): nobody has a decision there, and the automatic step must move on to the mulligan, not fail."""
+    """[M9-021] A saved position can stop right after ``PhaseBegan("setup.deal")`` (``annals position --at
+    step:setup.deal --save``): nobody has a decision there; continuing shuffles and deals five cards each, then
+    the mulligan decisions come."""
     _, events = _setup(3)
     cut = next(i for i, e in enumerate(events) if type(e) is ev.PhaseBegan and e.phase == "setup.deal") + 1
     s = RULESET.new_state(make_header(RULESET, 3, ["vanguard", "bastion"], ["random", "random"]))
     for e in events[:cut]:
         RULESET.apply(s, e)
     assert s.phase == "setup.deal" and RULESET.pending(s) is None
+    assert all(not p.hand for p in s.players)
     RULESET.advance(s, None, lambda e: RULESET.apply(s, e), Rng(3))
     assert s.phase == "setup.mulligan"
+    assert [len(p.hand) for p in s.players] == [5, 5]
