@@ -19,24 +19,21 @@ TEST_TURN_CAP = 60
 _encode = msgspec.msgpack.encode
 
 
-def test_header(name: str, seed: int, bots: tuple[str, str] = ("random", "random")) -> LogHeader:
+def seeded_header(name: str, seed: int, bots: tuple[str, str] = ("random", "random")) -> LogHeader:
     ruleset = get_ruleset(name)
     decks = sorted(ruleset.decks())
     pair = [decks[seed % len(decks)], decks[(seed + 1) % len(decks)]]
     return make_header(ruleset, seed, pair, list(bots), max_turns=TEST_TURN_CAP)
 
 
-test_header.__test__ = False  # type: ignore[attr-defined]  # a builder, not a test
-
-
 def play_to_file(name: str, seed: int, path: Path) -> GameResult:
-    return play_one(get_ruleset(name), test_header(name, seed), path)
+    return play_one(get_ruleset(name), seeded_header(name, seed), path)
 
 
 def states_at_every_event(name: str, seed: int) -> tuple[LogHeader, list[Any], list[bytes]]:
     """Play a game without a log; return its header, events, and the encoded state after each event."""
     ruleset: Ruleset[Any] = get_ruleset(name)
-    header = test_header(name, seed)
+    header = seeded_header(name, seed)
     seats = Rng(header.seed ^ 0x5EA7)
     agents = [ruleset.agents()[p.agent](i, seats.fork(i)) for i, p in enumerate(header.players)]
     snapshots: list[bytes] = []
