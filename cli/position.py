@@ -8,7 +8,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from cli.app import app, out, reported
+from cli.app import app, fail, out, reported
 from ingest.schema import DEFAULT_DB, open_database
 from queries.board import Board, board
 from queries.positionfile import continue_game, load_position, position_file
@@ -82,6 +82,8 @@ def position(
 
     Example: annals position games/miras9-00000001-3f2a.log --at turn:5/attack.declare --view player0
     """
+    if fmt not in ("board", "json"):
+        fail(f"unknown format {fmt!r}; choose board or json")
     with reported():
         timeline = Timeline.from_file(log_for(source, db))
         count = timeline.resolve(at)

@@ -81,3 +81,10 @@ def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
     assert "branched from" in cont.output
     shown = runner.invoke(app, ["verify", str(new_log)])
     assert shown.exit_code == 0 and "ok" in shown.output
+
+
+def test_position_refuses_an_unknown_format(logs_dir: Path) -> None:
+    log = collect([logs_dir / "cardtoy"])[0]
+    result = runner.invoke(app, ["position", log, "--format", "xml"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: unknown format 'xml'; choose board or json")
