@@ -15,9 +15,8 @@ import msgspec
 
 from bench.timing import best_of
 from engine.registry import get_ruleset
-from engine.rng import Rng
 from engine.runner import Game
-from engine.simulate import make_header
+from engine.simulate import bots_for, make_header
 from schemas.header import LogClose
 from schemas.logfile import LogReader, LogWriter
 from schemas.rulesets import schema_for
@@ -31,8 +30,7 @@ def sample_events(ruleset_name: str, count: int) -> tuple[Any, list[Any]]:
     header = None
     while len(events) < count:
         header = make_header(ruleset, seed, [decks[0], decks[-1]], ["random", "random"], max_turns=60)
-        agents = [ruleset.agents()["random"](i, Rng(seed + i)) for i in range(2)]
-        game = Game(ruleset, header, agents)
+        game = Game(ruleset, header, bots_for(ruleset, header))
         while not game.state.over and game.state.turn <= 60:
             game.step()
         events.extend(game.events)

@@ -23,7 +23,7 @@ from engine.core import DecisionPoint, Ruleset
 from engine.registry import get_ruleset
 from engine.rng import Rng
 from engine.runner import GameResult, play
-from engine.simulate import SimulationError, make_header
+from engine.simulate import SimulationError, make_header, seat_rngs
 from schemas.errors import IllegalDecisionError
 
 
@@ -135,10 +135,9 @@ def play_live(
     ruleset = get_ruleset(ruleset_name)
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
-    seats = Rng(header.seed ^ 0x5EA7)
     agents = [
-        make_agent(spec, i, ruleset, seats.fork(i), stdin or sys.stdin, stdout or sys.stdout)
-        for i, spec in enumerate(players)
+        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
+        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
     ]
     try:
         return play(ruleset, header, agents, out, live=True)

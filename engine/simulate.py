@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import ENGINE_VERSION
-from engine.core import Ruleset
+from engine.core import Agent, Ruleset
 from engine.registry import get_ruleset
 from engine.rng import Rng
 from engine.runner import GameResult, finalize_header, play
@@ -59,11 +59,25 @@ def make_header(
     )
 
 
-def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
+SEAT_STREAMS = 0x5EA7  # agents' generators derive from the game seed, apart from the engine's own stream
+
+
+def seat_rngs(header: LogHeader) -> list[Rng]:
+    """One generator per seat, derived from the header's seed: the same game always gets the same bot choices."""
+    seats = Rng(header.seed ^ SEAT_STREAMS)
+    return [seats.fork(i) for i in range(len(header.players))]
+
+
+def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
+    """The header's bots, each with its seat's generator."""
     factories = ruleset.agents()
-    seats = Rng(header.seed ^ 0x5EA7)
-    agents = [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(header.players)]
-    return play(ruleset, header, agents, out)
+    return [
+        factories[p.agent](i, rng) for i, (p, rng) in enumerate(zip(header.players, seat_rngs(header), strict=True))
+    ]
+
+
+def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
+    return play(ruleset, header, bots_for(ruleset, header), out)
 
 
 def simulate(

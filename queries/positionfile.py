@@ -39,8 +39,8 @@ import msgspec
 from engine import ENGINE_VERSION
 from engine.core import DecisionPoint, GameState, Ruleset
 from engine.registry import get_ruleset
-from engine.rng import Rng
 from engine.runner import GameResult, finalize_header, play
+from engine.simulate import bots_for
 from queries.board import card_names
 from queries.positions import Timeline
 from schemas.errors import AnnalsError
@@ -221,8 +221,5 @@ def continue_game(
         _header(doc, seed, msgspec.msgpack.encode(state), branch), players=players, max_turns=max_turns
     )
     header = finalize_header(header)
-    factories = ruleset.agents()
-    seats = Rng(seed ^ 0x5EA7)
-    agents = [factories[b](i, seats.fork(i)) for i, b in enumerate(bots)]
-    scripted = IndexAgent(list(script or []), agents)
+    scripted = IndexAgent(list(script or []), bots_for(ruleset, header))
     return play(ruleset, header, [scripted, scripted], out)

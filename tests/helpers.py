@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.registry import get_ruleset
-from engine.rng import Rng
 from engine.runner import GameResult, play
-from engine.simulate import make_header
+from engine.simulate import bots_for, make_header
 
 
 def toy_log(directory: Path, seed: int = 1, name: str = "game.log") -> tuple[Path, GameResult]:
@@ -15,5 +14,4 @@ def toy_log(directory: Path, seed: int = 1, name: str = "game.log") -> tuple[Pat
     ruleset = get_ruleset("toy")
     header = make_header(ruleset, seed, ["pile", "pile"], ["random", "random"])
     path = directory / name
-    agents = [ruleset.agents()["random"](i, Rng(seed + i)) for i in range(2)]
-    return path, play(ruleset, header, agents, path, live=True)
+    return path, play(ruleset, header, bots_for(ruleset, header), path, live=True)

@@ -9,9 +9,8 @@ import msgspec
 
 from engine.core import Ruleset
 from engine.registry import get_ruleset, ruleset_names
-from engine.rng import Rng
 from engine.runner import Game, GameResult
-from engine.simulate import make_header, play_one
+from engine.simulate import bots_for, make_header, play_one
 from schemas.header import LogHeader
 
 ALL_RULESETS = ruleset_names(include_toy=True)
@@ -34,8 +33,7 @@ def states_at_every_event(name: str, seed: int) -> tuple[LogHeader, list[Any], l
     """Play a game without a log; return its header, events, and the encoded state after each event."""
     ruleset: Ruleset[Any] = get_ruleset(name)
     header = seeded_header(name, seed)
-    seats = Rng(header.seed ^ 0x5EA7)
-    agents = [ruleset.agents()[p.agent](i, seats.fork(i)) for i, p in enumerate(header.players)]
+    agents = bots_for(ruleset, header)
     snapshots: list[bytes] = []
     game = Game(ruleset, header, agents, on_event=lambda _e: snapshots.append(_encode(game.state)))
     while not game.state.over and game.state.turn <= TEST_TURN_CAP:

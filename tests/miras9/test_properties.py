@@ -20,9 +20,8 @@ from engine.miras9.pool import POOL
 from engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
 from engine.miras9.state import M9State, card_zone_ok
 from engine.replay import rerun
-from engine.rng import Rng
 from engine.runner import Game
-from engine.simulate import make_header, play_one
+from engine.simulate import bots_for, make_header, play_one
 from schemas import miras9 as ev
 from schemas.logfile import read_log
 
@@ -100,9 +99,7 @@ def _game(seed: int, fold_every: int = 1) -> Game:
     d = [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]]
     bots = [BOTS[seed % 2], BOTS[(seed // 2) % 2]]
     h = make_header(RULESET, seed, d, bots, max_turns=DEFAULT_MAX_TURNS)
-    seats = Rng(h.seed ^ 0x5EA7)
-    factories = RULESET.agents()
-    agents = [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(h.players)]
+    agents = bots_for(RULESET, h)
     checked = [0]
 
     def check_event(event: Any) -> None:  # the runner calls this after applying each event
@@ -205,11 +202,7 @@ def _all_events(seed: int) -> list[Any]:
     d = [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]]
     bots = [BOTS[seed % 2], BOTS[(seed // 2) % 2]]
     h = make_header(RULESET, seed, d, bots, max_turns=DEFAULT_MAX_TURNS)
-    seats = Rng(h.seed ^ 0x5EA7)
-    factories = RULESET.agents()
-    g = Game(
-        RULESET, h, [factories[p.agent](i, seats.fork(i)) for i, p in enumerate(h.players)], on_event=events.append
-    )
+    g = Game(RULESET, h, bots_for(RULESET, h), on_event=events.append)
     while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
         g.step()
     return events
