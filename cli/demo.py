@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
@@ -23,8 +24,6 @@ def demo(
 
     Example: annals demo --games 8 --dir annals-demo
     """
-    import time
-
     start = time.perf_counter()
     folder.mkdir(parents=True, exist_ok=True)
     with reported():

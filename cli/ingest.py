@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
@@ -39,8 +40,6 @@ def ingest(
 
     Example: annals ingest games/ --db annals.duckdb
     """
-    import time
-
     start = time.perf_counter()
     with reported(), Progress(
         TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),

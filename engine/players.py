@@ -25,6 +25,7 @@ from engine.rng import Rng
 from engine.runner import GameResult, play
 from engine.simulate import SimulationError, make_header, seat_rngs
 from schemas.errors import IllegalDecisionError
+from schemas.text import describe_event
 
 
 def as_json(record: Any) -> dict[str, Any]:
@@ -46,8 +47,6 @@ class TerminalAgent:
         self._unseen.append(self._ruleset.redact(event, self.player))
 
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
-        from schemas.text import describe_event
-
         for event in self._unseen:
             print(describe_event(event), file=self._out)
         self._unseen.clear()

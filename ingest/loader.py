@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest.cardpools import definitions
-from ingest.flatten import NULL_IF, Bad, Chunk, GameMeta, collect, flatten_files
+from ingest.flatten import NULL_IF, Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files
 from ingest.plans import EVENT_SCHEMA
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
@@ -317,8 +317,6 @@ def ingest(
 
 
 def _changed(meta: GameMeta, stored: str) -> Bad:
-    from ingest.flatten import ChangedLogError, file_digest
-
     exc = ChangedLogError(meta.header.game_id, stored, meta.digest, meta.events)
     return Bad(meta.file, file_digest(meta.file), meta.header.game_id, "ChangedLogError", None, None, str(exc),
                meta.events)  # fmt: skip

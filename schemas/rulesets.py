@@ -10,6 +10,7 @@ import importlib
 from typing import Any, NamedTuple
 
 from schemas.errors import AnnalsError
+from schemas.records import Decision
 
 
 class RulesetSchema(NamedTuple):
@@ -20,8 +21,6 @@ class RulesetSchema(NamedTuple):
 
     @property
     def batch_type(self) -> Any:
-        from schemas.records import Decision
-
         return tuple[list[self.event_type], list[Decision[self.option_type]]]  # type: ignore[name-defined]
 
 
