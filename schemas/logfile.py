@@ -152,6 +152,17 @@ class LogWriter:
         self._file.close()
 
 
+_batch_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}
+
+
+def _batch_decoder(schema: RulesetSchema) -> msgspec.msgpack.Decoder[Any]:
+    """One typed decoder per ruleset: making one costs more than reading a short log."""
+    decoder = _batch_decoders.get(schema.name)
+    if decoder is None:
+        decoder = _batch_decoders[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
+    return decoder
+
+
 class LogReader:
     """Streams a log file frame by frame, verifying each before decoding it.
 
@@ -180,7 +191,6 @@ class LogReader:
         except BaseException:
             self._file.close()
             raise
-        self._batch_decoder = msgspec.msgpack.Decoder(self.schema.batch_type)
 
     def __enter__(self) -> LogReader:
         return self
@@ -295,8 +305,9 @@ class LogReader:
                 raise CorruptLogError(self._name, f"unexpected {name} frame", frame=index, offset=at)
 
     def batches(self) -> Iterator[Batch]:
+        decoder = _batch_decoder(self.schema)
         for index, at, payload in self.raw_frames():
-            events, decisions = self._decode(self._batch_decoder, payload, index, at)
+            events, decisions = self._decode(decoder, payload, index, at)
             if events and events[0].n != self.events_read:
                 raise CorruptLogError(
                     self._name,
