@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
+import msgspec
 from hypothesis import strategies as st
 
 from schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
@@ -45,3 +47,14 @@ def toy_events() -> st.SearchStrategy[Any]:
         st.builds(Took, *env, ints, ints),
         st.builds(GameOver, *env, st.integers(-1, 1), text),
     )
+
+
+def members(union: Any) -> list[type[Any]]:
+    """The classes of a union type (or the one class)."""
+    return list(typing.get_args(union)) or [union]
+
+
+def structs(record_type: type[Any]) -> st.SearchStrategy[Any]:
+    """Every field drawn from its type, defaults included (hypothesis would pass a list field's default factory)."""
+    fields = {f.name: st.from_type(f.type) for f in msgspec.structs.fields(record_type)}
+    return st.builds(record_type, **fields)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
 import msgspec
@@ -13,27 +12,18 @@ from hypothesis import strategies as st
 from schemas.header import LogClose, LogHeader
 from schemas.records import Decision, instance_id, instance_owner
 from schemas.rulesets import ruleset_names, schema_for
+from tests.strategies import members, structs
 
 # msgpack carries 64-bit integers; every int in our schemas fits.
 st.register_type_strategy(int, st.integers(-(2**63), 2**63 - 1))
-
-
-def structs(record_type: type[Any]) -> st.SearchStrategy[Any]:
-    """Every field drawn from its type, defaults included (hypothesis would pass a list field's default factory)."""
-    fields = {f.name: st.from_type(f.type) for f in msgspec.structs.fields(record_type)}
-    return st.builds(record_type, **fields)
-
-
-def _members(union: Any) -> list[type[Any]]:
-    return list(typing.get_args(union)) or [union]
 
 
 def _all_record_types() -> list[tuple[str, type[Any]]]:
     found = []
     for name in ruleset_names():
         schema = schema_for(name)
-        found += [(f"{name}.event.{t.__name__}", t) for t in _members(schema.event_type)]
-        found += [(f"{name}.option.{t.__name__}", t) for t in _members(schema.option_type)]
+        found += [(f"{name}.event.{t.__name__}", t) for t in members(schema.event_type)]
+        found += [(f"{name}.option.{t.__name__}", t) for t in members(schema.option_type)]
     return found
 
 
@@ -89,14 +79,14 @@ def test_event_tags_are_unique_per_ruleset() -> None:
     for name in ruleset_names():
         schema = schema_for(name)
         for union in (schema.event_type, schema.option_type):
-            tags = [t.__struct_config__.tag for t in _members(union)]
+            tags = [t.__struct_config__.tag for t in members(union)]
             assert len(tags) == len(set(tags)), (name, tags)
 
 
 def test_old_fields_keep_their_array_positions() -> None:
     """Array-like structs only append: the envelope is always the first four fields (schema evolution rule)."""
     for name in ruleset_names():
-        for event_type in _members(schema_for(name).event_type):
+        for event_type in members(schema_for(name).event_type):
             assert event_type.__struct_fields__[:4] == ("n", "turn", "step", "player"), event_type
 
 
