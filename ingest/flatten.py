@@ -9,7 +9,7 @@ converted to Arrow in one pass (each row a struct of the kind's field types) and
 index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a
 JSON object of the other fields by name (encoded by polars). The table is then sorted by (file, event).
 Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target: instances start
-at 1000) become NULL as the loader inserts the rows (``NULL_IF``).
+at 1000) become NULL (``NULL_IF``).
 
 Field types are checked by that conversion to the kind's Arrow types: a value that does not convert sends the
 chunk through the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit
@@ -26,36 +26,26 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import repeat
 from operator import getitem, itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import msgspec
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.plans import CONVENTION_TYPES, EVENT_SCHEMA, KindPlan, plans_for
+from ingest import columnar
+from ingest.plans import CONVENTION_TYPES, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
 from schemas.logfile import LogReader
+from schemas.rulesets import RulesetSchema
 
-DECISION_SCHEMA = pa.schema(
-    [
-        ("file_idx", pa.int32()),
-        ("n", pa.int32()),
-        ("at_event", pa.int32()),
-        ("player", pa.int8()),
-        ("point", pa.string()),
-        ("n_offered", pa.int32()),
-        ("chosen", pa.int32()),
-        ("chosen_kind", pa.string()),
-        ("chosen_option", pa.string()),
-        ("offered", pa.string()),
-    ]
-)
 _json = msgspec.json.Encoder()
 Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded
 
@@ -105,7 +95,7 @@ class Chunk(NamedTuple):
 
 
 _CONVENTIONS = list(CONVENTION_TYPES)
-# Absent-value sentinels, stored as NULL: the rows keep them; the loader's INSERT applies nullif().
+# Absent-value sentinels, stored as NULL (ingest/_columnar.c does the same).
 NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
 
 
@@ -180,7 +170,12 @@ class _Columns:
             return EVENT_SCHEMA.empty_table()
         table = pa.concat_tables(tables).combine_chunks()  # take() on one chunk per column is much faster
         order = pc.sort_indices(table, [("file_idx", "ascending"), ("n", "ascending")])
-        return table.take(order)
+        table = table.take(order)
+        for name, absent in NULL_IF.items():
+            i = table.schema.get_field_index(name)
+            column = table.column(i)
+            table = table.set_column(i, name, pc.if_else(pc.equal(column, absent), None, column))
+        return table
 
     @staticmethod
     def _kind_table(kind: _Kind, rows: list[Row], files: list[int]) -> pa.Table:
@@ -321,11 +316,100 @@ _untyped = msgspec.msgpack.Decoder(tuple[list[Row], list[Row]])
 _typed: dict[str, msgspec.msgpack.Decoder[Any]] = {}
 
 
+class _ReferenceSink:
+    """The reference flattener: each frame decoded once untyped and checked by structure (with ``typed``, also
+    decoded against the schema, which names the first value of a wrong type); a file's rows join the chunk's
+    columns when the whole file has read cleanly."""
+
+    def __init__(self, typed: bool) -> None:
+        self.cols = _Columns()
+        self.typed = typed
+
+    def begin(self, schema: RulesetSchema) -> None:
+        plans, self.options = plans_for(schema)
+        self.ruleset = schema.name
+        self.kinds = _kinds_for(schema.name, plans)
+        self.checker = None
+        if self.typed:
+            self.checker = _typed.get(schema.name)
+            if self.checker is None:
+                self.checker = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
+        self.groups: dict[Any, list[Row]] = {}
+        self.decision_rows: list[Row] = []
+        self.first = -1
+
+    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int, int]:
+        if self.checker is not None:
+            try:
+                self.checker.decode(payload)
+            except msgspec.DecodeError as exc:
+                raise where.error(f"payload does not match the schema: {exc}") from exc
+        try:
+            rows, decisions = _untyped.decode(payload)
+        except msgspec.DecodeError as exc:
+            raise where.error(f"payload is not a batch of event and decision rows: {exc}") from exc
+        if rows:
+            if rows[0][1] != expected or rows[-1][1] != expected + len(rows) - 1:
+                raise where.error(f"events {rows[0][1]}..{rows[-1][1]} found where {expected}.. was expected")
+            if self.first < 0:
+                self.first = _first_player(rows)
+            if self.checker is None:
+                _group(rows, self.kinds, self.groups, where)
+            else:
+                self._check_columns(rows, file_idx, where)
+        if decisions:
+            if set(map(len, decisions)) != {6}:
+                raise where.error(f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions "
+                                  "have 6 (n, at, player, point, offered, chosen)")  # fmt: skip
+            if self.checker is not None:
+                try:
+                    trial = _Columns()
+                    trial.add_decisions(self.options, decisions, file_idx)
+                    trial.decision_table()
+                except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError) as exc:
+                    raise where.error(f"a decision has a value its column cannot hold: {exc}") from exc
+            self.decision_rows.extend(decisions)
+        return len(rows), len(decisions), self.first
+
+    def _check_columns(self, rows: list[Row], file_idx: int, where: _Where) -> None:
+        """The typed pass: a value of the right type may still not fit its column (a card number beyond 32 bits):
+        convert the frame's rows now, to name the frame."""
+        groups: dict[Any, list[Row]] = {}
+        _group(rows, self.kinds, groups, where)
+        for tag, group in groups.items():
+            kind = self.kinds[tag]
+            try:
+                _Columns._kind_table(kind, group, [file_idx] * len(group))
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError) as exc:
+                raise where.error(f"a {kind.name} event has a value its column cannot hold: {exc}") from exc
+            self.groups.setdefault(tag, []).extend(group)
+
+    def commit(self, file_idx: int) -> None:
+        if self.decision_rows:
+            self.cols.add_decisions(self.options, self.decision_rows, file_idx)
+        self.cols.add_file(self.ruleset, self.groups, file_idx)  # after the last thing that can fail
+
+    def abandon(self) -> None:
+        pass  # nothing of the file reached the columns
+
+    def tables(self) -> tuple[pa.Table, pa.Table]:
+        return self.cols.event_table(), self.cols.decision_table()
+
+
+class _Sink(Protocol):
+    """Where a chunk's rows go: the reference (``_ReferenceSink``) or the C fast path (``columnar.NativeSink``)."""
+
+    def begin(self, schema: RulesetSchema) -> None: ...
+    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int, int]: ...
+    def commit(self, file_idx: int) -> None: ...
+    def abandon(self) -> None: ...
+    def tables(self) -> tuple[pa.Table, pa.Table]: ...
+
+
 def _read_one(
-    path: str, known: dict[str, str], cols: _Columns, file_idx: int, typed: bool, opened: list[LogReader]
+    path: str, known: dict[str, str], sink: _Sink, file_idx: int, opened: list[LogReader]
 ) -> GameMeta | Skipped:
-    """Verify and flatten one log: each frame decoded once untyped and checked by structure (with ``typed``, also
-    decoded against the schema, which names the first value of a wrong type)."""
+    """Verify and flatten one log into ``sink`` (all of its rows, or none)."""
     with LogReader(path) as reader:
         opened.append(reader)
         header = reader.header
@@ -337,57 +421,22 @@ def _read_one(
             if known[header.game_id] == reader.digest:
                 return Skipped(path, header.game_id, reader.digest, close.events)
             raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
-        schema = reader.schema
-        plans, options = plans_for(schema)
-        kinds = _kinds_for(schema.name, plans)
-        checker = None
-        if typed:
-            checker = _typed.get(schema.name)
-            if checker is None:
-                checker = _typed[schema.name] = msgspec.msgpack.Decoder(schema.batch_type)
-        groups: dict[Any, list[Row]] = {}
-        decision_rows: list[Row] = []
+        sink.begin(reader.schema)
         first = -1
-        expected = 0
-        for index, at, payload in reader.raw_frames():
-            if checker is not None:
-                try:
-                    checker.decode(payload)
-                except msgspec.DecodeError as exc:
-                    raise CorruptLogError(
-                        path, f"payload does not match the schema: {exc}", frame=index, offset=at
-                    ) from exc
-            try:
-                rows, decisions = _untyped.decode(payload)
-            except msgspec.DecodeError as exc:
-                raise CorruptLogError(
-                    path, f"payload is not a batch of event and decision rows: {exc}", frame=index, offset=at
-                ) from exc
-            if rows:
-                if rows[0][1] != expected or rows[-1][1] != expected + len(rows) - 1:
-                    raise CorruptLogError(
-                        path, f"events {rows[0][1]}..{rows[-1][1]} found where {expected}.. was expected",
-                        frame=index, offset=at,
-                    )  # fmt: skip
-                if first < 0:
-                    first = _first_player(rows)
-                _group(rows, kinds, groups, _Where(path, index, at))
-            expected += len(rows)
-            if decisions:
-                if set(map(len, decisions)) != {6}:
-                    raise CorruptLogError(
-                        path, f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions have "
-                        "6 (n, at, player, point, offered, chosen)", frame=index, offset=at
-                    )  # fmt: skip
-                decision_rows.extend(decisions)
-            reader.events_read += len(rows)
-            reader.decisions_read += len(decisions)
-        reader.check_counts()
+        try:
+            for index, at, payload in reader.raw_frames():
+                events, decisions, frame_first = sink.frame(payload, reader.events_read, file_idx,
+                                                            _Where(path, index, at))  # fmt: skip
+                first = frame_first if first < 0 else first
+                reader.events_read += events
+                reader.decisions_read += decisions
+            reader.check_counts()
+        except BaseException:
+            sink.abandon()
+            raise
+        sink.commit(file_idx)
         close = reader.close_record
         assert close is not None
-        if decision_rows:
-            cols.add_decisions(options, decision_rows, file_idx)
-        cols.add_file(schema.name, groups, file_idx)  # after the last thing that can fail
         return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
                         close.decisions, close.turns)  # fmt: skip
 
@@ -403,30 +452,56 @@ class ChangedLogError(AnnalsError, ValueError):
         )
 
 
-def flatten_files(paths: Sequence[str], known: dict[str, str]) -> Chunk:
+def flatten_files(paths: Sequence[str], known: dict[str, str], *, fast: bool = True) -> Chunk:
     """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests.
 
-    The garbage collector is paused meanwhile: the decoded rows are plain tuples and lists that cannot form cycles, and
-    collecting while millions of them are alive costs more than the decoding.
+    With ``fast`` (and the C extension built), frames go through ``ingest.columnar``; a chunk holding anything it
+    does not handle is redone with the reference, which gives the same tables. The garbage collector is paused
+    while the reference runs: its rows are plain tuples and lists that cannot form cycles, and collecting while
+    millions of them are alive costs more than the decoding.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    if fast and columnar.enabled():
+        try:
+            return _flatten_files(paths, known, columnar.NativeSink())
+        except columnar.Unsupported:
+            pass  # redo the chunk with the reference, which takes the row or names what is wrong
+    with _gc_paused():
+        try:
+            return _flatten_files(paths, known, _ReferenceSink(typed=False))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+            # a value of a wrong type: the typed decoder names its file and frame
+            return _flatten_files(paths, known, _ReferenceSink(typed=True))
+
+
+_gc_lock = threading.Lock()
+_gc_pauses = [0, False]  # threads flattening with the reference now; whether the collector was enabled before
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The collector off while any thread flattens with the reference (it is one switch for the process)."""
+    with _gc_lock:
+        if _gc_pauses[0] == 0:
+            _gc_pauses[1] = gc.isenabled()
+            gc.disable()
+        _gc_pauses[0] += 1
     try:
-        return _flatten_files(paths, known)
+        yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _gc_lock:
+            _gc_pauses[0] -= 1
+            if _gc_pauses[0] == 0 and _gc_pauses[1]:
+                gc.enable()
 
 
-def _flatten_files(paths: Sequence[str], known: dict[str, str], typed: bool = False) -> Chunk:
-    cols = _Columns()
+def _flatten_files(paths: Sequence[str], known: dict[str, str], sink: _Sink) -> Chunk:
     games: list[GameMeta] = []
     skipped: list[Skipped] = []
     bad: list[Bad] = []
     for path in paths:
         opened: list[LogReader] = []  # the reader, for how many events it read before a failure
         try:
-            outcome = _read_one(path, known, cols, len(games), typed, opened)
+            outcome = _read_one(path, known, sink, len(games), opened)
         except (AnnalsError, OSError, msgspec.DecodeError, KeyError, TypeError, IndexError) as exc:
             read = opened[0].events_read if opened else 0
             read = exc.events if isinstance(exc, ChangedLogError) else read
@@ -437,13 +512,8 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str], typed: bool = Fa
         else:
             assert type(outcome) is GameMeta
             games.append(outcome)
-    try:
-        events = cols.event_table()
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
-        if typed:
-            raise
-        return _flatten_files(paths, known, typed=True)  # name the file and frame of the value of a wrong type
-    return Chunk(games, skipped, bad, events, cols.decision_table())
+    events, decisions = sink.tables()
+    return Chunk(games, skipped, bad, events, decisions)
 
 
 def _game_id_of(path: str) -> str | None:

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -25,15 +28,15 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest import columnar
 from ingest.cardpools import definitions
-from ingest.flatten import NULL_IF, Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files
-from ingest.plans import EVENT_SCHEMA
+from ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
-CHUNK_FILES = 128  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
+CHUNK_FILES = 512  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
 
 
 class IngestError(AnnalsError, ValueError):
@@ -100,17 +103,38 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
 
 
 POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
+THREADS_AHEAD = 8  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
 
 
 def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
+    """Each chunk flattened, in order; ``known`` is read as it is now (the caller goes on adding to it)."""
+    known = dict(known)
     if workers <= 1 or len(chunks) < POOL_MIN_CHUNKS:
         for chunk in chunks:
             yield flatten_files(chunk, known)
+        return
+    if columnar.enabled():
+        yield from _threaded(chunks, known, workers)
         return
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(known,)) as pool:
         for sent in pool.imap(_work, chunks):
             yield _received(sent)
+
+
+def _threaded(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
+    """Threads, when the C parser is built: it releases the GIL, so they parse while DuckDB inserts (which also
+    releases it), and the tables need no copy between processes. Up to ``THREADS_AHEAD`` chunks are flattened
+    ahead, so the threads keep parsing through a whole batch's insert."""
+    with ThreadPoolExecutor(workers, thread_name_prefix="annals-ingest") as pool:
+        todo = iter(chunks)
+        running = deque(pool.submit(flatten_files, c, known) for c in islice(todo, THREADS_AHEAD))
+        while running:
+            done = running.popleft().result()
+            following = next(todo, None)
+            if following is not None:
+                running.append(pool.submit(flatten_files, following, known))
+            yield done
 
 
 class _Batch:
@@ -169,10 +193,6 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     }
 
 
-_EVENT_COLS = ", ".join(
-    f'nullif("{name}", {NULL_IF[name]!r}) AS "{name}"' if name in NULL_IF else f'"{name}"'
-    for name in ["game", *EVENT_SCHEMA.names[1:]]
-)  # the absent-value sentinels of ingest.flatten become NULL
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
 
 
@@ -194,14 +214,14 @@ def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
             con.unregister("_in_c")
-            events = (
-                pa.concat_tables(batch.events) if batch.events else None
-            )  # no combine_chunks(): a copy, as slow as the insert
+            # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of
+            # one batch (each batch ends in a partial row group), far more than the copy costs.
+            events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
             if events is not None and events.num_rows:
                 con.register("_in_e", events)
-                con.execute(f"INSERT INTO events SELECT {_EVENT_COLS} FROM _in_e")
+                con.execute("INSERT INTO events SELECT * FROM _in_e")
                 con.unregister("_in_e")
-            decisions = pa.concat_tables(batch.decisions) if batch.decisions else None
+            decisions = pa.concat_tables(batch.decisions).combine_chunks() if batch.decisions else None
             if decisions is not None and decisions.num_rows:
                 con.register("_in_x", decisions)
                 con.execute(f"INSERT INTO decisions SELECT {_DECISION_COLS} FROM _in_x")
@@ -257,6 +277,7 @@ def ingest(
         on_files(len(files))
     con = open_database(db)
     report = IngestReport(files=len(files))
+    writer = _Writer(con)
     try:
         known: dict[str, str] = dict(con.execute("SELECT game_id, digest FROM games").fetchall())
         next_game = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
@@ -302,18 +323,50 @@ def ingest(
             batch.decisions.append(_with_game(decisions, gno_array))
             batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
-            if batch.rows >= batch_rows:
-                _write(con, batch)
+            if batch.rows >= (batch_rows if report.batches else batch_rows // 4):  # the database starts sooner
+                writer.write(batch)
                 report.batches += 1
                 batch = _Batch()
             if on_progress is not None:
                 on_progress(done, report.events_read)
         if batch.games or batch.bad:
-            _write(con, batch)
+            writer.write(batch)
             report.batches += 1
+        writer.close()
+    except BaseException:
+        writer.close(quiet=True)  # the batches before stay written; the error in hand is the one to report
+        raise
     finally:
         con.close()
     return report
+
+
+class _Writer:
+    """Writes batches on a thread of its own, one at a time and in order, while the caller gathers the next one
+    (DuckDB releases the GIL while it inserts)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="annals-write")
+        self.pending: Future[None] | None = None
+
+    def write(self, batch: _Batch) -> None:
+        self.wait()
+        self.pending = self.pool.submit(_write, self.con, batch)
+
+    def wait(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.result()
+
+    def close(self, quiet: bool = False) -> None:
+        try:
+            self.wait()
+        except Exception:
+            if not quiet:
+                raise
+        finally:
+            self.pool.shutdown()
 
 
 def _changed(meta: GameMeta, stored: str) -> Bad:

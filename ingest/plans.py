@@ -40,6 +40,20 @@ EVENT_SCHEMA = pa.schema(
         ("extra", pa.string()),
     ]
 )
+DECISION_SCHEMA = pa.schema(
+    [
+        ("file_idx", pa.int32()),
+        ("n", pa.int32()),
+        ("at_event", pa.int32()),
+        ("player", pa.int8()),
+        ("point", pa.string()),
+        ("n_offered", pa.int32()),
+        ("chosen", pa.int32()),
+        ("chosen_kind", pa.string()),
+        ("chosen_option", pa.string()),
+        ("offered", pa.string()),
+    ]
+)
 CONVENTION_PY: dict[str, Any] = {
     "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
     "amount": int, "target": int, "source": str, "card_id": str,

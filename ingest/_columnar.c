@@ -1,0 +1,924 @@
+/* Batch frames of a log (msgpack) straight into the column buffers of the events and decisions tables.
+
+   The pure-Python reference is ingest/flatten.py; this is the same transformation without a Python object per
+   value: each frame is parsed once, each event appended to its columns in file order (so the table needs no
+   sort), and the `extra`, `offered` and `chosen_option` JSON texts are written while parsing. Anything this code
+   does not handle exactly as the reference does (an unknown tag, a short row from an older log, a value of
+   another type, a float, a string needing JSON escapes, invalid UTF-8) raises `Unsupported`, and the caller
+   flattens the chunk with the reference, which accepts the row or names what is wrong with it.
+
+   Columns: int32 and int8 values with a validity bitmap; strings and lists of int32 as Arrow offsets + data.
+   `finish()` hands each column's buffers to Python as bytes, for pyarrow's Array.from_buffers. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- failures, recorded without the GIL */
+
+/* Frames are parsed with the GIL released (ingest threads parse while DuckDB inserts), so a failure is noted in
+   the thread's own slot and raised once the GIL is held again. */
+enum { FAIL_NONE, FAIL_UNSUPPORTED, FAIL_MEMORY, FAIL_OVERFLOW };
+static _Thread_local int fail_kind;
+static _Thread_local const char *fail_what;
+
+static int fail(int kind, const char *what) {
+    if (fail_kind == FAIL_NONE) {
+        fail_kind = kind;
+        fail_what = what;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- growable buffers and columns */
+
+typedef struct {
+    char *p;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int buf_grow(Buf *b, Py_ssize_t extra) {
+    Py_ssize_t need = b->len + extra;
+    if (need <= b->cap) return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < need) cap *= 2;
+    char *p = PyMem_RawRealloc(b->p, (size_t)cap);
+    if (!p) return fail(FAIL_MEMORY, "out of memory");
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static inline int buf_put(Buf *b, const void *src, Py_ssize_t n) {
+    if (b->len + n > b->cap && buf_grow(b, n) < 0) return -1;
+    memcpy(b->p + b->len, src, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static inline int buf_byte(Buf *b, char c) {
+    if (b->len + 1 > b->cap && buf_grow(b, 1) < 0) return -1;
+    b->p[b->len++] = c;
+    return 0;
+}
+
+enum { COL_I32, COL_I8, COL_STR, COL_LIST };
+
+typedef struct {
+    int type;
+    Py_ssize_t rows, nulls;
+    Buf valid;   /* bitmap, one bit per row */
+    Buf values;  /* int32 / int8 values, string bytes, or the list items (int32) */
+    Buf offsets; /* strings and lists: int32, rows + 1 of them */
+} Col;
+
+static int col_init(Col *c, int type) {
+    memset(c, 0, sizeof *c);
+    c->type = type;
+    if (type == COL_STR || type == COL_LIST) {
+        int32_t zero = 0;
+        return buf_put(&c->offsets, &zero, 4);
+    }
+    return 0;
+}
+
+static void col_free(Col *c) {
+    PyMem_RawFree(c->valid.p);
+    PyMem_RawFree(c->values.p);
+    PyMem_RawFree(c->offsets.p);
+    memset(c, 0, sizeof *c);
+}
+
+static inline int col_bit(Col *c, int set) {
+    Py_ssize_t byte = c->rows >> 3;
+    if (byte >= c->valid.len) {
+        if (buf_byte(&c->valid, 0) < 0) return -1;
+    }
+    unsigned char mask = (unsigned char)(1u << (c->rows & 7));
+    if (set)
+        c->valid.p[byte] = (char)((unsigned char)c->valid.p[byte] | mask);
+    else
+        c->valid.p[byte] = (char)((unsigned char)c->valid.p[byte] & (unsigned char)~mask);
+    c->rows++;
+    return 0;
+}
+
+static int col_end_offset(Col *c) {
+    Py_ssize_t end = c->values.len;
+    if (c->type == COL_LIST) end /= 4;
+    if (end > INT32_MAX) return fail(FAIL_OVERFLOW, "a column of the chunk holds more than 2 GiB; use smaller chunks");
+    int32_t off = (int32_t)end;
+    return buf_put(&c->offsets, &off, 4);
+}
+
+static int col_null(Col *c) {
+    switch (c->type) {
+    case COL_I32: {
+        int32_t z = 0;
+        if (buf_put(&c->values, &z, 4) < 0) return -1;
+        break;
+    }
+    case COL_I8:
+        if (buf_byte(&c->values, 0) < 0) return -1;
+        break;
+    default:
+        if (col_end_offset(c) < 0) return -1;
+    }
+    c->nulls++;
+    return col_bit(c, 0);
+}
+
+static inline int col_i32(Col *c, int32_t v) {
+    if (buf_put(&c->values, &v, 4) < 0) return -1;
+    return col_bit(c, 1);
+}
+
+static inline int col_i8(Col *c, int8_t v) {
+    if (buf_byte(&c->values, (char)v) < 0) return -1;
+    return col_bit(c, 1);
+}
+
+static inline int col_str(Col *c, const char *s, Py_ssize_t n) {
+    if (buf_put(&c->values, s, n) < 0 || col_end_offset(c) < 0) return -1;
+    return col_bit(c, 1);
+}
+
+/* A string or list row whose bytes were written into c->values directly. */
+static inline int col_close(Col *c) {
+    if (col_end_offset(c) < 0) return -1;
+    return col_bit(c, 1);
+}
+
+static void col_truncate(Col *c, Py_ssize_t rows) {
+    if (rows >= c->rows) return;
+    /* recount the nulls of the rows kept */
+    Py_ssize_t nulls = 0;
+    for (Py_ssize_t i = 0; i < rows; i++)
+        if (!((unsigned char)c->valid.p[i >> 3] & (1u << (i & 7)))) nulls++;
+    c->nulls = nulls;
+    c->rows = rows;
+    c->valid.len = (rows + 7) >> 3;
+    switch (c->type) {
+    case COL_I32:
+        c->values.len = rows * 4;
+        break;
+    case COL_I8:
+        c->values.len = rows;
+        break;
+    default: {
+        int32_t end;
+        memcpy(&end, c->offsets.p + rows * 4, 4);
+        c->offsets.len = (rows + 1) * 4;
+        c->values.len = c->type == COL_LIST ? (Py_ssize_t)end * 4 : (Py_ssize_t)end;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- reading msgpack */
+
+static PyObject *Unsupported; /* the exception: this frame needs the reference flattener */
+
+typedef struct {
+    const unsigned char *p, *end;
+} Rd;
+
+#define NEED(r, n) ((r)->end - (r)->p >= (Py_ssize_t)(n))
+
+static int unsupported(const char *what) { return fail(FAIL_UNSUPPORTED, what); }
+
+static inline uint16_t be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t be32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline uint64_t be64(const unsigned char *p) { return ((uint64_t)be32(p) << 32) | be32(p + 4); }
+
+static int rd_array(Rd *r, Py_ssize_t *n) {
+    if (!NEED(r, 1)) return unsupported("truncated payload");
+    unsigned char b = *r->p;
+    if ((b & 0xf0) == 0x90) {
+        *n = b & 0x0f;
+        r->p += 1;
+    } else if (b == 0xdc && NEED(r, 3)) {
+        *n = be16(r->p + 1);
+        r->p += 3;
+    } else if (b == 0xdd && NEED(r, 5)) {
+        *n = be32(r->p + 1);
+        r->p += 5;
+    } else
+        return unsupported("expected an array");
+    return 0;
+}
+
+/* Any msgpack integer (not a bool); *big is set for a uint64 above INT64_MAX. */
+static int rd_int(Rd *r, int64_t *v, int *big) {
+    *big = 0;
+    if (!NEED(r, 1)) return unsupported("truncated payload");
+    unsigned char b = *r->p;
+    if (b <= 0x7f) {
+        *v = b;
+        r->p += 1;
+        return 0;
+    }
+    if (b >= 0xe0) {
+        *v = (int8_t)b;
+        r->p += 1;
+        return 0;
+    }
+    static const int size[8] = {1, 2, 4, 8, 1, 2, 4, 8}; /* 0xcc..0xd3 */
+    if (b < 0xcc || b > 0xd3) return unsupported("expected an integer");
+    int n = size[b - 0xcc];
+    if (!NEED(r, 1 + n)) return unsupported("truncated payload");
+    const unsigned char *q = r->p + 1;
+    switch (b) {
+    case 0xcc: *v = q[0]; break;
+    case 0xcd: *v = be16(q); break;
+    case 0xce: *v = be32(q); break;
+    case 0xcf: {
+        uint64_t u = be64(q);
+        if (u > INT64_MAX) *big = 1;
+        *v = (int64_t)u;
+        break;
+    }
+    case 0xd0: *v = (int8_t)q[0]; break;
+    case 0xd1: *v = (int16_t)be16(q); break;
+    case 0xd2: *v = (int32_t)be32(q); break;
+    default: *v = (int64_t)be64(q);
+    }
+    r->p += 1 + n;
+    return 0;
+}
+
+static int rd_i32(Rd *r, int32_t *v) {
+    int64_t x;
+    int big;
+    if (rd_int(r, &x, &big) < 0) return -1;
+    if (big || x < INT32_MIN || x > INT32_MAX) return unsupported("integer out of int32 range");
+    *v = (int32_t)x;
+    return 0;
+}
+
+/* Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as Python decodes it. */
+static int utf8_valid(const unsigned char *s, Py_ssize_t n) {
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int len;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf)
+            len = 2;
+        else if (c >= 0xe0 && c <= 0xef) {
+            len = 3;
+            if (c == 0xe0) lo = 0xa0;
+            if (c == 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4;
+            if (c == 0xf0) lo = 0x90;
+            if (c == 0xf4) hi = 0x8f;
+        } else
+            return 0;
+        if (i + len > n) return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (int k = 2; k < len; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xbf) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+static int rd_str(Rd *r, const char **s, Py_ssize_t *n) {
+    if (!NEED(r, 1)) return unsupported("truncated payload");
+    unsigned char b = *r->p;
+    Py_ssize_t len, head;
+    if ((b & 0xe0) == 0xa0) {
+        len = b & 0x1f;
+        head = 1;
+    } else if (b == 0xd9 && NEED(r, 2)) {
+        len = r->p[1];
+        head = 2;
+    } else if (b == 0xda && NEED(r, 3)) {
+        len = be16(r->p + 1);
+        head = 3;
+    } else if (b == 0xdb && NEED(r, 5)) {
+        len = be32(r->p + 1);
+        head = 5;
+    } else
+        return unsupported("expected a string");
+    if (!NEED(r, head + len)) return unsupported("truncated payload");
+    const unsigned char *p = r->p + head;
+    if (!utf8_valid(p, len)) return unsupported("invalid UTF-8");
+    *s = (const char *)p;
+    *n = len;
+    r->p += head + len;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- JSON text, as msgspec.json writes it */
+
+static int json_int(Buf *out, int64_t v, int big) {
+    char tmp[24], *end = tmp + sizeof tmp, *q = end;
+    uint64_t u = big || v >= 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
+    do {
+        *--q = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (!big && v < 0) *--q = '-';
+    return buf_put(out, q, end - q);
+}
+
+static int json_str(Buf *out, const char *s, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\') return unsupported("a string that JSON must escape");
+    }
+    if (buf_byte(out, '"') < 0 || buf_put(out, s, n) < 0) return -1;
+    return buf_byte(out, '"');
+}
+
+/* Any value of the kinds ingest meets (nil, bools, integers, strings, arrays, maps with string keys). */
+static int json_any(Rd *r, Buf *out, int depth) {
+    if (depth > 32) return unsupported("nested too deeply");
+    if (!NEED(r, 1)) return unsupported("truncated payload");
+    unsigned char b = *r->p;
+    if (b == 0xc0) {
+        r->p++;
+        return buf_put(out, "null", 4);
+    }
+    if (b == 0xc2 || b == 0xc3) {
+        r->p++;
+        return b == 0xc3 ? buf_put(out, "true", 4) : buf_put(out, "false", 5);
+    }
+    if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xd3)) {
+        int64_t v;
+        int big;
+        if (rd_int(r, &v, &big) < 0) return -1;
+        return json_int(out, v, big);
+    }
+    if ((b & 0xe0) == 0xa0 || (b >= 0xd9 && b <= 0xdb)) {
+        const char *s;
+        Py_ssize_t n;
+        if (rd_str(r, &s, &n) < 0) return -1;
+        return json_str(out, s, n);
+    }
+    if ((b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd) {
+        Py_ssize_t n;
+        if (rd_array(r, &n) < 0 || buf_byte(out, '[') < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if ((i && buf_byte(out, ',') < 0) || json_any(r, out, depth + 1) < 0) return -1;
+        return buf_byte(out, ']');
+    }
+    if ((b & 0xf0) == 0x80 || b == 0xde || b == 0xdf) {
+        Py_ssize_t n;
+        if ((b & 0xf0) == 0x80) {
+            n = b & 0x0f;
+            r->p += 1;
+        } else if (b == 0xde && NEED(r, 3)) {
+            n = be16(r->p + 1);
+            r->p += 3;
+        } else if (b == 0xdf && NEED(r, 5)) {
+            n = be32(r->p + 1);
+            r->p += 5;
+        } else
+            return unsupported("truncated payload");
+        if (buf_byte(out, '{') < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const char *s;
+            Py_ssize_t len;
+            if ((i && buf_byte(out, ',') < 0) || rd_str(r, &s, &len) < 0 || json_str(out, s, len) < 0 ||
+                buf_byte(out, ':') < 0 || json_any(r, out, depth + 1) < 0)
+                return -1;
+        }
+        return buf_byte(out, '}');
+    }
+    return unsupported("a float, binary or extension value");
+}
+
+/* ---------------------------------------------------------------- plans: what each event kind's fields become */
+
+enum { T_INT, T_STR, T_LIST_INT, T_BOOL }; /* field types, as ingest/columnar.py numbers them */
+
+enum { /* the events table's columns, in ingest.plans.EVENT_SCHEMA order */
+       E_FILE, E_N, E_TURN, E_STEP, E_PLAYER, E_KIND, E_CONV, /* + 11 convention columns */
+       E_EXTRA = E_CONV + 11, E_NCOLS };
+static const int conv_type[11] = {COL_I32, COL_LIST, COL_STR, COL_STR, COL_STR, COL_I32,
+                                  COL_I32, COL_I32,  COL_I32, COL_STR, COL_STR};
+/* Absent-value sentinels stored as NULL (ingest.flatten.NULL_IF): 0 for card and target, "" for the zones,
+   counter, source and card id. */
+static const int conv_null_if_absent[11] = {1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1};
+
+enum { D_FILE, D_N, D_AT, D_PLAYER, D_POINT, D_NOFFERED, D_CHOSEN, D_CHOSEN_KIND, D_CHOSEN_OPTION, D_OFFERED,
+       D_NCOLS };
+static const int event_col_type[E_NCOLS] = {COL_I32, COL_I32, COL_I32, COL_STR, COL_I8, COL_STR,
+                                            COL_I32, COL_LIST, COL_STR, COL_STR, COL_STR, COL_I32,
+                                            COL_I32, COL_I32, COL_I32, COL_STR, COL_STR, COL_STR};
+static const int decision_col_type[D_NCOLS] = {COL_I32, COL_I32, COL_I32, COL_I8,  COL_STR,
+                                               COL_I32, COL_I32, COL_STR, COL_STR, COL_STR};
+
+typedef struct {
+    int column; /* convention column 0..10, or -1 for `extra` */
+    int type;
+    char *key;  /* extra: `{"name":` for the first, `,"name":` after */
+    Py_ssize_t key_len;
+} Field;
+
+typedef struct {
+    char *name;
+    Py_ssize_t name_len;
+    Py_ssize_t width; /* tag + every field */
+    Field *fields;    /* for row positions 5..width-1 */
+    int conv_set[11];
+    int has_extra;
+} Kind;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n_kinds, n_options;
+    Kind *kinds;       /* indexed by tag; width 0 where no kind has that tag */
+    PyObject **option; /* option class names, indexed by tag; NULL where none */
+    const char **option_utf8;
+    Py_ssize_t *option_len;
+} PlanObject;
+
+static void plan_dealloc(PlanObject *self) {
+    for (Py_ssize_t t = 0; t < self->n_kinds; t++) {
+        Kind *k = &self->kinds[t];
+        if (k->fields)
+            for (Py_ssize_t i = 5; i < k->width; i++) PyMem_Free(k->fields[i - 5].key);
+        PyMem_Free(k->fields);
+        PyMem_Free(k->name);
+    }
+    PyMem_Free(self->kinds);
+    for (Py_ssize_t t = 0; t < self->n_options; t++) Py_XDECREF(self->option[t]);
+    PyMem_Free(self->option);
+    PyMem_Free(self->option_utf8);
+    PyMem_Free(self->option_len);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static char *copy_utf8(PyObject *s, Py_ssize_t *len, const char *prefix, const char *suffix) {
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    if (!u) return NULL;
+    size_t a = strlen(prefix), z = strlen(suffix);
+    char *p = PyMem_Malloc(a + (size_t)n + z + 1);
+    if (!p) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(p, prefix, a);
+    memcpy(p + a, u, (size_t)n);
+    memcpy(p + a + n, suffix, z + 1);
+    *len = (Py_ssize_t)(a + (size_t)n + z);
+    return p;
+}
+
+/* Plan(kinds, options): kinds[tag] is None or (name, width, fields), fields[i] = (column, type, key) for row
+   position 5 + i; options[tag] is None or the option's class name. */
+static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
+    PyObject *kinds, *options;
+    if (!PyArg_ParseTuple(args, "O!O!:Plan", &PyList_Type, &kinds, &PyList_Type, &options)) return -1;
+    Py_ssize_t nk = PyList_GET_SIZE(kinds), no = PyList_GET_SIZE(options);
+    self->kinds = PyMem_Calloc((size_t)(nk ? nk : 1), sizeof(Kind));
+    self->option = PyMem_Calloc((size_t)(no ? no : 1), sizeof(PyObject *));
+    self->option_utf8 = PyMem_Calloc((size_t)(no ? no : 1), sizeof(char *));
+    self->option_len = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
+    if (!self->kinds || !self->option || !self->option_utf8 || !self->option_len) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->n_kinds = nk;
+    self->n_options = no;
+    for (Py_ssize_t t = 0; t < nk; t++) {
+        PyObject *spec = PyList_GET_ITEM(kinds, t), *name, *fields;
+        Py_ssize_t width;
+        if (spec == Py_None) continue;
+        if (!PyArg_ParseTuple(spec, "UnO!:kind", &name, &width, &PyTuple_Type, &fields)) return -1;
+        Kind *k = &self->kinds[t];
+        if (width < 5 || PyTuple_GET_SIZE(fields) != width - 5) {
+            PyErr_SetString(PyExc_ValueError, "a kind's fields must cover row positions 5..width-1");
+            return -1;
+        }
+        if (!(k->name = copy_utf8(name, &k->name_len, "", ""))) return -1;
+        k->width = width;
+        k->fields = PyMem_Calloc((size_t)(width - 5 ? width - 5 : 1), sizeof(Field));
+        if (!k->fields) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < width - 5; i++) {
+            Field *f = &k->fields[i];
+            PyObject *key;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fields, i), "iiU:field", &f->column, &f->type, &key)) return -1;
+            if (f->column < -1 || f->column > 10 || f->type < T_INT || f->type > T_BOOL) {
+                PyErr_SetString(PyExc_ValueError, "a field's column must be -1..10 and its type 0..3");
+                return -1;
+            }
+            if (f->column >= 0) {
+                static const int want[4] = {COL_I32, COL_STR, COL_LIST, -1};
+                if (want[f->type] != conv_type[f->column]) {
+                    PyErr_SetString(PyExc_ValueError, "a convention field's type differs from its column's");
+                    return -1;
+                }
+                k->conv_set[f->column] = 1;
+            } else {
+                f->key = copy_utf8(key, &f->key_len, k->has_extra ? ",\"" : "{\"", "\":");
+                if (!f->key) return -1;
+                k->has_extra = 1;
+            }
+        }
+    }
+    for (Py_ssize_t t = 0; t < no; t++) {
+        PyObject *o = PyList_GET_ITEM(options, t);
+        if (o == Py_None) continue;
+        if (!PyUnicode_Check(o)) {
+            PyErr_SetString(PyExc_TypeError, "option names must be str");
+            return -1;
+        }
+        if (!(self->option_utf8[t] = PyUnicode_AsUTF8AndSize(o, &self->option_len[t]))) return -1;
+        Py_INCREF(o);
+        self->option[t] = o;
+    }
+    return 0;
+}
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ingest._columnar.Plan",
+    .tp_basicsize = sizeof(PlanObject),
+    .tp_dealloc = (destructor)plan_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Where each event kind's fields go, and each option tag's class name (see ingest/columnar.py).",
+    .tp_init = (initproc)plan_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---------------------------------------------------------------- the builder */
+
+typedef struct {
+    PyObject_HEAD
+    Col ev[E_NCOLS];
+    Col de[D_NCOLS];
+    int busy; /* add_frame runs without the GIL: refuse a second thread on the same builder */
+} BuilderObject;
+
+static void builder_dealloc(BuilderObject *self) {
+    for (int i = 0; i < E_NCOLS; i++) col_free(&self->ev[i]);
+    for (int i = 0; i < D_NCOLS; i++) col_free(&self->de[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int builder_init(BuilderObject *self, PyObject *args, PyObject *kw) {
+    if (!PyArg_ParseTuple(args, ":Builder")) return -1;
+    for (int i = 0; i < E_NCOLS; i++) {
+        col_free(&self->ev[i]);
+        if (col_init(&self->ev[i], event_col_type[i]) < 0) return (void)PyErr_NoMemory(), -1;
+    }
+    for (int i = 0; i < D_NCOLS; i++) {
+        col_free(&self->de[i]);
+        if (col_init(&self->de[i], decision_col_type[i]) < 0) return (void)PyErr_NoMemory(), -1;
+    }
+    return 0;
+}
+
+static int read_field(Rd *r, const Field *f, Col *ev) {
+    if (f->column >= 0) {
+        Col *c = &ev[E_CONV + f->column];
+        if (f->type == T_INT) {
+            int32_t v;
+            if (rd_i32(r, &v) < 0) return -1;
+            return v == 0 && conv_null_if_absent[f->column] ? col_null(c) : col_i32(c, v);
+        }
+        if (f->type == T_STR) {
+            const char *s;
+            Py_ssize_t n;
+            if (rd_str(r, &s, &n) < 0) return -1;
+            return n == 0 && conv_null_if_absent[f->column] ? col_null(c) : col_str(c, s, n);
+        }
+        Py_ssize_t n;
+        if (rd_array(r, &n) < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int32_t v;
+            if (rd_i32(r, &v) < 0 || buf_put(&c->values, &v, 4) < 0) return -1;
+        }
+        return col_close(c);
+    }
+    Buf *out = &ev[E_EXTRA].values;
+    if (buf_put(out, f->key, f->key_len) < 0) return -1;
+    switch (f->type) {
+    case T_INT: {
+        int64_t v;
+        int big;
+        if (rd_int(r, &v, &big) < 0) return -1;
+        if (big) return unsupported("integer out of int64 range");
+        return json_int(out, v, 0);
+    }
+    case T_STR: {
+        const char *s;
+        Py_ssize_t n;
+        return rd_str(r, &s, &n) < 0 ? -1 : json_str(out, s, n);
+    }
+    case T_BOOL:
+        if (!NEED(r, 1) || (*r->p != 0xc2 && *r->p != 0xc3)) return unsupported("expected a bool");
+        return *r->p++ == 0xc3 ? buf_put(out, "true", 4) : buf_put(out, "false", 5);
+    default: {
+        Py_ssize_t n;
+        if (rd_array(r, &n) < 0 || buf_byte(out, '[') < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int64_t v;
+            int big;
+            if ((i && buf_byte(out, ',') < 0) || rd_int(r, &v, &big) < 0) return -1;
+            if (big) return unsupported("integer out of int64 range");
+            if (json_int(out, v, 0) < 0) return -1;
+        }
+        return buf_byte(out, ']');
+    }
+    }
+}
+
+static int read_event(Rd *r, const PlanObject *plan, Col *ev, int32_t file_idx, int64_t expected, int *first) {
+    Py_ssize_t width;
+    int64_t tag;
+    int big;
+    if (rd_array(r, &width) < 0 || rd_int(r, &tag, &big) < 0) return -1;
+    if (big || tag < 0 || tag >= plan->n_kinds || plan->kinds[tag].width == 0) return unsupported("unknown tag");
+    const Kind *k = &plan->kinds[tag];
+    if (width != k->width) return unsupported("a row of another width than its kind's");
+    int32_t n, turn;
+    int64_t player;
+    const char *step;
+    Py_ssize_t step_len;
+    if (rd_i32(r, &n) < 0 || rd_i32(r, &turn) < 0 || rd_str(r, &step, &step_len) < 0 ||
+        rd_int(r, &player, &big) < 0)
+        return -1;
+    if (n != expected) return unsupported("an event out of sequence");
+    if (big || player < INT8_MIN || player > INT8_MAX) return unsupported("player out of int8 range");
+    if (*first < 0 && turn >= 1 && player >= 0) *first = (int)player;
+    if (col_i32(&ev[E_FILE], file_idx) < 0 || col_i32(&ev[E_N], n) < 0 || col_i32(&ev[E_TURN], turn) < 0 ||
+        col_str(&ev[E_STEP], step, step_len) < 0 || col_i8(&ev[E_PLAYER], (int8_t)player) < 0 ||
+        col_str(&ev[E_KIND], k->name, k->name_len) < 0)
+        return -1;
+    for (Py_ssize_t i = 5; i < width; i++)
+        if (read_field(r, &k->fields[i - 5], ev) < 0) return -1;
+    for (int c = 0; c < 11; c++)
+        if (!k->conv_set[c] && col_null(&ev[E_CONV + c]) < 0) return -1;
+    if (k->has_extra) {
+        if (buf_byte(&ev[E_EXTRA].values, '}') < 0) return -1;
+        return col_close(&ev[E_EXTRA]);
+    }
+    return col_null(&ev[E_EXTRA]);
+}
+
+static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_idx) {
+    Py_ssize_t width, n_offered;
+    int32_t n, at, chosen;
+    int64_t player;
+    int big;
+    const char *point;
+    Py_ssize_t point_len;
+    if (rd_array(r, &width) < 0) return -1;
+    if (width != 6) return unsupported("a decision row of other than 6 values");
+    if (rd_i32(r, &n) < 0 || rd_i32(r, &at) < 0 || rd_int(r, &player, &big) < 0 ||
+        rd_str(r, &point, &point_len) < 0 || rd_array(r, &n_offered) < 0)
+        return -1;
+    if (big || player < INT8_MIN || player > INT8_MAX) return unsupported("player out of int8 range");
+    /* offered, as JSON: remember where each option's text starts, and its tag */
+    Buf *out = &de[D_OFFERED].values;
+    Py_ssize_t starts_small[65], *starts = starts_small;
+    int64_t tags_small[64], *tags = tags_small;
+    if (n_offered > 64) {
+        starts = PyMem_RawMalloc(sizeof(Py_ssize_t) * (size_t)(n_offered + 1));
+        tags = PyMem_RawMalloc(sizeof(int64_t) * (size_t)n_offered);
+        if (!starts || !tags) {
+            PyMem_RawFree(starts);
+            PyMem_RawFree(tags);
+            return fail(FAIL_MEMORY, "out of memory");
+        }
+    }
+    int rc = -1;
+    if (buf_byte(out, '[') < 0) goto done;
+    for (Py_ssize_t i = 0; i < n_offered; i++) {
+        if (i && buf_byte(out, ',') < 0) goto done;
+        starts[i] = out->len;
+        /* an option is an array led by its tag */
+        Rd peek = *r;
+        Py_ssize_t len;
+        if (rd_array(&peek, &len) < 0) goto done;
+        if (len < 1) {
+            unsupported("an empty option");
+            goto done;
+        }
+        if (rd_int(&peek, &tags[i], &big) < 0) goto done;
+        if (json_any(r, out, 1) < 0) goto done;
+    }
+    starts[n_offered] = out->len;
+    if (buf_byte(out, ']') < 0 || rd_i32(r, &chosen) < 0) goto done;
+    if (chosen < 0 || chosen >= n_offered) {
+        unsupported("a chosen index outside the options");
+        goto done;
+    }
+    int64_t tag = tags[chosen];
+    if (tag < 0 || tag >= plan->n_options || !plan->option[tag]) {
+        unsupported("an unknown option tag");
+        goto done;
+    }
+    Py_ssize_t kind_len = plan->option_len[tag];
+    const char *kind = plan->option_utf8[tag];
+    /* the chosen option's text, copied out of offered (the end is the next ',' or the closing ']') */
+    Py_ssize_t a = starts[chosen], z = chosen + 1 < n_offered ? starts[chosen + 1] - 1 : out->len - 1;
+    if (col_close(&de[D_OFFERED]) < 0 || col_i32(&de[D_FILE], file_idx) < 0 || col_i32(&de[D_N], n) < 0 ||
+        col_i32(&de[D_AT], at) < 0 || col_i8(&de[D_PLAYER], (int8_t)player) < 0 ||
+        col_str(&de[D_POINT], point, point_len) < 0 || col_i32(&de[D_NOFFERED], (int32_t)n_offered) < 0 ||
+        col_i32(&de[D_CHOSEN], chosen) < 0 || col_str(&de[D_CHOSEN_KIND], kind, kind_len) < 0 ||
+        col_str(&de[D_CHOSEN_OPTION], out->p + a, z - a) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (starts != starts_small) PyMem_RawFree(starts);
+    if (tags != tags_small) PyMem_RawFree(tags);
+    return rc;
+}
+
+PyDoc_STRVAR(add_frame_doc,
+             "add_frame(plan, payload, file_idx, expected) -> (events, decisions, first_player)\n\n"
+             "Append a batch frame's event and decision rows; ``expected`` is the number its first event must "
+             "carry. ``first_player`` is the player of its first event from turn 1 on (-1: none). Raises "
+             "Unsupported for anything the reference flattener must handle; the rows of a frame that raised are "
+             "left half-written, so the caller drops the whole builder.");
+
+static int parse_frame(Rd *r, const PlanObject *plan, BuilderObject *self, int32_t file_idx, int64_t expected,
+                       Py_ssize_t *n_events, Py_ssize_t *n_decisions, int *first) {
+    Py_ssize_t top;
+    if (rd_array(r, &top) < 0) return -1;
+    if (top != 2) return unsupported("a payload of other than [events, decisions]");
+    if (rd_array(r, n_events) < 0) return -1;
+    for (Py_ssize_t i = 0; i < *n_events; i++)
+        if (read_event(r, plan, self->ev, file_idx, expected + i, first) < 0) return -1;
+    if (rd_array(r, n_decisions) < 0) return -1;
+    for (Py_ssize_t i = 0; i < *n_decisions; i++)
+        if (read_decision(r, plan, self->de, file_idx) < 0) return -1;
+    if (r->p != r->end) return unsupported("trailing bytes after the payload");
+    return 0;
+}
+
+static PyObject *builder_add_frame(BuilderObject *self, PyObject *args) {
+    PlanObject *plan;
+    Py_buffer payload;
+    int file_idx;
+    long long expected;
+    if (!PyArg_ParseTuple(args, "O!y*iL:add_frame", &PlanType, &plan, &payload, &file_idx, &expected)) return NULL;
+    if (self->busy) {
+        PyBuffer_Release(&payload);
+        PyErr_SetString(PyExc_RuntimeError, "a Builder is filled by one thread at a time");
+        return NULL;
+    }
+    Rd r = {(const unsigned char *)payload.buf, (const unsigned char *)payload.buf + payload.len};
+    Py_ssize_t n_events = 0, n_decisions = 0;
+    int first = -1, rc;
+    self->busy = 1;
+    Py_INCREF(plan); /* held while the GIL is released */
+    Py_BEGIN_ALLOW_THREADS
+    fail_kind = FAIL_NONE;
+    rc = parse_frame(&r, plan, self, file_idx, expected, &n_events, &n_decisions, &first);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_DECREF(plan);
+    PyBuffer_Release(&payload);
+    if (rc < 0) {
+        PyObject *kind = fail_kind == FAIL_MEMORY ? PyExc_MemoryError
+                         : fail_kind == FAIL_OVERFLOW ? PyExc_OverflowError : Unsupported;
+        PyErr_SetString(kind, fail_what ? fail_what : "failed");
+        return NULL;
+    }
+    return Py_BuildValue("nni", n_events, n_decisions, first);
+}
+
+static int builder_busy(BuilderObject *self);
+
+static PyObject *builder_rows(BuilderObject *self, PyObject *unused) {
+    return Py_BuildValue("nn", self->ev[0].rows, self->de[0].rows);
+}
+
+static PyObject *builder_truncate(BuilderObject *self, PyObject *args) {
+    Py_ssize_t events, decisions;
+    if (!PyArg_ParseTuple(args, "nn:truncate", &events, &decisions) || builder_busy(self) < 0) return NULL;
+    for (int i = 0; i < E_NCOLS; i++) col_truncate(&self->ev[i], events);
+    for (int i = 0; i < D_NCOLS; i++) col_truncate(&self->de[i], decisions);
+    Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------- handing the columns over */
+
+/* The buffer's bytes, copied into a new object from allocate(size) (a pyarrow buffer from its memory pool). The
+   builder keeps its own buffers for the next chunk: fresh memory for every chunk would spend about half as long
+   in page faults as in parsing, while the pool reuses what the tables of earlier chunks freed. */
+static PyObject *copy_out(Buf *b, PyObject *allocate) {
+    PyObject *obj = PyObject_CallFunction(allocate, "n", b->len);
+    if (!obj) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_WRITABLE) < 0) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    if (view.len != b->len) {
+        PyBuffer_Release(&view);
+        Py_DECREF(obj);
+        PyErr_SetString(PyExc_ValueError, "allocate(size) gave a buffer of another size");
+        return NULL;
+    }
+    if (b->len) memcpy(view.buf, b->p, (size_t)b->len);
+    PyBuffer_Release(&view);
+    return obj;
+}
+
+/* (rows, nulls, validity, offsets or None, values) */
+static PyObject *col_export(Col *c, PyObject *allocate) {
+    int offsets = c->type == COL_STR || c->type == COL_LIST;
+    PyObject *valid = copy_out(&c->valid, allocate);
+    PyObject *values = valid ? copy_out(&c->values, allocate) : NULL;
+    PyObject *off = !values ? NULL : offsets ? copy_out(&c->offsets, allocate) : Py_NewRef(Py_None);
+    PyObject *t = off ? Py_BuildValue("nnOOO", c->rows, c->nulls, valid, off, values) : NULL;
+    Py_XDECREF(valid);
+    Py_XDECREF(values);
+    Py_XDECREF(off);
+    return t;
+}
+
+static PyObject *export_all(Col *cols, int n, PyObject *allocate) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = col_export(&cols[i], allocate);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static int builder_busy(BuilderObject *self) {
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "a Builder is filled by one thread at a time");
+    return -1;
+}
+
+static PyObject *builder_finish(BuilderObject *self, PyObject *allocate) {
+    if (builder_busy(self) < 0) return NULL;
+    PyObject *ev = export_all(self->ev, E_NCOLS, allocate);
+    PyObject *de = ev ? export_all(self->de, D_NCOLS, allocate) : NULL;
+    PyObject *t = de ? PyTuple_Pack(2, ev, de) : NULL;
+    Py_XDECREF(ev);
+    Py_XDECREF(de);
+    if (t) {
+        for (int i = 0; i < E_NCOLS; i++) col_truncate(&self->ev[i], 0);
+        for (int i = 0; i < D_NCOLS; i++) col_truncate(&self->de[i], 0);
+    }
+    return t;
+}
+
+static PyMethodDef builder_methods[] = {
+    {"add_frame", (PyCFunction)builder_add_frame, METH_VARARGS, add_frame_doc},
+    {"rows", (PyCFunction)builder_rows, METH_NOARGS, "rows() -> (event rows, decision rows) so far"},
+    {"truncate", (PyCFunction)builder_truncate, METH_VARARGS,
+     "truncate(events, decisions): drop the rows after these counts (a file that failed after some frames)"},
+    {"finish", (PyCFunction)builder_finish, METH_O,
+     "finish(allocate) -> (event columns, decision columns), each (rows, nulls, validity, offsets or None, "
+     "values), every buffer copied into allocate(size); the builder is then empty, its memory kept for reuse"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BuilderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ingest._columnar.Builder",
+    .tp_basicsize = sizeof(BuilderObject),
+    .tp_dealloc = (destructor)builder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The events and decisions columns of a chunk of log files, filled frame by frame.",
+    .tp_methods = builder_methods,
+    .tp_init = (initproc)builder_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "ingest._columnar",
+    "Batch frames of annals logs straight to Arrow column buffers (the fast path of ingest/columnar.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__columnar(void) {
+    if (PyType_Ready(&PlanType) < 0 || PyType_Ready(&BuilderType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Unsupported = PyErr_NewExceptionWithDoc(
+        "ingest._columnar.Unsupported",
+        "A frame holds something only the reference flattener (ingest/flatten.py) handles.", NULL, NULL);
+    if (!Unsupported || PyModule_AddObjectRef(m, "Unsupported", Unsupported) < 0 ||
+        PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
+        PyModule_AddObjectRef(m, "Builder", (PyObject *)&BuilderType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,23 @@
+"""Types of the C extension ingest/_columnar.c (see ingest/columnar.py)."""
+
+from collections.abc import Callable
+from typing import Any
+
+from typing_extensions import Buffer
+
+class Unsupported(Exception): ...
+
+# (name, width, fields) per event tag; fields[i] = (convention column or -1, type code, name) of row position 5 + i
+KindSpec = tuple[str, int, tuple[tuple[int, int, str], ...]]
+# rows, nulls, validity, offsets (strings and lists) or None, values
+Column = tuple[int, int, Any, Any | None, Any]
+
+class Plan:
+    def __init__(self, kinds: list[KindSpec | None], options: list[str | None], /) -> None: ...
+
+class Builder:
+    def __init__(self) -> None: ...
+    def add_frame(self, plan: Plan, payload: Buffer, file_idx: int, expected: int, /) -> tuple[int, int, int]: ...
+    def rows(self) -> tuple[int, int]: ...
+    def truncate(self, events: int, decisions: int, /) -> None: ...
+    def finish(self, allocate: Callable[[int], Any], /) -> tuple[list[Column], list[Column]]: ...
