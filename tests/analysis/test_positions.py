@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.replay import fold
 from ingest.flatten import collect
-from queries.positions import CoordinateError, Timeline, convention_fold, position_from_db
+from queries.positions import CoordinateError, Timeline, convention_fold, point_queries, position_from_db
 from schemas.logfile import read_log
 
 # Rulesets whose Ruleset.position is exactly the field-name conventions (Nim's events predate them: its pile
@@ -30,6 +30,22 @@ def test_log_fold_equals_sql_macro_on_every_event(db: Path, logs_dir: Path, rule
             from_log = timeline.position(n + 1)
             assert from_log == position_from_db(con, gid, n), (path, n)
             assert from_log == convention_fold(timeline.events[: n + 1])
+
+
+def test_point_queries_run_on_one_thread_then_restore_the_count(db: Path, logs_dir: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute("SET threads = 2")
+    threads = "SELECT current_setting('threads')"
+    gid = Timeline.from_file(collect([logs_dir / "cardtoy"])[0]).header.game_id
+    with point_queries(con):
+        assert con.execute(threads).fetchall() == [(1,)]
+        answer = position_from_db(con, gid, 20)
+    assert con.execute(threads).fetchall() == [(2,)]
+    assert answer == position_from_db(con, gid, 20) and answer.cards
+    assert position_from_db(con, "no-such-game", 20) == position_from_db(con, gid, -1) == convention_fold([])
+    with pytest.raises(ZeroDivisionError), point_queries(con):
+        _ = 1 // 0
+    assert con.execute(threads).fetchall() == [(2,)]
 
 
 def test_snapshot_seek_equals_a_plain_fold(logs_dir: Path) -> None:
