@@ -5,8 +5,8 @@ Prints, all measured in the same run:
 * ingest events/s over N events (default 10 million) and its ratio to a raw Arrow → DuckDB insert of the same rows
   into a fresh file database (the ceiling; goal ≥ 40%);
 * position rebuild latency from a log (snapshot seek + fold, goal < 1 ms) and from the database (the SQL
-  ``position()`` macro with one DuckDB thread, see ``queries.positions.point_queries``; goal < 5 ms), median
-  and 99th percentile over random events of random games;
+  ``position()`` macro under ``queries.positions.point_queries``: one thread, fewer optimizer passes; goal < 5 ms),
+  median and 99th percentile over random events of random games;
 * per-card win-rate report latency (goal < 200 ms).
 
 The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
@@ -161,7 +161,7 @@ def run(folder: Path, events: int, workers: int) -> None:
             start = time.perf_counter()
             position_from_db(con, game_id, n)
             db_samples.append(time.perf_counter() - start)
-    print(f"position from the database ({len(games):,} games, {total:,} events, one thread): "
+    print(f"position from the database ({len(games):,} games, {total:,} events, point-query settings): "
           f"{percentiles(db_samples)} (goal < 5 ms)")  # fmt: skip
 
     report_samples = []
