@@ -290,18 +290,19 @@ class StoredGame:
     database keeps no view of what each player saw)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game_id: str):
-        rows = con.execute(
-            "SELECT game, ruleset, file, winner, end_reason FROM games WHERE game_id = ?", [game_id]
-        ).fetchall()
+        rows = con.execute("SELECT game, ruleset, file, winner FROM games WHERE game_id = ?", [game_id]).fetchall()
         if not rows:
             raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
-        game, self.ruleset, self.file, self.winner, self.end_reason = rows[0]
+        game, ruleset, file, winner = rows[0]
         self.con = con
         self.game_id = game_id
+        self.ruleset: str = ruleset
+        self.file: str = file  # where the log was ingested from
+        self.winner: int = winner
         events = con.execute("SELECT turn, step, kind FROM events WHERE game = ? ORDER BY n", [game]).fetchall()
-        self.turns = [turn for turn, _, _ in events]
-        self.steps = [step for _, step, _ in events]
-        self.kinds = [kind for _, _, kind in events]
+        self.turns: list[int] = [turn for turn, _, _ in events]
+        self.steps: list[str] = [step for _, step, _ in events]
+        self.kinds: list[str] = [kind for _, _, kind in events]
         self.card_ids: dict[int, str] = dict(
             con.execute("SELECT instance, card_id FROM deck_cards WHERE game = ?", [game]).fetchall()
         )
