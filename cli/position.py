@@ -8,15 +8,15 @@ import msgspec
 import typer
 from rich.table import Table
 
-from cli.app import app, fail, out, reported
+from cli.app import app, err, fail, out, reported
 from ingest.schema import DEFAULT_DB, open_database
-from queries.board import Board, board
+from queries.board import Board, board, stored_board
 from queries.positionfile import continue_game, load_position, position_file
-from queries.positions import VIEWS, CoordinateError, Timeline
+from queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 
 
 def log_for(source: str, db: Path) -> Path:
-    """A log path, or the file a game id was ingested from."""
+    """A log path, or the file a game id was ingested from (which may since have moved)."""
     path = Path(source)
     if path.exists():
         return path
@@ -28,6 +28,31 @@ def log_for(source: str, db: Path) -> Path:
     if not rows:
         raise CoordinateError(f"{source!r} is neither a log file nor a game id in {db}")
     return Path(rows[0][0])
+
+
+def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str, save: Path | None) -> Board:
+    """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log``."""
+    if view not in VIEWS:
+        raise CoordinateError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    if view != "omniscient" or save is not None:
+        wanted = f"--view {view}" if view != "omniscient" else "--save"
+        raise LogNotFoundError(
+            f"game {game_id!r} was ingested from {str(log)!r}, which is not there now, and {wanted} needs the log "
+            f"(the database holds only the omniscient position); pass the log's path instead of the game id: "
+            f"annals position PATH/TO/LOG --at {at} ..."
+        )
+    con = open_database(db, read_only=True)
+    try:
+        game = StoredGame(con, game_id)
+        b = stored_board(game, game.resolve(at), at)
+    finally:
+        con.close()
+    err.print(
+        f"note: the log at {log} was not found, so this position comes from the database {db} (the position() "
+        "macro: omniscient; turn and step are the last event's); pass the log's path for views and --save",
+        markup=False,
+    )
+    return b
 
 
 HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
@@ -85,11 +110,15 @@ def position(
     if fmt not in ("board", "json"):
         fail(f"unknown format {fmt!r}; choose board or json")
     with reported():
-        timeline = Timeline.from_file(log_for(source, db))
-        count = timeline.resolve(at)
-        b = board(timeline, count, view, at)
-        if save is not None:
-            save.write_bytes(position_file(timeline, count, at))
+        log = log_for(source, db)
+        if log.exists():
+            timeline = Timeline.from_file(log)
+            count = timeline.resolve(at)
+            b = board(timeline, count, view, at)
+            if save is not None:
+                save.write_bytes(position_file(timeline, count, at))
+        else:
+            b = board_from_database(source, log, db, at, view, save)
     if fmt == "json":
         out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
     else:

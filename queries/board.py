@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core import Position
-from queries.positions import Timeline
+from queries.positions import StoredGame, Timeline
 from schemas.header import LogHeader
 from schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
 
@@ -55,6 +55,49 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
     state = timeline.state_after(count)
     pos: Position = timeline.position(count, view)
     total = len(timeline.ruleset.position(state).cards) if view != "omniscient" else len(pos.cards)
+    zones, counters = _grouped(pos, names)
+    return Board(
+        timeline.header.game_id,
+        timeline.header.ruleset,
+        coordinate,
+        count,
+        state.turn,
+        state.step,
+        view,
+        zones,
+        counters,
+        max(total - len(pos.cards), 0),
+        state.over,
+        state.winner,
+    )
+
+
+def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
+    """The omniscient board from the database alone (the ``position()`` macro), for a game whose log is not at
+    hand. The turn and step are those of the last event applied (``start``: turn 0, step ``""``), which can
+    differ from the state's own (an event that begins a step carries the step it was emitted in); the game is
+    over after its last event."""
+    zones, counters = _grouped(game.position(count), game.card_ids)
+    last = count - 1
+    over = count == len(game.kinds)
+    return Board(
+        game.game_id,
+        game.ruleset,
+        coordinate,
+        count,
+        game.turns[last] if last >= 0 else 0,
+        game.steps[last] if last >= 0 else "",
+        "omniscient",
+        zones,
+        counters,
+        0,
+        over,
+        game.winner if over else -1,
+    )
+
+
+def _grouped(pos: Position, names: dict[int, str]) -> tuple[dict[str, dict[str, list[str]]], dict[str, int]]:
+    """Cards by zone and side (``p0``/``p1``/``token``) with their card ids; counters by named holder."""
     zones: dict[str, dict[str, list[str]]] = {}
     for card in sorted(pos.cards):
         owner = instance_owner(card) if card < TOKEN_BASE else -1
@@ -64,17 +107,4 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
     for key in sorted(pos.counters):
         holder, _, counter = key.partition(":")
         counters[f"{_holder(int(holder), names)}:{counter}"] = pos.counters[key]
-    return Board(
-        timeline.header.game_id,
-        timeline.header.ruleset,
-        coordinate,
-        count,
-        state.turn,
-        state.step,
-        view,
-        dict(sorted(zones.items())),
-        counters,
-        max(total - len(pos.cards), 0),
-        state.over,
-        state.winner,
-    )
+    return dict(sorted(zones.items())), counters

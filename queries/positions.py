@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 import typing
 from bisect import bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -63,6 +65,10 @@ ALIASES: dict[str, dict[str, str]] = {
 
 class CoordinateError(AnnalsError, ValueError):
     """A coordinate that does not parse, or names nothing in this game."""
+
+
+class LogNotFoundError(AnnalsError, FileNotFoundError):
+    """A game's log is not where it was ingested from, and what was asked needs the log."""
 
 
 def convention_fold(events: typing.Iterable[Any]) -> Position:
@@ -152,20 +158,24 @@ class Timeline:
 
     def resolve(self, coordinate: str) -> int:
         """The number of events applied at ``coordinate`` (see the module docstring)."""
-        return resolve(coordinate, self.events, self.header.ruleset)
+        events = self.events
+        kinds = [type(e).__name__ for e in events]
+        return resolve(coordinate, [e.turn for e in events], [e.step for e in events], kinds, self.header.ruleset)
 
 
 def _after(index: int) -> int:
     return index + 1
 
 
-def resolve(coordinate: str, events: list[Any], ruleset: str) -> int:
+def resolve(coordinate: str, turns: list[int], steps: list[str], kinds: list[str], ruleset: str) -> int:
+    """The number of events applied at ``coordinate`` in a game whose events have these turns, steps and kinds
+    (event class names), in event-number order."""
     text = coordinate.strip()
     if text == "start":
         return 0
     if text == "end":
-        return len(events)
-    lo, hi = 0, len(events)
+        return len(kinds)
+    lo, hi = 0, len(kinds)
     parts = text.split("/")
     if len(parts) > 2:
         raise CoordinateError(f"coordinate {coordinate!r} has more than one '/'; write e.g. turn:5/attack.declare")
@@ -174,14 +184,13 @@ def resolve(coordinate: str, events: list[Any], ruleset: str) -> int:
         raise CoordinateError(f"coordinate {coordinate!r} needs NAME:VALUE, e.g. event:120, turn:5, CardPlayed:2")
     if head == "event":
         n = _int(arg, coordinate)
-        if not 0 <= n < len(events):
-            raise CoordinateError(f"event {n} does not exist; this game has events 0..{len(events) - 1}")
+        if not 0 <= n < len(kinds):
+            raise CoordinateError(f"event {n} does not exist; this game has events 0..{len(kinds) - 1}")
         if len(parts) > 1:
             raise CoordinateError(f"event:{n} takes no '/...' part")
         return _after(n)
     if head == "turn":
         t = _int(arg, coordinate)
-        turns = [e.turn for e in events]
         lo = next((i for i, turn in enumerate(turns) if turn == t), -1)
         if lo < 0:
             raise CoordinateError(f"turn {t} does not occur; this game has turns 0..{max(turns, default=0)}")
@@ -190,28 +199,28 @@ def resolve(coordinate: str, events: list[Any], ruleset: str) -> int:
             return _after(lo)
         head, _, arg = parts[1].partition(":")
         if not arg:  # turn:T/STEP
-            return _after(_first_step(events, lo, hi, parts[1], coordinate))
+            return _after(_first_step(steps, lo, hi, parts[1], coordinate))
     elif len(parts) > 1:
         raise CoordinateError(f"only turn:T may be followed by '/...' (got {coordinate!r})")
     if head == "step":
-        return _after(_first_step(events, lo, hi, arg, coordinate))
+        return _after(_first_step(steps, lo, hi, arg, coordinate))
     kind = ALIASES.get(ruleset, {}).get(head, head)
     k = _int(arg, coordinate)
     seen = 0
     for i in range(lo, hi):
-        if type(events[i]).__name__ == kind:
+        if kinds[i] == kind:
             seen += 1
             if seen == k:
                 return _after(i)
-    kinds = sorted({type(e).__name__ for e in events} | set(ALIASES.get(ruleset, {})))
+    known = sorted(set(kinds) | set(ALIASES.get(ruleset, {})))
     raise CoordinateError(
-        f"{coordinate!r}: found {seen} event(s) of kind {kind!r} there, not {k}; kinds in this game: {', '.join(kinds)}"
+        f"{coordinate!r}: found {seen} event(s) of kind {kind!r} there, not {k}; kinds in this game: {', '.join(known)}"
     )
 
 
-def _first_step(events: list[Any], lo: int, hi: int, step: str, coordinate: str) -> int:
+def _first_step(steps: list[str], lo: int, hi: int, step: str, coordinate: str) -> int:
     for i in range(lo, hi):
-        s = events[i].step
+        s = steps[i]
         if s == step or s.startswith(step + "."):
             return i
     raise CoordinateError(f"{coordinate!r}: no event at step {step!r} there")
@@ -224,18 +233,83 @@ def _int(text: str, coordinate: str) -> int:
         raise CoordinateError(f"{coordinate!r}: {text!r} is not a whole number") from None
 
 
+# Optimizer passes that EXPLAIN ANALYZE shows costing ~0.4 ms on every call of the position macro while finding
+# nothing to improve in it (one CTE over one pruned row group feeding two small aggregates): without them the plan
+# still pushes `n <= N` and the game's dynamic filter into the scan and reads one row group. Optimizers never change
+# a result, only the plan; a name this DuckDB does not know is left out.
+POINT_QUERY_SKIPPED_OPTIMIZERS = (
+    "common_subexpressions",
+    "common_subplan",
+    "cte_filter_pusher",
+    "expression_rewriter",
+    "projection_pullup",
+    "statistics_propagation",
+)
+
+
+@contextmanager
+def point_queries(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``con`` set for a run of point queries such as ``position_from_db``, and as before afterwards: one DuckDB
+    thread, and the ``POINT_QUERY_SKIPPED_OPTIMIZERS`` passes off.
+
+    A point query reads one row group, which one thread scans, so more threads only add hand-offs between them
+    (on 2 cores: a larger median and, on a busy machine, a much larger 99th percentile); and binding and planning,
+    not reading, are most of its time. Both settings belong to the database instance, shared by every connection to
+    the same file in a process, so keep analytical queries outside the block.
+    """
+    threads, disabled = con.execute(
+        "SELECT current_setting('threads'), current_setting('disabled_optimizers')"
+    ).fetchall()[0]
+    known = {name for (name,) in con.execute("SELECT name FROM duckdb_optimizers()").fetchall()}
+    skipped = {name for name in disabled.split(",") if name} | known.intersection(POINT_QUERY_SKIPPED_OPTIMIZERS)
+    con.execute("SET threads = 1")
+    con.execute(f"SET disabled_optimizers = '{','.join(sorted(skipped))}'")
+    try:
+        yield con
+    finally:
+        con.execute(f"SET threads = {int(threads)}")
+        con.execute(f"SET disabled_optimizers = '{disabled}'")
+
+
 def position_from_db(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int) -> Position:
-    """The ``position()`` macro's answer after event ``event_no`` (``-1``: before any event)."""
+    """The ``position()`` macro's answer after event ``event_no`` (``-1``: before any event).
+
+    It calls the macro by its unquoted name ``position_at`` (``"position"`` wraps it: one macro fewer to bind).
+    """
     rows = con.execute(
-        'SELECT what, card, zone, holder, counter, value FROM "position"(?, ?)', [game_id, event_no]
+        "SELECT what, card, zone, holder, counter, value FROM position_at(?, ?)", [game_id, event_no]
     ).fetchall()
     cards = {card: zone for what, card, zone, _, _, _ in rows if what == "card"}
     counters = {f"{holder}:{counter}": value for what, _, _, holder, counter, value in rows if what == "counter"}
     return Position(cards, counters)
 
 
-def events_of(con: duckdb.DuckDBPyConnection, game_id: str) -> int:
-    rows = con.execute("SELECT events FROM games WHERE game_id = ?", [game_id]).fetchall()
-    if not rows:
-        raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
-    return int(rows[0][0])
+class StoredGame:
+    """A game as the database holds it, for when its log is not at hand: its coordinates resolve from the stored
+    events' turns, steps and kinds, and its positions are the ``position()`` macro's (omniscient only: the
+    database keeps no view of what each player saw)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, game_id: str):
+        rows = con.execute("SELECT game, ruleset, file, winner FROM games WHERE game_id = ?", [game_id]).fetchall()
+        if not rows:
+            raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
+        game, ruleset, file, winner = rows[0]
+        self.con = con
+        self.game_id = game_id
+        self.ruleset: str = ruleset
+        self.file: str = file  # where the log was ingested from
+        self.winner: int = winner
+        events = con.execute("SELECT turn, step, kind FROM events WHERE game = ? ORDER BY n", [game]).fetchall()
+        self.turns: list[int] = [turn for turn, _, _ in events]
+        self.steps: list[str] = [step for _, step, _ in events]
+        self.kinds: list[str] = [kind for _, _, kind in events]
+        self.card_ids: dict[int, str] = dict(
+            con.execute("SELECT instance, card_id FROM deck_cards WHERE game = ?", [game]).fetchall()
+        )
+
+    def resolve(self, coordinate: str) -> int:
+        """The number of events applied at ``coordinate`` (see the module docstring)."""
+        return resolve(coordinate, self.turns, self.steps, self.kinds, self.ruleset)
+
+    def position(self, count: int) -> Position:
+        return position_from_db(self.con, self.game_id, count - 1)

@@ -5,11 +5,13 @@
 -- One row per card (what = 'card': card, zone) and per counter (what = 'counter': holder, counter, value).
 -- POSITION is an SQL keyword, so the name must be quoted: SELECT * FROM "position"('3f2a...', 120);
 -- position_at(gid, event_no) is the same macro under a name that needs no quotes.
+-- Cost: a point query reads one row group (zone maps on `game`); its time is mostly DuckDB binding and planning
+-- the two aggregates. The game is found with IN (game_id is UNIQUE): a scalar subquery adds a "more than one row"
+-- check (an aggregate and a CASE) to plan on every call.
 CREATE OR REPLACE MACRO position_at(gid, event_no) AS TABLE
-WITH g AS (SELECT game FROM games WHERE game_id = gid),
-ev AS (
+WITH ev AS (
     SELECT n, card, cards, dst, counter, holder, value FROM events
-    WHERE game = (SELECT game FROM g) AND n <= event_no
+    WHERE game IN (SELECT game FROM games WHERE game_id = gid) AND n <= event_no
 ),
 moves AS (
     SELECT n, unnest(CASE WHEN card IS NOT NULL THEN [card] ELSE cards END) AS card, dst

@@ -3,6 +3,7 @@ event of sample games; coordinates resolve; views hide what the viewer never saw
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import duckdb
@@ -10,9 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import Position
 from engine.replay import fold
 from ingest.flatten import collect
-from queries.positions import CoordinateError, Timeline, convention_fold, position_from_db
+from ingest.schema import open_database
+from queries.positions import (
+    POINT_QUERY_SKIPPED_OPTIMIZERS,
+    CoordinateError,
+    Timeline,
+    convention_fold,
+    point_queries,
+    position_from_db,
+)
 from schemas.logfile import read_log
 
 # Rulesets whose Ruleset.position is exactly the field-name conventions (Nim's events predate them: its pile
@@ -30,6 +40,57 @@ def test_log_fold_equals_sql_macro_on_every_event(db: Path, logs_dir: Path, rule
             from_log = timeline.position(n + 1)
             assert from_log == position_from_db(con, gid, n), (path, n)
             assert from_log == convention_fold(timeline.events[: n + 1])
+
+
+def test_point_queries_change_the_settings_for_the_block_only(db: Path, logs_dir: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute("SET threads = 2")
+    con.execute("SET disabled_optimizers = 'top_n'")
+    settings = "SELECT current_setting('threads'), current_setting('disabled_optimizers')"
+    gid = Timeline.from_file(collect([logs_dir / "cardtoy"])[0]).header.game_id
+    with point_queries(con):
+        threads, disabled = con.execute(settings).fetchall()[0]
+        answer = position_from_db(con, gid, 20)
+    assert threads == 1 and set(disabled.split(",")) == {"top_n", *POINT_QUERY_SKIPPED_OPTIMIZERS}
+    assert con.execute(settings).fetchall() == [(2, "top_n")]
+    assert answer == position_from_db(con, gid, 20) and answer.cards
+    assert position_from_db(con, "no-such-game", 20) == position_from_db(con, gid, -1) == convention_fold([])
+    with pytest.raises(ZeroDivisionError), point_queries(con):
+        _ = 1 // 0
+    assert con.execute(settings).fetchall() == [(2, "top_n")]
+
+
+def test_point_queries_agree_with_the_log_fold_on_every_event(real_db: Path, real_logs: Path) -> None:
+    """The macro planned without the skipped optimizer passes, on every event of real Miras 9 and MORANA games."""
+    con = duckdb.connect(str(real_db), read_only=True)
+    with point_queries(con):
+        for path in collect([real_logs]):
+            timeline = Timeline.from_file(path)
+            for n in range(len(timeline.events)):
+                assert timeline.position(n + 1) == position_from_db(con, timeline.header.game_id, n), (path, n)
+
+
+def test_a_point_query_reads_one_row_group() -> None:
+    """Events sorted by (game, n) over 3 row groups: the zone maps on `game` leave one to read, with the point
+    query settings too, and the latest move at or before the event wins."""
+    con = open_database(":memory:")
+    con.execute(
+        "INSERT INTO games (game, game_id, file, digest, ruleset, ruleset_version, engine_version, card_pool_hash, "
+        "format_version, seed, max_turns, winner, end_reason, events, decisions, turns) "
+        "SELECT g, 'g' || g, 'f', 'd', 'cardtoy', '1', '1', 'h', 1, 0, 0, -1, 'x', 500, 0, 1 FROM range(600) t(g)"
+    )
+    con.execute(
+        "INSERT INTO events (game, n, turn, step, player, kind, card, dst) "
+        "SELECT g, n, 1, 'main', 0, 'Moved', 1000 + n % 40, ['hand', 'deck', 'discard'][n % 3 + 1] "
+        "FROM range(600) a(g), range(500) b(n) ORDER BY g, n"
+    )
+    zones = ["hand", "deck", "discard"]
+    expected = {1000 + m % 40: zones[m % 3] for m in range(124)}
+    for tuned in (False, True):
+        with point_queries(con) if tuned else nullcontext(con):
+            plan = con.execute("EXPLAIN ANALYZE SELECT * FROM position_at(?, ?)", ["g370", 123]).fetchall()[0][1]
+            assert "Row Groups Scanned: 1 / 3" in plan, plan
+            assert position_from_db(con, "g370", 123) == Position(expected, {})
 
 
 def test_snapshot_seek_equals_a_plain_fold(logs_dir: Path) -> None:

@@ -1,0 +1,94 @@
+"""``annals position GAME_ID`` when the log the game was ingested from is gone: the omniscient board comes from the
+database's ``position()`` macro, saying so; what needs the log (a player's view, ``--save``) is refused with a
+``LogNotFoundError`` naming where the log was expected and what to pass instead."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from ingest.flatten import collect
+from ingest.loader import ingest
+from queries.board import board, stored_board
+from queries.positions import CoordinateError, StoredGame, Timeline
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def moved(real_logs: Path, tmp_path: Path) -> tuple[Path, list[Timeline], Path]:
+    """A database of one Miras 9 and one MORANA game whose logs were moved away after ingest."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for ruleset in ("miras9", "morana"):
+        shutil.copy(collect([real_logs / ruleset])[0], logs)
+    db = tmp_path / "annals.duckdb"
+    assert ingest([logs], db, workers=1).games_added == 2
+    timelines = [Timeline.from_file(p) for p in collect([logs])]
+    shutil.move(logs, tmp_path / "elsewhere")
+    return db, timelines, logs
+
+
+def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline], Path]) -> None:
+    db, timelines, logs = moved
+    for t in timelines:
+        gid = t.header.game_id
+        for at in ("start", "event:40", "turn:2", "end"):
+            result = runner.invoke(app, ["position", gid, "--db", str(db), "--at", at, "--format", "json"])
+            assert result.exit_code == 0, result.output
+            shown = json.loads(result.stdout)
+            count = t.resolve(at)
+            from_log = board(t, count, "omniscient", at)
+            assert (shown["zones"], shown["counters"]) == (from_log.zones, from_log.counters), (gid, at)
+            assert shown["events_applied"] == count and shown["view"] == "omniscient"
+            if count:
+                last = t.events[count - 1]
+                assert (shown["turn"], shown["step"]) == (last.turn, last.step)
+            assert shown["over"] == (at == "end") and shown["winner"] == (t.final.winner if at == "end" else -1)
+            note = result.stderr
+            assert "was not found" in note and str(logs) in note and "from the database" in note
+        table = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:3"])
+        assert table.exit_code == 0 and "omniscient view" in table.stdout and "counters" in table.stdout
+
+
+def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Timeline], Path], tmp_path: Path) -> None:
+    db, timelines, logs = moved
+    gid = timelines[0].header.game_id
+    for extra in (["--view", "player0"], ["--save", str(tmp_path / "pos.json")]):
+        result = runner.invoke(app, ["position", gid, "--db", str(db), *extra])
+        assert result.exit_code == 1
+        assert result.stderr.startswith("error: LogNotFoundError: ")
+        assert str(logs) in result.stderr and "pass the log's path instead of the game id" in result.stderr
+    assert not (tmp_path / "pos.json").exists()
+    bad = runner.invoke(app, ["position", gid, "--db", str(db), "--view", "judge"])
+    assert bad.exit_code == 1 and "unknown view 'judge'" in bad.stderr
+
+
+def test_stored_coordinates_resolve_as_the_log_does(real_db: Path, real_logs: Path) -> None:
+    """Every kind of coordinate, from the stored turns, steps and kinds, names the same event as from the log."""
+    con = duckdb.connect(str(real_db), read_only=True)
+    for path in collect([real_logs]):
+        t = Timeline.from_file(path)
+        game = StoredGame(con, t.header.game_id)
+        kinds = sorted({type(e).__name__ for e in t.events})
+        turn = t.events[-1].turn // 2
+        step = next(e.step for e in t.events if e.turn == turn)
+        aliases = ("damage", "flip", "site")
+        coordinates = ["start", "end", "event:0", f"event:{len(t.events) - 1}", f"turn:{turn}", f"turn:{turn}/{step}",
+                       f"step:{step}", *(f"{k}:1" for k in kinds), *(f"{a}:1" for a in aliases)]  # fmt: skip
+        for at in coordinates:
+            try:
+                expected = t.resolve(at)
+            except CoordinateError as exc:  # an alias of the other game
+                with pytest.raises(CoordinateError, match="not 1"):
+                    game.resolve(at)
+                assert "not 1" in str(exc)
+                continue
+            assert game.resolve(at) == expected, (path, at)
+            assert stored_board(game, expected, at).zones == board(t, expected, "omniscient", at).zones
