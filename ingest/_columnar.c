@@ -90,9 +90,20 @@ static void col_free(Col *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* One more row, valid or not. The bitmap is written only once the column has a null (until then every row is
+   valid and Arrow needs no bitmap): the first null fills it with 1s for the rows before. */
 static inline int col_bit(Col *c, int set) {
+    if (set && c->nulls == 0) {
+        c->rows++;
+        return 0;
+    }
     Py_ssize_t byte = c->rows >> 3;
-    if (byte >= c->valid.len) {
+    if (!set && c->nulls == 0) { /* the first null: every row so far was valid */
+        Py_ssize_t have = c->valid.len;
+        if (byte + 1 > have && buf_grow(&c->valid, byte + 1 - have) < 0) return -1;
+        memset(c->valid.p, 0xff, (size_t)(byte + 1));
+        c->valid.len = byte + 1;
+    } else if (byte >= c->valid.len) {
         if (buf_byte(&c->valid, 0) < 0) return -1;
     }
     unsigned char mask = (unsigned char)(1u << (c->rows & 7));
@@ -125,8 +136,9 @@ static int col_null(Col *c) {
     default:
         if (col_end_offset(c) < 0) return -1;
     }
+    if (col_bit(c, 0) < 0) return -1;
     c->nulls++;
-    return col_bit(c, 0);
+    return 0;
 }
 
 static inline int col_i32(Col *c, int32_t v) {
@@ -154,11 +166,12 @@ static void col_truncate(Col *c, Py_ssize_t rows) {
     if (rows >= c->rows) return;
     /* recount the nulls of the rows kept */
     Py_ssize_t nulls = 0;
-    for (Py_ssize_t i = 0; i < rows; i++)
-        if (!((unsigned char)c->valid.p[i >> 3] & (1u << (i & 7)))) nulls++;
+    if (c->nulls)
+        for (Py_ssize_t i = 0; i < rows; i++)
+            if (!((unsigned char)c->valid.p[i >> 3] & (1u << (i & 7)))) nulls++;
     c->nulls = nulls;
     c->rows = rows;
-    c->valid.len = (rows + 7) >> 3;
+    c->valid.len = nulls ? (rows + 7) >> 3 : 0;
     switch (c->type) {
     case COL_I32:
         c->values.len = rows * 4;
@@ -261,6 +274,11 @@ static int rd_i32(Rd *r, int32_t *v) {
 /* Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as Python decodes it. */
 static int utf8_valid(const unsigned char *s, Py_ssize_t n) {
     Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* ASCII, eight bytes at a time */
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ull) break;
+    }
     while (i < n) {
         unsigned char c = s[i];
         if (c < 0x80) {
@@ -431,6 +449,7 @@ typedef struct {
     Py_ssize_t width; /* tag + every field */
     Field *fields;    /* for row positions 5..width-1 */
     int conv_set[11];
+    int unset[11], n_unset; /* the convention columns this kind leaves NULL */
     int has_extra;
 } Kind;
 
@@ -530,6 +549,8 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
                 k->has_extra = 1;
             }
         }
+        for (int c = 0; c < 11; c++)
+            if (!k->conv_set[c]) k->unset[k->n_unset++] = c;
     }
     for (Py_ssize_t t = 0; t < no; t++) {
         PyObject *o = PyList_GET_ITEM(options, t);
@@ -662,8 +683,8 @@ static int read_event(Rd *r, const PlanObject *plan, Col *ev, int32_t file_idx, 
         return -1;
     for (Py_ssize_t i = 5; i < width; i++)
         if (read_field(r, &k->fields[i - 5], ev) < 0) return -1;
-    for (int c = 0; c < 11; c++)
-        if (!k->conv_set[c] && col_null(&ev[E_CONV + c]) < 0) return -1;
+    for (int i = 0; i < k->n_unset; i++)
+        if (col_null(&ev[E_CONV + k->unset[i]]) < 0) return -1;
     if (k->has_extra) {
         if (buf_byte(&ev[E_EXTRA].values, '}') < 0) return -1;
         return col_close(&ev[E_EXTRA]);
@@ -836,7 +857,7 @@ static PyObject *copy_out(Buf *b, PyObject *allocate) {
 /* (rows, nulls, validity, offsets or None, values) */
 static PyObject *col_export(Col *c, PyObject *allocate) {
     int offsets = c->type == COL_STR || c->type == COL_LIST;
-    PyObject *valid = copy_out(&c->valid, allocate);
+    PyObject *valid = c->nulls ? copy_out(&c->valid, allocate) : Py_NewRef(Py_None);
     PyObject *values = valid ? copy_out(&c->values, allocate) : NULL;
     PyObject *off = !values ? NULL : offsets ? copy_out(&c->offsets, allocate) : Py_NewRef(Py_None);
     PyObject *t = off ? Py_BuildValue("nnOOO", c->rows, c->nulls, valid, off, values) : NULL;

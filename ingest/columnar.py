@@ -50,6 +50,11 @@ _EXTRA_CODES = {pa.int64(): 0, pa.string(): 1, pa.list_(pa.int64()): 2, pa.bool_
 _CONVENTIONS = list(CONVENTION_TYPES)
 _MAX_TAG = 4096  # tags index a C array
 
+try:
+    POOL = pa.jemalloc_memory_pool()
+except NotImplementedError:
+    POOL = pa.default_memory_pool()
+
 _plans: dict[str, _columnar.Plan | None] = {}
 
 
@@ -123,7 +128,7 @@ class NativeSink:
         self.builder.truncate(*self.mark)
 
     def tables(self) -> tuple[pa.Table, pa.Table]:
-        events, decisions = self.builder.finish(pa.allocate_buffer)
+        events, decisions = self.builder.finish(lambda n: pa.allocate_buffer(n, memory_pool=POOL))
         return _table(EVENT_SCHEMA, events), _table(DECISION_SCHEMA, decisions)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -465,7 +466,7 @@ def flatten_files(paths: Sequence[str], known: dict[str, str], *, fast: bool = T
             return _flatten_files(paths, known, columnar.NativeSink())
         except columnar.Unsupported:
             pass  # redo the chunk with the reference, which takes the row or names what is wrong
-    with _gc_paused():
+    with gc_paused():
         try:
             return _flatten_files(paths, known, _ReferenceSink(typed=False))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
@@ -478,7 +479,7 @@ _gc_pauses = [0, False]  # threads flattening with the reference now; whether th
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """The collector off while any thread flattens with the reference (it is one switch for the process)."""
     with _gc_lock:
         if _gc_pauses[0] == 0:
@@ -530,9 +531,20 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found.update(str(f) for f in path.rglob("*.log") if f.is_file())
+            found.update(_logs_under(str(path)))
         elif path.exists():
             found.add(str(path))
         else:
             raise FileNotFoundError(str(path))
     return sorted(found)
+
+
+def _logs_under(folder: str) -> Iterator[str]:
+    """``*.log`` files under ``folder``, symbolic links to folders not followed (``os.scandir``: a folder of
+    thousands of logs is listed without a stat per file, several times faster than ``Path.rglob``)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _logs_under(entry.path)
+            elif entry.name.endswith(".log") and entry.is_file():
+                yield entry.path

@@ -36,7 +36,7 @@ from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
-CHUNK_FILES = 512  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
+CHUNK_FILES = 256  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
 
 
 class IngestError(AnnalsError, ValueError):
@@ -103,7 +103,7 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
 
 
 POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
-THREADS_AHEAD = 8  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
+THREADS_AHEAD = 16  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
 
 
 def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
@@ -146,31 +146,31 @@ class _Batch:
         self.rows = 0
 
 
+_GAME_COLUMNS = [
+    "game", "game_id", "file", "digest", "ruleset", "ruleset_version", "engine_version", "card_pool_hash",
+    "format_version", "seed", "max_turns", "event", "round", "table_no", "match", "game_no", "branched_from",
+    "branched_at", "first_player", "winner", "end_reason", "events", "decisions", "turns",
+]  # fmt: skip
+
+
 def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
-    games: list[dict[str, Any]] = []
-    players: list[dict[str, Any]] = []
+    """The batch's games, players and deck cards as Arrow tables, built column by column."""
+    games: list[tuple[Any, ...]] = []
+    players: dict[str, list[Any]] = {"game": [], "seat": [], "name": [], "agent": [], "deck": [], "leader": []}
     deck: dict[str, list[Any]] = {"game": [], "seat": [], "idx": [], "instance": [], "card_id": []}
     for gno, m in batch.games:
         h = m.header
         t = h.tournament
         b = h.branched_from
         games.append(
-            {
-                "game": gno, "game_id": h.game_id, "file": m.file, "digest": m.digest, "ruleset": h.ruleset,
-                "ruleset_version": h.ruleset_version, "engine_version": h.engine_version,
-                "card_pool_hash": h.card_pool_hash, "format_version": h.format_version, "seed": h.seed,
-                "max_turns": h.max_turns, "event": t.event if t else None, "round": t.round if t else None,
-                "table_no": t.table if t else None, "match": t.match if t else None, "game_no": t.game if t else None,
-                "branched_from": b.game_id if b else None, "branched_at": b.at_event if b else None,
-                "first_player": m.first_player, "winner": m.winner, "end_reason": m.end_reason,
-                "events": m.events, "decisions": m.decisions, "turns": m.turns,
-            }
+            (gno, h.game_id, m.file, m.digest, h.ruleset, h.ruleset_version, h.engine_version, h.card_pool_hash,
+             h.format_version, h.seed, h.max_turns, t.event if t else None, t.round if t else None,
+             t.table if t else None, t.match if t else None, t.game if t else None, b.game_id if b else None,
+             b.at_event if b else None, m.first_player, m.winner, m.end_reason, m.events, m.decisions, m.turns)
         )  # fmt: skip
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
-            players.append(
-                {"game": gno, "seat": seat, "name": player.name, "agent": player.agent, "deck": dl.name,
-                 "leader": dl.leader}
-            )  # fmt: skip
+            for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):
+                players[key].append(v)
             n = len(dl.cards)
             deck["game"] += [gno] * n
             deck["seat"] += [seat] * n
@@ -180,59 +180,77 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
             if dl.leader:
                 for key, v in zip(deck, (gno, seat, -1, instance_id(seat, LEADER_INDEX), dl.leader), strict=True):
                     deck[key].append(v)
+    columns = list(zip(*games, strict=True))
     return {
-        "g": pa.Table.from_pylist(games),
-        "p": pa.Table.from_pylist(players),
+        "g": pa.table({name: pa.array(column) for name, column in zip(_GAME_COLUMNS, columns, strict=True)}),
+        "p": pa.table(players),
         "d": pa.table(deck),
-        "r": pa.table(
-            {
-                "ruleset": [m.header.ruleset for _, m in batch.games],
-                "card_pool_hash": [m.header.card_pool_hash for _, m in batch.games],
-            }
-        ),
+        "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
     }
 
 
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
 
 
-def _write(con: duckdb.DuckDBPyConnection, batch: _Batch) -> None:
+class _Tables(NamedTuple):
+    """A batch as the Arrow tables its transaction inserts, made by the gathering thread so that the writer thread
+    (the slowest stage) only runs SQL."""
+
+    games: dict[str, pa.Table]  # _in_g games, _in_p players, _in_d deck cards, _in_r rulesets and pools
+    cards: pa.Table
+    events: pa.Table | None
+    decisions: pa.Table | None
+    numbers: tuple[int, int] | None  # the batch's first and last game number
+    quarantine: pa.Table | None
+
+
+def _tables(batch: _Batch) -> _Tables:
+    # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
+    # (each ends in a partial row group), far more than the copy costs.
+    def combined(tables: list[pa.Table]) -> pa.Table | None:
+        return pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL) if tables else None
+
+    numbers = [gno for gno, _ in batch.games]
+    return _Tables(
+        _game_rows(batch) if batch.games else {},
+        _card_rows(batch),
+        combined(batch.events),
+        combined(batch.decisions),
+        (min(numbers), max(numbers)) if numbers else None,
+        pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
+    )
+
+
+def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
     """One transaction: everything in the batch, or nothing."""
     con.execute("BEGIN TRANSACTION")
     try:
-        if batch.games:
-            t = _game_rows(batch)
-            for name, table in t.items():
+        if t.numbers is not None:
+            for name, table in t.games.items():
                 con.register(f"_in_{name}", table)
             con.execute("INSERT INTO games BY NAME SELECT * FROM _in_g")
             con.execute("INSERT INTO players BY NAME SELECT * FROM _in_p")
             con.execute("INSERT INTO deck_cards BY NAME SELECT * FROM _in_d")
-            con.register("_in_c", _card_rows(batch))
+            con.register("_in_c", t.cards)
             con.execute("INSERT OR IGNORE INTO cards SELECT * FROM _in_c")  # the whole pool, when known
             con.execute(  # and any card id the decks name that the pool does not describe
                 "INSERT OR IGNORE INTO cards SELECT DISTINCT r.ruleset, r.card_pool_hash, d.card_id, NULL, NULL, NULL "
                 "FROM _in_d d JOIN (SELECT DISTINCT game, ruleset, card_pool_hash FROM _in_g) r USING (game)"
             )
             con.unregister("_in_c")
-            # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of
-            # one batch (each batch ends in a partial row group), far more than the copy costs.
-            events = pa.concat_tables(batch.events).combine_chunks() if batch.events else None
-            if events is not None and events.num_rows:
-                con.register("_in_e", events)
+            if t.events is not None and t.events.num_rows:
+                con.register("_in_e", t.events)
                 con.execute("INSERT INTO events SELECT * FROM _in_e")
                 con.unregister("_in_e")
-            decisions = pa.concat_tables(batch.decisions).combine_chunks() if batch.decisions else None
-            if decisions is not None and decisions.num_rows:
-                con.register("_in_x", decisions)
+            if t.decisions is not None and t.decisions.num_rows:
+                con.register("_in_x", t.decisions)
                 con.execute(f"INSERT INTO decisions SELECT {_DECISION_COLS} FROM _in_x")
                 con.unregister("_in_x")
-            for name in t:
+            for name in t.games:
                 con.unregister(f"_in_{name}")
-            numbers = [gno for gno, _ in batch.games]
-            con.execute(ddl("card_facts"), {"lo": min(numbers), "hi": max(numbers)})
-        if batch.bad:
-            q = pa.Table.from_pylist([b._asdict() for b in batch.bad])
-            con.register("_in_q", q)
+            con.execute(ddl("card_facts"), {"lo": t.numbers[0], "hi": t.numbers[1]})
+        if t.quarantine is not None:
+            con.register("_in_q", t.quarantine)
             con.execute(
                 'INSERT OR IGNORE INTO quarantine SELECT file, file_digest, game_id, error, frame, "offset", '
                 "reason, events_read FROM _in_q"
@@ -323,7 +341,7 @@ def ingest(
             batch.decisions.append(_with_game(decisions, gno_array))
             batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
-            if batch.rows >= (batch_rows if report.batches else batch_rows // 4):  # the database starts sooner
+            if batch.rows >= batch_rows >> max(0, 2 - report.batches):  # 1/4, 1/2: the database starts sooner
                 writer.write(batch)
                 report.batches += 1
                 batch = _Batch()
@@ -351,8 +369,9 @@ class _Writer:
         self.pending: Future[None] | None = None
 
     def write(self, batch: _Batch) -> None:
+        tables = _tables(batch)  # while the previous batch is still being written
         self.wait()
-        self.pending = self.pool.submit(_write, self.con, batch)
+        self.pending = self.pool.submit(_write, self.con, tables)
 
     def wait(self) -> None:
         pending, self.pending = self.pending, None
