@@ -762,12 +762,13 @@ done:
     return rc;
 }
 
-PyDoc_STRVAR(add_frame_doc,
-             "add_frame(plan, payload, file_idx, expected) -> (events, decisions, first_player)\n\n"
-             "Append a batch frame's event and decision rows; ``expected`` is the number its first event must "
-             "carry. ``first_player`` is the player of its first event from turn 1 on (-1: none). Raises "
-             "Unsupported for anything the reference flattener must handle; the rows of a frame that raised are "
-             "left half-written, so the caller drops the whole builder.");
+PyDoc_STRVAR(add_files_doc,
+             "add_files(files) -> [(events, decisions, first_player), ...]\n\n"
+             "Append the rows of each (plan, file_idx, payloads) in order, each file's events numbered from 0; "
+             "``first_player`` is the player of the file's first event from turn 1 on (-1: none). One call per "
+             "chunk of files: the GIL is released for the whole of it, so threads parse side by side without "
+             "handing the GIL back and forth at every frame. Raises Unsupported for anything the reference "
+             "flattener must handle; rows are then left half-written, so the caller drops the builder's rows.");
 
 static int parse_frame(Rd *r, const PlanObject *plan, BuilderObject *self, int32_t file_idx, int64_t expected,
                        Py_ssize_t *n_events, Py_ssize_t *n_decisions, int *first) {
@@ -784,36 +785,95 @@ static int parse_frame(Rd *r, const PlanObject *plan, BuilderObject *self, int32
     return 0;
 }
 
-static PyObject *builder_add_frame(BuilderObject *self, PyObject *args) {
+typedef struct {
     PlanObject *plan;
-    Py_buffer payload;
     int file_idx;
-    long long expected;
-    if (!PyArg_ParseTuple(args, "O!y*iL:add_frame", &PlanType, &plan, &payload, &file_idx, &expected)) return NULL;
+    Py_ssize_t first_payload, n_payloads;
+    Py_ssize_t events, decisions;
+    int first;
+} FileJob;
+
+static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
+    if (!PyList_Check(files)) {
+        PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads)");
+        return NULL;
+    }
     if (self->busy) {
-        PyBuffer_Release(&payload);
         PyErr_SetString(PyExc_RuntimeError, "a Builder is filled by one thread at a time");
         return NULL;
     }
-    Rd r = {(const unsigned char *)payload.buf, (const unsigned char *)payload.buf + payload.len};
-    Py_ssize_t n_events = 0, n_decisions = 0;
-    int first = -1, rc;
+    Py_ssize_t n_files = PyList_GET_SIZE(files), n_payloads = 0;
+    for (Py_ssize_t i = 0; i < n_files; i++) {
+        PyObject *item = PyList_GET_ITEM(files, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyList_Check(PyTuple_GET_ITEM(item, 2))) {
+            PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads)");
+            return NULL;
+        }
+        n_payloads += PyList_GET_SIZE(PyTuple_GET_ITEM(item, 2));
+    }
+    FileJob *jobs = PyMem_Calloc((size_t)(n_files ? n_files : 1), sizeof(FileJob));
+    Py_buffer *views = PyMem_Calloc((size_t)(n_payloads ? n_payloads : 1), sizeof(Py_buffer));
+    if (!jobs || !views) {
+        PyMem_Free(jobs);
+        PyMem_Free(views);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t held = 0, files_held = 0; /* buffers and plans to release */
+    PyObject *result = NULL;
+    for (Py_ssize_t i = 0; i < n_files; i++) {
+        PyObject *item = PyList_GET_ITEM(files, i), *payloads = PyTuple_GET_ITEM(item, 2);
+        FileJob *job = &jobs[i];
+        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(item, 0), &PlanType)) {
+            PyErr_SetString(PyExc_TypeError, "a file's plan must be a Plan");
+            goto done;
+        }
+        job->file_idx = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+        if (job->file_idx == -1 && PyErr_Occurred()) goto done;
+        job->plan = (PlanObject *)Py_NewRef(PyTuple_GET_ITEM(item, 0));
+        files_held++;
+        job->first_payload = held;
+        job->n_payloads = PyList_GET_SIZE(payloads);
+        for (Py_ssize_t k = 0; k < job->n_payloads; k++) {
+            if (PyObject_GetBuffer(PyList_GET_ITEM(payloads, k), &views[held], PyBUF_SIMPLE) < 0) goto done;
+            held++;
+        }
+    }
+    int rc = 0;
     self->busy = 1;
-    Py_INCREF(plan); /* held while the GIL is released */
     Py_BEGIN_ALLOW_THREADS
     fail_kind = FAIL_NONE;
-    rc = parse_frame(&r, plan, self, file_idx, expected, &n_events, &n_decisions, &first);
+    for (Py_ssize_t i = 0; i < n_files && rc == 0; i++) {
+        FileJob *job = &jobs[i];
+        job->first = -1;
+        for (Py_ssize_t k = 0; k < job->n_payloads && rc == 0; k++) {
+            Py_buffer *v = &views[job->first_payload + k];
+            Rd r = {(const unsigned char *)v->buf, (const unsigned char *)v->buf + v->len};
+            Py_ssize_t events = 0, decisions = 0;
+            rc = parse_frame(&r, job->plan, self, job->file_idx, job->events, &events, &decisions, &job->first);
+            job->events += events;
+            job->decisions += decisions;
+        }
+    }
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    Py_DECREF(plan);
-    PyBuffer_Release(&payload);
     if (rc < 0) {
         PyObject *kind = fail_kind == FAIL_MEMORY ? PyExc_MemoryError
                          : fail_kind == FAIL_OVERFLOW ? PyExc_OverflowError : Unsupported;
         PyErr_SetString(kind, fail_what ? fail_what : "failed");
-        return NULL;
+        goto done;
     }
-    return Py_BuildValue("nni", n_events, n_decisions, first);
+    result = PyList_New(n_files);
+    for (Py_ssize_t i = 0; result && i < n_files; i++) {
+        PyObject *t = Py_BuildValue("nni", jobs[i].events, jobs[i].decisions, jobs[i].first);
+        if (!t) Py_CLEAR(result);
+        else PyList_SET_ITEM(result, i, t);
+    }
+done:
+    for (Py_ssize_t k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    for (Py_ssize_t i = 0; i < files_held; i++) Py_DECREF(jobs[i].plan);
+    PyMem_Free(views);
+    PyMem_Free(jobs);
+    return result;
 }
 
 static int builder_busy(BuilderObject *self);
@@ -902,7 +962,7 @@ static PyObject *builder_finish(BuilderObject *self, PyObject *allocate) {
 }
 
 static PyMethodDef builder_methods[] = {
-    {"add_frame", (PyCFunction)builder_add_frame, METH_VARARGS, add_frame_doc},
+    {"add_files", (PyCFunction)builder_add_files, METH_O, add_files_doc},
     {"rows", (PyCFunction)builder_rows, METH_NOARGS, "rows() -> (event rows, decision rows) so far"},
     {"truncate", (PyCFunction)builder_truncate, METH_VARARGS,
      "truncate(events, decisions): drop the rows after these counts (a file that failed after some frames)"},

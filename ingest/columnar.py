@@ -21,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 
 from ingest.plans import CONVENTION_TYPES, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
+from schemas.logfile import LogReader
 from schemas.rulesets import RulesetSchema
 
 try:
@@ -103,33 +104,49 @@ def _builder() -> _columnar.Builder:
 
 
 class NativeSink:
-    """The rows of a chunk of files, filled by the C builder frame by frame; see ``ingest.flatten._read_one``."""
+    """A chunk's files, parsed by the C builder in one call when the chunk's tables are asked for (the GIL is then
+    released once per chunk, not at every frame); see ``ingest.flatten._Sink``."""
 
     def __init__(self) -> None:
         self.builder = _builder()
+        self.files: list[tuple[_columnar.Plan, int, list[bytes]]] = []
+        self.counts: list[tuple[int, int]] = []  # each file's events and decisions, as its closing record says
         self.plan: _columnar.Plan | None = None
-        self.mark = (0, 0)
+        self.payloads: list[bytes] = []
 
     def begin(self, schema: RulesetSchema) -> None:
-        plan = plan_for(schema)
-        if plan is None:
+        self.plan, self.payloads = plan_for(schema), []
+        if self.plan is None:
             raise Unsupported(f"ruleset {schema.name!r} has a kind beyond the fast path")
-        self.plan = plan
-        self.mark = self.builder.rows()
 
-    def frame(self, payload: bytes, expected: int, file_idx: int, where: object) -> tuple[int, int, int]:
-        assert self.plan is not None, "frame() before begin()"
-        return self.builder.add_frame(self.plan, payload, file_idx, expected)
+    def frame(self, payload: bytes, expected: int, file_idx: int, where: object) -> tuple[int, int]:
+        self.payloads.append(payload)
+        return 0, 0  # counted when parsed
 
-    def commit(self, file_idx: int) -> None:
-        pass  # the rows are in place already
+    def end(self, reader: LogReader, file_idx: int) -> int:
+        assert self.plan is not None and reader.close_record is not None
+        self.files.append((self.plan, file_idx, self.payloads))
+        self.counts.append((reader.close_record.events, reader.close_record.decisions))
+        return -1  # known once parsed
 
-    def abandon(self) -> None:
-        self.builder.truncate(*self.mark)
+    def abandon(self, reader: LogReader) -> None:
+        """A file that failed after some frames: parse those alone, to count their events, and drop the rows."""
+        if self.plan is None or not self.payloads:
+            return
+        mark = self.builder.rows()
+        try:
+            [(events, _, _)] = self.builder.add_files([(self.plan, 0, self.payloads)])
+        finally:
+            self.builder.truncate(*mark)
+        reader.events_read = events
 
-    def tables(self) -> tuple[pa.Table, pa.Table]:
-        events, decisions = self.builder.finish(lambda n: pa.allocate_buffer(n, memory_pool=POOL))
-        return _table(EVENT_SCHEMA, events), _table(DECISION_SCHEMA, decisions)
+    def tables(self) -> tuple[pa.Table, pa.Table, list[int]]:
+        parsed = self.builder.add_files(self.files)
+        if [(events, decisions) for events, decisions, _ in parsed] != self.counts:  # the reference names the file
+            raise Unsupported("a closing record's counts differ from the frames'")
+        events_table, decisions_table = self.builder.finish(lambda n: pa.allocate_buffer(n, memory_pool=POOL))
+        firsts = [first for _, _, first in parsed]
+        return _table(EVENT_SCHEMA, events_table), _table(DECISION_SCHEMA, decisions_table), firsts
 
 
 # A column as Builder.finish() hands it over: rows, nulls, and the validity, offsets (or None) and values buffers.

@@ -339,7 +339,7 @@ class _ReferenceSink:
         self.decision_rows: list[Row] = []
         self.first = -1
 
-    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int, int]:
+    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int]:
         if self.checker is not None:
             try:
                 self.checker.decode(payload)
@@ -370,7 +370,7 @@ class _ReferenceSink:
                 except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError) as exc:
                     raise where.error(f"a decision has a value its column cannot hold: {exc}") from exc
             self.decision_rows.extend(decisions)
-        return len(rows), len(decisions), self.first
+        return len(rows), len(decisions)
 
     def _check_columns(self, rows: list[Row], file_idx: int, where: _Where) -> None:
         """The typed pass: a value of the right type may still not fit its column (a card number beyond 32 bits):
@@ -385,26 +385,34 @@ class _ReferenceSink:
                 raise where.error(f"a {kind.name} event has a value its column cannot hold: {exc}") from exc
             self.groups.setdefault(tag, []).extend(group)
 
-    def commit(self, file_idx: int) -> None:
+    def end(self, reader: LogReader, file_idx: int) -> int:
+        reader.check_counts()
         if self.decision_rows:
             self.cols.add_decisions(self.options, self.decision_rows, file_idx)
         self.cols.add_file(self.ruleset, self.groups, file_idx)  # after the last thing that can fail
+        return self.first
 
-    def abandon(self) -> None:
-        pass  # nothing of the file reached the columns
+    def abandon(self, reader: LogReader) -> None:
+        pass  # nothing of the file reached the columns; the reader counted the events of the frames decoded
 
-    def tables(self) -> tuple[pa.Table, pa.Table]:
-        return self.cols.event_table(), self.cols.decision_table()
+    def tables(self) -> tuple[pa.Table, pa.Table, list[int] | None]:
+        return self.cols.event_table(), self.cols.decision_table(), None
 
 
 class _Sink(Protocol):
-    """Where a chunk's rows go: the reference (``_ReferenceSink``) or the C fast path (``columnar.NativeSink``)."""
+    """Where a chunk's rows go: the reference (``_ReferenceSink``) or the C fast path (``columnar.NativeSink``).
+
+    ``frame`` takes each verified batch frame of a file and says how many events and decisions it decoded (the
+    fast path defers its parsing, and says 0); ``end`` takes a file whose frames all read cleanly and gives the
+    player of its first event from turn 1 on (-1 when deferred); ``abandon`` drops a file that failed, leaving in
+    ``reader.events_read`` the events of its frames before the failure; ``tables`` gives the chunk's events and
+    decisions and, when deferred, each ended file's first player."""
 
     def begin(self, schema: RulesetSchema) -> None: ...
-    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int, int]: ...
-    def commit(self, file_idx: int) -> None: ...
-    def abandon(self) -> None: ...
-    def tables(self) -> tuple[pa.Table, pa.Table]: ...
+    def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int]: ...
+    def end(self, reader: LogReader, file_idx: int) -> int: ...
+    def abandon(self, reader: LogReader) -> None: ...
+    def tables(self) -> tuple[pa.Table, pa.Table, list[int] | None]: ...
 
 
 def _read_one(
@@ -423,19 +431,15 @@ def _read_one(
                 return Skipped(path, header.game_id, reader.digest, close.events)
             raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
         sink.begin(reader.schema)
-        first = -1
         try:
             for index, at, payload in reader.raw_frames():
-                events, decisions, frame_first = sink.frame(payload, reader.events_read, file_idx,
-                                                            _Where(path, index, at))  # fmt: skip
-                first = frame_first if first < 0 else first
+                events, decisions = sink.frame(payload, reader.events_read, file_idx, _Where(path, index, at))
                 reader.events_read += events
                 reader.decisions_read += decisions
-            reader.check_counts()
+            first = sink.end(reader, file_idx)
         except BaseException:
-            sink.abandon()
+            sink.abandon(reader)
             raise
-        sink.commit(file_idx)
         close = reader.close_record
         assert close is not None
         return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
@@ -513,7 +517,9 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str], sink: _Sink) -> 
         else:
             assert type(outcome) is GameMeta
             games.append(outcome)
-    events, decisions = sink.tables()
+    events, decisions, firsts = sink.tables()
+    if firsts is not None:
+        games = [g._replace(first_player=first) for g, first in zip(games, firsts, strict=True)]
     return Chunk(games, skipped, bad, events, decisions)
 
 

@@ -208,7 +208,7 @@ def _tables(batch: _Batch) -> _Tables:
     # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
     # (each ends in a partial row group), far more than the copy costs.
     def combined(tables: list[pa.Table]) -> pa.Table | None:
-        return pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL) if tables else None
+        return _as_json(pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL)) if tables else None
 
     numbers = [gno for gno, _ in batch.games]
     return _Tables(
@@ -219,6 +219,21 @@ def _tables(batch: _Batch) -> _Tables:
         (min(numbers), max(numbers)) if numbers else None,
         pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
     )
+
+
+_JSON = pa.json_(pa.string())
+_JSON_COLUMNS = ("extra", "chosen_option", "offered")
+
+
+def _as_json(table: pa.Table) -> pa.Table:
+    """The JSON text columns typed as Arrow's JSON extension type, which DuckDB takes into its JSON columns as they
+    are: as plain strings it would parse every value to check it, and annals writes these texts itself."""
+    for name in _JSON_COLUMNS:
+        i = table.schema.get_field_index(name)
+        if i >= 0:
+            column = pa.chunked_array([pa.ExtensionArray.from_storage(_JSON, c) for c in table.column(i).chunks], _JSON)
+            table = table.set_column(i, pa.field(name, _JSON), column)
+    return table
 
 
 def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
@@ -341,7 +356,7 @@ def ingest(
             batch.decisions.append(_with_game(decisions, gno_array))
             batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
-            if batch.rows >= batch_rows >> max(0, 2 - report.batches):  # 1/4, 1/2: the database starts sooner
+            if batch.rows >= batch_rows >> max(0, 3 - report.batches):  # 1/8, 1/4, 1/2: the database starts sooner
                 writer.write(batch)
                 report.batches += 1
                 batch = _Batch()
