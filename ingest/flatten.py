@@ -532,10 +532,11 @@ def _game_id_of(path: str) -> str | None:
 
 
 def collect(paths: Sequence[str | Path]) -> list[str]:
-    """Files named, and ``*.log`` files under folders named (recursively), sorted, without repeats."""
+    """Files named, and ``*.log`` files under folders named (recursively), sorted, without repeats; as absolute
+    paths, so that the games table names where each log is from any working folder."""
     found: set[str] = set()
     for p in paths:
-        path = Path(p)
+        path = Path(os.path.abspath(p))
         if path.is_dir():
             found.update(_logs_under(str(path)))
         elif path.exists():
