@@ -1,6 +1,7 @@
 """Decoded log records → what the database stores: the events table's columns and decision rows, as Arrow tables.
 
-``flatten_files`` is what an ingest worker process runs on a chunk of files: it never touches the database. Each
+``flatten_files`` is what an ingest worker runs on a chunk of files: it never touches the database. This is the
+reference flattener (``ingest.columnar`` is the fast path, and hands it whatever it does not handle). Each
 batch frame is decoded once by msgspec in C, untyped (each row a plain tuple ``(tag, n, turn, step, player,
 fields...)``), and validated by structure: a tag the ruleset does not know, or a row longer than its kind or
 shorter than its required (non-default) fields, quarantines the file naming the frame; a row missing trailing
@@ -18,8 +19,9 @@ than annals' writer.
 
 Cost, measured on Miras 9 and MORANA logs (``bench.ingest``): about 2.2 us per event on one core, 3 us with both
 cores busy (decoding to tuples and freeing them 0.4, frame checks 0.1, grouping 0.1, decision rows 0.3, Arrow
-structs 0.5, ``extra`` 0.2, sort 0.15), against about 4.5 us when DuckDB unnested re-encoded JSON frames. Each
-chunk also pays a fixed cost per kind (a few Arrow calls, one polars call), hence chunks of many files.
+structs 0.5, ``extra`` 0.2, sort 0.15), against about 4.5 us when DuckDB unnested re-encoded JSON frames and
+0.16 us in the C fast path. Each chunk also pays a fixed cost per kind (a few Arrow calls, one polars call), hence
+chunks of many files.
 """
 
 from __future__ import annotations
