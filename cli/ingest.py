@@ -33,7 +33,7 @@ def ingest(
     paths: list[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.log."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created when missing)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
-    workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C fast path) decoding logs."),
+    workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C code) decoding logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Ingest logs into DuckDB: idempotent, one transaction per batch, bad files quarantined with the reason.
