@@ -80,6 +80,8 @@ def plan_for(schema: RulesetSchema) -> _columnar.Plan | None:
                     supported = False
                     break
                 fields[i] = (-1, code, name)
+            if not supported:
+                break
             kinds[tag] = (p.name, p.width, tuple(fields[i] for i in range(5, p.width)))
         names: list[str | None] = [None] * (max(options, default=-1) + 1)
         for tag, name in options.items():
