@@ -128,8 +128,10 @@ def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> It
 def _threaded(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
     """Threads, when the C parser is built: it releases the GIL, so they parse while DuckDB inserts (which also
     releases it), and the tables need no copy between processes. Up to ``THREADS_AHEAD`` chunks are flattened
-    ahead, so the threads keep parsing through a whole batch's insert."""
-    with ThreadPoolExecutor(workers, thread_name_prefix="annals-ingest") as pool:
+    ahead, so the threads keep parsing through a whole batch's insert; if the caller stops early (an error, an
+    interrupt), the chunks not yet started are dropped."""
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="annals-ingest")
+    try:
         todo = iter(chunks)
         running = deque(pool.submit(flatten_files, c, known) for c in islice(todo, THREADS_AHEAD))
         while running:
@@ -138,6 +140,8 @@ def _threaded(chunks: list[list[str]], known: dict[str, str], workers: int) -> I
             if following is not None:
                 running.append(pool.submit(flatten_files, following, known))
             yield done
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 class _Batch:

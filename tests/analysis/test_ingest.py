@@ -136,11 +136,12 @@ def damage(folder: Path) -> dict[str, Path]:
     return {"TruncatedLogError": truncated, "CorruptLogError": flipped, "UnsupportedFormatError": version}
 
 
-def test_quarantine_in_one_batch(logs_copy: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_quarantine_in_one_batch(logs_copy: Path, tmp_path: Path, workers: int) -> None:
     original = read_log(collect([logs_copy / "cardtoy"])[0])
     bad = damage(logs_copy)
     path = tmp_path / "q.duckdb"
-    report = ingest([logs_copy], path, workers=1)
+    report = ingest([logs_copy], path, workers=workers, chunk_files=3)
     assert report.files_quarantined == 3 and report.batches == 1
     assert report.games_added == report.files - 3
     assert report.reconciled and report.events_quarantined > 0
@@ -169,6 +170,23 @@ def test_strict_stops_at_the_first_bad_file(logs_copy: Path, tmp_path: Path) -> 
     with pytest.raises(IngestError, match="--strict"):
         ingest([logs_copy], path, workers=1, strict=True)
     assert snapshot(path)["games"] == []
+
+
+def test_strict_with_threads_keeps_whole_batches_before_the_bad_file(logs_copy: Path, tmp_path: Path) -> None:
+    """Threads parse ahead and a writer thread inserts: the batches written before the bad file stay, whole."""
+    files = collect([logs_copy])
+    last = Path(files[-1])
+    last.write_bytes(last.read_bytes()[:-10])
+    path = tmp_path / "s.duckdb"
+    with pytest.raises(IngestError, match="--strict"):
+        ingest([logs_copy], path, workers=2, chunk_files=1, batch_rows=400, strict=True)
+    con = duckdb.connect(str(path), read_only=True)
+    stored = con.execute("SELECT count(*), count(*) FILTER (file = ?) FROM games", [str(last)]).fetchall()
+    torn = con.execute(
+        "SELECT count(*) FROM games g WHERE events <> (SELECT count(*) FROM events e WHERE e.game = g.game)"
+    ).fetchall()
+    con.close()
+    assert 0 < stored[0][0] <= len(files) - 1 and stored[0][1] == 0 and torn == [(0,)]
 
 
 def test_changed_log_with_the_same_game_id_is_reported(logs_copy: Path, tmp_path: Path) -> None:
