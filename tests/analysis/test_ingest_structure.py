@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 import msgspec
+import pytest
 
 from ingest.flatten import collect
 from ingest.loader import ingest
@@ -112,11 +113,16 @@ def test_old_rows_without_trailing_defaulted_fields_take_the_defaults(real_logs:
     assert tables[0] == tables[1]
 
 
+@pytest.mark.parametrize(
+    ("bad_card", "reason"),
+    [("not-a-card", "does not match the schema"), (2**40, "a value its column cannot hold")],
+)
 def test_a_value_of_the_wrong_type_in_a_typed_column_is_quarantined_naming_the_frame(
-    real_logs: Path, tmp_path: Path
+    real_logs: Path, tmp_path: Path, bad_card: object, reason: str
 ) -> None:
-    """A checksummed log whose row holds a string where the kind's ``card`` (an int column) belongs: the chunk goes
-    again through the typed decoder, which names the frame; the other files of the chunk are stored."""
+    """A checksummed log whose row holds a string, or an int beyond 32 bits, where the kind's ``card`` (an INTEGER
+    column) belongs: the chunk goes again through the typed pass, which names the frame; the other files of the
+    chunk are stored."""
     folder = tmp_path / "logs"
     folder.mkdir()
     sources = [Path(f) for f in collect([real_logs / "morana"])]
@@ -130,7 +136,7 @@ def test_a_value_of_the_wrong_type_in_a_typed_column_is_quarantined_naming_the_f
         for j, row in enumerate(rows):
             card = plans[row[0]].convention.get("card")
             if i >= 1 and not changed and card is not None:
-                rows[j] = [*row[:card], "not-a-card", *row[card + 1 :]]
+                rows[j] = [*row[:card], bad_card, *row[card + 1 :]]
                 changed.append(i)
 
     frames = rewrite(target, wrong_type)
@@ -143,4 +149,4 @@ def test_a_value_of_the_wrong_type_in_a_typed_column_is_quarantined_naming_the_f
     con.close()
     frame, offset, _ = frames[changed[0]]
     assert rows == [(str(target), "CorruptLogError", frame, offset, rows[0][4])]
-    assert "does not match the schema" in rows[0][4]
+    assert reason in rows[0][4]
