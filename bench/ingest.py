@@ -17,6 +17,7 @@ as it would any log; the position timings use the simulated games.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import tempfile
@@ -126,6 +127,7 @@ def run(folder: Path, events: int, workers: int) -> None:
     print(f"benchmark folder: {folder}")
     seconds, total = timed(lambda: make_logs(folder, events))
     print(f"wrote logs with {total:,} events in {seconds:.1f}s")
+    os.sync()  # the logs just written are flushed now, not by the kernel while ingest is being timed
     db = folder / "bench.duckdb"
 
     def checkpointed() -> Any:
@@ -137,6 +139,7 @@ def run(folder: Path, events: int, workers: int) -> None:
 
     ingest_s, report = timed(checkpointed)
     assert report.reconciled and report.events_stored == total, report
+    os.sync()
     raw_s, rows = raw_insert_seconds(db, folder, "events")
     raw_d, decisions = raw_insert_seconds(db, folder, "decisions")
     ingest_rate, raw_rate = total / ingest_s, rows / raw_s
