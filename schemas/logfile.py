@@ -20,6 +20,7 @@ leaves a prefix that the reader returns intact before raising ``TruncatedLogErro
 
 from __future__ import annotations
 
+import io
 import os
 import struct
 import zlib
@@ -163,6 +164,12 @@ def _batch_decoder(schema: RulesetSchema) -> msgspec.msgpack.Decoder[Any]:
     return decoder
 
 
+# A log up to this size is read in one call and its frames taken from memory (a game's log is tens of KiB): a
+# read per frame header and body costs more than the checks, and each releases the GIL, which ingest threads then
+# hand back and forth. A larger log is streamed.
+READ_WHOLE_BYTES = 16 << 20
+
+
 class LogReader:
     """Streams a log file frame by frame, verifying each before decoding it.
 
@@ -175,6 +182,9 @@ class LogReader:
         self.path = Path(path)
         self._name = str(path)
         self._file: IO[bytes] = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
+        if os.fstat(self._file.fileno()).st_size <= READ_WHOLE_BYTES:  # one read, then frames from memory
+            with self._file:
+                self._file = io.BytesIO(self._file.read())
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
