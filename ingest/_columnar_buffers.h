@@ -151,14 +151,17 @@ static inline int col_close(Col *c) {
     return col_bit(c, 1);
 }
 
+/* Back to the first `rows` rows, dropping whatever was written after them: later rows, and the bytes of a row
+   whose parse stopped half-way (a string's or list's values written, its end offset not). */
 static void col_truncate(Col *c, Py_ssize_t rows) {
-    if (rows >= c->rows) return;
-    /* recount the nulls of the rows kept */
-    Py_ssize_t nulls = 0;
-    if (c->nulls)
+    if (rows > c->rows) return;
+    if (rows < c->rows && c->nulls) { /* recount the nulls of the rows kept */
+        Py_ssize_t nulls = 0;
         for (Py_ssize_t i = 0; i < rows; i++)
             if (!((unsigned char)c->valid.p[i >> 3] & (1u << (i & 7)))) nulls++;
-    c->nulls = nulls;
+        c->nulls = nulls;
+    }
+    Py_ssize_t nulls = c->nulls;
     c->rows = rows;
     c->valid.len = nulls ? (rows + 7) >> 3 : 0;
     switch (c->type) {
