@@ -486,7 +486,8 @@ _gc_pauses = [0, False]  # threads flattening with the reference now; whether th
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """The collector off while any thread flattens with the reference (it is one switch for the process)."""
+    """The collector off while any thread ingests or flattens with the reference (it is one switch for the
+    process, hence the count)."""
     with _gc_lock:
         if _gc_pauses[0] == 0:
             _gc_pauses[1] = gc.isenabled()

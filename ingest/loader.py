@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 
 from ingest import columnar
 from ingest.cardpools import definitions
-from ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files
+from ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
 from ingest.schema import DEFAULT_DB, ddl, open_database
 from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
@@ -315,7 +315,19 @@ def ingest(
     files = collect(paths)
     if on_files is not None:
         on_files(len(files))
-    con = open_database(db)
+    with gc_paused():  # millions of objects come and go, next to none in cycles: collecting only costs time
+        return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress)
+
+
+def _ingest(
+    files: list[str],
+    con: duckdb.DuckDBPyConnection,
+    strict: bool,
+    workers: int | None,
+    batch_rows: int,
+    chunk_files: int,
+    on_progress: Progress | None,
+) -> IngestReport:
     report = IngestReport(files=len(files))
     writer = _Writer(con)
     try:
