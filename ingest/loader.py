@@ -39,7 +39,7 @@ from schemas.errors import AnnalsError
 from schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
-CHUNK_FILES = 256  # each chunk has a fixed cost (per kind: Arrow arrays, an extra encode): larger is cheaper
+CHUNK_FILES = 256  # a chunk has a fixed cost, but a larger one keeps the database waiting longer for its first batch
 
 
 class IngestError(AnnalsError, ValueError):
