@@ -28,8 +28,6 @@ enum { T_INT, T_STR, T_LIST_INT, T_BOOL }; /* field types, as ingest/columnar.py
 enum { /* the events table's columns, in ingest.plans.EVENT_SCHEMA order */
        E_FILE, E_N, E_TURN, E_STEP, E_PLAYER, E_KIND, E_CONV, /* + 11 convention columns */
        E_EXTRA = E_CONV + 11, E_NCOLS };
-static const int conv_type[11] = {COL_I32, COL_LIST, COL_STR, COL_STR, COL_STR, COL_I32,
-                                  COL_I32, COL_I32,  COL_I32, COL_STR, COL_STR};
 /* Absent-value sentinels stored as NULL (ingest.flatten.NULL_IF): 0 for card and target, "" for the zones,
    counter, source and card id. */
 static const int conv_null_if_absent[11] = {1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1};
@@ -144,7 +142,7 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
             }
             if (f->column >= 0) {
                 static const int want[4] = {COL_I32, COL_STR, COL_LIST, -1};
-                if (want[f->type] != conv_type[f->column]) {
+                if (want[f->type] != event_col_type[E_CONV + f->column]) {
                     PyErr_SetString(PyExc_ValueError, "a convention field's type differs from its column's");
                     return -1;
                 }

@@ -20,7 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ingest.plans import CONVENTION_TYPES, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
+from ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
 from schemas.logfile import LogReader
 from schemas.rulesets import RulesetSchema
 
@@ -48,7 +48,6 @@ Unsupported: type[Exception] = _columnar.Unsupported if _columnar is not None el
 # Field type codes of _columnar.c: T_INT, T_STR, T_LIST_INT, T_BOOL.
 _CONVENTION_CODES = {pa.int32(): 0, pa.string(): 1, pa.list_(pa.int32()): 2}
 _EXTRA_CODES = {pa.int64(): 0, pa.string(): 1, pa.list_(pa.int64()): 2, pa.bool_(): 3}
-_CONVENTIONS = list(CONVENTION_TYPES)
 _MAX_TAG = 4096  # tags index a C array
 
 # Ingest's Arrow buffers: a jemalloc pool that keeps freed pages for 10 s. pyarrow's jemalloc default gives them
@@ -77,7 +76,7 @@ def plan_for(schema: RulesetSchema) -> _columnar.Plan | None:
         for tag, p in events.items():
             fields: dict[int, tuple[int, int, str]] = {}
             for name, i in p.convention.items():
-                fields[i] = (_CONVENTIONS.index(name), _CONVENTION_CODES[CONVENTION_TYPES[name]], name)
+                fields[i] = (CONVENTIONS.index(name), _CONVENTION_CODES[CONVENTION_TYPES[name]], name)
             for name, i, arrow in p.extra:
                 code = _EXTRA_CODES.get(arrow) if arrow is not None else None
                 if code is None:

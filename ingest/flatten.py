@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ingest import columnar
-from ingest.plans import CONVENTION_TYPES, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
+from ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from schemas.errors import AnnalsError, CorruptLogError, LogError
 from schemas.header import LogHeader
 from schemas.logfile import LogReader
@@ -97,7 +97,6 @@ class Chunk(NamedTuple):
     decisions: pa.Table
 
 
-_CONVENTIONS = list(CONVENTION_TYPES)
 # Absent-value sentinels, stored as NULL (ingest/_columnar.c does the same).
 NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
 
@@ -138,7 +137,7 @@ def _kinds_for(ruleset: str, plans: dict[Any, KindPlan]) -> dict[Any, _Kind]:
                 p.width,
                 p.required,
                 tuple(p.defaults[i] for i in range(p.required, p.width)),
-                [p.convention.get(c) for c in _CONVENTIONS],
+                [p.convention.get(c) for c in CONVENTIONS],
                 tuple(f for f, _, _ in p.extra),
                 [i for _, i, _ in p.extra],
                 [t for _, _, t in p.extra],
@@ -192,7 +191,7 @@ class _Columns:
             cols = list(zip(*rows, strict=True))
             cols[1:5] = [pa.array(c, t) for c, t in zip(cols[1:5], _ENVELOPE_TYPES, strict=True)]
         arrays: list[pa.Array] = [pa.array(files, pa.int32()), *cols[1:5], pa.repeat(pa.scalar(kind.name), m)]
-        for name, i in zip(_CONVENTIONS, kind.conv, strict=True):
+        for name, i in zip(CONVENTIONS, kind.conv, strict=True):
             kind_type = CONVENTION_TYPES[name]
             if i is None:
                 arrays.append(pa.nulls(m, kind_type))

@@ -28,6 +28,7 @@ CONVENTION_TYPES: dict[str, pa.DataType] = {
     "source": pa.string(),
     "card_id": pa.string(),
 }
+CONVENTIONS = list(CONVENTION_TYPES)  # the convention columns, in the events table's order
 EVENT_SCHEMA = pa.schema(
     [
         ("file_idx", pa.int32()),
