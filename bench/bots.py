@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from itertools import product
 
-from engine.registry import get_ruleset, ruleset_names
-from engine.simulate import simulate
+from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.simulate import simulate
 
 
 def heuristic_record(name: str, games_per_pair: int, seed: int) -> dict[tuple[str, str], tuple[int, int]]:

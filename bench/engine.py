@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import engine.runner
+import annals.engine.runner
+from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.simulate import make_header, play_one
+from annals.schemas.logfile import LogWriter
 from bench.timing import best_of
-from engine.registry import get_ruleset, ruleset_names
-from engine.simulate import make_header, play_one
-from schemas.logfile import LogWriter
 
 
 class TimedLogWriter(LogWriter):
@@ -65,11 +65,11 @@ def measure(name: str, games: int, runs: int) -> None:
                 play_one(ruleset, header, out / f"{i}.log")
             shares.append(TimedLogWriter.spent / (time.perf_counter() - start))
 
-        engine.runner.LogWriter = TimedLogWriter  # type: ignore[attr-defined]  # time the real runner's writer
+        annals.engine.runner.LogWriter = TimedLogWriter  # type: ignore[attr-defined]  # time the real runner's writer
         try:
             with_log = best_of(runs, run)
         finally:
-            engine.runner.LogWriter = LogWriter  # type: ignore[attr-defined]
+            annals.engine.runner.LogWriter = LogWriter  # type: ignore[attr-defined]
     print(
         f"{name:>8}: {games} games, {events:,} events | {games / with_log:,.0f} games/s, "
         f"{events / with_log:,.0f} events/s per core with the log on | log writer {min(shares):.1%} of the time"

@@ -29,15 +29,15 @@ from typing import Any
 import duckdb
 import msgspec
 
-from engine.rng import Rng
-from engine.simulate import simulate
-from ingest import columnar
-from ingest.loader import ingest
-from ingest.schema import open_database
-from queries.positions import Timeline, point_queries, position_from_db
-from queries.reports import run_report
-from schemas.header import LogClose
-from schemas.logfile import LogReader, LogWriter
+from annals.engine.rng import Rng
+from annals.engine.simulate import simulate
+from annals.ingest import columnar
+from annals.ingest.loader import ingest
+from annals.ingest.schema import open_database
+from annals.queries.positions import Timeline, point_queries, position_from_db
+from annals.queries.reports import run_report
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import LogReader, LogWriter
 
 # Random (game, event) pairs: the first query on a game's row group also reads its blocks from the file (~0.7 ms
 # more), and with 18,888 games in ~80 row groups about one query in 25 of these is such a first read.

@@ -13,13 +13,13 @@ from typing import Any
 
 import msgspec
 
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import Game
+from annals.engine.simulate import bots_for, make_header
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import LogReader, LogWriter
+from annals.schemas.rulesets import schema_for
 from bench.timing import best_of
-from engine.registry import get_ruleset
-from engine.runner import Game
-from engine.simulate import bots_for, make_header
-from schemas.header import LogClose
-from schemas.logfile import LogReader, LogWriter
-from schemas.rulesets import schema_for
 
 
 def sample_events(ruleset_name: str, count: int) -> tuple[Any, list[Any]]:

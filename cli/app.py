@@ -9,7 +9,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError
 
 app = typer.Typer(
     name="annals",

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import typer
 
-from cli.app import app, out, reported
-from cli.ingest import summary
-from cli.position import render_board
-from queries.demo import run_demo
-from queries.output import render
+from annals.cli.app import app, out, reported
+from annals.cli.ingest import summary
+from annals.cli.position import render_board
+from annals.queries.demo import run_demo
+from annals.queries.output import render
 
 
 @app.command()

@@ -8,10 +8,10 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cli.app import app, fail, out, reported
-from ingest.loader import IngestReport
-from ingest.loader import ingest as run_ingest
-from ingest.schema import DEFAULT_DB
+from annals.cli.app import app, fail, out, reported
+from annals.ingest.loader import IngestReport
+from annals.ingest.loader import ingest as run_ingest
+from annals.ingest.schema import DEFAULT_DB
 
 
 def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:

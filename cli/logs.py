@@ -6,11 +6,11 @@ from pathlib import Path
 
 import typer
 
-from cli.app import app, fail, out, reported
-from engine.replay import rerun
-from engine.views import view_log, viewer_of
-from schemas.logfile import read_log
-from schemas.text import render_log
+from annals.cli.app import app, fail, out, reported
+from annals.engine.replay import rerun
+from annals.engine.views import view_log, viewer_of
+from annals.schemas.logfile import read_log
+from annals.schemas.text import render_log
 
 LogArg = typer.Argument(..., help="A log file written by annals.", exists=False, dir_okay=False)
 

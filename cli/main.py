@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
-from cli.app import app, out
-from engine import ENGINE_VERSION
+from annals.cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
+from annals.cli.app import app, out
+from annals.engine import ENGINE_VERSION
 
 
 def _version(value: bool) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from cli.app import app, out, reported
-from engine.players import play_live
+from annals.cli.app import app, out, reported
+from annals.engine.players import play_live
 
 
 @app.command()

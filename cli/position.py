@@ -8,11 +8,11 @@ import msgspec
 import typer
 from rich.table import Table
 
-from cli.app import app, err, fail, out, reported
-from ingest.schema import DEFAULT_DB, open_database
-from queries.board import Board, board, stored_board
-from queries.positionfile import continue_game, load_position, position_file
-from queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.cli.app import app, err, fail, out, reported
+from annals.ingest.schema import DEFAULT_DB, open_database
+from annals.queries.board import Board, board, stored_board
+from annals.queries.positionfile import continue_game, load_position, position_file
+from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 
 
 def log_for(source: str, db: Path) -> Path:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from cli.app import app, out, reported
-from ingest.schema import DEFAULT_DB, open_database
-from queries.output import FORMATS, render, run_sql
-from queries.reports import REPORTS, run_report
+from annals.cli.app import app, out, reported
+from annals.ingest.schema import DEFAULT_DB, open_database
+from annals.queries.output import FORMATS, render, run_sql
+from annals.queries.reports import REPORTS, run_report
 
 DbOpt = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file written by `annals ingest`.")
 FormatOpt = typer.Option("table", "--format", "-f", help=f"One of: {', '.join(FORMATS)}.")

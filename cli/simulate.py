@@ -8,8 +8,8 @@ from pathlib import Path
 import typer
 from rich.progress import Progress
 
-from cli.app import app, out, reported
-from engine.simulate import simulate as run_simulation
+from annals.cli.app import app, out, reported
+from annals.engine.simulate import simulate as run_simulation
 
 
 @app.command()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import DecisionPoint
-from engine.rng import Rng
-from schemas.errors import ReplayMismatchError
-from schemas.records import Decision
+from annals.engine.core import DecisionPoint
+from annals.engine.rng import Rng
+from annals.schemas.errors import ReplayMismatchError
+from annals.schemas.records import Decision
 
 
 class RandomAgent:

@@ -18,10 +18,10 @@ from typing import Any
 
 import msgspec
 
-from engine.agents import RandomAgent
-from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
-from engine.rng import Rng
-from schemas.cardtoy import (
+from annals.engine.agents import RandomAgent
+from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.rng import Rng
+from annals.schemas.cardtoy import (
     SCHEMA,
     CardDrawn,
     CardPlayed,
@@ -33,9 +33,9 @@ from schemas.cardtoy import (
     ScoreChanged,
     TurnBegan,
 )
-from schemas.errors import InvalidDeckError
-from schemas.header import DeckList, LogHeader
-from schemas.records import NO_PLAYER, instance_id
+from annals.schemas.errors import InvalidDeckError
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.records import NO_PLAYER, instance_id
 
 POWER = {"c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5}
 DECK_SIZE, MAX_COPIES, OPENING_HAND, GOAL = 12, 4, 3, 10

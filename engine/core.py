@@ -17,11 +17,11 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from engine.rng import Rng
-from schemas.errors import AnnalsError
-from schemas.header import DeckList, LogHeader
-from schemas.records import Event
-from schemas.rulesets import RulesetSchema
+from annals.engine.rng import Rng
+from annals.schemas.errors import AnnalsError
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.records import Event
+from annals.schemas.rulesets import RulesetSchema
 
 E = TypeVar("E", bound=Event)
 Opt = TypeVar("Opt")

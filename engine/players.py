@@ -19,13 +19,13 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from engine.core import DecisionPoint, Ruleset
-from engine.registry import get_ruleset
-from engine.rng import Rng
-from engine.runner import GameResult, play
-from engine.simulate import SimulationError, make_header, seat_rngs
-from schemas.errors import IllegalDecisionError
-from schemas.text import describe_event
+from annals.engine.core import DecisionPoint, Ruleset
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
+from annals.engine.runner import GameResult, play
+from annals.engine.simulate import SimulationError, make_header, seat_rngs
+from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.text import describe_event
 
 
 def as_json(record: Any) -> dict[str, Any]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.core import Ruleset
-from schemas.rulesets import UnknownRulesetError
+from annals.engine.core import Ruleset
+from annals.schemas.rulesets import UnknownRulesetError
 
 _RULESETS: dict[str, str] = {
-    "miras9": "engine.miras9.ruleset",
-    "morana": "engine.morana.ruleset",
-    "toy": "engine.toy",
-    "cardtoy": "engine.cardtoy",
+    "miras9": "annals.engine.miras9.ruleset",
+    "morana": "annals.engine.morana.ruleset",
+    "toy": "annals.engine.toy",
+    "cardtoy": "annals.engine.cardtoy",
 }
 
 

@@ -10,13 +10,13 @@ from typing import Any
 
 import msgspec
 
-from engine.agents import ScriptedAgent
-from engine.core import GameState
-from engine.registry import get_ruleset
-from engine.runner import Game
-from schemas.errors import AnnalsError
-from schemas.logfile import GameLog
-from schemas.records import Decision
+from annals.engine.agents import ScriptedAgent
+from annals.engine.core import GameState
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import Game
+from annals.schemas.errors import AnnalsError
+from annals.schemas.logfile import GameLog
+from annals.schemas.records import Decision
 
 
 class ReplayReport(msgspec.Struct, frozen=True):

@@ -14,12 +14,12 @@ from typing import Any
 
 import msgspec
 
-from engine.core import Agent, GameState, Ruleset
-from engine.rng import Rng
-from schemas.errors import IllegalDecisionError
-from schemas.header import LogClose, LogHeader, derive_game_id
-from schemas.logfile import GROUP_BYTES, LogWriter
-from schemas.records import Decision
+from annals.engine.core import Agent, GameState, Ruleset
+from annals.engine.rng import Rng
+from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.header import LogClose, LogHeader, derive_game_id
+from annals.schemas.logfile import GROUP_BYTES, LogWriter
+from annals.schemas.records import Decision
 
 # A frame holds whole turns: it closes at the first new turn once it has FRAME_EVENTS events (or at
 # MAX_FRAME_EVENTS whatever the turn). Per-frame costs (header, CRC, digest) are then a few percent of encoding:

@@ -6,14 +6,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from engine import ENGINE_VERSION
-from engine.core import Agent, Ruleset
-from engine.registry import get_ruleset
-from engine.rng import Rng
-from engine.runner import GameResult, finalize_header, play
-from schemas.errors import AnnalsError
-from schemas.header import LogHeader, PlayerInfo, TournamentInfo
-from schemas.logfile import FORMAT_VERSION
+from annals.engine import ENGINE_VERSION
+from annals.engine.core import Agent, Ruleset
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
+from annals.engine.runner import GameResult, finalize_header, play
+from annals.schemas.errors import AnnalsError
+from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
+from annals.schemas.logfile import FORMAT_VERSION
 
 
 class SimulationError(AnnalsError, ValueError):

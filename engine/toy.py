@@ -12,11 +12,11 @@ from typing import Any
 
 import msgspec
 
-from engine.agents import RandomAgent
-from engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
-from engine.rng import Rng
-from schemas.header import DeckList, LogHeader
-from schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
+from annals.engine.agents import RandomAgent
+from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.rng import Rng
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
 NO_PLAYER = -1
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.registry import get_ruleset
-from schemas.errors import AnnalsError
-from schemas.logfile import GameLog
-from schemas.records import Decision
+from annals.engine.registry import get_ruleset
+from annals.schemas.errors import AnnalsError
+from annals.schemas.logfile import GameLog
+from annals.schemas.records import Decision
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 

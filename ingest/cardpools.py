@@ -11,18 +11,18 @@ from typing import Any
 
 import msgspec
 
-from engine.registry import get_ruleset
-from schemas.errors import AnnalsError
+from annals.engine.registry import get_ruleset
+from annals.schemas.errors import AnnalsError
 
 
 def _miras9() -> dict[str, Any]:
-    from engine.miras9.cards import load_pool
+    from annals.engine.miras9.cards import load_pool
 
     return dict(load_pool())
 
 
 def _morana() -> dict[str, Any]:
-    from engine.morana.cards import pool
+    from annals.engine.morana.cards import pool
 
     p = pool()
     return {**p.cards, **p.wardens}

@@ -20,12 +20,12 @@ from typing import Any
 
 import pyarrow as pa
 
-from ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
-from schemas.logfile import LogReader
-from schemas.rulesets import RulesetSchema
+from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
+from annals.schemas.logfile import LogReader
+from annals.schemas.rulesets import RulesetSchema
 
 try:
-    from ingest import _columnar
+    from annals.ingest import _columnar
 except ImportError:  # no compiler where annals was installed: the reference flattener does all the work
     _columnar = None  # type: ignore[assignment]
 

@@ -42,12 +42,12 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest import columnar
-from ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
-from schemas.errors import AnnalsError, CorruptLogError, LogError
-from schemas.header import LogHeader
-from schemas.logfile import LogReader
-from schemas.rulesets import RulesetSchema
+from annals.ingest import columnar
+from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
+from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
+from annals.schemas.header import LogHeader
+from annals.schemas.logfile import LogReader
+from annals.schemas.rulesets import RulesetSchema
 
 _json = msgspec.json.Encoder()
 Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded

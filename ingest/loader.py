@@ -31,12 +31,12 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest import columnar
-from ingest.cardpools import definitions
-from ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
-from ingest.schema import DEFAULT_DB, ddl, open_database
-from schemas.errors import AnnalsError
-from schemas.records import LEADER_INDEX, instance_id
+from annals.ingest import columnar
+from annals.ingest.cardpools import definitions
+from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
+from annals.ingest.schema import DEFAULT_DB, ddl, open_database
+from annals.schemas.errors import AnnalsError
+from annals.schemas.records import LEADER_INDEX, instance_id
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
 CHUNK_FILES = 256  # a chunk has a fixed cost, but a larger one keeps the database waiting longer for its first batch

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import msgspec
 import pyarrow as pa
 
-from schemas.rulesets import RulesetSchema
+from annals.schemas.rulesets import RulesetSchema
 
 ENVELOPE = ("n", "turn", "step", "player")
 CONVENTION_TYPES: dict[str, pa.DataType] = {

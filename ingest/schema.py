@@ -12,7 +12,7 @@ from pathlib import Path
 
 import duckdb
 
-from schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError
 
 SCHEMA_VERSION = 1
 SQL_DIR = Path(__file__).with_name("sql")
@@ -71,7 +71,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
     con.execute(ddl("views"))
-    from queries import sqlfiles
+    from annals.queries import sqlfiles
 
     for macro in sqlfiles.MACROS:
         con.execute(sqlfiles.load(macro))

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core import Position
-from queries.positions import StoredGame, Timeline
-from schemas.header import LogHeader
-from schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
+from annals.engine.core import Position
+from annals.queries.positions import StoredGame, Timeline
+from annals.schemas.header import LogHeader
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
 
 
 class Board(msgspec.Struct):

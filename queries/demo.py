@@ -12,13 +12,13 @@ from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 
-from engine.registry import get_ruleset, ruleset_names
-from engine.simulate import simulate
-from ingest.loader import IngestReport, ingest
-from ingest.schema import open_database
-from queries.board import Board, board
-from queries.positions import Timeline
-from queries.reports import ReportResult, run_report
+from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.simulate import simulate
+from annals.ingest.loader import IngestReport, ingest
+from annals.ingest.schema import open_database
+from annals.queries.board import Board, board
+from annals.queries.positions import Timeline
+from annals.queries.reports import ReportResult, run_report
 
 DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
 GAME_REPORTS = {"miras9": ("damage_payments", "stack_depth"), "morana": ("slava_curves", "site_control")}

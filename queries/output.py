@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from ingest.schema import open_database
-from schemas.errors import AnnalsError
+from annals.ingest.schema import open_database
+from annals.schemas.errors import AnnalsError
 
 FORMATS = ("table", "csv", "json", "parquet")
 

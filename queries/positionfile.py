@@ -36,24 +36,24 @@ from typing import Any
 
 import msgspec
 
-from engine import ENGINE_VERSION
-from engine.core import DecisionPoint, GameState, Ruleset
-from engine.registry import get_ruleset
-from engine.runner import GameResult, finalize_header, play
-from engine.simulate import bots_for
-from queries.board import card_names
-from queries.positions import Timeline
-from schemas.errors import AnnalsError
-from schemas.header import Branch, DeckList, LogHeader, PlayerInfo
-from schemas.logfile import FORMAT_VERSION
-from schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
+from annals.engine import ENGINE_VERSION
+from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import GameResult, finalize_header, play
+from annals.engine.simulate import bots_for
+from annals.queries.board import card_names
+from annals.queries.positions import Timeline
+from annals.schemas.errors import AnnalsError
+from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
+from annals.schemas.logfile import FORMAT_VERSION
+from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
 
 FORMAT = "annals-position/1"
 
 # How each ruleset's state says where cards are, for the "one card, one place" check: a ruleset's own consistency
 # function (problems as text), its ``card_places(state)``, or the state fields that hold zones (lists of card
 # instances, nested); with none of these every list of card instances in the state is read as a zone.
-CHECKERS: dict[str, tuple[str, str]] = {"miras9": ("engine.miras9.state", "card_zone_ok")}
+CHECKERS: dict[str, tuple[str, str]] = {"miras9": ("annals.engine.miras9.state", "card_zone_ok")}
 ZONE_FIELDS: dict[str, tuple[str, ...]] = {"miras9": ("players", "board"), "morana": ("deck", "hand", "nav", "sites")}
 
 

@@ -30,11 +30,11 @@ from typing import Any
 import duckdb
 import msgspec
 
-from engine.core import GameState, Position, Ruleset
-from engine.registry import get_ruleset
-from engine.views import VIEWERS
-from schemas.errors import AnnalsError
-from schemas.logfile import GameLog, read_log
+from annals.engine.core import GameState, Position, Ruleset
+from annals.engine.registry import get_ruleset
+from annals.engine.views import VIEWERS
+from annals.schemas.errors import AnnalsError
+from annals.schemas.logfile import GameLog, read_log
 
 SNAPSHOT_EVERY = 64
 VIEWS = VIEWERS

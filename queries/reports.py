@@ -15,8 +15,8 @@ import duckdb
 import msgspec
 import polars as pl
 
-from queries import sqlfiles
-from schemas.errors import AnnalsError
+from annals.queries import sqlfiles
+from annals.schemas.errors import AnnalsError
 
 Z95 = 1.959963984540054
 

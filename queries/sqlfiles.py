@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError
 
 SQL_DIR = Path(__file__).with_name("sql")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import msgspec
 
-from schemas.records import Event
-from schemas.rulesets import RulesetSchema
+from annals.schemas.records import Event
+from annals.schemas.rulesets import RulesetSchema
 
 
 class DeckShuffled(Event, tag=1):

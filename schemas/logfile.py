@@ -31,9 +31,9 @@ from typing import IO, Any, Final
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
-from schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
-from schemas.header import LogClose, LogHeader
-from schemas.rulesets import RulesetSchema, schema_for
+from annals.schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
+from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.rulesets import RulesetSchema, schema_for
 
 MAGIC: Final = b"\x89ANNALS\n"
 FORMAT_VERSION: Final = 1
@@ -79,8 +79,8 @@ class LogWriter:
     writes what is waiting. ``durable=True`` also fsyncs at close.
 
     >>> import tempfile, pathlib
-    >>> from schemas.header import LogClose, LogHeader, PlayerInfo
-    >>> from schemas.toy import Took
+    >>> from annals.schemas.header import LogClose, LogHeader, PlayerInfo
+    >>> from annals.schemas.toy import Took
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
     >>> header = LogHeader(1, "0.1.0", "toy", "1", "none", 7, [PlayerInfo("ann", "human")], [])
     >>> writer = LogWriter(path, header)

@@ -34,8 +34,8 @@ from typing import Literal
 
 import msgspec
 
-from schemas.records import Event
-from schemas.rulesets import RulesetSchema
+from annals.schemas.records import Event
+from annals.schemas.rulesets import RulesetSchema
 
 LANES = ("exterior", "interior", "space")
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import msgspec
 
-from schemas.records import Event
-from schemas.rulesets import RulesetSchema
+from annals.schemas.records import Event
+from annals.schemas.rulesets import RulesetSchema
 
 UNKNOWN = -1  # a hidden card instance in a redacted event
 HIDDEN = -1  # a hidden amount in a redacted event

@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from schemas.errors import AnnalsError
-from schemas.records import Decision
+from annals.schemas.errors import AnnalsError
+from annals.schemas.records import Decision
 
 
 class RulesetSchema(NamedTuple):
@@ -25,10 +25,10 @@ class RulesetSchema(NamedTuple):
 
 
 _MODULES: dict[str, str] = {
-    "miras9": "schemas.miras9",
-    "morana": "schemas.morana",
-    "toy": "schemas.toy",
-    "cardtoy": "schemas.cardtoy",
+    "miras9": "annals.schemas.miras9",
+    "morana": "annals.schemas.morana",
+    "toy": "annals.schemas.toy",
+    "cardtoy": "annals.schemas.cardtoy",
 }
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
-from schemas.header import LogHeader
-from schemas.logfile import GameLog
-from schemas.records import Decision
+from annals.schemas.header import LogHeader
+from annals.schemas.logfile import GameLog
+from annals.schemas.records import Decision
 
 _ENVELOPE = ("n", "turn", "step", "player")
 

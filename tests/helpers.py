@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.registry import get_ruleset
-from engine.runner import GameResult, play
-from engine.simulate import bots_for, make_header
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import GameResult, play
+from annals.engine.simulate import bots_for, make_header
 
 
 def toy_log(directory: Path, seed: int = 1, name: str = "game.log") -> tuple[Path, GameResult]:

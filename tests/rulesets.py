@@ -7,11 +7,11 @@ from typing import Any
 
 import msgspec
 
-from engine.core import Ruleset
-from engine.registry import get_ruleset, ruleset_names
-from engine.runner import Game, GameResult
-from engine.simulate import bots_for, make_header, play_one
-from schemas.header import LogHeader
+from annals.engine.core import Ruleset
+from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.runner import Game, GameResult
+from annals.engine.simulate import bots_for, make_header, play_one
+from annals.schemas.header import LogHeader
 
 ALL_RULESETS = ruleset_names(include_toy=True)
 TEST_TURN_CAP = 60

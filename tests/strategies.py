@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
-from schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
-from schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
+from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
+from annals.schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
 
 text = st.text(max_size=12)
 ints = st.integers(min_value=0, max_value=2**31)

@@ -11,8 +11,8 @@ import typer.core
 import typer.main
 from typer.testing import CliRunner
 
-from cli.main import app
-from engine import ENGINE_VERSION
+from annals.cli.main import app
+from annals.engine import ENGINE_VERSION
 from tests.helpers import toy_log
 
 runner = CliRunner()
@@ -125,8 +125,8 @@ def test_real_subprocess_round_trip(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["miras9", "morana"])
 def test_simulate_caps_bot_games_at_the_rulesets_default(tmp_path: Path, name: str) -> None:
-    from engine.registry import get_ruleset
-    from schemas.logfile import read_log
+    from annals.engine.registry import get_ruleset
+    from annals.schemas.logfile import read_log
 
     ruleset = get_ruleset(name)
     decks = ",".join(sorted(ruleset.decks())[:2])
@@ -159,8 +159,8 @@ def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None
 def test_show_as_a_player_hides_what_that_player_could_not_see(tmp_path: Path) -> None:
     """Hidden information is a view: player 1's text of a MORANA game shows none of player 0's hand or sealed
     cards, and none of player 0's decisions' options, while player 0's own text shows them."""
-    from engine.registry import get_ruleset
-    from schemas.logfile import read_log
+    from annals.engine.registry import get_ruleset
+    from annals.schemas.logfile import read_log
 
     ruleset = get_ruleset("morana")
     decks = ",".join(sorted(ruleset.decks())[:2])

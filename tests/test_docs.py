@@ -11,9 +11,9 @@ import pytest
 import typer.core
 import typer.main
 
-from cli.main import app
+from annals.cli.main import app
 
-DOCTESTED = ["engine.rng", "schemas.logfile"]
+DOCTESTED = ["annals.engine.rng", "annals.schemas.logfile"]
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
-from schemas.header import LogClose, LogHeader, PlayerInfo
-from schemas.logfile import DIGEST_SIZE, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
-from schemas.records import Decision
-from schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
+from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
+from annals.schemas.header import LogClose, LogHeader, PlayerInfo
+from annals.schemas.logfile import DIGEST_SIZE, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
+from annals.schemas.records import Decision
+from annals.schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 from tests.helpers import toy_log
 from tests.strategies import headers, toy_events
 
@@ -211,7 +211,7 @@ def test_reader_streams_frame_by_frame(tmp_path: Path) -> None:
 
 def test_a_format_1_log_written_earlier_still_reads_and_replays() -> None:
     """Schema evolution: a log committed when format 1 was new must decode and re-run forever."""
-    from engine.replay import rerun
+    from annals.engine.replay import rerun
 
     game = read_log(Path(__file__).parent / "fixtures" / "toy-format1.log")
     assert game.header.format_version == 1

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from engine.players import play_live
-from engine.replay import rerun
-from schemas.errors import IllegalDecisionError
-from schemas.logfile import read_log
+from annals.cli.main import app
+from annals.engine.players import play_live
+from annals.engine.replay import rerun
+from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.logfile import read_log
 
 FIRST_OPTION_BOT = """
 import json, sys

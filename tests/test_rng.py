@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rng import Rng
+from annals.engine.rng import Rng
 
 
 def test_splitmix64_reference_vectors() -> None:

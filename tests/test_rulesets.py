@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.registry import get_ruleset
-from engine.replay import rerun
-from schemas.logfile import read_log
+from annals.engine.registry import get_ruleset
+from annals.engine.replay import rerun
+from annals.schemas.logfile import read_log
 from tests.rulesets import ALL_RULESETS, play_to_file, states_at_every_event
 
 SEEDS = range(1, 6)

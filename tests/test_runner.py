@@ -9,15 +9,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.core import DecisionPoint, EventOrderError, UnknownEventError
-from engine.registry import get_ruleset
-from engine.rng import Rng
-from engine.runner import TURN_CAP_REASON, Game, play
-from engine.simulate import make_header
-from schemas.errors import IllegalDecisionError
-from schemas.logfile import read_log
-from schemas.records import Event
-from schemas.toy import Take, Took
+from annals.engine.core import DecisionPoint, EventOrderError, UnknownEventError
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
+from annals.engine.runner import TURN_CAP_REASON, Game, play
+from annals.engine.simulate import make_header
+from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.logfile import read_log
+from annals.schemas.records import Event
+from annals.schemas.toy import Take, Took
 
 TOY = get_ruleset("toy")
 
@@ -88,8 +88,8 @@ def test_turn_cap_ends_the_game_with_its_reason(tmp_path: Path) -> None:
 
 def test_an_interrupted_game_leaves_a_readable_prefix(tmp_path: Path) -> None:
     """A crash mid-game: every event emitted so far reads back; the missing close is reported."""
-    from schemas.errors import TruncatedLogError
-    from schemas.logfile import LogReader
+    from annals.schemas.errors import TruncatedLogError
+    from annals.schemas.logfile import LogReader
 
     class Crash(Exception):
         pass

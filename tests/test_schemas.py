@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.header import LogClose, LogHeader
-from schemas.records import Decision, instance_id, instance_owner
-from schemas.rulesets import ruleset_names, schema_for
+from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.records import Decision, instance_id, instance_owner
+from annals.schemas.rulesets import ruleset_names, schema_for
 from tests.strategies import members, structs
 
 # msgpack carries 64-bit integers; every int in our schemas fits.

@@ -11,12 +11,12 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
 
 from __future__ import annotations
 
-from engine.core import Emit
-from engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
-from engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, side_of
-from schemas import miras9 as ev
-from schemas.miras9 import CardDef
-from schemas.records import TOKEN_BASE
+from annals.engine.core import Emit
+from annals.engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
+from annals.engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, side_of
+from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import CardDef
+from annals.schemas.records import TOKEN_BASE
 
 UNIT_TYPES = frozenset({"unit", "token"})
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import DecisionPoint
-from engine.miras9.board import atk, grit
-from engine.miras9.pool import POOL
-from engine.miras9.state import M9State, lane_of, side_of
-from engine.rng import Rng
-from schemas.miras9 import (
+from annals.engine.core import DecisionPoint
+from annals.engine.miras9.board import atk, grit
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.state import M9State, lane_of, side_of
+from annals.engine.rng import Rng
+from annals.schemas.miras9 import (
     Activate,
     AddAttacker,
     AssignBlocker,

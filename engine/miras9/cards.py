@@ -13,10 +13,10 @@ from pathlib import Path
 
 import msgspec
 
-from engine.miras9 import scripts
-from schemas.errors import CardDataError, InvalidDeckError
-from schemas.header import DeckList
-from schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
+from annals.engine.miras9 import scripts
+from annals.schemas.errors import CardDataError, InvalidDeckError
+from annals.schemas.header import DeckList
+from annals.schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
 
 DATA = Path(__file__).parent / "data"
 MIN_MAIN = 30  # [M9-014]

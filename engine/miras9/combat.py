@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Emit
-from engine.miras9.board import atk, can_act, counter, defn, is_unit
-from engine.miras9.damage import deal, settle
-from engine.miras9.effects import check_defeats, fire
-from engine.miras9.stack import open_window
-from engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
-from schemas import miras9 as ev
-from schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
+from annals.engine.core import Emit
+from annals.engine.miras9.board import atk, can_act, counter, defn, is_unit
+from annals.engine.miras9.damage import deal, settle
+from annals.engine.miras9.effects import check_defeats, fire
+from annals.engine.miras9.stack import open_window
+from annals.engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
+from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
 
 CONFIRM = Confirm()
 STEP_NAMES = ("", "declare", "reactions_before_blocks", "blockers", "reactions_before_damage", "damage",

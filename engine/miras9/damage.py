@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-from engine.core import Emit
-from engine.miras9.board import counter, leave_wave, move, ward
-from engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
-from schemas import miras9 as ev
-from schemas.miras9 import PayPoint
+from annals.engine.core import Emit
+from annals.engine.miras9.board import counter, leave_wave, move, ward
+from annals.engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
+from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import PayPoint
 
 
 def deal(

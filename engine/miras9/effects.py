@@ -17,13 +17,24 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Emit
-from engine.miras9 import scripts
-from engine.miras9.board import counter, defn, draw, grit, is_unit, leave_wave, make_token, set_echo, unit_lanes, units
-from engine.miras9.damage import deal, leave_board
-from engine.miras9.pool import POOL
-from engine.miras9.state import REPLACEMENT, CardState, M9State, Spent, combatants, lane_of, loc_of, side_of
-from schemas import miras9 as ev
+from annals.engine.core import Emit
+from annals.engine.miras9 import scripts
+from annals.engine.miras9.board import (
+    counter,
+    defn,
+    draw,
+    grit,
+    is_unit,
+    leave_wave,
+    make_token,
+    set_echo,
+    unit_lanes,
+    units,
+)
+from annals.engine.miras9.damage import deal, leave_board
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.state import REPLACEMENT, CardState, M9State, Spent, combatants, lane_of, loc_of, side_of
+from annals.schemas import miras9 as ev
 
 
 def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.miras9.cards import DATA, load_decks, load_pool, pool_hash
-from schemas.header import DeckList
-from schemas.miras9 import CardDef
+from annals.engine.miras9.cards import DATA, load_decks, load_pool, pool_hash
+from annals.schemas.header import DeckList
+from annals.schemas.miras9 import CardDef
 
 POOL: dict[str, CardDef] = load_pool()
 POOL_HASH: str = pool_hash()

@@ -6,8 +6,8 @@ Pile order [M9-012] and ruling R-M9-04: a card moved onto a pile goes on top (th
 
 from __future__ import annotations
 
-from engine.core import Reducer
-from engine.miras9.state import (
+from annals.engine.core import Reducer
+from annals.engine.miras9.state import (
     PILES,
     REPLACEMENT,
     ZONE_LOC,
@@ -19,7 +19,7 @@ from engine.miras9.state import (
     Wave,
     loc_of,
 )
-from schemas import miras9 as ev
+from annals.schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
 

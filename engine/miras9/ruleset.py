@@ -12,21 +12,21 @@ from typing import Any
 
 import msgspec
 
-from engine.agents import RandomAgent
-from engine.core import AgentFactory, DecisionPoint, Emit, Position
-from engine.miras9 import combat, stack, turn
-from engine.miras9.board import draw
-from engine.miras9.bots import HeuristicAgent
-from engine.miras9.cards import validate_deck
-from engine.miras9.damage import pay_options, settle
-from engine.miras9.pool import DECKS, POOL, POOL_HASH
-from engine.miras9.reducer import apply
-from engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
-from engine.rng import Rng
-from schemas import miras9 as ev
-from schemas.header import DeckList, LogHeader
-from schemas.miras9 import SCHEMA
-from schemas.records import LEADER_INDEX, instance_id, instance_owner
+from annals.engine.agents import RandomAgent
+from annals.engine.core import AgentFactory, DecisionPoint, Emit, Position
+from annals.engine.miras9 import combat, stack, turn
+from annals.engine.miras9.board import draw
+from annals.engine.miras9.bots import HeuristicAgent
+from annals.engine.miras9.cards import validate_deck
+from annals.engine.miras9.damage import pay_options, settle
+from annals.engine.miras9.pool import DECKS, POOL, POOL_HASH
+from annals.engine.miras9.reducer import apply
+from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
+from annals.engine.rng import Rng
+from annals.schemas import miras9 as ev
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.miras9 import SCHEMA
+from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
 HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from schemas.miras9 import Bounce
+from annals.schemas.miras9 import Bounce
 
 Hook = Callable[[Any, Any, int, int, int, Any], None]
 BOUNCE = Bounce()

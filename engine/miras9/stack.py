@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Emit
-from engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
-from engine.miras9.effects import check_defeats, resolve
-from engine.miras9.pool import POOL
-from engine.miras9.state import M9State, Spent
-from schemas import miras9 as ev
-from schemas.miras9 import Ability, Activate, Pass, PlayCard
+from annals.engine.core import Emit
+from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
+from annals.engine.miras9.effects import check_defeats, resolve
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.state import M9State, Spent
+from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import Ability, Activate, Pass, PlayCard
 
 PASS = Pass()
 

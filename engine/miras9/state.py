@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core import GameState
-from schemas.miras9 import LANES
+from annals.engine.core import GameState
+from annals.schemas.miras9 import LANES
 
 PILES = ("deck", "hand", "resource", "used", "discard", "exile")
 # The per-card counters (``CardState`` fields): cleared when a card leaves the board, listed by positions.

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Emit
-from engine.miras9 import combat, stack
-from engine.miras9.board import (
+from annals.engine.core import Emit
+from annals.engine.miras9 import combat, stack
+from annals.engine.miras9.board import (
     can_act,
     counter,
     draw,
@@ -31,13 +31,13 @@ from engine.miras9.board import (
     set_echo,
     spend,
 )
-from engine.miras9.damage import pay, settle
-from engine.miras9.effects import check_defeats, fire, resolve
-from engine.miras9.pool import POOL
-from engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
-from engine.rng import Rng
-from schemas import miras9 as ev
-from schemas.miras9 import (
+from annals.engine.miras9.damage import pay, settle
+from annals.engine.miras9.effects import check_defeats, fire, resolve
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
+from annals.engine.rng import Rng
+from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import (
     Activate,
     Awaken,
     CardFlow,

@@ -16,16 +16,16 @@ from typing import Any
 
 import msgspec
 
-from engine.core import DecisionPoint
-from engine.morana.cards import pool
-from engine.morana.keywords import ward_after
-from engine.morana.reducer import apply
-from engine.morana.resolution import definition, targets, vigil_amount, ward_of
-from engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, MoranaState
-from engine.morana.turn import commit, dusk, site_power
-from engine.rng import Rng
-from schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
-from schemas.records import instance_owner
+from annals.engine.core import DecisionPoint
+from annals.engine.morana.cards import pool
+from annals.engine.morana.keywords import ward_after
+from annals.engine.morana.reducer import apply
+from annals.engine.morana.resolution import definition, targets, vigil_amount, ward_of
+from annals.engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, MoranaState
+from annals.engine.morana.turn import commit, dusk, site_power
+from annals.engine.rng import Rng
+from annals.schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
+from annals.schemas.records import instance_owner
 
 _WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}  # per unit, in Power-at-a-Site terms
 _KILL = 2.0  # defeating a Spirit, on top of the Power its damage removes

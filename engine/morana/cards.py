@@ -16,11 +16,11 @@ from pathlib import Path
 
 import msgspec
 
-from engine.morana import keywords as kw
-from engine.morana.scripts import HOOKS
-from schemas.errors import CardDataError, InvalidDeckError
-from schemas.header import DeckList
-from schemas.morana import Card, CardPool, DeckBook, Effect, Warden
+from annals.engine.morana import keywords as kw
+from annals.engine.morana.scripts import HOOKS
+from annals.schemas.errors import CardDataError, InvalidDeckError
+from annals.schemas.header import DeckList
+from annals.schemas.morana import Card, CardPool, DeckBook, Effect, Warden
 
 DATA_DIR = Path(__file__).parent / "data"
 DECK_SIZE = 20

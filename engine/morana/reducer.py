@@ -8,10 +8,10 @@ the revealed cards from hand (a placeholder) or Nav to their Sites.
 
 from __future__ import annotations
 
-from engine.core import Reducer
-from engine.morana.state import COMMIT_DONE, MoranaState
-from schemas import morana as ev
-from schemas.records import Event, instance_owner
+from annals.engine.core import Reducer
+from annals.engine.morana.state import COMMIT_DONE, MoranaState
+from annals.schemas import morana as ev
+from annals.schemas.records import Event, instance_owner
 
 
 def _shuffled(s: MoranaState, e: ev.DeckShuffled) -> None:

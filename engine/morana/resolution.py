@@ -16,13 +16,13 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import Final
 
-from engine.morana.cards import pool
-from engine.morana.keywords import ward_after
-from engine.morana.scripts import HOOKS, ScriptContext
-from engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
-from schemas import morana as ev
-from schemas.morana import Card, Effect, Vigil
-from schemas.records import Event, instance_owner
+from annals.engine.morana.cards import pool
+from annals.engine.morana.keywords import ward_after
+from annals.engine.morana.scripts import HOOKS, ScriptContext
+from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
+from annals.schemas import morana as ev
+from annals.schemas.morana import Card, Effect, Vigil
+from annals.schemas.records import Event, instance_owner
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"

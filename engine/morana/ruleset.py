@@ -15,19 +15,19 @@ from typing import Any
 
 import msgspec
 
-from engine.agents import RandomAgent
-from engine.core import AgentFactory, DecisionPoint, Emit, Position
-from engine.morana import reducer
-from engine.morana.bots import HeuristicAgent
-from engine.morana.cards import decks, pool, validate_deck
-from engine.morana.resolution import definition
-from engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
-from engine.morana.turn import commit, dusk_and_rite, options, setup
-from engine.rng import Rng
-from schemas import morana as ev
-from schemas.errors import InvalidDeckError
-from schemas.header import DeckList, LogHeader
-from schemas.morana import SCHEMA, MoranaOption
+from annals.engine.agents import RandomAgent
+from annals.engine.core import AgentFactory, DecisionPoint, Emit, Position
+from annals.engine.morana import reducer
+from annals.engine.morana.bots import HeuristicAgent
+from annals.engine.morana.cards import decks, pool, validate_deck
+from annals.engine.morana.resolution import definition
+from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
+from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
+from annals.engine.rng import Rng
+from annals.schemas import morana as ev
+from annals.schemas.errors import InvalidDeckError
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.morana import SCHEMA, MoranaOption
 
 
 class MoranaRuleset:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from schemas import morana as ev
+from annals.schemas import morana as ev
 
 if TYPE_CHECKING:
-    from engine.morana.state import MoranaState
+    from annals.engine.morana.state import MoranaState
 
 
 class ScriptContext:
@@ -40,7 +40,7 @@ def deathless(ctx: ScriptContext) -> None:
 
 
 def _spirits_in_nav(s: MoranaState, player: int) -> int:
-    from engine.morana.resolution import definition
+    from annals.engine.morana.resolution import definition
 
     return sum(1 for c in s.nav[player] if definition(s, c).kind == "spirit")
 

@@ -12,8 +12,8 @@ from typing import Final
 
 import msgspec
 
-from engine.core import GameState
-from schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_id
+from annals.engine.core import GameState
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_id
 
 PLAYERS: Final = 2
 SITES: Final = 3

@@ -15,8 +15,8 @@
 
 from __future__ import annotations
 
-from engine.morana.cards import pool
-from engine.morana.resolution import (
+from annals.engine.morana.cards import pool
+from annals.engine.morana.resolution import (
     Emit,
     definition,
     draw,
@@ -24,7 +24,7 @@ from engine.morana.resolution import (
     resolve_site,
     vigil_amount,
 )
-from engine.morana.state import (
+from annals.engine.morana.state import (
     LAST_TURN,
     NOBODY,
     OPENING_HAND,
@@ -35,10 +35,10 @@ from engine.morana.state import (
     deck_index,
     warden_instance,
 )
-from engine.rng import Rng
-from schemas import morana as ev
-from schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
-from schemas.records import instance_id, instance_owner
+from annals.engine.rng import Rng
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
+from annals.schemas.records import instance_id, instance_owner
 
 _DONE = Done()
 _INVOKE = Invoke()

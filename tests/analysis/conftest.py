@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.simulate import simulate
-from ingest.loader import ingest
+from annals.engine.simulate import simulate
+from annals.ingest.loader import ingest
 
 GAMES = {"cardtoy": (40, ["low", "high"]), "toy": (10, ["pile", "pile"])}
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
-from cli.main import app
-from ingest.flatten import collect
+from annals.cli.main import app
+from annals.ingest.flatten import collect
 
 runner = CliRunner()
 

@@ -16,16 +16,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.registry import get_ruleset
-from engine.simulate import make_header
-from ingest import columnar
-from ingest.flatten import Chunk, _flatten_files, collect, flatten_files
-from ingest.loader import ingest
-from ingest.plans import plans_for
-from schemas.header import LogClose
-from schemas.logfile import LogWriter
-from schemas.records import Decision
-from schemas.rulesets import ruleset_names, schema_for
+from annals.engine.registry import get_ruleset
+from annals.engine.simulate import make_header
+from annals.ingest import columnar
+from annals.ingest.flatten import Chunk, _flatten_files, collect, flatten_files
+from annals.ingest.loader import ingest
+from annals.ingest.plans import plans_for
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import LogWriter
+from annals.schemas.records import Decision
+from annals.schemas.rulesets import ruleset_names, schema_for
 from tests.analysis.test_ingest import snapshot
 from tests.strategies import members
 

@@ -10,12 +10,12 @@ import duckdb
 import msgspec
 import pytest
 
-from engine.registry import get_ruleset
-from ingest.flatten import collect
-from ingest.loader import IngestError, ingest
-from ingest.schema import SchemaVersionError, open_database
-from schemas.header import LogClose
-from schemas.logfile import LogWriter, read_log
+from annals.engine.registry import get_ruleset
+from annals.ingest.flatten import collect
+from annals.ingest.loader import IngestError, ingest
+from annals.ingest.schema import SchemaVersionError, open_database
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import LogWriter, read_log
 
 TABLES = ("games", "players", "deck_cards", "cards", "events", "decisions", "card_facts", "quarantine")
 

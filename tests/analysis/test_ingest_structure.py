@@ -12,11 +12,11 @@ import duckdb
 import msgspec
 import pytest
 
-from ingest.flatten import collect
-from ingest.loader import ingest
-from ingest.plans import plans_for
-from schemas.logfile import LogReader, LogWriter
-from schemas.rulesets import schema_for
+from annals.ingest.flatten import collect
+from annals.ingest.loader import ingest
+from annals.ingest.plans import plans_for
+from annals.schemas.logfile import LogReader, LogWriter
+from annals.schemas.rulesets import schema_for
 
 Rows = list[list[Any]]
 

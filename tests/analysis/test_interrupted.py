@@ -10,12 +10,12 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.loader import ingest
+from annals.ingest.loader import ingest
 from tests.analysis.test_ingest import snapshot
 
 CHILD = """
 import sys, time
-from ingest.loader import ingest
+from annals.ingest.loader import ingest
 
 def progress(files, events):
     print(files, flush=True)

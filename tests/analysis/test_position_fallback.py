@@ -12,11 +12,11 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from ingest.flatten import collect
-from ingest.loader import ingest
-from queries.board import board, stored_board
-from queries.positions import CoordinateError, StoredGame, Timeline
+from annals.cli.main import app
+from annals.ingest.flatten import collect
+from annals.ingest.loader import ingest
+from annals.queries.board import board, stored_board
+from annals.queries.positions import CoordinateError, StoredGame, Timeline
 
 runner = CliRunner()
 

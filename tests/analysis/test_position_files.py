@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.replay import rerun
-from ingest.flatten import collect
-from queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
-from queries.positions import Timeline
-from schemas.errors import InvalidDeckError
-from schemas.logfile import read_log
+from annals.engine.replay import rerun
+from annals.ingest.flatten import collect
+from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions import Timeline
+from annals.schemas.errors import InvalidDeckError
+from annals.schemas.logfile import read_log
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Position
-from engine.replay import fold
-from ingest.flatten import collect
-from ingest.schema import open_database
-from queries.positions import (
+from annals.engine.core import Position
+from annals.engine.replay import fold
+from annals.ingest.flatten import collect
+from annals.ingest.schema import open_database
+from annals.queries.positions import (
     POINT_QUERY_SKIPPED_OPTIMIZERS,
     CoordinateError,
     Timeline,
@@ -23,7 +23,7 @@ from queries.positions import (
     point_queries,
     position_from_db,
 )
-from schemas.logfile import read_log
+from annals.schemas.logfile import read_log
 
 # Rulesets whose Ruleset.position is exactly the field-name conventions (Nim's events predate them: its pile
 # size travels in `size`/`left`, not `counter`/`value`, so it has no SQL position to agree with).

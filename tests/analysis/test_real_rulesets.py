@@ -12,12 +12,12 @@ import duckdb
 import msgspec
 import pytest
 
-from engine.replay import rerun
-from ingest.flatten import collect
-from queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
-from queries.positions import Timeline, position_from_db
-from queries.reports import run_report
-from schemas.logfile import GameLog, read_log
+from annals.engine.replay import rerun
+from annals.ingest.flatten import collect
+from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions import Timeline, position_from_db
+from annals.queries.reports import run_report
+from annals.schemas.logfile import GameLog, read_log
 from tests.analysis.test_reports import independent_card_winrate, rows
 
 CONVENTIONS = {"n", "turn", "step", "player", "card", "cards", "src", "dst", "counter", "holder", "value",
@@ -272,7 +272,7 @@ def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Pat
 
 
 def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    from ingest.cardpools import definitions
+    from annals.ingest.cardpools import definitions
 
     for ruleset in ("miras9", "morana"):
         pool_hash = by(logs, ruleset)[0].header.card_pool_hash

@@ -11,10 +11,10 @@ import duckdb
 import polars as pl
 import pytest
 
-from ingest.flatten import collect
-from queries.reports import REPORTS, run_report, wilson, with_win_rate
-from schemas.logfile import GameLog, read_log
-from schemas.records import instance_id
+from annals.ingest.flatten import collect
+from annals.queries.reports import REPORTS, run_report, wilson, with_win_rate
+from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.records import instance_id
 
 NOT_PLAYED = {"deck", "hand", "discard", "exile", "nav", "gone"}
 

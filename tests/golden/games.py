@@ -9,10 +9,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from engine.registry import get_ruleset, ruleset_names
-from engine.simulate import make_header, play_one
-from schemas.logfile import read_log
-from schemas.text import render_log
+from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.simulate import make_header, play_one
+from annals.schemas.logfile import read_log
+from annals.schemas.text import render_log
 
 GOLDEN_DIR = Path(__file__).parent
 SEEDS = (1, 2)

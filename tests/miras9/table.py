@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.miras9.ruleset import RULESET
-from engine.miras9.state import LOC_NAMES, SITE_NAMES, CardState, M9State, PlayerState, lane_of, loc_of, side_of
-from engine.rng import Rng
-from schemas import miras9 as ev
-from schemas.records import LEADER_INDEX, instance_id
+from annals.engine.miras9.ruleset import RULESET
+from annals.engine.miras9.state import LOC_NAMES, SITE_NAMES, CardState, M9State, PlayerState, lane_of, loc_of, side_of
+from annals.engine.rng import Rng
+from annals.schemas import miras9 as ev
+from annals.schemas.records import LEADER_INDEX, instance_id
 
 FILLER = "char-recruit"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.main import app
+from annals.cli.main import app
 
 
 def test_simulate_and_verify_miras9(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schemas import miras9 as ev
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 

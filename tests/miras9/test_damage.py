@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.miras9.state import REPLACEMENT, Spent
-from schemas import miras9 as ev
+from annals.engine.miras9.state import REPLACEMENT, Spent
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 
@@ -122,7 +122,7 @@ def test_replacement_instead_of_defeat_once_per_turn_M9_109_M9_044() -> None:
     t2 = Table(phase="action")
     s = t2.unit(1, "char-stalwart", 0)
     t2.s.once.append(Spent(s, REPLACEMENT))  # its replacement was used this turn already
-    from engine.miras9.effects import defeat
+    from annals.engine.miras9.effects import defeat
 
     defeat(t2.s, t2.emit, t2.c(s))
     assert t2.c(s).zone == "discard"
@@ -154,7 +154,7 @@ def test_wounds_against_units_are_not_battle_damage_M9_122() -> None:
 def test_effective_grit_zero_defeats_without_wounds_M9_084_M9_007() -> None:
     """[M9-084] a Unit is defeated when its wounds (0) reach its effective GRIT, here lowered to 0 by a modifier
     ([M9-007]: GRIT -1 reads as 0); a Unit with GRIT left and no wounds stays."""
-    from engine.miras9.effects import check_defeats, resolve
+    from annals.engine.miras9.effects import check_defeats, resolve
 
     t = Table(phase="action")
     weak = t.unit(1, "char-recruit", 0)  # GRIT 2

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from engine.miras9.cards import pool_hash
-from engine.miras9.damage import leave_board
-from engine.miras9.effects import defeat
-from engine.miras9.pool import POOL
-from engine.miras9.ruleset import RULESET
-from engine.simulate import make_header
-from schemas import miras9 as ev
+from annals.engine.miras9.cards import pool_hash
+from annals.engine.miras9.damage import leave_board
+from annals.engine.miras9.effects import defeat
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.ruleset import RULESET
+from annals.engine.simulate import make_header
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 
@@ -67,7 +67,7 @@ def test_pile_order_draws_from_top_M9_012() -> None:
     """[M9-012] draws take the top card; the rest of the pile keeps its order; shuffles list the whole pile."""
     t = Table(phase="attune", active=1)
     before = list(t.s.players[0].deck)
-    from engine.miras9.turn import end_turn
+    from annals.engine.miras9.turn import end_turn
 
     end_turn(t.s, t.emit)
     t.settle()

@@ -3,8 +3,8 @@ Battle Presence [M9-056], [M9-120]."""
 
 from __future__ import annotations
 
-from engine.miras9.effects import defeat
-from schemas import miras9 as ev
+from annals.engine.miras9.effects import defeat
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 

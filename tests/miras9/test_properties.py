@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.miras9.board import atk, echo_of, grit, is_unit
-from engine.miras9.pool import POOL
-from engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
-from engine.miras9.state import M9State, card_zone_ok
-from engine.replay import rerun
-from engine.runner import Game
-from engine.simulate import bots_for, make_header, play_one
-from schemas import miras9 as ev
-from schemas.logfile import read_log
+from annals.engine.miras9.board import atk, echo_of, grit, is_unit
+from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
+from annals.engine.miras9.state import M9State, card_zone_ok
+from annals.engine.replay import rerun
+from annals.engine.runner import Game
+from annals.engine.simulate import bots_for, make_header, play_one
+from annals.schemas import miras9 as ev
+from annals.schemas.logfile import read_log
 
 DECKS = sorted(RULESET.decks())
 BOTS = ["random", "heuristic"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.miras9.effects import defeat
-from engine.miras9.turn import end_turn, start_turn
-from schemas import miras9 as ev
+from annals.engine.miras9.effects import defeat
+from annals.engine.miras9.turn import end_turn, start_turn
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 

@@ -8,15 +8,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.miras9.cards import build_pool, load_pool, validate_deck
-from engine.miras9.pool import DECKS, POOL
-from engine.miras9.ruleset import RULESET
-from engine.miras9.state import M9State
-from engine.rng import Rng
-from engine.simulate import make_header
-from schemas import miras9 as ev
-from schemas.errors import CardDataError, InvalidDeckError
-from schemas.header import DeckList
+from annals.engine.miras9.cards import build_pool, load_pool, validate_deck
+from annals.engine.miras9.pool import DECKS, POOL
+from annals.engine.miras9.ruleset import RULESET
+from annals.engine.miras9.state import M9State
+from annals.engine.rng import Rng
+from annals.engine.simulate import make_header
+from annals.schemas import miras9 as ev
+from annals.schemas.errors import CardDataError, InvalidDeckError
+from annals.schemas.header import DeckList
 
 
 def _deck(**override: Any) -> DeckList:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schemas import miras9 as ev
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 
@@ -136,7 +136,7 @@ def test_reactions_only_in_windows_M9_042() -> None:
 def test_fizzled_player_effect_is_not_redirected_to_the_controller_M9_111() -> None:
     """[M9-111] an effect on the target's controller whose target became illegal affects no one: it is not
     substituted onto the effect's own controller."""
-    from engine.miras9.effects import resolve
+    from annals.engine.miras9.effects import resolve
 
     t = Table(phase="action", echo=(3, 3))
     resolve(t.s, t.emit, [ev.GainEcho(amount=-2, to="target"), ev.Draw(amount=1, to="target")], 0, 0, 0)

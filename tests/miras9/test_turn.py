@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.miras9.board import atk, echo_of, grit
-from engine.miras9.turn import end_turn, start_turn
-from schemas import miras9 as ev
+from annals.engine.miras9.board import atk, echo_of, grit
+from annals.engine.miras9.turn import end_turn, start_turn
+from annals.schemas import miras9 as ev
 from tests.miras9.table import Table
 
 
@@ -206,7 +206,7 @@ def test_stats_and_static_modifiers_M9_118_M9_110() -> None:
     t.c(u).atk_mod = 2
     t.act(ev.Pass())  # pass the turn: temporary modifiers end
     assert t.c(u).atk_mod == 0
-    from engine.miras9.damage import leave_board
+    from annals.engine.miras9.damage import leave_board
 
     leave_board(t.s, t.emit, t.c(cap), "discard", "test")
     assert atk(t.s, t.c(u)) == 1
@@ -228,8 +228,8 @@ def test_lanes_are_shared_columns_M9_025_M9_028_M9_026() -> None:
 def test_zones_public_and_hidden_M9_011_M9_027() -> None:
     """[M9-027] after set-up every card is in a personal zone (Main Deck, Hand, Planet...) or at a board position;
     [M9-011] the opponent's draws and deck order are hidden in their view; board moves are public."""
-    from engine.miras9.ruleset import RULESET
-    from engine.miras9.state import LOC_NAMES, PILES, SITE_NAMES
+    from annals.engine.miras9.ruleset import RULESET
+    from annals.engine.miras9.state import LOC_NAMES, PILES, SITE_NAMES
     from tests.miras9.test_setup_decks import _setup
 
     s, _ = _setup(2)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.morana.cards import pool
-from engine.morana.ruleset import RULESET
-from engine.morana.state import COMMIT_DONE, MoranaState
-from engine.rng import Rng
-from schemas.records import instance_id
+from annals.engine.morana.cards import pool
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.morana.state import COMMIT_DONE, MoranaState
+from annals.engine.rng import Rng
+from annals.schemas.records import instance_id
 
 ZONES = ("deck", "hand", "nav", "site1", "site2", "site3")
 

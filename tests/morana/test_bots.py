@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.core import DecisionPoint
-from engine.morana.bots import HeuristicAgent
-from engine.rng import Rng
-from engine.simulate import simulate
-from schemas.morana import Done, Invoke, Place
+from annals.engine.core import DecisionPoint
+from annals.engine.morana.bots import HeuristicAgent
+from annals.engine.rng import Rng
+from annals.engine.simulate import simulate
+from annals.schemas.morana import Done, Invoke, Place
 from tests.morana.build import Table, build
 
 DECKS = ["starter-winter", "starter-sun", "clash", "glory"]

@@ -8,11 +8,11 @@ from collections import Counter
 import msgspec
 import pytest
 
-from engine.morana.cards import DATA_DIR, build_pool, decks, pool, validate_deck
-from engine.morana.ruleset import RULESET
-from engine.simulate import make_header
-from schemas.errors import CardDataError, InvalidDeckError
-from schemas.header import DeckList
+from annals.engine.morana.cards import DATA_DIR, build_pool, decks, pool, validate_deck
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.simulate import make_header
+from annals.schemas.errors import CardDataError, InvalidDeckError
+from annals.schemas.header import DeckList
 
 
 def test_pool_is_complete_and_uses_the_whole_vocabulary() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.main import app
+from annals.cli.main import app
 
 runner = CliRunner()
 

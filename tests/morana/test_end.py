@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schemas import morana as ev
+from annals.schemas import morana as ev
 from tests.morana.build import Table, build
 
 

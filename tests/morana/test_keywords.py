@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.morana.cards import card_text, pool
-from engine.morana.keywords import KEYWORDS
-from schemas import morana as ev
-from schemas.morana import Done, Rebirth
+from annals.engine.morana.cards import card_text, pool
+from annals.engine.morana.keywords import KEYWORDS
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Rebirth
 from tests.morana.build import Table, build
 
 

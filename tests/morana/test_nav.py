@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.morana.ruleset import RULESET
-from schemas import morana as ev
-from schemas.morana import Done, Rebirth
+from annals.engine.morana.ruleset import RULESET
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Rebirth
 from tests.morana.build import Table, build
 
 

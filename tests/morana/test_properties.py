@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.morana.ruleset import RULESET
-from engine.morana.state import MoranaState
-from engine.rng import Rng
-from engine.runner import Game
-from engine.simulate import make_header
-from schemas import morana as ev
-from schemas.header import LogHeader
-from schemas.morana import Done
-from schemas.records import instance_id
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.morana.state import MoranaState
+from annals.engine.rng import Rng
+from annals.engine.runner import Game
+from annals.engine.simulate import make_header
+from annals.schemas import morana as ev
+from annals.schemas.header import LogHeader
+from annals.schemas.morana import Done
+from annals.schemas.records import instance_id
 
 DECKS = ["starter-winter", "starter-sun", "clash", "glory"]
 BOTS = ["random", "heuristic"]

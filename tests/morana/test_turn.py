@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from engine.agents import RandomAgent
-from engine.morana.ruleset import RULESET
-from engine.morana.state import HAND_LIMIT, OPENING_HAND, MoranaState
-from engine.morana.turn import dawn
-from engine.rng import Rng
-from engine.runner import Game
-from engine.simulate import make_header
-from schemas import morana as ev
-from schemas.morana import Done, Invoke, Place
+from annals.engine.agents import RandomAgent
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.morana.state import HAND_LIMIT, OPENING_HAND, MoranaState
+from annals.engine.morana.turn import dawn
+from annals.engine.rng import Rng
+from annals.engine.runner import Game
+from annals.engine.simulate import make_header
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Invoke, Place
 from tests.morana.build import Table, build
 
 

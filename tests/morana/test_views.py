@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.morana.ruleset import RULESET
-from engine.morana.state import warden_instance
-from schemas import morana as ev
-from schemas.morana import Done, Invoke, Place, Rebirth
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.morana.state import warden_instance
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Invoke, Place, Rebirth
 from tests.morana.build import Table, build
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.morana.cards import DATA_DIR, build_pool, check_warden, pool
-from engine.morana.keywords import KEYWORDS
-from engine.morana.ruleset import RULESET
-from engine.morana.state import MoranaState, warden_instance
-from engine.runner import Game
-from engine.simulate import make_header
-from schemas import morana as ev
-from schemas.errors import CardDataError
-from schemas.morana import Done, Invoke, Rebirth, Vigil, Warden
+from annals.engine.morana.cards import DATA_DIR, build_pool, check_warden, pool
+from annals.engine.morana.keywords import KEYWORDS
+from annals.engine.morana.ruleset import RULESET
+from annals.engine.morana.state import MoranaState, warden_instance
+from annals.engine.runner import Game
+from annals.engine.simulate import make_header
+from annals.schemas import morana as ev
+from annals.schemas.errors import CardDataError
+from annals.schemas.morana import Done, Invoke, Rebirth, Vigil, Warden
 from tests.morana.build import Table, build
 
 

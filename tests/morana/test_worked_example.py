@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.morana.turn import dawn
-from schemas import morana as ev
-from schemas.morana import Done, Place, Rebirth
+from annals.engine.morana.turn import dawn
+from annals.schemas import morana as ev
+from annals.schemas.morana import Done, Place, Rebirth
 from tests.morana.build import Table, build
 
 
