@@ -16,7 +16,7 @@ from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
 from annals.schemas.header import DeckList, LogHeader
-from annals.schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
+from tests.toyrules.toy_schema import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
 NO_PLAYER = -1
 
