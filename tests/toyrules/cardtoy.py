@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
 from annals.schemas.errors import InvalidDeckError
 from annals.schemas.header import DeckList, LogHeader
@@ -196,6 +196,9 @@ class CardToyRuleset:
 
     def agents(self) -> Mapping[str, AgentFactory]:
         return {"random": RandomAgent}
+
+    def cards(self) -> Mapping[str, CardInfo]:
+        return {c: CardInfo(c, f"Card {p}", "card", None, {"Power": p}, f"Scores {p}.") for c, p in POWER.items()}
 
     def decks(self) -> Mapping[str, DeckList]:
         low = ["c1"] * 4 + ["c2"] * 4 + ["c3"] * 4
