@@ -14,6 +14,10 @@ from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, i
 
 
 class Board(msgspec.Struct):
+    """A position for people: cards by zone and side (``"p0"``/``"p1"``/``"token"``) labelled
+    ``CARD-ID#INSTANCE``, counters by holder (``"p0:echo"``, ``"ember-sprite#1004:power"``), and how many cards the
+    view hides."""
+
     game_id: str
     ruleset: str
     coordinate: str

@@ -1,10 +1,13 @@
-"""The documentation runs: docstring examples, and every ``annals`` command the README shows exists."""
+"""The documentation runs: docstring examples (the public API's among them), the README's Python code blocks, and
+every ``annals`` command the README shows exists."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ import typer.main
 
 from annals.cli.main import app
 
-DOCTESTED = ["annals.engine.rng", "annals.schemas.logfile"]
+DOCTESTED = ["annals", "annals.engine.rng", "annals.schemas.logfile"]
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -30,3 +33,33 @@ def test_every_command_in_the_readme_exists() -> None:
     shown = set(re.findall(r"^annals ([a-z]+)", README.read_text(), flags=re.MULTILINE))
     assert {"simulate", "verify", "show", "play", "ingest", "report", "sql", "position", "continue"} <= shown
     assert shown <= set(group.commands), shown - set(group.commands)
+
+
+def readme_python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def test_the_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ```python block, in order, in one namespace, from an empty folder (they write only where they say)."""
+    blocks = readme_python_blocks(README.read_text())
+    assert blocks, "the README shows no Python"
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "__readme__"}
+    for block in blocks:
+        exec(compile(block, str(README), "exec"), namespace)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_import_annals_is_lazy_and_names_the_api() -> None:
+    probe = (
+        "import sys, annals; heavy = [m for m in ('duckdb', 'polars', 'annals.engine.core') if m in sys.modules]; "
+        "print(heavy, annals.Timeline.__module__, annals.Board.__name__, annals.GameLog.__module__)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[]", "annals.queries.positions", "Board", "annals.schemas.logfile"]
+    import annals
+
+    for name in annals.__all__:
+        assert getattr(annals, name).__doc__, f"annals.{name} has no docstring"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        annals.nothing  # noqa: B018
