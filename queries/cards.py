@@ -36,8 +36,10 @@ class PoolCard(NamedTuple):
 
 
 def pool(ruleset: str) -> list[CardInfo]:
-    """The ruleset's cards in the order its data lists them (``UnknownRulesetError`` for an unknown ruleset)."""
-    return list(get_ruleset(ruleset).cards().values())
+    """The ruleset's cards in the order its data lists them (``UnknownRulesetError`` for an unknown ruleset; none
+    for a plugin ruleset that does not describe its cards)."""
+    describe_cards = getattr(get_ruleset(ruleset), "cards", None)
+    return list(describe_cards().values()) if describe_cards is not None else []
 
 
 def _all(ruleset: str | None) -> list[PoolCard]:
