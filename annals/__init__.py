@@ -5,8 +5,8 @@ The public API is the few names below; each wraps a library function of the laye
 lazy: ``import annals`` loads no rules, DuckDB or polars until a name needs them.
 
 * play: ``simulate`` (bot games to log files), ``rulesets``;
-* one log: ``read_log``, ``verify``, ``timeline`` (its coordinates and positions), ``position`` (a board whose cards
-  carry their card ids);
+* one log: ``read_log``, ``verify``, ``timeline`` (its coordinates and positions), ``position`` (a board with card
+  names);
 * many logs: ``ingest_logs`` (into DuckDB; ``annals.ingest`` is the subpackage), ``report`` (named reports),
   ``sql`` (read-only queries);
 * cards: ``card``, ``cards``.
@@ -175,15 +175,16 @@ def timeline(log: Pathish) -> Timeline:
 
 def position(log: Pathish | Timeline, at: str = "end", view: str = "omniscient") -> Board:
     """The board at a coordinate, as ``view`` (``omniscient``, ``player0``, ``player1``, ``spectator``) saw it:
-    cards by zone and side, each labelled ``CARD-ID#INSTANCE``, counters by holder, and how many cards are hidden.
+    cards by zone and side, each labelled ``CARD-ID#INSTANCE`` (``names`` and ``name_of`` give the card names),
+    counters by holder, and how many cards are hidden.
 
     >>> import tempfile, annals
     >>> [path] = annals.simulate("morana", 1, decks=["clash", "glory"], out=tempfile.mkdtemp())
     >>> board = annals.position(path, at="turn:3", view="player1")
     >>> board.turn, board.view, board.hidden > 0
     (3, 'player1', True)
-    >>> card_id = board.zones["hand"]["p1"][0].split("#")[0]
-    >>> annals.card(card_id, "morana").id == card_id
+    >>> label = board.zones["hand"]["p1"][0]
+    >>> board.name_of(label) == annals.card(label.split("#")[0], "morana").name
     True
     """
     from annals.queries.board import board

@@ -132,3 +132,41 @@ def test_wrong_arguments_exit_2_with_one_line(args: list[str], message: str) -> 
     assert done.returncode == 2, done
     assert done.stdout == "" and len(done.stderr.splitlines()) == 1 and message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_board_names_its_cards_from_the_pool_it_was_played_with(tmp_path: Path) -> None:
+    import msgspec
+
+    import annals
+    from annals.queries.board import board
+    from annals.queries.positions import Timeline
+
+    [log] = annals.simulate("miras9", 1, decks=["vanguard", "tempest"], out=tmp_path, seed=3)
+    shown = annals.position(log, at="turn:4")
+    labels = [label for sides in shown.zones.values() for labels in sides.values() for label in labels]
+    ids = {label.rpartition("#")[0] for label in labels}
+    assert ids and set(shown.names) == ids
+    assert all(shown.names[i] == find_card(i, "miras9").card.name for i in ids)
+    assert shown.name_of(labels[0]) == shown.names[labels[0].rpartition("#")[0]]
+    other_pool = Timeline.from_file(log)
+    other_pool.header = msgspec.structs.replace(other_pool.header, card_pool_hash="another-pool")
+    unnamed = board(other_pool, other_pool.resolve("turn:4"))
+    assert unnamed.names == {} and unnamed.zones == shown.zones and unnamed.name_of(labels[0]) in ids
+
+
+def test_a_board_from_the_database_names_its_cards_too(tmp_path: Path) -> None:
+    import annals
+    from annals.ingest.schema import open_database
+    from annals.queries.board import stored_board
+    from annals.queries.positions import StoredGame
+
+    [log] = annals.simulate("morana", 1, decks=["clash", "glory"], out=tmp_path / "logs")
+    annals.ingest_logs([tmp_path / "logs"], tmp_path / "annals.duckdb")
+    from_log = annals.position(log, at="turn:5")
+    con = open_database(tmp_path / "annals.duckdb", read_only=True)
+    try:
+        game = StoredGame(con, from_log.game_id)
+        from_db = stored_board(game, game.resolve("turn:5"), "turn:5")
+    finally:
+        con.close()
+    assert from_db.zones == from_log.zones and from_db.names == from_log.names and from_db.names
