@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from annals.ingest import columnar
 from tests.test_docs import README, readme_python_blocks
 
 CHECKOUT = README.parent
@@ -76,8 +77,12 @@ def test_the_wheel_installs_one_package_annals(installed: Path) -> None:
     assert (package / "engine" / "morana" / "data" / "cards.toml").exists()
     assert (package / "ingest" / "sql" / "position.sql").exists() and (package / "queries" / "sql").is_dir()
     assert not list(package.rglob("*toy*")), "a test fixture shipped"
-    where = run([python, "-c", "import annals, annals.ingest.columnar as c; print(annals.__file__)"], installed)
-    assert Path(where.stdout.strip()).is_relative_to(site)
+    where = run(
+        [python, "-c", "import annals, annals.ingest.columnar as c; print(annals.__file__, c.BUILT)"], installed
+    )
+    file, built = where.stdout.split()
+    assert Path(file).is_relative_to(site)
+    assert built == str(columnar.BUILT)  # the C fast path is in the wheel wherever it builds here
 
 
 def test_the_readme_library_example_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:
