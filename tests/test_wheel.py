@@ -94,6 +94,6 @@ def test_the_readme_library_example_runs_from_the_wheel(installed: Path, tmp_pat
 
 
 def test_annals_demo_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:
-    done = run([installed / "annals", "demo", "--games", "2"], tmp_path)
+    done = run([installed / "annals", "demo"], tmp_path)
     assert "database:" in done.stdout and "First-player advantage" in done.stdout
     assert (tmp_path / "annals-demo" / "annals.duckdb").exists()
