@@ -389,4 +389,12 @@ class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     decks: list[DeckFile]
 
 
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption)
+ALIASES = {
+    "commit": "Committed",
+    "flip": "Flipped",
+    "site": "SiteResolutionBegan",
+    "rite": "SiteScored",
+    "reborn": "RebornFired",
+    "clash": "ClashFired",
+}
+SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, ALIASES)
