@@ -17,7 +17,7 @@ import msgspec
 from annals.engine.core import Agent, GameState, Ruleset
 from annals.engine.rng import Rng
 from annals.schemas.errors import IllegalDecisionError
-from annals.schemas.header import LogClose, LogHeader, derive_game_id
+from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
 from annals.schemas.records import Decision
 
@@ -45,7 +45,7 @@ class GameResult(msgspec.Struct, frozen=True):
 
 
 def finalize_header(header: LogHeader) -> LogHeader:
-    return header if header.game_id else msgspec.structs.replace(header, game_id=derive_game_id(header))
+    return header if header.game_id else msgspec.structs.replace(header, game_id=game_id_of(header))
 
 
 class Game:
@@ -124,14 +124,20 @@ def play(
     state: GameState | None = None,
     rng: Rng | None = None,
     live: bool = False,
+    overwrite: bool = False,
 ) -> GameResult:
     """Play to the end (or the header's turn cap), writing the log to ``out`` when given.
 
     ``live`` (a game recorded as people play it): every decision closes a frame and reaches the file at once,
-    so a crash loses nothing that was decided.
+    so a crash loses nothing that was decided. An existing file at ``out`` is never replaced (``FileExistsError``)
+    unless ``overwrite``.
     """
     game = Game(ruleset, header, agents, state=state, rng=rng)
-    writer = None if out is None else LogWriter(out, game.header, group_bytes=0 if live else GROUP_BYTES)
+    writer = (
+        None
+        if out is None
+        else LogWriter(out, game.header, group_bytes=0 if live else GROUP_BYTES, overwrite=overwrite)
+    )
     total_events = total_decisions = 0
     frame_turn = game.state.turn
     cap = game.header.max_turns
