@@ -125,3 +125,23 @@ class LogClose(msgspec.Struct, frozen=True):
     events: int
     decisions: int
     turns: int
+
+
+def placement_problems(header: LogHeader, expected: dict[str, str]) -> list[str]:
+    """How the header's tournament metadata differs from where the log is expected to belong (``expected`` maps
+    a ``TournamentInfo`` field name to its value as text, e.g. ``{"match": "r2-t5", "game": "2"}``): one line per
+    field, empty when it belongs there. A log of another match put in a match's place is caught this way."""
+    t = header.tournament
+    problems = []
+    for name, want in expected.items():
+        if t is None:
+            problems.append(f"the log has no tournament metadata, but {name} {want!r} was expected")
+            continue
+        if name not in t.__struct_fields__:
+            known = ", ".join(t.__struct_fields__)
+            problems.append(f"{name!r} is not a tournament field (the fields are: {known})")
+            continue
+        have = str(getattr(t, name))
+        if have != want:
+            problems.append(f"the log belongs to {name} {have!r}, not {want!r}")
+    return problems
