@@ -6,10 +6,13 @@ from pathlib import Path
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
-from annals.engine.replay import rerun
+from annals.cli.app import app, err, fail, out, reported
+from annals.engine.replay import rerun, rerun_branches
 from annals.engine.views import view_log, viewer_of
-from annals.schemas.logfile import read_log
+from annals.schemas.header import placement_problems
+from annals.schemas.keys import PublicKey, load_public_key
+from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.signing import verify_signature
 from annals.schemas.text import render_log
 
 LogArg = typer.Argument(..., help="A log file written by annals.", exists=False, dir_okay=False)
@@ -32,13 +35,32 @@ def show(
         out.print(line, markup=False)
 
 
-@app.command()
-def verify(log: Path = LogArg) -> None:
-    """Check a log's checksums and chain, then re-run its decisions and compare every event.
+def _expected(pairs: list[str]) -> dict[str, str]:
+    expected = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep or not field:
+            fail(f"--expect takes FIELD=VALUE (such as match=r2-t5), not {pair!r}", code=2)
+        expected[field.strip()] = value.strip()
+    return expected
 
-    Example: annals verify games/miras9-00000001-3f2a.log
+
+@app.command()
+def verify(
+    log: Path = LogArg,
+    key: Path = typer.Option(None, "--key", help="The event's public key file: the log must be signed by it."),
+    expect: list[str] = typer.Option(
+        [], "--expect", help="FIELD=VALUE of the tournament metadata the log must carry (event, round, match, ...)."
+    ),
+) -> None:
+    """Check a log's checksums and chain, then re-run its decisions and compare every event; re-run the branches a
+    judge's backup abandoned; report judges' decisions and who signed the log.
+
+    Example: annals verify games/miras9-00000001-3f2a.log --key spring-open.pub --expect match=r2-t5
     """
+    expected = _expected(expect)
     with reported():
+        trusted = load_public_key(key) if key is not None else None
         game = read_log(log)
         report = rerun(game)
     if not report.ok:
@@ -47,3 +69,38 @@ def verify(log: Path = LogArg) -> None:
             detail += f"\n  logged:  {report.expected}\n  re-run:  {report.actual}"
         fail(f"{log}: re-run differs at {detail}")
     out.print(f"{log}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)
+    problems = _judged_and_signed(log, game, trusted, expected)
+    if problems:
+        fail(f"{log}: {problems[0]}" + (f" (and {len(problems) - 1} more above)" if len(problems) > 1 else ""))
+
+
+def _judged_and_signed(log: Path, game: GameLog, trusted: PublicKey | None, expected: dict[str, str]) -> list[str]:
+    """Print the abandoned branches, the judges' records and the signature; return what fails."""
+    problems = []
+    for branch in rerun_branches(game):
+        b = branch.backup
+        if not branch.report.ok:
+            problems.append(f"abandoned branch before backup to decision {b.to_decision} does not re-run: event "
+                            f"{branch.report.first_difference}: {branch.report.reason}")  # fmt: skip
+        elif branch.shared:
+            problems.append(f"backup to decision {b.to_decision}: {branch.shared}")
+        else:
+            end = "to its end" if branch.finished else "to where it stopped"
+            out.print(f"{log}: abandoned branch: {branch.events} events, {branch.decisions} decisions re-run "
+                      f"identically {end}; {b.describe()}", markup=False)  # fmt: skip
+    for seen in game.judged:
+        if seen.record.kind != "backup":
+            out.print(f"{log}: judge: {seen.record.describe()}", markup=False)
+    winner, reason = game.result
+    if (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_"):
+        who = "a draw" if winner < 0 else f"p{winner} wins"
+        out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
+                  f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
+    for problem in placement_problems(game.header, expected):
+        problems.append(problem)
+        err.print(f"{log}: {problem}", markup=False)
+    status = verify_signature(log, trusted)
+    out.print(f"{log}: {status.message}", markup=False)
+    if not status.ok:
+        problems.append(status.message)
+    return problems

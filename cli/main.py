@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+import annals.cli.judge  # registers the judge commands
+import annals.cli.keys  # noqa: F401 - registers the key commands
 from annals.cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
 from annals.cli.app import app, out
 from annals.engine import ENGINE_VERSION

@@ -140,10 +140,11 @@ def _name_in(text: bytes) -> str:
 
 
 def create_key_file(path: Path, name: str = "") -> SigningKey:
-    """A new key pair; the private key written to ``path`` with mode 0600. An existing file is never replaced."""
+    """A new key pair; the private key written to ``path`` (a folder: ``EVENT_KEY_NAME`` in it) with mode 0600.
+    An existing file is never replaced."""
     key = SigningKey.generate(name)
     if path.is_dir():
-        raise KeyFileError(f"{path} is a folder; give the key file's path, such as {path / EVENT_KEY_NAME}")
+        path = path / EVENT_KEY_NAME
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, KEY_FILE_MODE)
     except FileExistsError:

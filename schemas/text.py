@@ -62,4 +62,16 @@ def render_log(game: GameLog) -> Iterator[str]:
         yield describe_event(event)
     c = game.close
     yield f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+    for branch in game.branches:
+        yield (
+            f"abandoned branch: {len(branch.events)} events, {len(branch.decisions)} decisions before frame "
+            f"{branch.judge_frame}"
+        )
+    for seen in game.judged:
+        yield f"judge (frame {seen.frame}, after event {seen.record.at_event - 1}): {seen.record.describe()}"
+    if game.result != (c.winner, c.end_reason):
+        winner, reason = game.result
+        yield f"result as judged: winner {winner} ({reason})"
+    for sig in game.signatures:
+        yield f"signature (frame {sig.frame}): key {sig.record.key} {sig.record.name!r} over {sig.record.frames} frames"
     yield f"digest: {game.digest}"
