@@ -219,7 +219,8 @@ def play_live(
     for spec in kinds:
         if spec not in (*ruleset.agents(), "human", "external"):
             raise SimulationError(
-                f"unknown player {spec!r}; use human, external:COMMAND or one of: {', '.join(sorted(ruleset.agents()))}"
+                f"unknown bot {spec!r}; seat a person (human), external:COMMAND or one of the bots: "
+                f"{', '.join(sorted(ruleset.agents()))}"
             )
     seats = [
         PlayerInfo(names[i] if i < len(names) and names[i] else f"{kind}-{i}", kind) for i, kind in enumerate(kinds)

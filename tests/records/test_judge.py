@@ -202,3 +202,24 @@ def test_a_format_1_log_is_not_amended(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedFormatError, match="log format 1 cannot hold judge or signature frames"):
         intervene(path, Intervention("note", "R. Vance", note="x"))
     assert path.read_bytes() == FIXTURE.read_bytes()
+
+
+def test_r_core_3_a_backup_replayed_with_the_same_decisions_is_the_same_game(tmp_path: Path) -> None:
+    """R-CORE-3, [M9-022]: the generator resumes as it was, so the same choices give the same events (no
+    reshuffle); a Miras 9 game, whose hidden deck order and draws come from the generator."""
+    from annals.engine.agents import ScriptedAgent
+    from annals.engine.runner import play
+    from annals.engine.simulate import make_header
+
+    m9 = get_ruleset("miras9")
+    header = make_header(m9, 11, ["vanguard", "tempest"], ["random", "random"], max_turns=6)
+    path = tmp_path / "m9.log"
+    play(m9, header, bots_for(m9, header), path, live=True)
+    first = read_log(path)
+    k = len(first.decisions) // 3
+    backup(path, k, "R. Vance", reason="rewind to check the replay")
+    replay = [ScriptedAgent([d for d in first.decisions[k:] if d.player == p]) for p in (0, 1)]
+    resume(path, replay)
+    game = read_log(path)
+    assert game.events == first.events and game.decisions == first.decisions
+    assert game.close == first.close
