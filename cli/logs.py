@@ -24,6 +24,9 @@ def show(
     view: str = typer.Option(
         "omniscient", "--view", help="omniscient, player0, player1 or spectator: what that seat could see."
     ),
+    numbered: bool = typer.Option(
+        False, "--numbered", help="Number the decisions (?N), as judge backup --to names them."
+    ),
 ) -> None:
     """Print a log as readable text: the header, then one line per event with its coordinates.
 
@@ -31,7 +34,7 @@ def show(
     """
     with reported():
         game = view_log(read_log(log), viewer_of(view))
-    for line in render_log(game):
+    for line in render_log(game, numbered=numbered):
         out.print(line, markup=False)
 
 

@@ -140,7 +140,7 @@ def backup(
     if not 0 <= to_decision < len(decisions):
         raise JudgeError(
             f"decision {to_decision} is not in this game, which has decisions 0 to {len(decisions) - 1}; "
-            "decisions count from 0 in the order annals show LOG lists them (its lines with ?)"
+            "list them with: annals show LOG --numbered"
         )
     at = decisions[to_decision].at
     cut = next(

@@ -59,8 +59,10 @@ def test_judge_backup_round_trip_keeps_both_branches(tmp_path: Path) -> None:
     assert f"ok ({len(game.events)} events re-run identically" in output
     assert (f"abandoned branch: {len(first.events)} events, {len(first.decisions)} decisions re-run identically to "
             f"its end; backup to decision {k}") in output  # fmt: skip
-    shown = runner.invoke(app, ["show", str(path)]).output
+    shown = runner.invoke(app, ["show", str(path), "--numbered"]).output
     assert "abandoned branch:" in shown and "backup to decision 3" in shown
+    numbered = [line.split("?")[1].split()[0] for line in shown.splitlines() if "  ?" in line]
+    assert numbered == [str(n) for n in range(len(game.decisions))]  # the numbers backup --to takes
 
 
 def test_a_backup_on_a_signed_log_is_re_signed_with_the_events_key(tmp_path: Path) -> None:
