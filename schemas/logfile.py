@@ -32,6 +32,7 @@ gives the abandoned branches. A format 1 log holds only ``H``, ``B`` and ``C`` f
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import struct
@@ -135,11 +136,16 @@ class LogWriter:
         self._frame(KIND_HEADER, header)
 
     @classmethod
-    def reopen(cls, path: str | os.PathLike[str], *, group_bytes: int = 0) -> LogWriter:
+    def reopen(
+        cls, path: str | os.PathLike[str], *, group_bytes: int = 0, read: tuple[LogReader, int] | None = None
+    ) -> LogWriter:
         """Append to an existing log after verifying every frame of it (finished or cleanly cut: a torn tail is
-        refused). Only format 2 logs take judge and signature frames."""
-        with LogReader(path) as reader:
-            end = reader.read_to_end()
+        refused). Only format 2 logs take judge and signature frames. ``read``: a reader of ``path`` that has just
+        read it to its end, and the offset ``read_to_end`` gave, to save reading it again."""
+        reader, end = read if read is not None else (LogReader(path), -1)
+        with reader:
+            if end < 0:
+                end = reader.read_to_end()
             if reader.format_version < FIRST_AMENDABLE_FORMAT:
                 raise UnsupportedFormatError(
                     str(path),
@@ -526,6 +532,18 @@ class LogReader:
                 continue
             name = _KIND_NAMES.get(kind, repr(chr(kind)))
             raise CorruptLogError(self._name, f"unexpected {name} frame", frame=index, offset=at)
+
+    def sha256_prefixes(self, ends: list[int]) -> dict[int, str]:
+        """The SHA-256 (hex) of the file's bytes ``[0, end)`` for each of ``ends``, in one pass (before ``close``)."""
+        digest = hashlib.sha256()
+        done, hashes = 0, {}
+        self._file.seek(0)
+        for end in sorted(set(ends)):
+            digest.update(self._file.read(end - done))
+            done = end
+            hashes[end] = digest.copy().hexdigest()
+        self._file.seek(self._offset)
+        return hashes
 
     def read_to_end(self) -> int:
         """Verify every remaining frame, without decoding batches; return the byte offset where the last complete

@@ -13,7 +13,6 @@ fingerprint, and the name of a trusted key given), that it is unsigned, or why t
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Final
 
@@ -39,18 +38,24 @@ class SignatureStatus(msgspec.Struct, frozen=True):
     ok: bool = True
 
 
-def _sha256_of(path: Path, end: int) -> str:
-    with path.open("rb") as file:
-        return hashlib.sha256(file.read(end)).hexdigest()
+class _Read(msgspec.Struct):
+    """A log read and chain-verified to its end: the reader, where its last frame ends, and the SHA-256 of the
+    bytes before each signature frame and before the end."""
+
+    reader: LogReader
+    end: int
+    sha256: dict[int, str]
 
 
-def _end_and_state(path: Path) -> tuple[int, LogReader]:
+def _read(path: Path) -> _Read:
     reader = LogReader(path)
     try:
         end = reader.read_to_end()
-    finally:
+        hashes = reader.sha256_prefixes([s.offset for s in reader.signatures] + [end])
+    except BaseException:
         reader.close()
-    return end, reader
+        raise
+    return _Read(reader, end, hashes)
 
 
 def sign_log(path: Path, key: SigningKey | None) -> None:
@@ -60,21 +65,23 @@ def sign_log(path: Path, key: SigningKey | None) -> None:
     as it is. A game in progress can be signed too (``verify`` then says it is unfinished)."""
     if key is None:
         return
-    end, reader = _end_and_state(path)
+    read = _read(path)
+    reader = read.reader
     last = reader.signatures[-1] if reader.signatures else None
     if last is not None and last.frame == reader.frames_read - 1 and last.record.key == key.fingerprint:
+        reader.close()
         return
     unsigned = SignatureRecord(
-        reader.header.game_id, reader.digest, reader.frames_read, _sha256_of(path, end), key.fingerprint,
+        reader.header.game_id, reader.digest, reader.frames_read, read.sha256[read.end], key.fingerprint,
         key.public.raw, b"", key.name,
     )  # fmt: skip
     record = msgspec.structs.replace(unsigned, signature=key.sign(unsigned.message()))
-    writer = LogWriter.reopen(path)
+    writer = LogWriter.reopen(path, read=(reader, read.end))
     writer.write_signature(record)
     writer.finish()
 
 
-def _problem(seen: SignatureSeen, game_id: str, path: Path) -> str:
+def _problem(seen: SignatureSeen, game_id: str, sha: str) -> str:
     """Why one signature frame does not hold, or "" when it does."""
     r = seen.record
     if r.game_id != game_id:
@@ -92,7 +99,6 @@ def _problem(seen: SignatureSeen, game_id: str, path: Path) -> str:
         return f"it names key {r.key} but carries key {public.fingerprint} (forged)"
     if not public.verifies(r.signature, r.message()):
         return f"the Ed25519 signature does not verify with key {r.key} (forged or damaged)"
-    sha = _sha256_of(path, seen.offset)
     if sha != r.sha256:
         return (
             f"the bytes before it hash to SHA-256 {sha[:16]}..., not the {r.sha256[:16]}... signed: the log was edited "
@@ -105,14 +111,16 @@ def verify_signature(path: Path, trusted: PublicKey | None = None) -> SignatureS
     """Check every signature frame of the log at ``path`` (read and chain-verified to its end first).
 
     With ``trusted`` (the event's public key), the log must be signed by that key, last frame included."""
-    _, reader = _end_and_state(path)
+    read = _read(path)
+    read.reader.close()
+    reader = read.reader
     count = len(reader.signatures)
     if not reader.signatures:
         if trusted is not None:
             return SignatureStatus(UNSIGNED, f"unsigned, but a signature by {_who(trusted)} was required", ok=False)
         return SignatureStatus(UNSIGNED, "unsigned")
     for seen in reader.signatures:
-        problem = _problem(seen, reader.header.game_id, path)
+        problem = _problem(seen, reader.header.game_id, read.sha256[seen.offset])
         if problem:
             return SignatureStatus(
                 INVALID, f"signature invalid (frame {seen.frame}): {problem}", seen.record.key, signatures=count,
