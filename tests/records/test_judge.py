@@ -225,3 +225,18 @@ def test_r_core_3_a_backup_replayed_with_the_same_decisions_is_the_same_game(tmp
     game = read_log(path)
     assert game.events == first.events and game.decisions == first.decisions
     assert game.close == first.close
+
+
+def test_a_players_view_of_a_backed_up_game_has_the_judges_records_but_no_abandoned_branch(tmp_path: Path) -> None:
+    """Hidden information is a view: the abandoned branch holds the opponent's hidden cards as the game does."""
+    from annals.engine.views import view_log
+
+    path, _ = toy_log(tmp_path, seed=3)
+    header = read_log(path).header
+    backup(path, 2, "R. Vance", reason="misdeal")
+    resume(path, bots_for(TOY, header))
+    intervene(path, Intervention("warning", "R. Vance", player=1, reason="slow play"))
+    view = view_log(read_log(path), 0)
+    assert view.branches == [] and [j.record.kind for j in view.judged] == ["backup", "warning"]
+    shown = runner.invoke(app, ["show", str(path), "--view", "player0"]).output
+    assert "warning to p1 by judge R. Vance" in shown and "abandoned branch:" not in shown
