@@ -370,6 +370,10 @@ class LogReader:
             if kind == KIND_BATCH:
                 current.append(index)
             elif kind == KIND_CLOSE:
+                if close is not None:
+                    plan.problems[index] = (
+                        f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
+                    )
                 close = index
             elif index in backups:
                 cut = backups[index].from_frame

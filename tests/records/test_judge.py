@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -240,3 +241,16 @@ def test_a_players_view_of_a_backed_up_game_has_the_judges_records_but_no_abando
     assert view.branches == [] and [j.record.kind for j in view.judged] == ["backup", "warning"]
     shown = runner.invoke(app, ["show", str(path), "--view", "player0"]).output
     assert "warning to p1 by judge R. Vance" in shown and "abandoned branch:" not in shown
+
+
+def test_a_second_closing_record_without_a_backup_is_corruption(tmp_path: Path) -> None:
+    """Only a backup reopens a game: a close appended after the close (another result, re-chained) is refused."""
+    from annals.schemas.errors import CorruptLogError
+    from annals.schemas.logfile import LogWriter
+
+    path, played = toy_log(tmp_path)
+    game = read_log(path)
+    writer = LogWriter.reopen(path)
+    writer.close(msgspec.structs.replace(game.close, winner=1 - played.winner))
+    with pytest.raises(CorruptLogError, match="a second closing record"):
+        read_log(path)
