@@ -254,3 +254,32 @@ def test_a_second_closing_record_without_a_backup_is_corruption(tmp_path: Path) 
     writer.close(msgspec.structs.replace(game.close, winner=1 - played.winner))
     with pytest.raises(CorruptLogError, match="a second closing record"):
         read_log(path)
+
+
+def test_a_backed_up_miras9_log_ingests_its_kept_branch_through_the_fast_path(tmp_path: Path) -> None:
+    """The C fast path takes the frames the reader gives: the kept branch, not the abandoned one."""
+    from annals.engine.runner import play
+    from annals.engine.simulate import make_header
+    from annals.ingest import columnar
+
+    assert columnar.BUILT and columnar.enabled()  # as tests/analysis/test_columnar.py requires
+    m9 = get_ruleset("miras9")
+    header = make_header(m9, 5, ["vanguard", "bastion"], ["random", "random"], max_turns=8)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    path = logs / "m9.log"
+    play(m9, header, bots_for(m9, header), path)
+    first = read_log(path)
+    backup(path, len(first.decisions) // 2, "R. Vance", reason="misplay", key=SigningKey.generate())
+    resume(path, bots_for(m9, header), live=False)
+    game = read_log(path)
+    db = tmp_path / "annals.duckdb"
+    report = ingest([logs], db)
+    assert (report.games_added, report.files_quarantined, report.events_stored) == (1, 0, len(game.events))
+    con = open_database(db, read_only=True)
+    try:
+        ns = [n for (n,) in con.execute("SELECT n FROM events ORDER BY n").fetchall()]
+        decisions = con.execute("SELECT count(*) FROM decisions").fetchone()
+    finally:
+        con.close()
+    assert ns == list(range(len(game.events))) and decisions == (len(game.decisions),)
