@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from annals.cli.app import app, err, fail, out, reported
+from annals.cli.app import app, fail, out, reported
 from annals.engine.replay import rerun, rerun_branches
 from annals.engine.views import view_log, viewer_of
 from annals.schemas.header import placement_problems
@@ -73,6 +73,8 @@ def verify(
         fail(f"{log}: re-run differs at {detail}")
     out.print(f"{log}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)
     problems = _judged_and_signed(log, game, trusted, expected)
+    for problem in problems[1:]:
+        out.print(f"{log}: FAILS: {problem}", markup=False)
     if problems:
         fail(f"{log}: {problems[0]}" + (f" (and {len(problems) - 1} more above)" if len(problems) > 1 else ""))
 
@@ -99,11 +101,10 @@ def _judged_and_signed(log: Path, game: GameLog, trusted: PublicKey | None, expe
         who = "a draw" if winner < 0 else f"p{winner} wins"
         out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
                   f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
-    for problem in placement_problems(game.header, expected):
-        problems.append(problem)
-        err.print(f"{log}: {problem}", markup=False)
+    problems.extend(placement_problems(game.header, expected))
     status = verify_signature(log, trusted)
-    out.print(f"{log}: {status.message}", markup=False)
-    if not status.ok:
+    if status.ok:
+        out.print(f"{log}: {status.message}", markup=False)
+    else:
         problems.append(status.message)
     return problems

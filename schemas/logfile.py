@@ -93,7 +93,8 @@ class Batch(msgspec.Struct, frozen=True, gc=False):
 
 
 class LogWriter:
-    """Appends whole frames to a new log file, so that a crash leaves a readable prefix.
+    """Appends whole frames to a new log file (or, through ``reopen``, to an existing one: judge and signature
+    frames, a game played on after a backup), so that a crash leaves a readable prefix.
 
     Frames are written whole, several per ``write()`` system call: completed frames wait in memory until
     ``group_bytes`` have gathered (64 KiB by default), then go out together. ``group_bytes=0`` writes every frame
