@@ -41,3 +41,5 @@ def reported() -> Iterator[None]:
         fail(f"no such file or folder: {missing}", hint="check the path")
     except FileExistsError as exc:
         fail(f"{exc.filename} already exists and is never overwritten", hint="choose another path")
+    except OSError as exc:  # any other file trouble: one line, never a traceback
+        fail(f"{exc.strerror or exc}: {exc.filename}", hint="check the path and its permissions")

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.engine.players import fresh_seed, play_live, resume_live
+from annals.engine.players import ensure_new, fresh_seed, play_live, resume_live
 from annals.schemas.keys import load_signing_key
 
 
@@ -39,6 +39,7 @@ def play(
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
+        ensure_new(log)  # before anyone sits down to play
         if seed is None:
             out.print(f"seed {chosen} (fresh; recorded in the log's header)", markup=False)
         result = play_live(ruleset, _pair(decks), _pair(players), chosen, log, names=_pair(names), deck_files=files)

@@ -146,6 +146,14 @@ def free_name(path: Path) -> Path:
     return candidate
 
 
+def ensure_new(out: Path) -> None:
+    """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten."""
+    if out.exists():
+        raise LogExistsError(
+            f"{out} already exists and a game log is never overwritten; choose another --out, such as {free_name(out)}"
+        )
+
+
 def _seat_decks(ruleset: Ruleset[Any], names: Sequence[str], files: Sequence[Path | None]) -> list[DeckList]:
     shipped = ruleset.decks()
     decks: list[DeckList] = []
@@ -208,10 +216,7 @@ def play_live(
     ``decks`` names shipped decks, seat by seat; a seat's entry in ``deck_files`` (a deck list file) replaces
     it. ``names`` names the seats (an empty name: the agent and seat, ``human-0``). ``seed`` None draws a fresh
     one. An existing file at ``out`` is never replaced: ``LogExistsError`` names a free name instead."""
-    if out.exists():
-        raise LogExistsError(
-            f"{out} already exists and a game log is never overwritten; choose another --out, such as {free_name(out)}"
-        )
+    ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
     if len(players) != 2:
         raise SimulationError(f"give two players separated by a comma (got {','.join(players)!r})")

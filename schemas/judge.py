@@ -54,8 +54,8 @@ class Intervention(msgspec.Struct, frozen=True):
         detail = {
             "extra_time": f" +{self.minutes} min",
             "override": f" result set to {'a draw' if self.winner == DRAW else f'p{self.winner} wins'}",
-            "backup": f" to decision {self.to_decision} (event {self.events}; frames from {self.from_frame} kept "
-            "as the abandoned branch)",
+            "backup": f" to decision {self.to_decision} (at event {self.events}; the frames from {self.from_frame} "
+            "on stay as the abandoned branch)",
         }.get(self.kind, "")
         text = f"{self.kind}{who}{detail} by judge {self.judge}"
         if self.reason:

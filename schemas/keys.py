@@ -165,6 +165,8 @@ def load_signing_key(path: Path) -> SigningKey:
         data = path.read_bytes()
     except FileNotFoundError:
         raise KeyFileError(f"no key file at {path}; create one with: annals key new {path}") from None
+    except OSError as exc:
+        raise KeyFileError(f"cannot read the key file {path}: {exc.strerror}") from None
     if mode & 0o077:
         raise KeyFileError(
             f"{path} has mode {mode:04o}, readable by others; a private key must be 0600: chmod 600 {path}"
@@ -184,6 +186,8 @@ def load_public_key(path: Path) -> PublicKey:
         data = path.read_bytes()
     except FileNotFoundError:
         raise KeyFileError(f"no public key file at {path}; export one with: annals key export KEYFILE") from None
+    except OSError as exc:
+        raise KeyFileError(f"cannot read the public key file {path}: {exc.strerror}") from None
     start = data.find(b"-----BEGIN")
     try:
         key = serialization.load_pem_public_key(data[max(start, 0) :])

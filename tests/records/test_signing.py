@@ -262,6 +262,8 @@ def test_the_private_key_file_is_0600_never_overwritten_and_refused_when_open(tm
         load_signing_key(path)
     result = runner.invoke(app, ["key", "sign", str(tmp_path / "x.log"), "--key", str(path)])
     assert result.exit_code == 1 and "chmod 600" in result.output
+    with pytest.raises(KeyFileError, match="cannot read the key file .*: Not a directory"):
+        load_signing_key(path / "inside-a-file.key")
 
 
 def test_keys_never_reach_the_log_or_the_database(tmp_path: Path) -> None:
