@@ -262,7 +262,7 @@ def test_the_private_key_file_is_0600_never_overwritten_and_refused_when_open(tm
         load_signing_key(path)
     result = runner.invoke(app, ["key", "sign", str(tmp_path / "x.log"), "--key", str(path)])
     assert result.exit_code == 1 and "chmod 600" in result.output
-    with pytest.raises(KeyFileError, match="cannot read the key file .*: Not a directory"):
+    with pytest.raises(KeyFileError, match=r"cannot read the key file .*: Not a directory"):
         load_signing_key(path / "inside-a-file.key")
 
 
