@@ -39,3 +39,7 @@ def reported() -> Iterator[None]:
     except FileNotFoundError as exc:
         missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
         fail(f"no such file or folder: {missing}", hint="check the path")
+    except FileExistsError as exc:
+        fail(f"{exc.filename} already exists and is never overwritten", hint="choose another path")
+    except OSError as exc:  # any other file trouble: one line, never a traceback
+        fail(f"{exc.strerror or exc}: {exc.filename}", hint="check the path and its permissions")

@@ -13,18 +13,26 @@ The JSON-lines protocol (one JSON object per line, the engine writes to the prog
 from __future__ import annotations
 
 import json
+import secrets
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, Ruleset
+from annals.engine.decks import deck_from_file
+from annals.engine.judge import resume
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, play
-from annals.engine.simulate import SimulationError, make_header, seat_rngs
-from annals.schemas.errors import IllegalDecisionError
+from annals.engine.runner import GameResult, finalize_header, play
+from annals.engine.simulate import SimulationError, seat_rngs
+from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
+from annals.schemas.keys import SigningKey
+from annals.schemas.logfile import FORMAT_VERSION, LogReader
 from annals.schemas.text import describe_event
 
 
@@ -120,26 +128,145 @@ def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: I
     return bots[spec](player, rng)
 
 
+class LogExistsError(AnnalsError, FileExistsError):
+    """A game would be written over an existing log."""
+
+
+def fresh_seed() -> int:
+    """A seed for a game people play: 63 random bits from ``secrets`` (never a default like 1)."""
+    return secrets.randbits(63)
+
+
+def free_name(path: Path) -> Path:
+    """``path`` itself when nothing is there, else the first ``stem-2.log``, ``stem-3.log``, ... that is free."""
+    candidate, n = path, 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
+
+
+def ensure_new(out: Path) -> None:
+    """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten."""
+    if out.exists():
+        raise LogExistsError(
+            f"{out} already exists and a game log is never overwritten; choose another --out, such as {free_name(out)}"
+        )
+
+
+def _seat_decks(ruleset: Ruleset[Any], names: Sequence[str], files: Sequence[Path | None]) -> list[DeckList]:
+    shipped = ruleset.decks()
+    decks: list[DeckList] = []
+    for seat in range(2):
+        file = files[seat] if seat < len(files) else None
+        if file is not None:
+            decks.append(deck_from_file(ruleset.schema.name, file))
+            continue
+        name = names[seat] if seat < len(names) else ""
+        if not name:
+            raise SimulationError(f"seat {seat} has no deck: name one with --decks or give a --deck-file")
+        if name not in shipped:
+            raise SimulationError(f"unknown deck {name!r}; choose from: {', '.join(sorted(shipped))}, or --deck-file")
+        decks.append(shipped[name])
+    return decks
+
+
+def people_header(
+    ruleset: Ruleset[Any],
+    decks: list[DeckList],
+    players: list[PlayerInfo],
+    seed: int,
+    *,
+    tournament: TournamentInfo | None = None,
+    max_turns: int = 0,
+) -> LogHeader:
+    """The header of a game people play: its seed as given, a fresh creation nonce, so its id is its own."""
+    return finalize_header(
+        LogHeader(
+            format_version=FORMAT_VERSION,
+            engine_version=ENGINE_VERSION,
+            ruleset=ruleset.schema.name,
+            ruleset_version=ruleset.schema.version,
+            card_pool_hash=ruleset.card_pool_hash(),
+            seed=seed,
+            players=players,
+            decks=decks,
+            tournament=tournament,
+            max_turns=max_turns,
+            nonce=secrets.token_hex(8),
+        )
+    )
+
+
 def play_live(
     ruleset_name: str,
     decks: list[str],
     players: list[str],
-    seed: int,
+    seed: int | None,
     out: Path,
     *,
+    names: Sequence[str] = (),
+    deck_files: Sequence[Path | None] = (),
+    tournament: TournamentInfo | None = None,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
 ) -> GameResult:
-    """One game with people, programs or bots in the seats, recorded live (every decision written at once)."""
+    """One game with people, programs or bots in the seats, recorded live (every decision written at once).
+
+    ``decks`` names shipped decks, seat by seat; a seat's entry in ``deck_files`` (a deck list file) replaces
+    it. ``names`` names the seats (an empty name: the agent and seat, ``human-0``). ``seed`` None draws a fresh
+    one. An existing file at ``out`` is never replaced: ``LogExistsError`` names a free name instead."""
+    ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
+    if len(players) != 2:
+        raise SimulationError(f"give two players separated by a comma (got {','.join(players)!r})")
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
-    header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
+    for spec in kinds:
+        if spec not in (*ruleset.agents(), "human", "external"):
+            raise SimulationError(
+                f"unknown bot {spec!r}; seat a person (human), external:COMMAND or one of the bots: "
+                f"{', '.join(sorted(ruleset.agents()))}"
+            )
+    seats = [
+        PlayerInfo(names[i] if i < len(names) and names[i] else f"{kind}-{i}", kind) for i, kind in enumerate(kinds)
+    ]
+    header = people_header(
+        ruleset, _seat_decks(ruleset, decks, deck_files), seats, fresh_seed() if seed is None else seed,
+        tournament=tournament,
+    )  # fmt: skip
     agents = [
         make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
         for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
     ]
     try:
         return play(ruleset, header, agents, out, live=True)
+    finally:
+        for agent in agents:
+            if isinstance(agent, ExternalAgent):
+                agent.close()
+
+
+def resume_live(
+    path: Path,
+    players: list[str],
+    *,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    key: SigningKey | None = None,
+) -> GameResult:
+    """Play on a log that stops before its end (after a judge's backup, or a crash) with these seats, appending
+    to it live; with ``key`` the log is signed at the end."""
+    with LogReader(path) as reader:
+        header = reader.header
+    ruleset = get_ruleset(header.ruleset)
+    if len(players) != len(header.players):
+        raise SimulationError(f"give {len(header.players)} players separated by a comma (got {','.join(players)!r})")
+    agents = [
+        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
+        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
+    ]
+    try:
+        return resume(path, agents, key=key)
     finally:
         for agent in agents:
             if isinstance(agent, ExternalAgent):

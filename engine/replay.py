@@ -15,7 +15,8 @@ from annals.engine.core import GameState
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game
 from annals.schemas.errors import AnnalsError
-from annals.schemas.logfile import GameLog
+from annals.schemas.judge import Intervention
+from annals.schemas.logfile import AbandonedBranch, GameLog
 from annals.schemas.records import Decision
 
 
@@ -73,3 +74,45 @@ def fold(log: GameLog, upto: int | None = None) -> GameState:
     for event in log.events[: upto if upto is not None else len(log.events)]:
         ruleset.apply(state, event)
     return state
+
+
+class BranchReport(msgspec.Struct, frozen=True):
+    """A branch a judge's backup abandoned, re-run from the header to its end."""
+
+    backup: Intervention
+    report: ReplayReport
+    events: int
+    decisions: int
+    finished: bool  # the branch reached a closing record before the backup
+    shared: str = ""  # "" when the game after the backup starts with this branch's kept part; else what differs
+
+
+def _shared_problem(branch: AbandonedBranch, after_events: list[Any], after_decisions: list[Any]) -> str:
+    k, d = branch.backup.events, branch.backup.to_decision
+    if branch.events[:k] != after_events[:k]:
+        n = next(i for i, (a, b) in enumerate(zip(branch.events[:k], after_events[:k], strict=False)) if a != b)
+        return f"event {n} before the backup differs between the abandoned branch and the game after it"
+    if branch.decisions[:d] != after_decisions[:d]:
+        return f"the {d} decisions before the backup differ between the abandoned branch and the game after it"
+    return ""
+
+
+def rerun_branches(log: GameLog) -> list[BranchReport]:
+    """Re-run every abandoned branch up to its end, and check that the game after each backup starts with the
+    part of the branch the backup kept (no earlier event was changed on the way)."""
+    reports = []
+    for i, branch in enumerate(log.branches):
+        nxt = log.branches[i + 1] if i + 1 < len(log.branches) else None
+        after_events, after_decisions = (nxt.events, nxt.decisions) if nxt is not None else (log.events, log.decisions)
+        replay = GameLog(log.header, branch.events, branch.decisions, log.close, log.digest)
+        reports.append(
+            BranchReport(
+                branch.backup,
+                rerun(replay),
+                len(branch.events),
+                len(branch.decisions),
+                branch.close is not None,
+                _shared_problem(branch, after_events, after_decisions),
+            )
+        )
+    return reports

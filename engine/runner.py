@@ -17,7 +17,7 @@ import msgspec
 from annals.engine.core import Agent, GameState, Ruleset
 from annals.engine.rng import Rng
 from annals.schemas.errors import IllegalDecisionError
-from annals.schemas.header import LogClose, LogHeader, derive_game_id
+from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
 from annals.schemas.records import Decision
 
@@ -45,7 +45,7 @@ class GameResult(msgspec.Struct, frozen=True):
 
 
 def finalize_header(header: LogHeader) -> LogHeader:
-    return header if header.game_id else msgspec.structs.replace(header, game_id=derive_game_id(header))
+    return header if header.game_id else msgspec.structs.replace(header, game_id=game_id_of(header))
 
 
 class Game:
@@ -124,15 +124,31 @@ def play(
     state: GameState | None = None,
     rng: Rng | None = None,
     live: bool = False,
+    overwrite: bool = False,
 ) -> GameResult:
     """Play to the end (or the header's turn cap), writing the log to ``out`` when given.
 
     ``live`` (a game recorded as people play it): every decision closes a frame and reaches the file at once,
-    so a crash loses nothing that was decided.
+    so a crash loses nothing that was decided. An existing file at ``out`` is never replaced (``FileExistsError``)
+    unless ``overwrite``.
     """
     game = Game(ruleset, header, agents, state=state, rng=rng)
-    writer = None if out is None else LogWriter(out, game.header, group_bytes=0 if live else GROUP_BYTES)
-    total_events = total_decisions = 0
+    writer = (
+        None
+        if out is None
+        else LogWriter(out, game.header, group_bytes=0 if live else GROUP_BYTES, overwrite=overwrite)
+    )
+    return drive(game, writer, live=live)
+
+
+def drive(
+    game: Game, writer: LogWriter | None, *, live: bool = False, events: int = 0, decisions: int = 0
+) -> GameResult:
+    """Play ``game`` to its end (or the header's turn cap), writing its frames and closing record to ``writer``.
+
+    ``events`` and ``decisions`` count what the log holds already (a game resumed after a judge's backup or a
+    crash), so that the closing record counts the whole game."""
+    total_events, total_decisions = events, decisions
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
@@ -146,27 +162,27 @@ def play(
                 or len(game.events) >= MAX_FRAME_EVENTS
                 or (live and game.decisions)
             ):
-                events, decisions = game.take_batch()
-                writer.write_batch(events, decisions)
-                total_events += len(events)
-                total_decisions += len(decisions)
+                batch, chosen = game.take_batch()
+                writer.write_batch(batch, chosen)
+                total_events += len(batch)
+                total_decisions += len(chosen)
                 frame_turn = s.turn
-        events, decisions = game.take_batch()
-        total_events += len(events)
-        total_decisions += len(decisions)
+        batch, chosen = game.take_batch()
+        total_events += len(batch)
+        total_decisions += len(chosen)
         winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
         close = LogClose(winner, reason, total_events, total_decisions, s.turn)
         digest = ""
         if writer is not None:
-            if events or decisions:
-                writer.write_batch(events, decisions)
+            if batch or chosen:
+                writer.write_batch(batch, chosen)
             writer.close(close)
             digest = writer.digest
     except BaseException:
         if writer is not None:  # keep every event that happened: the log reads as a truncated game
-            events, decisions = game.take_batch()
-            if events or decisions:
-                writer.write_batch(events, decisions)
+            batch, chosen = game.take_batch()
+            if batch or chosen:
+                writer.write_batch(batch, chosen)
             writer.abandon()
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]

@@ -77,7 +77,9 @@ def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
 
 
 def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
-    return play(ruleset, header, bots_for(ruleset, header), out)
+    """A bot game; its log replaces a file of the same name, which holds the same game (bot games are a function
+    of their header, and simulated logs are named by game id)."""
+    return play(ruleset, header, bots_for(ruleset, header), out, overwrite=True)
 
 
 def simulate(

@@ -38,4 +38,5 @@ def view_log(game: GameLog, viewer: int | None) -> GameLog:
     redact = get_ruleset(game.header.ruleset).redact
     events = [redact(event, viewer) for event in game.events]
     decisions = [d if d.player == viewer else hidden_decision(d) for d in game.decisions]
-    return GameLog(game.header, events, decisions, game.close, game.digest)
+    # Judges' records are public; abandoned branches hold hidden cards like the game does, and are left out.
+    return GameLog(game.header, events, decisions, game.close, game.digest, game.judged)

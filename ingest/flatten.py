@@ -45,7 +45,7 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
-from annals.schemas.header import LogHeader
+from annals.schemas.header import LogHeader, game_id_of
 from annals.schemas.logfile import LogReader
 from annals.schemas.rulesets import RulesetSchema
 
@@ -423,6 +423,12 @@ def _read_one(
     with LogReader(path) as reader:
         opened.append(reader)
         header = reader.header
+        derived = game_id_of(header)
+        if header.game_id != derived:  # verify re-derives the id with the same function: the same verdict
+            raise CorruptLogError(
+                path, f"the header's game id {header.game_id} is not the id of its content ({derived}): the header was "
+                "edited after the game was recorded", frame=0,
+            )  # fmt: skip
         if header.game_id in known:  # only verify the chain, to compare digests
             for _ in reader.raw_frames():
                 pass
@@ -443,8 +449,9 @@ def _read_one(
             raise
         close = reader.close_record
         assert close is not None
-        return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
-                        close.decisions, close.turns)  # fmt: skip
+        winner, end_reason = reader.result  # a judge's game loss or override counts
+        return GameMeta(path, header, reader.digest, first, winner, end_reason, close.events, close.decisions,
+                        close.turns)  # fmt: skip
 
 
 class ChangedLogError(AnnalsError, ValueError):

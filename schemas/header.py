@@ -52,11 +52,68 @@ class LogHeader(msgspec.Struct, frozen=True):
     game_id: str = ""
     branched_from: Branch | None = None
     start_position: bytes = b""  # a msgpack-encoded state to start from instead of a fresh set-up
+    # A creation nonce (hex from ``secrets``) for a game people play, so two of their games never share an id even
+    # with the same decks, names and seed; empty for simulations, whose ids stay a function of their inputs.
+    nonce: str = ""
 
 
-def derive_game_id(header: LogHeader) -> str:
-    """A stable id from the inputs that define a game (not the wall clock): same inputs, same id."""
-    fields = msgspec.structs.replace(header, game_id="")
+# The fields each header Struct had when game ids were first derived (format 1). A field added since counts in the
+# id only when it differs from its default, so adding a field never changes the id of a game already recorded.
+_FIELDS_OF_FORMAT_1: dict[type[msgspec.Struct], frozenset[str]] = {
+    PlayerInfo: frozenset({"name", "agent"}),
+    DeckList: frozenset({"name", "cards", "leader"}),
+    TournamentInfo: frozenset({"event", "round", "table", "match", "game"}),
+    Branch: frozenset({"game_id", "at_event", "position_digest"}),
+    LogHeader: frozenset(
+        [
+            "format_version",
+            "engine_version",
+            "ruleset",
+            "ruleset_version",
+            "card_pool_hash",
+            "seed",
+            "players",
+            "decks",
+            "tournament",
+            "max_turns",
+            "game_id",
+            "branched_from",
+            "start_position",
+        ]
+    ),
+}
+
+
+def _default(field: msgspec.structs.FieldInfo) -> object:
+    if field.default_factory is not msgspec.NODEFAULT:
+        return field.default_factory()
+    return field.default
+
+
+def _canonical(value: object) -> object:
+    """``value`` as plain msgpack-able data, fields in declaration order, later fields left out at their default."""
+    if isinstance(value, msgspec.Struct):
+        known = _FIELDS_OF_FORMAT_1.get(type(value), frozenset())
+        fields: dict[str, object] = {}
+        for field in msgspec.structs.fields(value):
+            item = getattr(value, field.name)
+            if field.name in known or item != _default(field):
+                fields[field.name] = _canonical(item)
+        return fields
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def game_id_of(header: LogHeader) -> str:
+    """The game id of a header: a BLAKE2b-64 of every field but ``game_id`` itself (not the wall clock).
+
+    The one definition of a game id: the runner stamps it on a new header, ``verify`` and ingest re-derive it to
+    catch an edited header. It covers the seed, decks, players and tournament metadata and the header's ``nonce``,
+    so a simulation (no nonce) gets the same id from the same inputs while games people play (a fresh nonce and a
+    seed from ``secrets``) never share one. Encoded as format 1 encoded it, so every id ever written re-derives.
+    """
+    fields = _canonical(msgspec.structs.replace(header, game_id=""))
     return hashlib.blake2b(msgspec.msgpack.encode(fields), digest_size=8).hexdigest()
 
 
@@ -68,3 +125,23 @@ class LogClose(msgspec.Struct, frozen=True):
     events: int
     decisions: int
     turns: int
+
+
+def placement_problems(header: LogHeader, expected: dict[str, str]) -> list[str]:
+    """How the header's tournament metadata differs from where the log is expected to belong (``expected`` maps
+    a ``TournamentInfo`` field name to its value as text, e.g. ``{"match": "r2-t5", "game": "2"}``): one line per
+    field, empty when it belongs there. A log of another match put in a match's place is caught this way."""
+    t = header.tournament
+    problems = []
+    for name, want in expected.items():
+        if t is None:
+            problems.append(f"the log has no tournament metadata, but {name} {want!r} was expected")
+            continue
+        if name not in t.__struct_fields__:
+            known = ", ".join(t.__struct_fields__)
+            problems.append(f"{name!r} is not a tournament field (the fields are: {known})")
+            continue
+        have = str(getattr(t, name))
+        if have != want:
+            problems.append(f"the log belongs to {name} {have!r}, not {want!r}")
+    return problems

@@ -14,12 +14,25 @@ Why each piece: the header CRC lets the reader trust a length before reading tha
 bit is reported as corruption, not as a torn tail); the index names a reordered or dropped frame directly; the
 chain digest detects any edit, swap or removal that the index alone would miss. The chain guards against damage,
 not forgery, so it uses XXH3-128 (0.25 us per 4 KiB frame here, against 2.8 us for SHA-256 and 4.5 us for BLAKE2b);
-a signed log would add a cryptographic digest of the last link. Writers append whole frames only, so a crash
-leaves a prefix that the reader returns intact before raising ``TruncatedLogError``.
+a signature frame (below) signs a SHA-256 of the bytes. Writers append whole frames only, so a crash leaves a
+prefix that the reader returns intact before raising ``TruncatedLogError``.
+
+Format 2 adds two frame kinds, appended to a log after (or between) the frames above, never rewriting a byte:
+
+* ``J`` a judge intervention (``schemas.judge.Intervention``). A backup record abandons the frames from its
+  ``from_frame`` on: they stay in the log as the abandoned branch, and the game's own frames go on after the judge
+  frame (the kept part of the cut frame first), up to a new closing frame;
+* ``S`` a signature (``schemas.keys.SignatureRecord``) over every byte before it. A log is re-signed after a judge
+  appends to it, so the last frame of a finished tournament log is its signature.
+
+The reader walks the frame headers once before reading (a few microseconds) to learn which frames a backup
+abandoned; ``raw_frames`` and ``batches`` then give the game as it stands (the kept branch) and ``read_log`` also
+gives the abandoned branches. A format 1 log holds only ``H``, ``B`` and ``C`` frames and reads as before.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import struct
@@ -31,18 +44,25 @@ from typing import IO, Any, Final
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
-from annals.schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
+from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.judge import Intervention
+from annals.schemas.keys import SignatureRecord
 from annals.schemas.rulesets import RulesetSchema, schema_for
 
 MAGIC: Final = b"\x89ANNALS\n"
-FORMAT_VERSION: Final = 1
-SUPPORTED_FORMATS: Final = frozenset({1})
+FORMAT_VERSION: Final = 2
+SUPPORTED_FORMATS: Final = frozenset({1, 2})
+FIRST_AMENDABLE_FORMAT: Final = 2  # judge and signature frames
 
 KIND_HEADER: Final = ord("H")
 KIND_BATCH: Final = ord("B")
 KIND_CLOSE: Final = ord("C")
-_KIND_NAMES: Final = {KIND_HEADER: "header", KIND_BATCH: "batch", KIND_CLOSE: "close"}
+KIND_JUDGE: Final = ord("J")
+KIND_SIGNATURE: Final = ord("S")
+_KIND_NAMES: Final = {
+    KIND_HEADER: "header", KIND_BATCH: "batch", KIND_CLOSE: "close", KIND_JUDGE: "judge", KIND_SIGNATURE: "signature"
+}  # fmt: skip
 
 _PREAMBLE = struct.Struct("<8sH")
 _FRAME = struct.Struct("<cBII")  # 'F', kind, index, length
@@ -55,6 +75,8 @@ GROUP_BYTES: Final = 64 * 1024  # completed frames gather up to this much before
 _encoder = msgspec.msgpack.Encoder()
 _header_decoder = msgspec.msgpack.Decoder(LogHeader)
 _close_decoder = msgspec.msgpack.Decoder(LogClose)
+_judge_decoder = msgspec.msgpack.Decoder(Intervention)
+_signature_decoder = msgspec.msgpack.Decoder(SignatureRecord)
 
 
 def _first_link(format_version: int) -> bytes:
@@ -71,7 +93,8 @@ class Batch(msgspec.Struct, frozen=True, gc=False):
 
 
 class LogWriter:
-    """Appends whole frames to a new log file, so that a crash leaves a readable prefix.
+    """Appends whole frames to a new log file (or, through ``reopen``, to an existing one: judge and signature
+    frames, a game played on after a backup), so that a crash leaves a readable prefix.
 
     Frames are written whole, several per ``write()`` system call: completed frames wait in memory until
     ``group_bytes`` have gathered (64 KiB by default), then go out together. ``group_bytes=0`` writes every frame
@@ -98,16 +121,56 @@ class LogWriter:
         *,
         group_bytes: int = GROUP_BYTES,
         durable: bool = False,
+        overwrite: bool = False,
     ):
         self.path = Path(path)
         self._durable = durable
         self._group_bytes = group_bytes
         # Unbuffered: our own whole-frame groups are the only buffering, so no write ever holds half a frame.
-        self._file: IO[bytes] = open(self.path, "wb", buffering=0)  # noqa: SIM115 - closed by close()
+        # An existing file is never replaced (``FileExistsError``) unless ``overwrite`` says so: simulations, whose
+        # file names are their game ids, write the same bytes again.
+        self._file: IO[bytes] = open(self.path, "wb" if overwrite else "xb", buffering=0)  # noqa: SIM115
         self._pending = bytearray(_PREAMBLE.pack(MAGIC, FORMAT_VERSION))
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
+        self.format_version = FORMAT_VERSION
         self._frame(KIND_HEADER, header)
+
+    @classmethod
+    def reopen(
+        cls, path: str | os.PathLike[str], *, group_bytes: int = 0, read: tuple[LogReader, int] | None = None
+    ) -> LogWriter:
+        """Append to an existing log after verifying every frame of it (finished or cleanly cut: a torn tail is
+        refused). Only format 2 logs take judge and signature frames. ``read``: a reader of ``path`` that has just
+        read it to its end, and the offset ``read_to_end`` gave, to save reading it again."""
+        reader, end = read if read is not None else (LogReader(path), -1)
+        with reader:
+            if end < 0:
+                end = reader.read_to_end()
+            if reader.format_version < FIRST_AMENDABLE_FORMAT:
+                raise UnsupportedFormatError(
+                    str(path),
+                    f"log format {reader.format_version} cannot hold judge or signature frames (format "
+                    f"{FIRST_AMENDABLE_FORMAT} and later can); it reads and replays as it is",
+                    offset=8,
+                )
+            index, link, version = reader.frames_read, reader._link, reader.format_version
+        writer = cls.__new__(cls)
+        writer.path = Path(path)
+        writer._durable = False
+        writer._group_bytes = group_bytes
+        writer._file = open(writer.path, "r+b", buffering=0)  # noqa: SIM115 - closed by close()
+        writer._file.seek(end)
+        writer._pending = bytearray()
+        writer._index = index
+        writer._link = link
+        writer.format_version = version
+        return writer
+
+    @property
+    def frames(self) -> int:
+        """How many frames the log holds (written or waiting)."""
+        return self._index
 
     @property
     def digest(self) -> str:
@@ -140,8 +203,18 @@ class LogWriter:
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
         self._frame(KIND_BATCH, (events, decisions))
 
+    def write_judge(self, record: Intervention) -> None:
+        self._frame(KIND_JUDGE, record)
+
+    def write_signature(self, record: SignatureRecord) -> None:
+        self._frame(KIND_SIGNATURE, record)
+
     def close(self, record: LogClose) -> None:
         self._frame(KIND_CLOSE, record)
+        self.finish()
+
+    def finish(self) -> None:
+        """Write what is waiting and close the file (after appended judge or signature frames)."""
         self.flush()
         if self._durable:
             os.fsync(self._file.fileno())
@@ -170,15 +243,43 @@ def _batch_decoder(schema: RulesetSchema) -> msgspec.msgpack.Decoder[Any]:
 READ_WHOLE_BYTES = 16 << 20
 
 
+class SignatureSeen(msgspec.Struct, frozen=True):
+    """A signature frame as read: its record, its frame index and byte offset (it signs bytes ``[0, offset)``) and
+    the chain digest of the frame before it."""
+
+    record: SignatureRecord
+    frame: int
+    offset: int
+    digest: str
+
+
+class JudgeSeen(msgspec.Struct, frozen=True):
+    """A judge frame as read: its record and frame index."""
+
+    record: Intervention
+    frame: int
+
+
+class _Plan(msgspec.Struct):
+    """What the walk over the frame headers learnt: the kept branch and the branches backups abandoned."""
+
+    kept: set[int]
+    kept_close: int | None
+    branches: list[tuple[list[int], int | None, int]]  # (batch frames, close frame, judge frame) of each
+    problems: dict[int, str]  # frame index -> what is wrong with it, raised when the verified read reaches it
+
+
 class LogReader:
     """Streams a log file frame by frame, verifying each before decoding it.
 
-    Iterating ``batches()`` yields every complete batch; a torn tail raises ``TruncatedLogError`` after the last
-    complete frame, any damage raises ``CorruptLogError`` naming the frame and byte offset. ``close_record`` is
-    set once the closing frame has been read and checked against the counts.
+    Iterating ``batches()`` yields every complete batch of the game as it stands (a judge's backup leaves the
+    abandoned frames out; ``keep_abandoned=True`` keeps their payloads in ``abandoned`` for ``read_log``); a torn
+    tail raises ``TruncatedLogError`` after the last complete frame, any damage raises ``CorruptLogError`` naming
+    the frame and byte offset. ``close_record`` is set once the log has been read to its end; ``judged`` and
+    ``signatures`` hold the judge and signature frames read.
     """
 
-    def __init__(self, path: str | os.PathLike[str]):
+    def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
         self._file: IO[bytes] = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
@@ -190,14 +291,24 @@ class LogReader:
         self.close_record: LogClose | None = None
         self.events_read = 0
         self.decisions_read = 0
+        self.judged: list[JudgeSeen] = []
+        self.signatures: list[SignatureSeen] = []
+        self.keep_abandoned = keep_abandoned
+        self.abandoned: dict[int, tuple[int, bytes]] = {}  # frame index -> (offset, payload)
+        self.abandoned_closes: dict[int, LogClose] = {}
+        self._close: LogClose | None = None
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
-            kind, payload, at = self._next_frame()
+            first = self._next_frame()
+            if first is None:
+                raise self._truncated("no header frame", self._offset)
+            kind, payload, at = first
             if kind != KIND_HEADER:
                 raise CorruptLogError(self._name, "first frame is not the header", frame=0, offset=at)
             self.header: LogHeader = self._decode(_header_decoder, payload, 0, at)
             self.schema: RulesetSchema = schema_for(self.header.ruleset)
+            self._plan = self._walk() if self.format_version >= FIRST_AMENDABLE_FORMAT else None
         except BaseException:
             self._file.close()
             raise
@@ -215,6 +326,69 @@ class LogReader:
     def digest(self) -> str:
         """Chain digest of the last frame read; after a full read, equals the writer's ``digest``."""
         return self._link.hex()
+
+    @property
+    def frames_read(self) -> int:
+        return self._index
+
+    @property
+    def branches(self) -> list[tuple[list[int], int | None, int]]:
+        """Each abandoned branch: its batch frames (in order), its closing frame if it had one, the judge frame."""
+        return self._plan.branches if self._plan is not None else []
+
+    def _walk(self) -> _Plan:
+        """Walk the frame headers after the header frame (unverified: the read proper checks every byte) to learn
+        which frames a backup abandoned. Stops quietly at anything odd, which the read proper then reports."""
+        start = self._offset
+        kinds: list[tuple[int, int]] = []
+        backups: dict[int, Intervention] = {}
+        f = self._file
+        index = self._index
+        while True:
+            head = f.read(FRAME_HEAD_SIZE)
+            if len(head) < FRAME_HEAD_SIZE:
+                break
+            tag, kind, _, length = _FRAME.unpack_from(head)
+            if tag != b"F" or length > MAX_FRAME_BYTES:
+                break
+            if kind == KIND_JUDGE:
+                try:
+                    record = _judge_decoder.decode(f.read(length))
+                except msgspec.DecodeError:
+                    break
+                if record.kind == "backup":
+                    backups[index] = record
+                f.seek(DIGEST_SIZE, io.SEEK_CUR)
+            else:
+                f.seek(length + DIGEST_SIZE, io.SEEK_CUR)
+            kinds.append((index, kind))
+            index += 1
+        f.seek(start)
+        current: list[int] = []
+        close: int | None = None
+        plan = _Plan(set(), None, [], {})
+        for index, kind in kinds:
+            if kind == KIND_BATCH:
+                current.append(index)
+            elif kind == KIND_CLOSE:
+                if close is not None:
+                    plan.problems[index] = (
+                        f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
+                    )
+                close = index
+            elif index in backups:
+                cut = backups[index].from_frame
+                if cut not in current:
+                    plan.problems[index] = (
+                        f"a backup names frame {cut} as the first it abandons, which is not a batch frame of the game "
+                        "before it"
+                    )
+                    continue
+                plan.branches.append((current, close, index))
+                current = [i for i in current if i < cut]
+                close = None
+        plan.kept, plan.kept_close = set(current), close
+        return plan
 
     def _read_preamble(self) -> int:
         raw = self._file.read(_PREAMBLE.size)
@@ -245,19 +419,28 @@ class LogReader:
             complete_frames=self._index,
         )
 
-    def _next_frame(self) -> tuple[int, bytes, int]:
-        """Read and verify the next frame; return (kind, payload, offset of the frame)."""
+    def _after_close(self, error: LogError) -> LogError:
+        """Damage after a complete game: name it as bytes after the closing record."""
+        if self._close is None:
+            return error
+        return CorruptLogError(
+            self._name, f"unexpected bytes after the closing record ({error.reason})", frame=self._index,
+            offset=self._offset,
+        )  # fmt: skip
+
+    def _next_frame(self) -> tuple[int, bytes, int] | None:
+        """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end."""
         at = self._offset
         head = self._file.read(FRAME_HEAD_SIZE)
         if not head:
-            raise self._truncated("no closing record", at)
+            return None
         if len(head) < FRAME_HEAD_SIZE:
-            raise self._truncated("file ends inside a frame header", at)
+            raise self._after_close(self._truncated("file ends inside a frame header", at))
         tag, kind, index, length = _FRAME.unpack_from(head)
         (crc,) = _FRAME_CRC.unpack_from(head, _FRAME.size)
         if tag != b"F" or crc != zlib.crc32(head[: _FRAME.size]):
-            raise CorruptLogError(
-                self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at
+            raise self._after_close(
+                CorruptLogError(self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at)
             )
         if length > MAX_FRAME_BYTES:
             raise CorruptLogError(
@@ -275,7 +458,7 @@ class LogReader:
             )
         body = self._file.read(length + DIGEST_SIZE)
         if len(body) < length + DIGEST_SIZE:
-            raise self._truncated("file ends inside a frame", at)
+            raise self._after_close(self._truncated("file ends inside a frame", at))
         payload = body[:length]
         link = xxh3_128(self._link)
         link.update(head)
@@ -302,17 +485,82 @@ class LogReader:
             ) from exc
 
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:
-        """Verified (index, offset, payload) of each batch frame, undecoded; reads and checks the close."""
-        while self.close_record is None:
+        """Verified (index, offset, payload) of each batch frame of the game as it stands, undecoded; reads the
+        judge and signature frames and the closing record on the way, to the end of the file."""
+        plan = self._plan
+        while True:
+            link = self._link
             index = self._index
-            kind, payload, at = self._next_frame()
-            if kind == KIND_BATCH:
-                yield index, at, payload
+            frame = self._next_frame()
+            if frame is None:
+                if self._close is None:
+                    raise self._truncated("no closing record", self._offset)
+                self.close_record = self._close
+                return
+            kind, payload, at = frame
+            if plan is None:  # format 1: batches, then one close, then nothing
+                if kind == KIND_BATCH and self._close is None:
+                    yield index, at, payload
+                    continue
+                if kind == KIND_CLOSE and self._close is None:
+                    self._close = self._decode(_close_decoder, payload, index, at)
+                    continue
+                if self._close is not None:
+                    raise CorruptLogError(
+                        self._name, "unexpected bytes after the closing record", frame=index, offset=at
+                    )
+            elif index in plan.problems:
+                raise CorruptLogError(self._name, plan.problems[index], frame=index, offset=at)
+            elif kind == KIND_BATCH:
+                if index in plan.kept:
+                    if self._close is not None:
+                        raise CorruptLogError(
+                            self._name, "a batch frame after the closing record", frame=index, offset=at
+                        )
+                    yield index, at, payload
+                elif self.keep_abandoned:
+                    self.abandoned[index] = (at, payload)
+                continue
             elif kind == KIND_CLOSE:
-                self._finish(payload, index, at)
-            else:
-                name = _KIND_NAMES.get(kind, repr(chr(kind)))
-                raise CorruptLogError(self._name, f"unexpected {name} frame", frame=index, offset=at)
+                record = self._decode(_close_decoder, payload, index, at)
+                if index == plan.kept_close:
+                    self._close = record
+                else:
+                    self.abandoned_closes[index] = record
+                continue
+            elif kind == KIND_JUDGE:
+                self.judged.append(JudgeSeen(self._decode(_judge_decoder, payload, index, at), index))
+                continue
+            elif kind == KIND_SIGNATURE:
+                record = self._decode(_signature_decoder, payload, index, at)
+                self.signatures.append(SignatureSeen(record, index, at, link.hex()))
+                continue
+            name = _KIND_NAMES.get(kind, repr(chr(kind)))
+            raise CorruptLogError(self._name, f"unexpected {name} frame", frame=index, offset=at)
+
+    def sha256_prefixes(self, ends: list[int]) -> dict[int, str]:
+        """The SHA-256 (hex) of the file's bytes ``[0, end)`` for each of ``ends``, in one pass (before ``close``)."""
+        digest = hashlib.sha256()
+        done, hashes = 0, {}
+        self._file.seek(0)
+        for end in sorted(set(ends)):
+            digest.update(self._file.read(end - done))
+            done = end
+            hashes[end] = digest.copy().hexdigest()
+        self._file.seek(self._offset)
+        return hashes
+
+    def read_to_end(self) -> int:
+        """Verify every remaining frame, without decoding batches; return the byte offset where the last complete
+        frame ends. A log without a closing record (a game in progress, or backed up) is read to its end too."""
+        try:
+            for _ in self.raw_frames():
+                pass
+        except TruncatedLogError as exc:
+            if exc.reason.startswith("log is truncated: no closing record"):
+                return self._offset
+            raise
+        return self._offset
 
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
@@ -329,14 +577,6 @@ class LogReader:
             self.decisions_read += len(decisions)
             yield Batch(index, at, events, decisions)
 
-    def _finish(self, payload: bytes, index: int, at: int) -> None:
-        record: LogClose = self._decode(_close_decoder, payload, index, at)
-        if self._file.read(1):
-            raise CorruptLogError(
-                self._name, "unexpected bytes after the closing record", frame=index, offset=self._offset
-            )
-        self.close_record = record
-
     def check_counts(self) -> None:
         """After ``batches()`` is exhausted: the closing record's counts must match what was read."""
         record = self.close_record
@@ -346,8 +586,36 @@ class LogReader:
                 self._name,
                 f"closing record counts {record.events} events and {record.decisions} decisions, "
                 f"but the frames hold {self.events_read} and {self.decisions_read}",
-                frame=self._index - 1,
+                frame=self._plan.kept_close if self._plan is not None else self._index - 1,
             )
+
+    @property
+    def result(self) -> tuple[int, str]:
+        """The game's result as it stands: the closing record's, unless a judge's game loss or override after the
+        last backup set another (the last of them counts); its end reason is then ``judge_<kind>``."""
+        assert self.close_record is not None, "result before the log was read to its end"
+        return judged_result(self.close_record, [j.record for j in self.judged])
+
+
+def judged_result(close: LogClose, judged: list[Intervention]) -> tuple[int, str]:
+    winner, reason = close.winner, close.end_reason
+    for record in judged:
+        if record.kind == "backup":
+            winner, reason = close.winner, close.end_reason
+        given = record.result()
+        if given is not None:
+            winner, reason = given, f"judge_{record.kind}"
+    return winner, reason
+
+
+class AbandonedBranch(msgspec.Struct):
+    """A branch a judge's backup abandoned: the game as it had been played up to the backup."""
+
+    backup: Intervention
+    judge_frame: int
+    events: list[Any]
+    decisions: list[Any]
+    close: LogClose | None
 
 
 class GameLog(msgspec.Struct):
@@ -358,16 +626,40 @@ class GameLog(msgspec.Struct):
     decisions: list[Any]
     close: LogClose
     digest: str
+    judged: list[JudgeSeen] = []
+    signatures: list[SignatureSeen] = []
+    branches: list[AbandonedBranch] = []
+    format_version: int = FORMAT_VERSION
+
+    @property
+    def result(self) -> tuple[int, str]:
+        """The result as it stands (see ``LogReader.result``)."""
+        return judged_result(self.close, [j.record for j in self.judged])
 
 
 def read_log(path: str | os.PathLike[str]) -> GameLog:
     """Read and verify a whole log; raises the named error of the first problem found."""
-    with LogReader(path) as reader:
+    with LogReader(path, keep_abandoned=True) as reader:
         events: list[Any] = []
         decisions: list[Any] = []
+        by_frame: dict[int, tuple[list[Any], list[Any]]] = {}
         for batch in reader.batches():
             events.extend(batch.events)
             decisions.extend(batch.decisions)
+            by_frame[batch.index] = (batch.events, batch.decisions)
         reader.check_counts()
         assert reader.close_record is not None
-        return GameLog(reader.header, events, decisions, reader.close_record, reader.digest)
+        decoder = _batch_decoder(reader.schema)
+        for index, (at, payload) in reader.abandoned.items():
+            by_frame[index] = reader._decode(decoder, payload, index, at)
+        judged = {j.frame: j.record for j in reader.judged}
+        branches = []
+        for frames, close, judge in reader.branches:
+            b_events = [e for f in frames for e in by_frame[f][0]]
+            b_decisions = [d for f in frames for d in by_frame[f][1]]
+            b_close = None if close is None else reader.abandoned_closes.get(close)
+            branches.append(AbandonedBranch(judged[judge], judge, b_events, b_decisions, b_close))
+        return GameLog(
+            reader.header, events, decisions, reader.close_record, reader.digest, reader.judged, reader.signatures,
+            branches, reader.format_version,
+        )  # fmt: skip

@@ -23,12 +23,13 @@ def describe_event(event: Any) -> str:
     return f"#{event.n:<6} t{event.turn:<3} {event.step:<22} {who}  {type(event).__name__} {_fields(event, _ENVELOPE)}"
 
 
-def describe_decision(decision: Decision[Any]) -> str:
+def describe_decision(decision: Decision[Any], numbered: bool = False) -> str:
+    mark = f"?{decision.n}" if numbered else "?"  # the number a judge's backup names
     if decision.chosen < 0:  # another player's decision, in a player's or spectator's view
-        return f"{'':8}{'':5}{'':22} p{decision.player}  ? {decision.point}: (hidden)"
+        return f"{'':8}{'':5}{'':22} p{decision.player}  {mark} {decision.point}: (hidden)"
     chosen = decision.offered[decision.chosen]
     return (
-        f"{'':8}{'':5}{'':22} p{decision.player}  ? {decision.point}: chose "
+        f"{'':8}{'':5}{'':22} p{decision.player}  {mark} {decision.point}: chose "
         f"{type(chosen).__name__} {_fields(chosen)} ({decision.chosen + 1} of {len(decision.offered)})"
     )
 
@@ -50,16 +51,29 @@ def describe_header(header: LogHeader) -> str:
     return "\n".join(lines)
 
 
-def render_log(game: GameLog) -> Iterator[str]:
-    """The whole log as text: header, events with the decisions between them, the end and the digest."""
+def render_log(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
+    """The whole log as text: header, events with the decisions between them (``numbered``: each with its
+    number), the end, judges' records, signatures and the digest."""
     yield describe_header(game.header)
     decisions = iter(game.decisions)
     pending = next(decisions, None)
     for event in game.events:
         while pending is not None and pending.at <= event.n:
-            yield describe_decision(pending)
+            yield describe_decision(pending, numbered)
             pending = next(decisions, None)
         yield describe_event(event)
     c = game.close
     yield f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+    for branch in game.branches:
+        yield (
+            f"abandoned branch: {len(branch.events)} events, {len(branch.decisions)} decisions before frame "
+            f"{branch.judge_frame}"
+        )
+    for seen in game.judged:
+        yield f"judge (frame {seen.frame}, after event {seen.record.at_event - 1}): {seen.record.describe()}"
+    if game.result != (c.winner, c.end_reason):
+        winner, reason = game.result
+        yield f"result as judged: winner {winner} ({reason})"
+    for sig in game.signatures:
+        yield f"signature (frame {sig.frame}): key {sig.record.key} {sig.record.name!r} over {sig.record.frames} frames"
     yield f"digest: {game.digest}"

@@ -42,7 +42,7 @@ def read_all(path: Path) -> list[object]:
 @given(header=headers(), batches=st.lists(st.lists(toy_events(), max_size=30), max_size=6))
 def test_codec_round_trip(tmp_path: Path, header: LogHeader, batches: list[list[object]]) -> None:
     path = tmp_path / "round.log"
-    writer = LogWriter(path, header)
+    writer = LogWriter(path, header, overwrite=True)  # hypothesis reuses the folder
     n = 0
     renumbered = []
     for batch in batches:

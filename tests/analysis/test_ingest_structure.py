@@ -30,7 +30,7 @@ def rewrite(path: Path, change: Callable[[int, Rows], None]) -> list[tuple[int, 
         frames = [(msgspec.to_builtins(b.events), msgspec.to_builtins(b.decisions)) for b in reader.batches()]
         close = reader.close_record
     assert close is not None
-    writer = LogWriter(path, header)
+    writer = LogWriter(path, header, overwrite=True)
     for i, (rows, decisions) in enumerate(frames):
         change(i, rows)
         writer.write_batch(rows, decisions)
