@@ -134,3 +134,7 @@ class Ruleset(Protocol[S]):
     def decks(self) -> Mapping[str, DeckList]:
         """The ruleset's shipped decks by name."""
         ...
+
+    def default_decks(self) -> tuple[str, str]:
+        """The two decks ``simulate`` and ``play`` use when none are named (kept with the decks' data)."""
+        ...

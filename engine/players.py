@@ -12,10 +12,12 @@ The JSON-lines protocol (one JSON object per line, the engine writes to the prog
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,8 +25,9 @@ from annals.engine.core import DecisionPoint, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, play
-from annals.engine.simulate import SimulationError, make_header, seat_rngs
-from annals.schemas.errors import IllegalDecisionError
+from annals.engine.simulate import UnknownChoiceError, log_name, make_header, seat_rngs
+from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.files import default_games, unused
 from annals.schemas.text import describe_event
 
 
@@ -65,20 +68,55 @@ class TerminalAgent:
             print(f"  {text!r} is not an option: type a number from 0 to {len(point.options) - 1}", file=self._out)
 
 
+class ExternalPlayerError(AnnalsError, RuntimeError):
+    """An external player's program could not start, or exited before the game was over."""
+
+
 class ExternalAgent:
-    """A program that plays one seat over the JSON-lines protocol in this module's docstring."""
+    """A program that plays one seat over the JSON-lines protocol in this module's docstring.
+
+    Its stderr goes to a temporary file, so that when it exits early the error can quote its last line.
+    """
 
     def __init__(self, player: int, ruleset: Ruleset[Any], command: str):
         self.player = player
         self._ruleset = ruleset
         self._command = command
-        self._proc = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        try:
+            self._proc = subprocess.Popen(
+                shlex.split(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                text=True,
+                bufsize=1,
+            )
+        except (OSError, ValueError) as exc:
+            self._stderr.close()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ExternalPlayerError(
+                f"external player {command!r} could not start: {reason}; check the program's name and path"
+            ) from None
+
+    def _exited(self, at: str) -> ExternalPlayerError:
+        """The error for a program that stopped answering: its exit status and the last line it wrote to stderr."""
+        try:
+            status = self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return ExternalPlayerError(f"external player {self._command!r} closed its output at {at!r}")
+        self._stderr.seek(0)
+        lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
+        said = f"; its last stderr line: {lines[-1]}" if lines else " (nothing on stderr)"
+        return ExternalPlayerError(f"external player {self._command!r} exited with status {status} at {at!r}{said}")
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc.stdin is not None
-        self._proc.stdin.write(json.dumps(message) + "\n")
+        try:
+            self._proc.stdin.write(json.dumps(message) + "\n")
+        except (BrokenPipeError, ValueError):  # ValueError: its stdin was already closed after an earlier failure
+            at = message["event"]["kind"] if "event" in message else message["decide"]["point"]
+            raise self._exited(at) from None
 
     def observe(self, event: Any) -> None:
         self._send({"event": as_json(self._ruleset.redact(event, self.player))})
@@ -87,8 +125,13 @@ class ExternalAgent:
         assert self._proc.stdin is not None and self._proc.stdout is not None
         options = [as_json(option) for option in point.options]
         self._send({"decide": {"player": point.player, "point": point.point, "options": options}})
-        self._proc.stdin.flush()
+        try:
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            raise self._exited(point.point) from None
         line = self._proc.stdout.readline()
+        if not line:
+            raise self._exited(point.point)
         try:
             index = json.loads(line)["choose"]
             if not isinstance(index, int) or not 0 <= index < len(point.options):
@@ -102,8 +145,10 @@ class ExternalAgent:
 
     def close(self) -> None:
         if self._proc.stdin is not None:
-            self._proc.stdin.close()
+            with contextlib.suppress(BrokenPipeError):  # it exited with input still buffered
+                self._proc.stdin.close()
         self._proc.wait(timeout=10)
+        self._stderr.close()
 
 
 def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: IO[str], stdout: IO[str]) -> Any:
@@ -114,31 +159,41 @@ def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: I
         return ExternalAgent(player, ruleset, spec.removeprefix("external:"))
     bots = ruleset.agents()
     if spec not in bots:
-        raise SimulationError(
-            f"unknown player {spec!r}; use human, external:COMMAND or one of: {', '.join(sorted(bots))}"
+        raise UnknownChoiceError(
+            "player",
+            spec,
+            [*sorted(bots), "human"],
+            choices=f"use human, external:COMMAND or one of: {', '.join(sorted(bots))}",
         )
     return bots[spec](player, rng)
 
 
 def play_live(
     ruleset_name: str,
-    decks: list[str],
+    decks: list[str] | None,
     players: list[str],
     seed: int,
-    out: Path,
+    out: Path | None,
     *,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
 ) -> GameResult:
-    """One game with people, programs or bots in the seats, recorded live (every decision written at once)."""
+    """One game with people, programs or bots in the seats, recorded live (every decision written at once).
+
+    ``decks`` None takes the ruleset's ``default_decks()``; ``out`` None writes a new file in ``default_games()``
+    named as ``simulate`` names its logs (the path is ``GameResult.path``).
+    """
     ruleset = get_ruleset(ruleset_name)
+    decks = list(ruleset.default_decks()) if decks is None else decks
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
-    agents = [
-        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
-    ]
+    agents: list[Any] = []
     try:
+        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+            agents.append(make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout))
+        if out is None:
+            out = unused(default_games() / log_name(header))
+            out.parent.mkdir(parents=True, exist_ok=True)
         return play(ruleset, header, agents, out, live=True)
     finally:
         for agent in agents:

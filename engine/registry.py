@@ -23,6 +23,6 @@ def ruleset_names(*, include_toy: bool = False) -> list[str]:
 def get_ruleset(name: str) -> Ruleset[Any]:
     module = _RULESETS.get(name)
     if module is None:
-        raise UnknownRulesetError(f"unknown ruleset {name!r}; choose one of: {', '.join(ruleset_names())}")
+        raise UnknownRulesetError("ruleset", name, ruleset_names())
     ruleset: Ruleset[Any] = importlib.import_module(module).RULESET
     return ruleset

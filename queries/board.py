@@ -9,8 +9,8 @@ import msgspec
 
 from annals.engine.core import Position
 from annals.queries.positions import StoredGame, Timeline
-from annals.schemas.header import LogHeader
-from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
+from annals.schemas.text import card_names
 
 
 class Board(msgspec.Struct):
@@ -26,16 +26,6 @@ class Board(msgspec.Struct):
     hidden: int  # cards the viewer cannot identify
     over: bool
     winner: int
-
-
-def card_names(header: LogHeader) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for seat, deck in enumerate(header.decks):
-        for i, card in enumerate(deck.cards):
-            names[instance_id(seat, i)] = card
-        if deck.leader:
-            names[instance_id(seat, LEADER_INDEX)] = deck.leader
-    return names
 
 
 def _label(instance: int, names: dict[int, str]) -> str:

@@ -16,12 +16,12 @@ import msgspec
 import polars as pl
 
 from annals.queries import sqlfiles
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054
 
 
-class UnknownReportError(AnnalsError, LookupError):
+class UnknownReportError(UnknownNameError):
     """No report by that name."""
 
 
@@ -106,10 +106,11 @@ def run_report(
 ) -> ReportResult:
     spec = REPORTS.get(name)
     if spec is None:
-        raise UnknownReportError(f"no report named {name!r}; choose one of: {', '.join(REPORTS)}")
+        raise UnknownReportError("report", name, REPORTS)
     frame = con.sql(sqlfiles.load(f"report_{name}"), params={"ruleset": ruleset}).pl()
     if {"games", "wins"} <= set(frame.columns):
         frame = with_win_rate(frame)
         if min_games:
             frame = frame.filter(pl.col("games") >= min_games)
+    frame = frame.with_columns(pl.col(pl.Float32, pl.Float64) + 0.0)  # -0.0 (a rounded tiny negative) reads 0.0
     return ReportResult(name, spec.title, sample(con, ruleset, database).describe(spec), frame)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import UnknownNameError
 from annals.schemas.records import Decision
 
 
@@ -32,8 +32,8 @@ _MODULES: dict[str, str] = {
 }
 
 
-class UnknownRulesetError(AnnalsError, ValueError):
-    pass
+class UnknownRulesetError(UnknownNameError, ValueError):
+    """No ruleset by that name."""
 
 
 def ruleset_names() -> list[str]:
@@ -43,6 +43,6 @@ def ruleset_names() -> list[str]:
 def schema_for(name: str) -> RulesetSchema:
     module = _MODULES.get(name)
     if module is None:
-        raise UnknownRulesetError(f"unknown ruleset {name!r}; known rulesets: {', '.join(ruleset_names())}")
+        raise UnknownRulesetError("ruleset", name, ruleset_names())
     schema: RulesetSchema = importlib.import_module(module).SCHEMA
     return schema

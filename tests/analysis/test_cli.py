@@ -38,8 +38,8 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     table = runner.invoke(app, ["report", "deck_matrix", "--db", str(db)])
     assert "sample: 50 games" in table.output and "ci_low" in table.output
 
-    bad = runner.invoke(app, ["report", "nope", "--db", str(db)])
-    assert bad.exit_code == 1 and "card_winrate" in bad.output
+    bad = runner.invoke(app, ["report", "deck_matirx", "--db", str(db)])
+    assert bad.exit_code == 2 and "unknown report 'deck_matirx'; did you mean 'deck_matrix'?" in bad.stderr
 
     log = collect([logs_copy / "cardtoy"])[0]
     game_id = Path(log).stem.split("-")[-1]
@@ -50,7 +50,7 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     board = runner.invoke(app, ["position", log, "--at", "event:5", "--view", "spectator"])
     assert board.exit_code == 0 and "hidden from this view" in board.output
     wrong = runner.invoke(app, ["position", log, "--at", "turn:999"])
-    assert wrong.exit_code == 1 and "CoordinateError" in wrong.output
+    assert wrong.exit_code == 1 and wrong.stderr.startswith("error: turn 999 does not occur; this game has turns 0..")
 
 
 def test_demo_in_a_real_subprocess(tmp_path: Path) -> None:
@@ -86,5 +86,8 @@ def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
 def test_position_refuses_an_unknown_format(logs_dir: Path) -> None:
     log = collect([logs_dir / "cardtoy"])[0]
     result = runner.invoke(app, ["position", log, "--format", "xml"])
-    assert result.exit_code == 1
-    assert result.stderr.startswith("error: unknown format 'xml'; choose board or json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: Invalid value for '--format' / '-f': 'xml' is not one of 'board', 'json'; "
+        "see 'annals position --help'\n"
+    )
