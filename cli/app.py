@@ -19,7 +19,7 @@ import typer.core
 from rich.console import Console
 from typer._click import exceptions as click_exceptions
 
-from annals.schemas.errors import AnnalsError, BadArgumentError
+from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
 
 # The order of a user's journey through annals, which `annals --help` lists: make games, look at them, check them,
 # analyse them, pick a position out and play on; then the rest in the order they were registered.
@@ -27,12 +27,6 @@ COMMAND_ORDER = (
     "demo", "simulate", "play", "show", "verify", "ingest", "tables", "report", "sql", "position", "continue",
     "cards", "card",
 )  # fmt: skip
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: DuckDB's multi-line messages joined, caret lines (``   ^``) dropped."""
-    parts = [part.strip() for part in text.splitlines()]
-    return " ".join(part for part in parts if part and part.strip("^~ "))
 
 
 class AnnalsGroup(typer.core.TyperGroup):

@@ -55,7 +55,7 @@ def ingest(
     start = time.perf_counter()
     with reported(), Progress(
         TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(), disable=quiet, transient=True,
+        TimeElapsedColumn(), disable=quiet or not out.is_terminal, transient=True,
     ) as progress:  # fmt: skip
         task = progress.add_task("files", total=None, rate="")
 

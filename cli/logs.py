@@ -6,10 +6,10 @@ from typing import Literal
 
 import typer
 
-from annals.cli.app import app, err, fail, one_line, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun
 from annals.engine.views import view_log, viewer_of
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import expand
 from annals.schemas.logfile import read_log
 from annals.schemas.text import render_jsonl, render_log

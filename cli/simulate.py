@@ -40,7 +40,7 @@ def simulate(
     folder = out_dir if out_dir is not None else default_games()
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
     sides: dict[str, None] = {}
-    with reported(), Progress(disable=quiet, transient=True) as progress:
+    with reported(), Progress(disable=quiet or not out.is_terminal, transient=True) as progress:
         task = progress.add_task("games", total=games)
         for result in run_simulation(ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns):
             sides.update(dict.fromkeys(result.seats))

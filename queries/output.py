@@ -9,7 +9,7 @@ import duckdb
 import polars as pl
 
 from annals.ingest.schema import open_database
-from annals.schemas.errors import AnnalsError, UnknownNameError
+from annals.schemas.errors import AnnalsError, UnknownNameError, one_line
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -34,7 +34,7 @@ def run_sql(db: str | Path, query: str) -> pl.DataFrame:
                 f"{query.strip()[:80]!r} would change the database, and `annals sql` is read-only; "
                 "use `annals ingest` to add games, or copy the database to experiment"
             ) from None
-        raise QueryError(f"{text}; the tables and views are listed by `annals tables`") from None
+        raise QueryError(f"{one_line(text)}; `annals tables` lists the tables and views") from None
     finally:
         con.close()
 

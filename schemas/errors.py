@@ -67,6 +67,12 @@ class BadArgumentError(AnnalsError):
     bad option value, where an error found while running (a damaged log, a missing file) exits 1."""
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: a multi-line message (DuckDB's) joined, caret lines (``   ^^^``) dropped."""
+    parts = [part.strip() for part in text.splitlines()]
+    return " ".join(part for part in parts if part and part.strip("^~ "))
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``" did you mean 'x'?"`` for the closest of ``known`` to ``name`` (difflib), or ``""`` when none is close.
 
