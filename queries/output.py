@@ -80,17 +80,24 @@ def records(frame: pl.DataFrame, width: int) -> str:
     return "\n".join(lines)
 
 
+def _side_by_side(frame: pl.DataFrame, cell_chars: int, decimals: int | None) -> str:
+    with pl.Config(
+        tbl_rows=TABLE_ROWS, tbl_cols=-1, fmt_str_lengths=cell_chars, tbl_hide_dataframe_shape=True,
+        tbl_width_chars=10_000, float_precision=decimals,
+    ):  # fmt: skip
+        return str(frame)
+
+
 def table(frame: pl.DataFrame, width: int) -> str:
     """The frame as a table no wider than ``width``: side by side when it fits (text cells cut at
-    ``CELL_CHARS``), else one record per row (``records``); past ``TABLE_ROWS`` rows a last line says how many
-    more there are."""
+    ``CELL_CHARS``; failing that, at a third of it and floats at 4 decimals), else one record per row
+    (``records``); past ``TABLE_ROWS`` rows a last line says how many more there are."""
     shown = frame.head(TABLE_ROWS)
-    with pl.Config(
-        tbl_rows=TABLE_ROWS, tbl_cols=-1, fmt_str_lengths=CELL_CHARS, tbl_hide_dataframe_shape=True,
-        tbl_width_chars=10_000,
-    ):  # fmt: skip
-        text = str(shown)
-    if max((len(line) for line in text.splitlines()), default=0) > width:
+    for cell_chars, decimals in ((CELL_CHARS, None), (CELL_CHARS // 3, 4)):
+        text = _side_by_side(shown, cell_chars, decimals)
+        if max((len(line) for line in text.splitlines()), default=0) <= width:
+            break
+    else:
         text = records(shown, width)
     if frame.height > TABLE_ROWS:
         text += f"\n({frame.height - TABLE_ROWS} more rows not shown; --format csv gives them all)"

@@ -11,4 +11,4 @@ UNION ALL
 SELECT DISTINCT function_name, 'macro', NULL, array_to_string(parameters, ', ')
 FROM duckdb_functions()
 WHERE function_type = 'table_macro' AND NOT internal AND schema_name = 'main'
-ORDER BY kind DESC, name;
+ORDER BY CASE kind WHEN 'table' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, name;
