@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from annals.cli.app import app, fail, out, reported
 from annals.ingest.loader import IngestReport
 from annals.ingest.loader import ingest as run_ingest
-from annals.schemas.files import default_database, default_games
+from annals.schemas.files import default_database, default_games, expand
 
 
 def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
@@ -33,7 +33,7 @@ def ingest(
     paths: list[Path] | None = typer.Argument(
         None,
         metavar="[PATH]...",
-        help="Log files, or folders searched recursively for *.log (default: ANNALS_HOME/games).",
+        help="Log files, glob patterns, or folders searched recursively for *.log (default: ANNALS_HOME/games).",
         show_default=False,
     ),
     db: Path | None = typer.Option(
@@ -50,7 +50,8 @@ def ingest(
 
     Example: annals ingest games/ --db annals.duckdb
     """
-    sources = paths or [default_games()]
+    with reported():
+        sources = expand(paths) if paths else [default_games()]
     target = db if db is not None else default_database()
     start = time.perf_counter()
     with reported(), Progress(

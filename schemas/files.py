@@ -66,5 +66,5 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
                 raise NoMatchError(f"no file matches {text!r}; check the folder and the pattern")
             found.extend(Path(m) for m in matches)
         else:
-            raise NoMatchError(f"no such file: {text!r}; check the path")
+            raise NoMatchError(f"no such file or folder: {text}; check the path")
     return found

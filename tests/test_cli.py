@@ -72,7 +72,7 @@ def test_verify_names_the_damaged_frame(tmp_path: Path) -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["show", str(tmp_path / "nope.log")])
     assert result.exit_code == 1
-    assert result.stderr == f"error: no such file: {str(tmp_path / 'nope.log')!r}; check the path\n"
+    assert result.stderr == f"error: no such file or folder: {tmp_path / 'nope.log'}; check the path\n"
 
 
 def test_simulate_rejects_unknown_names(tmp_path: Path) -> None:
