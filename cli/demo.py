@@ -26,9 +26,10 @@ def demo(
     games: int = typer.Option(8, "--games", "-n", min=1, help="Games per deck pairing."),
     seed: int = typer.Option(1, "--seed", help="Seed of the first game."),
 ) -> None:
-    """Simulate a small tournament of both games, ingest it, report on it.
+    """Simulate both games, ingest them and print reports.
 
-    The last part rebuilds one position as a board. The folder's earlier demo logs and database are replaced.
+    A small round robin of each game's decks; the last part rebuilds one position as a board. The folder's
+    earlier demo logs and database are replaced.
 
     Example: annals demo --games 8 --dir /tmp/annals-demo
     """

@@ -32,7 +32,7 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
 def ingest(
     paths: list[Path] | None = typer.Argument(
         None,
-        metavar="[PATH]...",
+        metavar="PATH",
         help="Log files, glob patterns, or folders searched recursively for *.log (default: ANNALS_HOME/games).",
         show_default=False,
     ),

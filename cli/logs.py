@@ -15,7 +15,7 @@ from annals.schemas.logfile import read_log
 from annals.schemas.text import render_jsonl, render_log
 
 LogsArg = typer.Argument(
-    ..., metavar="LOG...", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
+    ..., metavar="LOG", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
 )
 
 
@@ -27,7 +27,7 @@ def show(
     ),
     fmt: Literal["text", "json"] = typer.Option("text", "--format", "-f", help="json: one JSON record per line."),
 ) -> None:
-    """Print logs as text: the header, one line per event, the result last.
+    """Print logs as text, one line per event, the result last.
 
     Each event line has its coordinates (event number, turn, step, player) and its fields, card instances named
     (char-recruit#1003). With --format json each line is one JSON record: the header, every event and decision,

@@ -25,9 +25,10 @@ def play(
         None, "--out", help="Where to write the log (default: a new file in ANNALS_HOME/games)."
     ),
 ) -> None:
-    """Play one game at the terminal (or seat a program), writing its log live.
+    """Play one game at the terminal, writing its log live.
 
-    An external program speaks JSON lines on stdin and stdout (the protocol is in annals.engine.players).
+    Each seat is a person at the terminal, a bot, or an external program.
+    The program speaks JSON lines on stdin and stdout (the protocol is in annals.engine.players).
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --out my-game.log
     """

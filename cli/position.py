@@ -16,7 +16,7 @@ from annals.queries.board import Board, board, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 from annals.schemas.errors import BadArgumentError
-from annals.schemas.files import default_database, default_games, expand, unused
+from annals.schemas.files import NoMatchError, default_database, default_games, expand, unused
 
 
 def log_for(source: str, db: Path) -> Path:
@@ -24,6 +24,8 @@ def log_for(source: str, db: Path) -> Path:
     path = Path(source)
     if path.exists():
         return path
+    if source.endswith(".log") or "/" in source:
+        raise NoMatchError(f"no such file or folder: {source}; check the path")
     con = open_database(db, read_only=True)
     try:
         rows = con.execute("SELECT file FROM games WHERE game_id = ?", [source]).fetchall()
@@ -114,7 +116,9 @@ def position(
     ),
     save: Path | None = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
 ) -> None:
-    """Rebuild the position at a coordinate and show it as a board or JSON.
+    """Show the board at any coordinate of a game.
+
+    The position is rebuilt from the log (or the database), as a board or JSON, for any view.
 
     Example: annals position games/miras9-00000001-*.log --at turn:5/attack.declare --view player0
     """
@@ -151,7 +155,7 @@ def continue_(
     decisions: Path | None = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
     max_turns: int = typer.Option(0, "--max-turns", min=0, help="Stop after this many turns (0: none)."),
 ) -> None:
-    """Continue a game from a position file with bots, writing a new log.
+    """Play on from a position file with bots, into a new log.
 
     Scripted decisions (a JSON list of option indexes) are played first, then the bots play on.
 

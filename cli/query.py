@@ -42,7 +42,9 @@ def emit(text: str | None, output: Path | None) -> None:
 
 @app.command()
 def tables(db: Path | None = DbOpt, fmt: Format = FormatOpt, output: Path | None = OutputOpt) -> None:
-    """List the database's tables and views with their row counts, and its macros.
+    """List the tables and views with their row counts.
+
+    Then the table macros (position, position_at) with their parameters.
 
     Example: annals tables --db annals.duckdb
     """

@@ -59,7 +59,7 @@ def _wrong(command: str, tmp: Path, log: Path) -> tuple[list[str], str]:
         "simulate": (["miras9", "--decks", "vangard,bastion"], "unknown deck 'vangard'; did you mean 'vanguard'?"),
         "play": (["morana", "--players", "human,heuristc"], "unknown bot 'heuristc'; did you mean 'heuristic'?"),
         "show": ([str(log), "--view", "playr1"], "unknown view 'playr1'; did you mean 'player1'?"),
-        "verify": ([], "Missing argument 'LOG...'"),
+        "verify": ([], "Missing argument 'LOG'"),
         "ingest": ([str(tmp), "--workers", "0"], f"Invalid value for '--workers': {GE} 1"),
         "tables": (["--format", "xml"], "'xml' is not one of 'table', 'csv', 'json', 'parquet'"),
         "report": (["card_winrate", "--min-games", "-1"], f"Invalid value for '--min-games': {GE} 0"),
