@@ -19,6 +19,9 @@ from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.simulate import make_header, play_one
 from annals.schemas.logfile import LogWriter
 from bench.timing import best_of
+from tests import toyrules
+
+toyrules.register()  # the toy rulesets are benchmarked beside the real ones
 
 
 class TimedLogWriter(LogWriter):
@@ -83,7 +86,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     print("engine benchmark (one process, one core, random bots)")
-    for name in args.ruleset or ruleset_names(include_toy=True):
+    for name in args.ruleset or ruleset_names():
         measure(name, args.games, args.runs)
 
 

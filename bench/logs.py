@@ -20,6 +20,9 @@ from annals.schemas.header import LogClose
 from annals.schemas.logfile import LogReader, LogWriter
 from annals.schemas.rulesets import schema_for
 from bench.timing import best_of
+from tests import toyrules
+
+toyrules.register()  # the toy rulesets are benchmarked beside the real ones
 
 
 def sample_events(ruleset_name: str, count: int) -> tuple[Any, list[Any]]:

@@ -88,6 +88,22 @@ class Position(msgspec.Struct, frozen=True):
     counters: dict[str, int]
 
 
+class CardInfo(msgspec.Struct, frozen=True):
+    """A card of a ruleset's pool as a player reads it (``annals card NAME``, ``annals cards RULESET``).
+
+    ``cost`` is what playing it costs in the ruleset's currency, None for a card that is never paid for (a
+    Miras 9 Planet or token, a MORANA Warden); ``stats`` are its printed numbers in printed order
+    (``{"ATK": 3, "GRIT": 2, "ECHO": 1}``); ``text`` its rules text.
+    """
+
+    id: str
+    name: str
+    type: str
+    cost: int | None
+    stats: dict[str, int]
+    text: str
+
+
 class Agent(Protocol):
     """Chooses among legal options. Bots read only what their player may know (their own view)."""
 
@@ -137,4 +153,8 @@ class Ruleset(Protocol[S]):
 
     def default_decks(self) -> tuple[str, str]:
         """The two decks ``simulate`` and ``play`` use when none are named (kept with the decks' data)."""
+        ...
+
+    def cards(self) -> Mapping[str, CardInfo]:
+        """The card pool by card id, as players read it (empty for a game without cards)."""
         ...

@@ -25,7 +25,7 @@ from annals.engine.core import DecisionPoint, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, play
-from annals.engine.simulate import UnknownChoiceError, log_name, make_header, seat_rngs
+from annals.engine.simulate import UnknownChoiceError, default_decks, log_name, make_header, seat_rngs
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.files import default_games, unused
 from annals.schemas.text import describe_event
@@ -184,7 +184,7 @@ def play_live(
     named as ``simulate`` names its logs (the path is ``GameResult.path``).
     """
     ruleset = get_ruleset(ruleset_name)
-    decks = list(ruleset.default_decks()) if decks is None else decks
+    decks = default_decks(ruleset) if decks is None else decks
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
     agents: list[Any] = []

@@ -84,6 +84,14 @@ def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
     ]
 
 
+def default_decks(ruleset: Ruleset[Any]) -> list[str]:
+    """The ruleset's ``default_decks()``; for a plugin ruleset without one, its first deck (by name) twice."""
+    pair = getattr(ruleset, "default_decks", None)
+    if pair is not None:
+        return list(pair())
+    return [min(ruleset.decks())] * 2
+
+
 def log_name(header: LogHeader) -> str:
     """``RULESET-SEED-GAMEID.log``: how annals names a game's log file (seed zero-padded, so names sort by it)."""
     return f"{header.ruleset}-{header.seed:08d}-{header.game_id}.log"
@@ -113,7 +121,7 @@ def simulate(
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
     ruleset = get_ruleset(ruleset_name)
-    decks = list(ruleset.default_decks()) if decks is None else decks
+    decks = default_decks(ruleset) if decks is None else decks
     cap = ruleset.default_max_turns if max_turns is None else max_turns
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

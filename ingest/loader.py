@@ -37,6 +37,7 @@ from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect
 from annals.ingest.schema import DEFAULT_DB, ddl, open_database
 from annals.schemas.errors import AnnalsError
 from annals.schemas.records import LEADER_INDEX, instance_id
+from annals.schemas.rulesets import register_schema, registrations
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
 CHUNK_FILES = 256  # a chunk has a fixed cost, but a larger one keeps the database waiting longer for its first batch
@@ -69,9 +70,12 @@ Progress = Callable[[int, int], None]  # (files done, events done)
 _known: dict[str, str] = {}
 
 
-def _init_worker(known: dict[str, str]) -> None:
+def _init_worker(known: dict[str, str], schemas: dict[str, str]) -> None:
+    """A spawned worker starts from a fresh interpreter: it repeats the parent's ruleset registrations."""
     global _known
     _known = known
+    for name, module in schemas.items():
+        register_schema(name, module)
 
 
 class _Sent(NamedTuple):
@@ -120,7 +124,7 @@ def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> It
         yield from _threaded(chunks, known, workers)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(known,)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(known, registrations())) as pool:
         for sent in pool.imap(_work, chunks):
             yield _received(sent)
 

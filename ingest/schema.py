@@ -1,4 +1,5 @@
-"""The database schema: DDL loaded by name from ``ingest/sql/``, a stored version, and migration or refusal.
+"""The database schema: DDL, views and the ``position()`` macro loaded by name from ``ingest/sql/``, a stored
+version, and migration or refusal.
 
 ``open_database`` creates a new database at ``SCHEMA_VERSION``; an older one is migrated with the scripts
 ``migrate_to_vN.sql`` in order when they exist, otherwise refused with ``SchemaVersionError`` saying what to do;
@@ -7,11 +8,11 @@ a newer one is always refused (an older annals must not write into it).
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import duckdb
 
+from annals.ingest.sqlfiles import SqlFolder
 from annals.schemas.errors import AnnalsError
 
 SCHEMA_VERSION = 1
@@ -27,13 +28,7 @@ class SchemaVersionError(AnnalsError, ValueError):
     """The database was made by another schema version and cannot be used as it is."""
 
 
-@cache
-def ddl(name: str) -> str:
-    """The text of ``ingest/sql/NAME.sql``."""
-    path = SQL_DIR / f"{name}.sql"
-    if not path.exists():
-        raise FileNotFoundError(path)
-    return path.read_text()
+ddl = SqlFolder(SQL_DIR).load  # the text of ``ingest/sql/NAME.sql``
 
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
@@ -71,10 +66,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
     con.execute(ddl("views"))
-    from annals.queries import sqlfiles
-
-    for macro in sqlfiles.MACROS:
-        con.execute(sqlfiles.load(macro))
+    con.execute(ddl("position"))
 
 
 def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:

@@ -8,12 +8,19 @@ from __future__ import annotations
 import msgspec
 
 from annals.engine.core import Position
+from annals.engine.registry import get_ruleset
+from annals.queries.cards import pool
 from annals.queries.positions import StoredGame, Timeline
+from annals.schemas.errors import AnnalsError
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
 from annals.schemas.text import card_names
 
 
 class Board(msgspec.Struct):
+    """A position for people: cards by zone and side (``"p0"``/``"p1"``/``"token"``) labelled
+    ``CARD-ID#INSTANCE``, counters by holder (``"p0:echo"``, ``"ember-sprite#1004:power"``), how many cards the
+    view hides, and the name of each card id shown (when the game used the card pool this annals ships)."""
+
     game_id: str
     ruleset: str
     coordinate: str
@@ -26,6 +33,23 @@ class Board(msgspec.Struct):
     hidden: int  # cards the viewer cannot identify
     over: bool
     winner: int
+    names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
+
+    def name_of(self, label: str) -> str:
+        """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
+        card_id = label.rpartition("#")[0] or label
+        return self.names.get(card_id, card_id)
+
+
+def _names(ruleset: str, pool_hash: str, zones: dict[str, dict[str, list[str]]]) -> dict[str, str]:
+    """Names of the card ids on the board, from the ruleset's pool if the game was played with it."""
+    try:
+        if get_ruleset(ruleset).card_pool_hash() != pool_hash:
+            return {}
+    except AnnalsError:
+        return {}
+    shown = {label.rpartition("#")[0] for sides in zones.values() for labels in sides.values() for label in labels}
+    return {c.id: c.name for c in pool(ruleset) if c.id in shown}
 
 
 def _label(instance: int, names: dict[int, str]) -> str:
@@ -59,6 +83,7 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         max(total - len(pos.cards), 0),
         state.over,
         state.winner,
+        _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
     )
 
 
@@ -83,6 +108,7 @@ def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
         0,
         over,
         game.winner if over else -1,
+        _names(game.ruleset, game.card_pool_hash, zones),
     )
 
 

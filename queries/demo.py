@@ -1,7 +1,5 @@
-"""The demo: a small round-robin tournament of each real ruleset, ingested, a few reports, one rebuilt position.
-
-Until a real ruleset is registered, the card toy stands in for it, so the demo always runs end to end.
-"""
+"""The demo: a small round-robin tournament of each ruleset annals ships, ingested, a few reports, one rebuilt
+position."""
 
 from __future__ import annotations
 
@@ -12,13 +10,14 @@ from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 
-from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.registry import get_ruleset
 from annals.engine.simulate import simulate
 from annals.ingest.loader import IngestReport, ingest
 from annals.ingest.schema import open_database
 from annals.queries.board import Board, board
 from annals.queries.positions import Timeline
 from annals.queries.reports import ReportResult, run_report
+from annals.schemas.rulesets import BUILT_IN
 
 DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
 GAME_REPORTS = {"miras9": ("damage_payments", "stack_depth"), "morana": ("slava_curves", "site_control")}
@@ -35,8 +34,7 @@ class DemoResult(NamedTuple):
 
 
 def demo_rulesets() -> list[str]:
-    real = [name for name in ruleset_names() if name in ("miras9", "morana")]
-    return real or ["cardtoy"]
+    return list(BUILT_IN)
 
 
 def run_demo(

@@ -10,7 +10,7 @@ Coordinates (``resolve``), each naming the position *after* an event:
 * ``KIND:K``             after the K-th event (from 1) of a kind: an event class name (``CardPlayed:2``) or a
   ruleset alias (Miras 9: ``wave``, ``wavestep``, ``window``, ``stack`` (an item pushed), ``resolve``, ``damage``
   (a Battle Damage point paid); MORANA: ``commit``, ``flip``, ``site`` (a Site's resolution), ``rite`` (a Site
-  scored), ``reborn``, ``clash``; see ``ALIASES``); ``turn:T/KIND:K`` counts within turn T, so
+  scored), ``reborn``, ``clash``; each ruleset's ``RulesetSchema.aliases``); ``turn:T/KIND:K`` counts within turn T, so
   ``turn:7/damage:2`` is the second Battle Damage point of turn 7 and ``turn:3/site:2`` the second Site resolved.
 
 Views: ``omniscient`` is ``Ruleset.position`` of the folded state. ``player0``, ``player1`` and ``spectator`` fold
@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import typing
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,33 +35,18 @@ from annals.engine.registry import get_ruleset
 from annals.engine.views import VIEWERS, viewer_of
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError, did_you_mean
 from annals.schemas.logfile import GameLog, read_log
-from annals.schemas.rulesets import schema_for
+from annals.schemas.rulesets import UnknownRulesetError, schema_for
 
 SNAPSHOT_EVERY = 64
 VIEWS = VIEWERS
 
-# Game-specific coordinate names → event class names, filled from the rulesets' event schemas.
-ALIASES: dict[str, dict[str, str]] = {
-    "miras9": {
-        "wave": "WaveDeclared",
-        "wavestep": "WaveStep",
-        "window": "WindowOpened",
-        "stack": "StackPushed",
-        "resolve": "StackResolved",
-        "damage": "BattleDamagePaid",
-        "play": "CardPlayed",
-    },
-    "morana": {
-        "commit": "Committed",
-        "flip": "Flipped",
-        "site": "SiteResolutionBegan",
-        "rite": "SiteScored",
-        "reborn": "RebornFired",
-        "clash": "ClashFired",
-    },
-    "cardtoy": {"play": "CardPlayed", "draw": "CardDrawn"},
-    "toy": {"take": "Took"},
-}
+
+def aliases(ruleset: str) -> Mapping[str, str]:
+    """A ruleset's coordinate names → event class names (``RulesetSchema.aliases``; none for an unknown ruleset)."""
+    try:
+        return schema_for(ruleset).aliases
+    except UnknownRulesetError:
+        return {}
 
 
 class CoordinateError(AnnalsError, ValueError):
@@ -80,9 +65,9 @@ def coordinate_kinds(ruleset: str) -> list[str]:
     """The kinds ``KIND:K`` may name in a game of ``ruleset``: its aliases and its event class names."""
     try:
         union = schema_for(ruleset).event_type
-    except UnknownNameError:
-        return sorted(ALIASES.get(ruleset, {}))
-    return [*sorted(ALIASES.get(ruleset, {})), *sorted(t.__name__ for t in typing.get_args(union))]
+    except UnknownRulesetError:
+        return []
+    return [*sorted(aliases(ruleset)), *sorted(t.__name__ for t in typing.get_args(union))]
 
 
 class LogNotFoundError(AnnalsError, FileNotFoundError):
@@ -228,13 +213,14 @@ def resolve(coordinate: str, turns: list[int], steps: list[str], kinds: list[str
         raise CoordinateSyntaxError(f"only turn:T may be followed by '/...' (got {coordinate!r})")
     if head == "step":
         return _after(_first_step(steps, lo, hi, arg, coordinate))
+    named = aliases(ruleset)
     known = coordinate_kinds(ruleset)
     if head not in known:
         names = ["event", "turn", "step", *known] if len(parts) == 1 else known
         raise UnknownKindError(
             "coordinate kind", head, names, choices=f"use event, turn, step or one of: {', '.join(known)}"
         )
-    kind = ALIASES.get(ruleset, {}).get(head, head)
+    kind = named.get(head, head)
     k = _int(arg, coordinate)
     seen = 0
     for i in range(lo, hi):
@@ -242,7 +228,7 @@ def resolve(coordinate: str, turns: list[int], steps: list[str], kinds: list[str
             seen += 1
             if seen == k:
                 return _after(i)
-    known = sorted(set(kinds) | set(ALIASES.get(ruleset, {})))
+    known = sorted(set(kinds) | set(named))
     raise CoordinateError(
         f"{coordinate!r}: found {seen} event(s) of kind {kind!r} there, not {k}; kinds in this game: {', '.join(known)}"
     )
@@ -325,15 +311,18 @@ class StoredGame:
     database keeps no view of what each player saw)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game_id: str):
-        rows = con.execute("SELECT game, ruleset, file, winner FROM games WHERE game_id = ?", [game_id]).fetchall()
+        rows = con.execute(
+            "SELECT game, ruleset, file, winner, card_pool_hash FROM games WHERE game_id = ?", [game_id]
+        ).fetchall()
         if not rows:
             raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
-        game, ruleset, file, winner = rows[0]
+        game, ruleset, file, winner, pool_hash = rows[0]
         self.con = con
         self.game_id = game_id
         self.ruleset: str = ruleset
         self.file: str = file  # where the log was ingested from
         self.winner: int = winner
+        self.card_pool_hash: str = pool_hash
         events = con.execute("SELECT turn, step, kind FROM events WHERE game = ? ORDER BY n", [game]).fetchall()
         self.turns: list[int] = [turn for turn, _, _ in events]
         self.steps: list[str] = [step for _, step, _ in events]

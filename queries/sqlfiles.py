@@ -1,30 +1,15 @@
-"""SQL kept in ``queries/sql/*.sql``, one query, view or macro per file, loaded by name."""
+"""SQL kept in ``queries/sql/*.sql``, one query per file, loaded by name (the database's own tables, views and
+macros are in ``ingest/sql/``)."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-from annals.schemas.errors import AnnalsError
+from annals.ingest.sqlfiles import SqlFolder, UnknownQueryError
 
 SQL_DIR = Path(__file__).with_name("sql")
+_FOLDER = SqlFolder(SQL_DIR)
+names = _FOLDER.names
+load = _FOLDER.load
 
-
-class UnknownQueryError(AnnalsError, KeyError):
-    """No ``queries/sql/NAME.sql`` exists."""
-
-
-def names() -> list[str]:
-    return sorted(p.stem for p in SQL_DIR.glob("*.sql"))
-
-
-@cache
-def load(name: str) -> str:
-    """The text of ``queries/sql/NAME.sql``."""
-    path = SQL_DIR / f"{name}.sql"
-    if not path.is_file():
-        raise UnknownQueryError(f"no SQL named {name!r} in {SQL_DIR}; known: {', '.join(names())}")
-    return path.read_text()
-
-
-MACROS = ("position",)
+__all__ = ["SQL_DIR", "UnknownQueryError", "load", "names"]

@@ -80,15 +80,15 @@ class LogWriter:
 
     >>> import tempfile, pathlib
     >>> from annals.schemas.header import LogClose, LogHeader, PlayerInfo
-    >>> from annals.schemas.toy import Took
+    >>> from annals.schemas.morana import TurnBegan
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
-    >>> header = LogHeader(1, "0.1.0", "toy", "1", "none", 7, [PlayerInfo("ann", "human")], [])
+    >>> header = LogHeader(1, "0.1.0", "morana", "1", "none", 7, [PlayerInfo("ann", "human")], [])
     >>> writer = LogWriter(path, header)
-    >>> writer.write_batch([Took(0, 1, "take", 0, 2, 9)], [])
-    >>> writer.close(LogClose(0, "took_last", 1, 0, 1))
+    >>> writer.write_batch([TurnBegan(0, 1, "dawn", -1, 0)], [])
+    >>> writer.close(LogClose(-1, "stopped", 1, 0, 1))
     >>> game = read_log(path)
     >>> game.events, game.close.end_reason, game.digest == writer.digest
-    ([Took(n=0, turn=1, step='take', player=0, amount=2, left=9)], 'took_last', True)
+    ([TurnBegan(n=0, turn=1, step='dawn', player=-1, initiative=0)], 'stopped', True)
     """
 
     def __init__(

@@ -587,4 +587,13 @@ class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: dict[str, int]  # card id -> copies
 
 
-SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option)
+ALIASES = {
+    "wave": "WaveDeclared",
+    "wavestep": "WaveStep",
+    "window": "WindowOpened",
+    "stack": "StackPushed",
+    "resolve": "StackResolved",
+    "damage": "BattleDamagePaid",
+    "play": "CardPlayed",
+}
+SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option, ALIASES)

@@ -390,4 +390,12 @@ class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     default: tuple[str, str] = ("", "")  # the pair used when no decks are named
 
 
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption)
+ALIASES = {
+    "commit": "Committed",
+    "flip": "Flipped",
+    "site": "SiteResolutionBegan",
+    "rite": "SiteScored",
+    "reborn": "RebornFired",
+    "clash": "ClashFired",
+}
+SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, ALIASES)

@@ -7,6 +7,11 @@ import os
 import pytest
 from hypothesis import settings
 
+from tests import toyrules
+
+# The toy rulesets are test fixtures, not part of annals: registered here as a plugin ruleset would be.
+toyrules.register()
+
 # No per-example deadline: a loaded 2-core CI machine must not turn a slow example into a failure. On CI the
 # examples are derandomized, so a red run can be reproduced exactly; locally each run explores new ones.
 settings.register_profile("annals", deadline=None, derandomize=bool(os.environ.get("CI")))

@@ -13,7 +13,7 @@ from annals.engine.runner import Game, GameResult
 from annals.engine.simulate import bots_for, make_header, play_one
 from annals.schemas.header import LogHeader
 
-ALL_RULESETS = ruleset_names(include_toy=True)
+ALL_RULESETS = ruleset_names()  # the real rulesets and the toys (registered by tests/conftest.py)
 TEST_TURN_CAP = 60
 _encode = msgspec.msgpack.encode
 

@@ -9,7 +9,7 @@ import msgspec
 from hypothesis import strategies as st
 
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
-from annals.schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
+from tests.toyrules.toy_schema import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
 
 text = st.text(max_size=12)
 ints = st.integers(min_value=0, max_value=2**31)

@@ -14,9 +14,9 @@ from annals.schemas.errors import CorruptLogError, LogError, NotALogError, Trunc
 from annals.schemas.header import LogClose, LogHeader, PlayerInfo
 from annals.schemas.logfile import DIGEST_SIZE, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
 from annals.schemas.records import Decision
-from annals.schemas.toy import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 from tests.helpers import toy_log
 from tests.strategies import headers, toy_events
+from tests.toyrules.toy_schema import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
 _PREAMBLE = len(MAGIC) + 2
 

@@ -17,7 +17,7 @@ from annals.engine.simulate import make_header
 from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.logfile import read_log
 from annals.schemas.records import Event
-from annals.schemas.toy import Take, Took
+from tests.toyrules.toy_schema import Take, Took
 
 TOY = get_ruleset("toy")
 

@@ -13,11 +13,12 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, Position
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.miras9 import combat, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
+from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, POOL, POOL_HASH
 from annals.engine.miras9.reducer import apply
@@ -201,6 +202,9 @@ class M9Ruleset:
 
     def default_decks(self) -> tuple[str, str]:
         return DEFAULT_DECKS
+
+    def cards(self) -> Mapping[str, CardInfo]:
+        return catalog(POOL)
 
 
 RULESET = M9Ruleset()

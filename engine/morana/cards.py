@@ -16,6 +16,7 @@ from pathlib import Path
 
 import msgspec
 
+from annals.engine.core import CardInfo
 from annals.engine.morana import keywords as kw
 from annals.engine.morana.scripts import HOOKS
 from annals.schemas.errors import CardDataError, InvalidDeckError
@@ -222,7 +223,26 @@ def card_text(c: Card, p: Pool) -> str:
     return ". ".join(parts) + "."
 
 
+def warden_text(w: Warden) -> str:
+    """A Warden's Vigil and its once-per-game Invocation [MOR-33]."""
+    vigil = f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
+    return f"{vigil}. Invocation {w.invocation_cost}: " + "; ".join(_effect_text(e) for e in w.invocation) + "."
+
+
+def catalog(p: Pool) -> dict[str, CardInfo]:
+    """The pool as players read it: Spirits and Charms (cost in Embers [MOR-37]), then the Wardens."""
+    out: dict[str, CardInfo] = {}
+    for c in p.cards.values():
+        stats = {"Power": c.power, "Reborn": c.reborn_cost} if c.kind == "spirit" else {}
+        kind = f"legendary {c.kind}" if c.legendary else c.kind
+        out[c.id] = CardInfo(c.id, c.name, kind, c.cost, stats, card_text(c, p))
+    for w in p.wardens.values():
+        out[w.id] = CardInfo(w.id, w.name, "warden", None, {"Invocation": w.invocation_cost}, warden_text(w))
+    return out
+
+
 def _effect_text(e: Effect) -> str:
     if e.op == "script":
-        return f"<{e.hook}>"
+        rules = (HOOKS[e.hook].__doc__ or "").strip().rstrip(".")
+        return rules or f"<{e.hook}>"
     return " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)

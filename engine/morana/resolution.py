@@ -158,7 +158,7 @@ def run_effect(
         for _ in range(e.amount):
             draw(s, emit, step, player, "effect")
     else:
-        HOOKS[e.hook](ScriptContext(s, emit, step, player, by, site))
+        HOOKS[e.hook](ScriptContext(s, emit, step, player, by, site, definition))
 
 
 # --- items: what a card does at its Site -------------------------------------------------------------------------

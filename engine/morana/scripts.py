@@ -1,7 +1,9 @@
 """Named hooks for cards too unusual for the effect vocabulary (a card's ``{ op = "script", hook = ... }``).
 
 The engine core never names a card: a hook is looked up by the name in the card data, and it acts only through
-``emit``, like every other rule. Each hook's docstring is its rules text.
+``emit``, like every other rule. Each hook's docstring is its rules text. This module imports no rules code (the
+card data imports it, to check hook names): what a hook needs to read, such as a card's definition, comes in its
+``ScriptContext``.
 """
 
 from __future__ import annotations
@@ -10,18 +12,31 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from annals.schemas import morana as ev
+from annals.schemas.morana import Card
 
 if TYPE_CHECKING:
     from annals.engine.morana.state import MoranaState
 
+Definition = Callable[["MoranaState", int], Card]  # (state, card instance) -> the card's definition
+
 
 class ScriptContext:
-    """What a hook may read and do: the state, the emitter, and who is resolving what, where."""
+    """What a hook may read and do: the state, the emitter, who is resolving what, where, and the card definitions."""
 
-    __slots__ = ("card", "emit", "player", "site", "state", "step")
+    __slots__ = ("card", "definition", "emit", "player", "site", "state", "step")
 
-    def __init__(self, state: MoranaState, emit: Callable[[Any], None], step: str, player: int, card: int, site: int):
+    def __init__(
+        self,
+        state: MoranaState,
+        emit: Callable[[Any], None],
+        step: str,
+        player: int,
+        card: int,
+        site: int,
+        definition: Definition,
+    ):
         self.state, self.emit, self.step, self.player, self.card, self.site = state, emit, step, player, card, site
+        self.definition = definition
 
 
 def deathless(ctx: ScriptContext) -> None:
@@ -29,7 +44,7 @@ def deathless(ctx: ScriptContext) -> None:
     s = ctx.state
     if ctx.card not in s.power:
         return
-    amount = _spirits_in_nav(s, ctx.player)
+    amount = sum(1 for c in s.nav[ctx.player] if ctx.definition(s, c).kind == "spirit")
     if amount:
         current = s.power[ctx.card]
         ctx.emit(
@@ -37,12 +52,6 @@ def deathless(ctx: ScriptContext) -> None:
                 s.n, s.turn, ctx.step, ctx.player, "power", ctx.card, current + amount, amount, "boost", ctx.card
             )
         )
-
-
-def _spirits_in_nav(s: MoranaState, player: int) -> int:
-    from annals.engine.morana.resolution import definition
-
-    return sum(1 for c in s.nav[player] if definition(s, c).kind == "spirit")
 
 
 HOOKS: dict[str, Callable[[ScriptContext], None]] = {"deathless": deathless}

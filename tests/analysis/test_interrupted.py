@@ -16,6 +16,9 @@ from tests.analysis.test_ingest import snapshot
 CHILD = """
 import sys, time
 from annals.ingest.loader import ingest
+from tests import toyrules
+
+toyrules.register()
 
 def progress(files, events):
     print(files, flush=True)

@@ -13,6 +13,9 @@ from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.simulate import make_header, play_one
 from annals.schemas.logfile import read_log
 from annals.schemas.text import render_log
+from tests import toyrules
+
+toyrules.register()  # ``python -m tests.golden.regenerate`` runs outside pytest's conftest
 
 GOLDEN_DIR = Path(__file__).parent
 SEEDS = (1, 2)
@@ -20,7 +23,7 @@ TURN_CAP = 40
 
 
 def golden_games() -> list[tuple[str, int]]:
-    return [(name, seed) for name in ruleset_names(include_toy=True) for seed in SEEDS]
+    return [(name, seed) for name in ruleset_names() for seed in SEEDS]
 
 
 def golden_path(name: str, seed: int) -> Path:

@@ -13,10 +13,10 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
 from annals.schemas.header import DeckList, LogHeader
-from annals.schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
+from tests.toyrules.toy_schema import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
 NO_PLAYER = -1
 
@@ -91,6 +91,9 @@ class NimRuleset:
 
     def agents(self) -> Mapping[str, AgentFactory]:
         return {"random": RandomAgent}
+
+    def cards(self) -> Mapping[str, CardInfo]:
+        return {}  # Nim has no cards
 
     def decks(self) -> Mapping[str, DeckList]:
         return {"pile": DeckList("pile", [])}

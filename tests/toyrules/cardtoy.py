@@ -19,9 +19,12 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
-from annals.schemas.cardtoy import (
+from annals.schemas.errors import InvalidDeckError
+from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.records import NO_PLAYER, instance_id
+from tests.toyrules.cardtoy_schema import (
     SCHEMA,
     CardDrawn,
     CardPlayed,
@@ -33,9 +36,6 @@ from annals.schemas.cardtoy import (
     ScoreChanged,
     TurnBegan,
 )
-from annals.schemas.errors import InvalidDeckError
-from annals.schemas.header import DeckList, LogHeader
-from annals.schemas.records import NO_PLAYER, instance_id
 
 POWER = {"c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5}
 DECK_SIZE, MAX_COPIES, OPENING_HAND, GOAL = 12, 4, 3, 10
@@ -196,6 +196,9 @@ class CardToyRuleset:
 
     def agents(self) -> Mapping[str, AgentFactory]:
         return {"random": RandomAgent}
+
+    def cards(self) -> Mapping[str, CardInfo]:
+        return {c: CardInfo(c, f"Card {p}", "card", None, {"Power": p}, f"Scores {p}.") for c, p in POWER.items()}
 
     def decks(self) -> Mapping[str, DeckList]:
         low = ["c1"] * 4 + ["c2"] * 4 + ["c3"] * 4

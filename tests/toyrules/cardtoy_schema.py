@@ -1,6 +1,6 @@
 """Events and options of the card toy ruleset: a tiny card game that uses every field-name convention.
 
-Like ``schemas.toy`` it is not a game anyone records; it gives the analysis layer (ingest, the position fold, the
+Like the toy (Nim) it is not a game anyone records; it gives the analysis layer (ingest, the position fold, the
 SQL ``position()`` macro, per-card reports, hidden-information views) cards, zones and counters to work on before
 and beside the real rulesets.
 """
@@ -66,4 +66,4 @@ class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=2):
 
 CardToyOption = Play | Pass
 
-SCHEMA = RulesetSchema("cardtoy", "1", CardToyEvent, CardToyOption)
+SCHEMA = RulesetSchema("cardtoy", "1", CardToyEvent, CardToyOption, {"play": "CardPlayed", "draw": "CardDrawn"})
