@@ -1,45 +1,114 @@
-"""The typer application and what its commands share: error reporting and console output."""
+"""The typer application and what its commands share: error reporting and console output.
+
+Exit codes: 0 done; 2 a usage error (typer's own: a missing argument, an unknown option, a value of the wrong
+type; and annals' ``BadArgumentError``: a name annals does not know, a coordinate that does not parse); 1 an error
+found while running (a damaged log, a missing file or database, a game that cannot be played). Every error is one
+line on stderr, ``error: WHAT; HOW TO FIX IT``, never a traceback.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import duckdb
 import typer
+import typer.core
 from rich.console import Console
+from typer._click import exceptions as click_exceptions
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
+
+# The order of a user's journey through annals, which `annals --help` lists: make games, look at them, check them,
+# analyse them, pick a position out and play on; then the rest in the order they were registered.
+COMMAND_ORDER = (
+    "demo", "simulate", "play", "show", "verify", "ingest", "tables", "report", "sql", "position", "continue",
+    "cards", "card",
+)  # fmt: skip
+
+
+class AnnalsGroup(typer.core.TyperGroup):
+    """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block)."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(self.commands)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        standalone = standalone_mode
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except click_exceptions.NoArgsIsHelpError as exc:
+            exc.show()
+            code = exc.exit_code
+        except click_exceptions.ClickException as exc:
+            if not standalone:
+                raise
+            ctx = getattr(exc, "ctx", None)
+            where = f"; see '{ctx.command_path} --help'" if ctx is not None else ""
+            message = one_line(exc.format_message()).replace(": Value error, ", ": ").rstrip(".")
+            err.print(f"error: {message}{where}", markup=False)
+            code = exc.exit_code
+        except typer.Abort:
+            if not standalone:
+                raise
+            err.print("error: aborted", markup=False)
+            code = 1
+        if not standalone:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="annals",
+    cls=AnnalsGroup,
     help="Record, replay and analyse games of The Miras 9 TCG and MORANA.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:
-    err.print(f"error: {message}", markup=False)
-    if hint:
-        err.print(f"hint: {hint}", markup=False)
+    """One line on stderr, ``error: MESSAGE; HINT``, and exit ``code``."""
+    text = one_line(message) + (f"; {hint}" if hint else "")
+    err.print(f"error: {text}", markup=False)
     raise typer.Exit(code)
+
+
+def _os_error(exc: OSError) -> tuple[str, str]:
+    name = exc.filename if exc.filename is not None else ""
+    if isinstance(exc, FileNotFoundError):
+        missing = name or (exc.args[0] if exc.args else "?")
+        return f"no such file or folder: {missing}", "check the path"
+    what = exc.strerror or str(exc)
+    return f"{name}: {what}" if name else what, "check the path and its permissions"
 
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """Turn annals' named errors into a one-line message and exit code 1 (no traceback)."""
+    """Turn annals' named errors, and the operating system's, into one line on stderr and an exit code (2 for a
+    ``BadArgumentError``, else 1); never a traceback."""
     try:
         yield
+    except BadArgumentError as exc:
+        fail(str(exc), code=2)
     except AnnalsError as exc:
-        fail(f"{type(exc).__name__}: {exc}")
-    except FileNotFoundError as exc:
-        missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
-        fail(f"no such file or folder: {missing}", hint="check the path")
-    except FileExistsError as exc:
-        fail(f"{exc.filename} already exists and is never overwritten", hint="choose another path")
-    except OSError as exc:  # any other file trouble: one line, never a traceback
-        fail(f"{exc.strerror or exc}: {exc.filename}", hint="check the path and its permissions")
+        fail(str(exc))
+    except OSError as exc:
+        message, hint = _os_error(exc)
+        fail(message, hint=hint)
+    except duckdb.Error as exc:
+        fail(f"the database refused: {exc}", hint="check --db names an annals database")

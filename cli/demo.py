@@ -10,29 +10,47 @@ import typer
 from annals.cli.app import app, out, reported
 from annals.cli.ingest import summary
 from annals.cli.position import render_board
+from annals.cli.query import width
 from annals.queries.demo import run_demo
-from annals.queries.output import render
+from annals.queries.output import table
+from annals.schemas.files import annals_home
+
+DEMO_ROWS = 12  # rows shown of each report but the deck matrix, which is shown whole
 
 
 @app.command()
 def demo(
-    folder: Path = typer.Option(Path("annals-demo"), "--dir", help="Where the logs and the database go."),
+    folder: Path | None = typer.Option(
+        None, "--dir", help="Where the logs and the database go (default: ANNALS_HOME/demo)."
+    ),
     games: int = typer.Option(8, "--games", "-n", min=1, help="Games per deck pairing."),
     seed: int = typer.Option(1, "--seed", help="Seed of the first game."),
 ) -> None:
-    """Simulate a small tournament of both games, ingest it, print reports and one rebuilt position.
+    """Simulate both games, ingest them and print reports.
 
-    Example: annals demo --games 8 --dir annals-demo
+    A small round robin of each game's decks; the last part rebuilds one position as a board. The folder's
+    earlier demo logs and database are replaced.
+
+    Example: annals demo --games 8 --dir /tmp/annals-demo
     """
     start = time.perf_counter()
-    folder.mkdir(parents=True, exist_ok=True)
+    where = folder if folder is not None else annals_home() / "demo"
     with reported():
-        result = run_demo(folder, games=games, seed=seed, on_step=lambda msg: out.print(msg, markup=False))
+        where.mkdir(parents=True, exist_ok=True)
+        result = run_demo(where, games=games, seed=seed, on_step=lambda msg: out.print(msg, markup=False))
     for line in summary(result.ingest, result.database, result.ingest_seconds)[:-1]:
         out.print(line, markup=False)
+    cols = width()
     for r in result.reports:
         out.print(f"\n== {r.title} ({r.name})\n{r.sample}", markup=False)
-        out.print(render(r.frame.head(12), "table", None) or "", markup=False)
+        whole = r.name == "deck_matrix" or r.frame.height <= DEMO_ROWS
+        out.print(table(r.frame if whole else r.frame.head(DEMO_ROWS), cols), markup=False)
+        if not whole:
+            out.print(
+                f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: "
+                f"annals report {r.name} --db {result.database})",
+                markup=False,
+            )
     out.print("")
     out.print(render_board(result.board))
     out.print(

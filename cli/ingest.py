@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from annals.cli.app import app, fail, out, reported
 from annals.ingest.loader import IngestReport
 from annals.ingest.loader import ingest as run_ingest
-from annals.ingest.schema import DEFAULT_DB
+from annals.schemas.files import default_database, default_games, expand
 
 
 def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
@@ -30,20 +30,33 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.log."),
-    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created when missing)."),
+    paths: list[Path] | None = typer.Argument(
+        None,
+        metavar="PATH",
+        help="Log files, glob patterns, or folders searched recursively for *.log (default: ANNALS_HOME/games).",
+        show_default=False,
+    ),
+    db: Path | None = typer.Option(
+        None, "--db", help="The DuckDB file, created when missing (default: ANNALS_HOME/annals.duckdb)."
+    ),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
     workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C code) decoding logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Ingest logs into DuckDB: idempotent, one transaction per batch, bad files quarantined with the reason.
+    """Ingest logs into the DuckDB database.
+
+    Idempotent (a game already stored is skipped), one transaction per batch, a bad file quarantined with the
+    reason.
 
     Example: annals ingest games/ --db annals.duckdb
     """
+    with reported():
+        sources = expand(paths) if paths else [default_games()]
+    target = db if db is not None else default_database()
     start = time.perf_counter()
     with reported(), Progress(
         TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(), disable=quiet, transient=True,
+        TimeElapsedColumn(), disable=quiet or not out.is_terminal, transient=True,
     ) as progress:  # fmt: skip
         task = progress.add_task("files", total=None, rate="")
 
@@ -54,8 +67,10 @@ def ingest(
             elapsed = max(time.perf_counter() - start, 1e-9)
             progress.update(task, completed=done, rate=f"{events:,} events, {events / elapsed:,.0f}/s")
 
-        report = run_ingest(paths, db, strict=strict, workers=workers, on_progress=step, on_files=files)
-    for line in summary(report, db, time.perf_counter() - start):
+        if db is None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        report = run_ingest(sources, target, strict=strict, workers=workers, on_progress=step, on_files=files)
+    for line in summary(report, target, time.perf_counter() - start):
         out.print(line, markup=False)
     if not report.reconciled:
         fail("event counts do not reconcile; this is a bug in annals, please report it")

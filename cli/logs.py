@@ -1,41 +1,57 @@
-"""``annals show`` and ``annals verify``: reading one log."""
+"""``annals show`` and ``annals verify``: reading logs."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun, rerun_branches
 from annals.engine.views import view_log, viewer_of
+from annals.schemas.errors import AnnalsError, one_line
+from annals.schemas.files import expand
 from annals.schemas.header import placement_problems
 from annals.schemas.keys import PublicKey, load_public_key
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.signing import verify_signature
-from annals.schemas.text import render_log
+from annals.schemas.text import render_jsonl, render_log
 
-LogArg = typer.Argument(..., help="A log file written by annals.", exists=False, dir_okay=False)
+LogsArg = typer.Argument(
+    ..., metavar="LOG", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
+)
 
 
 @app.command()
 def show(
-    log: Path = LogArg,
+    logs: list[str] = LogsArg,
     view: str = typer.Option(
         "omniscient", "--view", help="omniscient, player0, player1 or spectator: what that seat could see."
     ),
     numbered: bool = typer.Option(
         False, "--numbered", help="Number the decisions (?N), as judge backup --to names them."
     ),
+    fmt: Literal["text", "json"] = typer.Option("text", "--format", "-f", help="json: one JSON record per line."),
 ) -> None:
-    """Print a log as readable text: the header, then one line per event with its coordinates.
+    """Print logs as text, one line per event, the result last.
 
-    Example: annals show games/miras9-00000001-3f2a.log --view player1
+    Each event line has its coordinates (event number, turn, step, player) and its fields, card instances named
+    (char-recruit#1003). With --format json each line is one JSON record: the header, every event and decision,
+    and the result.
+
+    Example: annals show games/miras9-00000001-*.log --view player1
     """
     with reported():
-        game = view_log(read_log(log), viewer_of(view))
-    for line in render_log(game, numbered=numbered):
-        out.print(line, markup=False)
+        paths = expand(logs)
+        viewer = viewer_of(view)
+        for i, path in enumerate(paths):
+            game = view_log(read_log(path), viewer)
+            if len(paths) > 1 and fmt == "text":
+                out.print(f"{'' if i == 0 else chr(10)}== {path}", markup=False)
+            lines = render_jsonl(game) if fmt == "json" else render_log(game, named=True, numbered=numbered)
+            for line in lines:
+                out.print(line, markup=False)
 
 
 def _expected(pairs: list[str]) -> dict[str, str]:
@@ -50,33 +66,49 @@ def _expected(pairs: list[str]) -> dict[str, str]:
 
 @app.command()
 def verify(
-    log: Path = LogArg,
-    key: Path = typer.Option(None, "--key", help="The event's public key file: the log must be signed by it."),
+    logs: list[str] = LogsArg,
+    key: Path = typer.Option(None, "--key", help="The event's public key file: each log must be signed by it."),
     expect: list[str] = typer.Option(
         [], "--expect", help="FIELD=VALUE of the tournament metadata the log must carry (event, round, match, ...)."
     ),
 ) -> None:
-    """Check a log's checksums and chain, then re-run its decisions and compare every event; re-run the branches a
-    judge's backup abandoned; report judges' decisions and who signed the log.
+    """Check logs' checksums and chain, re-run their decisions, and check who signed them.
 
-    Example: annals verify games/miras9-00000001-3f2a.log --key spring-open.pub --expect match=r2-t5
+    Every event the re-run emits is compared with the logged one; the first difference is named. The branches a
+    judge's backup abandoned are re-run too, and judges' decisions reported as such. With many logs, each gets its
+    lines and the command fails if any does.
+
+    Example: annals verify games/miras9-0000000*.log
     """
     expected = _expected(expect)
     with reported():
         trusted = load_public_key(key) if key is not None else None
-        game = read_log(log)
-        report = rerun(game)
-    if not report.ok:
-        detail = f"event {report.first_difference}: {report.reason}"
-        if report.expected or report.actual:
-            detail += f"\n  logged:  {report.expected}\n  re-run:  {report.actual}"
-        fail(f"{log}: re-run differs at {detail}")
-    out.print(f"{log}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)
-    problems = _judged_and_signed(log, game, trusted, expected)
-    for problem in problems[1:]:
-        out.print(f"{log}: FAILS: {problem}", markup=False)
-    if problems:
-        fail(f"{log}: {problems[0]}" + (f" (and {len(problems) - 1} more above)" if len(problems) > 1 else ""))
+        paths = expand(logs)
+    failed = 0
+    for path in paths:
+        try:
+            game = read_log(path)
+            report = rerun(game)
+        except AnnalsError as exc:
+            failed += 1
+            err.print(f"error: {one_line(str(exc))}", markup=False)
+            continue
+        if not report.ok:
+            failed += 1
+            detail = f"event {report.first_difference}: {report.reason}"
+            if report.expected or report.actual:
+                detail += f" (logged {report.expected}; re-run {report.actual})"
+            err.print(f"error: {one_line(f'{path}: re-run differs at {detail}')}", markup=False)
+            continue
+        out.print(f"{path}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)
+        problems = _judged_and_signed(Path(path), game, trusted, expected)
+        for problem in problems:
+            err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)
+        failed += bool(problems)
+    if failed and len(paths) > 1:
+        fail(f"{failed} of {len(paths)} logs failed verification", hint="each is named above")
+    if failed:
+        raise typer.Exit(1)
 
 
 def _judged_and_signed(log: Path, game: GameLog, trusted: PublicKey | None, expected: dict[str, str]) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
+from annals.cli.simulate import names as deck_names
 from annals.engine.players import ensure_new, fresh_seed, play_live, resume_live
 from annals.schemas.keys import load_signing_key
 
@@ -18,9 +19,11 @@ def _pair(text: str) -> list[str]:
 
 @app.command()
 def play(
-    ruleset: str = typer.Argument(..., help="miras9 or morana."),
-    decks: str = typer.Option(
-        "", "--decks", help="Two deck names, comma-separated (a seat with a --deck-file: empty)."
+    ruleset: str = typer.Argument(..., metavar="RULESET", help="miras9 or morana."),
+    decks: str | None = typer.Option(
+        None,
+        "--decks",
+        help="Two deck names, comma-separated (default: the ruleset's pair; a seat with a --deck-file: empty).",
     ),
     players: str = typer.Option(
         "human,heuristic", "--players", help="Two seats: human, external:COMMAND, or a bot name; comma-separated."
@@ -30,20 +33,30 @@ def play(
         "", "--deck-file", help="Deck list files (COUNT CARD a line, leader marked *), comma-separated by seat."
     ),
     seed: int = typer.Option(None, "--seed", help="The game's seed (default: a fresh random one, printed)."),
-    log: Path = typer.Option(Path("game.log"), "--out", help="Where to write the log (never over an existing file)."),
+    log: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Where to write the log (never over an existing file; default: a new file in ANNALS_HOME/games).",
+    ),
 ) -> None:
-    """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
+    """Play one game at the terminal, writing its log live.
 
-    Example: annals play morana --decks dawn,dusk --players human,human --name Ann,Bob --out ann-bob.log
+    Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out ann.log
     """
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
-        ensure_new(log)  # before anyone sits down to play
-        if seed is None:
-            out.print(f"seed {chosen} (fresh; recorded in the log's header)", markup=False)
-        result = play_live(ruleset, _pair(decks), _pair(players), chosen, log, names=_pair(names), deck_files=files)
-    out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); log written to {log}")
+        if log is not None:
+            ensure_new(log)  # before anyone sits down to play
+        result = play_live(
+            ruleset, deck_names(decks), _pair(players), chosen, log, names=_pair(names),
+            deck_files=files,
+        )  # fmt: skip
+    out.print(
+        f"game {result.game_id} (seed {chosen}{', fresh' if seed is None else ''}): winner {result.winner} "
+        f"({result.end_reason}); log written to {result.path}",
+        markup=False,
+    )
 
 
 @app.command()

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 import typer
 from rich.table import Table
 
-from annals.cli.app import app, err, fail, out, reported
-from annals.ingest.schema import DEFAULT_DB, open_database
+from annals.cli.app import app, err, out, reported
+from annals.engine.views import viewer_of
+from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.schemas.errors import BadArgumentError
+from annals.schemas.files import NoMatchError, default_database, default_games, expand, unused
 
 
 def log_for(source: str, db: Path) -> Path:
@@ -20,6 +24,8 @@ def log_for(source: str, db: Path) -> Path:
     path = Path(source)
     if path.exists():
         return path
+    if source.endswith(".log") or "/" in source:
+        raise NoMatchError(f"no such file or folder: {source}; check the path")
     con = open_database(db, read_only=True)
     try:
         rows = con.execute("SELECT file FROM games WHERE game_id = ?", [source]).fetchall()
@@ -32,8 +38,7 @@ def log_for(source: str, db: Path) -> Path:
 
 def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str, save: Path | None) -> Board:
     """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log``."""
-    if view not in VIEWS:
-        raise CoordinateError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    viewer_of(view)
     if view != "omniscient" or save is not None:
         wanted = f"--view {view}" if view != "omniscient" else "--save"
         raise LogNotFoundError(
@@ -53,6 +58,10 @@ def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str, s
         markup=False,
     )
     return b
+
+
+class TooManyLogsError(CoordinateError, BadArgumentError):
+    """A glob for ``annals position`` that matches more than one log."""
 
 
 HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
@@ -96,21 +105,29 @@ def render_board(b: Board) -> Table:
 
 @app.command()
 def position(
-    source: str = typer.Argument(..., help="A log file, or a game id in the database."),
-    at: str = typer.Option("end", "--at", help="event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."),
+    source: str = typer.Argument(..., metavar="LOG|GAME_ID", help="A log file, or a game id in the database."),
+    at: str = typer.Option(
+        "end", "--at", help="N (event N), event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."
+    ),
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
-    fmt: str = typer.Option("board", "--format", "-f", help="board or json."),
-    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="Where to look a game id up."),
-    save: Path = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
+    fmt: Literal["board", "json"] = typer.Option("board", "--format", "-f", help="board or json."),
+    db: Path | None = typer.Option(
+        None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
+    ),
+    save: Path | None = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
 ) -> None:
-    """Rebuild the position at a coordinate and show it as a board or JSON.
+    """Show the board at any coordinate of a game.
 
-    Example: annals position games/miras9-00000001-3f2a.log --at turn:5/attack.declare --view player0
+    The position is rebuilt from the log (or the database), as a board or JSON, for any view.
+
+    Example: annals position games/miras9-00000001-*.log --at turn:5/attack.declare --view player0
     """
-    if fmt not in ("board", "json"):
-        fail(f"unknown format {fmt!r}; choose board or json")
+    db = db if db is not None else default_database()
     with reported():
-        log = log_for(source, db)
+        paths = expand([source]) if any(c in source for c in "*?[") else []
+        if len(paths) > 1:
+            raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
+        log = paths[0] if paths else log_for(source, db)
         if log.exists():
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
@@ -129,20 +146,27 @@ def position(
 
 @app.command("continue")
 def continue_(
-    position_path: Path = typer.Argument(..., help="A position file written by `annals position --save`."),
-    out_path: Path = typer.Option(Path("continued.log"), "--out", help="The new log."),
+    position_path: Path = typer.Argument(
+        ..., metavar="POSITION", help="A position file written by `annals position --save`."
+    ),
+    out_path: Path | None = typer.Option(None, "--out", help="The new log (default: a new file in ANNALS_HOME/games)."),
     seed: int = typer.Option(1, "--seed", help="Seed of the continued game."),
     bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
-    decisions: Path = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
+    decisions: Path | None = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
     max_turns: int = typer.Option(0, "--max-turns", min=0, help="Stop after this many turns (0: none)."),
 ) -> None:
-    """Continue a game from a position file with bots (after any scripted decisions), writing a new log.
+    """Play on from a position file with bots, into a new log.
+
+    Scripted decisions (a JSON list of option indexes) are played first, then the bots play on.
 
     Example: annals continue ruling-17.json --bots random,random --decisions moves.json --out ruling-17.log
     """
     with reported():
         loaded = load_position(position_path)
         script = msgspec.json.decode(decisions.read_bytes(), type=list[int]) if decisions is not None else None
+        if out_path is None:
+            out_path = unused(default_games() / f"continued-{position_path.stem}.log")
+            out_path.parent.mkdir(parents=True, exist_ok=True)
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "

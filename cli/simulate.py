@@ -10,16 +10,24 @@ from rich.progress import Progress
 
 from annals.cli.app import app, out, reported
 from annals.engine.simulate import simulate as run_simulation
+from annals.schemas.files import default_games
+
+
+def names(text: str | None) -> list[str] | None:
+    """``a,b`` as a list (``None`` stays ``None``: the library's default)."""
+    return None if text is None else [name.strip() for name in text.split(",")]
 
 
 @app.command()
 def simulate(
-    ruleset: str = typer.Argument(..., help="miras9 or morana."),
+    ruleset: str = typer.Argument(..., metavar="RULESET", help="miras9 or morana."),
     games: int = typer.Option(10, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(1, "--seed", help="Seed of the first game; game i uses seed + i."),
-    decks: str = typer.Option(..., "--decks", help="Two deck names, comma-separated."),
+    decks: str | None = typer.Option(
+        None, "--decks", help="Two deck names, comma-separated (default: the ruleset's pair, e.g. vanguard,bastion)."
+    ),
     bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
-    out_dir: Path = typer.Option(Path("games"), "--out", help="Folder for the log files."),
+    out_dir: Path | None = typer.Option(None, "--out", help="Folder for the log files (default: ANNALS_HOME/games)."),
     max_turns: int | None = typer.Option(
         None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."
     ),
@@ -29,14 +37,14 @@ def simulate(
 
     Example: annals simulate miras9 --games 100 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
     """
+    folder = out_dir if out_dir is not None else default_games()
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
-    with reported(), Progress(disable=quiet, transient=True) as progress:
+    sides: dict[str, None] = {}
+    with reported(), Progress(disable=quiet or not out.is_terminal, transient=True) as progress:
         task = progress.add_task("games", total=games)
-        for result in run_simulation(
-            ruleset, games, seed, decks.split(","), bots.split(","), out_dir, max_turns=max_turns
-        ):
+        for result in run_simulation(ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns):
+            sides.update(dict.fromkeys(result.seats))
             wins[result.winner_seat] += 1
             progress.advance(task)
-    sides = [f"{bot}/{deck}" for bot, deck in zip(bots.split(","), decks.split(","), strict=True)]
-    tally = ", ".join(f"{side} won {wins[side]}" for side in dict.fromkeys(sides))
-    out.print(f"{games} games written to {out_dir} ({tally}, no winner {wins['']})")
+    tally = ", ".join(f"{side} won {wins[side]}" for side in sides)
+    out.print(f"{games} games written to {folder} ({tally}, no winner {wins['']})", markup=False)

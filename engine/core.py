@@ -151,6 +151,10 @@ class Ruleset(Protocol[S]):
         """The ruleset's shipped decks by name."""
         ...
 
+    def default_decks(self) -> tuple[str, str]:
+        """The two decks ``simulate`` and ``play`` use when none are named (kept with the decks' data)."""
+        ...
+
     def cards(self) -> Mapping[str, CardInfo]:
         """The card pool by card id, as players read it (empty for a game without cards)."""
         ...

@@ -12,11 +12,13 @@ The JSON-lines protocol (one JSON object per line, the engine writes to the prog
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import shlex
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -28,8 +30,9 @@ from annals.engine.judge import resume
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
-from annals.engine.simulate import SimulationError, seat_rngs
+from annals.engine.simulate import SimulationError, UnknownChoiceError, default_decks, log_name, pick, seat_rngs
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.files import default_games, unused
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import FORMAT_VERSION, LogReader
@@ -73,20 +76,55 @@ class TerminalAgent:
             print(f"  {text!r} is not an option: type a number from 0 to {len(point.options) - 1}", file=self._out)
 
 
+class ExternalPlayerError(AnnalsError, RuntimeError):
+    """An external player's program could not start, or exited before the game was over."""
+
+
 class ExternalAgent:
-    """A program that plays one seat over the JSON-lines protocol in this module's docstring."""
+    """A program that plays one seat over the JSON-lines protocol in this module's docstring.
+
+    Its stderr goes to a temporary file, so that when it exits early the error can quote its last line.
+    """
 
     def __init__(self, player: int, ruleset: Ruleset[Any], command: str):
         self.player = player
         self._ruleset = ruleset
         self._command = command
-        self._proc = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        try:
+            self._proc = subprocess.Popen(
+                shlex.split(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                text=True,
+                bufsize=1,
+            )
+        except (OSError, ValueError) as exc:
+            self._stderr.close()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ExternalPlayerError(
+                f"external player {command!r} could not start: {reason}; check the program's name and path"
+            ) from None
+
+    def _exited(self, at: str) -> ExternalPlayerError:
+        """The error for a program that stopped answering: its exit status and the last line it wrote to stderr."""
+        try:
+            status = self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return ExternalPlayerError(f"external player {self._command!r} closed its output at {at!r}")
+        self._stderr.seek(0)
+        lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
+        said = f"; its last stderr line: {lines[-1]}" if lines else " (nothing on stderr)"
+        return ExternalPlayerError(f"external player {self._command!r} exited with status {status} at {at!r}{said}")
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc.stdin is not None
-        self._proc.stdin.write(json.dumps(message) + "\n")
+        try:
+            self._proc.stdin.write(json.dumps(message) + "\n")
+        except (BrokenPipeError, ValueError):  # ValueError: its stdin was already closed after an earlier failure
+            at = message["event"]["kind"] if "event" in message else message["decide"]["point"]
+            raise self._exited(at) from None
 
     def observe(self, event: Any) -> None:
         self._send({"event": as_json(self._ruleset.redact(event, self.player))})
@@ -95,8 +133,13 @@ class ExternalAgent:
         assert self._proc.stdin is not None and self._proc.stdout is not None
         options = [as_json(option) for option in point.options]
         self._send({"decide": {"player": point.player, "point": point.point, "options": options}})
-        self._proc.stdin.flush()
+        try:
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            raise self._exited(point.point) from None
         line = self._proc.stdout.readline()
+        if not line:
+            raise self._exited(point.point)
         try:
             index = json.loads(line)["choose"]
             if not isinstance(index, int) or not 0 <= index < len(point.options):
@@ -110,8 +153,10 @@ class ExternalAgent:
 
     def close(self) -> None:
         if self._proc.stdin is not None:
-            self._proc.stdin.close()
+            with contextlib.suppress(BrokenPipeError):  # it exited with input still buffered
+                self._proc.stdin.close()
         self._proc.wait(timeout=10)
+        self._stderr.close()
 
 
 def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: IO[str], stdout: IO[str]) -> Any:
@@ -122,8 +167,11 @@ def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: I
         return ExternalAgent(player, ruleset, spec.removeprefix("external:"))
     bots = ruleset.agents()
     if spec not in bots:
-        raise SimulationError(
-            f"unknown player {spec!r}; use human, external:COMMAND or one of: {', '.join(sorted(bots))}"
+        raise UnknownChoiceError(
+            "player",
+            spec,
+            [*sorted(bots), "human"],
+            choices=f"use human, external:COMMAND or one of: {', '.join(sorted(bots))}",
         )
     return bots[spec](player, rng)
 
@@ -137,20 +185,11 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def free_name(path: Path) -> Path:
-    """``path`` itself when nothing is there, else the first ``stem-2.log``, ``stem-3.log``, ... that is free."""
-    candidate, n = path, 1
-    while candidate.exists():
-        n += 1
-        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
-    return candidate
-
-
 def ensure_new(out: Path) -> None:
     """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten."""
     if out.exists():
         raise LogExistsError(
-            f"{out} already exists and a game log is never overwritten; choose another --out, such as {free_name(out)}"
+            f"{out} already exists and a game log is never overwritten; choose another --out, such as {unused(out)}"
         )
 
 
@@ -166,7 +205,7 @@ def _seat_decks(ruleset: Ruleset[Any], names: Sequence[str], files: Sequence[Pat
         if not name:
             raise SimulationError(f"seat {seat} has no deck: name one with --decks or give a --deck-file")
         if name not in shipped:
-            raise SimulationError(f"unknown deck {name!r}; choose from: {', '.join(sorted(shipped))}, or --deck-file")
+            raise UnknownChoiceError("deck", name, sorted(shipped))
         decks.append(shipped[name])
     return decks
 
@@ -200,10 +239,10 @@ def people_header(
 
 def play_live(
     ruleset_name: str,
-    decks: list[str],
+    decks: list[str] | None,
     players: list[str],
     seed: int | None,
-    out: Path,
+    out: Path | None,
     *,
     names: Sequence[str] = (),
     deck_files: Sequence[Path | None] = (),
@@ -213,32 +252,31 @@ def play_live(
 ) -> GameResult:
     """One game with people, programs or bots in the seats, recorded live (every decision written at once).
 
-    ``decks`` names shipped decks, seat by seat; a seat's entry in ``deck_files`` (a deck list file) replaces
-    it. ``names`` names the seats (an empty name: the agent and seat, ``human-0``). ``seed`` None draws a fresh
-    one. An existing file at ``out`` is never replaced: ``LogExistsError`` names a free name instead."""
-    ensure_new(out)
+    ``decks`` names shipped decks, seat by seat (None: the ruleset's ``default_decks()``); a seat's entry in
+    ``deck_files`` (a deck list file) replaces it. ``names`` names the seats (an empty name: the agent and seat,
+    ``human-0``). ``seed`` None draws a fresh one. ``out`` None writes a new file in ``default_games()`` named as
+    ``simulate`` names its logs (the path is ``GameResult.path``); an existing file at ``out`` is never replaced:
+    ``LogExistsError`` names a free name instead."""
+    if out is not None:
+        ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
-    if len(players) != 2:
-        raise SimulationError(f"give two players separated by a comma (got {','.join(players)!r})")
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
-    for spec in kinds:
-        if spec not in (*ruleset.agents(), "human", "external"):
-            raise SimulationError(
-                f"unknown bot {spec!r}; seat a person (human), external:COMMAND or one of the bots: "
-                f"{', '.join(sorted(ruleset.agents()))}"
-            )
+    pick("bots", kinds, sorted([*ruleset.agents(), "human", "external"]))
     seats = [
         PlayerInfo(names[i] if i < len(names) and names[i] else f"{kind}-{i}", kind) for i, kind in enumerate(kinds)
     ]
+    deck_names = default_decks(ruleset) if decks is None and not any(deck_files) else (decks or [])
     header = people_header(
-        ruleset, _seat_decks(ruleset, decks, deck_files), seats, fresh_seed() if seed is None else seed,
+        ruleset, _seat_decks(ruleset, deck_names, deck_files), seats, fresh_seed() if seed is None else seed,
         tournament=tournament,
     )  # fmt: skip
-    agents = [
-        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
-    ]
+    agents: list[Any] = []
     try:
+        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+            agents.append(make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout))
+        if out is None:
+            out = unused(default_games() / log_name(header))
+            out.parent.mkdir(parents=True, exist_ok=True)
         return play(ruleset, header, agents, out, live=True)
     finally:
         for agent in agents:

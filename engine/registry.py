@@ -61,6 +61,6 @@ def get_ruleset(name: str) -> Ruleset[Any]:
     _discovered()
     module = _RULESETS.get(name)
     if module is None:
-        raise UnknownRulesetError(f"unknown ruleset {name!r}; choose one of: {', '.join(ruleset_names())}")
+        raise UnknownRulesetError("ruleset", name, ruleset_names())
     ruleset: Ruleset[Any] = importlib.import_module(module).RULESET
     return ruleset

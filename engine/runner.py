@@ -38,6 +38,7 @@ class GameResult(msgspec.Struct, frozen=True):
     turns: int
     digest: str  # the log's final chain digest ("" when no log was written)
     seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
+    path: str = ""  # the log written ("" when none was)
 
     @property
     def winner_seat(self) -> str:
@@ -186,4 +187,5 @@ def drive(
             writer.abandon()
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
-    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats)
+    path = "" if writer is None else os.fspath(writer.path)
+    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats, path)

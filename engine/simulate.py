@@ -11,7 +11,7 @@ from annals.engine.core import Agent, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
 from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
 
@@ -20,12 +20,20 @@ class SimulationError(AnnalsError, ValueError):
     pass
 
 
-def _pick(kind: str, names: list[str], known: list[str]) -> list[str]:
+class PairError(SimulationError, BadArgumentError):
+    """Not two names, one per seat."""
+
+
+class UnknownChoiceError(SimulationError, UnknownNameError):
+    """A deck or bot the ruleset does not have."""
+
+
+def pick(kind: str, names: list[str], known: list[str]) -> list[str]:
     if len(names) != 2:
-        raise SimulationError(f"give two {kind} separated by a comma (got {','.join(names)!r})")
+        raise PairError(f"give two {kind} separated by a comma (got {','.join(names)!r})")
     for name in names:
         if name not in known:
-            raise SimulationError(f"unknown {kind[:-1]} {name!r}; choose from: {', '.join(known)}")
+            raise UnknownChoiceError(kind[:-1], name, known)
     return names
 
 
@@ -40,8 +48,8 @@ def make_header(
     known_agents: list[str] | None = None,
 ) -> LogHeader:
     deck_lists = ruleset.decks()
-    _pick("decks", decks, sorted(deck_lists))
-    _pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
+    pick("decks", decks, sorted(deck_lists))
+    pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
     return finalize_header(
         LogHeader(
@@ -76,6 +84,19 @@ def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
     ]
 
 
+def default_decks(ruleset: Ruleset[Any]) -> list[str]:
+    """The ruleset's ``default_decks()``; for a plugin ruleset without one, its first deck (by name) twice."""
+    pair = getattr(ruleset, "default_decks", None)
+    if pair is not None:
+        return list(pair())
+    return [min(ruleset.decks())] * 2
+
+
+def log_name(header: LogHeader) -> str:
+    """``RULESET-SEED-GAMEID.log``: how annals names a game's log file (seed zero-padded, so names sort by it)."""
+    return f"{header.ruleset}-{header.seed:08d}-{header.game_id}.log"
+
+
 def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
     """A bot game; its log replaces a file of the same name, which holds the same game (bot games are a function
     of their header, and simulated logs are named by game id)."""
@@ -86,7 +107,7 @@ def simulate(
     ruleset_name: str,
     games: int,
     seed: int,
-    decks: list[str],
+    decks: list[str] | None,
     bots: list[str],
     out_dir: Path | None,
     *,
@@ -96,11 +117,13 @@ def simulate(
 ) -> Iterator[GameResult]:
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
-    ``max_turns`` None takes the ruleset's ``default_max_turns``; 0 plays without a cap.
+    ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
+    plays without a cap.
 
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
     ruleset = get_ruleset(ruleset_name)
+    decks = default_decks(ruleset) if decks is None else decks
     cap = ruleset.default_max_turns if max_turns is None else max_turns
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -110,7 +133,7 @@ def simulate(
         pair_bots = bots[::-1] if swap else bots
         info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
         header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info)
-        path = out_dir / f"{ruleset_name}-{seed + i:08d}-{header.game_id}.log" if out_dir is not None else None
+        path = out_dir / log_name(header) if out_dir is not None else None
         result = play_one(ruleset, header, path)
         if on_game is not None:
             on_game(result)

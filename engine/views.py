@@ -10,20 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.registry import get_ruleset
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import UnknownNameError
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import Decision
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 
 
-class UnknownViewError(AnnalsError, ValueError):
+class UnknownViewError(UnknownNameError, ValueError):
     """A view name that is not one of ``VIEWERS``."""
 
 
 def viewer_of(view: str) -> int | None:
     if view not in VIEWERS:
-        raise UnknownViewError(f"unknown view {view!r}; choose one of: {', '.join(VIEWERS)}")
+        raise UnknownViewError("view", view, VIEWERS)
     return VIEWERS[view]
 
 

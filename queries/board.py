@@ -12,8 +12,8 @@ from annals.engine.registry import get_ruleset
 from annals.queries.cards import pool
 from annals.queries.positions import StoredGame, Timeline
 from annals.schemas.errors import AnnalsError
-from annals.schemas.header import LogHeader
-from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
+from annals.schemas.text import card_names
 
 
 class Board(msgspec.Struct):
@@ -50,16 +50,6 @@ def _names(ruleset: str, pool_hash: str, zones: dict[str, dict[str, list[str]]])
         return {}
     shown = {label.rpartition("#")[0] for sides in zones.values() for labels in sides.values() for label in labels}
     return {c.id: c.name for c in pool(ruleset) if c.id in shown}
-
-
-def card_names(header: LogHeader) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for seat, deck in enumerate(header.decks):
-        for i, card in enumerate(deck.cards):
-            names[instance_id(seat, i)] = card
-        if deck.leader:
-            names[instance_id(seat, LEADER_INDEX)] = deck.leader
-    return names
 
 
 def _label(instance: int, names: dict[int, str]) -> str:

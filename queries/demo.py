@@ -66,7 +66,7 @@ def run_demo(
     con = open_database(database, read_only=True)
     try:
         names = list(DEMO_REPORTS) + [r for name in rulesets for r in GAME_REPORTS.get(name, ())]
-        results = [run_report(con, n, min_games=5, database=str(database)) for n in names]
+        results = [run_report(con, n, min_games=min(5, games), database=str(database)) for n in names]
         (file,) = con.execute("SELECT file FROM games ORDER BY game LIMIT 1").fetchall()[0]
     finally:
         con.close()

@@ -9,7 +9,7 @@ import duckdb
 import polars as pl
 
 from annals.ingest.schema import open_database
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, UnknownNameError, one_line
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -34,7 +34,7 @@ def run_sql(db: str | Path, query: str) -> pl.DataFrame:
                 f"{query.strip()[:80]!r} would change the database, and `annals sql` is read-only; "
                 "use `annals ingest` to add games, or copy the database to experiment"
             ) from None
-        raise QueryError(f"{type(exc).__name__}: {text}") from None
+        raise QueryError(f"{one_line(text)}; `annals tables` lists the tables and views") from None
     finally:
         con.close()
 
@@ -52,10 +52,65 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def render(frame: pl.DataFrame, fmt: str, output: Path | None) -> str | None:
-    """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file)."""
+TABLE_ROWS = 200  # rows a table shows; the rest are counted in a last line
+CELL_CHARS = 40  # a text cell longer than this is cut in a table
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, pl.Series):
+        value = value.to_list()
+    if isinstance(value, (list, dict)):
+        return json.dumps(value)
+    return "null" if value is None else str(value)
+
+
+def records(frame: pl.DataFrame, width: int) -> str:
+    """The frame as one block per row, a column per line (``-[ row 1 ]----`` then ``name | value``), each value
+    cut to fit ``width``: for a frame with too many columns to sit side by side (``psql``'s expanded display)."""
+    label = max((len(name) for name in frame.columns), default=0)
+    room = max(width - label - 3, 8)
+    lines: list[str] = []
+    for i, row in enumerate(frame.iter_rows(), start=1):
+        lines.append(f"-[ row {i} ]".ljust(min(width, label + 3 + room), "-"))
+        for name, value in zip(frame.columns, row, strict=True):
+            text = _cell(value).replace("\n", " ")
+            if len(text) > room:
+                text = text[: room - 1] + "…"
+            lines.append(f"{name.ljust(label)} | {text}")
+    return "\n".join(lines)
+
+
+def _side_by_side(frame: pl.DataFrame, cell_chars: int, decimals: int | None) -> str:
+    with pl.Config(
+        tbl_rows=TABLE_ROWS, tbl_cols=-1, fmt_str_lengths=cell_chars, tbl_hide_dataframe_shape=True,
+        tbl_width_chars=10_000, float_precision=decimals,
+    ):  # fmt: skip
+        return str(frame)
+
+
+def table(frame: pl.DataFrame, width: int) -> str:
+    """The frame as a table no wider than ``width``: side by side when it fits (text cells cut at
+    ``CELL_CHARS``; failing that, at a third of it and floats at 4 decimals), else one record per row
+    (``records``); past ``TABLE_ROWS`` rows a last line says how many more there are."""
+    shown = frame.head(TABLE_ROWS)
+    for cell_chars, decimals in ((CELL_CHARS, None), (CELL_CHARS // 3, 4)):
+        text = _side_by_side(shown, cell_chars, decimals)
+        if max((len(line) for line in text.splitlines()), default=0) <= width:
+            break
+    else:
+        text = records(shown, width)
+    if frame.height > TABLE_ROWS:
+        text += f"\n({frame.height - TABLE_ROWS} more rows not shown; --format csv gives them all)"
+    return text
+
+
+def render(frame: pl.DataFrame, fmt: str, output: Path | None, *, width: int = 100) -> str | None:
+    """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file).
+
+    Text ends with exactly one newline (``tail -1`` gives the last row of a CSV); a table fits ``width``.
+    """
     if fmt not in FORMATS:
-        raise QueryError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+        raise UnknownNameError("format", fmt, FORMATS)
     if fmt == "parquet":
         if output is None:
             raise QueryError("--format parquet needs --output FILE (Parquet is binary)")
@@ -66,8 +121,8 @@ def render(frame: pl.DataFrame, fmt: str, output: Path | None) -> str | None:
     elif fmt == "json":
         text = frame.write_json()
     else:
-        with pl.Config(tbl_rows=200, tbl_cols=30, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
-            text = str(frame)
+        text = table(frame, width)
+    text = text.rstrip("\n") + "\n"
     if output is not None:
         output.write_text(text)
         return None

@@ -41,12 +41,12 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import GameResult, finalize_header, play
 from annals.engine.simulate import bots_for
-from annals.queries.board import card_names
 from annals.queries.positions import Timeline
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
 from annals.schemas.logfile import FORMAT_VERSION
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
+from annals.schemas.text import card_names
 
 FORMAT = "annals-position/1"
 

@@ -16,12 +16,12 @@ import msgspec
 import polars as pl
 
 from annals.queries import sqlfiles
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054
 
 
-class UnknownReportError(AnnalsError, LookupError):
+class UnknownReportError(UnknownNameError):
     """No report by that name."""
 
 
@@ -91,6 +91,15 @@ def with_win_rate(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(win_rate=p.round(4), ci_low=(centre - half).round(4), ci_high=(centre + half).round(4))
 
 
+def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every float column with -0.0 (what rounding a tiny negative gives) as 0.0, so no report prints -0.0."""
+    floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
+    return frame.with_columns(
+        pl.when(pl.col(name) == 0).then(pl.lit(0.0, dtype=frame.schema[name])).otherwise(pl.col(name)).alias(name)
+        for name in floats
+    )
+
+
 def sample(con: duckdb.DuckDBPyConnection, ruleset: str | None, database: str) -> Sample:
     row = con.sql(sqlfiles.load("sample"), params={"ruleset": ruleset}).fetchall()[0]
     return Sample(int(row[0]), int(row[1]), int(row[2]), str(row[3]), database)
@@ -106,10 +115,11 @@ def run_report(
 ) -> ReportResult:
     spec = REPORTS.get(name)
     if spec is None:
-        raise UnknownReportError(f"no report named {name!r}; choose one of: {', '.join(REPORTS)}")
+        raise UnknownReportError("report", name, REPORTS)
     frame = con.sql(sqlfiles.load(f"report_{name}"), params={"ruleset": ruleset}).pl()
     if {"games", "wins"} <= set(frame.columns):
         frame = with_win_rate(frame)
         if min_games:
             frame = frame.filter(pl.col("games") >= min_games)
+    frame = without_negative_zero(frame)
     return ReportResult(name, spec.title, sample(con, ruleset, database).describe(spec), frame)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from difflib import get_close_matches
+
 
 class AnnalsError(Exception):
     """Base of every error annals raises on purpose."""
@@ -57,3 +60,40 @@ class CardDataError(AnnalsError, ValueError):
 
 class ReplayMismatchError(AnnalsError):
     """Re-running a log's decisions produced a different event stream."""
+
+
+class BadArgumentError(AnnalsError):
+    """What was typed names nothing annals knows, or does not parse: the command line exits 2 for it, as for a
+    bad option value, where an error found while running (a damaged log, a missing file) exits 1."""
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: a multi-line message (DuckDB's) joined, caret lines (``   ^^^``) dropped."""
+    parts = [part.strip() for part in text.splitlines()]
+    return " ".join(part for part in parts if part and part.strip("^~ "))
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``" did you mean 'x'?"`` for the closest of ``known`` to ``name`` (difflib), or ``""`` when none is close.
+
+    >>> did_you_mean("vangard", ["vanguard", "bastion"])
+    " did you mean 'vanguard'?"
+    >>> did_you_mean("xyz", ["vanguard", "bastion"])
+    ''
+    """
+    close = get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" did you mean {close[0]!r}?" if close else ""
+
+
+class UnknownNameError(BadArgumentError, LookupError):
+    """A name (a ruleset, deck, bot, report, view, coordinate kind...) that is not one of the known ones.
+
+    The message says which kind of name, suggests the closest known one, and lists them all:
+    ``unknown deck 'vangard'; did you mean 'vanguard'? choose one of: bastion, vanguard``.
+    """
+
+    def __init__(self, kind: str, name: str, known: Iterable[str], *, choices: str = ""):
+        names = list(known)
+        self.kind, self.name, self.known = kind, name, names
+        listed = choices or f"choose one of: {', '.join(names)}"
+        super().__init__(f"unknown {kind} {name!r};{did_you_mean(name, names)} {listed}")

@@ -387,6 +387,7 @@ class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     decks: list[DeckFile]
+    default: tuple[str, str] = ("", "")  # the pair used when no decks are named
 
 
 ALIASES = {

@@ -15,7 +15,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, NamedTuple
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, UnknownNameError
 from annals.schemas.records import Decision
 
 ENTRY_POINT_GROUP = "annals.schemas"
@@ -41,8 +41,8 @@ BUILT_IN: dict[str, str] = {
 _MODULES: dict[str, str] = dict(BUILT_IN)
 
 
-class UnknownRulesetError(AnnalsError, ValueError):
-    pass
+class UnknownRulesetError(UnknownNameError, ValueError):
+    """No ruleset by that name."""
 
 
 class RulesetRegistrationError(AnnalsError, ValueError):
@@ -83,6 +83,6 @@ def schema_for(name: str) -> RulesetSchema:
     _discovered()
     module = _MODULES.get(name)
     if module is None:
-        raise UnknownRulesetError(f"unknown ruleset {name!r}; known rulesets: {', '.join(ruleset_names())}")
+        raise UnknownRulesetError("ruleset", name, ruleset_names())
     schema: RulesetSchema = importlib.import_module(module).SCHEMA
     return schema

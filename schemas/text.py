@@ -9,28 +9,63 @@ import msgspec
 
 from annals.schemas.header import LogHeader
 from annals.schemas.logfile import GameLog
-from annals.schemas.records import Decision
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, Decision, instance_id
 
 _ENVELOPE = ("n", "turn", "step", "player")
+# Fields that hold card instances (``schemas.records`` conventions, and the few game-specific ones).
+INSTANCE_FIELDS = frozenset(
+    {"card", "cards", "target", "targets", "holder", "host", "source", "sources", "attacker", "attackers", "blockers"}
+)
 
 
-def _fields(record: Any, skip: tuple[str, ...] = ()) -> str:
-    return " ".join(f"{f}={getattr(record, f)!r}" for f in record.__struct_fields__ if f not in skip)
+def card_names(header: LogHeader) -> dict[int, str]:
+    """Card id of each instance the header's decks define (``instance_id``): what a log's numbers stand for."""
+    names: dict[int, str] = {}
+    for seat, deck in enumerate(header.decks):
+        for i, card in enumerate(deck.cards):
+            names[instance_id(seat, i)] = card
+        if deck.leader:
+            names[instance_id(seat, LEADER_INDEX)] = deck.leader
+    return names
 
 
-def describe_event(event: Any) -> str:
+def _named_here(event: Any) -> dict[int, str]:
+    """The instance an event names with its card id (a token made in play, a card announced as it is played)."""
+    card, card_id = getattr(event, "card", 0), getattr(event, "card_id", "")
+    if type(card) is int and card >= CARDS_PER_PLAYER and type(card_id) is str and card_id:
+        return {card: card_id}
+    return {}
+
+
+def _value(field: str, value: Any, names: dict[int, str] | None) -> str:
+    if names is None or field not in INSTANCE_FIELDS:
+        return repr(value)
+    if type(value) is int and value >= CARDS_PER_PLAYER:
+        return f"{names.get(value, '?')}#{value}"
+    if type(value) is list and value and all(type(v) is int for v in value):
+        return "[" + ", ".join(f"{names.get(v, '?')}#{v}" if v >= CARDS_PER_PLAYER else repr(v) for v in value) + "]"
+    return repr(value)
+
+
+def _fields(record: Any, skip: tuple[str, ...] = (), names: dict[int, str] | None = None) -> str:
+    return " ".join(f"{f}={_value(f, getattr(record, f), names)}" for f in record.__struct_fields__ if f not in skip)
+
+
+def describe_event(event: Any, names: dict[int, str] | None = None) -> str:
+    """One line: number, turn, step, who, kind and fields; with ``names``, card instances as ``card-id#1003``."""
     who = f"p{event.player}" if event.player >= 0 else "--"
-    return f"#{event.n:<6} t{event.turn:<3} {event.step:<22} {who}  {type(event).__name__} {_fields(event, _ENVELOPE)}"
+    fields = _fields(event, _ENVELOPE, names)
+    return f"#{event.n:<6} t{event.turn:<3} {event.step:<22} {who}  {type(event).__name__} {fields}"
 
 
-def describe_decision(decision: Decision[Any], numbered: bool = False) -> str:
+def describe_decision(decision: Decision[Any], names: dict[int, str] | None = None, numbered: bool = False) -> str:
     mark = f"?{decision.n}" if numbered else "?"  # the number a judge's backup names
     if decision.chosen < 0:  # another player's decision, in a player's or spectator's view
         return f"{'':8}{'':5}{'':22} p{decision.player}  {mark} {decision.point}: (hidden)"
     chosen = decision.offered[decision.chosen]
     return (
         f"{'':8}{'':5}{'':22} p{decision.player}  {mark} {decision.point}: chose "
-        f"{type(chosen).__name__} {_fields(chosen)} ({decision.chosen + 1} of {len(decision.offered)})"
+        f"{type(chosen).__name__} {_fields(chosen, names=names)} ({decision.chosen + 1} of {len(decision.offered)})"
     )
 
 
@@ -51,19 +86,39 @@ def describe_header(header: LogHeader) -> str:
     return "\n".join(lines)
 
 
-def render_log(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
+def describe_result(game: GameLog) -> str:
+    """``result: p0 heuristic-0 with 'vanguard' won (reason) after ...``: who won, how, and how long it took."""
+    c = game.close
+    winner, reason = game.result  # as judged, when a judge's record changed it
+    if 0 <= winner < len(game.header.players):
+        who = f"p{winner} {game.header.players[winner].name} with {game.header.decks[winner].name!r} won"
+    else:
+        who = "no winner"
+    return f"result: {who} ({reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+
+
+def render_log(game: GameLog, *, named: bool = False, numbered: bool = False) -> Iterator[str]:
     """The whole log as text: header, events with the decisions between them (``numbered``: each with its
-    number), the end, judges' records, signatures and the digest."""
+    number), the end, judges' records, signatures and the digest.
+
+    ``named`` (``annals show``): card instances carry their card id (``char-recruit#1003``), and the text ends
+    with the digest and then the result, so the last line says who won.
+    """
+    names = card_names(game.header) if named else None
     yield describe_header(game.header)
     decisions = iter(game.decisions)
     pending = next(decisions, None)
     for event in game.events:
         while pending is not None and pending.at <= event.n:
-            yield describe_decision(pending, numbered)
+            yield describe_decision(pending, names, numbered)
             pending = next(decisions, None)
-        yield describe_event(event)
+        if names is not None:
+            names.update(_named_here(event))
+        yield describe_event(event, names)
     c = game.close
-    yield f"end: winner {c.winner} ({c.end_reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+    if not named:
+        counts = f"{c.turns} turns, {c.events} events, {c.decisions} decisions"
+        yield f"end: winner {c.winner} ({c.end_reason}) after {counts}"
     for branch in game.branches:
         yield (
             f"abandoned branch: {len(branch.events)} events, {len(branch.decisions)} decisions before frame "
@@ -77,3 +132,46 @@ def render_log(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
     for sig in game.signatures:
         yield f"signature (frame {sig.frame}): key {sig.record.key} {sig.record.name!r} over {sig.record.frames} frames"
     yield f"digest: {game.digest}"
+    if named:
+        yield describe_result(game)
+
+
+def _record(kind: str, struct: Any, names: dict[int, str]) -> dict[str, Any]:
+    """A Struct as a dict by field name, with ``names``: the card id of each instance field that has one."""
+    fields = {f: getattr(struct, f) for f in struct.__struct_fields__}
+    named: dict[str, Any] = {}
+    for f, value in fields.items():
+        if f not in INSTANCE_FIELDS:
+            continue
+        if type(value) is int and value in names:
+            named[f] = names[value]
+        elif type(value) is list and any(type(v) is int and v in names for v in value):
+            named[f] = [names.get(v, "") for v in value]
+    return {"record": kind, "kind": type(struct).__name__, **fields, **({"names": named} if named else {})}
+
+
+def render_jsonl(game: GameLog) -> Iterator[str]:
+    """The log as JSON lines, one record per line in log order: ``{"record": "header", ...}``, then each event
+    (``{"record": "event", "kind": "Drew", "n": 12, ..., "names": {"card": "char-recruit"}}``) with the
+    decisions (``"record": "decision"``) between them, and ``{"record": "result", ...}`` last."""
+    encode = msgspec.json.encode
+    names = card_names(game.header)
+    header = msgspec.to_builtins(game.header)
+    yield encode({"record": "header", **header}).decode()
+    decisions = iter(game.decisions)
+    pending = next(decisions, None)
+    for event in game.events:
+        while pending is not None and pending.at <= event.n:
+            d = pending
+            chosen = _record("option", d.offered[d.chosen], names) if d.chosen >= 0 else None
+            if chosen is not None:
+                del chosen["record"]
+            yield encode(
+                {"record": "decision", "n": d.n, "at": d.at, "player": d.player, "point": d.point,
+                 "offered": len(d.offered), "chosen": d.chosen, "option": chosen}
+            ).decode()  # fmt: skip
+            pending = next(decisions, None)
+        names.update(_named_here(event))
+        yield encode(_record("event", event, names)).decode()
+    c = game.close
+    yield encode({"record": "result", **msgspec.to_builtins(c), "digest": game.digest}).decode()

@@ -29,3 +29,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "soak" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def annals_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> os.PathLike[str]:
+    """Every test's default output folder (``ANNALS_HOME``) is a fresh temporary one, never the user's."""
+    home = tmp_path_factory.mktemp("annals-home")
+    monkeypatch.setenv("ANNALS_HOME", str(home))
+    return home

@@ -75,5 +75,5 @@ def test_play_command_records_a_human_game(tmp_path: Path) -> None:
 def test_play_rejects_an_unknown_seat(tmp_path: Path) -> None:
     args = ["play", "toy", "--decks", "pile,pile", "--players", "random,wizard", "--out", str(tmp_path / "x.log")]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "unknown bot 'wizard'" in result.stderr

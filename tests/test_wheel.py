@@ -94,6 +94,8 @@ def test_the_readme_library_example_runs_from_the_wheel(installed: Path, tmp_pat
 
 
 def test_annals_demo_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:
-    done = run([installed / "annals", "demo"], tmp_path)
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    cwd.mkdir()
+    done = run([installed / "annals", "demo"], cwd, ANNALS_HOME=str(home))
     assert "database:" in done.stdout and "First-player advantage" in done.stdout
-    assert (tmp_path / "annals-demo" / "annals.duckdb").exists()
+    assert (home / "demo" / "annals.duckdb").exists() and list(cwd.iterdir()) == [], "nothing where it ran"

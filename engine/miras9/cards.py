@@ -141,6 +141,20 @@ def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
         )
 
 
+def load_default_decks(decks: dict[str, DeckList], path: Path = DATA / "decks.toml") -> tuple[str, str]:
+    """The pair ``default = [A, B]`` in decks.toml names: what ``simulate`` and ``play`` use unless told."""
+
+    class _Default(msgspec.Struct):
+        default: tuple[str, str]
+
+    raw = _decode(path, _Default)
+    assert isinstance(raw, _Default)
+    for name in raw.default:
+        if name not in decks:
+            raise CardDataError(f"{path}: default names {name!r}, which is not a deck there; fix `default`")
+    return raw.default
+
+
 def load_decks(pool: dict[str, CardDef], path: Path = DATA / "decks.toml") -> dict[str, DeckList]:
     class _Decks(msgspec.Struct):
         decks: list[DeckFile]

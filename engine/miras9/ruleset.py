@@ -20,7 +20,7 @@ from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
-from annals.engine.miras9.pool import DECKS, POOL, POOL_HASH
+from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, POOL, POOL_HASH
 from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
@@ -199,6 +199,9 @@ class M9Ruleset:
 
     def decks(self) -> Mapping[str, DeckList]:
         return DECKS
+
+    def default_decks(self) -> tuple[str, str]:
+        return DEFAULT_DECKS
 
     def cards(self) -> Mapping[str, CardInfo]:
         return catalog(POOL)

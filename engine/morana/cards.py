@@ -184,13 +184,27 @@ def _check_entry(deck: str, card_id: str, copies: int, p: Pool) -> None:
 
 
 @cache
-def decks() -> Mapping[str, DeckList]:
-    """The shipped decks by name, each validated."""
+def _book() -> DeckBook:
     raw = (DATA_DIR / "decks.toml").read_bytes()
     try:
-        book = msgspec.toml.decode(raw, type=DeckBook)
+        return msgspec.toml.decode(raw, type=DeckBook)
     except msgspec.ValidationError as exc:
         raise CardDataError(f"decks.toml: {exc}; fix the field named") from None
+
+
+def default_decks() -> tuple[str, str]:
+    """The pair ``default = [A, B]`` in decks.toml names: what ``simulate`` and ``play`` use unless told."""
+    book = _book()
+    pair = book.default
+    unknown = [name for name in pair if name not in {d.name for d in book.decks}]
+    if unknown:
+        raise CardDataError(f"decks.toml: default names {unknown[0]!r}, which is not a deck there; fix `default`")
+    return pair
+
+
+def decks() -> Mapping[str, DeckList]:
+    """The shipped decks by name, each validated."""
+    book = _book()
     out: dict[str, DeckList] = {}
     for d in book.decks:
         deck = DeckList(d.name, [e.card for e in d.cards for _ in range(e.copies)], d.warden)

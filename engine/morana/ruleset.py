@@ -19,7 +19,7 @@ from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
 from annals.engine.morana.bots import HeuristicAgent
-from annals.engine.morana.cards import catalog, decks, pool, validate_deck
+from annals.engine.morana.cards import catalog, decks, default_decks, pool, validate_deck
 from annals.engine.morana.resolution import definition
 from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
@@ -105,6 +105,9 @@ class MoranaRuleset:
 
     def decks(self) -> Mapping[str, DeckList]:
         return decks()
+
+    def default_decks(self) -> tuple[str, str]:
+        return default_decks()
 
     def cards(self) -> Mapping[str, CardInfo]:
         return catalog(pool())

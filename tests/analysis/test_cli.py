@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import polars as pl
 from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.ingest.flatten import collect
+from annals.queries.reports import run_report
 
 runner = CliRunner()
 
@@ -38,8 +41,8 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     table = runner.invoke(app, ["report", "deck_matrix", "--db", str(db)])
     assert "sample: 50 games" in table.output and "ci_low" in table.output
 
-    bad = runner.invoke(app, ["report", "nope", "--db", str(db)])
-    assert bad.exit_code == 1 and "card_winrate" in bad.output
+    bad = runner.invoke(app, ["report", "deck_matirx", "--db", str(db)])
+    assert bad.exit_code == 2 and "unknown report 'deck_matirx'; did you mean 'deck_matrix'?" in bad.stderr
 
     log = collect([logs_copy / "cardtoy"])[0]
     game_id = Path(log).stem.split("-")[-1]
@@ -50,22 +53,36 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     board = runner.invoke(app, ["position", log, "--at", "event:5", "--view", "spectator"])
     assert board.exit_code == 0 and "hidden from this view" in board.output
     wrong = runner.invoke(app, ["position", log, "--at", "turn:999"])
-    assert wrong.exit_code == 1 and "CoordinateError" in wrong.output
+    assert wrong.exit_code == 1 and wrong.stderr.startswith("error: turn 999 does not occur; this game has turns 0..")
 
 
 def test_demo_in_a_real_subprocess(tmp_path: Path) -> None:
+    """By default the demo writes under ANNALS_HOME, nothing where it runs; it prints the whole deck matrix and
+    says which reports it shortened."""
     annals = Path(sys.executable).with_name("annals")
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    cwd.mkdir()
     done = subprocess.run(
-        [str(annals), "demo", "--dir", str(tmp_path / "demo"), "--games", "8"],
-        cwd=tmp_path,
+        [str(annals), "demo", "--games", "8"],
+        cwd=cwd,
+        env={**os.environ, "ANNALS_HOME": str(home), "COLUMNS": "200"},
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "database:" in done.stdout and (tmp_path / "demo" / "annals.duckdb").exists()
+    database = home / "demo" / "annals.duckdb"
+    assert f"database: {database}" in done.stdout and database.exists()
+    assert list(cwd.iterdir()) == []
     assert "First-player advantage" in done.stdout and "sample:" in done.stdout
+    con = duckdb.connect(str(database), read_only=True)
+    pairings = run_report(con, "deck_matrix", min_games=5).frame.height
+    con.close()
+    assert pairings > 12
+    matrix = done.stdout.split("(deck_matrix)")[1].split("\n== ")[0]
+    assert sum(line.startswith("│ m") for line in matrix.splitlines()) == pairings
+    assert "(the first 12 of " in done.stdout and "rows; all of them: annals report card_winrate --db " in done.stdout
 
 
 def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
@@ -86,5 +103,8 @@ def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
 def test_position_refuses_an_unknown_format(logs_dir: Path) -> None:
     log = collect([logs_dir / "cardtoy"])[0]
     result = runner.invoke(app, ["position", log, "--format", "xml"])
-    assert result.exit_code == 1
-    assert result.stderr.startswith("error: unknown format 'xml'; choose board or json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: Invalid value for '--format' / '-f': 'xml' is not one of 'board', 'json'; "
+        "see 'annals position --help'\n"
+    )

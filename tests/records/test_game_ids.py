@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from pathlib import Path
 
 import msgspec
@@ -50,8 +51,9 @@ def test_a_game_without_a_seed_draws_a_fresh_one_and_records_it(tmp_path: Path) 
     result = runner.invoke(app, ["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--name",
                                  "Ann,Bob", "--out", str(tmp_path / "cli.log")])  # fmt: skip
     assert result.exit_code == 0, result.output
-    printed = int(result.output.split()[1])
-    assert result.output.startswith(f"seed {printed} (fresh; recorded in the log's header)")
+    found = re.search(r"\(seed (\d+), fresh\)", result.output)
+    assert found is not None, result.output
+    printed = int(found.group(1))
     header = read_log(tmp_path / "cli.log").header
     assert header.seed == printed and [p.name for p in header.players] == ["Ann", "Bob"]
 

@@ -206,5 +206,8 @@ class CardToyRuleset:
         mixed = ["c1", "c2", "c3", "c4", "c5"] * 2 + ["c3", "c3"]
         return {"low": DeckList("low", low), "high": DeckList("high", high), "mixed": DeckList("mixed", mixed)}
 
+    def default_decks(self) -> tuple[str, str]:
+        return ("low", "high")
+
 
 RULESET = CardToyRuleset()

@@ -98,5 +98,8 @@ class NimRuleset:
     def decks(self) -> Mapping[str, DeckList]:
         return {"pile": DeckList("pile", [])}
 
+    def default_decks(self) -> tuple[str, str]:
+        return ("pile", "pile")
+
 
 RULESET = NimRuleset()
