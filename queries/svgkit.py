@@ -37,7 +37,7 @@ STYLE = (
     ".back{fill:#5b4b8a;stroke:#2e2352;stroke-width:1;}"
     ".p0{fill:#dbe7f7;stroke:#1f4e8c;stroke-width:1.4;}"
     ".p1{fill:#f8dcdc;stroke:#9b2226;stroke-width:1.4;}"
-    ".tapped{opacity:0.55;}"
+    ".tap{fill:#e4e2dc;}"
     ".attack,.block,.target{fill:none;stroke-width:3;}"
     ".attack{stroke:#d97706;}"
     ".block{stroke:#0f766e;}"

@@ -148,7 +148,7 @@ def _unit_tile(
     attached: tuple[tuple[int, str, str], ...],
 ) -> str:
     h = 84
-    body = rect(0, 0, TILE_W, h, f"p{ctrl}")
+    body = rect(0, 0, TILE_W, h, f"p{ctrl}" + (" tap" if tapped else ""))
     if role:
         body += rect(1, 1, TILE_W - 2, h - 2, role) + text(TILE_W - 4, 24, _ROLE_LABEL[role], "small end")
     body += text(5, 13, clip(name, 19), "h") + text(5, 24, clip(kind, 20), "small")
@@ -156,7 +156,7 @@ def _unit_tile(
     tags = ["TAPPED" if tapped else "ready", "Attuned" if attuned else "not Attuned"]
     if shield:
         tags.append(f"shield {shield}")
-    body += text(5, 66, " · ".join(tags), "small")
+    body += text(5, 66, clip(" · ".join(tags), 27), "small")
     if wounds:
         body += f'<circle cx="{TILE_W - 11}" cy="11" r="9" class="wound"/>'
         body += f'<text x="{TILE_W - 11}" y="15" class="mid" style="fill:#fff;font-weight:bold">{wounds}</text>'
@@ -166,8 +166,7 @@ def _unit_tile(
         body += f'<g transform="translate(0,{h - 15})"{card_attrs(card, zone, ename)}>{eq}</g>'
     for card, zone, ename in attached[1:]:  # further attachments: counted by the badge's "+N", kept for tools
         body += f"<g{card_attrs(card, zone, ename)}/>"
-    cls = ' class="tapped"' if tapped else ""
-    return f"<g{cls}>{body}</g>"
+    return body
 
 
 @lru_cache(maxsize=8192)
@@ -186,13 +185,12 @@ def _unit_compact(
     attached: tuple[tuple[int, str, str], ...],
     h: int,
 ) -> str:
-    body = rect(0, 0, TILE_W, h, f"p{ctrl}" + (f" {role}" if role else ""))
+    body = rect(0, 0, TILE_W, h, f"p{ctrl}" + (" tap" if tapped else "") + (f" {role}" if role else ""))
     marks = ("T" if tapped else "") + ("A" if attuned else "") + (f" {wounds}w" if wounds else "")
     body += text(4, 12, clip(name, 14), "small") + text(TILE_W - 4, 12, f"{a}/{g}/{e} {marks}", "small end")
     for card, zone, ename in attached:
         body += f"<g{card_attrs(card, zone, ename)}/>"
-    cls = ' class="tapped"' if tapped else ""
-    return f"<g{cls}>{body}</g>"
+    return body
 
 
 # ---------------------------------------------------------------- a player's strip and hand

@@ -116,23 +116,23 @@ def _player(
     if side < len(s.wardens) and s.wardens_seated[side]:
         w = pool().wardens[s.wardens[side]]
         used = "used" if s.invoked[side] else "ready"
-        label = f"Warden {w.name} · Invocation {w.invocation_cost} · {used}"
+        label = f"{w.name} · Invocation {w.invocation_cost} · {used}"
         body = rect(0, 0, 260, 24, "site", 4) + text(6, 16, clip(label, 47), "small")
         out.append(group(220, strip_y, card_attrs(warden(side), "warden", w.name), body))
     stale = viewer is not None and viewer != side and s.step.startswith(("commit", "dusk"))
-    embers = rect(0, 0, 116, 24, "badge", 4)
+    embers = rect(0, 0, 124, 24, "badge", 4)
     if stale:  # what this player paid behind the screen shows in no event until Embers next change openly
-        embers += text(6, 17, f"Embers {s.embers[side]}", "h") + text(110, 16, "last seen", "small end")
+        embers += text(6, 17, f"Embers {s.embers[side]}", "h") + text(118, 16, "last seen", "small end")
     else:
-        embers += text(58, 17, f"Embers {s.embers[side]}", "h mid")
+        embers += text(62, 17, f"Embers {s.embers[side]}", "h mid")
     out.append(group(486, strip_y, f' data-counter="embers" data-side="{side}" data-value="{s.embers[side]}"', embers))
-    out.append(group(608, strip_y, f' data-counter="slava" data-side="{side}" data-value="{s.slava[side]}"',
+    out.append(group(616, strip_y, f' data-counter="slava" data-side="{side}" data-value="{s.slava[side]}"',
                      rect(0, 0, 76, 24, "badge", 4) + text(38, 17, f"Slava {s.slava[side]}", "h mid")))  # fmt: skip
-    x = 690
+    x = 698
     for zone, label, pile in (("deck", "Deck", s.deck[side]), ("hand", "Hand", s.hand[side]),
                               ("nav", "Nav", s.nav[side])):  # fmt: skip
-        out.append(chip_line(x, strip_y, zone, side, label, len(pile), 80))
-        x += 84
+        out.append(chip_line(x, strip_y, zone, side, label, len(pile), 78))
+        x += 82
     see = viewer is None or viewer == side
     hx = 12
     step = min(104, (COL_W * 3) // max(len(s.hand[side]), 1))

@@ -206,7 +206,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `t${e[0]} ${D.steps[e[1]]} `;
+    t.textContent = `#${i} t${e[0]} ${D.steps[e[1]]} `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);
