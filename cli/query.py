@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from annals.cli.app import app, out, reported
+from annals.cli.app import app, fail, out, reported
 from annals.ingest.schema import DEFAULT_DB, open_database
 from annals.queries.output import FORMATS, render, run_sql
 from annals.queries.reports import REPORTS, run_report
@@ -31,11 +31,20 @@ def report(
     db: Path = DbOpt,
     fmt: str = FormatOpt,
     output: Path = OutputOpt,
+    plot: Path = typer.Option(None, "--plot", help="Also draw the report's chart to this .svg, .png or .json file."),
 ) -> None:
     """Run a named report (polars over DuckDB); it states its sample first.
 
     Example: annals report card_winrate --ruleset miras9 --min-games 20 --format csv --output cards.csv
+    Example: annals report deck_matrix --plot decks.svg
     """
+    if plot is not None:
+        from annals.queries.plots import CHARTS
+
+        if plot.suffix.lower() not in (".svg", ".png", ".json"):
+            fail(f"--plot {plot}: name the file .svg, .png or .json", code=2)
+        if name not in CHARTS:
+            fail(f"report {name!r} has no chart; charts exist for: {', '.join(CHARTS)}", code=2)
     with reported():
         con = open_database(db, read_only=True)
         try:
@@ -45,6 +54,10 @@ def report(
         if fmt == "table":
             out.print(f"{result.title}\n{result.sample}", markup=False)
         _emit(render(result.frame, fmt, output), output)
+        if plot is not None:
+            from annals.queries.plots import write_plot
+
+            out.print(f"chart written to {write_plot(result, plot)}", markup=False)
 
 
 @app.command()

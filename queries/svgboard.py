@@ -31,15 +31,22 @@ def render_svg(
     ruleset: str, state: GameState, viewer: int | None = None, *, title: str = "", players: Sequence[str] = ()
 ) -> str:
     """The board of ``state`` (a ``ruleset`` game state) for ``viewer`` as SVG text."""
+    return "\n".join(board_lines(ruleset, state, viewer, title=title, players=players))
+
+
+def board_lines(
+    ruleset: str, state: GameState, viewer: int | None = None, *, title: str = "", players: Sequence[str] = ()
+) -> list[str]:
+    """``render_svg``'s text as its list of lines (each a top-level element, or the root's opening and closing)."""
     seats = tuple(players)
     if ruleset == "miras9":
-        return svgmiras9.render(state, viewer, title, seats)  # type: ignore[arg-type]
+        return svgmiras9.render_lines(state, viewer, title, seats)  # type: ignore[arg-type]
     if ruleset == "morana":
-        return svgmorana.render(state, viewer, title, seats)  # type: ignore[arg-type]
+        return svgmorana.render_lines(state, viewer, title, seats)  # type: ignore[arg-type]
     return _listing(ruleset, state, viewer, title)
 
 
-def _listing(ruleset: str, state: GameState, viewer: int | None, title: str) -> str:
+def _listing(ruleset: str, state: GameState, viewer: int | None, title: str) -> list[str]:
     rules: Any = get_ruleset(ruleset)
     pos = rules.position(state)
     zones: dict[str, list[int]] = {}
@@ -56,4 +63,4 @@ def _listing(ruleset: str, state: GameState, viewer: int | None, title: str) -> 
         lines.append(text(12, y, f"{key} = {value}", "small"))
         y += 18
     lines.append(CLOSE_SVG)
-    return "\n".join(lines)
+    return lines

@@ -54,6 +54,7 @@ STYLE = (
 )
 
 
+@lru_cache(maxsize=8192)
 def esc(text: str) -> str:
     return escape(text, quote=True)
 
@@ -90,6 +91,7 @@ def group(x: float, y: float, attrs: str, body: str) -> str:
     return f'<g transform="translate({x:g},{y:g})"{attrs}>{body}</g>'
 
 
+@lru_cache(maxsize=8192)
 def card_attrs(card: int, zone: str, name: str) -> str:
     return f' data-card="{card}" data-zone="{esc(zone)}" data-name="{esc(name)}"'
 
@@ -104,6 +106,7 @@ def back(w: float, h: float, label: str = "") -> str:
     return body
 
 
+@lru_cache(maxsize=4096)
 def back_line(x: float, y: float, w: float, h: float, zone: str, side: int, label: str = "") -> str:
     return group(x, y, f' data-back="1" data-zone="{esc(zone)}" data-side="{side}"', back(w, h, label))
 
@@ -113,6 +116,7 @@ def chip(label: str, count: int, w: float = 74) -> str:
     return rect(0, 0, w, 22, "chip", 3) + text(5, 15, label, "small") + text(w - 5, 16, str(count), "h end")
 
 
+@lru_cache(maxsize=4096)
 def chip_line(x: float, y: float, zone: str, side: int, label: str, count: int, w: float = 74) -> str:
     """A pile shown as its size: Deck 20, Hand 5 (a count is public even when the cards are not)."""
     return group(x, y, f' data-zone="{esc(zone)}" data-side="{side}" data-count="{count}"', chip(label, count, w))

@@ -44,7 +44,7 @@ OPEN_PILES = (("discard", "Discard"), ("exile", "Exile"))
 CHIP_W = {"resource": 66, "discard": 62}
 
 
-def render(s: M9State, viewer: int | None, title: str, players: tuple[str, ...]) -> str:
+def render_lines(s: M9State, viewer: int | None, title: str, players: tuple[str, ...]) -> list[str]:
     bottom = viewer if viewer in (0, 1) else 0
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
@@ -57,7 +57,7 @@ def render(s: M9State, viewer: int | None, title: str, players: tuple[str, ...])
         lines.extend(_player(s, side, viewer, hand_y, strip_y, players))
     lines.extend(_panels(s))
     lines.append(CLOSE_SVG)
-    return "\n".join(lines)
+    return lines
 
 
 # ---------------------------------------------------------------- the lanes
@@ -92,15 +92,22 @@ def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str]) -
 
 def _site(s: M9State, side: int, lane: int, x: float, y: float) -> str:
     card = s.players[side].sites[lane] if side < len(s.players) else 0
+    if not card:
+        return _site_line(side, lane, x, y, 0, "", 0)
+    d = defn(s.cards[card])
+    return _site_line(side, lane, x, y, card, d.name, d.gen)
+
+
+@lru_cache(maxsize=1024)
+def _site_line(side: int, lane: int, x: float, y: float, card: int, name: str, gen: int) -> str:
     zone = f"site:{side}:{LANES[lane]}"
     if not card:
         body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, f"basic {LANES[lane]} position", "small")
         body += text(8, 31, f"p{side}", "h", SIDE_INK[side])
         return group(x, y, f' data-zone="{zone}" data-side="{side}" data-basic="1"', body)
-    d = defn(s.cards[card])
-    body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, clip(d.name, 34), "h")
-    body += text(8, 31, f"p{side} Site" + (f" · generates {d.gen}" if d.gen else ""), "small")
-    return group(x, y, card_attrs(card, zone, d.name), body)
+    body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, clip(name, 34), "h")
+    body += text(8, 31, f"p{side} Site" + (f" · generates {gen}" if gen else ""), "small")
+    return group(x, y, card_attrs(card, zone, name), body)
 
 
 def _units(s: M9State, cards: list[int], x: float, y: float, roles: dict[int, str]) -> list[str]:
@@ -203,34 +210,52 @@ def _player(
         return []
     pl = s.players[side]
     who = f"p{side}" + (f" {players[side]}" if side < len(players) else "")
-    active = " · active" if s.active == side and s.turn > 0 else ""
-    out = [text(12, strip_y + 16, clip(who, 22) + active, "h", SIDE_INK[side])]
-    out.append(group(190, strip_y, f' data-counter="echo" data-side="{side}" data-value="{pl.echo}"',
-                     rect(0, 0, 70, 24, "badge", 4) + text(35, 17, f"Echo {pl.echo}", "h mid")))  # fmt: skip
+    active = s.active == side and s.turn > 0
     leader = s.cards.get(pl.leader)
-    if leader is not None and leader.zone == "planet":
-        d = defn(leader)
-        label = f"Planet {d.name} · awakens at {d.threshold}"
-        body = rect(0, 0, 172, 24, "site", 4) + text(6, 16, clip(label, 31), "small")
-        out.append(group(266, strip_y, card_attrs(pl.leader, "planet", d.name), body))
-    elif leader is not None and leader.face:
-        out.append(text(272, strip_y + 16, clip(f"Spirit {defn(leader).name} awakened", 30), "small"))
-    x = 444
-    for zone, label in PILE_LABELS + OPEN_PILES:
-        w = CHIP_W.get(zone, 50)
-        out.append(chip_line(x, strip_y, zone, side, label, len(getattr(pl, zone)), w))
-        x += w + 3
+    lead: tuple[int, str, int, int] | None = None
+    if leader is not None and (leader.zone == "planet" or leader.face):
+        lead = (pl.leader, defn(leader).name, defn(leader).threshold, leader.face)
+    piles = tuple(len(getattr(pl, zone)) for zone, _ in PILE_LABELS + OPEN_PILES)
+    out = list(_strip(side, who, active, pl.echo, lead, piles, strip_y))
     see = viewer is None or viewer == side
     hx = 12
     step = min(104, (PANEL_X - 30) // max(len(pl.hand), 1))
     for c in pl.hand:
         cs = s.cards.get(c)
         if see and cs is not None:
-            out.append(group(hx, hand_y, card_attrs(c, "hand", defn(cs).name), _hand_tile(*_hand_facts(cs))))
+            out.append(_hand_line(hx, hand_y, c, *_hand_facts(cs)))
         else:
             out.append(back_line(hx, hand_y, 100, 54, "hand", side))
         hx += step
     return out
+
+
+@lru_cache(maxsize=2048)
+def _strip(
+    side: int, who: str, active: bool, echo: int, lead: tuple[int, str, int, int] | None, piles: tuple[int, ...], y: int
+) -> tuple[str, ...]:
+    """A player's line of numbers: name, Echo, the Planet (or the awakened Spirit), each pile's size."""
+    out = [text(12, y + 16, clip(who, 22) + (" · active" if active else ""), "h", SIDE_INK[side])]
+    out.append(group(190, y, f' data-counter="echo" data-side="{side}" data-value="{echo}"',
+                     rect(0, 0, 70, 24, "badge", 4) + text(35, 17, f"Echo {echo}", "h mid")))  # fmt: skip
+    if lead is not None and not lead[3]:
+        card, name, threshold, _ = lead
+        label = clip(f"Planet {name} · awakens at {threshold}", 31)
+        body = rect(0, 0, 172, 24, "site", 4) + text(6, 16, label, "small")
+        out.append(group(266, y, card_attrs(card, "planet", name), body))
+    elif lead is not None:
+        out.append(text(272, y + 16, clip(f"Spirit {lead[1]} awakened", 30), "small"))
+    x = 444
+    for (zone, label), count in zip(PILE_LABELS + OPEN_PILES, piles, strict=True):
+        w = CHIP_W.get(zone, 50)
+        out.append(chip_line(x, y, zone, side, label, count, w))
+        x += w + 3
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _hand_line(x: int, y: int, card: int, name: str, kind: str, cost: int, stats: str) -> str:
+    return group(x, y, card_attrs(card, "hand", name), _hand_tile(name, kind, cost, stats))
 
 
 def _hand_facts(cs: CardState) -> tuple[str, str, int, str]:

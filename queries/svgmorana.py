@@ -40,7 +40,7 @@ SIDE_TOP_Y, MID_Y, SIDE_BOTTOM_Y, SIDE_H = 126, 334, 364, 206
 PANEL_X, PANEL_W = 952, 238
 
 
-def render(s: MoranaState, viewer: int | None, title: str, players: tuple[str, ...]) -> str:
+def render_lines(s: MoranaState, viewer: int | None, title: str, players: tuple[str, ...]) -> list[str]:
     bottom = viewer if viewer in (0, 1) else 0
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
@@ -52,7 +52,7 @@ def render(s: MoranaState, viewer: int | None, title: str, players: tuple[str, .
         lines.extend(_player(s, side, viewer, hand_y, strip_y, players))
     lines.extend(_panels(s, top, bottom))
     lines.append(CLOSE_SVG)
-    return "\n".join(lines)
+    return lines
 
 
 def card_name(s: MoranaState, card: int) -> str:

@@ -29,7 +29,7 @@ from annals.engine.views import VIEWERS, viewer_of
 from annals.queries.annotations import Note, placed
 from annals.queries.eventtext import describe
 from annals.queries.positions import ALIASES, Timeline
-from annals.queries.svgboard import render_svg
+from annals.queries.svgboard import board_lines
 from annals.queries.viewstate import ViewState
 from annals.schemas.logfile import GameLog
 
@@ -131,7 +131,7 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     def board(count: int) -> None:
         nonlocal prev
         cur = []  # the board's own title (turn and step) changes seldom; the page says which event it is
-        for line in render_svg(ruleset, seen.state, viewer, players=players).split("\n"):
+        for line in board_lines(ruleset, seen.state, viewer, players=players):
             i = table.get(line)
             if i is None:
                 i = table[line] = len(lines)

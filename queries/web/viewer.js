@@ -140,11 +140,8 @@
     if (count !== cur) {
       draw(count);
       if (cur > 0) items[cur - 1].classList.remove("now");
-      if (count > 0) {
-        const li = items[count - 1];
-        li.classList.add("now");
-        if (!opts.noScroll) li.scrollIntoView({ block: "nearest" });
-      }
+      if (count > 0) items[count - 1].classList.add("now");
+      if (!opts.noScroll) scrollSoon();
       slider.value = String(count);
       cursor.style.left = (N ? (100 * count) / N : 0) + "%";
       cur = count;
@@ -156,6 +153,15 @@
       ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.steps[e[1]]}`
       : `start · before any event (${N} events)`;
     if (!opts.fromHash) history.replaceState(null, "", "#" + shownCoord);
+  }
+  // The event list follows in the next frame, once however many moves happened before it (dragging, key repeat).
+  let scrollPending = false;
+  function scrollList() {
+    scrollPending = false;
+    if (cur > 0) items[cur - 1].scrollIntoView({ block: "nearest" });
+  }
+  function scrollSoon() {
+    if (!scrollPending) { scrollPending = true; requestAnimationFrame(scrollList); }
   }
   function jumpTo(list, dir) {
     if (dir > 0) { const n = list.find((p) => p > cur); if (n !== undefined) go(n, { jump: true }); }
@@ -297,6 +303,13 @@
     timeMove: (count) => {
       const t0 = performance.now();
       go(count);
+      void document.body.offsetHeight;
+      return performance.now() - t0;
+    },
+    // the event list's scroll to the current event, which a move leaves to the next frame
+    timeScroll: () => {
+      const t0 = performance.now();
+      scrollList();
       void document.body.offsetHeight;
       return performance.now() - t0;
     },

@@ -24,5 +24,14 @@ def picture_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Pat
 
 
 @pytest.fixture(scope="session")
+def picture_db(picture_logs: dict[str, list[Path]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from annals.ingest.loader import ingest
+
+    path = tmp_path_factory.mktemp("picturedb") / "annals.duckdb"
+    ingest([p for paths in picture_logs.values() for p in paths], path, workers=1)
+    return path
+
+
+@pytest.fixture(scope="session")
 def games(picture_logs: dict[str, list[Path]]) -> dict[str, list[GameLog]]:
     return {ruleset: [read_log(p) for p in paths] for ruleset, paths in picture_logs.items()}
