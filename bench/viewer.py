@@ -4,12 +4,15 @@ causes), each with its ratio to the ceiling the issue sets: 1 MB, 200 ms, 16 ms 
 
 Run: ``python -m bench.viewer [--events 600]``. Moves are timed twice over every position in a shuffled order: the
 first pass is cold (each board's lines parsed for the first time), the second warm; the page is as a reader has it
-once they have looked around.
+once they have looked around. Then with the event list's scroll (which a move leaves to the next frame), and
+stepping through every event in order. The median is the cost of a move; on a machine whose cores other
+processes share, the tail also holds the time spent waiting for a core, so the load average is printed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -108,12 +111,14 @@ def main() -> None:
                 print(f"  move: skipped, {CHROMIUM} is not installed")
                 continue
             started = time.perf_counter()
+            load = os.getloadavg()[0]
             timed: Any = moves(root / f"{ruleset}-player0.html")
             print(f"  move to any event, player0 file, cold: {summary(timed['cold'])}")
             print(f"  move to any event, player0 file, warm: {summary(timed['warm'])}")
             print(f"  move and the event list's scroll:      {summary(timed['scroll'])}")
             print(f"  step through every event in order:    {summary(timed['step'])}")
-            print(f"  (browser part {time.perf_counter() - started:.1f} s)")
+            print(f"  (browser part {time.perf_counter() - started:.1f} s; load average {load:.1f} on "
+                  f"{os.cpu_count()} cores: a busy machine stretches the tail, not the median)")  # fmt: skip
 
 
 if __name__ == "__main__":
