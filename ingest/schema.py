@@ -8,6 +8,7 @@ a newer one is always refused (an older annals must not write into it).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -65,8 +66,41 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute(script.read_text())
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
+    _analytics_tables(con)
     con.execute(ddl("views"))
     con.execute(ddl("position"))
+
+
+ANALYTICS_TABLES = ("game_dates", "card_games")
+
+
+def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """The additive tables of ``analytics.sql``; a database made before them is backfilled from what it holds."""
+    missing = set(ANALYTICS_TABLES) - set(_table_names(con))
+    con.execute(ddl("analytics"))
+    if not missing:
+        return
+    con.execute("BEGIN")
+    if "game_dates" in missing:  # the files' times when they are still there, else the epoch
+        files = con.execute("SELECT game, file FROM games").fetchall()
+        if files:
+            con.executemany("INSERT INTO game_dates VALUES (?, ?)", [(g, file_time(f)) for g, f in files])
+    if "card_games" in missing:
+        bounds = con.execute("SELECT min(game), max(game) FROM games").fetchall()[0]
+        if bounds[0] is not None:
+            con.execute(ddl("card_games"), {"lo": bounds[0], "hi": bounds[1]})
+    con.execute("COMMIT")
+
+
+def file_time(path: str) -> datetime:
+    try:
+        return datetime.fromtimestamp(Path(path).stat().st_mtime, UTC).replace(tzinfo=None)
+    except OSError:
+        return datetime(1970, 1, 1)
+
+
+def _table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
 
 
 def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -85,6 +119,12 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
             raise SchemaVersionError(
                 f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
                 "open it once with `annals ingest --db` to migrate it, or re-ingest"
+            )
+        if set(ANALYTICS_TABLES) - set(_table_names(con)):
+            con.close()
+            raise SchemaVersionError(
+                f"database {name!r} predates the analytics tables ({', '.join(ANALYTICS_TABLES)}); "
+                f"open it once with `annals ingest --db {name}` (with no logs) to add them"
             )
         return con
     con = duckdb.connect(name)
