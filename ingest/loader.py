@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
 from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
-from annals.ingest.schema import DEFAULT_DB, file_time, ddl, open_database
+from annals.ingest.schema import DEFAULT_DB, ddl, file_time, open_database
 from annals.schemas.errors import AnnalsError
 from annals.schemas.records import LEADER_INDEX, instance_id
 from annals.schemas.rulesets import register_schema, registrations, schema_for
@@ -185,7 +185,8 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
             (gno, h.game_id, m.file, m.digest, h.ruleset, h.ruleset_version, h.engine_version, h.card_pool_hash,
              h.format_version, h.seed, h.max_turns, t.event if t else None, t.round if t else None,
              t.table if t else None, t.match if t else None, t.game if t else None, b.game_id if b else None,
-             b.at_event if b else None, _first_player(h.ruleset, m.first_player), m.winner, m.end_reason, m.events, m.decisions, m.turns)
+             b.at_event if b else None, _first_player(h.ruleset, m.first_player), m.winner, m.end_reason, m.events,
+             m.decisions, m.turns)
         )  # fmt: skip
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
             for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):

@@ -154,7 +154,7 @@ def test_manifest_pressure(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) 
     got = rows(frame, ["action"], ["games", "uses", "wins"])
     assert got == {(k,): (len(uses[k]), sum(uses[k].values()), len(won[k])) for k in ("Manifested", "Pressured")}
     decided = [log for log in by(logs, "miras9") if log.close.winner >= 0]
-    for action, row in rows(frame, ["action"], ["games", "without_games", "all_games", "all_wins"]).items():
+    for row in rows(frame, ["action"], ["games", "without_games", "all_games", "all_wins"]).values():
         assert row[0] + row[1] == row[2] == 2 * len(decided) and row[3] == len(decided)  # the baseline beside it
 
 

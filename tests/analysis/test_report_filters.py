@@ -55,11 +55,14 @@ def test_agent_filter_selects_that_agents_seats(
     for log, seat in decided:
         want[(log.header.ruleset, "games")] += 1
         want[(log.header.ruleset, "wins")] += log.close.winner == seat
+    gp: Counter[tuple[str, str, str]] = Counter()  # (ruleset, card, games|wins): decided seat-games with it
+    for log, seat in decided:
+        for card in set(log.header.decks[seat].cards):
+            gp[(log.header.ruleset, card, "games")] += 1
+            gp[(log.header.ruleset, card, "wins")] += log.close.winner == seat
     result = run_report(con, "card_metrics", min_games=0, filters=Filters(agent=agent))
-    per_ruleset = {r: result.frame.filter(result.frame["ruleset"] == r) for r in ("miras9", "morana")}
-    for ruleset, frame in per_ruleset.items():
-        # every card row of a ruleset has the same GP denominator only when each deck holds each card; use the max
-        assert frame["gp_games"].max() <= want[(ruleset, "games")]
+    got = rows(result.frame, ["ruleset", "card_id"], ["gp_games", "gp_wins"])
+    assert got == {(r, c): (n, gp[(r, c, "wins")]) for (r, c, k), n in gp.items() if k == "games"} and got
     assert f"agent={agent}" in result.sample and result.filters == {"agent": agent}
     matrix = run_report(con, "deck_matrix", min_games=0, filters=Filters(agent=agent)).frame
     assert sum(matrix["games"]) == len(decided) and sum(matrix["wins"]) == sum(
