@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
 from annals.schemas.errors import AnnalsError
@@ -52,21 +54,33 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def render(frame: pl.DataFrame, fmt: str, output: Path | None) -> str | None:
-    """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file)."""
+def render(frame: pl.DataFrame, fmt: str, output: Path | None, meta: dict[str, Any] | None = None) -> str | None:
+    """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file).
+
+    With ``meta`` (a report's name, description, sample and filters) JSON is an object holding ``meta``'s keys and
+    ``rows``, and Parquet carries each key in its key-value metadata (values as JSON text); CSV has no place for it,
+    so the caller prints the sample on stderr.
+    """
     if fmt not in FORMATS:
         raise QueryError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     if fmt == "parquet":
         if output is None:
             raise QueryError("--format parquet needs --output FILE (Parquet is binary)")
-        frame.write_parquet(output)
+        if meta is None:
+            frame.write_parquet(output)
+        else:
+            table = frame.to_arrow()
+            kv = {**(table.schema.metadata or {}), **{k.encode(): json.dumps(v).encode() for k, v in meta.items()}}
+            pq.write_table(table.replace_schema_metadata(kv), output)
         return None
     if fmt == "csv":
         text = _flat(frame).write_csv()
     elif fmt == "json":
-        text = frame.write_json()
+        text = frame.write_json() if meta is None else json.dumps({**meta, "rows": frame.to_dicts()}, default=str)
     else:
-        with pl.Config(tbl_rows=200, tbl_cols=30, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
+        with pl.Config(
+            tbl_rows=200, tbl_cols=30, fmt_str_lengths=60, tbl_hide_dataframe_shape=True, tbl_width_chars=240
+        ):
             text = str(frame)
     if output is not None:
         output.write_text(text)
