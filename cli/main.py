@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-import annals.cli.cards  # noqa: F401 - registers `annals card` and `annals cards`
+import annals.cli.cards
+import annals.cli.schema  # noqa: F401 - registers `annals schema`
 from annals.cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
 from annals.cli.app import app, out
 from annals.engine import ENGINE_VERSION

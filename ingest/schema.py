@@ -8,13 +8,16 @@ a newer one is always refused (an older annals must not write into it).
 
 from __future__ import annotations
 
+import typing
 from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+import msgspec
 
 from annals.ingest.sqlfiles import SqlFolder
 from annals.schemas.errors import AnnalsError
+from annals.schemas.rulesets import ruleset_names, schema_for
 
 SCHEMA_VERSION = 1
 SQL_DIR = Path(__file__).with_name("sql")
@@ -67,11 +70,38 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
     _analytics_tables(con)
+    _option_kinds(con)
     con.execute(ddl("views"))
     con.execute(ddl("position"))
+    comment_everything(con)
 
 
-ANALYTICS_TABLES = ("game_dates", "card_games")
+def _option_kinds(con: duckdb.DuckDBPyConnection) -> None:
+    """Every known ruleset's option types with their field names, for the ``decision_options`` view."""
+    rows: list[tuple[str, str, str, list[str]]] = []
+    for name in ruleset_names():
+        try:
+            schema = schema_for(name)
+        except (ImportError, AttributeError):
+            continue  # a registered plugin that cannot be imported here: its options stay undecoded
+        for option in typing.get_args(schema.option_type) or (schema.option_type,):
+            info = msgspec.inspect.type_info(option)
+            if isinstance(info, msgspec.inspect.StructType):
+                rows.append((name, str(info.tag), option.__name__, [f.encode_name for f in info.fields]))
+    if rows:
+        con.executemany("INSERT INTO option_kinds VALUES (?, ?, ?, ?)", rows)
+
+
+def comment_everything(con: duckdb.DuckDBPyConnection) -> None:
+    """``comments.sql`` on every table, view and column; a view column not named there takes the comment of the
+    ``events`` column (or the first table column) of the same name it is read from."""
+    con.execute(ddl("comments"))
+    inherited = con.execute(ddl("comments_inherited")).fetchall()
+    for view, column, text in inherited:
+        con.execute(f'COMMENT ON COLUMN "{view}"."{column}" IS ' + "'" + text.replace("'", "''") + "'")
+
+
+ANALYTICS_TABLES = ("game_dates", "card_games", "option_kinds")
 
 
 def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:

@@ -21,3 +21,10 @@ CREATE TABLE IF NOT EXISTS card_games (  -- derived at ingest (ingest/sql/card_g
     used BOOLEAN NOT NULL,               -- a copy's own ability or effect happened (see card_games.sql)
     first_used_turn INTEGER
 );
+
+CREATE OR REPLACE TABLE option_kinds (    -- the decision option types of every ruleset this annals knows, by tag
+    ruleset VARCHAR NOT NULL,
+    tag VARCHAR NOT NULL,                  -- the option's tag, as the first element of its JSON array
+    kind VARCHAR NOT NULL,                 -- the option class name (decisions.chosen_kind)
+    fields VARCHAR[] NOT NULL              -- the names of the array's other elements, in order
+);

@@ -2,10 +2,10 @@
 -- (ingest/sql/card_games.sql defines opening hand, drawn, played and used). IWD = GIH win rate - GNS win rate is
 -- added in Python (queries/reports.py) from the pairs below.
 WITH f AS (
-    SELECT s.grp, g.ruleset, c.card_id, c.opening_hand AS oh, c.drawn AS gd, c.opening_hand OR c.drawn AS gih,
-           c.played, c.used, s.won, g.turns
-    FROM card_games c JOIN sel_seats s USING (game, seat) JOIN sel_games g USING (game)
-    WHERE g.winner >= 0
+    SELECT s.grp, s.ruleset, c.card_id, c.opening_hand AS oh, c.drawn AS gd, c.opening_hand OR c.drawn AS gih,
+           c.played, c.used, s.won, s.turns
+    FROM card_games c JOIN sel_seats s USING (game, seat)
+    WHERE s.decided  -- sel_seats carries the game's ruleset, length and result: one join, not two
 )
 SELECT grp, ruleset, card_id,
        count(*) AS gp_games, count(*) FILTER (WHERE won) AS gp_wins,

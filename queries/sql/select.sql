@@ -2,7 +2,7 @@
 -- filters the same way. Game filters keep whole games; seat filters keep matching seats, and the games that have one.
 CREATE OR REPLACE TEMP TABLE sel_seats AS
 SELECT p.game, p.seat, p.agent, p.deck, o.agent AS opp_agent, o.deck AS opp_deck,
-       g.winner = p.seat AS won,
+       g.winner = p.seat AS won, g.winner >= 0 AS decided, g.ruleset, g.turns,
        CASE $by WHEN 'agent' THEN p.agent WHEN 'deck' THEN p.deck WHEN 'seat' THEN 'seat ' || p.seat ELSE 'all' END
            AS grp,
        CASE $by WHEN 'agent' THEN o.agent WHEN 'deck' THEN o.deck WHEN 'seat' THEN 'seat ' || o.seat ELSE 'all' END
