@@ -156,7 +156,7 @@ def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None
     db = str(tmp_path / "real.duckdb")
     assert runner.invoke(app, ["ingest", str(tmp_path / "logs"), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["report", "nosuch", "--db", db])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the command line named no such report
     assert "error: UnknownReportError: no report named 'nosuch'; choose one of: card_winrate" in result.stderr
 
 
