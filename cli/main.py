@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 import annals.cli.cards
+import annals.cli.export
 import annals.cli.schema  # noqa: F401 - registers `annals schema`
 from annals.cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
 from annals.cli.app import app, out
