@@ -18,7 +18,7 @@ lazy: ``import annals`` loads no rules, DuckDB or polars until a name needs them
 True
 >>> annals.ingest_logs([folder / "logs"], folder / "annals.duckdb").games_added
 2
->>> annals.report("game_length", folder / "annals.duckdb").frame["games"].sum()
+>>> annals.report("game_length", folder / "annals.duckdb", min_games=0).frame["games"].sum()
 2
 """
 
@@ -211,24 +211,30 @@ def ingest_logs(paths: Sequence[Pathish], db: Pathish = DEFAULT_DB, *, strict: b
     return load(list(paths), db, strict=strict)
 
 
-def report(name: str, db: Pathish = DEFAULT_DB, *, ruleset: str | None = None, min_games: int = 0) -> ReportResult:
-    """Run a named report (``card_winrate``, ``first_player``, ``deck_matrix``, ``game_length``, ...) on the
-    database: its title, the sample it read, and a polars frame (win rates with a Wilson 95% interval).
+def report(
+    name: str, db: Pathish = DEFAULT_DB, *, ruleset: str | None = None, min_games: int | None = None, **filters: Any
+) -> ReportResult:
+    """Run a named report (``card_metrics``, ``first_player``, ``deck_matrix``, ``game_length``, ...) on the
+    database: its title, description, the sample it read, and a polars frame (win rates with a Wilson 95%
+    interval). ``filters`` are those of ``annals.queries.filters.Filters`` (``agent``, ``deck``, ``seat``,
+    ``event``, ``since``, ``until``, ``min_turns``, ``by``); rows under ``min_games`` (default 30) are hidden.
 
     >>> import tempfile, pathlib, annals
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> logs = annals.simulate("morana", 4, decks=["clash", "glory"], out=folder / "logs")
     >>> _ = annals.ingest_logs([folder / "logs"], folder / "annals.duckdb")
-    >>> result = annals.report("first_player", folder / "annals.duckdb", ruleset="morana")
+    >>> result = annals.report("deck_matrix", folder / "annals.duckdb", ruleset="morana", min_games=0, by="agent")
     >>> result.title, result.sample.startswith("sample: 4 games"), int(result.frame["games"].sum())
-    ('First-player advantage', True, 4)
+    ('Deck against deck', True, 8)
     """
     from annals.ingest.schema import open_database
+    from annals.queries.filters import Filters
     from annals.queries.reports import run_report
 
     con = open_database(db, read_only=True)
     try:
-        return run_report(con, name, ruleset=ruleset, min_games=min_games, database=str(db))
+        chosen = Filters(ruleset=ruleset, **filters)
+        return run_report(con, name, min_games=min_games, database=str(db), filters=chosen)
     finally:
         con.close()
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ["bench.logs", "bench.engine", "bench.bots", "bench.ingest", "bench.signing", "bench.viewer"]
+BENCHMARKS = [
+    "bench.logs",
+    "bench.engine",
+    "bench.bots",
+    "bench.ingest",
+    "bench.signing",
+    "bench.viewer",
+    "bench.reports",
+]
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import typer
 from annals.cli import (  # noqa: F401 - importing registers the commands
     cards,
     demo,
+    export,
     ingest,
     judge,
     keys,
@@ -15,6 +16,7 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     play,
     position,
     query,
+    schema,
     simulate,
 )
 from annals.cli.app import app, out

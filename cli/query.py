@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import shutil
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.ingest.schema import open_database
 from annals.queries.catalog import relations
+from annals.queries.filters import Filters
 from annals.queries.output import render, run_sql
-from annals.queries.reports import REPORTS, run_report
+from annals.queries.reports import MIN_GAMES, REPORTS, run_report
 from annals.schemas.files import default_database
 
 Format = Literal["table", "csv", "json", "parquet"]
@@ -57,11 +59,30 @@ def tables(db: Path | None = DbOpt, fmt: Format = FormatOpt, output: Path | None
         emit(render(frame, fmt, output, width=width()), output)
 
 
+def _day(value: str | None, option: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(f"{option} {value!r} is not a date; write it as YYYY-MM-DD", code=2)
+
+
 @app.command()
 def report(
     name: str = typer.Argument(..., metavar="NAME", help=f"One of: {', '.join(REPORTS)}."),
     ruleset: str | None = typer.Option(None, "--ruleset", help="Only games of this ruleset."),
-    min_games: int = typer.Option(0, "--min-games", min=0, help="Drop rows with fewer games."),
+    agent: str | None = typer.Option(None, "--agent", help="Only seats played by this agent (random, heuristic...)."),
+    deck: str | None = typer.Option(None, "--deck", help="Only seats playing this deck."),
+    seat: int | None = typer.Option(None, "--seat", help="Only this seat (0 or 1)."),
+    event: str | None = typer.Option(None, "--event", help="Only games of this tournament event (the header's)."),
+    since: str | None = typer.Option(None, "--since", help="Only games recorded on or after this day (YYYY-MM-DD)."),
+    until: str | None = typer.Option(None, "--until", help="Only games recorded on or before this day (YYYY-MM-DD)."),
+    min_turns: int | None = typer.Option(None, "--min-turns", min=0, help="Only games lasting at least N turns."),
+    by: str | None = typer.Option(None, "--by", help="Split rows by agent, deck or seat (where the report offers it)."),
+    min_games: int | None = typer.Option(
+        None, "--min-games", min=0, help=f"Hide rows with fewer games (default {MIN_GAMES}; 0 shows every row)."
+    ),
     db: Path | None = DbOpt,
     fmt: Format = FormatOpt,
     output: Path | None = OutputOpt,
@@ -69,11 +90,12 @@ def report(
         None, "--plot", help="Also draw the report's chart to this .svg, .png or .json file."
     ),
 ) -> None:
-    """Run a named report; it states its sample first.
+    """Run a named report; it states its sample, filters and what it means first.
 
-    Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval.
+    Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval. Rows with
+    fewer games than --min-games are hidden, and the sample line says how many.
 
-    Example: annals report card_winrate --ruleset miras9 --min-games 20 --format csv --output cards.csv
+    Example: annals report card_metrics --ruleset miras9 --by agent --min-games 20 --format csv --output cards.csv
     Example: annals report deck_matrix --plot decks.svg
     """
     if plot is not None:
@@ -83,16 +105,22 @@ def report(
             fail(f"--plot {plot}: name the file .svg, .png or .json", code=2)
         if name not in CHARTS:
             fail(f"report {name!r} has no chart; charts exist for: {', '.join(CHARTS)}", code=2)
+    days = {"since": _day(since, "--since"), "until": _day(until, "--until")}
+    filters = Filters(
+        ruleset=ruleset, agent=agent, deck=deck, seat=seat, event=event, min_turns=min_turns, by=by, **days
+    )
     with reported():
         path = database(db)
         con = open_database(path, read_only=True)
         try:
-            result = run_report(con, name, ruleset=ruleset, min_games=min_games, database=str(path))
+            result = run_report(con, name, min_games=min_games, database=str(path), filters=filters)
         finally:
             con.close()
         if fmt == "table":
-            out.print(f"{result.title}\n{result.sample}", markup=False)
-        emit(render(result.frame, fmt, output, width=width()), output)
+            out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
+        elif fmt == "csv":
+            err.print(f"{result.title}: {result.sample}", markup=False)
+        emit(render(result.frame, fmt, output, result.metadata(), width=width()), output)
         if plot is not None:
             from annals.queries.plots import write_plot
 

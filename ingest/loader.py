@@ -34,10 +34,10 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
 from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
-from annals.ingest.schema import DEFAULT_DB, ddl, open_database
+from annals.ingest.schema import DEFAULT_DB, ddl, file_time, open_database
 from annals.schemas.errors import AnnalsError
 from annals.schemas.records import LEADER_INDEX, instance_id
-from annals.schemas.rulesets import register_schema, registrations
+from annals.schemas.rulesets import register_schema, registrations, schema_for
 
 BATCH_ROWS = 2_000_000  # large transactions write straight to the file; small ones go through the WAL
 CHUNK_FILES = 256  # a chunk has a fixed cost, but a larger one keeps the database waiting longer for its first batch
@@ -164,12 +164,20 @@ _GAME_COLUMNS = [
 ]  # fmt: skip
 
 
+def _first_player(ruleset: str, first: int) -> int | None:
+    """The player who took turn 1; NULL where both players take every turn together ([MOR-13])."""
+    return None if schema_for(ruleset).simultaneous_turns else first
+
+
 def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     """The batch's games, players and deck cards as Arrow tables, built column by column."""
     games: list[tuple[Any, ...]] = []
     players: dict[str, list[Any]] = {"game": [], "seat": [], "name": [], "agent": [], "deck": [], "leader": []}
     deck: dict[str, list[Any]] = {"game": [], "seat": [], "idx": [], "instance": [], "card_id": []}
+    dates: dict[str, list[Any]] = {"game": [], "recorded_at": []}
     for gno, m in batch.games:
+        dates["game"].append(gno)
+        dates["recorded_at"].append(file_time(m.file))
         h = m.header
         t = h.tournament
         b = h.branched_from
@@ -177,7 +185,8 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
             (gno, h.game_id, m.file, m.digest, h.ruleset, h.ruleset_version, h.engine_version, h.card_pool_hash,
              h.format_version, h.seed, h.max_turns, t.event if t else None, t.round if t else None,
              t.table if t else None, t.match if t else None, t.game if t else None, b.game_id if b else None,
-             b.at_event if b else None, m.first_player, m.winner, m.end_reason, m.events, m.decisions, m.turns)
+             b.at_event if b else None, _first_player(h.ruleset, m.first_player), m.winner, m.end_reason, m.events,
+             m.decisions, m.turns)
         )  # fmt: skip
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
             for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):
@@ -193,7 +202,18 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
                     deck[key].append(v)
     columns = list(zip(*games, strict=True))
     return {
-        "g": pa.table({name: pa.array(column) for name, column in zip(_GAME_COLUMNS, columns, strict=True)}),
+        "g": pa.table(
+            {
+                name: pa.array(column, pa.int32() if name == "first_player" else None)
+                for name, column in zip(_GAME_COLUMNS, columns, strict=True)
+            }
+        ),
+        "t": pa.table(
+            {
+                "game": pa.array(dates["game"], pa.int32()),
+                "recorded_at": pa.array(dates["recorded_at"], pa.timestamp("us")),
+            }
+        ),
         "p": pa.table(players),
         "d": pa.table(deck),
         "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
@@ -257,6 +277,7 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
             con.execute("INSERT INTO games BY NAME SELECT * FROM _in_g")
             con.execute("INSERT INTO players BY NAME SELECT * FROM _in_p")
             con.execute("INSERT INTO deck_cards BY NAME SELECT * FROM _in_d")
+            con.execute("INSERT INTO game_dates BY NAME SELECT * FROM _in_t")
             con.register("_in_c", t.cards)
             con.execute("INSERT OR IGNORE INTO cards SELECT * FROM _in_c")  # the whole pool, when known
             con.execute(  # and any card id the decks name that the pool does not describe
@@ -275,6 +296,7 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
             for name in t.games:
                 con.unregister(f"_in_{name}")
             con.execute(ddl("card_facts"), {"lo": t.numbers[0], "hi": t.numbers[1]})
+            con.execute(ddl("card_games"), {"lo": t.numbers[0], "hi": t.numbers[1]})
         if t.quarantine is not None:
             con.register("_in_q", t.quarantine)
             con.execute(

@@ -8,12 +8,16 @@ a newer one is always refused (an older annals must not write into it).
 
 from __future__ import annotations
 
+import typing
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+import msgspec
 
 from annals.ingest.sqlfiles import SqlFolder
 from annals.schemas.errors import AnnalsError
+from annals.schemas.rulesets import ruleset_names, schema_for
 
 SCHEMA_VERSION = 1
 SQL_DIR = Path(__file__).with_name("sql")
@@ -65,8 +69,68 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
             con.execute(script.read_text())
             con.execute("UPDATE schema_version SET version = ?", [target])
             con.execute("COMMIT")
+    _analytics_tables(con)
+    _option_kinds(con)
     con.execute(ddl("views"))
     con.execute(ddl("position"))
+    comment_everything(con)
+
+
+def _option_kinds(con: duckdb.DuckDBPyConnection) -> None:
+    """Every known ruleset's option types with their field names, for the ``decision_options`` view."""
+    rows: list[tuple[str, str, str, list[str]]] = []
+    for name in ruleset_names():
+        try:
+            schema = schema_for(name)
+        except (ImportError, AttributeError):
+            continue  # a registered plugin that cannot be imported here: its options stay undecoded
+        for option in typing.get_args(schema.option_type) or (schema.option_type,):
+            info = msgspec.inspect.type_info(option)
+            if isinstance(info, msgspec.inspect.StructType):
+                rows.append((name, str(info.tag), option.__name__, [f.encode_name for f in info.fields]))
+    if rows:
+        con.executemany("INSERT INTO option_kinds VALUES (?, ?, ?, ?)", rows)
+
+
+def comment_everything(con: duckdb.DuckDBPyConnection) -> None:
+    """``comments.sql`` on every table, view and column; a view column not named there takes the comment of the
+    ``events`` column (or the first table column) of the same name it is read from."""
+    con.execute(ddl("comments"))
+    inherited = con.execute(ddl("comments_inherited")).fetchall()
+    for view, column, text in inherited:
+        con.execute(f'COMMENT ON COLUMN "{view}"."{column}" IS ' + "'" + text.replace("'", "''") + "'")
+
+
+ANALYTICS_TABLES = ("game_dates", "card_games", "option_kinds")
+
+
+def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """The additive tables of ``analytics.sql``; a database made before them is backfilled from what it holds."""
+    missing = set(ANALYTICS_TABLES) - set(_table_names(con))
+    con.execute(ddl("analytics"))
+    if not missing:
+        return
+    con.execute("BEGIN")
+    if "game_dates" in missing:  # the files' times when they are still there, else the epoch
+        files = con.execute("SELECT game, file FROM games").fetchall()
+        if files:
+            con.executemany("INSERT INTO game_dates VALUES (?, ?)", [(g, file_time(f)) for g, f in files])
+    if "card_games" in missing:
+        bounds = con.execute("SELECT min(game), max(game) FROM games").fetchall()[0]
+        if bounds[0] is not None:
+            con.execute(ddl("card_games"), {"lo": bounds[0], "hi": bounds[1]})
+    con.execute("COMMIT")
+
+
+def file_time(path: str) -> datetime:
+    try:
+        return datetime.fromtimestamp(Path(path).stat().st_mtime, UTC).replace(tzinfo=None)
+    except OSError:
+        return datetime(1970, 1, 1)
+
+
+def _table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
 
 
 def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -85,6 +149,12 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
             raise SchemaVersionError(
                 f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
                 "open it once with `annals ingest --db` to migrate it, or re-ingest"
+            )
+        if set(ANALYTICS_TABLES) - set(_table_names(con)):
+            con.close()
+            raise SchemaVersionError(
+                f"database {name!r} predates the analytics tables ({', '.join(ANALYTICS_TABLES)}); "
+                f"open it once with `annals ingest --db {name}` (with no logs) to add them"
             )
         return con
     con = duckdb.connect(name)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
 from annals.schemas.errors import AnnalsError, UnknownNameError, one_line
@@ -104,22 +106,32 @@ def table(frame: pl.DataFrame, width: int) -> str:
     return text
 
 
-def render(frame: pl.DataFrame, fmt: str, output: Path | None, *, width: int = 100) -> str | None:
+def render(
+    frame: pl.DataFrame, fmt: str, output: Path | None, meta: dict[str, Any] | None = None, *, width: int = 100
+) -> str | None:
     """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file).
 
     Text ends with exactly one newline (``tail -1`` gives the last row of a CSV); a table fits ``width``.
+    With ``meta`` (a report's name, description, sample and filters) JSON is an object holding ``meta``'s keys and
+    ``rows``, and Parquet carries each key in its key-value metadata (values as JSON text); CSV has no place for it,
+    so the caller prints the sample on stderr.
     """
     if fmt not in FORMATS:
         raise UnknownNameError("format", fmt, FORMATS)
     if fmt == "parquet":
         if output is None:
             raise QueryError("--format parquet needs --output FILE (Parquet is binary)")
-        frame.write_parquet(output)
+        if meta is None:
+            frame.write_parquet(output)
+        else:
+            arrow = frame.to_arrow()
+            kv = {**(arrow.schema.metadata or {}), **{k.encode(): json.dumps(v).encode() for k, v in meta.items()}}
+            pq.write_table(arrow.replace_schema_metadata(kv), output)
         return None
     if fmt == "csv":
         text = _flat(frame).write_csv()
     elif fmt == "json":
-        text = frame.write_json()
+        text = frame.write_json() if meta is None else json.dumps({**meta, "rows": frame.to_dicts()}, default=str)
     else:
         text = table(frame, width)
     text = text.rstrip("\n") + "\n"

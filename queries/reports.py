@@ -1,65 +1,179 @@
 """Named reports: SQL in ``queries/sql/report_NAME.sql`` run by DuckDB, finished with polars, each stating its
-sample.
+sample, its filters and what its numbers mean.
 
-Every report takes the filter ``ruleset`` (``$ruleset`` in its SQL; NULL for all). A report whose frame has
-``games`` and ``wins`` columns gets ``win_rate`` and a Wilson 95% confidence interval (``ci_low``, ``ci_high``);
-``min_games`` drops rows with fewer games.
+Every report reads the games and seats the filters select (``queries.filters``: ``sel_games``, ``sel_seats``).
+Columns come in pairs by prefix: ``{p}games`` and ``{p}wins`` get ``{p}win_rate`` and a Wilson 95% confidence
+interval (``{p}ci_low``, ``{p}ci_high``). Rows with fewer games than ``min_games`` (default ``MIN_GAMES``) in the
+report's sample column are hidden, and the result says how many.
 """
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import duckdb
-import msgspec
 import polars as pl
 
 from annals.queries import sqlfiles
+from annals.queries.filters import Filters, NotApplicableError, check, select
 from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054
+MIN_GAMES = 30
 
 
 class UnknownReportError(UnknownNameError):
     """No report by that name."""
 
 
+LENGTH = (
+    " Length bias: longer games give every card and action more chances, so a rate conditioned on it happening "
+    "leans towards long games' results; compare mean_turns with the baseline's, and control with --min-turns N."
+)
+
+
 class ReportSpec(NamedTuple):
     title: str
-    games: str  # which rulesets it reads
+    rulesets: tuple[str, ...] | None  # which rulesets it reads (None: all)
+    per_seat: bool  # rows are about seats (seat filters select seats, --by splits); else about whole games
+    description: str
+    by: tuple[str, ...] = ()  # the --by splits it offers
+    sample_column: str = "games"  # the column --min-games applies to ("" for none)
 
+
+ALL_BY = ("agent", "deck", "seat")
 
 REPORTS: dict[str, ReportSpec] = {
-    "card_winrate": ReportSpec("Per-card win rate when in the opening hand, drawn and played", "all"),
-    "first_player": ReportSpec("First-player advantage", "all"),
-    "deck_matrix": ReportSpec("Deck against deck", "all"),
-    "game_length": ReportSpec("Game length in turns and events", "all"),
-    "decision_choices": ReportSpec("What was chosen at each decision point", "all"),
-    "damage_payments": ReportSpec("Battle Damage payment choices", "miras9"),
-    "stack_depth": ReportSpec("Reaction windows: response rates and stack depth", "miras9"),
-    "manifest_pressure": ReportSpec("Manifest and Pressure usage", "miras9"),
-    "slava_curves": ReportSpec("Slava curves of winners and losers", "morana"),
-    "site_control": ReportSpec("Site control by position", "morana"),
-    "reborn_timing": ReportSpec("Reborn timing", "morana"),
-    "offboard_cap": ReportSpec("Off-board Slava cap hits", "morana"),
-    "initiative": ReportSpec("Initiative held and granted", "morana"),
+    "card_winrate": ReportSpec(
+        "Per-card win rate when in the opening hand, drawn and played",
+        None,
+        True,
+        "Per card and context, the decided seat-games with a copy in the opening hand (in hand at the end of "
+        "set-up), drawn (to hand from turn 1 on: from the deck, or in Miras 9 from Resource [M9-049]; MORANA from "
+        "the deck at Dawn or by an effect) or played (from hand into play), and the owner's wins; deck_games/"
+        "deck_wins is the baseline: every seat-game with the card in the deck." + LENGTH,
+        ALL_BY,
+    ),
+    "card_metrics": ReportSpec(
+        "Card metrics as 17lands defines them",
+        None,
+        True,
+        "Per card (decided seat-games, one count per game and seat however many copies): GP games with the card in "
+        "the deck; OH in the opening hand; GD drawn after the opening hand (to hand from turn 1 on: Miras 9 from "
+        "the Main Deck or from Resource [M9-049]; MORANA from the deck at Dawn [MOR-14] or by an effect); GIH in "
+        "hand at any point (OH or GD); GNS never seen (GP minus GIH); IWD = GIH win rate - GNS win rate. played "
+        "(from hand into play) has gih_unplayed (in hand, never played) as its matched baseline; used (the card's "
+        "own ability or effect happened) has unused (in the deck, never used)." + LENGTH,
+        ALL_BY,
+        "gp_games",
+    ),
+    "first_player": ReportSpec(
+        "First-player advantage",
+        None,
+        True,
+        "Decided games won by the player who took turn 1, per ruleset. MORANA has no first player (both players "
+        "take every turn together [MOR-13]): its games are not counted here; see site_order (who resolved first "
+        "at each Site, and why) and initiative.",
+        ALL_BY,
+    ),
+    "deck_matrix": ReportSpec(
+        "Deck against deck",
+        None,
+        True,
+        "Decided games of `deck` against `opponent`, each game once from each deck's side. A mirror (same deck, "
+        "and with --by agent the same agent) is reported per seat (side 'seat 0', 'seat 1'), since both sides of "
+        "one game always sum to 0.5; deck_games/deck_wins is the deck's record against every opponent. Bot skill "
+        "decides many games: split with --by agent.",
+        ("agent",),
+    ),
+    "game_length": ReportSpec(
+        "Game length in turns and events", None, False, "Every game (decided or not), per ruleset and end reason."
+    ),
+    "decision_choices": ReportSpec(
+        "What was chosen at each decision point",
+        None,
+        True,
+        "Per decision point and chosen option kind: decisions, their share of the point, options offered, and "
+        "the games they occur in (seat filters select the deciding player).",
+        ALL_BY,
+    ),
+    "damage_payments": ReportSpec(
+        "Battle Damage payment choices",
+        ("miras9",),
+        True,
+        "Each Battle Damage point paid [M9-086] by where it was paid from, by game stage; seat filters select the "
+        "payer. share_of_stage is the share of that stage's points.",
+        ALL_BY,
+    ),
+    "stack_depth": ReportSpec(
+        "Reaction windows: response rates and stack depth",
+        ("miras9",),
+        False,
+        "Per reaction window name: windows opened, how many got a response, pushes, the deepest stack.",
+    ),
+    "manifest_pressure": ReportSpec(
+        "Manifest and Pressure usage",
+        ("miras9",),
+        True,
+        "Per action, decided seat-games that used it and their wins; without_games/without_wins are the seat-games "
+        "that did not (the matched baseline), all_games/all_wins every seat-game." + LENGTH,
+        ALL_BY,
+    ),
+    "slava_curves": ReportSpec(
+        "Slava curves of winners and losers",
+        ("morana",),
+        True,
+        "Mean Slava at the end of each turn for the eventual winner and loser (decided games). A game counts only "
+        "for the turns it lasted: `games` is how many reached that turn and reached_share their share of all, so "
+        "late turns average over fewer, longer games.",
+        ALL_BY,
+    ),
+    "site_control": ReportSpec(
+        "Site control by position",
+        ("morana",),
+        False,
+        "Per Site (1-3, left to right), Rite scorings won by seat 0, seat 1, ties; resolved_first counts scorings "
+        "where one player resolved that Site first that turn [MOR-28], [MOR-29] (not simultaneously), "
+        "won_by_first those the first resolver won. MORANA has no first player [MOR-13].",
+    ),
+    "site_order": ReportSpec(
+        "Who resolved first at each Site, and why",
+        ("morana",),
+        True,
+        "Per Site and reason (less_slava [MOR-28], initiative [MOR-29]), the seat-games where a player resolved "
+        "that Site first at least once and how often that player won the game; all_games/all_wins is every "
+        "seat-game (the baseline); simultaneous resolutions have no first player and are counted in of_resolutions "
+        "only." + LENGTH,
+        ALL_BY,
+    ),
+    "reborn_timing": ReportSpec(
+        "Reborn timing",
+        ("morana",),
+        True,
+        "Per turn, Reborns committed [MOR-21], fired and never fired (committed but did not fire at Dusk), the "
+        "seat-games that committed one and their wins; all_games/all_wins every decided seat-game (baseline), "
+        "reached the seat-games that lasted to that turn." + LENGTH,
+        ALL_BY,
+    ),
+    "offboard_cap": ReportSpec(
+        "Off-board Slava cap hits",
+        ("morana",),
+        True,
+        "Per turn, off-board Slava gains [MOR-31], those the +4-a-turn cap cut, Slava lost to it, seat-games hit; "
+        "reached is the seat-games that lasted to that turn (the denominator).",
+        ALL_BY,
+        "",
+    ),
+    "initiative": ReportSpec(
+        "Initiative held and granted",
+        ("morana",),
+        True,
+        "Decided seat-games by turns holding Initiative [MOR-29] (capped at 3), wins and grants made; all_games/"
+        "all_wins every seat-game (baseline)." + LENGTH,
+        ALL_BY,
+    ),
 }
-
-
-class Sample(msgspec.Struct, frozen=True):
-    games: int
-    decided: int
-    events: int
-    rulesets: str
-    database: str
-
-    def describe(self, spec: ReportSpec) -> str:
-        reads = "" if spec.games == "all" else f" (this report reads {spec.games} games only)"
-        return (
-            f"sample: {self.games} games ({self.decided} decided), {self.events} events, rulesets: "
-            f"{self.rulesets or 'none'}{reads}; from {self.database}"
-        )
 
 
 class ReportResult(NamedTuple):
@@ -67,6 +181,20 @@ class ReportResult(NamedTuple):
     title: str
     sample: str
     frame: pl.DataFrame
+    description: str = ""
+    filters: dict[str, Any] = {}
+    hidden: int = 0  # rows hidden by min_games
+
+    def metadata(self) -> dict[str, Any]:
+        """What machine-readable output carries beside the rows."""
+        return {
+            "report": self.name,
+            "title": self.title,
+            "description": self.description,
+            "sample": self.sample,
+            "filters": self.filters,
+            "hidden_rows": self.hidden,
+        }
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -80,15 +208,21 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def with_win_rate(frame: pl.DataFrame) -> pl.DataFrame:
-    """Add ``win_rate``, ``ci_low``, ``ci_high`` (Wilson, 95%) from ``games`` and ``wins``."""
-    n = pl.col("games").cast(pl.Float64)
-    p = pl.col("wins").cast(pl.Float64) / n
+def with_win_rate(frame: pl.DataFrame, prefix: str = "") -> pl.DataFrame:
+    """Add ``{prefix}win_rate``, ``{prefix}ci_low``, ``{prefix}ci_high`` (Wilson, 95%) from ``{prefix}games`` and
+    ``{prefix}wins`` (NULL where there are no games)."""
+    n = pl.col(f"{prefix}games").cast(pl.Float64)
+    n = pl.when(n > 0).then(n)
+    p = pl.col(f"{prefix}wins").cast(pl.Float64) / n
     z2 = Z95**2
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = Z95 * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / denom
-    return frame.with_columns(win_rate=p.round(4), ci_low=(centre - half).round(4), ci_high=(centre + half).round(4))
+    return frame.with_columns(
+        p.round(4).alias(f"{prefix}win_rate"),
+        (centre - half).round(4).alias(f"{prefix}ci_low"),
+        (centre + half).round(4).alias(f"{prefix}ci_high"),
+    )
 
 
 def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
@@ -100,9 +234,42 @@ def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def sample(con: duckdb.DuckDBPyConnection, ruleset: str | None, database: str) -> Sample:
-    row = con.sql(sqlfiles.load("sample"), params={"ruleset": ruleset}).fetchall()[0]
-    return Sample(int(row[0]), int(row[1]), int(row[2]), str(row[3]), database)
+def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every ``{p}games``/``{p}wins`` pair's win rate and interval, placed right after the pair."""
+    order: list[str] = []
+    for name in frame.columns:
+        order.append(name)
+        if name.endswith("wins") and f"{name[:-4]}games" in frame.columns:
+            prefix = name[:-4]
+            frame = with_win_rate(frame, prefix)
+            order += [f"{prefix}win_rate", f"{prefix}ci_low", f"{prefix}ci_high"]
+    return frame.select(order)
+
+
+def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
+    games, decided, events, rulesets, seats = con.execute(sqlfiles.load("sample")).fetchall()[0]
+    reads = "" if spec.rulesets is None else f" (this report reads {', '.join(spec.rulesets)} games only)"
+    unit = f", {seats} seat-games" if spec.per_seat else ""
+    where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
+    return (
+        f"sample: {games} games ({decided} decided){unit}, {events} events, rulesets: {rulesets or 'none'}{reads}"
+        f"{where}; from {database}"
+    )
+
+
+def refuse_inapplicable(name: str, spec: ReportSpec, f: Filters, min_games: int | None) -> None:
+    """Options that do not apply to the report are an error naming the ones that do."""
+    if f.by is not None and f.by not in spec.by:
+        offered = f"it splits by: {', '.join(spec.by)}" if spec.by else "it has no split"
+        raise NotApplicableError(f"report {name!r} cannot be split by {f.by!r}; {offered}")
+    if f.seat is not None and not spec.per_seat:
+        raise NotApplicableError(f"report {name!r} is about whole games, so --seat does not apply; use --agent/--deck")
+    if min_games is not None and not spec.sample_column:
+        raise NotApplicableError(f"report {name!r} has no games column, so --min-games does not apply")
+    if f.ruleset is not None and spec.rulesets is not None and f.ruleset not in spec.rulesets:
+        raise NotApplicableError(
+            f"report {name!r} reads {', '.join(spec.rulesets)} games only; --ruleset {f.ruleset} does not apply"
+        )
 
 
 def run_report(
@@ -110,16 +277,41 @@ def run_report(
     name: str,
     *,
     ruleset: str | None = None,
-    min_games: int = 0,
+    min_games: int | None = None,
     database: str = "",
+    filters: Filters | None = None,
 ) -> ReportResult:
+    """Run report ``name`` under ``filters`` (``ruleset`` is a shorthand for ``Filters(ruleset=...)``).
+
+    ``min_games`` None means ``MIN_GAMES`` for a report with a sample column; 0 shows every row.
+    """
     spec = REPORTS.get(name)
     if spec is None:
         raise UnknownReportError("report", name, REPORTS)
-    frame = con.sql(sqlfiles.load(f"report_{name}"), params={"ruleset": ruleset}).pl()
-    if {"games", "wins"} <= set(frame.columns):
-        frame = with_win_rate(frame)
-        if min_games:
-            frame = frame.filter(pl.col("games") >= min_games)
+    f = filters if filters is not None else Filters()
+    if ruleset is not None:
+        f = Filters(**{**{k: getattr(f, k) for k in f.__struct_fields__}, "ruleset": ruleset})
+    check(con, f)
+    refuse_inapplicable(name, spec, f, min_games)
+    select(con, f, spec.rulesets)
+    frame = with_rates(con.sql(sqlfiles.load(f"report_{name}")).pl())
+    if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
+        frame = frame.with_columns(iwd=(pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
+    if "grp" in frame.columns:
+        frame = frame.rename({"grp": f.by}) if f.by else frame.drop("grp")
+    if "opp_grp" in frame.columns:
+        frame = frame.rename({"opp_grp": f"opponent_{f.by}"}) if f.by else frame.drop("opp_grp")
+    hidden = 0
+    floor = MIN_GAMES if min_games is None else min_games
+    if spec.sample_column and floor:
+        kept = frame.filter(pl.col(spec.sample_column).fill_null(0) >= floor)
+        hidden, frame = frame.height - kept.height, kept
     frame = without_negative_zero(frame)
-    return ReportResult(name, spec.title, sample(con, ruleset, database).describe(spec), frame)
+    sample = _sample(con, spec, f, database)
+    if spec.sample_column:
+        sample += (
+            f"; {hidden} rows with fewer than {floor} {spec.sample_column} hidden (--min-games 0 shows them)"
+            if floor
+            else "; every row shown (--min-games 0)"
+        )
+    return ReportResult(name, spec.title, sample, frame, spec.description, f.given(), hidden)

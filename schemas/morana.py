@@ -398,4 +398,4 @@ ALIASES = {
     "reborn": "RebornFired",
     "clash": "ClashFired",
 }
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, ALIASES)
+SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True)  # [MOR-13]

@@ -28,6 +28,8 @@ class RulesetSchema(NamedTuple):
     option_type: Any  # a Union of the ruleset's decision option Structs
     # Coordinate names for ``annals position --at NAME:K`` (``wave`` -> ``WaveDeclared``): see queries.positions.
     aliases: Mapping[str, str] = {}
+    # Both players take each turn together (MORANA [MOR-13]): there is no first player, so ingest stores NULL.
+    simultaneous_turns: bool = False
 
     @property
     def batch_type(self) -> Any:

@@ -161,7 +161,7 @@ def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None
     assert runner.invoke(app, ["ingest", str(tmp_path / "logs"), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["report", "nosuch", "--db", db])
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: unknown report 'nosuch'; choose one of: card_winrate, first_player")
+    assert result.stderr.startswith("error: unknown report 'nosuch'; choose one of: card_winrate")
 
 
 def test_show_as_a_player_hides_what_that_player_could_not_see(tmp_path: Path) -> None:

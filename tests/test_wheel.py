@@ -89,7 +89,7 @@ def test_the_readme_library_example_runs_from_the_wheel(installed: Path, tmp_pat
     script = tmp_path / "example.py"
     script.write_text("\n".join(readme_python_blocks(README.read_text())))
     done = run([installed / "python", script], tmp_path)
-    assert "First-player advantage" in done.stdout and "Ember Sprite" in done.stdout
+    assert "Deck against deck" in done.stdout and "Ember Sprite" in done.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["example.py"]
 
 

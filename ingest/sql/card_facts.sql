@@ -1,7 +1,8 @@
 -- card_facts for the games numbered $lo..$hi (one ingest batch): per game, seat and card id, whether a copy was in
 -- the opening hand, drawn, or played. Computed once at ingest so per-card reports read a small table.
 -- Opening hand: in `hand` at the end of set-up (turn 0), whole-pile events (`cards`) included, e.g. a mulligan.
--- Drawn: a single-card move deck → hand from turn 1 on. Played: a single-card move from `hand` to anywhere but
+-- Drawn: a single-card move deck → hand, or resource → hand (Miras 9 [M9-049]: a draw from Resource), from turn 1
+-- on. Played: a single-card move from `hand` to anywhere but
 -- deck, hand, discard, exile, nav or gone (a Unit, Site, Equipment or Reaction entering play or the stack; a MORANA
 -- Commit to a Site).
 INSERT INTO card_facts
@@ -13,10 +14,10 @@ WITH setup AS (
 opening AS (SELECT game, card FROM setup GROUP BY game, card HAVING arg_max(dst, n) = 'hand'),
 moves AS (
     SELECT game, card,
-           bool_or(turn >= 1 AND src = 'deck' AND dst = 'hand') AS drawn,
+           bool_or(turn >= 1 AND src IN ('deck', 'resource') AND dst = 'hand') AS drawn,
            bool_or(src = 'hand' AND dst NOT IN ('deck', 'hand', 'discard', 'exile', 'nav', 'gone')) AS played
     FROM events
-    WHERE game BETWEEN $lo AND $hi AND card IS NOT NULL AND src IN ('deck', 'hand') AND dst IS NOT NULL
+    WHERE game BETWEEN $lo AND $hi AND card IS NOT NULL AND src IN ('deck', 'hand', 'resource') AND dst IS NOT NULL
     GROUP BY game, card
 )
 SELECT d.game, d.seat, d.card_id, count(*) AS copies,

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS games (
     game_no INTEGER,
     branched_from VARCHAR,             -- a continued game: the source game id and event number
     branched_at INTEGER,
-    first_player INTEGER,              -- the player of the first event of turn 1 (-1 when unknown)
+    first_player INTEGER,              -- the player of the first event of turn 1 (-1 when unknown; NULL for MORANA [MOR-13])
     winner INTEGER NOT NULL,           -- -1: draw or no result
     end_reason VARCHAR NOT NULL,
     events INTEGER NOT NULL,
@@ -99,7 +99,7 @@ CREATE TABLE IF NOT EXISTS card_facts (  -- derived at ingest (ingest/sql/card_f
     card_id VARCHAR NOT NULL,
     copies INTEGER NOT NULL,
     opening_hand BOOLEAN NOT NULL,     -- a copy was in hand at the end of set-up (turn 0)
-    drawn BOOLEAN NOT NULL,            -- a copy moved deck -> hand from turn 1 on
+    drawn BOOLEAN NOT NULL,            -- a copy moved deck or resource -> hand from turn 1 on [M9-049]
     played BOOLEAN NOT NULL            -- a copy moved from hand into play (not deck, hand, discard, exile, nav, gone)
 );
 

@@ -37,7 +37,12 @@ FROM events
 WHERE kind IN ('WaveStep', 'WaveDeclared', 'BlockersDeclared', 'CombatDamage', 'LeftWave', 'WaveEnded');
 
 CREATE OR REPLACE VIEW m9_damage_payments AS  -- Battle Damage: assignments and each point paid, with its source
-SELECT game, n, turn, step, player, kind, holder, amount, source AS paid_from, card, src, dst, counter, value,
+SELECT game, n, turn, step, player, kind,
+       CASE WHEN kind = 'BattleDamagePaid' THEN player END AS payer,
+       CASE WHEN kind = 'BattleDamageAssigned' THEN holder END AS damaged_player,
+       amount, source AS paid_from,
+       CASE WHEN kind = 'BattleDamagePaid' THEN card END AS paid_card, src, dst,
+       CASE WHEN counter = 'echo' THEN value END AS echo_after,
        (extra->>'point')::INTEGER AS point, (extra->>'remaining')::INTEGER AS remaining,
        coalesce((extra->>'attacker')::INTEGER, (extra->>'source')::INTEGER) AS attacker
 FROM events
@@ -54,9 +59,21 @@ WHERE kind IN ('Committed', 'RebornCommitted', 'InvocationCommitted', 'CommitDon
 
 CREATE OR REPLACE VIEW mor_site_resolutions AS -- each Site's resolution, its effects, and the Rite scoring
 SELECT game, n, turn, step, player, kind, card, target, amount, counter, holder, value, source,
-       (extra->>'site')::INTEGER AS site, (extra->>'first')::INTEGER AS first, extra->>'reason' AS reason,
+       (extra->>'site')::INTEGER AS site, (extra->>'first')::INTEGER AS first,
+       CASE WHEN (extra->>'first')::INTEGER >= 0 THEN (extra->>'first')::INTEGER END AS first_resolver,
+       (extra->>'first')::INTEGER = -1 AS simultaneous, extra->>'reason' AS reason,
        (extra->>'winner')::INTEGER AS site_winner, (extra->>'slava')::INTEGER[] AS slava,
        (extra->>'power')::INTEGER[] AS power
 FROM events
 WHERE kind IN ('SiteResolutionBegan', 'OmenFired', 'RebornFired', 'CharmFired', 'ClashFired', 'PowerChanged',
                'Defeated', 'CharmSpent', 'SiteScored', 'SlavaGained');
+
+-- Decisions -------------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE VIEW decision_options AS    -- one row per option offered, its kind and fields by name
+SELECT d.game, d.n, d.player, d.point, (o.idx - 1)::INTEGER AS option, k.kind, (o.idx - 1) = d.chosen AS chosen,
+       map(k.fields, [json_extract(o.opt, '$[' || i || ']') FOR i IN range(1, len(k.fields) + 1)]) AS fields
+FROM decisions d
+JOIN games g USING (game)
+CROSS JOIN unnest(d.offered::JSON[]) WITH ORDINALITY AS o(opt, idx)
+JOIN option_kinds k ON k.ruleset = g.ruleset AND k.tag = o.opt->>0;

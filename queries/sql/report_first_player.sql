@@ -1,6 +1,7 @@
--- First-player advantage: how often the player who took turn 1 won, per ruleset (decided games).
-SELECT ruleset, count(*) AS all_games, count(*) FILTER (WHERE winner >= 0) AS games,
-       count(*) FILTER (WHERE winner >= 0 AND winner = first_player) AS wins
-FROM games
-WHERE first_player >= 0 AND ($ruleset IS NULL OR ruleset = $ruleset)
-GROUP BY ruleset ORDER BY ruleset;
+-- First-player advantage: games won by the player who took turn 1 (sel_seats restricted to that seat). MORANA
+-- games have first_player NULL [MOR-13] and drop out of the join.
+SELECT s.grp, g.ruleset, count(*) AS all_games, count(*) FILTER (WHERE g.winner >= 0) AS games,
+       count(*) FILTER (WHERE g.winner >= 0 AND s.won) AS wins
+FROM sel_seats s JOIN sel_games g USING (game)
+WHERE s.seat = g.first_player
+GROUP BY ALL ORDER BY s.grp, g.ruleset;

@@ -1,21 +1,22 @@
--- MORANA Initiative [MOR-29]: per player-game, the turns they held Initiative (TurnBegan initiative) and the grants
--- they made (InitiativeGranted); grouped by turns held, with wins (decided games).
-WITH g AS (
-    SELECT game, winner FROM games
-    WHERE ruleset = 'morana' AND winner >= 0 AND ($ruleset IS NULL OR ruleset = $ruleset)
+-- MORANA Initiative [MOR-29]: per decided seat-game, the turns it held Initiative (TurnBegan initiative) and the
+-- grants it made (InitiativeGranted); grouped by turns held, with wins, mean length, and every seat-game (all_*).
+WITH b AS (
+    SELECT s.grp, s.game, s.seat, s.won, g.turns FROM sel_seats s JOIN sel_games g USING (game) WHERE g.winner >= 0
 ),
-seats AS (SELECT g.game, g.winner, p.player FROM g CROSS JOIN (VALUES (0), (1)) p(player)),
 held AS (
-    SELECT e.game, (e.extra->>'initiative')::INTEGER AS player, count(*) AS turns_held
-    FROM events e SEMI JOIN g USING (game) WHERE e.kind = 'TurnBegan' GROUP BY ALL
+    SELECT e.game, (e.extra->>'initiative')::INTEGER AS seat, count(*) AS turns_held
+    FROM events e SEMI JOIN b USING (game) WHERE e.kind = 'TurnBegan' GROUP BY ALL
 ),
 granted AS (
-    SELECT e.game, e.player, count(*) AS grants
-    FROM events e SEMI JOIN g USING (game) WHERE e.kind = 'InitiativeGranted' GROUP BY ALL
+    SELECT e.game, e.player AS seat, count(*) AS grants
+    FROM events e SEMI JOIN b USING (game) WHERE e.kind = 'InitiativeGranted' GROUP BY ALL
 )
-SELECT least(coalesce(h.turns_held, 0), 3) AS turns_held_capped_at_3, count(*) AS games,
-       count(*) FILTER (WHERE s.winner = s.player) AS wins, sum(coalesce(x.grants, 0))::BIGINT AS grants
-FROM seats s
-LEFT JOIN held h ON h.game = s.game AND h.player = s.player
-LEFT JOIN granted x ON x.game = s.game AND x.player = s.player
-GROUP BY ALL ORDER BY 1;
+SELECT b.grp, least(coalesce(h.turns_held, 0), 3) AS turns_held_capped_at_3, count(*) AS games,
+       count(*) FILTER (WHERE b.won) AS wins, sum(coalesce(x.grants, 0))::BIGINT AS grants,
+       round(avg(b.turns), 2) AS mean_turns,
+       any_value(t.all_games) AS all_games, any_value(t.all_wins) AS all_wins
+FROM b
+LEFT JOIN held h ON h.game = b.game AND h.seat = b.seat
+LEFT JOIN granted x ON x.game = b.game AND x.seat = b.seat
+JOIN (SELECT grp, count(*) AS all_games, count(*) FILTER (WHERE won) AS all_wins FROM b GROUP BY grp) t USING (grp)
+GROUP BY ALL ORDER BY b.grp, 2;

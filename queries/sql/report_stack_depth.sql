@@ -1,6 +1,6 @@
 -- Miras 9 reaction windows: per window name, how many opened, how many got at least one response (StackPushed),
 -- the response rate, pushes per window and the deepest stack. Windows are numbered by opening order in a game.
-WITH g AS (SELECT game FROM games WHERE ruleset = 'miras9' AND ($ruleset IS NULL OR ruleset = $ruleset)),
+WITH g AS (SELECT game FROM sel_games),
 w AS (
     SELECT e.game, e.n, e.kind, e.extra,
            sum(CASE WHEN e.kind = 'WindowOpened' THEN 1 ELSE 0 END) OVER (PARTITION BY e.game ORDER BY e.n) AS win_no
@@ -14,7 +14,7 @@ per AS (
            coalesce(max((extra->>'depth')::INTEGER) FILTER (WHERE kind = 'StackPushed'), 0) AS depth
     FROM w WHERE win_no > 0 GROUP BY game, win_no
 )
-SELECT window_name, count(*) AS windows, count(*) FILTER (WHERE pushes > 0) AS responded,
+SELECT window_name, count(*) AS windows, count(DISTINCT game) AS games, count(*) FILTER (WHERE pushes > 0) AS responded,
        count(*) FILTER (WHERE pushes > 0) / count(*) AS response_rate,
        avg(pushes) AS pushes_per_window, max(depth) AS max_depth,
        avg(depth) FILTER (WHERE pushes > 0) AS mean_depth_when_responded

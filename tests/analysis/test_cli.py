@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
 from annals.cli.main import app
@@ -35,14 +36,35 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     assert write.exit_code == 1 and "read-only" in write.output
 
     out = tmp_path / "fp.parquet"
-    rep = runner.invoke(app, ["report", "first_player", "--db", str(db), "--format", "parquet", "-o", str(out)])
+    rep = runner.invoke(
+        app, ["report", "first_player", "--db", str(db), "--format", "parquet", "-o", str(out), "--min-games", "0"]
+    )
     assert rep.exit_code == 0 and pl.read_parquet(out)["games"].sum() == 50
+    meta = pq.read_schema(out).metadata  # the report's metadata travels with the rows
+    assert json.loads(meta[b"report"]) == "first_player" and json.loads(meta[b"filters"]) == {}
+    assert json.loads(meta[b"sample"]).startswith("sample: 50 games") and b"description" in meta
 
-    table = runner.invoke(app, ["report", "deck_matrix", "--db", str(db)])
+    table = runner.invoke(app, ["report", "deck_matrix", "--db", str(db), "--min-games", "0"])
     assert "sample: 50 games" in table.output and "ci_low" in table.output
 
     bad = runner.invoke(app, ["report", "deck_matirx", "--db", str(db)])
     assert bad.exit_code == 2 and "unknown report 'deck_matirx'; did you mean 'deck_matrix'?" in bad.stderr
+    as_json = runner.invoke(app, ["report", "deck_matrix", "--db", str(db), "-f", "json", "--deck", "pile"])
+    doc = json.loads(as_json.output)
+    assert set(doc) >= {"report", "description", "sample", "filters", "rows"} and doc["filters"] == {"deck": "pile"}
+    assert doc["rows"] == [] and "2 rows with fewer than 30 games hidden" in doc["sample"]  # the mirror's two seats
+
+    as_csv = runner.invoke(app, ["report", "game_length", "--db", str(db), "-f", "csv", "--min-games", "0"])
+    assert as_csv.stdout.startswith("ruleset,end_reason,games") and "sample: 50 games" in as_csv.stderr
+
+    for args, message in [
+        (["--ruleset", "nosuch"], "no ruleset 'nosuch'"),
+        (["--agent", "randm"], "did you mean 'random'"),
+        (["--by", "seat"], "cannot be split by 'seat'"),
+        (["--since", "yesterday"], "is not a date"),
+    ]:
+        refused = runner.invoke(app, ["report", "deck_matrix", "--db", str(db), *args])
+        assert refused.exit_code == 2 and message in refused.output and len(refused.output.splitlines()) == 1
 
     log = collect([logs_copy / "cardtoy"])[0]
     game_id = Path(log).stem.split("-")[-1]

@@ -102,7 +102,9 @@ def test_coordinates_of_both_games(real_logs: Path) -> None:
 
 @pytest.mark.parametrize("ruleset", ["miras9", "morana"])
 def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog], ruleset: str) -> None:
-    got = rows(run_report(con, "card_winrate", ruleset=ruleset).frame, ["card_id", "context"], ["games", "wins"])
+    got = rows(
+        run_report(con, "card_winrate", ruleset=ruleset, min_games=0).frame, ["card_id", "context"], ["games", "wins"]
+    )
     assert got == independent_card_winrate(by(logs, ruleset)) and got
 
 
@@ -116,7 +118,7 @@ def test_damage_payments(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) ->
     for log in by(logs, "miras9"):
         for e in kinds(log, "BattleDamagePaid"):
             want[(stage(e.turn), e.source)] += 1
-    got = rows(run_report(con, "damage_payments").frame, ["stage", "paid_from"], ["points"])
+    got = rows(run_report(con, "damage_payments", min_games=0).frame, ["stage", "paid_from"], ["points"])
     assert got == {k: (v,) for k, v in want.items()} and got
 
 
@@ -133,7 +135,7 @@ def test_stack_depth(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> Non
                 current[1] += 1
                 if current[1] == 1:
                     responded[current[0]] += 1
-    got = rows(run_report(con, "stack_depth").frame, ["window_name"], ["windows", "responded"])
+    got = rows(run_report(con, "stack_depth", min_games=0).frame, ["window_name"], ["windows", "responded"])
     assert got == {(w,): (n, responded[w]) for w, n in windows.items()}
 
 
@@ -148,8 +150,12 @@ def test_manifest_pressure(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) 
             uses[type(e).__name__][key] += 1
             if e.player == log.close.winner:
                 won[type(e).__name__].add(key)
-    got = rows(run_report(con, "manifest_pressure").frame, ["action"], ["games", "uses", "wins"])
-    assert got == {(k,): (len(v), sum(v.values()), len(won[k])) for k, v in uses.items()}
+    frame = run_report(con, "manifest_pressure", min_games=0).frame
+    got = rows(frame, ["action"], ["games", "uses", "wins"])
+    assert got == {(k,): (len(uses[k]), sum(uses[k].values()), len(won[k])) for k in ("Manifested", "Pressured")}
+    decided = [log for log in by(logs, "miras9") if log.close.winner >= 0]
+    for row in rows(frame, ["action"], ["games", "without_games", "all_games", "all_wins"]).values():
+        assert row[0] + row[1] == row[2] == 2 * len(decided) and row[3] == len(decided)  # the baseline beside it
 
 
 def test_slava_curves(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
@@ -169,36 +175,59 @@ def test_slava_curves(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
             last = at_end.get(turn, last)
             for player in (0, 1):
                 totals[(turn, "winner" if player == log.close.winner else "loser")].append(last[player])
-    got = rows(run_report(con, "slava_curves").frame, ["turn", "outcome"], ["games", "mean_slava"])
+    got = rows(run_report(con, "slava_curves", min_games=0).frame, ["turn", "outcome"], ["games", "mean_slava"])
     assert set(got) == set(totals)
     for key, values in totals.items():
         assert got[key][0] == len(values) and got[key][1] == pytest.approx(sum(values) / len(values))
 
 
 def test_site_control(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    """[MOR-17] [MOR-19] Rite scorings per Site."""
+    """[MOR-17] [MOR-19] Rite scorings per Site; [MOR-28] [MOR-29] who resolved that Site first that turn."""
     want: dict[int, Counter[str]] = defaultdict(Counter)
     for log in by(logs, "morana"):
-        first = next(e.player for e in log.events if e.turn >= 1 and e.player >= 0)
-        for e in kinds(log, "SiteScored"):
+        first: dict[tuple[int, int], int] = {}  # (turn, site) -> who resolved it first (-1: simultaneously)
+        for e in kinds(log, "SiteResolutionBegan", "SiteScored"):
+            if type(e).__name__ == "SiteResolutionBegan":
+                first[(e.turn, e.site)] = e.first
+                continue
             c = want[e.site]
             c["scorings"] += 1
             c["seat0"] += e.winner == 0
             c["seat1"] += e.winner == 1
             c["ties"] += e.winner < 0
-            c["first"] += e.winner == first
-    got = rows(run_report(con, "site_control").frame, ["site"], ["scorings", "seat0", "seat1", "ties"])
-    assert got == {(s,): (c["scorings"], c["seat0"], c["seat1"], c["ties"]) for s, c in want.items()} and got
+            resolver = first.get((e.turn, e.site), -1)
+            c["resolved_first"] += resolver >= 0
+            c["won_by_first"] += resolver >= 0 and e.winner == resolver
+    columns = ["scorings", "seat0", "seat1", "ties", "resolved_first", "won_by_first"]
+    got = rows(run_report(con, "site_control", min_games=0).frame, ["site"], columns)
+    assert got == {(s,): tuple(c[k] for k in columns) for s, c in want.items()} and got
+    assert sum(c["resolved_first"] for c in want.values()) > 0  # the sample has ordered resolutions
+
+
+def test_morana_has_no_first_player(con: duckdb.DuckDBPyConnection) -> None:
+    """[MOR-13] both players take each turn together: first_player is NULL, so went_first is NULL and the
+    first_player report has no MORANA row; Miras 9 keeps its first player [M9-022]."""
+    stored = dict(con.execute("SELECT ruleset, count(first_player) FROM games GROUP BY ALL").fetchall())
+    assert stored["morana"] == 0 and stored["miras9"] == 3
+    went = con.execute("SELECT count(went_first) FROM game_results WHERE ruleset = 'morana'").fetchall()[0][0]
+    assert went == 0
+    frame = run_report(con, "first_player", min_games=0).frame
+    assert frame["ruleset"].to_list() == ["miras9"]
+    assert "MORANA has no first player" in run_report(con, "first_player").description
 
 
 def test_reborn_timing(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    """[MOR-21] Reborn fired, by turn."""
-    want: Counter[int] = Counter()
+    """[MOR-21] Reborns committed by turn, and how many of them fired: a Reborn that never fired counts too."""
+    want: dict[int, Counter[str]] = defaultdict(Counter)
     for log in by(logs, "morana"):
-        if log.close.winner >= 0:
-            want.update(e.turn for e in kinds(log, "RebornFired"))
-    got = rows(run_report(con, "reborn_timing").frame, ["turn"], ["reborns"])
-    assert got == {(t,): (v,) for t, v in want.items()}
+        if log.close.winner < 0:
+            continue
+        fired = {(e.turn, e.card) for e in kinds(log, "RebornFired")}
+        for e in kinds(log, "RebornCommitted"):
+            want[e.turn]["committed"] += 1
+            want[e.turn]["fired"] += (e.turn, e.card) in fired
+    got = rows(run_report(con, "reborn_timing", min_games=0).frame, ["turn"], ["committed", "fired", "never_fired"])
+    assert got == {(t,): (c["committed"], c["fired"], c["committed"] - c["fired"]) for t, c in want.items()}
 
 
 def test_offboard_cap(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
@@ -225,7 +254,7 @@ def test_initiative(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None
             bucket = min(held[player], 3)
             want[(bucket, "games")] += 1
             want[(bucket, "wins")] += player == log.close.winner
-    got = rows(run_report(con, "initiative").frame, ["turns_held_capped_at_3"], ["games", "wins"])
+    got = rows(run_report(con, "initiative", min_games=0).frame, ["turns_held_capped_at_3"], ["games", "wins"])
     assert got == {(b,): (want[(b, "games")], want[(b, "wins")]) for b, kind in want if kind == "games"}
 
 

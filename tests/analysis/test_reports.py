@@ -70,7 +70,7 @@ def independent_card_winrate(logs: list[GameLog]) -> dict[tuple[str, str], tuple
                     setup[card] = dst
                 if single is None:
                     continue
-                if e.turn >= 1 and src == "deck" and dst == "hand":
+                if e.turn >= 1 and src in ("deck", "resource") and dst == "hand":  # [M9-049] a draw from Resource
                     facts.append(("drawn", card))
                 if src == "hand" and dst not in NOT_PLAYED:
                     facts.append(("played", card))
@@ -88,7 +88,9 @@ def independent_card_winrate(logs: list[GameLog]) -> dict[tuple[str, str], tuple
 
 def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     cardtoy = [log for log in logs if log.header.ruleset == "cardtoy"]
-    got = rows(run_report(con, "card_winrate", ruleset="cardtoy").frame, ["card_id", "context"], ["games", "wins"])
+    got = rows(
+        run_report(con, "card_winrate", ruleset="cardtoy", min_games=0).frame, ["card_id", "context"], ["games", "wins"]
+    )
     assert got == independent_card_winrate(cardtoy)
     assert {c for _, c in got} == {"opening_hand", "drawn", "played"}
 
@@ -99,29 +101,40 @@ def test_first_player(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
         if log.close.winner >= 0:
             want[log.header.ruleset][0] += 1
             want[log.header.ruleset][1] += log.close.winner == first_player(log)
-    got = rows(run_report(con, "first_player").frame, ["ruleset"], ["games", "wins"])
+    got = rows(run_report(con, "first_player", min_games=0).frame, ["ruleset"], ["games", "wins"])
     assert got == {(r,): tuple(v) for r, v in want.items()}
 
 
-def test_deck_matrix(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    want: Counter[tuple[str, str, str, str]] = Counter()
+def test_deck_matrix_counts_each_side_once_and_splits_mirrors_by_seat(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog]
+) -> None:
+    """Each decided game once from each deck's side; the toy games are mirrors (pile against pile), reported per
+    seat instead of the tautological 0.5 both sides of one game always give."""
+    want: Counter[tuple[str, str, str, str, str]] = Counter()
     for log in logs:
         if log.close.winner < 0:
             continue
         names = [d.name for d in log.header.decks]
         for seat in (0, 1):
-            key = (log.header.ruleset, names[seat], names[1 - seat])
+            side = f"seat {seat}" if names[0] == names[1] else "either"
+            key = (log.header.ruleset, names[seat], names[1 - seat], side)
             want[(*key, "games")] += 1
             want[(*key, "wins")] += log.close.winner == seat
-    got = rows(run_report(con, "deck_matrix").frame, ["ruleset", "deck", "opponent"], ["games", "wins"])
-    assert got == {k[:3]: (want[(*k[:3], "games")], want[(*k[:3], "wins")]) for k in want}
+    frame = run_report(con, "deck_matrix", min_games=0).frame
+    got = rows(frame, ["ruleset", "deck", "opponent", "side"], ["games", "wins"])
+    assert got == {k[:4]: (want[(*k[:4], "games")], want[(*k[:4], "wins")]) for k in want}
+    mirror = {r["side"]: r for r in frame.filter(pl.col("ruleset") == "toy").iter_rows(named=True)}
+    assert set(mirror) == {"seat 0", "seat 1"}
+    decided = sum(1 for log in logs if log.header.ruleset == "toy" and log.close.winner >= 0)
+    assert mirror["seat 0"]["games"] == decided and mirror["seat 0"]["wins"] + mirror["seat 1"]["wins"] == decided
+    assert mirror["seat 0"]["deck_games"] == 2 * decided  # the deck's record: both seats of every mirror game
 
 
 def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     turns: dict[tuple[str, str], list[int]] = defaultdict(list)
     for log in logs:
         turns[(log.header.ruleset, log.close.end_reason)].append(log.close.turns)
-    frame = run_report(con, "game_length").frame
+    frame = run_report(con, "game_length", min_games=0).frame
     got = rows(frame, ["ruleset", "end_reason"], ["games", "mean_turns", "median_turns"])
     assert set(got) == set(turns)
     for key, values in turns.items():
@@ -136,19 +149,27 @@ def test_decision_choices(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -
     for log in logs:
         for d in log.decisions:
             want[(log.header.ruleset, d.point, type(d.offered[d.chosen]).__name__)] += 1
-    got = rows(run_report(con, "decision_choices").frame, ["ruleset", "point", "chosen_kind"], ["decisions"])
+    got = rows(
+        run_report(con, "decision_choices", min_games=0).frame, ["ruleset", "point", "chosen_kind"], ["decisions"]
+    )
     assert got == {k: (v,) for k, v in want.items()}
 
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
 def test_every_report_runs_and_states_its_sample(con: duckdb.DuckDBPyConnection, name: str, db: Path) -> None:
     result = run_report(con, name, database=str(db))
-    assert result.sample.startswith("sample: 50 games") and str(db) in result.sample
+    reads = REPORTS[name].rulesets  # the toy database holds no Miras 9 or MORANA game: their reports count none
+    assert (
+        result.sample.startswith("sample: 50 games" if reads is None else "sample: 0 games")
+        and str(db) in result.sample
+    )
     assert isinstance(result.frame, pl.DataFrame)
 
 
 def test_ruleset_filter_and_min_games(con: duckdb.DuckDBPyConnection) -> None:
-    only = run_report(con, "first_player", ruleset="toy")
+    only = run_report(con, "first_player", ruleset="toy", min_games=0)
     assert only.frame["ruleset"].to_list() == ["toy"] and "10 games" in only.sample
+    small = run_report(con, "first_player", ruleset="toy")  # the default floor hides the 10-game row, and says so
+    assert small.frame.height == 0 and small.hidden == 1 and "1 rows with fewer than 30 games hidden" in small.sample
     big = run_report(con, "card_winrate", min_games=10**6)
     assert big.frame.height == 0

@@ -31,7 +31,7 @@ def svg_texts(path: Path) -> str:
 
 @pytest.mark.parametrize("name", list(CHARTS))
 def test_each_chart_draws_its_reports_rows(con: duckdb.DuckDBPyConnection, tmp_path: Path, name: str) -> None:
-    result = run_report(con, name, database="pictures.duckdb")
+    result = run_report(con, name, database="pictures.duckdb", min_games=0)
     spec = report_chart(result).to_dict()
     datasets = spec.get("datasets") or {}
     rows = [row for values in datasets.values() for row in values] or spec["data"]["values"]
@@ -49,14 +49,14 @@ def test_each_chart_draws_its_reports_rows(con: duckdb.DuckDBPyConnection, tmp_p
 
 def test_no_chart_or_no_such_format_is_refused(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
     with pytest.raises(PlotError, match="has no chart"):
-        write_plot(run_report(con, "initiative"), tmp_path / "x.svg")
+        write_plot(run_report(con, "initiative", min_games=0), tmp_path / "x.svg")
     with pytest.raises(PlotError, match=r"name it \.svg, \.png or \.json"):
-        write_plot(run_report(con, "first_player"), tmp_path / "x.gif")
+        write_plot(run_report(con, "first_player", min_games=0), tmp_path / "x.gif")
 
 
 def test_report_plot_on_the_command_line(picture_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "fp.svg"
-    r = runner.invoke(app, ["report", "first_player", "--db", str(picture_db), "--plot", str(out)])
+    r = runner.invoke(app, ["report", "first_player", "--db", str(picture_db), "--plot", str(out), "--min-games", "0"])
     assert r.exit_code == 0, r.output
     assert f"chart written to {out}" in r.output and "First-player advantage" in svg_texts(out)
     bad = runner.invoke(app, ["report", "initiative", "--db", str(picture_db), "--plot", str(out)])

@@ -1,0 +1,80 @@
+"""Benchmark of the filtered reports: ``python -m bench.reports [--events N] [--dir DIR]``.
+
+Makes logs of N events (default 10 million: real games copied under new headers, as ``bench.ingest`` does),
+ingests them, then times ``card_metrics`` (the 17lands card metrics: filters, the two selection tables, the
+aggregation, Wilson intervals in polars) plain, split ``--by agent`` and filtered ``--agent heuristic``, against
+a ceiling measured in the same run: the same aggregation as one bare SQL query over ``card_games`` with no
+filters, no selection tables and no polars. Goal: every variant under 200 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from annals.ingest.loader import ingest
+from annals.ingest.schema import open_database
+from annals.queries.filters import Filters
+from annals.queries.reports import run_report
+from bench.ingest import make_logs, percentiles
+
+CEILING = """
+SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
+       count(*) FILTER (WHERE c.opening_hand), count(*) FILTER (WHERE c.drawn),
+       count(*) FILTER (WHERE c.opening_hand OR c.drawn), count(*) FILTER (WHERE c.played),
+       count(*) FILTER (WHERE c.used)
+FROM card_games c JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
+"""
+
+
+def run(folder: Path, events: int, workers: int) -> None:
+    total = make_logs(folder, events)
+    db = folder / "bench.duckdb"
+    report = ingest([folder / "real", folder / "copies"], db, workers=workers)
+    assert report.reconciled and report.events_stored == total, report
+    con = open_database(db, read_only=True)
+    games, rows = con.execute("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM card_games)").fetchall()[0]
+    print(f"{total:,} events, {games:,} games, {rows:,} card_games rows")
+
+    def samples(fn: object, runs: int = 7) -> list[float]:
+        out = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            fn()  # type: ignore[operator]
+            out.append(time.perf_counter() - start)
+        return out
+
+    ceiling = samples(lambda: con.execute(CEILING).fetchall())
+    best_ceiling = min(ceiling)
+    print(f"ceiling (bare SQL aggregation of card_games): {percentiles(ceiling)}")
+    for label, filters in [
+        ("card_metrics", Filters()),
+        ("card_metrics --by agent", Filters(by="agent")),
+        ("card_metrics --agent heuristic --min-turns 5", Filters(agent="heuristic", min_turns=5)),
+    ]:
+        timed = samples(lambda f=filters: run_report(con, "card_metrics", filters=f, min_games=0))
+        print(f"{label}: {percentiles(timed)}; best {min(timed) * 1e3:.1f} ms = {min(timed) / best_ceiling:.1f}x "
+              f"the ceiling (goal < 200 ms)")  # fmt: skip
+    con.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
+    args = parser.parse_args()
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        run(folder, args.events, args.workers)
+    finally:
+        if args.dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

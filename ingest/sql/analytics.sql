@@ -1,0 +1,30 @@
+-- Tables added for honest analytics (issue 16), created on every writable open; additive to schema_v1 (no new
+-- version: nothing existing changes shape). Filled at ingest per batch; a database made before them is backfilled
+-- by ingest.schema.ensure_schema.
+
+CREATE TABLE IF NOT EXISTS game_dates (  -- when each game's log was written, for --since/--until and export months
+    game INTEGER PRIMARY KEY,
+    recorded_at TIMESTAMP NOT NULL         -- the log file's modification time at ingest, UTC (logs carry no clock)
+);
+
+CREATE TABLE IF NOT EXISTS card_games (  -- derived at ingest (ingest/sql/card_games.sql): one row per game, seat, card id
+    game INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    card_id VARCHAR NOT NULL,
+    copies INTEGER NOT NULL,
+    opening_hand BOOLEAN NOT NULL,       -- a copy was in hand at the end of set-up (turn 0)
+    drawn BOOLEAN NOT NULL,              -- a copy came to hand from turn 1 on: from the deck, or from Resource [M9-049]
+    drawn_from_resource BOOLEAN NOT NULL,
+    first_in_hand_turn INTEGER,          -- 0: opening hand; NULL: never in hand
+    played BOOLEAN NOT NULL,             -- a copy moved from hand into play (as card_facts.played)
+    first_played_turn INTEGER,
+    used BOOLEAN NOT NULL,               -- a copy's own ability or effect happened (see card_games.sql)
+    first_used_turn INTEGER
+);
+
+CREATE OR REPLACE TABLE option_kinds (    -- the decision option types of every ruleset this annals knows, by tag
+    ruleset VARCHAR NOT NULL,
+    tag VARCHAR NOT NULL,                  -- the option's tag, as the first element of its JSON array
+    kind VARCHAR NOT NULL,                 -- the option class name (decisions.chosen_kind)
+    fields VARCHAR[] NOT NULL              -- the names of the array's other elements, in order
+);

@@ -1,0 +1,123 @@
+"""A dataset for sharing, the way 17lands publishes game data: ``export(con, folder)`` writes one hive-partitioned
+Parquet table per entity (``TABLE/ruleset=R/month=YYYY-MM/*.parquet``), a README with the data dictionary, and a
+manifest of row counts and digests any Parquet reader can recompute.
+
+A table's digest is the SHA-256 of the canonical JSON of ``{"rows": N, "sums": {column: sum}}`` over its integer
+columns (partition columns excluded): order-free, so DuckDB, polars and pyarrow each recompute it from the files
+(``digest_of``) and must agree with the database.
+
+``view="spectator"`` exports only what a spectator may see: games and players (deck names, no lists), and each
+event as the ruleset's own ``redact(event, -1)`` gives it (``public_events``: kind and fields as JSON), read
+from the game's log file; no deck lists, decisions or card facts (they reveal hands).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import polars as pl
+import pyarrow as pa
+
+from annals.engine.registry import get_ruleset
+from annals.queries import sqlfiles
+from annals.queries.dictionary import dictionary
+from annals.schemas.errors import AnnalsError, UnknownNameError
+from annals.schemas.logfile import read_log
+
+VIEWS = ("omniscient", "spectator")
+OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
+SPECTATOR = ("games", "players")
+PARTITION = ("ruleset", "month")
+
+
+class ExportError(AnnalsError, ValueError):
+    """The export cannot be written as asked (a bad view, format, or a folder that is not empty)."""
+
+
+def _canonical(rows: int, sums: dict[str, int]) -> str:
+    return hashlib.sha256(json.dumps({"rows": rows, "sums": sums}, sort_keys=True).encode()).hexdigest()
+
+
+def digest_of(frame: pl.DataFrame) -> dict[str, Any]:
+    """Rows, integer-column sums and their digest for a frame read back from the export (partition columns and
+    non-integer columns ignored)."""
+    sums = {
+        name: int(frame[name].cast(pl.Int64).sum())
+        for name, dtype in frame.schema.items()
+        if dtype.is_integer() and name not in PARTITION
+    }
+    return {"rows": frame.height, "sums": sums, "digest": _canonical(frame.height, sums)}
+
+
+def _public_events(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every event as a spectator sees it: the ruleset's redaction of the logged event (viewer -1)."""
+    out: dict[str, list[Any]] = {k: [] for k in ("game", "n", "turn", "step", "player", "kind", "fields")}
+    for game, file, ruleset in con.execute("SELECT game, file, ruleset FROM games ORDER BY game").fetchall():
+        rules = get_ruleset(ruleset)
+        for event in read_log(file).events:
+            shown = rules.redact(event, -1)
+            fields = msgspec.structs.asdict(shown)
+            for key, value in (("game", game), ("n", shown.n), ("turn", shown.turn), ("step", shown.step),
+                               ("player", shown.player), ("kind", type(shown).__name__)):  # fmt: skip
+                out[key].append(value)
+            rest = {k: v for k, v in fields.items() if k not in ("n", "turn", "step", "player")}
+            out["fields"].append(msgspec.json.encode(rest).decode())
+    types = [pa.int32(), pa.int32(), pa.int32(), pa.string(), pa.int8(), pa.string(), pa.string()]
+    return pa.table({k: pa.array(v, t) for (k, v), t in zip(out.items(), types, strict=True)})
+
+
+def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omniscient") -> dict[str, Any]:
+    """Write the dataset into ``folder`` (created; it must be empty) and return the manifest written there."""
+    if view not in VIEWS:
+        raise UnknownNameError("view", view, VIEWS)
+    if folder.exists() and any(folder.iterdir()):
+        raise ExportError(f"{folder} is not empty; export into a new folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    con.execute(sqlfiles.load("export_keys"))
+    tables = list(OMNISCIENT if view == "omniscient" else SPECTATOR)
+    if view == "spectator":
+        con.register("public_events", _public_events(con))
+        tables.append("public_events")
+    manifest: dict[str, Any] = {"view": view, "partitioned_by": list(PARTITION), "tables": {}}
+    for table in tables:
+        columns = "p.name, p.seat, p.agent, p.deck, p.game" if (view, table) == ("spectator", "players") else "x.*"
+        alias = "p" if columns.startswith("p.") else "x"
+        query = f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
+        target = folder / table
+        con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, month))")
+        frame = con.sql(query).pl()
+        manifest["tables"][table] = digest_of(frame)
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    (folder / "README.md").write_text(_readme(con, tables, view))
+    return manifest
+
+
+def _readme(con: duckdb.DuckDBPyConnection, tables: list[str], view: str) -> str:
+    lines = [
+        f"# annals dataset ({view} view)",
+        "",
+        "One folder per table, hive-partitioned by `ruleset` and `month` (the month the game's log was written).",
+        "Read with DuckDB `read_parquet('TABLE/**/*.parquet', hive_partitioning = true)`, polars",
+        "`pl.scan_parquet('TABLE/**/*.parquet', hive_partitioning=True)` or `pyarrow.dataset.dataset('TABLE',",
+        "partitioning='hive')`. `manifest.json` holds each table's rows, integer-column sums and their SHA-256",
+        'digest (of the canonical JSON `{"rows": N, "sums": {...}}`) to check a copy against.',
+        "",
+        "## Data dictionary",
+    ]
+    frame = dictionary(con)
+    for table in tables:
+        lines.append(f"\n### {table}\n")
+        rows = frame.filter(pl.col("table") == table)
+        if rows.height == 0:
+            lines.append("Each event as a spectator sees it (the ruleset's redaction): kind, and its fields as JSON.")
+            continue
+        for row in rows.iter_rows(named=True):
+            lines.append(
+                row["comment"] if row["column"] is None else f"- `{row['column']}` ({row['type']}): {row['comment']}"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,108 @@
+"""Which games and seats a report reads: the filters every report takes, checked against what the database holds,
+and the two temporary tables (``sel_games``, ``sel_seats``) the report SQL reads instead of ``games``/``players``.
+
+A *game filter* (``ruleset``, ``event``, ``since``/``until``, ``min_turns``) keeps whole games. A *seat filter*
+(``agent``, ``deck``, ``seat``) keeps the seats that match: a report about seats (a card's owner, a deck, who paid)
+reads only those seats; a report about whole games reads the games with such a seat. ``by`` splits a per-seat
+report by the seat's agent, deck or seat number (the ``grp`` column of ``sel_seats``; ``opp_grp`` is the other
+seat's value).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import duckdb
+import msgspec
+
+from annals.queries import sqlfiles
+from annals.schemas.errors import BadArgumentError, did_you_mean
+from annals.schemas.rulesets import ruleset_names
+
+BY = ("agent", "deck", "seat")
+
+
+class UnknownValueError(BadArgumentError, ValueError):
+    """A filter names a value (ruleset, agent, deck, event, seat) the database does not hold."""
+
+
+class NotApplicableError(BadArgumentError, ValueError):
+    """An option was given to a report it does not apply to."""
+
+
+class Filters(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str | None = None
+    agent: str | None = None
+    deck: str | None = None
+    seat: int | None = None
+    event: str | None = None
+    since: date | None = None  # games recorded on or after this day (game_dates.recorded_at)
+    until: date | None = None  # games recorded on or before this day
+    min_turns: int | None = None  # games that lasted at least this many turns (a control for length bias)
+    by: str | None = None  # split per-seat rows by agent, deck or seat
+
+    def given(self) -> dict[str, Any]:
+        """The filters set, by name, as JSON-ready values."""
+        out: dict[str, Any] = {}
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value.isoformat() if isinstance(value, date) else value
+        return out
+
+    @property
+    def seat_filtered(self) -> bool:
+        return self.agent is not None or self.deck is not None or self.seat is not None
+
+
+def _known(con: duckdb.DuckDBPyConnection, query: str) -> list[str]:
+    return [str(r[0]) for r in con.execute(query).fetchall() if r[0] is not None]
+
+
+def _check(kind: str, value: str, known: list[str]) -> None:
+    if value in known:
+        return
+    listing = ", ".join(known) if known else "none in this database"
+    raise UnknownValueError(f"no {kind} {value!r};{did_you_mean(value, known)} known {kind}s: {listing}")
+
+
+def check(con: duckdb.DuckDBPyConnection, f: Filters) -> None:
+    """Refuse any value the database (or, for rulesets, this annals) does not know, listing the known ones."""
+    if f.ruleset is not None:
+        stored = _known(con, "SELECT DISTINCT ruleset FROM games ORDER BY 1")
+        _check("ruleset", f.ruleset, sorted(set(stored) | set(ruleset_names())))
+    if f.agent is not None:
+        _check("agent", f.agent, _known(con, "SELECT DISTINCT agent FROM players ORDER BY 1"))
+    if f.deck is not None:
+        _check("deck", f.deck, _known(con, "SELECT DISTINCT deck FROM players ORDER BY 1"))
+    if f.event is not None:
+        _check("event", f.event, _known(con, "SELECT DISTINCT event FROM games WHERE event <> '' ORDER BY 1"))
+    if f.seat is not None and f.seat not in (0, 1):
+        raise UnknownValueError(f"no seat {f.seat}; seats are 0 and 1")
+    if f.by is not None and f.by not in BY:
+        raise UnknownValueError(f"cannot split by {f.by!r}; choose one of: {', '.join(BY)}")
+    if f.since is not None and f.until is not None and f.since > f.until:
+        raise UnknownValueError(f"--since {f.since} is after --until {f.until}; nothing can match")
+    if f.min_turns is not None and f.min_turns < 0:
+        raise UnknownValueError(f"--min-turns {f.min_turns} is negative; give 0 or more")
+
+
+def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
+    """(Re)create the temporary tables ``sel_games`` and ``sel_seats`` for ``f`` and the report's ``rulesets``
+    (None: every ruleset). Works on a read-only connection: temporary tables live in memory."""
+    params: dict[str, Any] = {
+        "ruleset": f.ruleset,
+        "rulesets": list(rulesets) if rulesets is not None else None,
+        "event": f.event,
+        "since": f.since,
+        "until": f.until,
+        "min_turns": f.min_turns,
+        "agent": f.agent,
+        "deck": f.deck,
+        "seat": f.seat,
+        "by": f.by,
+    }
+    for statement in sqlfiles.load("select").split(";\n"):
+        if statement.strip():
+            con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})

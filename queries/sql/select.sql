@@ -1,0 +1,27 @@
+-- The games and seats a report reads (queries/filters.py): two temporary tables, so every report applies the same
+-- filters the same way. Game filters keep whole games; seat filters keep matching seats, and the games that have one.
+CREATE OR REPLACE TEMP TABLE sel_seats AS
+SELECT p.game, p.seat, p.agent, p.deck, o.agent AS opp_agent, o.deck AS opp_deck,
+       g.winner = p.seat AS won, g.winner >= 0 AS decided, g.ruleset, g.turns,
+       CASE $by WHEN 'agent' THEN p.agent WHEN 'deck' THEN p.deck WHEN 'seat' THEN 'seat ' || p.seat ELSE 'all' END
+           AS grp,
+       CASE $by WHEN 'agent' THEN o.agent WHEN 'deck' THEN o.deck WHEN 'seat' THEN 'seat ' || o.seat ELSE 'all' END
+           AS opp_grp
+FROM games g
+JOIN players p USING (game)
+LEFT JOIN players o ON o.game = p.game AND o.seat <> p.seat
+LEFT JOIN game_dates t ON t.game = g.game
+WHERE ($ruleset IS NULL OR g.ruleset = $ruleset)
+  AND ($rulesets IS NULL OR list_contains($rulesets, g.ruleset))
+  AND ($event IS NULL OR g.event = $event)
+  AND ($since IS NULL OR t.recorded_at >= $since::DATE)
+  AND ($until IS NULL OR t.recorded_at < $until::DATE + INTERVAL 1 DAY)
+  AND ($min_turns IS NULL OR g.turns >= $min_turns)
+  AND ($agent IS NULL OR p.agent = $agent)
+  AND ($deck IS NULL OR p.deck = $deck)
+  AND ($seat IS NULL OR p.seat = $seat);
+
+CREATE OR REPLACE TEMP TABLE sel_games AS
+SELECT g.game, g.ruleset, g.winner, g.turns, g.events, g.first_player, g.end_reason
+FROM games g
+WHERE g.game IN (SELECT game FROM sel_seats);

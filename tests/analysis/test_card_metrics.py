@@ -1,0 +1,106 @@
+"""card_metrics (17lands' GP, OH, GD, GIH, GNS, IWD; played and used) against an independent count from the logs
+of real Miras 9 and MORANA games, Resource draws included [M9-049]."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from annals.ingest.flatten import collect
+from annals.queries.reports import REPORTS, run_report, wilson
+from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.records import instance_id
+from tests.analysis.test_reports import NOT_PLAYED, rows
+
+USED = {"AbilityActivated", "TriggerFired", "StackPushed", "Manifested", "Pressured", "OmenFired", "RebornFired",
+        "CharmFired", "ClashFired", "InvocationFired"}  # fmt: skip
+METRICS = ("gp", "oh", "gd", "gih", "gns", "played", "used")
+
+
+@pytest.fixture(scope="module")
+def logs(real_logs: Path) -> list[GameLog]:
+    return [read_log(p) for p in collect([real_logs])]
+
+
+@pytest.fixture(scope="module")
+def con(real_db: Path) -> duckdb.DuckDBPyConnection:
+    return duckdb.connect(str(real_db), read_only=True)
+
+
+def independent(logs: list[GameLog]) -> Counter[tuple[str, str, str, str]]:
+    """(ruleset, card id, metric, games|wins) over decided seat-games, one count per game and seat."""
+    out: Counter[tuple[str, str, str, str]] = Counter()
+    for log in logs:
+        if log.close.winner < 0:
+            continue
+        ids = {instance_id(s, i): c for s, d in enumerate(log.header.decks) for i, c in enumerate(d.cards)}
+        setup: dict[int, str] = {}
+        drawn: set[int] = set()
+        played: set[int] = set()
+        used: set[int] = set()
+        for e in log.events:
+            card = getattr(e, "card", None)
+            if type(e).__name__ in USED and isinstance(card, int):
+                used.add(card)
+            dst = getattr(e, "dst", None)
+            if not dst:
+                continue
+            src = getattr(e, "src", None)
+            moved = [card] if isinstance(card, int) and card > 0 else list(getattr(e, "cards", None) or [])
+            for c in moved:
+                if e.turn == 0:
+                    setup[c] = dst
+                if card is None:
+                    continue
+                if e.turn >= 1 and src in ("deck", "resource") and dst == "hand":
+                    drawn.add(c)
+                if src == "hand" and dst not in NOT_PLAYED:
+                    played.add(c)
+        opening = {c for c, z in setup.items() if z == "hand"}
+        for seat in (0, 1):
+            mine = [i for i in ids if i // 1000 - 1 == seat]
+            for card_id in {ids[i] for i in mine}:
+                copies = {i for i in mine if ids[i] == card_id}
+                facts = {"gp": True, "oh": bool(copies & opening), "gd": bool(copies & drawn),
+                         "played": bool(copies & played), "used": bool(copies & used)}  # fmt: skip
+                facts["gih"] = facts["oh"] or facts["gd"]
+                facts["gns"] = not facts["gih"]
+                for metric, hit in facts.items():
+                    if hit:
+                        out[(log.header.ruleset, card_id, metric, "games")] += 1
+                        out[(log.header.ruleset, card_id, metric, "wins")] += log.close.winner == seat
+    return out
+
+
+def test_card_metrics_match_the_logs(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    want = independent(logs)
+    frame = run_report(con, "card_metrics", min_games=0).frame
+    columns = [f"{m}_{k}" for m in METRICS for k in ("games", "wins")]
+    got = rows(frame, ["ruleset", "card_id"], columns)
+    cards = {(r, c) for r, c, _, _ in want}
+    assert set(got) == cards
+    for key in cards:
+        assert got[key] == tuple(want[(*key, m, k)] for m in METRICS for k in ("games", "wins")), key
+    assert sum(frame["gd_games"]) > 0 and sum(frame["used_games"]) > 0
+    for row in frame.iter_rows(named=True):  # every rate carries its Wilson interval; IWD is GIH minus GNS
+        if row["gih_games"] and row["gns_games"]:
+            assert row["iwd"] == pytest.approx(row["gih_win_rate"] - row["gns_win_rate"], abs=2e-4)
+        lo = wilson(row["oh_wins"], row["oh_games"])[0] if row["oh_games"] else None
+        assert row["oh_ci_low"] == (pytest.approx(lo, abs=1e-4) if lo is not None else None)
+        assert row["gih_unplayed_games"] == row["gih_games"] - row["played_games"]  # played only from hand
+
+
+def test_resource_draws_count_as_drawn(con: duckdb.DuckDBPyConnection) -> None:
+    """[M9-049] moving a card from Resource to Hand is a draw: card_games marks it drawn (and from Resource)."""
+    moved = con.execute(
+        "SELECT count(*) FROM events e JOIN games g USING (game) "
+        "WHERE g.ruleset = 'miras9' AND e.src = 'resource' AND e.dst = 'hand' AND e.turn >= 1"
+    ).fetchall()[0][0]
+    flagged = con.execute("SELECT count(*) FROM card_games WHERE drawn_from_resource AND drawn").fetchall()[0][0]
+    assert moved > 0 and flagged > 0
+    assert (
+        "Resource [M9-049]" in REPORTS["card_metrics"].description and "MORANA" in REPORTS["card_metrics"].description
+    )
