@@ -1,0 +1,235 @@
+"""An event from registration to final standings: the library behind ``annals event``.
+
+Everything is a function of the event folder: ``run_event`` pairs the next round only when its file is missing
+(from the results recorded so far and the round's seed), plays the matches that have no record, and so resumes
+after a kill at any moment to exactly what an uninterrupted run would have produced.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
+from annals.engine.tournament.decks import read_deck_list
+from annals.engine.tournament.match import (
+    FirstChooser,
+    GamePlayer,
+    MatchContext,
+    bot_game,
+    derived_seed,
+    play_first,
+    play_match,
+)
+from annals.engine.tournament.pairing import pair_next_bracket, pair_swiss, pair_top_cut, recommended_rounds
+from annals.engine.tournament.signing import event_key
+from annals.engine.tournament.standings import Result, Standing, byes, match_points, opponents, standings
+from annals.engine.tournament.store import EventError, EventStore, new_event_id
+from annals.schemas.event import SWISS, TOP, EventConfig, MatchRecord, Player, Round
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+Progress = Callable[[int, int, str], None]  # (matches done, matches expected, what is being played)
+
+
+def new_event(
+    folder: Path,
+    name: str,
+    ruleset: str,
+    *,
+    rounds: int = 0,
+    best_of: int = 3,
+    top: int = 0,
+    seed: int | None = None,
+    max_turns: int | None = None,
+    agent: str = "heuristic",
+) -> EventConfig:
+    rs = get_ruleset(ruleset)
+    if best_of < 1 or best_of % 2 == 0:
+        raise EventError(f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5)")
+    if top and (top < 2 or top & (top - 1)):
+        raise EventError(f"--top {top}: a single-elimination cut is a power of two (2, 4, 8, ...), or 0 for none")
+    if rounds < 0:
+        raise EventError(f"--rounds {rounds}: give a number of Swiss rounds, or 0 to have it recommended")
+    if agent not in rs.agents():
+        raise EventError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
+    if not _ID.match(name):
+        raise EventError(f"event name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+    seed = int.from_bytes(os.urandom(8), "big") >> 1 if seed is None else seed
+    cap = rs.default_max_turns if max_turns is None else max_turns
+    config = EventConfig(name, new_event_id(name), ruleset, rounds, best_of, top, seed, cap, agent)
+    EventStore.create(folder, config)
+    return config
+
+
+def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:
+    """Register a player with a deck list file (validated, every problem listed); only before round 1."""
+    config = store.config()
+    if store.rounds():
+        raise EventError("registration is closed: round 1 is paired; late registration is only before round 1")
+    if not _ID.match(player_id):
+        raise EventError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+    if not name.strip():
+        raise EventError("a player needs a name: give --name")
+    bots = get_ruleset(config.ruleset).agents()
+    if agent and agent not in bots:
+        raise EventError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
+    players = store.players()
+    if any(p.id == player_id for p in players):
+        raise EventError(f"player id {player_id!r} is already registered; choose another id")
+    deck = read_deck_list(deck_file, config.ruleset)
+    rel = store.save_deck_text(player_id, deck_file.read_text(encoding="utf-8"))
+    player = Player(player_id, name.strip(), deck, rel, agent)
+    store.save_players([*players, player])
+    return player
+
+
+def drop(store: EventStore, player_id: str) -> Player:
+    """Drop a player after the round paired last (they play it out); before round 1 they withdraw."""
+    players = store.players()
+    current = len(store.rounds())
+    for i, p in enumerate(players):
+        if p.id == player_id:
+            if p.dropped_after >= 0:
+                raise EventError(f"player {player_id!r} already dropped after round {p.dropped_after}")
+            players[i] = Player(p.id, p.name, p.deck, p.deck_file, p.agent, current)
+            store.save_players(players)
+            return players[i]
+    raise EventError(f"no player {player_id!r} in this event; 'annals event players' lists them")
+
+
+def active(player: Player, round_number: int) -> bool:
+    return player.dropped_after < 0 or player.dropped_after >= round_number
+
+
+def results(matches: list[MatchRecord], stage: str = SWISS) -> list[Result]:
+    out = []
+    for m in matches:
+        if m.stage != stage:
+            continue
+        o = m.override
+        wa, wb, d = (m.wins_a, m.wins_b, m.draws) if o is None else (o.wins_a, o.wins_b, o.draws)
+        winner = m.winner if o is None else (m.a if wa > wb else m.b if wb > wa else "")
+        out.append(Result(m.a, m.b, wa, wb, d, winner))
+    return out
+
+
+def current_standings(store: EventStore) -> list[Standing]:
+    config = store.config()
+    return standings([p.id for p in store.players()], results(store.matches()), config.seed)
+
+
+def entrants(players: list[Player]) -> int:
+    """Players who did not withdraw before round 1: the field the rounds are recommended for."""
+    return sum(1 for p in players if p.dropped_after != 0)
+
+
+def swiss_rounds(config: EventConfig, players: int) -> int:
+    return config.rounds or recommended_rounds(players)
+
+
+def pair_round(store: EventStore, number: int) -> Round:
+    """The pairings of round ``number`` (written once; a later call reads them back)."""
+    existing = store.rounds()
+    if number <= len(existing):
+        return existing[number - 1]
+    if number != len(existing) + 1:
+        raise EventError(f"round {number} cannot be paired before round {len(existing) + 1}")
+    config = store.config()
+    players = store.players()
+    total = swiss_rounds(config, entrants(players))
+    matches = store.matches()
+    if number > 1 and len(matches) < sum(len(r.pairings) for r in existing):
+        raise EventError(f"round {number - 1} is not finished: every match needs a result before pairing")
+    if not config.rounds:
+        config = msgspec.structs.replace(config, rounds=total)
+        store.save_config(config)
+    if number <= total:
+        done = results(matches)
+        ranked = [s.player for s in standings([p.id for p in players], done, config.seed)]
+        act = {p.id for p in players if active(p, number)}
+        ranked = [p for p in ranked if p in act]
+        seed = derived_seed(config.seed, "round", number)
+        pairings = pair_swiss(ranked, match_points(ranked, done), opponents(done), byes(done), Rng(seed))
+        r = Round(number, SWISS, pairings, seed)
+    else:
+        if not config.top:
+            raise EventError(f"the event has {total} Swiss rounds and no top cut: round {number} does not exist")
+        if number == total + 1:
+            table = [s.player for s in current_standings(store) if active(_by_id(players)[s.player], number)]
+            if len(table) < config.top:
+                raise EventError(f"{len(table)} active players for a top {config.top}: the cut cannot be made")
+            pairings = pair_top_cut(table[: config.top])
+        else:
+            previous = [m for m in matches if m.round == number - 1]
+            if len(previous) == 1:
+                raise EventError(f"the top cut ended in round {number - 1}: round {number} does not exist")
+            pairings = pair_next_bracket([m.winner for m in sorted(previous, key=lambda m: m.table)])
+        r = Round(number, TOP, pairings, 0)
+    store.save_round(r)
+    return r
+
+
+def _by_id(players: list[Player]) -> dict[str, Player]:
+    return {p.id: p for p in players}
+
+
+def total_rounds(config: EventConfig, players: int) -> int:
+    return swiss_rounds(config, players) + (config.top.bit_length() - 1 if config.top else 0)
+
+
+def run_event(
+    store: EventStore,
+    *,
+    game: GamePlayer = bot_game,
+    choose_first: FirstChooser = play_first,
+    on_progress: Progress | None = None,
+) -> list[Standing]:
+    """Play every round still to play (pairing each as it comes), then return the Swiss standings."""
+    config = store.config()
+    players = store.players()
+    if len(players) < 2:
+        raise EventError(f"{len(players)} player(s) registered: an event needs at least 2; 'annals event register'")
+    if config.top and config.top > len(players):
+        raise EventError(f"a top {config.top} needs at least {config.top} players; {len(players)} are registered")
+    ruleset = get_ruleset(config.ruleset)
+    by_id = _by_id(players)
+    ctx = MatchContext(store, config, ruleset, by_id, game=game, choose_first=choose_first, key=event_key(store.folder))
+    last = total_rounds(config, entrants(players))
+    expected = swiss_rounds(config, entrants(players)) * ((entrants(players) + 1) // 2) + max(config.top - 1, 0)
+    done = len(store.matches())
+    for number in range(1, last + 1):
+        rnd = pair_round(store, number)
+        ctx.config = store.config()
+        seeds = {s.player: s.rank for s in current_standings(store)} if rnd.stage == TOP else {}
+        for pairing in rnd.pairings:
+            if store.match(number, pairing.table) is not None:
+                continue
+            if on_progress is not None:
+                on_progress(done, expected, f"round {number} table {pairing.table}")
+            store.save_match(play_match(ctx, number, rnd.stage, pairing, seeds))
+            done += 1
+    if on_progress is not None:
+        on_progress(done, done, "finished")
+    return current_standings(store)
+
+
+def placings(store: EventStore) -> list[tuple[int, str]]:
+    """Final places: the cut by how far each went (losers of a round by their Swiss rank), then the rest."""
+    swiss = [s.player for s in current_standings(store)]
+    rank = {p: i for i, p in enumerate(swiss)}
+    top = [m for m in store.matches() if m.stage == TOP]
+    if not top:
+        return [(i + 1, p) for i, p in enumerate(swiss)]
+    out: list[str] = []
+    for number in sorted({m.round for m in top}, reverse=True):
+        ms = [m for m in top if m.round == number]
+        if len(ms) == 1:
+            out += [ms[0].winner]
+        out += sorted((m.b if m.winner == m.a else m.a for m in ms), key=rank.__getitem__)
+    out += [p for p in swiss if p not in set(out)]
+    return [(i + 1, p) for i, p in enumerate(out)]
