@@ -104,9 +104,7 @@ def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", defaul
         problems.append((end, "no cards: write one 'COUNT CARD NAME' a line"))
     deck = DeckList(parsed.name or default_name or "deck", cards, leader if leader != "?" else "")
     # Without a usable leader the cards are still checked, against a stand-in (the missing leader is reported).
-    checked = deck if leader in book.leaders or leader not in ("", "?") else msgspec.structs.replace(
-        deck, leader=min(book.leaders)
-    )
+    checked = deck if leader not in ("", "?") else msgspec.structs.replace(deck, leader=min(book.leaders))
     for problem in book.problems(checked):
         if problem.leader:
             problems.append((leader_line, problem.message))

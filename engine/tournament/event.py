@@ -233,3 +233,31 @@ def placings(store: EventStore) -> list[tuple[int, str]]:
         out += sorted((m.b if m.winner == m.a else m.a for m in ms), key=rank.__getitem__)
     out += [p for p in swiss if p not in set(out)]
     return [(i + 1, p) for i, p in enumerate(out)]
+
+
+def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = None) -> list[Player]:
+    """Register ``count`` bot players (``bot-001``, ...) with the ruleset's shipped decks in turn, each through a
+    deck list file like anyone's; for simulated events."""
+    from annals.engine.tournament.decks import write_deck_list
+
+    config = store.config()
+    shipped = get_ruleset(config.ruleset).decks()
+    names = decks or sorted(shipped)
+    unknown = [n for n in names if n not in shipped]
+    if unknown:
+        raise EventError(f"unknown deck {unknown[0]!r}; choose from: {', '.join(sorted(shipped))}")
+    taken = {p.id for p in store.players()}
+    added: list[Player] = []
+    k = 0
+    while len(added) < count:
+        k += 1
+        pid = f"bot-{k:03d}"
+        if pid in taken:
+            continue
+        deck = shipped[names[len(added) % len(names)]]
+        source = store.folder / "decks" / f"shipped-{deck.name}.txt"
+        if not source.exists():
+            source.parent.mkdir(parents=True, exist_ok=True)
+            source.write_text(write_deck_list(deck, config.ruleset), encoding="utf-8")
+        added.append(register(store, pid, f"Bot {k}", source))
+    return added

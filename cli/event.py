@@ -1,0 +1,123 @@
+"""``annals event``: an event (a tournament) from registration to final standings, kept in its own folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from annals.cli.app import app, out, reported
+from annals.engine.tournament import event as lib
+from annals.engine.tournament.store import EventStore
+from annals.queries.output import render
+from annals.queries.tournament import placings_frame, standings_frame
+
+event_app = typer.Typer(help="Run an event: registration with deck lists, Swiss rounds, a top cut, standings.")
+app.add_typer(event_app, name="event")
+
+FOLDER = typer.Argument(..., help="The event's folder.")
+
+
+@event_app.command("new")
+def new(
+    folder: Path = FOLDER,
+    name: str = typer.Option(..., "--name", help="The event's name (letters, digits, '-', '_', '.')."),
+    ruleset: str = typer.Option(..., "--ruleset", help="miras9 or morana."),
+    rounds: int = typer.Option(0, "--rounds", min=0, help="Swiss rounds (0: recommended from the field)."),
+    best_of: int = typer.Option(3, "--best-of", min=1, help="Games a match is best of (odd)."),
+    top: int = typer.Option(0, "--top", min=0, help="Single-elimination cut after the Swiss: 0, 2, 4, 8, ..."),
+    seed: int | None = typer.Option(None, "--seed", help="The event's seed (default: a fresh random one, recorded)."),
+    max_turns: int | None = typer.Option(
+        None, "--max-turns", min=0, help="Each game's turn cap, the time limit: a game reaching it is drawn."
+    ),
+    agent: str = typer.Option("heuristic", "--bot", help="The bot that plays seats in 'event run'."),
+) -> None:
+    """Create an event folder.
+
+    Example: annals event new spring --name spring-open --ruleset miras9 --rounds 5 --best-of 3 --top 8
+    """
+    with reported():
+        config = lib.new_event(
+            folder, name, ruleset, rounds=rounds, best_of=best_of, top=top, seed=seed, max_turns=max_turns, agent=agent
+        )
+    rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
+    out.print(
+        f"event {config.event_id} ({config.ruleset}, Swiss rounds: {rounds_text}, best of {config.best_of}, "
+        f"top {config.top or 'none'}, seed {config.seed}) created in {folder}",
+        markup=False,
+    )
+
+
+@event_app.command("register")
+def register(
+    folder: Path = FOLDER,
+    player_id: str = typer.Option(..., "--id", help="The player's id (unique in the event)."),
+    name: str = typer.Option(..., "--name", help="The player's name."),
+    deck: Path = typer.Option(..., "--deck", help="The deck list file (see docs/deck-lists.md)."),
+    agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: the event's)."),
+) -> None:
+    """Register a player with a deck list; every problem of the list is reported with its line number.
+
+    Example: annals event register spring --id ada --name "Ada L." --deck ada.txt
+    """
+    with reported():
+        player = lib.register(EventStore.open(folder), player_id, name, deck, agent=agent)
+    out.print(f"registered {player.id} ({player.name}) with {player.deck.name!r}", markup=False)
+
+
+@event_app.command("drop")
+def drop(folder: Path = FOLDER, player_id: str = typer.Argument(..., help="The player's id.")) -> None:
+    """Drop a player: they finish the round already paired and are not paired again.
+
+    Example: annals event drop spring ada
+    """
+    with reported():
+        player = lib.drop(EventStore.open(folder), player_id)
+    when = f"after round {player.dropped_after}" if player.dropped_after else "before round 1"
+    out.print(f"{player.id} dropped {when}", markup=False)
+
+
+@event_app.command("run")
+def run(
+    folder: Path = FOLDER,
+    fill: int = typer.Option(0, "--fill", min=0, help="First register this many bot players with shipped decks."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Play the rest of the event with bots in every seat; after a crash, run it again to resume.
+
+    Example: annals event run spring --fill 64
+    """
+    with reported():
+        store = EventStore.open(folder)
+        if fill:
+            lib.fill_with_bots(store, fill)
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            disable=quiet, transient=True,
+        ) as progress:  # fmt: skip
+            task = progress.add_task("event", total=None)
+
+            def step(done: int, expected: int, what: str) -> None:
+                progress.update(task, completed=done, total=max(expected, done), description=what)
+
+            lib.run_event(store, on_progress=step)
+        text = render(placings_frame(store).head(8), "table", None)
+    out.print(f"event finished; {len(store.matches())} matches in {folder}", markup=False)
+    out.print(text or "", markup=False)
+
+
+@event_app.command("standings")
+def standings(
+    folder: Path = FOLDER,
+    fmt: str = typer.Option("table", "--format", help="table, csv or json."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file instead."),
+) -> None:
+    """The Swiss standings: match points, OMW%, GW%, OGW% (each floored at 33%).
+
+    Example: annals event standings spring --format csv -o standings.csv
+    """
+    with reported():
+        text = render(standings_frame(EventStore.open(folder)), fmt, output)
+    if text is not None:
+        out.print(text, markup=False)
