@@ -85,11 +85,11 @@ def parse_lines(text: str) -> ParsedList:
                 else:
                     name, name_line = value, number
             elif lower in LEADER_MARKS:
-                count = _ENTRY.match(value)
-                if count:  # "Planet: 1 Kessra" is accepted; any other count is a problem
-                    if int(count.group(1)) != 1:
-                        problems.append((number, f"{key}: {count.group(1)} copies; a deck has exactly one {key}"))
-                    value = count.group(2).strip()
+                counted = _ENTRY.match(value)
+                if counted:  # "Planet: 1 Kessra" is accepted; any other count is a problem
+                    if int(counted.group(1)) != 1:
+                        problems.append((number, f"{key}: {counted.group(1)} copies; a deck has exactly one {key}"))
+                    value = counted.group(2).strip()
                 if not value:
                     problems.append((number, f"'{key}:' without a card name: write '{key}: NAME'"))
                 else:

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 
 from annals.engine.miras9 import scripts
-from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.decklist import DeckProblem
+from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
 from annals.schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
 

@@ -18,8 +18,8 @@ import msgspec
 
 from annals.engine.morana import keywords as kw
 from annals.engine.morana.scripts import HOOKS
-from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.decklist import DeckProblem
+from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
 from annals.schemas.morana import Card, CardPool, DeckBook, Effect, Warden
 

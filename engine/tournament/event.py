@@ -182,6 +182,42 @@ def total_rounds(config: EventConfig, players: int) -> int:
     return swiss_rounds(config, players) + (config.top.bit_length() - 1 if config.top else 0)
 
 
+def _context(store: EventStore, game: GamePlayer, choose_first: FirstChooser) -> MatchContext:
+    config = store.config()
+    players = store.players()
+    if len(players) < 2:
+        raise EventError(f"{len(players)} player(s) registered: an event needs at least 2; 'annals event register'")
+    if config.top and config.top > entrants(players):
+        raise EventError(f"a top {config.top} needs at least {config.top} players; {entrants(players)} entered")
+    ruleset = get_ruleset(config.ruleset)
+    return MatchContext(
+        store, config, ruleset, _by_id(players), game=game, choose_first=choose_first, key=event_key(store.folder)
+    )
+
+
+def play_round(
+    store: EventStore,
+    number: int,
+    *,
+    game: GamePlayer = bot_game,
+    choose_first: FirstChooser = play_first,
+    on_match: Callable[[str], None] | None = None,
+    context: MatchContext | None = None,
+) -> Round:
+    """Pair round ``number`` if it is not yet, and play each of its matches that has no record."""
+    ctx = context or _context(store, game, choose_first)
+    rnd = pair_round(store, number)
+    ctx.config = store.config()
+    seeds = {s.player: s.rank for s in current_standings(store)} if rnd.stage == TOP else {}
+    for pairing in rnd.pairings:
+        if store.match(number, pairing.table) is not None:
+            continue
+        if on_match is not None:
+            on_match(f"round {number} table {pairing.table}")
+        store.save_match(play_match(ctx, number, rnd.stage, pairing, seeds))
+    return rnd
+
+
 def run_event(
     store: EventStore,
     *,
@@ -190,31 +226,21 @@ def run_event(
     on_progress: Progress | None = None,
 ) -> list[Standing]:
     """Play every round still to play (pairing each as it comes), then return the Swiss standings."""
-    config = store.config()
+    ctx = _context(store, game, choose_first)
     players = store.players()
-    if len(players) < 2:
-        raise EventError(f"{len(players)} player(s) registered: an event needs at least 2; 'annals event register'")
-    if config.top and config.top > len(players):
-        raise EventError(f"a top {config.top} needs at least {config.top} players; {len(players)} are registered")
-    ruleset = get_ruleset(config.ruleset)
-    by_id = _by_id(players)
-    ctx = MatchContext(store, config, ruleset, by_id, game=game, choose_first=choose_first, key=event_key(store.folder))
-    last = total_rounds(config, entrants(players))
-    expected = swiss_rounds(config, entrants(players)) * ((entrants(players) + 1) // 2) + max(config.top - 1, 0)
-    done = len(store.matches())
-    for number in range(1, last + 1):
-        rnd = pair_round(store, number)
-        ctx.config = store.config()
-        seeds = {s.player: s.rank for s in current_standings(store)} if rnd.stage == TOP else {}
-        for pairing in rnd.pairings:
-            if store.match(number, pairing.table) is not None:
-                continue
-            if on_progress is not None:
-                on_progress(done, expected, f"round {number} table {pairing.table}")
-            store.save_match(play_match(ctx, number, rnd.stage, pairing, seeds))
-            done += 1
+    field = entrants(players)
+    expected = swiss_rounds(ctx.config, field) * ((field + 1) // 2) + max(ctx.config.top - 1, 0)
+    done = [len(store.matches())]
+
+    def step(what: str) -> None:
+        if on_progress is not None:
+            on_progress(done[0], expected, what)
+        done[0] += 1
+
+    for number in range(1, total_rounds(ctx.config, field) + 1):
+        play_round(store, number, on_match=step, context=ctx)
     if on_progress is not None:
-        on_progress(done, done, "finished")
+        on_progress(len(store.matches()), len(store.matches()), "finished")
     return current_standings(store)
 
 

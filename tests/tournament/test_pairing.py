@@ -112,8 +112,11 @@ def test_unavoidable_rematches_are_as_few_as_possible() -> None:
         pair_swiss(["a"], {}, {}, set(), Rng(1))
 
 
+Case = tuple[list[str], dict[str, int], dict[str, set[str]], set[str], int]
+
+
 @st.composite
-def rounds_so_far(draw: st.DrawFn) -> tuple[list[str], dict[str, int], dict[str, set[str]], set[str], int]:
+def rounds_so_far(draw: st.DrawFn) -> Case:
     n = draw(st.integers(2, 9))
     players = [f"p{i}" for i in range(n)]
     edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
@@ -128,7 +131,7 @@ def rounds_so_far(draw: st.DrawFn) -> tuple[list[str], dict[str, int], dict[str,
 
 
 @given(rounds_so_far())
-def test_pairing_properties_against_brute_force(case: tuple[list[str], dict[str, int], dict[str, set[str]], set[str], int]) -> None:
+def test_pairing_properties_against_brute_force(case: Case) -> None:
     ranked, points, played, had_bye, seed = case
     pairings = pair_swiss(ranked, points, played, had_bye, Rng(seed))
     seated = [x for p in pairings for x in (p.a, p.b) if x]
@@ -175,6 +178,8 @@ def test_top_cut_bracket_seeds_1_and_2_meet_only_in_the_final() -> None:
         pair_top_cut(seeded[:6])
 
 
-@pytest.mark.parametrize(("players", "rounds"), [(2, 3), (8, 3), (9, 4), (16, 4), (17, 5), (64, 6), (65, 7), (2000, 11)])
+@pytest.mark.parametrize(
+    ("players", "rounds"), [(2, 3), (8, 3), (9, 4), (16, 4), (17, 5), (64, 6), (65, 7), (2000, 11)]
+)
 def test_recommended_rounds(players: int, rounds: int) -> None:
     assert recommended_rounds(players) == rounds
