@@ -38,7 +38,10 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> tuple[EventStore, Path
 def test_tables_hold_the_event_and_join_the_games(ingested: tuple[EventStore, Path]) -> None:
     store, db = ingested
     con = duckdb.connect(str(db), read_only=True)
-    count = lambda q: con.execute(q).fetchall()[0][0]  # noqa: E731
+
+    def count(query: str) -> int:
+        return int(con.execute(query).fetchall()[0][0])
+
     matches = store.matches()
     assert count("SELECT count(*) FROM tournaments") == 1
     assert count("SELECT count(*) FROM entrants") == 9
@@ -68,7 +71,7 @@ def test_event_reports_metagame_deck_win_rates_and_standings(ingested: tuple[Eve
     con = open_database(db, read_only=True)
     eid = store.config().event_id
     meta = run_report(con, "metagame", event=eid).frame
-    assert meta["players"].sum() == 9 and abs(meta["share"].sum() - 1) < 1e-3
+    assert meta["players"].sum() == 9 and meta["share"].sum() == pytest.approx(1, abs=1e-3)
     assert meta["in_top"].sum() == 4
     decks = run_report(con, "event_decks", event=eid).frame
     assert {"win_rate", "ci_low", "ci_high"} <= set(decks.columns)
