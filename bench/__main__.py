@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ["bench.logs", "bench.engine", "bench.bots", "bench.ingest"]
+BENCHMARKS = ["bench.logs", "bench.engine", "bench.bots", "bench.ingest", "bench.tournament"]
 
 
 def main() -> None:

@@ -8,12 +8,13 @@
   counts in a player's own figures only. Dropped players remain opponents with the figures they had.
 * Players level on all four are ordered by a lot drawn from the event's seed (``lot``), never by name or id.
 
-Figures are exact fractions, compared exactly; they are shown rounded.
+Figures are compared exactly (integers over a common denominator), and reported as floats.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
@@ -59,13 +60,6 @@ class _Tally:
     def points(self) -> int:
         return WIN * self.wins + DRAW * self.draws
 
-    def mw(self) -> Fraction:
-        played = self.wins + self.losses + self.draws
-        return max(FLOOR, Fraction(self.points, WIN * played)) if played else FLOOR
-
-    def gw(self) -> Fraction:
-        return max(FLOOR, Fraction(self.game_points, WIN * self.games)) if self.games else FLOOR
-
 
 def lot(seed: int, player: str) -> int:
     """The player's tie-breaking lot: from the event seed, the same at every standings computation."""
@@ -107,21 +101,34 @@ def match_points(players: Sequence[str], results: Sequence[Result]) -> dict[str,
 
 
 def standings(players: Sequence[str], results: Sequence[Result], seed: int) -> list[Standing]:
-    """Every player in ``players`` (dropped ones included), ranked; ``results`` the Swiss matches so far."""
+    """Every player in ``players`` (dropped ones included), ranked; ``results`` the Swiss matches so far.
+
+    Exact and fast: every MW% and GW% is an integer over one common denominator ``d`` (a multiple of 100 and of
+    each 3 x matches and 3 x games), and every mean of them an integer over ``d * l`` (``l`` a multiple of each
+    player's number of opponents), so comparisons are integer comparisons and equal figures compare equal.
+    """
     tallies = _tally(players, results)
-    mw = {p: t.mw() for p, t in tallies.items()}
-    gw = {p: t.gw() for p, t in tallies.items()}
+    d = math.lcm(FLOOR.denominator, *{3 * (t.wins + t.losses + t.draws) or 1 for t in tallies.values()},
+                 *{3 * t.games or 1 for t in tallies.values()})  # fmt: skip
+    floor = FLOOR.numerator * (d // FLOOR.denominator)
+    mw: dict[str, int] = {}
+    gw: dict[str, int] = {}
+    for p, t in tallies.items():
+        played = t.wins + t.losses + t.draws
+        mw[p] = max(floor, t.points * (d // (WIN * played))) if played else floor
+        gw[p] = max(floor, t.game_points * (d // (WIN * t.games))) if t.games else floor
+    ell = math.lcm(1, *{len(t.opponents) for t in tallies.values() if t.opponents})
 
-    def mean(values: list[Fraction]) -> Fraction:
-        return sum(values, Fraction(0)) / len(values) if values else FLOOR
+    def mean(values: dict[str, int], opps: list[str]) -> int:
+        return sum(values[o] for o in opps) * (ell // len(opps)) if opps else floor * ell
 
-    omw = {p: mean([mw[o] for o in t.opponents]) for p, t in tallies.items()}
-    ogw = {p: mean([gw[o] for o in t.opponents]) for p, t in tallies.items()}
+    omw = {p: mean(mw, t.opponents) for p, t in tallies.items()}
+    ogw = {p: mean(gw, t.opponents) for p, t in tallies.items()}
     order = sorted(players, key=lambda p: (-tallies[p].points, -omw[p], -gw[p], -ogw[p], lot(seed, p)))
     rows = []
     for rank, p in enumerate(order, start=1):
         t = tallies[p]
-        figures = float(omw[p]), float(gw[p]), float(ogw[p]), float(mw[p])
+        figures = omw[p] / (d * ell), gw[p] / d, ogw[p] / (d * ell), mw[p] / d
         rows.append(Standing(rank, p, t.points, t.wins, t.losses, t.draws, t.byes, *figures))
     return rows
 
