@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from annals.cli.app import app, out, reported
+from annals.cli.app import app, fail, out, reported
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventStore
 from annals.queries.output import render
@@ -121,3 +121,40 @@ def standings(
         text = render(standings_frame(EventStore.open(folder)), fmt, output)
     if text is not None:
         out.print(text, markup=False)
+
+
+@event_app.command("players")
+def players(folder: Path = FOLDER) -> None:
+    """The registered players: id, name, deck, and when they dropped.
+
+    Example: annals event players spring
+    """
+    with reported():
+        rows = EventStore.open(folder).players()
+    for p in rows:
+        status = "active" if p.dropped_after < 0 else f"dropped after round {p.dropped_after}"
+        out.print(f"{p.id}\t{p.name}\t{p.deck.name}\t{status}", markup=False)
+
+
+@event_app.command("override")
+def override(
+    folder: Path = FOLDER,
+    round_no: int = typer.Option(..., "--round", min=1, help="The match's round."),
+    table: int = typer.Option(..., "--table", min=1, help="The match's table."),
+    result: str = typer.Option(..., "--result", help="Games won by the first player, the second, drawn: 2-1-0."),
+    judge: str = typer.Option(..., "--judge", help="The judge's name."),
+    reason: str = typer.Option(..., "--reason", help="Why the games' result is replaced."),
+) -> None:
+    """A judge enters a match's result by hand; it is recorded as an override beside the games' own result.
+
+    Example: annals event override spring --round 3 --table 7 --result 2-0-0 --judge "J. Doe" --reason "game loss"
+    """
+    parts = result.split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        fail(f"--result {result!r}: write the games won by each player and drawn, as W-L-D (e.g. 2-1-0)", code=2)
+    wa, wb, d = (int(p) for p in parts)
+    with reported():
+        record = lib.override_result(EventStore.open(folder), round_no, table, wa, wb, d, judge=judge, reason=reason)
+    out.print(
+        f"round {round_no} table {table}: {record.a} {wa}-{wb}-{d} {record.b}, by {judge} (override)", markup=False
+    )

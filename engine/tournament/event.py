@@ -30,7 +30,7 @@ from annals.engine.tournament.pairing import pair_next_bracket, pair_swiss, pair
 from annals.engine.tournament.signing import event_key
 from annals.engine.tournament.standings import Result, Standing, byes, match_points, opponents, standings
 from annals.engine.tournament.store import EventError, EventStore, new_event_id
-from annals.schemas.event import SWISS, TOP, EventConfig, MatchRecord, Player, Round
+from annals.schemas.event import SWISS, TOP, EventConfig, MatchRecord, Override, Player, Round
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 Progress = Callable[[int, int, str], None]  # (matches done, matches expected, what is being played)
@@ -66,11 +66,15 @@ def new_event(
     return config
 
 
-def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:
-    """Register a player with a deck list file (validated, every problem listed); only before round 1."""
-    config = store.config()
+def _check_open(store: EventStore) -> None:
     if store.rounds():
         raise EventError("registration is closed: round 1 is paired; late registration is only before round 1")
+
+
+def _new_player(
+    store: EventStore, taken: list[Player], player_id: str, name: str, deck_file: Path, agent: str
+) -> Player:
+    config = store.config()
     if not _ID.match(player_id):
         raise EventError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     if not name.strip():
@@ -78,12 +82,18 @@ def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, a
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
-    players = store.players()
-    if any(p.id == player_id for p in players):
+    if any(p.id == player_id for p in taken):
         raise EventError(f"player id {player_id!r} is already registered; choose another id")
     deck = read_deck_list(deck_file, config.ruleset)
     rel = store.save_deck_text(player_id, deck_file.read_text(encoding="utf-8"))
-    player = Player(player_id, name.strip(), deck, rel, agent)
+    return Player(player_id, name.strip(), deck, rel, agent)
+
+
+def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:
+    """Register a player with a deck list file (validated, every problem listed); only before round 1."""
+    _check_open(store)
+    players = store.players()
+    player = _new_player(store, players, player_id, name, deck_file, agent)
     store.save_players([*players, player])
     return player
 
@@ -106,16 +116,40 @@ def active(player: Player, round_number: int) -> bool:
     return player.dropped_after < 0 or player.dropped_after >= round_number
 
 
+def effective(m: MatchRecord) -> Result:
+    """A match's result: the games', or a judge's override of them when there is one."""
+    o = m.override
+    if o is None:
+        return Result(m.a, m.b, m.wins_a, m.wins_b, m.draws, m.winner)
+    winner = m.a if o.wins_a > o.wins_b else m.b if o.wins_b > o.wins_a else ""
+    return Result(m.a, m.b, o.wins_a, o.wins_b, o.draws, winner)
+
+
 def results(matches: list[MatchRecord], stage: str = SWISS) -> list[Result]:
-    out = []
-    for m in matches:
-        if m.stage != stage:
-            continue
-        o = m.override
-        wa, wb, d = (m.wins_a, m.wins_b, m.draws) if o is None else (o.wins_a, o.wins_b, o.draws)
-        winner = m.winner if o is None else (m.a if wa > wb else m.b if wb > wa else "")
-        out.append(Result(m.a, m.b, wa, wb, d, winner))
-    return out
+    return [effective(m) for m in matches if m.stage == stage]
+
+
+def override_result(
+    store: EventStore, number: int, table: int, wins_a: int, wins_b: int, draws: int, *, judge: str, reason: str
+) -> MatchRecord:
+    """A judge enters a match's result by hand: kept beside the games' result, and used instead of it. Only
+    while the next round is not paired (its pairings would otherwise rest on a result that changed)."""
+    record = store.match(number, table)
+    if record is None:
+        raise EventError(f"round {number} table {table} has no recorded match to override")
+    if len(store.rounds()) > number:
+        raise EventError(f"round {number + 1} is already paired: a result of round {number} can no longer change")
+    if not judge.strip() or not reason.strip():
+        raise EventError("an override needs the judge's name and the reason: give --judge and --reason")
+    if not record.b:
+        raise EventError("a bye has no result to override")
+    if min(wins_a, wins_b, draws) < 0 or wins_a + wins_b + draws > 2 * store.config().best_of:
+        raise EventError(f"{wins_a}-{wins_b}-{draws} is not a result of a best of {store.config().best_of}")
+    if record.stage == TOP and wins_a == wins_b:
+        raise EventError("a cut match needs a winner: give one player more game wins")
+    changed = msgspec.structs.replace(record, override=Override(judge.strip(), reason.strip(), wins_a, wins_b, draws))
+    store.save_match(changed, replace=True)
+    return changed
 
 
 def current_standings(store: EventStore) -> list[Standing]:
@@ -168,7 +202,7 @@ def pair_round(store: EventStore, number: int) -> Round:
             previous = [m for m in matches if m.round == number - 1]
             if len(previous) == 1:
                 raise EventError(f"the top cut ended in round {number - 1}: round {number} does not exist")
-            pairings = pair_next_bracket([m.winner for m in sorted(previous, key=lambda m: m.table)])
+            pairings = pair_next_bracket([effective(m).winner for m in sorted(previous, key=lambda m: m.table)])
         r = Round(number, TOP, pairings, 0)
     store.save_round(r)
     return r
@@ -254,25 +288,28 @@ def placings(store: EventStore) -> list[tuple[int, str]]:
     out: list[str] = []
     for number in sorted({m.round for m in top}, reverse=True):
         ms = [m for m in top if m.round == number]
+        winners = [effective(m).winner for m in ms]
         if len(ms) == 1:
-            out += [ms[0].winner]
-        out += sorted((m.b if m.winner == m.a else m.a for m in ms), key=rank.__getitem__)
+            out += winners
+        out += sorted((m.b if w == m.a else m.a for m, w in zip(ms, winners, strict=True)), key=rank.__getitem__)
     out += [p for p in swiss if p not in set(out)]
     return [(i + 1, p) for i, p in enumerate(out)]
 
 
 def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = None) -> list[Player]:
     """Register ``count`` bot players (``bot-001``, ...) with the ruleset's shipped decks in turn, each through a
-    deck list file like anyone's; for simulated events."""
+    deck list file like anyone's (written under ``decks/``); for simulated events."""
     from annals.engine.tournament.decks import write_deck_list
 
+    _check_open(store)
     config = store.config()
     shipped = get_ruleset(config.ruleset).decks()
     names = decks or sorted(shipped)
     unknown = [n for n in names if n not in shipped]
     if unknown:
         raise EventError(f"unknown deck {unknown[0]!r}; choose from: {', '.join(sorted(shipped))}")
-    taken = {p.id for p in store.players()}
+    players = store.players()
+    taken = {p.id for p in players}
     added: list[Player] = []
     k = 0
     while len(added) < count:
@@ -285,5 +322,6 @@ def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = N
         if not source.exists():
             source.parent.mkdir(parents=True, exist_ok=True)
             source.write_text(write_deck_list(deck, config.ruleset), encoding="utf-8")
-        added.append(register(store, pid, f"Bot {k}", source))
+        added.append(_new_player(store, [*players, *added], pid, f"Bot {k}", source, ""))
+    store.save_players([*players, *added])  # one write: the registrations all land, or none
     return added

@@ -15,13 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from annals.cli.main import app
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventError, EventStore
 from annals.schemas.logfile import read_log
 from annals.schemas.miras9 import FirstPlayerChosen
 
 ANNALS = [str(Path(sys.executable).parent / "annals")]
+runner = CliRunner()
 PLAYERS, ROUNDS, TOP, CAP = 64, 6, 8, 20  # short turn caps keep the default run fast; some games reach them
 
 
@@ -232,11 +235,35 @@ def test_registration_closes_at_round_1_and_standings_export(tmp_path: Path) -> 
     with pytest.raises(EventError, match="registration is closed"):
         lib.register(store, "late", "Late Comer", deck)
     lib.run_event(store)
-    out = subprocess.run([*ANNALS, "event", "standings", str(store.folder), "--format", "json"],
-                         capture_output=True, text=True, check=True)  # fmt: skip
+    out = runner.invoke(app, ["event", "standings", str(store.folder), "--format", "json"])
+    assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)
     assert [r["rank"] for r in rows] == [1, 2, 3, 4]
     assert {r["player"] for r in rows} == {"bot-001", "bot-002", "bot-003", "bot-004"}
-    csv = subprocess.run([*ANNALS, "event", "standings", str(store.folder), "--format", "csv"],
-                         capture_output=True, text=True, check=True)  # fmt: skip
+    csv = runner.invoke(app, ["event", "standings", str(store.folder), "--format", "csv"])
     assert csv.stdout.splitlines()[0] == "rank,player,name,deck,points,record,omw_pct,gw_pct,ogw_pct,dropped"
+
+
+def test_a_judge_override_replaces_the_games_result_and_says_so(tmp_path: Path) -> None:
+    store = new_sim(tmp_path / "judge", players=4, seed=8, ruleset="morana", rounds=2, top=0, cap=0)
+    lib.play_round(store, 1)
+    before = store.match(1, 1)
+    assert before is not None and before.winner
+    loser_wins = (0, 2) if before.winner == before.a else (2, 0)
+    result = f"{loser_wins[0]}-{loser_wins[1]}-0"
+    args = ["--round", "1", "--table", "1", "--result", result, "--judge", "J. Doe", "--reason", "game loss"]
+    done = runner.invoke(app, ["event", "override", str(store.folder), *args])
+    assert done.exit_code == 0, done.output
+    after = store.match(1, 1)
+    assert after is not None and after.override is not None and after.override.judge == "J. Doe"
+    assert (after.wins_a, after.wins_b, after.winner, after.games) == (before.wins_a, before.wins_b, before.winner,
+                                                                       before.games)  # fmt: skip
+    points = {s.player: s.points for s in lib.current_standings(store)}
+    loser = before.b if before.winner == before.a else before.a
+    assert points[loser] == 3 and points[before.winner] == 0  # standings take the override
+    lib.play_round(store, 2)
+    with pytest.raises(EventError, match="already paired"):
+        lib.override_result(store, 1, 1, 2, 0, 0, judge="J. Doe", reason="late")
+    bad = runner.invoke(app, ["event", "override", str(store.folder), "--round", "2", "--table", "1", "--result", "2:0",
+                              "--judge", "J", "--reason", "r"])  # fmt: skip
+    assert bad.exit_code == 2
