@@ -137,3 +137,15 @@ def test_the_error_message_lists_every_problem_in_line_order() -> None:
     text = str(info.value)
     assert text.index("line 2:") < text.index("line 3:")
     assert [line for line, _ in info.value.problems] == sorted(line for line, _ in info.value.problems)
+
+
+def test_the_examples_of_the_docs_page_read_as_it_says_M9_016() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "deck-lists.md").read_text()
+    blocks = page.split("```text\n")[1:]
+    example, broken, message = (b.split("```", 1)[0] for b in blocks[:3])
+    found = problems(example, "miras9")
+    assert "3 copies of 'site-outpost'" in found[6][0] and "[M9-016]" in found[6][0]  # 2 + 1 on two lines
+    assert any("at least 30" in m for m in found[7])
+    with pytest.raises(DeckListError) as info:
+        parse_deck_list(broken, "miras9", where="ada.txt")
+    assert f"error: DeckListError: {info.value}" == " ".join(message.split())
