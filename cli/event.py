@@ -13,7 +13,11 @@ from annals.engine.tournament.store import EventStore
 from annals.queries.output import render
 from annals.queries.tournament import placings_frame, standings_frame
 
-event_app = typer.Typer(help="Run an event: registration with deck lists, Swiss rounds, a top cut, standings.")
+event_app = typer.Typer(
+    help="Run an event: registration with deck lists, Swiss rounds, a top cut, standings.\n\n"
+    "Example: annals event new spring --name spring-open --ruleset miras9 --top 8, then annals event run spring",
+    no_args_is_help=True,
+)
 app.add_typer(event_app, name="event")
 
 FOLDER = typer.Argument(..., help="The event's folder.")

@@ -81,7 +81,7 @@ class MatchContext:
         cfg, rs = self.config, self.ruleset
         people = [self.players[p] for p in seats]
         info = TournamentInfo(
-            cfg.event_id, number, pairing.table, f"r{number}-t{pairing.table}", game, list(seats), first
+            cfg.event_id, number, pairing.table, f"r{number}-t{pairing.table}", game, tuple(seats), first
         )
         return finalize_header(
             LogHeader(

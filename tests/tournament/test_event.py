@@ -112,7 +112,7 @@ def test_every_game_of_the_64_player_event_is_recorded_with_its_metadata_M9_022(
             info = log.header.tournament
             assert info is not None
             assert (info.event, info.round, info.table, info.game) == (config.event_id, m.round, m.table, g.number)
-            assert info.match == f"r{m.round}-t{m.table}" and info.player_ids == g.seats
+            assert info.match == f"r{m.round}-t{m.table}" and list(info.player_ids) == g.seats
             assert [p.name for p in log.header.players] == [names[s] for s in g.seats]
             assert log.header.decks == [decks[s] for s in g.seats]
             assert log.header.game_id == g.game_id and log.digest == g.digest

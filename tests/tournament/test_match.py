@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annals.engine.registry import get_ruleset
+from annals.engine.replay import rerun
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.match import MatchContext, play_match
 from annals.engine.tournament.store import EventStore
@@ -44,6 +45,7 @@ def test_the_decider_may_choose_to_play_second_and_the_loser_decides_next_M9_022
         (chosen,) = [e for e in log.events if isinstance(e, FirstPlayerChosen)]
         assert g.seats[chosen.first] == g.first  # the engine started the game with the chosen player [M9-022]
         assert log.header.tournament is not None and log.header.tournament.first_player == chosen.first
+        assert rerun(log).ok  # verify: re-running the decisions from the header gives the same events
 
 
 def test_a_turn_cap_draws_every_game_so_a_swiss_match_is_drawn_on_time(tmp_path: Path) -> None:
