@@ -137,6 +137,7 @@ def players(folder: Path = FOLDER) -> None:
         rows = EventStore.open(folder).players()
     for p in rows:
         status = "active" if p.dropped_after < 0 else f"dropped after round {p.dropped_after}"
+        status = "withdrew before round 1" if p.dropped_after == 0 else status
         out.print(f"{p.id}\t{p.name}\t{p.deck.name}\t{status}", markup=False)
 
 

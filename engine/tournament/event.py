@@ -153,8 +153,10 @@ def override_result(
 
 
 def current_standings(store: EventStore) -> list[Standing]:
+    """Every entrant (a player who withdrew before round 1 is none), dropped players included."""
     config = store.config()
-    return standings([p.id for p in store.players()], results(store.matches()), config.seed)
+    field = [p.id for p in store.players() if p.dropped_after != 0]
+    return standings(field, results(store.matches()), config.seed)
 
 
 def entrants(players: list[Player]) -> int:
@@ -260,6 +262,7 @@ def run_event(
     on_progress: Progress | None = None,
 ) -> list[Standing]:
     """Play every round still to play (pairing each as it comes), then return the Swiss standings."""
+    store.sweep()
     ctx = _context(store, game, choose_first)
     players = store.players()
     field = entrants(players)

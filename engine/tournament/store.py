@@ -157,6 +157,13 @@ class EventStore:
     def log_path(self, number: int, table: int, game: int) -> Path:
         return self.folder / "logs" / f"round-{number:02d}" / f"table-{table:03d}-game-{game}.log"
 
+    def sweep(self) -> int:
+        """Remove the temporary files a kill left half-written (never a finished file): how many were removed."""
+        stale = [p for p in self.folder.rglob(".*.tmp") if p.is_file()]
+        for p in stale:
+            p.unlink()
+        return len(stale)
+
     def set_aside(self, path: Path) -> Path:
         """Move a torn log out of the way under ``torn/`` (a new name if taken): it is kept, never overwritten."""
         rel = path.relative_to(self.folder / "logs")

@@ -31,7 +31,10 @@ def test_new_register_drop_run_standings(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert "event finished" in done.stdout
     table = runner.invoke(app, ["event", "standings", str(folder)])
-    assert table.exit_code == 0 and "ada" in table.stdout and "bot-005" in table.stdout
+    assert table.exit_code == 0 and "bot-005" in table.stdout
+    assert "ada" not in table.stdout  # withdrew before round 1: no entrant
+    listed = runner.invoke(app, ["event", "players", str(folder)])
+    assert listed.stdout.splitlines()[0].split() == ["ada", "Ada", "my-glory", "withdrew", "before", "round", "1"]
 
 
 def test_bad_input_is_one_line_on_stderr_and_exit_1(tmp_path: Path) -> None:
