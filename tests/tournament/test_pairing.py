@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annals.engine.rng import Rng
@@ -183,3 +183,10 @@ def test_top_cut_bracket_seeds_1_and_2_meet_only_in_the_final() -> None:
 )
 def test_recommended_rounds(players: int, rounds: int) -> None:
     assert recommended_rounds(players) == rounds
+
+
+@pytest.mark.soak
+@settings(max_examples=3000)
+@given(rounds_so_far())
+def test_pairing_properties_soak(case: Case) -> None:
+    test_pairing_properties_against_brute_force.hypothesis.inner_test(case)  # type: ignore[attr-defined]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from annals.engine.tournament.standings import Result, lot, standings
 
@@ -76,3 +78,54 @@ def test_odd_fields_have_one_bye_a_round_and_it_counts_as_a_2_0_win(count: int) 
     bye = rows[players[-1]]
     assert (bye.points, bye.wins, bye.byes) == (3, 1, 1)
     assert close(bye.gw, 1) and close(bye.omw, Fraction(33, 100))  # no opponents: the floor
+
+
+@st.composite
+def swiss_results(draw: st.DrawFn) -> tuple[list[str], list[Result]]:
+    n = draw(st.integers(2, 12))
+    players = [f"p{i}" for i in range(n)]
+    out: list[Result] = []
+    for _ in range(draw(st.integers(0, 5))):
+        order = draw(st.permutations(players))
+        if n % 2:
+            out.append(Result(order[-1], "", 2, 0, 0, order[-1]))
+        for a, b in zip(order[0:-1:2], order[1::2], strict=False):
+            wa, wb, d = draw(
+                st.sampled_from([(2, 0, 0), (2, 1, 0), (0, 2, 0), (1, 2, 0), (1, 1, 1), (0, 0, 3), (1, 0, 2)])
+            )
+            out.append(Result(a, b, wa, wb, d, a if wa > wb else b if wb > wa else ""))
+    return players, out
+
+
+@given(swiss_results(), st.integers(0, 99))
+def test_standings_equal_a_plain_fraction_computation(case: tuple[list[str], list[Result]], seed: int) -> None:
+    players, results = case
+    floor = Fraction(33, 100)
+    mp = {p: 0 for p in players}
+    n_matches = {p: 0 for p in players}
+    gp = {p: 0 for p in players}
+    n_games = {p: 0 for p in players}
+    opp: dict[str, list[str]] = {p: [] for p in players}
+    for r in results:
+        if not r.b:
+            mp[r.a] += 3
+            n_matches[r.a] += 1
+            gp[r.a] += 6
+            n_games[r.a] += 2
+            continue
+        for me, them, won in ((r.a, r.b, r.wins_a), (r.b, r.a, r.wins_b)):
+            mp[me] += 3 if r.winner == me else 1 if not r.winner else 0
+            n_matches[me] += 1
+            gp[me] += 3 * won + r.draws
+            n_games[me] += r.wins_a + r.wins_b + r.draws
+            opp[me].append(them)
+    mw = {p: max(floor, Fraction(mp[p], 3 * n_matches[p])) if n_matches[p] else floor for p in players}
+    gw = {p: max(floor, Fraction(gp[p], 3 * n_games[p])) if n_games[p] else floor for p in players}
+    omw = {p: sum((mw[o] for o in opp[p]), Fraction(0)) / len(opp[p]) if opp[p] else floor for p in players}
+    ogw = {p: sum((gw[o] for o in opp[p]), Fraction(0)) / len(opp[p]) if opp[p] else floor for p in players}
+    want = sorted(players, key=lambda p: (-mp[p], -omw[p], -gw[p], -ogw[p], lot(seed, p)))
+    rows = standings(players, results, seed)
+    assert [s.player for s in rows] == want
+    for s in rows:
+        assert (s.points, s.omw, s.gw, s.ogw) == (mp[s.player], float(omw[s.player]), float(gw[s.player]),
+                                                  float(ogw[s.player]))  # fmt: skip
