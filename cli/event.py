@@ -20,13 +20,13 @@ event_app = typer.Typer(
 )
 app.add_typer(event_app, name="event")
 
-FOLDER = typer.Argument(..., help="The event's folder.")
+FOLDER = typer.Argument(..., metavar="EVENT", help="The event's folder.")
 
 
 @event_app.command("new")
 def new(
     folder: Path = FOLDER,
-    name: str = typer.Option(..., "--name", help="The event's name (letters, digits, '-', '_', '.')."),
+    name: str = typer.Option("", "--name", help="The event's name (default: the folder's name)."),
     ruleset: str = typer.Option(..., "--ruleset", help="miras9 or morana."),
     rounds: int = typer.Option(0, "--rounds", min=0, help="Swiss rounds (0: recommended from the field)."),
     best_of: int = typer.Option(3, "--best-of", min=1, help="Games a match is best of (odd)."),
@@ -37,13 +37,21 @@ def new(
     ),
     agent: str = typer.Option("heuristic", "--bot", help="The bot that plays seats in 'event run'."),
 ) -> None:
-    """Create an event folder.
+    """Create an event: a folder holding its state (EVENT is the folder; its name is the event's unless --name).
 
-    Example: annals event new spring --name spring-open --ruleset miras9 --rounds 5 --best-of 3 --top 8
+    Example: annals event new spring-open --ruleset miras9 --rounds 5 --best-of 3 --top 8
     """
     with reported():
         config = lib.new_event(
-            folder, name, ruleset, rounds=rounds, best_of=best_of, top=top, seed=seed, max_turns=max_turns, agent=agent
+            folder,
+            name or folder.resolve().name,
+            ruleset,
+            rounds=rounds,
+            best_of=best_of,
+            top=top,
+            seed=seed,
+            max_turns=max_turns,
+            agent=agent,
         )
     rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
     out.print(
