@@ -93,7 +93,9 @@ def drop(folder: Path = FOLDER, player_id: str = typer.Argument(..., help="The p
 @event_app.command("run")
 def run(
     folder: Path = FOLDER,
-    fill: int = typer.Option(0, "--fill", min=0, help="First register this many bot players with shipped decks."),
+    fill: int = typer.Option(
+        0, "--fill", min=0, help="First fill the field up to this many players with bots and shipped decks."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Play the rest of the event with bots in every seat; after a crash, run it again to resume.
@@ -102,8 +104,9 @@ def run(
     """
     with reported():
         store = EventStore.open(folder)
-        if fill:
-            lib.fill_with_bots(store, fill)
+        missing = fill - len(store.players())
+        if missing > 0:  # so the same command resumes after a crash: the field is full by then
+            lib.fill_with_bots(store, missing)
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             disable=quiet, transient=True,

@@ -27,9 +27,11 @@ def test_new_register_drop_run_standings(tmp_path: Path) -> None:
     assert "'my-glory'" in done.stdout
     done = runner.invoke(app, ["event", "drop", str(folder), "ada"])
     assert done.exit_code == 0 and "before round 1" in done.stdout
-    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "5", "-q"])
+    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada counts: 5 bots
     assert done.exit_code == 0, done.output
     assert "event finished" in done.stdout
+    again = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # the same command resumes
+    assert again.exit_code == 0 and "event finished" in again.stdout, again.output
     table = runner.invoke(app, ["event", "standings", str(folder)])
     assert table.exit_code == 0 and "bot-005" in table.stdout
     assert "ada" not in table.stdout  # withdrew before round 1: no entrant
