@@ -9,9 +9,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from annals.cli.app import app, fail, out, reported
+from annals.ingest.events import ingest_events, split_paths
 from annals.ingest.loader import IngestReport
 from annals.ingest.loader import ingest as run_ingest
-from annals.ingest.schema import DEFAULT_DB
+from annals.ingest.schema import DEFAULT_DB, open_database
 
 
 def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
@@ -30,7 +31,9 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Log files, or folders searched recursively for *.log."),
+    paths: list[Path] = typer.Argument(
+        ..., help="Log files, folders searched recursively for *.log, or event folders (their games and tables)."
+    ),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created when missing)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
     workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C code) decoding logs."),
@@ -54,8 +57,17 @@ def ingest(
             elapsed = max(time.perf_counter() - start, 1e-9)
             progress.update(task, completed=done, rate=f"{events:,} events, {events / elapsed:,.0f}/s")
 
-        report = run_ingest(paths, db, strict=strict, workers=workers, on_progress=step, on_files=files)
+        logs, events = split_paths(paths)
+        report = run_ingest(logs, db, strict=strict, workers=workers, on_progress=step, on_files=files)
+        if events:
+            con = open_database(db)
+            try:
+                ingest_events(con, events)
+            finally:
+                con.close()
     for line in summary(report, db, time.perf_counter() - start):
         out.print(line, markup=False)
+    for store in events:
+        out.print(f"event {store.config().event_id}: tournament tables written from {store.folder}", markup=False)
     if not report.reconciled:
         fail("event counts do not reconcile; this is a bug in annals, please report it")

@@ -28,6 +28,7 @@ def report(
     name: str = typer.Argument(..., help=f"One of: {', '.join(REPORTS)}."),
     ruleset: str = typer.Option(None, "--ruleset", help="Only games of this ruleset."),
     min_games: int = typer.Option(0, "--min-games", min=0, help="Drop rows with fewer games."),
+    event: str = typer.Option(None, "--event", help="Event reports: only this event id."),
     db: Path = DbOpt,
     fmt: str = FormatOpt,
     output: Path = OutputOpt,
@@ -39,7 +40,7 @@ def report(
     with reported():
         con = open_database(db, read_only=True)
         try:
-            result = run_report(con, name, ruleset=ruleset, min_games=min_games, database=str(db))
+            result = run_report(con, name, ruleset=ruleset, min_games=min_games, database=str(db), event=event)
         finally:
             con.close()
         if fmt == "table":

@@ -1,7 +1,8 @@
 """Named reports: SQL in ``queries/sql/report_NAME.sql`` run by DuckDB, finished with polars, each stating its
 sample.
 
-Every report takes the filter ``ruleset`` (``$ruleset`` in its SQL; NULL for all). A report whose frame has
+Every report takes the filter ``ruleset`` (``$ruleset`` in its SQL; NULL for all); the event reports also take
+``event`` (``$event``: an event id). A report whose frame has
 ``games`` and ``wins`` columns gets ``win_rate`` and a Wilson 95% confidence interval (``ci_low``, ``ci_high``);
 ``min_games`` drops rows with fewer games.
 """
@@ -44,6 +45,9 @@ REPORTS: dict[str, ReportSpec] = {
     "reborn_timing": ReportSpec("Reborn timing", "morana"),
     "offboard_cap": ReportSpec("Off-board Slava cap hits", "morana"),
     "initiative": ReportSpec("Initiative held and granted", "morana"),
+    "metagame": ReportSpec("Metagame: deck archetypes' share of each event", "events"),
+    "event_decks": ReportSpec("Deck win rates in each event", "events"),
+    "event_standings": ReportSpec("Event standings and final places", "events"),
 }
 
 
@@ -56,6 +60,8 @@ class Sample(msgspec.Struct, frozen=True):
 
     def describe(self, spec: ReportSpec) -> str:
         reads = "" if spec.games == "all" else f" (this report reads {spec.games} games only)"
+        if spec.games == "events":
+            reads = " (this report reads the games of ingested event folders only)"
         return (
             f"sample: {self.games} games ({self.decided} decided), {self.events} events, rulesets: "
             f"{self.rulesets or 'none'}{reads}; from {self.database}"
@@ -103,11 +109,14 @@ def run_report(
     ruleset: str | None = None,
     min_games: int = 0,
     database: str = "",
+    event: str | None = None,
 ) -> ReportResult:
     spec = REPORTS.get(name)
     if spec is None:
         raise UnknownReportError(f"no report named {name!r}; choose one of: {', '.join(REPORTS)}")
-    frame = con.sql(sqlfiles.load(f"report_{name}"), params={"ruleset": ruleset}).pl()
+    sql = sqlfiles.load(f"report_{name}")
+    params = {k: v for k, v in {"ruleset": ruleset, "event": event}.items() if f"${k}" in sql}
+    frame = con.sql(sql, params=params).pl()
     if {"games", "wins"} <= set(frame.columns):
         frame = with_win_rate(frame)
         if min_games:
