@@ -59,6 +59,13 @@ def new(
         f"top {config.top or 'none'}, seed {config.seed}) created in {folder}",
         markup=False,
     )
+    with reported():
+        public = EventStore.open(folder).public_key()
+    out.print(
+        f"its logs are signed by {public.fingerprint} (private key {folder / 'event.key'}, mode 0600: keep it; "
+        f"public key {folder / 'event.pub'}: check a log with annals verify LOG --key {folder / 'event.pub'})",
+        markup=False,
+    )
 
 
 @event_app.command("register")

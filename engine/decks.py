@@ -91,7 +91,7 @@ def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", defaul
             problems.append((line, f"'{mark}:' is not a {ruleset} mark; mark the deck's leader '{book.mark}: NAME'"))
             continue
         if leader:
-            second = f"a second leader (a '{book.mark}:' or {STAR} line)"
+            second = f"a second leader marked {STAR}" if mark == STAR else f"a second '{book.mark}:' line"
             problems.append((line, f"{second}; a deck has exactly one {book.mark}"))
             continue
         cid = book.ids.get(named.lower())

@@ -2,8 +2,9 @@
 
 ``annals ingest EVENT_FOLDER`` ingests the folder's game logs (``logs/``, never the torn logs set aside under
 ``torn/``) with the ordinary loader, then replaces the event's rows in tournaments, entrants, rounds, pairings,
-matches, match_games and standings in one transaction: re-ingesting a folder gives the same rows, and an event
-ingested part-way (while it runs) is brought up to date. Interventions stay empty until judge records exist.
+matches, match_games, standings and the match overrides among the interventions in one transaction:
+re-ingesting a folder gives the same rows, and an event ingested part-way (while it runs) is brought up to date.
+The logs' judge frames enter ``interventions`` with their games (``ingest.loader``), for any log.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
+import msgspec
 import pyarrow as pa
 
 from annals.engine.tournament.event import current_standings, placings
@@ -51,7 +53,7 @@ def event_rows(store: EventStore) -> dict[str, pa.Table]:
     rounds = store.rounds()
     matches = store.matches()
     place = {p: n for n, p in placings(store)}
-    rows: dict[str, list[dict[str, object]]] = {t: [] for t in TABLES if t != "interventions"}
+    rows: dict[str, list[dict[str, object]]] = {t: [] for t in TABLES}
     rows["tournaments"].append(
         {
             "event_id": eid, "name": config.name, "ruleset": config.ruleset, "rounds": config.rounds,
@@ -83,6 +85,11 @@ def event_rows(store: EventStore) -> dict[str, pa.Table]:
              "winner": _none(m.winner), "ended": m.ended if o is None else "override", "turn_cap": m.turn_cap,
              "override_judge": o.judge if o else None, "override_reason": o.reason if o else None}
         )  # fmt: skip
+        if o is not None:
+            rows["interventions"].append(
+                {"event_id": eid, "round": m.round, "table_no": m.table, "kind": "match_override",
+                 "judge": o.judge, "reason": o.reason or None, "data": msgspec.json.encode(o).decode()}
+            )  # fmt: skip
         for g in m.games:
             rows["match_games"].append(
                 {"event_id": eid, "round": m.round, "table_no": m.table, "game_no": g.number, "game_id": g.game_id,
@@ -106,7 +113,8 @@ def ingest_events(con: duckdb.DuckDBPyConnection, stores: Sequence[EventStore]) 
         con.execute("BEGIN")
         try:
             for name in TABLES:
-                con.execute(f"DELETE FROM {name} WHERE event_id = ?", [eid])
+                only_ours = " AND frame IS NULL" if name == "interventions" else ""  # a log's rows stay
+                con.execute(f"DELETE FROM {name} WHERE event_id = ?{only_ours}", [eid])
             for name, table in tables.items():
                 con.register("_event_rows", table)
                 columns = ", ".join(table.column_names)

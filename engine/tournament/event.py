@@ -27,7 +27,6 @@ from annals.engine.tournament.match import (
     play_match,
 )
 from annals.engine.tournament.pairing import pair_next_bracket, pair_swiss, pair_top_cut, recommended_rounds
-from annals.engine.tournament.signing import event_key
 from annals.engine.tournament.standings import Result, Standing, byes, match_points, opponents, standings
 from annals.engine.tournament.store import EventError, EventStore, new_event_id
 from annals.schemas.event import SWISS, TOP, EventConfig, MatchRecord, Override, Player, Round
@@ -227,7 +226,7 @@ def _context(store: EventStore, game: GamePlayer, choose_first: FirstChooser) ->
         raise EventError(f"a top {config.top} needs at least {config.top} players; {entrants(players)} entered")
     ruleset = get_ruleset(config.ruleset)
     return MatchContext(
-        store, config, ruleset, _by_id(players), game=game, choose_first=choose_first, key=event_key(store.folder)
+        store, config, ruleset, _by_id(players), game=game, choose_first=choose_first, key=store.signing_key()
     )
 
 

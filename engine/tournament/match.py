@@ -23,12 +23,13 @@ from annals.engine.core import Ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import finalize_header, play
 from annals.engine.simulate import bots_for
-from annals.engine.tournament.signing import sign_log
 from annals.engine.tournament.store import EventStore
 from annals.schemas.errors import CorruptLogError, TruncatedLogError
 from annals.schemas.event import TOP, EventConfig, GameRecord, MatchRecord, Pairing, Player
 from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
+from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import FORMAT_VERSION, read_log
+from annals.schemas.signing import sign_log
 
 GamePlayer = Callable[[Ruleset[Any], LogHeader, Path], None]  # plays one game, writing its log at the path
 FirstChooser = Callable[[str, int], bool]  # (deciding player's id, game number) -> does the decider play first?
@@ -67,7 +68,7 @@ class MatchContext:
         *,
         game: GamePlayer = bot_game,
         choose_first: FirstChooser = play_first,
-        key: object | None = None,
+        key: SigningKey | None = None,
     ):
         self.store = store
         self.config = config
@@ -100,18 +101,20 @@ class MatchContext:
 
     def recorded_game(self, header: LogHeader, path: Path) -> tuple[int, str, int, str]:
         """The game's (winner seat, end reason, turns, digest), from its log: an existing whole log is read, a
-        torn one (a crash) is set aside under ``torn/`` and the game played again, a missing one played."""
+        torn one (a crash) is set aside under ``torn/`` and the game played again, a missing one played. Every
+        finished log is signed with the event's key (``schemas.signing.sign_log``; again, for a log finished
+        before a crash, is a no-op when it is already signed by the key). ``digest`` is the signed log's."""
+        reuse = False
         if path.exists():
             try:
-                log = read_log(path)
-                if log.header == header:
-                    sign_log(path, self.key)
-                    return log.close.winner, log.close.end_reason, log.close.turns, log.digest
+                reuse = read_log(path).header == header
             except (TruncatedLogError, CorruptLogError):
                 pass
-            self.store.set_aside(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.game(self.ruleset, header, path)
+            if not reuse:
+                self.store.set_aside(path)
+        if not reuse:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.game(self.ruleset, header, path)
         sign_log(path, self.key)
         log = read_log(path)
         return log.close.winner, log.close.end_reason, log.close.turns, log.digest

@@ -3,6 +3,8 @@
 Layout (all JSON but the deck lists and logs)::
 
     event.json                          the configuration (EventConfig)
+    event.key                           the event's Ed25519 private key (PKCS#8 PEM, mode 0600): signs every log
+    event.pub                           its public key, for anyone checking a log: annals verify LOG --key event.pub
     players.json                        registrations and drops (list of Player), replaced on each change
     decks/PLAYER.txt                    each deck list as registered
     rounds/round-NN.json                a round's pairings, written before its first match is played
@@ -26,9 +28,11 @@ import msgspec
 
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import EventConfig, MatchRecord, Player, Round
+from annals.schemas.keys import EVENT_KEY_NAME, PublicKey, SigningKey, create_key_file, load_public_key, load_signing_key
 
 T = TypeVar("T")
 EVENT_FILE = "event.json"
+PUBLIC_KEY_FILE = "event.pub"
 
 
 class EventError(AnnalsError, ValueError):
@@ -75,8 +79,11 @@ class EventStore:
         if folder.exists() and any(folder.iterdir()):
             raise EventError(f"{folder} exists and is not empty; give a new or empty folder for the event")
         store = cls(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        key = create_key_file(folder / EVENT_KEY_NAME, config.event_id)
+        atomic_write(folder / PUBLIC_KEY_FILE, key.public.pem().encode())
         atomic_write(folder / "players.json", _encode([]))
-        atomic_write(folder / EVENT_FILE, _encode(config))
+        atomic_write(folder / EVENT_FILE, _encode(config))  # last: a folder with event.json is a whole event
         return store
 
     @classmethod
@@ -91,6 +98,17 @@ class EventStore:
             return msgspec.json.decode(path.read_bytes(), type=typ)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise EventError(f"{path}: {exc}; the file was edited or damaged, restore it from a copy") from None
+
+    def signing_key(self) -> SigningKey:
+        """The event's private key, which signs every finished game log (refused if others can read it)."""
+        return load_signing_key(self.folder / EVENT_KEY_NAME)
+
+    @property
+    def public_key_path(self) -> Path:
+        return self.folder / PUBLIC_KEY_FILE
+
+    def public_key(self) -> PublicKey:
+        return load_public_key(self.public_key_path)
 
     def config(self) -> EventConfig:
         return self._read(self.folder / EVENT_FILE, EventConfig)

@@ -92,16 +92,20 @@ CREATE TABLE IF NOT EXISTS standings (  -- the Swiss standings at ingest, and th
     PRIMARY KEY (event_id, player_id)
 );
 
-CREATE TABLE IF NOT EXISTS interventions (  -- judge records (warnings, game losses, backups, ...) from the logs
-    event_id VARCHAR NOT NULL,
+-- Judge records. From a log's J frames (frame set; event fields from its header, NULL for a game outside an
+-- event; player_id the seat's tournament id, else its name): written with the game, once. From an event's match
+-- overrides (kind 'match_override', frame and game NULL): replaced with the event's other rows.
+CREATE TABLE IF NOT EXISTS interventions (
+    event_id VARCHAR,
     round INTEGER,
     table_no INTEGER,
     game_no INTEGER,
     game_id VARCHAR,
+    frame INTEGER,
     kind VARCHAR NOT NULL,
     judge VARCHAR NOT NULL,
     player_id VARCHAR,
     reason VARCHAR,
     at_event INTEGER,
-    data JSON
+    data JSON  -- the whole record (schemas.judge.Intervention, or schemas.event.Override) as JSON
 );

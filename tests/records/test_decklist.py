@@ -26,9 +26,13 @@ def as_text(cards: list[str], leader: str, names: dict[str, str]) -> str:
 
 
 def problems(text: str, ruleset: str) -> dict[int, str]:
+    """Each line's problems, in order, joined by " | " (a deck-wide rule lands on the last line)."""
     with pytest.raises(DeckListError) as caught:
         parse_deck_list(text, ruleset, where="mine.txt")
-    return dict(caught.value.problems)
+    found: dict[int, str] = {}
+    for line, message in caught.value.problems:
+        found[line] = f"{found[line]} | {message}" if line in found else message
+    return found
 
 
 def test_a_shipped_miras9_deck_written_as_text_reads_back_the_same() -> None:
@@ -69,13 +73,13 @@ def test_every_malformed_line_is_listed_with_its_number() -> None:
     ])  # fmt: skip
     found = problems(text, "miras9")
     assert {3, 4, 5, 7, 8, 9, 10} <= set(found) and 6 not in found
-    assert found[3].startswith("'three Raider' is not COUNT CARD NAME ('three' is not a number)")
-    assert found[4].startswith("count 0 for 'Duelist': a count is 1 to 99")
-    assert "not COUNT CARD NAME" in found[5]
-    assert found[7].startswith("a second leader (a 'Planet:' or * line)")
+    assert found[3] == "'three Raider' is not COUNT CARD NAME ('three' is not a number): write it as e.g. '3 three Raider'"
+    assert found[4] == "count 0 for 'Duelist': a count is 1 to 99"
+    assert found[5].startswith("'4' is not COUNT CARD NAME (no card name after the count)")
+    assert found[7] == "a second leader marked *; a deck has exactly one Planet"
     assert found[8] == "'Orun' is marked * (the leader) with 2 copies: a deck has one"
     assert found[9] == "no card name before the *: write '1 NAME *'"
-    assert found[10].startswith("a second leader")
+    assert found[10].startswith("a second 'Planet:' line; a deck has exactly one Planet")
 
 
 def test_unknown_cards_and_a_missing_or_wrong_leader_are_listed_together() -> None:
