@@ -102,7 +102,8 @@ def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", defaul
         leader, leader_line = cid, line
     end = parsed.last_line or 1
     if not leader:
-        problems.append((end, f"no '{book.mark}:' line: name the deck's {book.mark} as '{book.mark}: NAME' (or '1 NAME *')"))
+        how = f"name the deck's {book.mark} as '{book.mark}: NAME' (or '1 NAME {STAR}')"
+        problems.append((end, f"no '{book.mark}:' line: {how}"))
     if not parsed.entries and not parsed.problems:
         problems.append((end, "no cards: write one 'COUNT CARD NAME' a line"))
     deck = DeckList(parsed.name or default_name or "deck", cards, leader if leader != "?" else "")

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import msgspec
 
+from annals.engine.decks import read_deck_list
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.decks import read_deck_list
 from annals.engine.tournament.match import (
     FirstChooser,
     GamePlayer,

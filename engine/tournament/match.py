@@ -13,6 +13,7 @@ cut match plays on, one game at a time, up to N more; still level, the higher se
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -106,10 +107,8 @@ class MatchContext:
         before a crash, is a no-op when it is already signed by the key). ``digest`` is the signed log's."""
         reuse = False
         if path.exists():
-            try:
+            with contextlib.suppress(TruncatedLogError, CorruptLogError):
                 reuse = read_log(path).header == header
-            except (TruncatedLogError, CorruptLogError):
-                pass
             if not reuse:
                 self.store.set_aside(path)
         if not reuse:

@@ -28,7 +28,14 @@ import msgspec
 
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import EventConfig, MatchRecord, Player, Round
-from annals.schemas.keys import EVENT_KEY_NAME, PublicKey, SigningKey, create_key_file, load_public_key, load_signing_key
+from annals.schemas.keys import (
+    EVENT_KEY_NAME,
+    PublicKey,
+    SigningKey,
+    create_key_file,
+    load_public_key,
+    load_signing_key,
+)
 
 T = TypeVar("T")
 EVENT_FILE = "event.json"

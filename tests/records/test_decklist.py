@@ -73,7 +73,9 @@ def test_every_malformed_line_is_listed_with_its_number() -> None:
     ])  # fmt: skip
     found = problems(text, "miras9")
     assert {3, 4, 5, 7, 8, 9, 10} <= set(found) and 6 not in found
-    assert found[3] == "'three Raider' is not COUNT CARD NAME ('three' is not a number): write it as e.g. '3 three Raider'"
+    assert found[3] == (
+        "'three Raider' is not COUNT CARD NAME ('three' is not a number): write it as e.g. '3 three Raider'"
+    )
     assert found[4] == "count 0 for 'Duelist': a count is 1 to 99"
     assert found[5].startswith("'4' is not COUNT CARD NAME (no card name after the count)")
     assert found[7] == "a second leader marked *; a deck has exactly one Planet"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from annals.engine.registry import get_ruleset
 from annals.engine.decks import parse_deck_list, read_deck_list, write_deck_list
+from annals.engine.registry import get_ruleset
 from annals.schemas.decklist import DeckListError
 
 

@@ -22,6 +22,7 @@ from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventError, EventStore
 from annals.schemas.logfile import read_log
 from annals.schemas.miras9 import FirstPlayerChosen
+from annals.schemas.signing import SIGNED, verify_signature
 
 ANNALS = [str(Path(sys.executable).parent / "annals")]
 runner = CliRunner()
@@ -102,6 +103,7 @@ def test_every_game_of_the_64_player_event_is_recorded_with_its_metadata_M9_022(
     decks = {p.id: p.deck for p in store.players()}
     ids = set()
     records = store.matches()
+    public = store.public_key()
     assert len([m for m in records if m.stage == "swiss"]) == ROUNDS * PLAYERS // 2
     assert [len([m for m in records if m.round == r]) for r in (7, 8, 9)] == [4, 2, 1]
     turn_capped = 0
@@ -109,6 +111,7 @@ def test_every_game_of_the_64_player_event_is_recorded_with_its_metadata_M9_022(
         assert 2 <= len(m.games) <= 3 or (m.stage == "top" and len(m.games) <= 6)
         for g in m.games:
             log = read_log(finished / g.log)  # verifies checksums, chain and counts
+            assert verify_signature(finished / g.log, public).state == SIGNED  # by the event's key
             info = log.header.tournament
             assert info is not None
             assert (info.event, info.round, info.table, info.game) == (config.event_id, m.round, m.table, g.number)
