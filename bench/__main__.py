@@ -13,6 +13,7 @@ BENCHMARKS = [
     "bench.signing",
     "bench.viewer",
     "bench.reports",
+    "bench.tournament",
 ]
 
 

@@ -9,8 +9,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from annals.cli.app import app, fail, out, reported
+from annals.ingest.events import ingest_events, split_paths
 from annals.ingest.loader import IngestReport
 from annals.ingest.loader import ingest as run_ingest
+from annals.ingest.schema import open_database
 from annals.schemas.files import default_database, default_games, expand
 
 
@@ -33,7 +35,8 @@ def ingest(
     paths: list[Path] | None = typer.Argument(
         None,
         metavar="PATH",
-        help="Log files, glob patterns, or folders searched recursively for *.log (default: ANNALS_HOME/games).",
+        help="Log files, glob patterns, folders searched recursively for *.log, or event folders (their games "
+        "and tournament tables); default: ANNALS_HOME/games.",
         show_default=False,
     ),
     db: Path | None = typer.Option(
@@ -49,9 +52,10 @@ def ingest(
     reason.
 
     Example: annals ingest games/ --db annals.duckdb
+    Example: annals ingest events/spring-open --db annals.duckdb
     """
     with reported():
-        sources = expand(paths) if paths else [default_games()]
+        sources, events = split_paths(expand(paths) if paths else [default_games()])
     target = db if db is not None else default_database()
     start = time.perf_counter()
     with reported(), Progress(
@@ -70,7 +74,15 @@ def ingest(
         if db is None:
             target.parent.mkdir(parents=True, exist_ok=True)
         report = run_ingest(sources, target, strict=strict, workers=workers, on_progress=step, on_files=files)
+        if events:
+            con = open_database(target)
+            try:
+                ingest_events(con, events)
+            finally:
+                con.close()
     for line in summary(report, target, time.perf_counter() - start):
         out.print(line, markup=False)
+    for store in events:
+        out.print(f"event {store.config().event_id}: tournament tables written from {store.folder}", markup=False)
     if not report.reconciled:
         fail("event counts do not reconcile; this is a bug in annals, please report it")

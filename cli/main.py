@@ -7,6 +7,7 @@ import typer
 from annals.cli import (  # noqa: F401 - importing registers the commands
     cards,
     demo,
+    event,
     export,
     ingest,
     judge,

@@ -30,7 +30,7 @@ def play(
     ),
     names: str = typer.Option("", "--name", help="The players' names, comma-separated (default: human-0, ...)."),
     deck_files: str = typer.Option(
-        "", "--deck-file", help="Deck list files (COUNT CARD a line, leader marked *), comma-separated by seat."
+        "", "--deck-file", help="Deck list files (docs/deck-lists.md), comma-separated by seat."
     ),
     seed: int = typer.Option(None, "--seed", help="The game's seed (default: a fresh random one, printed)."),
     log: Path | None = typer.Option(

@@ -1,99 +1,138 @@
-"""A player's own deck list file, read into a ``DeckList`` of a ruleset (format: ``schemas.decklist``).
+"""Deck list files (``schemas.decklist``) read against a ruleset: names looked up, construction rules checked.
 
-Cards are named by id or by name (any case); the leader is the line marked ``*``, or else the one card of a
-leader type (a Miras 9 Planet, a MORANA Warden). Every unknown card and a missing or doubled leader are listed
-together with their lines; the ruleset's construction check then runs on the whole deck (it names the first rule
-broken, with its paragraph).
+The one reader of deck lists: ``annals play --deck-file`` and event registration both come here.
+
+Every problem is collected, the syntax ones, the unknown names and each rule the ruleset's own ``deck_problems``
+finds (the same checks as the engine's ``validate_deck``), and raised together as one ``DeckListError`` listing
+each with its line number: a rule about one card points at that card's line, a rule about the whole deck (its
+size, its starting Site) at the list's last line.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from pathlib import Path
 
-from annals.schemas.decklist import LEADER_MARK, DeckFileError, parse_decklist
+import msgspec
+
+from annals.schemas.decklist import LEADER_MARKS, STAR, DeckListError, DeckProblem, parse_lines
 from annals.schemas.header import DeckList
+from annals.schemas.rulesets import UnknownRulesetError
 
 
-class _Pool:
-    def __init__(self, names: dict[str, str], leaders: set[str]):
-        self.names = names  # card id -> name
-        self.leaders = leaders  # ids of leader cards
-        self.lookup = {cid.casefold(): cid for cid in names} | {n.casefold(): cid for cid, n in names.items()}
+class CardBook(msgspec.Struct, frozen=True):
+    """What a deck list needs of a ruleset: names to ids, which ids may lead, and the construction check."""
+
+    ruleset: str
+    mark: str  # the leader mark: "Planet" or "Warden"
+    ids: dict[str, str]  # lower-case printed name or id -> card id, for deck cards and leaders alike
+    leaders: frozenset[str]
+    problems: Callable[[DeckList], list[DeckProblem]]
 
 
-def _pool(ruleset: str) -> _Pool:
-    if ruleset == "miras9":
-        from annals.engine.miras9.pool import POOL
+def _miras9() -> CardBook:
+    from annals.engine.miras9.cards import SPIRIT_SUFFIX, deck_problems
+    from annals.engine.miras9.pool import POOL
 
-        cards = {cid: d.name for cid, d in POOL.items() if not cid.endswith("#spirit")}
-        return _Pool(cards, {cid for cid, d in POOL.items() if d.type == "planet"})
-    if ruleset == "morana":
-        from annals.engine.morana.cards import pool
-
-        p = pool()
-        return _Pool(
-            {**{c: d.name for c, d in p.cards.items()}, **{w: d.name for w, d in p.wardens.items()}}, set(p.wardens)
-        )
-    raise DeckFileError(ruleset, [(0, f"ruleset {ruleset!r} takes no deck list files (miras9 and morana do)")])
+    ids: dict[str, str] = {}
+    for cid, card in POOL.items():
+        if not cid.endswith(SPIRIT_SUFFIX):
+            ids[cid.lower()] = cid
+            ids[card.name.lower()] = cid
+    leaders = frozenset(cid for cid, c in POOL.items() if c.type == "planet")
+    return CardBook("miras9", "Planet", ids, leaders, lambda deck: deck_problems(deck, POOL))
 
 
-def validate(ruleset: str, deck: DeckList) -> None:
-    """The ruleset's construction rules (``InvalidDeckError`` naming the first rule broken)."""
-    if ruleset == "miras9":
-        from annals.engine.miras9.cards import validate_deck as m9_validate
-        from annals.engine.miras9.pool import POOL
+def _morana() -> CardBook:
+    from annals.engine.morana.cards import deck_problems, pool
 
-        m9_validate(deck, POOL)
-    elif ruleset == "morana":
-        from annals.engine.morana.cards import pool
-        from annals.engine.morana.cards import validate_deck as mor_validate
-
-        mor_validate(deck, pool())
+    p = pool()
+    ids: dict[str, str] = {}
+    for cid, named in [*((c.id, c.name) for c in p.cards.values()), *((w.id, w.name) for w in p.wardens.values())]:
+        ids[cid.lower()] = cid
+        ids[named.lower()] = cid
+    return CardBook("morana", "Warden", ids, frozenset(p.wardens), lambda deck: deck_problems(deck, p))
 
 
-def deck_from_text(ruleset: str, text: str, name: str, source: str = "deck list") -> DeckList:
-    pool = _pool(ruleset)
-    lines = parse_decklist(text, source)
-    problems: list[tuple[int, str]] = []
+BOOKS: dict[str, Callable[[], CardBook]] = {"miras9": _miras9, "morana": _morana}
+
+
+def card_book(ruleset: str) -> CardBook:
+    make = BOOKS.get(ruleset)
+    if make is None:
+        raise UnknownRulesetError("ruleset with deck lists", ruleset, sorted(BOOKS))
+    return make()
+
+
+def _unknown(name: str, book: CardBook) -> str:
+    close = difflib.get_close_matches(name.lower(), list(book.ids), n=1, cutoff=0.7)
+    hint = f"did you mean {close[0]!r}?" if close else f"use a printed name or an id of the {book.ruleset} pool"
+    return f"unknown card {name!r}: {hint}"
+
+
+def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", default_name: str = "") -> DeckList:
+    """The deck a list describes, or ``DeckListError`` with every problem and its line."""
+    book = card_book(ruleset)
+    parsed = parse_lines(text)
+    problems = list(parsed.problems)
+    lines: dict[str, int] = {}  # card id -> first line naming it
     cards: list[str] = []
-    leaders: list[tuple[int, str]] = []
-    marked = any(line.leader for line in lines)
-    for line in lines:
-        cid = pool.lookup.get(line.card.casefold())
+    for entry in parsed.entries:
+        cid = book.ids.get(entry.name.lower())
         if cid is None:
-            close = difflib.get_close_matches(line.card, [*pool.names.values(), *pool.names], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append((line.line, f"no card {line.card!r} in the {ruleset} card pool{hint}"))
+            problems.append((entry.line, _unknown(entry.name, book)))
             continue
-        if line.leader or (not marked and cid in pool.leaders):
-            if cid not in pool.leaders:
-                problems.append((line.line, f"{line.card!r} is marked {LEADER_MARK} but cannot lead a deck"))
-                continue
-            leaders.append((line.line, cid))
-            if line.count != 1:
-                problems.append((line.line, f"the leader {line.card!r} comes once: count 1, not {line.count}"))
+        lines.setdefault(cid, entry.line)
+        cards.extend([cid] * entry.count)
+    leader, leader_line = "", 0
+    for line, mark, named in parsed.leaders:
+        if mark != STAR and LEADER_MARKS[mark.lower()] != ruleset:
+            problems.append((line, f"'{mark}:' is not a {ruleset} mark; mark the deck's leader '{book.mark}: NAME'"))
             continue
-        cards.extend([cid] * line.count)
-    if len(leaders) > 1:
-        first = leaders[0][0]
-        problems.extend(
-            (at, f"a second leader (the first is on line {first}): mark the one that leads with {LEADER_MARK}")
-            for at, _ in leaders[1:]
-        )
-    if not leaders and not any("leader" in text for _, text in problems):
-        problems.append((0, f"no leader: add the deck's leader on a line of its own, marked {LEADER_MARK}"))
+        if leader:
+            second = f"a second leader marked {STAR}" if mark == STAR else f"a second '{book.mark}:' line"
+            problems.append((line, f"{second}; a deck has exactly one {book.mark}"))
+            continue
+        cid = book.ids.get(named.lower())
+        if cid is None:
+            problems.append((line, _unknown(named, book)))
+            leader = "?"
+            continue
+        leader, leader_line = cid, line
+    end = parsed.last_line or 1
+    if not leader:
+        how = f"name the deck's {book.mark} as '{book.mark}: NAME' (or '1 NAME {STAR}')"
+        problems.append((end, f"no '{book.mark}:' line: {how}"))
+    if not parsed.entries and not parsed.problems:
+        problems.append((end, "no cards: write one 'COUNT CARD NAME' a line"))
+    deck = DeckList(parsed.name or default_name or "deck", cards, leader if leader != "?" else "")
+    # Without a usable leader the cards are still checked, against a stand-in (the missing leader is reported).
+    checked = deck if leader not in ("", "?") else msgspec.structs.replace(deck, leader=min(book.leaders))
+    for problem in book.problems(checked):
+        if problem.leader:
+            problems.append((leader_line, problem.message))
+        else:
+            problems.append((lines.get(problem.card, end) if problem.card else end, problem.message))
     if problems:
-        raise DeckFileError(source, sorted(problems))
-    deck = DeckList(name, cards, leaders[0][1])
-    validate(ruleset, deck)
+        raise DeckListError(where, problems)
     return deck
 
 
-def deck_from_file(ruleset: str, path: Path) -> DeckList:
-    """The deck list in ``path`` (named after the file), checked against the ruleset's pool and construction."""
+def read_deck_list(path: Path, ruleset: str) -> DeckList:
+    """Read a deck list file; the deck's name is its ``Deck:`` line or else the file's stem."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise DeckFileError(str(path), [(0, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
-    return deck_from_text(ruleset, text, path.stem, str(path))
+        raise DeckListError(str(path), [(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+    return parse_deck_list(text, ruleset, where=str(path), default_name=path.stem)
+
+
+def write_deck_list(deck: DeckList, ruleset: str) -> str:
+    """A deck as list text (card ids, sorted): what ``parse_deck_list`` reads back to the same deck."""
+    book = card_book(ruleset)
+    counts: dict[str, int] = {}
+    for cid in deck.cards:
+        counts[cid] = counts.get(cid, 0) + 1
+    body = "".join(f"{n} {cid}\n" for cid, n in sorted(counts.items()))
+    return f"Deck: {deck.name}\n{book.mark}: {deck.leader}\n{body}"

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, Ruleset
-from annals.engine.decks import deck_from_file
+from annals.engine.decks import read_deck_list
 from annals.engine.judge import resume
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
@@ -199,7 +199,7 @@ def _seat_decks(ruleset: Ruleset[Any], names: Sequence[str], files: Sequence[Pat
     for seat in range(2):
         file = files[seat] if seat < len(files) else None
         if file is not None:
-            decks.append(deck_from_file(ruleset.schema.name, file))
+            decks.append(read_deck_list(file, ruleset.schema.name))
             continue
         name = names[seat] if seat < len(names) else ""
         if not name:

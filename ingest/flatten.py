@@ -46,7 +46,7 @@ from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
 from annals.schemas.header import LogHeader, game_id_of
-from annals.schemas.logfile import LogReader
+from annals.schemas.logfile import JudgeSeen, LogReader
 from annals.schemas.rulesets import RulesetSchema
 
 _json = msgspec.json.Encoder()
@@ -65,6 +65,7 @@ class GameMeta(NamedTuple):
     events: int
     decisions: int
     turns: int
+    judged: tuple[JudgeSeen, ...] = ()  # the judge frames, abandoned branches' included
 
 
 class Skipped(NamedTuple):
@@ -451,7 +452,7 @@ def _read_one(
         assert close is not None
         winner, end_reason = reader.result  # a judge's game loss or override counts
         return GameMeta(path, header, reader.digest, first, winner, end_reason, close.events, close.decisions,
-                        close.turns)  # fmt: skip
+                        close.turns, tuple(reader.judged))  # fmt: skip
 
 
 class ChangedLogError(AnnalsError, ValueError):

@@ -201,7 +201,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
                 for key, v in zip(deck, (gno, seat, -1, instance_id(seat, LEADER_INDEX), dl.leader), strict=True):
                     deck[key].append(v)
     columns = list(zip(*games, strict=True))
-    return {
+    tables = {
         "g": pa.table(
             {
                 name: pa.array(column, pa.int32() if name == "first_player" else None)
@@ -218,6 +218,28 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
         "d": pa.table(deck),
         "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
     }
+    judged = _judge_rows(batch)
+    if judged:
+        tables["j"] = pa.Table.from_pylist(judged)
+    return tables
+
+
+def _judge_rows(batch: _Batch) -> list[dict[str, Any]]:
+    """A row per judge frame of the batch's logs (``interventions``), the player named by tournament id or name."""
+    rows: list[dict[str, Any]] = []
+    for _, m in batch.games:
+        h, t = m.header, m.header.tournament
+        people = list(t.player_ids) if t and t.player_ids else [p.name for p in h.players]
+        for seen in m.judged:
+            r = seen.record
+            rows.append(
+                {"event_id": t.event if t else None, "round": t.round if t else None,
+                 "table_no": t.table if t else None, "game_no": t.game if t else None, "game_id": h.game_id,
+                 "frame": seen.frame, "kind": r.kind, "judge": r.judge,
+                 "player_id": people[r.player] if 0 <= r.player < len(people) else None, "reason": r.reason or None,
+                 "at_event": r.at_event, "data": msgspec.json.encode(r).decode()}
+            )  # fmt: skip
+    return rows
 
 
 _DECISION_COLS = "game, n, at_event, player, point, n_offered, chosen, chosen_kind, chosen_option, offered"
@@ -278,6 +300,8 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
             con.execute("INSERT INTO players BY NAME SELECT * FROM _in_p")
             con.execute("INSERT INTO deck_cards BY NAME SELECT * FROM _in_d")
             con.execute("INSERT INTO game_dates BY NAME SELECT * FROM _in_t")
+            if "j" in t.games:
+                con.execute("INSERT INTO interventions BY NAME SELECT * FROM _in_j")
             con.register("_in_c", t.cards)
             con.execute("INSERT OR IGNORE INTO cards SELECT * FROM _in_c")  # the whole pool, when known
             con.execute(  # and any card id the decks name that the pool does not describe

@@ -1,9 +1,10 @@
 """The database schema: DDL, views and the ``position()`` macro loaded by name from ``ingest/sql/``, a stored
 version, and migration or refusal.
 
-``open_database`` creates a new database at ``SCHEMA_VERSION``; an older one is migrated with the scripts
-``migrate_to_vN.sql`` in order when they exist, otherwise refused with ``SchemaVersionError`` saying what to do;
-a newer one is always refused (an older annals must not write into it).
+``open_database`` creates a new database from ``schema_v1.sql`` and the migrations; an older one is migrated with
+the scripts ``migrate_to_vN.sql`` in order when they exist, otherwise refused with ``SchemaVersionError`` saying
+what to do; a newer one is always refused (an older annals must not write into it). So a new database and a
+migrated one are built by the same DDL. Version 2 added the tournament tables (``migrate_to_v2.sql``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from annals.ingest.sqlfiles import SqlFolder
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQL_DIR = Path(__file__).with_name("sql")
 DEFAULT_DB = "annals.duckdb"
 
@@ -49,10 +50,11 @@ def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
 def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
     """Create, migrate or refuse; then (re)create the views."""
     version = stored_version(con)
-    if version is None:
-        con.execute(ddl(f"schema_v{SCHEMA_VERSION}"))
-        con.execute("INSERT INTO schema_version VALUES (?)", [SCHEMA_VERSION])
-    elif version > SCHEMA_VERSION:
+    if version is None:  # a new database: version 1, then every migration
+        con.execute(ddl("schema_v1"))
+        con.execute("INSERT INTO schema_version VALUES (?)", [1])
+        version = 1
+    if version > SCHEMA_VERSION:
         raise SchemaVersionError(
             f"database {path!r} has schema version {version}, newer than this annals' {SCHEMA_VERSION}; "
             "upgrade annals, or ingest into a new file with --db"
@@ -93,9 +95,10 @@ def _option_kinds(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def comment_everything(con: duckdb.DuckDBPyConnection) -> None:
-    """``comments.sql`` on every table, view and column; a view column not named there takes the comment of the
-    ``events`` column (or the first table column) of the same name it is read from."""
+    """``comments.sql`` (and ``comments_tournaments.sql``) on every table, view and column; a view column not named
+    there takes the comment of the ``events`` column (or the first table column) of the same name it is read from."""
     con.execute(ddl("comments"))
+    con.execute(ddl("comments_tournaments"))
     inherited = con.execute(ddl("comments_inherited")).fetchall()
     for view, column, text in inherited:
         con.execute(f'COMMENT ON COLUMN "{view}"."{column}" IS ' + "'" + text.replace("'", "''") + "'")

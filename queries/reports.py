@@ -4,7 +4,8 @@ sample, its filters and what its numbers mean.
 Every report reads the games and seats the filters select (``queries.filters``: ``sel_games``, ``sel_seats``).
 Columns come in pairs by prefix: ``{p}games`` and ``{p}wins`` get ``{p}win_rate`` and a Wilson 95% confidence
 interval (``{p}ci_low``, ``{p}ci_high``). Rows with fewer games than ``min_games`` (default ``MIN_GAMES``) in the
-report's sample column are hidden, and the result says how many.
+report's sample column are hidden, and the result says how many. The event reports (``metagame``,
+``event_decks``, ``event_standings``) read the tournament tables and take ``$event`` and ``$ruleset`` instead.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ReportSpec(NamedTuple):
     description: str
     by: tuple[str, ...] = ()  # the --by splits it offers
     sample_column: str = "games"  # the column --min-games applies to ("" for none)
+    event_tables: bool = False  # reads the tournament tables (--event, --ruleset), not the selected games
 
 
 ALL_BY = ("agent", "deck", "seat")
@@ -173,6 +175,31 @@ REPORTS: dict[str, ReportSpec] = {
         "all_wins every seat-game (baseline)." + LENGTH,
         ALL_BY,
     ),
+    "metagame": ReportSpec(
+        "Metagame: deck archetypes' share of each event",
+        None,
+        False,
+        "Per event (ingested event folders) and registered deck: players, their share of the field, and how many "
+        "reached the top cut.",
+        sample_column="",
+        event_tables=True,
+    ),
+    "event_decks": ReportSpec(
+        "Deck win rates in each event",
+        None,
+        False,
+        "Per event and deck: decided games and wins (each game once from each side), matches and match wins.",
+        event_tables=True,
+    ),
+    "event_standings": ReportSpec(
+        "Event standings and final places",
+        None,
+        False,
+        "Per event: final place (the cut first), Swiss rank, match points, record and the three tiebreakers "
+        "(OMW%, GW%, OGW%, each with the 33% floor, byes excluded) as the event computed them.",
+        sample_column="",
+        event_tables=True,
+    ),
 }
 
 
@@ -259,6 +286,10 @@ def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, databa
 
 def refuse_inapplicable(name: str, spec: ReportSpec, f: Filters, min_games: int | None) -> None:
     """Options that do not apply to the report are an error naming the ones that do."""
+    if spec.event_tables:
+        extra = sorted(set(f.given()) - {"ruleset", "event"})
+        if extra:
+            raise NotApplicableError(f"report {name!r} reads the tournament tables: only --event and --ruleset apply")
     if f.by is not None and f.by not in spec.by:
         offered = f"it splits by: {', '.join(spec.by)}" if spec.by else "it has no split"
         raise NotApplicableError(f"report {name!r} cannot be split by {f.by!r}; {offered}")
@@ -294,7 +325,9 @@ def run_report(
     check(con, f)
     refuse_inapplicable(name, spec, f, min_games)
     select(con, f, spec.rulesets)
-    frame = with_rates(con.sql(sqlfiles.load(f"report_{name}")).pl())
+    sql = sqlfiles.load(f"report_{name}")
+    params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
+    frame = with_rates(con.sql(sql, params=params).pl())
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
         frame = frame.with_columns(iwd=(pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
     if "grp" in frame.columns:

@@ -28,6 +28,8 @@ class TournamentInfo(msgspec.Struct, frozen=True):
     table: int = 0
     match: str = ""
     game: int = 1
+    player_ids: tuple[str, ...] = ()  # the registered players' ids, by seat (their names are in ``players``)
+    first_player: int = -1  # the seat chosen to play first (R-EVT-02); -1: the engine draws it [M9-022]
 
 
 class Branch(msgspec.Struct, frozen=True):

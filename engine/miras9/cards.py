@@ -14,6 +14,7 @@ from pathlib import Path
 import msgspec
 
 from annals.engine.miras9 import scripts
+from annals.schemas.decklist import DeckProblem
 from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
 from annals.schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
@@ -98,47 +99,61 @@ def pool_hash(path: Path = DATA / "cards.toml") -> str:
     return hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()
 
 
-def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
-    """Raise ``InvalidDeckError`` naming the rule a deck list breaks."""
+def deck_problems(deck: DeckList, pool: dict[str, CardDef]) -> list[DeckProblem]:
+    """Every construction rule a deck list breaks [M9-013]-[M9-020], each naming the card at fault ("" for the
+    deck as a whole), in the order: leader, each card's identity, size, copies, starting Site."""
+    problems: list[DeckProblem] = []
     leader = pool.get(deck.leader)
     if leader is None or leader.type != "planet":
-        raise InvalidDeckError(
+        problems.append(DeckProblem(deck.leader, (
             f"deck {deck.name!r}: leader {deck.leader!r} is not a paired Planet/Spirit card; a deck contains "
             "exactly one [M9-014]: set leader to a Planet id"
-        )
-    for cid in deck.cards:
+        ), leader=True))  # fmt: skip
+    known: list[str] = []
+    for cid in dict.fromkeys(deck.cards):
         c = pool.get(cid)
         if c is None or cid.endswith(SPIRIT_SUFFIX):
-            raise InvalidDeckError(
-                f"deck {deck.name!r}: unknown card id {cid!r}; a card is identified by its card ID [M9-008]: use ids "
-                "from the card pool (engine/miras9/data/cards.toml)"
-            )
-        if c.type == "planet":
-            raise InvalidDeckError(
+            problems.append(DeckProblem(cid, (
+                f"deck {deck.name!r}: unknown card id {cid!r}; a card is identified by its card ID [M9-008]: use "
+                "ids from the card pool (engine/miras9/data/cards.toml)"
+            )))  # fmt: skip
+        elif c.type == "planet":
+            problems.append(DeckProblem(cid, (
                 f"deck {deck.name!r}: {cid!r} is a second paired Planet/Spirit card; a deck has exactly one, as its "
                 f"leader [M9-014]: remove {cid!r} from the cards"
-            )
-        if c.type == "token":
-            raise InvalidDeckError(
+            )))  # fmt: skip
+        elif c.type == "token":
+            problems.append(DeckProblem(cid, (
                 f"deck {deck.name!r}: {cid!r} is a token; tokens are not deck cards [M9-013], [M9-017]: remove it"
-            )
+            )))  # fmt: skip
+        else:
+            known.append(cid)
     if len(deck.cards) < MIN_MAIN:
-        raise InvalidDeckError(
+        problems.append(DeckProblem("", (
             f"deck {deck.name!r} has {len(deck.cards)} cards besides its Planet/Spirit; at least {MIN_MAIN} are "
             f"needed [M9-014], [M9-017]: add {MIN_MAIN - len(deck.cards)} more"
-        )
-    for cid, n in sorted(Counter(deck.cards).items()):
-        limit = COPIES[pool[cid].type]
+        )))  # fmt: skip
+    counts = Counter(deck.cards)
+    for cid in sorted(known):
+        n, limit = counts[cid], COPIES[pool[cid].type]
         if n > limit:
             para = "[M9-016]" if limit == 2 else "[M9-015]"
-            raise InvalidDeckError(
+            problems.append(DeckProblem(cid, (
                 f"deck {deck.name!r} has {n} copies of {cid!r} ({pool[cid].type}); at most {limit} are allowed "
                 f"{para}: remove {n - limit}"
-            )
-    if not any(pool[cid].type in ("site", "ship_site") for cid in deck.cards):
-        raise InvalidDeckError(
+            )))  # fmt: skip
+    if not any(pool[cid].type in ("site", "ship_site") for cid in known):
+        problems.append(DeckProblem("", (
             f"deck {deck.name!r} has no Site or Ship-Site to start with [M9-020]: add at least one Site"
-        )
+        )))  # fmt: skip
+    return problems
+
+
+def validate_deck(deck: DeckList, pool: dict[str, CardDef]) -> None:
+    """Raise ``InvalidDeckError`` naming the first rule a deck list breaks (``deck_problems`` lists them all)."""
+    problems = deck_problems(deck, pool)
+    if problems:
+        raise InvalidDeckError(problems[0].message)
 
 
 def load_default_decks(decks: dict[str, DeckList], path: Path = DATA / "decks.toml") -> tuple[str, str]:

@@ -62,7 +62,8 @@ class M9Ruleset:
                 iid = instance_id(p, i)
                 cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
             players.append(PlayerState(leader=leader))
-        return M9State(cards=cards, players=players)
+        first = header.tournament.first_player if header.tournament is not None else -1
+        return M9State(cards=cards, players=players, first=first)
 
     # ------------------------------------------------------------ the loop
 
@@ -158,7 +159,8 @@ class M9Ruleset:
         elif s.phase == "setup.deal":  # its own step, so a position saved on entering it continues with the deal
             turn.deal_hands(s, emit, rng)
         elif s.phase == "setup.mulligan":
-            first = rng.below(2)  # [M9-022]
+            # [M9-022]: drawn by the engine, unless the header names the seat agreed on (R-EVT-02)
+            first = s.first if s.first in (0, 1) else rng.below(2)
             emit(ev.FirstPlayerChosen(s.n, 0, s.step, -1, first))
             turn.start_turn(s, emit, first)
         elif s.phase == "awaken.generate":

@@ -19,6 +19,7 @@ import msgspec
 from annals.engine.core import CardInfo
 from annals.engine.morana import keywords as kw
 from annals.engine.morana.scripts import HOOKS
+from annals.schemas.decklist import DeckProblem
 from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
 from annals.schemas.morana import Card, CardPool, DeckBook, Effect, Warden
@@ -137,38 +138,50 @@ def pool() -> Pool:
     return build_pool((DATA_DIR / "cards.toml").read_bytes())
 
 
-def validate_deck(deck: DeckList, p: Pool) -> None:
-    """[MOR-35]: exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 of each Legendary.
-
-    Each ``InvalidDeckError`` quotes the bad value, names the rule, and says what to change.
-    """
+def deck_problems(deck: DeckList, p: Pool) -> list[DeckProblem]:
+    """Every way a deck breaks [MOR-35] (exactly 20 cards plus 1 Warden, at most 2 copies of a card, at most 1 of
+    each Legendary), each naming the card at fault ("" for the deck as a whole): Warden, size, then each card."""
     name = deck.name
+    problems: list[DeckProblem] = []
     if deck.leader not in p.wardens:
-        raise InvalidDeckError(
+        problems.append(DeckProblem(deck.leader, (
             f"deck {name!r}: Warden {deck.leader!r} is not a Warden of the pool; a deck needs exactly 1 Warden "
             f"[MOR-35]: name one of {sorted(p.wardens)} as its leader"
-        )
+        ), leader=True))  # fmt: skip
     size = len(deck.cards)
     if size != DECK_SIZE:
         fix = f"add {DECK_SIZE - size}" if size < DECK_SIZE else f"remove {size - DECK_SIZE}"
-        raise InvalidDeckError(
+        problems.append(DeckProblem("", (
             f"deck {name!r}: has {size} cards; a deck is exactly {DECK_SIZE} cards plus 1 Warden [MOR-35]: "
             f"{fix} card{'s' if abs(size - DECK_SIZE) > 1 else ''}"
-        )
+        )))  # fmt: skip
     for card_id, copies in sorted(Counter(deck.cards).items()):
-        _check_entry(name, card_id, copies, p)
+        message = _entry_problem(name, card_id, copies, p)
+        if message:
+            problems.append(DeckProblem(card_id, message))
+    return problems
 
 
-def _check_entry(deck: str, card_id: str, copies: int, p: Pool) -> None:
-    """One card of a deck list: a card of the pool (not a Warden), within its copy limit [MOR-35]."""
+def validate_deck(deck: DeckList, p: Pool) -> None:
+    """[MOR-35]: raise ``InvalidDeckError`` for the first rule broken (``deck_problems`` lists them all).
+
+    Each ``InvalidDeckError`` quotes the bad value, names the rule, and says what to change.
+    """
+    problems = deck_problems(deck, p)
+    if problems:
+        raise InvalidDeckError(problems[0].message)
+
+
+def _entry_problem(deck: str, card_id: str, copies: int, p: Pool) -> str:
+    """One card of a deck list: a card of the pool (not a Warden), within its copy limit [MOR-35]; "" if fine."""
     if card_id in p.wardens:
-        raise InvalidDeckError(
+        return (
             f"deck {deck!r}: Warden {card_id!r} among the cards; a deck is 20 cards plus exactly 1 Warden "
             f"[MOR-35], named as its leader: replace {card_id!r} with a card"
         )
     card = p.cards.get(card_id)
     if card is None:
-        raise InvalidDeckError(f"deck {deck!r}: unknown card {card_id!r}; use an id from the card pool")
+        return f"deck {deck!r}: unknown card {card_id!r}; use an id from the card pool"
     if card.legendary:
         limit, what = MAX_LEGENDARY_COPIES, "Legendary "
         rule = "at most 1 copy of each Legendary [MOR-35] (R-MOR-09)"
@@ -177,10 +190,11 @@ def _check_entry(deck: str, card_id: str, copies: int, p: Pool) -> None:
         rule = "at most 2 copies of a card [MOR-35]"
     if copies > limit:
         extra = copies - limit
-        raise InvalidDeckError(
+        return (
             f"deck {deck!r}: {copies} copies of {what}{card_id!r}; {rule}: "
             f"remove {extra} cop{'ies' if extra > 1 else 'y'}"
         )
+    return ""
 
 
 @cache

@@ -76,7 +76,7 @@ def test_play_never_overwrites_a_log(tmp_path: Path) -> None:
 
 def test_play_takes_a_deck_list_file_for_a_seat(tmp_path: Path) -> None:
     deck = tmp_path / "kessra.txt"
-    lines = ["1 Kessra *", "3 Recruit", "3 Raider", "3 Duelist", "2 Veteran", "2 Brute", "1 Champion",
+    lines = ["Planet: Kessra", "3 Recruit", "3 Raider", "3 Duelist", "2 Veteran", "2 Brute", "1 Champion",
              "3 Dune Buggy", "2 eq-blade", "2 eq-rifle", "2 ev-rally", "2 ev-strike", "3 rx-adrenaline",
              "2 rx-counter", "2 site-outpost", "2 site-foundry", "2 site-mine"]  # fmt: skip
     deck.write_text("\n".join(lines) + "\n")
@@ -91,7 +91,7 @@ def test_play_takes_a_deck_list_file_for_a_seat(tmp_path: Path) -> None:
     bad.write_text("1 Kessra *\nthree Recruit\n")
     result = runner.invoke(app, ["play", "miras9", "--deck-file", f"{bad},{bad}", "--players", "random,random",
                                  "--out", str(tmp_path / "no.log")])  # fmt: skip
-    assert result.exit_code == 1 and "line 2: 'three Recruit' does not start with a count" in result.output
+    assert result.exit_code == 1 and "line 2: 'three Recruit' is not COUNT CARD NAME" in result.output
     assert not (tmp_path / "no.log").exists()
 
 

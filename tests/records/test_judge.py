@@ -163,8 +163,17 @@ def test_an_ingested_log_takes_the_judged_result_and_the_kept_branch(tmp_path: P
         reasons = dict(con.execute("SELECT file, end_reason FROM games").fetchall())
         stored = con.execute("SELECT count(*) FROM events e JOIN games g USING (game) WHERE g.file LIKE '%backed.log'")
         stored_events = stored.fetchone()
+        judge_rows = con.execute(
+            "SELECT g.file, i.kind, i.judge, i.player_id, i.reason, i.event_id, i.frame IS NOT NULL "
+            "FROM interventions i JOIN games g USING (game_id) ORDER BY i.kind"
+        ).fetchall()
     finally:
         con.close()
+    loser = read_log(judged).header.players[played.winner].name
+    assert judge_rows == [  # every J frame of any log, here outside an event
+        (str(backed.resolve()), "backup", "R. Vance", None, "misdeal", None, True),
+        (str(judged.resolve()), "game_loss", "R. Vance", loser, "marked cards", None, True),
+    ]
     assert rows[str(judged.resolve())] == 1 - played.winner
     assert reasons[str(judged.resolve())] == "judge_game_loss"
     assert stored_events == (len(read_log(backed).events),)

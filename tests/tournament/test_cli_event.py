@@ -1,0 +1,59 @@
+"""``annals event`` on the command line: the happy path, and bad input as one line on stderr, exit 1 (usage: 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+
+runner = CliRunner()
+
+
+def test_new_register_drop_run_standings(tmp_path: Path) -> None:
+    folder = tmp_path / "ev"
+    done = runner.invoke(app, ["event", "new", str(folder), "--name", "club", "--ruleset", "morana", "--seed", "4"])
+    assert done.exit_code == 0, done.output
+    assert "recommended at round 1" in done.stdout
+    deck = tmp_path / "mine.txt"
+    deck.write_text("# my deck\nDeck: my-glory\nWarden: Lada\n" + "".join(
+        f"{n} {c}\n" for c, n in [("alkonost", 2), ("bannik", 2), ("bereginya", 2), ("candle-for-the-dead", 2),
+                                  ("firebird", 1), ("gift-of-prav", 2), ("harvest-rite", 1), ("koschei", 1),
+                                  ("mavka", 2), ("moranas-winter", 1), ("polevik", 1), ("sirin", 2), ("veles", 1)]
+    ))  # fmt: skip
+    done = runner.invoke(app, ["event", "register", str(folder), "--id", "ada", "--name", "Ada", "--deck", str(deck)])
+    assert done.exit_code == 0, done.output
+    assert "'my-glory'" in done.stdout
+    done = runner.invoke(app, ["event", "drop", str(folder), "ada"])
+    assert done.exit_code == 0 and "before round 1" in done.stdout
+    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada counts: 5 bots
+    assert done.exit_code == 0, done.output
+    assert "event finished" in done.stdout
+    again = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # the same command resumes
+    assert again.exit_code == 0 and "event finished" in again.stdout, again.output
+    table = runner.invoke(app, ["event", "standings", str(folder)])
+    assert table.exit_code == 0 and "bot-005" in table.stdout
+    assert "ada" not in table.stdout  # withdrew before round 1: no entrant
+    listed = runner.invoke(app, ["event", "players", str(folder)])
+    assert listed.stdout.splitlines()[0].split() == ["ada", "Ada", "my-glory", "withdrew", "before", "round", "1"]
+
+
+def test_bad_input_is_one_line_on_stderr_and_exit_1(tmp_path: Path) -> None:
+    folder = tmp_path / "ev"
+    assert runner.invoke(app, ["event", "new", str(folder), "--name", "x", "--ruleset", "miras9"]).exit_code == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Planet: Kessra\n3 Recrut\nfoo\n")
+    done = runner.invoke(app, ["event", "register", str(folder), "--id", "a", "--name", "A", "--deck", str(bad)])
+    assert done.exit_code == 1
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "line 2:" in done.stderr and "line 3:" in done.stderr and "DeckListError" not in done.stderr
+    again = runner.invoke(app, ["event", "new", str(folder), "--name", "x", "--ruleset", "miras9"])
+    assert again.exit_code == 1 and "already holds an event" in again.stderr
+    for args in (["event", "standings", str(tmp_path)], ["event", "run", str(folder)]):
+        done = runner.invoke(app, args)
+        assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    top = runner.invoke(app, ["event", "new", str(tmp_path / "t"), "--name", "t", "--ruleset", "miras9", "--top", "6"])
+    assert top.exit_code == 1 and "power of two" in top.stderr
+    usage = runner.invoke(app, ["event", "new", str(tmp_path / "u"), "--ruleset", "miras9", "--rounds", "-1"])
+    assert usage.exit_code == 2
