@@ -66,4 +66,4 @@ class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=2):
 
 CardToyOption = Play | Pass
 
-SCHEMA = RulesetSchema("cardtoy", "1", CardToyEvent, CardToyOption)
+SCHEMA = RulesetSchema("cardtoy", "1", CardToyEvent, CardToyOption, GameOver)

@@ -60,6 +60,9 @@ def derive_game_id(header: LogHeader) -> str:
     return hashlib.blake2b(msgspec.msgpack.encode(fields), digest_size=8).hexdigest()
 
 
+TURN_CAP_REASON = "turn_cap"  # the end reason of a game stopped at the header's turn cap: no winner, no end event
+
+
 class LogClose(msgspec.Struct, frozen=True):
     """The closing record: how the game ended and how much the log holds, to check against the frames."""
 

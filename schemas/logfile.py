@@ -24,9 +24,10 @@ import io
 import os
 import struct
 import zlib
+from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NamedTuple
 
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
@@ -34,6 +35,7 @@ from xxhash import xxh3_128, xxh3_128_digest
 from annals.schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.rulesets import RulesetSchema, schema_for
+from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
 
 MAGIC: Final = b"\x89ANNALS\n"
 FORMAT_VERSION: Final = 1
@@ -79,16 +81,18 @@ class LogWriter:
     writes what is waiting. ``durable=True`` also fsyncs at close.
 
     >>> import tempfile, pathlib
-    >>> from annals.schemas.header import LogClose, LogHeader, PlayerInfo
-    >>> from annals.schemas.toy import Took
+    >>> from annals.schemas.header import DeckList, LogClose, LogHeader, PlayerInfo, derive_game_id
+    >>> from annals.schemas.toy import GameOver, Took
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
-    >>> header = LogHeader(1, "0.1.0", "toy", "1", "none", 7, [PlayerInfo("ann", "human")], [])
+    >>> seats, decks = [PlayerInfo("ann", "human"), PlayerInfo("bo", "human")], [DeckList("pile", [])] * 2
+    >>> header = LogHeader(1, "0.1.0", "toy", "1", "none", 7, seats, decks)
+    >>> header = msgspec.structs.replace(header, game_id=derive_game_id(header))
     >>> writer = LogWriter(path, header)
-    >>> writer.write_batch([Took(0, 1, "take", 0, 2, 9)], [])
-    >>> writer.close(LogClose(0, "took_last", 1, 0, 1))
+    >>> writer.write_batch([Took(0, 1, "take", 0, 2, 0), GameOver(1, 1, "end", -1, 0, "took_last")], [])
+    >>> writer.close(LogClose(0, "took_last", 2, 0, 1))
     >>> game = read_log(path)
-    >>> game.events, game.close.end_reason, game.digest == writer.digest
-    ([Took(n=0, turn=1, step='take', player=0, amount=2, left=9)], 'took_last', True)
+    >>> game.events[0], game.close.end_reason, game.digest == writer.digest
+    (Took(n=0, turn=1, step='take', player=0, amount=2, left=0), 'took_last', True)
     """
 
     def __init__(
@@ -174,8 +178,10 @@ class LogReader:
     """Streams a log file frame by frame, verifying each before decoding it.
 
     Iterating ``batches()`` yields every complete batch; a torn tail raises ``TruncatedLogError`` after the last
-    complete frame, any damage raises ``CorruptLogError`` naming the frame and byte offset. ``close_record`` is
-    set once the closing frame has been read and checked against the counts.
+    complete frame, any damage raises ``CorruptLogError`` naming the frame and byte offset. The header is checked
+    when the reader opens and each batch as it is read (``schemas.validate``: an ``InconsistentLogError`` names
+    the frame and field); ``close_record`` is set once the closing frame has been read, and ``check_counts()``
+    then checks it against everything read.
     """
 
     def __init__(self, path: str | os.PathLike[str]):
@@ -188,8 +194,11 @@ class LogReader:
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
+        self.close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset, once read
         self.events_read = 0
         self.decisions_read = 0
+        self.last_event: Any = None  # the last event ``batches()`` decoded
+        self.end_events = 0  # how many of them were the ruleset's end event
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
@@ -197,7 +206,10 @@ class LogReader:
             if kind != KIND_HEADER:
                 raise CorruptLogError(self._name, "first frame is not the header", frame=0, offset=at)
             self.header: LogHeader = self._decode(_header_decoder, payload, 0, at)
+            self.header_at = at
             self.schema: RulesetSchema = schema_for(self.header.ruleset)
+            check_header(Where(self._name, 0, at), self.header, payload, self.format_version)
+            self.check = FrameCheck(self._name, self.header)
         except BaseException:
             self._file.close()
             raise
@@ -316,15 +328,19 @@ class LogReader:
 
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
+        end = self.schema.end_event
+        astuple = msgspec.structs.astuple
         for index, at, payload in self.raw_frames():
             events, decisions = self._decode(decoder, payload, index, at)
-            if events and events[0].n != self.events_read:
-                raise CorruptLogError(
-                    self._name,
-                    f"event number {events[0].n} found where {self.events_read} was expected",
-                    frame=index,
-                    offset=at,
-                )
+            self.check.frame(
+                Where(self._name, index, at),
+                [e.n for e in events],
+                [e.player for e in events],
+                map(astuple, decisions),
+            )
+            if events:
+                self.last_event = events[-1]
+                self.end_events += sum(type(e) is end for e in events)
             self.events_read += len(events)
             self.decisions_read += len(decisions)
             yield Batch(index, at, events, decisions)
@@ -336,18 +352,35 @@ class LogReader:
                 self._name, "unexpected bytes after the closing record", frame=index, offset=self._offset
             )
         self.close_record = record
+        self.close_at = (index, at)
 
     def check_counts(self) -> None:
-        """After ``batches()`` is exhausted: the closing record's counts must match what was read."""
+        """After ``batches()`` is exhausted: the closing record must be the result of what was read (its counts,
+        turns, winner and reason; see ``schemas.validate``)."""
         record = self.close_record
         assert record is not None, "check_counts() before the log was read to its end"
-        if (record.events, record.decisions) != (self.events_read, self.decisions_read):
-            raise CorruptLogError(
-                self._name,
-                f"closing record counts {record.events} events and {record.decisions} decisions, "
-                f"but the frames hold {self.events_read} and {self.decisions_read}",
-                frame=self._index - 1,
+        last = self.last_event
+        end = self.schema.end_event
+        facts = None
+        if last is not None:
+            ended = type(last) is end
+            facts = LastEvent(
+                type(last).__name__,
+                last.turn,
+                getattr(last, "winner", None) if ended else None,
+                getattr(last, "reason", None) if ended else None,
             )
+        where = Where(self._name, *self.close_at)
+        self.check.close(where, record, facts, end.__name__ if end is not None else None, self.end_events)
+
+
+class FrameSpan(NamedTuple):
+    """Where a batch frame sits and which records it holds: for errors that name the frame of an event."""
+
+    frame: int
+    offset: int
+    first_event: int
+    first_decision: int
 
 
 class GameLog(msgspec.Struct):
@@ -358,6 +391,22 @@ class GameLog(msgspec.Struct):
     decisions: list[Any]
     close: LogClose
     digest: str
+    frames: list[FrameSpan] = []  # the batch frames, in order
+    header_at: int = -1  # the header frame's byte offset
+    close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
+
+    def frame_of_event(self, n: int) -> tuple[int, int]:
+        """(frame index, byte offset) of the frame holding event ``n`` (the closing frame's, past the last)."""
+        i = bisect_right([f.first_event for f in self.frames], n) - 1
+        if i < 0 or n >= len(self.events):
+            return self.close_at
+        return self.frames[i].frame, self.frames[i].offset
+
+    def frame_of_decision(self, k: int) -> tuple[int, int]:
+        i = bisect_right([f.first_decision for f in self.frames], k) - 1
+        if i < 0 or k >= len(self.decisions):
+            return self.close_at
+        return self.frames[i].frame, self.frames[i].offset
 
 
 def read_log(path: str | os.PathLike[str]) -> GameLog:
@@ -365,9 +414,20 @@ def read_log(path: str | os.PathLike[str]) -> GameLog:
     with LogReader(path) as reader:
         events: list[Any] = []
         decisions: list[Any] = []
+        frames: list[FrameSpan] = []
         for batch in reader.batches():
+            frames.append(FrameSpan(batch.index, batch.offset, len(events), len(decisions)))
             events.extend(batch.events)
             decisions.extend(batch.decisions)
         reader.check_counts()
         assert reader.close_record is not None
-        return GameLog(reader.header, events, decisions, reader.close_record, reader.digest)
+        return GameLog(
+            reader.header,
+            events,
+            decisions,
+            reader.close_record,
+            reader.digest,
+            frames,
+            reader.header_at,
+            reader.close_at,
+        )

@@ -587,4 +587,4 @@ class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: dict[str, int]  # card id -> copies
 
 
-SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option)
+SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option, GameOver)

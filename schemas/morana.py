@@ -389,4 +389,4 @@ class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     decks: list[DeckFile]
 
 
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption)
+SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, GameEnded)

@@ -18,6 +18,7 @@ class RulesetSchema(NamedTuple):
     version: str
     event_type: Any  # a Union of the ruleset's Event subclasses
     option_type: Any  # a Union of the ruleset's decision option Structs
+    end_event: Any = None  # the event that ends a game: the last of a finished log, whose winner and reason it gives
 
     @property
     def batch_type(self) -> Any:

@@ -41,4 +41,4 @@ class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
 
 ToyOption = Take
 
-SCHEMA = RulesetSchema("toy", "1", ToyEvent, ToyOption)
+SCHEMA = RulesetSchema("toy", "1", ToyEvent, ToyOption, GameOver)
