@@ -161,10 +161,10 @@ def rerun(log: GameLog) -> ReplayReport:
             ("end_reason", log.close.end_reason, reason),
             ("turns", log.close.turns, s.turn),
         )
-        for field, logged, ours in results:
-            if logged != ours:
+        for name, recorded, made in results:
+            if recorded != made:
                 raise _Differs(
-                    f"close: {field}", f"the log records {logged!r}; the re-run gives {ours!r}", logged, ours
+                    f"close: {name}", f"the log records {recorded!r}; the re-run gives {made!r}", recorded, made
                 )
     except _Differs as d:
         frame, offset = _where(log, d.field)
