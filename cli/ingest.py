@@ -23,6 +23,11 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
         f"{report.events_skipped} + in quarantined files {report.events_quarantined}"
         + ("" if report.reconciled else "  (DOES NOT RECONCILE)"),
     ]
+    if report.games_withdrawn:
+        lines.append(
+            f"{report.games_withdrawn} stored games ({report.events_withdrawn} events) withdrawn: another log claims "
+            "the same game id with other contents"
+        )
     lines += [f"quarantined: {line}" for line in report.quarantined]
     lines.append(f"database: {db}")
     return lines
@@ -35,8 +40,16 @@ def ingest(
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
     workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C code) decoding logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    replay: bool = typer.Option(
+        False,
+        "--replay",
+        help="Also re-run every game as verify does (several times slower); quarantine any that differ.",
+    ),
 ) -> None:
     """Ingest logs into DuckDB: idempotent, one transaction per batch, bad files quarantined with the reason.
+
+    Every log is checked as it is read (checksums, chain, header, numbering, and its closing record against its
+    events); --replay also re-runs each game, so that ingest stores exactly what verify accepts.
 
     Example: annals ingest games/ --db annals.duckdb
     """
@@ -54,7 +67,7 @@ def ingest(
             elapsed = max(time.perf_counter() - start, 1e-9)
             progress.update(task, completed=done, rate=f"{events:,} events, {events / elapsed:,.0f}/s")
 
-        report = run_ingest(paths, db, strict=strict, workers=workers, on_progress=step, on_files=files)
+        report = run_ingest(paths, db, strict=strict, workers=workers, on_progress=step, on_files=files, replay=replay)
     for line in summary(report, db, time.perf_counter() - start):
         out.print(line, markup=False)
     if not report.reconciled:
