@@ -67,7 +67,7 @@ def assert_neither_kept(db: Path, game_id: str, files: list[Path]) -> None:
     games, rows = stored_and_quarantined(db, game_id)
     assert games == []
     assert sorted(str(f) for f in files) == [r[0] for r in rows]
-    for file, error, reason in rows:
+    for _file, error, reason in rows:
         assert error == "ConflictingLogsError"
         assert all(str(f) in str(reason) for f in files), reason  # each row names every file of the conflict
 
