@@ -135,7 +135,10 @@ def rerun(log: GameLog) -> ReplayReport:
                 raise _Differs(f"event {n}: {field}", "event differs", expected[n], event)
             checked += 1
 
-        game = Game(ruleset, header, [script] * len(header.players), on_event=compare)
+        try:
+            game = Game(ruleset, header, [script] * len(header.players), on_event=compare)
+        except msgspec.DecodeError as exc:
+            raise _Differs("header: start_position", f"not a position of this ruleset: {exc}") from exc
         s = game.state
         cap = header.max_turns
         while not s.over:  # as the runner plays: to the end, or to the turn cap
@@ -172,9 +175,10 @@ def rerun(log: GameLog) -> ReplayReport:
         return ReplayReport(
             False, checked, n, _shown(d.expected), _shown(d.actual), d.reason, frame, offset, d.field, script.next
         )
-    except AnnalsError as exc:
+    except Exception as exc:  # noqa: BLE001 - a hostile log must end in a report, whatever the engine makes of it
         frame, offset = log.frame_of_event(checked)
-        return ReplayReport(False, checked, checked, "", "", str(exc), frame, offset, f"event {checked}", script.next)
+        reason = str(exc) if isinstance(exc, AnnalsError) else f"the re-run failed: {type(exc).__name__}: {exc}"
+        return ReplayReport(False, checked, checked, "", "", reason, frame, offset, f"event {checked}", script.next)
     return ReplayReport(True, checked, decisions_checked=len(log.decisions))
 
 

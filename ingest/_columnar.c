@@ -65,6 +65,8 @@ typedef struct {
     PyObject **option; /* option class names, indexed by tag; NULL where none */
     const char **option_utf8;
     Py_ssize_t *option_len;
+    Py_ssize_t *option_required, *option_width; /* fields an option row must have, and may have */
+    signed char **option_types;                  /* each field's type (T_INT, T_STR, T_BOOL; -1: any) */
 } PlanObject;
 
 static void plan_dealloc(PlanObject *self) {
@@ -76,7 +78,13 @@ static void plan_dealloc(PlanObject *self) {
         PyMem_Free(k->name);
     }
     PyMem_Free(self->kinds);
-    for (Py_ssize_t t = 0; t < self->n_options; t++) Py_XDECREF(self->option[t]);
+    for (Py_ssize_t t = 0; t < self->n_options; t++) {
+        Py_XDECREF(self->option[t]);
+        if (self->option_types) PyMem_Free(self->option_types[t]);
+    }
+    PyMem_Free(self->option_types);
+    PyMem_Free(self->option_required);
+    PyMem_Free(self->option_width);
     PyMem_Free(self->option);
     PyMem_Free(self->option_utf8);
     PyMem_Free(self->option_len);
@@ -101,7 +109,8 @@ static char *copy_utf8(PyObject *s, Py_ssize_t *len, const char *prefix, const c
 }
 
 /* Plan(kinds, options, end_tag): kinds[tag] is None or (name, width, fields), fields[i] = (column, type, key) for
-   row position 5 + i; options[tag] is None or the option's class name; end_tag the end event's tag or -1. */
+   row position 5 + i; options[tag] is None or (class name, required fields, field types); end_tag the end event's
+   tag or -1. */
 static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
     PyObject *kinds, *options;
     long long end_tag;
@@ -112,7 +121,11 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
     self->option = PyMem_Calloc((size_t)(no ? no : 1), sizeof(PyObject *));
     self->option_utf8 = PyMem_Calloc((size_t)(no ? no : 1), sizeof(char *));
     self->option_len = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
-    if (!self->kinds || !self->option || !self->option_utf8 || !self->option_len) {
+    self->option_required = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
+    self->option_width = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
+    self->option_types = PyMem_Calloc((size_t)(no ? no : 1), sizeof(signed char *));
+    if (!self->kinds || !self->option || !self->option_utf8 || !self->option_len || !self->option_required ||
+        !self->option_width || !self->option_types) {
         PyErr_NoMemory();
         return -1;
     }
@@ -160,12 +173,24 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
             if (!k->conv_set[c]) k->unset[k->n_unset++] = c;
     }
     for (Py_ssize_t t = 0; t < no; t++) {
-        PyObject *o = PyList_GET_ITEM(options, t);
-        if (o == Py_None) continue;
-        if (!PyUnicode_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "option names must be str");
+        PyObject *spec = PyList_GET_ITEM(options, t), *o, *types;
+        if (spec == Py_None) continue;
+        Py_ssize_t required;
+        if (!PyArg_ParseTuple(spec, "UnO!:option", &o, &required, &PyTuple_Type, &types)) return -1;
+        Py_ssize_t width = PyTuple_GET_SIZE(types);
+        if (required < 0 || required > width) {
+            PyErr_SetString(PyExc_ValueError, "an option's required fields must be 0..its width");
             return -1;
         }
+        self->option_types[t] = PyMem_Calloc((size_t)(width ? width : 1), 1);
+        if (!self->option_types[t]) return (void)PyErr_NoMemory(), -1;
+        for (Py_ssize_t i = 0; i < width; i++) {
+            long code = PyLong_AsLong(PyTuple_GET_ITEM(types, i));
+            if (code == -1 && PyErr_Occurred()) return -1;
+            self->option_types[t][i] = (signed char)code;
+        }
+        self->option_required[t] = required;
+        self->option_width[t] = width;
         if (!(self->option_utf8[t] = PyUnicode_AsUTF8AndSize(o, &self->option_len[t]))) return -1;
         Py_INCREF(o);
         self->option[t] = o;
@@ -315,6 +340,35 @@ static int read_event(Rd *r, const PlanObject *plan, Col *ev, FileJob *job, int6
     return col_null(&ev[E_EXTRA]);
 }
 
+/* An option's fields (the reader `r` past its tag) against its kind: as many as it needs and may have, each of its
+   type (what the typed decoder of schemas/logfile.py checks of every option offered). */
+static int check_option(Rd *r, const PlanObject *plan, int64_t tag, Py_ssize_t fields) {
+    if (fields < plan->option_required[tag] || fields > plan->option_width[tag])
+        return unsupported("an option of another width than its kind's");
+    const signed char *types = plan->option_types[tag];
+    for (Py_ssize_t i = 0; i < fields; i++) {
+        int64_t v;
+        int big;
+        const char *s;
+        Py_ssize_t n;
+        switch (types[i]) {
+        case T_INT:
+            if (rd_int(r, &v, &big) < 0) return -1;
+            break;
+        case T_STR:
+            if (rd_str(r, &s, &n) < 0) return -1;
+            break;
+        case T_BOOL:
+            if (!NEED(r, 1) || (*r->p != 0xc2 && *r->p != 0xc3)) return unsupported("expected a bool");
+            r->p++;
+            break;
+        default:
+            return 0; /* a field of another type: the values after it are not checked here (json_any reads them) */
+        }
+    }
+    return 0;
+}
+
 static int read_decision(Rd *r, const PlanObject *plan, Col *de, FileJob *job, int64_t low, int64_t high) {
     int32_t file_idx = job->file_idx;
     Py_ssize_t width, n_offered;
@@ -332,6 +386,7 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, FileJob *job, i
     if (at < low || at < job->last_at || at > high) return unsupported("a decision's event number outside its frame");
     if (big || player < 0 || player >= job->seats) return unsupported("a decision's player is not a seat");
     if (n_offered < 1) return unsupported("a decision without options");
+    if (point_len == 0) return unsupported("a decision without its point's name");
     /* offered, as JSON: remember where each option's text starts, and its tag */
     Buf *out = &de[D_OFFERED].values;
     Py_ssize_t starts_small[65], *starts = starts_small;
@@ -363,6 +418,7 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, FileJob *job, i
             unsupported("an unknown option tag");
             goto done;
         }
+        if (check_option(&peek, plan, tags[i], len - 1) < 0) goto done;
         if (json_any(r, out, 1) < 0) goto done;
     }
     starts[n_offered] = out->len;

@@ -11,7 +11,10 @@ KindSpec = tuple[str, int, tuple[tuple[int, int, str], ...]]
 Column = tuple[int, int, Any, Any | None, Any]
 
 class Plan:
-    def __init__(self, kinds: list[KindSpec | None], options: list[str | None], end_tag: int, /) -> None: ...
+    # options[tag]: (class name, required fields, each field's type code or -1)
+    def __init__(
+        self, kinds: list[KindSpec | None], options: list[tuple[str, int, tuple[int, ...]] | None], end_tag: int, /
+    ) -> None: ...
 
 class Builder:
     def __init__(self) -> None: ...

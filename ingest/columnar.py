@@ -24,6 +24,7 @@ from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, 
 from annals.schemas.header import LogHeader
 from annals.schemas.logfile import LogReader
 from annals.schemas.rulesets import RulesetSchema
+from annals.schemas.validate import option_specs
 
 try:
     from annals.ingest import _columnar
@@ -50,6 +51,7 @@ Unsupported: type[Exception] = _columnar.Unsupported if _columnar is not None el
 _CONVENTION_CODES = {pa.int32(): 0, pa.string(): 1, pa.list_(pa.int32()): 2}
 _EXTRA_CODES = {pa.int64(): 0, pa.string(): 1, pa.list_(pa.int64()): 2, pa.bool_(): 3}
 _MAX_TAG = 4096  # tags index a C array
+_OPTION_CODES = {int: 0, str: 1, bool: 3}
 
 # Ingest's Arrow buffers: a jemalloc pool that keeps freed pages for 10 s. pyarrow's jemalloc default gives them
 # back at once, and so did the default mimalloc pool as used here: each chunk's buffers then cost about as long in
@@ -87,9 +89,9 @@ def plan_for(schema: RulesetSchema) -> _columnar.Plan | None:
             if not supported:
                 break
             kinds[tag] = (p.name, p.width, tuple(fields[i] for i in range(5, p.width)))
-        names: list[str | None] = [None] * (max(options, default=-1) + 1)
-        for tag, name in options.items():
-            names[tag] = name
+        names: list[tuple[str, int, tuple[int, ...]] | None] = [None] * (max(options, default=-1) + 1)
+        for tag, spec in option_specs(schema).items():
+            names[tag] = (spec.name, spec.required, tuple(_OPTION_CODES.get(t, -1) for t in spec.types))
         end = schema.end_event
         if supported:
             plan = _columnar.Plan(kinds, names, end.__struct_config__.tag if end is not None else -1)

@@ -48,7 +48,7 @@ from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import LogReader
 from annals.schemas.rulesets import RulesetSchema, schema_for
-from annals.schemas.validate import FrameCheck, LastEvent, Where, check_result
+from annals.schemas.validate import FrameCheck, LastEvent, Where, check_result, option_specs
 
 _json = msgspec.json.Encoder()
 Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded
@@ -334,7 +334,7 @@ class _ReferenceSink:
 
     def begin(self, schema: RulesetSchema, header: LogHeader, path: str) -> None:
         plans, self.options = plans_for(schema)
-        self.check = FrameCheck(path, header, frozenset(self.options))
+        self.check = FrameCheck(path, header, option_specs(schema))
         end = schema.end_event
         self.end_tag = end.__struct_config__.tag if end is not None else None
         self.ruleset = schema.name

@@ -56,11 +56,11 @@ class GameOver(Event, tag=7):
 CardToyEvent = DeckShuffled | FirstPlayerChosen | TurnBegan | CardDrawn | CardPlayed | ScoreChanged | GameOver
 
 
-class Play(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
+class Play(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):
     card: int
 
 
-class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=2):
+class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=2):
     pass
 
 

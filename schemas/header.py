@@ -55,7 +55,10 @@ class LogHeader(msgspec.Struct, frozen=True):
 
 
 def derive_game_id(header: LogHeader) -> str:
-    """A stable id from the inputs that define a game (not the wall clock): same inputs, same id."""
+    """A stable id from the inputs that define a game (not the wall clock): same inputs, same id.
+
+    The reader derives it again from every header it reads (``schemas.validate``). A field added to ``LogHeader``
+    later must leave the ids of older logs alone: leave it out of the encoding here while it has its default."""
     fields = msgspec.structs.replace(header, game_id="")
     return hashlib.blake2b(msgspec.msgpack.encode(fields), digest_size=8).hexdigest()
 

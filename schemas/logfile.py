@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import zlib
 from bisect import bisect_right
@@ -34,7 +35,7 @@ from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.header import LogClose, LogHeader
-from annals.schemas.rulesets import RulesetSchema, schema_for
+from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
 from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
 
 MAGIC: Final = b"\x89ANNALS\n"
@@ -157,6 +158,12 @@ class LogWriter:
         self._file.close()
 
 
+def _schema_path(message: str) -> str:
+    """Where msgspec says a value went wrong: ``$.players[0].name``, or the missing field's name."""
+    found = re.search(r"at `(\$[^`]*)`", message) or re.search(r"field `([^`]+)`", message)
+    return found.group(1) if found else "$"
+
+
 _batch_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}
 
 
@@ -207,8 +214,11 @@ class LogReader:
                 raise CorruptLogError(self._name, "first frame is not the header", frame=0, offset=at)
             self.header: LogHeader = self._decode(_header_decoder, payload, 0, at)
             self.header_at = at
-            self.schema: RulesetSchema = schema_for(self.header.ruleset)
-            check_header(Where(self._name, 0, at), self.header, payload, self.format_version)
+            try:
+                self.schema: RulesetSchema = schema_for(self.header.ruleset)
+            except UnknownRulesetError as exc:
+                raise CorruptLogError(self._name, str(exc), frame=0, offset=at, field="header: ruleset") from exc
+            check_header(Where(self._name, 0, at), self.header, self.format_version)
             self.check = FrameCheck(self._name, self.header)
         except BaseException:
             self._file.close()
@@ -309,8 +319,13 @@ class LogReader:
         try:
             return decoder.decode(payload)
         except msgspec.DecodeError as exc:
+            record = "header" if index == 0 else "close" if decoder is _close_decoder else "batch"
             raise CorruptLogError(
-                self._name, f"payload does not match the schema: {exc}", frame=index, offset=at
+                self._name,
+                f"payload does not match the schema: {exc}",
+                frame=index,
+                offset=at,
+                field=f"{record}: {_schema_path(str(exc))}",
             ) from exc
 
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:

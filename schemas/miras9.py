@@ -295,7 +295,7 @@ M9Event = (
 # ---------------------------------------------------------------- decision options
 
 
-class _Opt(msgspec.Struct, array_like=True, gc=False, frozen=True):
+class _Opt(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True):
     pass
 
 

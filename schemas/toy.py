@@ -35,7 +35,7 @@ class GameOver(Event, tag=5):
 ToyEvent = PileShuffled | FirstPlayerChosen | TurnBegan | Took | GameOver
 
 
-class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
+class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):
     amount: int
 
 

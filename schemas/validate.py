@@ -5,8 +5,9 @@ say hangs together, record by record, without the engine:
 
 * **header** (``check_header``): the format version is the preamble's; one deck per player; seed, turn cap,
   tournament round, table and game number, and a branch's event number within their domains (the ranges their
-  database columns hold); and ``game_id`` is the id derived from the header itself (``game_id_of``), so a log
-  cannot carry another game's id;
+  database columns hold); and ``game_id`` is the id derived from the header's other fields as decoded
+  (``schemas.header.derive_game_id``: the key order or omitted defaults of the bytes do not change it), so a log
+  cannot carry another game's id, nor one game two ids;
 * **each batch frame** (``FrameCheck.frame``): events numbered on from the frame before, one by one; each event's
   player a seat or -1; decisions numbered on one by one, each by a seat, at an event number inside its frame and
   not before the decision before it, with at least one option, every option led by an option tag the ruleset
@@ -28,14 +29,15 @@ needs a signature.
 
 from __future__ import annotations
 
-import hashlib
+import typing
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
 import msgspec
 
 from annals.schemas.errors import InconsistentLogError
-from annals.schemas.header import TURN_CAP_REASON, LogClose, LogHeader
+from annals.schemas.header import TURN_CAP_REASON, LogClose, LogHeader, derive_game_id
+from annals.schemas.rulesets import RulesetSchema
 
 INT32_MAX: Final = 2**31 - 1
 UINT64_MAX: Final = 2**64 - 1
@@ -53,24 +55,13 @@ class Where(NamedTuple):
         return InconsistentLogError(self.path, reason, frame=self.frame, offset=self.offset, field=field)
 
 
-def game_id_of(header_payload: bytes) -> str:
-    """The game id derived from a header frame's payload as written: BLAKE2b-64 of the header's msgpack map with
-    ``game_id`` empty. For a header written by ``LogWriter`` this is ``schemas.header.derive_game_id(header)``;
-    working on the map as written keeps it stable when ``LogHeader`` later gains a defaulted field."""
-    fields = msgspec.msgpack.decode(header_payload)
-    if not isinstance(fields, dict):
-        return ""
-    fields["game_id"] = ""
-    return hashlib.blake2b(msgspec.msgpack.encode(fields), digest_size=8).hexdigest()
-
-
 def _within(where: Where, field: str, value: int, low: int, high: int) -> None:
     if not low <= value <= high:
         raise where.error(field, f"{value} is outside {low}..{high}")
 
 
-def check_header(where: Where, header: LogHeader, payload: bytes, format_version: int) -> None:
-    """The header's own consistency (see the module docstring); ``payload`` is its frame's bytes."""
+def check_header(where: Where, header: LogHeader, format_version: int) -> None:
+    """The header's own consistency (see the module docstring)."""
     if header.format_version != format_version:
         raise where.error(
             "header: format_version",
@@ -97,13 +88,50 @@ def check_header(where: Where, header: LogHeader, payload: bytes, format_version
         _within(where, "header: branched_from.at_event", b.at_event, 0, INT32_MAX)
         if not b.game_id:
             raise where.error("header: branched_from.game_id", "a continued game names the game it came from")
-    derived = game_id_of(payload)
+    derived = derive_game_id(header)
     if header.game_id != derived:
         raise where.error(
             "header: game_id",
             f"{header.game_id!r} is not the id derived from this header ({derived!r}): the header was edited, or "
             "the log claims another game's id",
         )
+
+
+class OptionSpec(NamedTuple):
+    """An option kind as an untyped row ``[tag, fields...]`` must look: its class name, how many fields it needs
+    (those without a default) and each field's type (``object``: any)."""
+
+    name: str
+    required: int
+    types: tuple[type, ...]
+
+
+def option_specs(schema: RulesetSchema) -> dict[Any, OptionSpec]:
+    """Per option tag, its ``OptionSpec`` (what the typed decoder checks of every option offered)."""
+    specs: dict[Any, OptionSpec] = {}
+    members = typing.get_args(schema.option_type) or (schema.option_type,)
+    for cls in members:
+        fields = msgspec.structs.fields(cls)
+        required = sum(f.required for f in fields)
+        types = tuple(f.type if f.type in (int, str, bool) else object for f in fields)
+        specs[cls.__struct_config__.tag] = OptionSpec(cls.__name__, required, types)
+    return specs
+
+
+def _option_error(option: Any, specs: dict[Any, OptionSpec]) -> str | None:
+    """Why an untyped option row is not one of ``specs``, or None."""
+    if type(option) is not list or not option:
+        return "an option is a list led by its tag"
+    spec = specs.get(option[0]) if isinstance(option[0], int | str) else None
+    if spec is None:
+        return f"tag {option[0]!r} is no option of this ruleset (tags {sorted(specs, key=repr)!r})"
+    values = option[1:]
+    if not spec.required <= len(values) <= len(spec.types):
+        return f"a {spec.name} has {spec.required}..{len(spec.types)} fields, not {len(values)}"
+    for i, (value, kind) in enumerate(zip(values, spec.types, strict=False)):
+        if kind is not object and type(value) is not kind:
+            return f"field {i + 1} of a {spec.name} is {value!r}, not a {kind.__name__}"
+    return None
 
 
 class LastEvent(NamedTuple):
@@ -128,16 +156,16 @@ class FrameCheck:
     """The frame-to-frame state of one log's validation: events and decisions so far, the last decision's event.
 
     ``frame`` takes a batch frame's event numbers and players, and its decisions as
-    ``(n, at, player, point, offered, chosen)`` rows (typed ``Decision`` structs or plain tuples); with
-    ``option_tags``, every offered option must be a list led by one of those tags (the typed decoder has checked
-    that already, the untyped one has not).
+    ``(n, at, player, point, offered, chosen)`` rows (from typed ``Decision`` structs or plain tuples); with
+    ``options``, every offered option must be a row of one of those kinds (the typed decoder has checked that
+    already, the untyped one has not).
     """
 
-    def __init__(self, path: str, header: LogHeader, option_tags: frozenset[Any] | None = None):
+    def __init__(self, path: str, header: LogHeader, options: dict[Any, OptionSpec] | None = None):
         self.path = path
         self.header = header
         self.seats = len(header.players)
-        self.option_tags = option_tags
+        self.options = options
         self.events = 0
         self.decisions = 0
         self.at = 0  # the last decision's event number
@@ -181,15 +209,12 @@ class FrameCheck:
             raise where.error(f"{name}: point", f"{point!r} is not a decision point's name")
         if type(offered) is not list or not offered:
             raise where.error(f"{name}: offered", "no options were offered")
-        tags = self.option_tags
-        if tags is not None:
+        specs = self.options
+        if specs is not None:
             for i, option in enumerate(offered):
-                if not (type(option) is list and option and option[0] in tags):
-                    raise where.error(
-                        f"{name}: offered[{i}]",
-                        f"{option!r} is not an option of this ruleset (an option is a list led by one of the tags "
-                        f"{sorted(tags, key=repr)!r})",
-                    )
+                wrong = _option_error(option, specs)
+                if wrong is not None:
+                    raise where.error(f"{name}: offered[{i}]", f"{option!r} is not an option of this ruleset: {wrong}")
         if not (_is_int(chosen) and 0 <= chosen < len(offered)):
             raise where.error(
                 f"{name}: chosen", f"{chosen!r} is not the index of one of the {len(offered)} options offered"
