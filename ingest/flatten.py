@@ -3,8 +3,10 @@
 ``flatten_files`` is what an ingest worker runs on a chunk of files: it never touches the database. This is the
 reference flattener (``ingest.columnar`` is the fast path, and hands it whatever it does not handle). Each
 batch frame is decoded once by msgspec in C, untyped (each row a plain tuple ``(tag, n, turn, step, player,
-fields...)``), and validated by structure: a tag the ruleset does not know, or a row longer than its kind or
-shorter than its required (non-default) fields, quarantines the file naming the frame; a row missing trailing
+fields...)``), and validated by structure: the frame checks of ``schemas.validate`` (numbering, decisions, every
+option offered), then a tag the ruleset does not know, or a row longer than its kind or shorter than its required
+(non-default) fields, quarantines the file naming the frame (and, after the tables are built, each closing record
+is checked against its game's last event: ``_check_results``); a row missing trailing
 defaulted fields (an old log) takes the defaults. Rows are grouped by kind across the chunk, each group is
 converted to Arrow in one pass (each row a struct of the kind's field types) and every column is picked at the
 index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a

@@ -9,9 +9,12 @@ decks, cards, events, decisions and quarantine rows together): an interrupted in
 none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage: on two cores it takes
 about 60% of the CPU time, and the events insert alone costs what a raw insert of the same Arrow rows does.
 
-Idempotent by game id and log digest: a stored game with the same digest is skipped; the same game id with another
-digest is quarantined as ``ChangedLogError``. A bad file goes to ``quarantine`` (file, frame, byte offset,
-reason) and the rest of the batch goes in; with ``strict`` the first bad file raises ``IngestError`` and the
+Idempotent by game id and log digest: a stored game with the same digest is skipped; two logs of one game id with
+different digests keep neither (``ingest.claims``: both quarantined as ``ConflictingLogsError``, a stored one
+withdrawn), except the same file changed since it was stored (``ChangedLogError``, the stored game kept). Every
+log is checked as ``schemas.validate`` says before anything of it is stored (``replay``: re-run too, as
+``verify`` does). A bad file goes to ``quarantine`` (file, frame, byte offset, reason) and the rest of the batch
+goes in; with ``strict`` the first bad file raises ``IngestError`` and the
 current batch is not written. Every event read is accounted for: read = stored + skipped + quarantined.
 """
 
