@@ -300,3 +300,23 @@ def test_verify_says_what_it_proves_and_what_only_a_signature_does(tmp_path: Pat
     assert lines[0].startswith(f"{path}: ok ({results[0].events} events re-run identically")
     assert lines[1].startswith("  integrity:") and lines[2].startswith("  replay:")
     assert lines[3].startswith("  authorship: not proven") and "signature" in lines[3]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ingest_replay_quarantines_what_only_a_re_run_tells(toy: Path, tmp_path: Path, workers: int) -> None:
+    """A decision whose point was renamed agrees with every other record, so plain ingest stores it; with
+    ``replay`` (worker processes when there are workers) it is quarantined naming the decision, the rest stored."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for seed in range(10, 14):
+        toy_log(folder, seed=seed, name=f"good-{seed}.log")
+
+    def rename(values: Frames) -> None:
+        values[first_decision_frame(values)][1][0][3] = "elsewhere"
+
+    bad = rewrite(toy, folder / "bad.log", rename)
+    plain = ingest([folder], tmp_path / "plain.duckdb", workers=workers, chunk_files=1)
+    assert plain.games_added == 5 and plain.files_quarantined == 0
+    replayed = ingest([folder], tmp_path / "replay.duckdb", workers=workers, chunk_files=1, replay=True)
+    assert replayed.games_added == 4 and replayed.files_quarantined == 1 and replayed.reconciled
+    assert replayed.quarantined[0].startswith(f"{bad} (frame ") and "decision" in replayed.quarantined[0]
