@@ -441,15 +441,16 @@ def _read_one(
     with LogReader(path) as reader:
         opened.append(reader)
         header = reader.header
-        if header.game_id in known:  # only verify the chain, to compare digests
-            for _ in reader.raw_frames():
-                pass
-            close = reader.close_record
-            assert close is not None
-            if known[header.game_id] == reader.digest:
-                return Skipped(path, header.game_id, reader.digest, close.events)
+        if header.game_id not in known:
+            return _flatten_one(reader, sink, file_idx, replay)
+        for _ in reader.raw_frames():  # only verify the chain, to compare digests
+            pass
+        close = reader.close_record
+        assert close is not None
+        if known[header.game_id] == reader.digest:
+            return Skipped(path, header.game_id, reader.digest, close.events)
     opened.clear()
-    with LogReader(path) as reader:
+    with LogReader(path) as reader:  # the same game id with another digest: read again, to flatten
         opened.append(reader)
         return _flatten_one(reader, sink, file_idx, replay)
 
