@@ -175,7 +175,7 @@ def rerun(log: GameLog) -> ReplayReport:
         return ReplayReport(
             False, checked, n, _shown(d.expected), _shown(d.actual), d.reason, frame, offset, d.field, script.next
         )
-    except Exception as exc:  # noqa: BLE001 - a hostile log must end in a report, whatever the engine makes of it
+    except Exception as exc:  # a hostile log must end in a report, whatever the engine makes of it
         frame, offset = log.frame_of_event(checked)
         reason = str(exc) if isinstance(exc, AnnalsError) else f"the re-run failed: {type(exc).__name__}: {exc}"
         return ReplayReport(False, checked, checked, "", "", reason, frame, offset, f"event {checked}", script.next)

@@ -140,7 +140,7 @@ def ingest_bad(path: Path, *, replay: bool, fast: bool) -> Bad | None:
 
 
 def check_edit(source: Path, target: Path, kind: str, data: st.DataObject) -> None:
-    preamble, frames = read_frames(source)
+    _, frames = read_frames(source)
     ruleset = msgspec.msgpack.decode(frames[0].payload)["ruleset"]
     letter = {"header": "H", "close": "C"}.get(kind, "B")
     candidates = [i for i, f in enumerate(frames) if f.kind == letter]
@@ -157,10 +157,10 @@ def check_edit(source: Path, target: Path, kind: str, data: st.DataObject) -> No
     edited = read_frames(target)[1][index].payload
     changed = _typed(kind, edited, ruleset) != _typed(kind, frames[index].payload, ruleset)
     labels = ruleset == "toy" or path[2:] == ("name",)  # the toy game has no cards: its decks are labels
-    metadata = kind == "header" and (path[0] in METADATA or path[0] == "decks" and labels)
+    metadata = kind == "header" and (path[0] in METADATA or (path[0] == "decks" and labels))
 
     error = verify_error(target)
-    if not changed and not kind == "header":
+    if not changed and kind != "header":
         assert error is None, f"an edit that changes nothing claimed was refused: {error}"
     if changed and not (metadata and rederive) and error is None:
         # a header edited with its id derived again can be true: another seed or cap that happens to give the

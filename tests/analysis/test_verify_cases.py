@@ -267,8 +267,11 @@ def test_a_header_carrying_another_games_id_is_refused(toy: Path, tmp_path: Path
     [
         (lambda h: h.update(players=h["players"][:1], decks=h["decks"][:1]), "", True),
         (lambda h: h.update(decks=h["decks"][:1]), "header: decks", True),
-        (lambda h: h.update(tournament={"event": "x", "round": -1, "table": 1, "match": "", "game": 1}),
-         "header: tournament.round", True),
+        (
+            lambda h: h.update(tournament={"event": "x", "round": -1, "table": 1, "match": "", "game": 1}),
+            "header: tournament.round",
+            True,
+        ),
         (lambda h: h.update(card_pool_hash="0123456789abcdef"), "header: card_pool_hash", False),
         (lambda h: h.update(engine_version="9.9.9"), "header: engine_version", False),
         (lambda h: h.update(ruleset_version="7"), "header: ruleset_version", False),
