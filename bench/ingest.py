@@ -10,8 +10,10 @@ Prints, all measured in the same run:
 * per-card win-rate report latency (goal < 200 ms).
 
 The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
-under new headers (new game ids) until there are N events. Ingest reads, verifies, validates and stores every copy
-as it would any log; the position timings use the simulated games.
+under new headers (new seeds, their derived game ids) until there are N events. Ingest reads, verifies, validates
+and stores every copy as it would any log (its checks hold: the records agree with each other; only a re-run, which
+ingest makes with --replay alone, would see that the events are not the new seed's); the position timings use the
+simulated games.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.positions import Timeline, point_queries, position_from_db
 from annals.queries.reports import run_report
-from annals.schemas.header import LogClose
+from annals.schemas.header import LogClose, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter
 
 # Random (game, event) pairs: the first query on a game's row group also reads its blocks from the file (~0.7 ms
@@ -67,7 +69,8 @@ def make_logs(folder: Path, events: int) -> int:
     i = 0
     while total < events:
         header, frames, close = seeds[i % len(seeds)]
-        header = msgspec.structs.replace(header, seed=10_000 + i, game_id=f"copy{i:012d}")
+        header = msgspec.structs.replace(header, seed=10_000 + i, game_id="")
+        header = msgspec.structs.replace(header, game_id=game_id_of(header))  # ingest checks the id
         writer = LogWriter(synth / f"{header.ruleset}-{header.game_id}.log", header)
         for batch_events, batch_decisions in frames:
             writer.write_batch(batch_events, batch_decisions)

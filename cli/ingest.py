@@ -25,6 +25,11 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
         f"{report.events_skipped} + in quarantined files {report.events_quarantined}"
         + ("" if report.reconciled else "  (DOES NOT RECONCILE)"),
     ]
+    if report.games_withdrawn:
+        lines.append(
+            f"{report.games_withdrawn} stored games ({report.events_withdrawn} events) withdrawn: another log claims "
+            "the same game id with other contents"
+        )
     lines += [f"quarantined: {line}" for line in report.quarantined]
     lines.append(f"database: {db}")
     return lines
@@ -45,11 +50,19 @@ def ingest(
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad file instead of quarantining it."),
     workers: int = typer.Option(2, "--workers", min=1, help="Threads (processes without the C code) decoding logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    replay: bool = typer.Option(
+        False,
+        "--replay",
+        help="Also re-run every game as verify does (several times slower); quarantine any that differ.",
+    ),
 ) -> None:
     """Ingest logs into the DuckDB database.
 
     Idempotent (a game already stored is skipped), one transaction per batch, a bad file quarantined with the
     reason.
+
+    Every log is checked as it is read (checksums, chain, header, numbering, and its closing record against its
+    events); --replay also re-runs each game, so that ingest stores exactly what verify accepts.
 
     Example: annals ingest games/ --db annals.duckdb
     Example: annals ingest events/spring-open --db annals.duckdb
@@ -73,7 +86,9 @@ def ingest(
 
         if db is None:
             target.parent.mkdir(parents=True, exist_ok=True)
-        report = run_ingest(sources, target, strict=strict, workers=workers, on_progress=step, on_files=files)
+        report = run_ingest(
+            sources, target, strict=strict, workers=workers, on_progress=step, on_files=files, replay=replay
+        )
         if events:
             con = open_database(target)
             try:

@@ -5,17 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.replay import rerun, rerun_branches
+from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import expand
 from annals.schemas.header import placement_problems
-from annals.schemas.keys import PublicKey, load_public_key
+from annals.schemas.keys import load_public_key
 from annals.schemas.logfile import GameLog, read_log
-from annals.schemas.signing import verify_signature
+from annals.schemas.signing import SignatureStatus, verify_signature
 from annals.schemas.text import render_jsonl, render_log
 
 LogsArg = typer.Argument(
@@ -72,7 +73,10 @@ def verify(
         [], "--expect", help="FIELD=VALUE of the tournament metadata the log must carry (event, round, match, ...)."
     ),
 ) -> None:
-    """Check logs' checksums and chain, re-run their decisions, and check who signed them.
+    """Prove logs whole and their games legal, and say who signed them.
+
+    Checksums and chain, the records' consistency, then a re-run of the decisions that must give every event, the
+    end and the result. Only a signature proves who recorded a game; each log's last line says whether it has one.
 
     Every event the re-run emits is compared with the logged one; the first difference is named. The branches a
     judge's backup abandoned are re-run too, and judges' decisions reported as such. With many logs, each gets its
@@ -88,20 +92,17 @@ def verify(
     for path in paths:
         try:
             game = read_log(path)
-            report = rerun(game)
+            verified = verify_game(game, path)
         except AnnalsError as exc:
             failed += 1
             err.print(f"error: {one_line(str(exc))}", markup=False)
             continue
-        if not report.ok:
-            failed += 1
-            detail = f"event {report.first_difference}: {report.reason}"
-            if report.expected or report.actual:
-                detail += f" (logged {report.expected}; re-run {report.actual})"
-            err.print(f"error: {one_line(f'{path}: re-run differs at {detail}')}", markup=False)
-            continue
-        out.print(f"{path}: ok ({report.events_checked} events re-run identically, digest {game.digest})", markup=False)
-        problems = _judged_and_signed(Path(path), game, trusted, expected)
+        status = verify_signature(Path(path), trusted)
+        if status.state == "signed" and status.ok:
+            verified = msgspec.structs.replace(verified, signature=status.message)
+        for line in verified.lines():
+            out.print(line, markup=False)
+        problems = _judged_and_signed(Path(path), game, status, expected)
         for problem in problems:
             err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)
         failed += bool(problems)
@@ -111,8 +112,8 @@ def verify(
         raise typer.Exit(1)
 
 
-def _judged_and_signed(log: Path, game: GameLog, trusted: PublicKey | None, expected: dict[str, str]) -> list[str]:
-    """Print the abandoned branches, the judges' records and the signature; return what fails."""
+def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expected: dict[str, str]) -> list[str]:
+    """Print the abandoned branches and the judges' records; return what fails (a signature included)."""
     problems = []
     for branch in rerun_branches(game):
         b = branch.backup
@@ -134,9 +135,6 @@ def _judged_and_signed(log: Path, game: GameLog, trusted: PublicKey | None, expe
         out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
                   f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
     problems.extend(placement_problems(game.header, expected))
-    status = verify_signature(log, trusted)
-    if status.ok:
-        out.print(f"{log}: {status.message}", markup=False)
-    else:
+    if not status.ok:
         problems.append(status.message)
     return problems

@@ -45,6 +45,12 @@ def register_ruleset(name: str, module: str, schema_module: str) -> None:
     _RULESETS[name] = module
 
 
+def engine_registrations() -> dict[str, str]:
+    """Ruleset name -> rules module, everything known in this process (for a worker process to repeat)."""
+    _discovered()
+    return dict(_RULESETS)
+
+
 @cache
 def _discovered() -> None:
     """Add the rulesets installed distributions name in the ``annals.rulesets`` entry-point group, once."""

@@ -1,22 +1,36 @@
-"""Re-running a log: its header and recorded decisions must reproduce its events exactly.
+"""Re-running a log: its header and recorded decisions must reproduce its events, and its closing record, exactly.
 
-``verify`` in the CLI uses ``rerun``; a mismatch names the first event (or decision) that differs. ``fold``
-rebuilds the state at any event by applying the reducer alone, without the rules.
+``verify`` (``verify_log``) reads a log (checksums, chain and ``schemas.validate``: integrity and consistency),
+then ``rerun`` plays the game again with this engine from the header, answering each question the rules ask
+with the next recorded decision. It proves:
+
+* the header is one this engine re-runs: its engine version, ruleset version and card-pool hash are this
+  engine's (the format version and game id were checked by the reader);
+* every decision is the answer to the question the game asked at that point: same player, decision point and
+  options, ``at`` the event count when it was asked, taken in order (``n``), none left over;
+* every event is the one the rules emit, field by field, and the game ends (or reaches the header's turn cap)
+  exactly at the log's last event;
+* the closing record's winner, end reason and turn count are the re-run's.
+
+It cannot prove who recorded the game, or that a player's choices were their own: that takes a signature.
+``fold`` rebuilds the state at any event by applying the reducer alone, without the rules.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import msgspec
 
-from annals.engine.agents import ScriptedAgent
-from annals.engine.core import GameState
+from annals.engine import ENGINE_VERSION
+from annals.engine.core import DecisionPoint, GameState
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, InconsistentLogError
+from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
-from annals.schemas.logfile import AbandonedBranch, GameLog
+from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
 from annals.schemas.records import Decision
 
 
@@ -24,47 +38,251 @@ class ReplayReport(msgspec.Struct, frozen=True):
     ok: bool
     events_checked: int
     first_difference: int = -1  # event number of the first difference, or -1
-    expected: str = ""
-    actual: str = ""
+    expected: str = ""  # what the log holds there
+    actual: str = ""  # what the re-run made of it
     reason: str = ""
+    frame: int = -1  # the frame holding the record at fault, and its byte offset
+    offset: int = -1
+    field: str = ""  # the record and field at fault: "event 12: amount", "decision 3: at", "close: winner"
+    decisions_checked: int = 0
 
 
-class _Diverged(Exception):
-    def __init__(self, n: int, expected: Any, actual: Any):
-        self.n, self.expected, self.actual = n, expected, actual
+class _Differs(Exception):
+    def __init__(self, field: str, reason: str, expected: Any = "", actual: Any = ""):
+        self.field, self.reason, self.expected, self.actual = field, reason, expected, actual
 
 
-def _decisions_by_player(decisions: list[Decision[Any]], players: int) -> list[ScriptedAgent]:
-    return [ScriptedAgent([d for d in decisions if d.player == p]) for p in range(players)]
+def _first_field(logged: Any, rerun: Any) -> str:
+    """The first field in which two events differ (``kind`` when they are of different kinds)."""
+    if type(logged) is not type(rerun):
+        return "kind"
+    names: tuple[str, ...] = logged.__struct_fields__
+    for name in names:
+        if getattr(logged, name) != getattr(rerun, name):
+            return name
+    return "kind"
 
 
-def rerun(log: GameLog) -> ReplayReport:
-    """Play the log's game again from its header and decisions; compare every event as it is emitted."""
-    ruleset = get_ruleset(log.header.ruleset)
+class _Stopped(Exception):
+    """A partial re-run (an abandoned branch, a game a judge ended) reached the last recorded decision."""
+
+
+class _Script:
+    """Every seat's agent: answers each question with the next recorded decision, checking that it answers that
+    very question (player, point, options, at) and names one of the options offered."""
+
+    def __init__(self, decisions: list[Decision[Any]], *, partial: bool = False):
+        self.decisions = decisions
+        self.next = 0
+        self.partial = partial  # a game stopped before its end: running out of decisions is where it stops
+
+    def choose(self, state: GameState, point: DecisionPoint[Any]) -> Any:
+        k = self.next
+        if k >= len(self.decisions) and self.partial:
+            raise _Stopped
+        if k >= len(self.decisions):
+            raise _Differs(
+                f"decision {k}", f"the game asks {point.point!r} of player {point.player}, but the log records no more "
+                "decisions (the log ends before the game does)",
+            )  # fmt: skip
+        d = self.decisions[k]
+        options = list(point.options)
+        for field, logged, asked in (
+            ("n", d.n, k),
+            ("player", d.player, point.player),
+            ("point", d.point, point.point),
+            ("at", d.at, state.n),
+            ("offered", d.offered, options),
+        ):
+            if logged != asked:
+                raise _Differs(
+                    f"decision {k}: {field}",
+                    f"the log records {field} {logged!r}; the game asks player {point.player} at {point.point!r} "
+                    f"after event {state.n - 1} with {len(options)} options",
+                    logged,
+                    asked,
+                )
+        if not (type(d.chosen) is int and 0 <= d.chosen < len(options)):
+            raise _Differs(f"decision {k}: chosen", f"{d.chosen!r} is not one of the {len(options)} options offered")
+        self.next = k + 1
+        return d.offered[d.chosen]
+
+
+def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
+    """Play the log's game again from its header and decisions; compare every event as it is emitted, then where
+    the game ends and the closing record.
+
+    ``partial`` (by default: a game a judge ended, whose closing record is the judge's) re-runs only as far as the
+    recorded decisions go: every logged event must come, and nothing is said of an end the log does not reach."""
+    header = log.header
     expected = log.events
     checked = 0
-
-    def compare(event: Any) -> None:
-        nonlocal checked
-        n = checked
-        want = expected[n] if n < len(expected) else None
-        if event != want:
-            raise _Diverged(n, want, event)
-        checked += 1
-
-    agents = _decisions_by_player(log.decisions, len(log.header.players))
+    if partial is None:
+        partial = log.close.end_reason.startswith(JUDGE_REASON_PREFIX)
+    script = _Script(log.decisions, partial=partial)
     try:
-        game = Game(ruleset, log.header, agents, on_event=compare)
-        while not game.state.over and checked < len(expected):
-            game.step()
-            game.take_batch()
-    except _Diverged as d:
-        return ReplayReport(False, d.n, d.n, repr(d.expected), repr(d.actual), "event differs")
-    except AnnalsError as exc:
-        return ReplayReport(False, checked, checked, "", "", str(exc))
-    if checked != len(expected):
-        return ReplayReport(False, checked, checked, repr(expected[checked]), "", "engine stopped early")
-    return ReplayReport(True, checked)
+        ruleset = get_ruleset(header.ruleset)
+        for field, logged, ours in (
+            ("engine_version", header.engine_version, ENGINE_VERSION),
+            ("ruleset_version", header.ruleset_version, ruleset.schema.version),
+            ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
+        ):
+            if logged != ours:
+                raise _Differs(
+                    f"header: {field}",
+                    f"the log was written with {field} {logged!r}; this engine has {ours!r} and can only re-run its "
+                    "own games",
+                    logged,
+                    ours,
+                )
+
+        def compare(event: Any) -> None:
+            nonlocal checked
+            n = checked
+            if n >= len(expected):
+                raise _Differs(
+                    f"event {n}", f"the log ends after event {n - 1}, but the game goes on", None, event
+                )  # fmt: skip
+            if event != expected[n]:
+                field = _first_field(expected[n], event)
+                raise _Differs(f"event {n}: {field}", "event differs", expected[n], event)
+            checked += 1
+
+        try:
+            game = Game(ruleset, header, [script] * len(header.players), on_event=compare)
+        except msgspec.DecodeError as exc:
+            raise _Differs("header: start_position", f"not a position of this ruleset: {exc}") from exc
+        s = game.state
+        cap = header.max_turns
+        try:
+            while not s.over:  # as the runner plays: to the end, or to the turn cap
+                if cap and s.turn > cap:
+                    break
+                game.step()
+                game.take_batch()
+        except _Stopped:
+            if checked < len(expected):
+                raise _Differs(
+                    f"event {checked}", "the log goes on after its last decision is answered", expected[checked]
+                ) from None
+            return ReplayReport(True, checked, decisions_checked=len(log.decisions))
+        if checked < len(expected):
+            ended = "ends" if s.over else f"reaches its turn cap ({cap})"
+            raise _Differs(
+                f"event {checked}",
+                f"the game {ended} after event {checked - 1}, but the log goes on",
+                expected[checked],
+            )
+        if script.next < len(log.decisions):
+            extra = len(log.decisions) - script.next
+            raise _Differs(
+                f"decision {script.next}", f"{extra} decision(s) recorded after the game's last question"
+            )  # fmt: skip
+        winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
+        results: tuple[tuple[str, object, object], ...] = (
+            ("winner", log.close.winner, winner),
+            ("end_reason", log.close.end_reason, reason),
+            ("turns", log.close.turns, s.turn),
+        )
+        for name, recorded, made in results:
+            if recorded != made:
+                raise _Differs(
+                    f"close: {name}", f"the log records {recorded!r}; the re-run gives {made!r}", recorded, made
+                )
+    except _Differs as d:
+        frame, offset = _where(log, d.field)
+        n = checked if d.field.startswith("event") else -1
+        return ReplayReport(
+            False, checked, n, _shown(d.expected), _shown(d.actual), d.reason, frame, offset, d.field, script.next
+        )
+    except Exception as exc:  # a hostile log must end in a report, whatever the engine makes of it
+        frame, offset = log.frame_of_event(checked)
+        reason = str(exc) if isinstance(exc, AnnalsError) else f"the re-run failed: {type(exc).__name__}: {exc}"
+        return ReplayReport(False, checked, checked, "", "", reason, frame, offset, f"event {checked}", script.next)
+    return ReplayReport(True, checked, decisions_checked=len(log.decisions))
+
+
+def _shown(value: Any) -> str:
+    return "" if value == "" else repr(value)
+
+
+def _where(log: GameLog, field: str) -> tuple[int, int]:
+    """The frame (and its byte offset) holding the record a field name points at."""
+    record, _, _ = field.partition(":")
+    kind, _, number = record.partition(" ")
+    if kind == "header":
+        return 0, log.header_at
+    if kind == "close":
+        return log.close_at
+    if kind == "decision":
+        return log.frame_of_decision(int(number))
+    return log.frame_of_event(int(number))
+
+
+class Verification(msgspec.Struct, frozen=True):
+    """What ``verify_log`` proved of one log, for ``annals verify`` to say."""
+
+    path: str
+    game_id: str
+    digest: str
+    frames: int
+    events: int
+    decisions: int
+    winner: int
+    end_reason: str
+    turns: int
+    signature: str = ""  # what ``schemas.signing.verify_signature`` said of a signed log ("": unsigned)
+
+    def lines(self) -> list[str]:
+        """What was proved, and what was not, one line each."""
+        result = f"winner {self.winner}" if self.winner >= 0 else "no winner"
+        return [
+            f"{self.path}: ok ({self.events} events re-run identically, digest {self.digest})",
+            f"  integrity: game {self.game_id}, {self.frames} frames, every checksum and the chain intact; header, "
+            "events, decisions and closing record consistent",
+            f"  replay: {self.events} events and {self.decisions} decisions re-run identically by engine "
+            f"{ENGINE_VERSION}; the game ends where the log does: {result} ({self.end_reason}), {self.turns} turns",
+            "  authorship: "
+            + (
+                self.signature
+                if self.signature
+                else "not proven: the log is not signed, and only a signature proves who recorded it (the checks "
+                "above prove the log is whole and its game legal, which anyone can make of a game they invent)"
+            ),
+        ]
+
+
+def verify_log(path: str | os.PathLike[str]) -> Verification:
+    """Read ``path`` (integrity and consistency) and re-run its game; raise the first problem as a named error
+    (``InconsistentLogError`` for a re-run that differs, naming its frame, byte offset and field)."""
+    return verify_game(read_log(path), path)
+
+
+def verify_game(log: GameLog, path: str | os.PathLike[str]) -> Verification:
+    """``verify_log`` of a log already read (the judges' records and signature are checked beside it)."""
+    report = rerun(log)
+    if not report.ok:
+        detail = report.reason
+        if report.expected or report.actual:
+            detail += f" (logged: {report.expected or '-'}; re-run: {report.actual or '-'})"
+        raise InconsistentLogError(
+            str(path),
+            f"re-run differs: {detail}",
+            frame=report.frame if report.frame >= 0 else None,
+            offset=report.offset if report.offset >= 0 else None,
+            field=report.field or None,
+        )
+    return Verification(
+        str(path),
+        log.header.game_id,
+        log.digest,
+        len(log.frames) + 2,
+        len(log.events),
+        len(log.decisions),
+        log.close.winner,
+        log.close.end_reason,
+        log.close.turns,
+    )
 
 
 def fold(log: GameLog, upto: int | None = None) -> GameState:
@@ -104,11 +322,13 @@ def rerun_branches(log: GameLog) -> list[BranchReport]:
     for i, branch in enumerate(log.branches):
         nxt = log.branches[i + 1] if i + 1 < len(log.branches) else None
         after_events, after_decisions = (nxt.events, nxt.decisions) if nxt is not None else (log.events, log.decisions)
-        replay = GameLog(log.header, branch.events, branch.decisions, log.close, log.digest)
+        finished = branch.close is not None
+        close = branch.close if branch.close is not None else log.close
+        replay = GameLog(log.header, branch.events, branch.decisions, close, log.digest)
         reports.append(
             BranchReport(
                 branch.backup,
-                rerun(replay),
+                rerun(replay, partial=not finished),
                 len(branch.events),
                 len(branch.decisions),
                 branch.close is not None,

@@ -17,6 +17,7 @@ import msgspec
 from annals.engine.core import Agent, GameState, Ruleset
 from annals.engine.rng import Rng
 from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
 from annals.schemas.records import Decision
@@ -26,7 +27,6 @@ from annals.schemas.records import Decision
 # one frame per Miras 9 turn (~30 events) made the log writer cost 2x its encoding.
 FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
-TURN_CAP_REASON = "turn_cap"
 
 
 class GameResult(msgspec.Struct, frozen=True):

@@ -60,10 +60,13 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Py_ssize_t n_kinds, n_options;
+    int64_t end_tag;   /* the ruleset's end event (-1: none): counted per file, for the closing record's check */
     Kind *kinds;       /* indexed by tag; width 0 where no kind has that tag */
     PyObject **option; /* option class names, indexed by tag; NULL where none */
     const char **option_utf8;
     Py_ssize_t *option_len;
+    Py_ssize_t *option_required, *option_width; /* fields an option row must have, and may have */
+    signed char **option_types;                  /* each field's type (T_INT, T_STR, T_BOOL; -1: any) */
 } PlanObject;
 
 static void plan_dealloc(PlanObject *self) {
@@ -75,7 +78,13 @@ static void plan_dealloc(PlanObject *self) {
         PyMem_Free(k->name);
     }
     PyMem_Free(self->kinds);
-    for (Py_ssize_t t = 0; t < self->n_options; t++) Py_XDECREF(self->option[t]);
+    for (Py_ssize_t t = 0; t < self->n_options; t++) {
+        Py_XDECREF(self->option[t]);
+        if (self->option_types) PyMem_Free(self->option_types[t]);
+    }
+    PyMem_Free(self->option_types);
+    PyMem_Free(self->option_required);
+    PyMem_Free(self->option_width);
     PyMem_Free(self->option);
     PyMem_Free(self->option_utf8);
     PyMem_Free(self->option_len);
@@ -99,17 +108,24 @@ static char *copy_utf8(PyObject *s, Py_ssize_t *len, const char *prefix, const c
     return p;
 }
 
-/* Plan(kinds, options): kinds[tag] is None or (name, width, fields), fields[i] = (column, type, key) for row
-   position 5 + i; options[tag] is None or the option's class name. */
+/* Plan(kinds, options, end_tag): kinds[tag] is None or (name, width, fields), fields[i] = (column, type, key) for
+   row position 5 + i; options[tag] is None or (class name, required fields, field types); end_tag the end event's
+   tag or -1. */
 static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
     PyObject *kinds, *options;
-    if (!PyArg_ParseTuple(args, "O!O!:Plan", &PyList_Type, &kinds, &PyList_Type, &options)) return -1;
+    long long end_tag;
+    if (!PyArg_ParseTuple(args, "O!O!L:Plan", &PyList_Type, &kinds, &PyList_Type, &options, &end_tag)) return -1;
+    self->end_tag = end_tag;
     Py_ssize_t nk = PyList_GET_SIZE(kinds), no = PyList_GET_SIZE(options);
     self->kinds = PyMem_Calloc((size_t)(nk ? nk : 1), sizeof(Kind));
     self->option = PyMem_Calloc((size_t)(no ? no : 1), sizeof(PyObject *));
     self->option_utf8 = PyMem_Calloc((size_t)(no ? no : 1), sizeof(char *));
     self->option_len = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
-    if (!self->kinds || !self->option || !self->option_utf8 || !self->option_len) {
+    self->option_required = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
+    self->option_width = PyMem_Calloc((size_t)(no ? no : 1), sizeof(Py_ssize_t));
+    self->option_types = PyMem_Calloc((size_t)(no ? no : 1), sizeof(signed char *));
+    if (!self->kinds || !self->option || !self->option_utf8 || !self->option_len || !self->option_required ||
+        !self->option_width || !self->option_types) {
         PyErr_NoMemory();
         return -1;
     }
@@ -157,12 +173,24 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
             if (!k->conv_set[c]) k->unset[k->n_unset++] = c;
     }
     for (Py_ssize_t t = 0; t < no; t++) {
-        PyObject *o = PyList_GET_ITEM(options, t);
-        if (o == Py_None) continue;
-        if (!PyUnicode_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "option names must be str");
+        PyObject *spec = PyList_GET_ITEM(options, t), *o, *types;
+        if (spec == Py_None) continue;
+        Py_ssize_t required;
+        if (!PyArg_ParseTuple(spec, "UnO!:option", &o, &required, &PyTuple_Type, &types)) return -1;
+        Py_ssize_t width = PyTuple_GET_SIZE(types);
+        if (required < 0 || required > width) {
+            PyErr_SetString(PyExc_ValueError, "an option's required fields must be 0..its width");
             return -1;
         }
+        self->option_types[t] = PyMem_Calloc((size_t)(width ? width : 1), 1);
+        if (!self->option_types[t]) return (void)PyErr_NoMemory(), -1;
+        for (Py_ssize_t i = 0; i < width; i++) {
+            long code = PyLong_AsLong(PyTuple_GET_ITEM(types, i));
+            if (code == -1 && PyErr_Occurred()) return -1;
+            self->option_types[t][i] = (signed char)code;
+        }
+        self->option_required[t] = required;
+        self->option_width[t] = width;
         if (!(self->option_utf8[t] = PyUnicode_AsUTF8AndSize(o, &self->option_len[t]))) return -1;
         Py_INCREF(o);
         self->option[t] = o;
@@ -263,7 +291,22 @@ static int read_field(Rd *r, const Field *f, Col *ev) {
     }
 }
 
-static int read_event(Rd *r, const PlanObject *plan, Col *ev, int32_t file_idx, int64_t expected, int *first) {
+/* One file of an add_files() call, and what its frames have shown so far: the structural checks of
+   schemas/validate.py (FrameCheck) made here the same way, so that what this refuses the reference names. */
+typedef struct {
+    PlanObject *plan;
+    int file_idx;
+    int seats;                   /* players in the header: an event's player is -1 or a seat, a decision's a seat */
+    Py_ssize_t first_payload, n_payloads;
+    Py_ssize_t events, decisions; /* so far: the next event's and decision's numbers */
+    int64_t last_at;              /* the last decision's event number */
+    Py_ssize_t end_events;
+    int first;
+} FileJob;
+
+static int read_event(Rd *r, const PlanObject *plan, Col *ev, FileJob *job, int64_t expected) {
+    int32_t file_idx = job->file_idx;
+    int *first = &job->first;
     Py_ssize_t width;
     int64_t tag;
     int big;
@@ -279,7 +322,8 @@ static int read_event(Rd *r, const PlanObject *plan, Col *ev, int32_t file_idx, 
         rd_int(r, &player, &big) < 0)
         return -1;
     if (n != expected) return unsupported("an event out of sequence");
-    if (big || player < INT8_MIN || player > INT8_MAX) return unsupported("player out of int8 range");
+    if (big || player < -1 || player >= job->seats) return unsupported("an event's player is neither -1 nor a seat");
+    if (tag == plan->end_tag) job->end_events++;
     if (*first < 0 && turn >= 1 && player >= 0) *first = (int)player;
     if (col_i32(&ev[E_FILE], file_idx) < 0 || col_i32(&ev[E_N], n) < 0 || col_i32(&ev[E_TURN], turn) < 0 ||
         col_str(&ev[E_STEP], step, step_len) < 0 || col_i8(&ev[E_PLAYER], (int8_t)player) < 0 ||
@@ -296,7 +340,37 @@ static int read_event(Rd *r, const PlanObject *plan, Col *ev, int32_t file_idx, 
     return col_null(&ev[E_EXTRA]);
 }
 
-static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_idx) {
+/* An option's fields (the reader `r` past its tag) against its kind: as many as it needs and may have, each of its
+   type (what the typed decoder of schemas/logfile.py checks of every option offered). */
+static int check_option(Rd *r, const PlanObject *plan, int64_t tag, Py_ssize_t fields) {
+    if (fields < plan->option_required[tag] || fields > plan->option_width[tag])
+        return unsupported("an option of another width than its kind's");
+    const signed char *types = plan->option_types[tag];
+    for (Py_ssize_t i = 0; i < fields; i++) {
+        int64_t v;
+        int big;
+        const char *s;
+        Py_ssize_t n;
+        switch (types[i]) {
+        case T_INT:
+            if (rd_int(r, &v, &big) < 0) return -1;
+            break;
+        case T_STR:
+            if (rd_str(r, &s, &n) < 0) return -1;
+            break;
+        case T_BOOL:
+            if (!NEED(r, 1) || (*r->p != 0xc2 && *r->p != 0xc3)) return unsupported("expected a bool");
+            r->p++;
+            break;
+        default:
+            return 0; /* a field of another type: the values after it are not checked here (json_any reads them) */
+        }
+    }
+    return 0;
+}
+
+static int read_decision(Rd *r, const PlanObject *plan, Col *de, FileJob *job, int64_t low, int64_t high) {
+    int32_t file_idx = job->file_idx;
     Py_ssize_t width, n_offered;
     int32_t n, at, chosen;
     int64_t player;
@@ -308,7 +382,11 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_id
     if (rd_i32(r, &n) < 0 || rd_i32(r, &at) < 0 || rd_int(r, &player, &big) < 0 ||
         rd_str(r, &point, &point_len) < 0 || rd_array(r, &n_offered) < 0)
         return -1;
-    if (big || player < INT8_MIN || player > INT8_MAX) return unsupported("player out of int8 range");
+    if (n != job->decisions) return unsupported("a decision out of sequence");
+    if (at < low || at < job->last_at || at > high) return unsupported("a decision's event number outside its frame");
+    if (big || player < 0 || player >= job->seats) return unsupported("a decision's player is not a seat");
+    if (n_offered < 1) return unsupported("a decision without options");
+    if (point_len == 0) return unsupported("a decision without its point's name");
     /* offered, as JSON: remember where each option's text starts, and its tag */
     Buf *out = &de[D_OFFERED].values;
     Py_ssize_t starts_small[65], *starts = starts_small;
@@ -336,6 +414,11 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_id
             goto done;
         }
         if (rd_int(&peek, &tags[i], &big) < 0) goto done;
+        if (big || tags[i] < 0 || tags[i] >= plan->n_options || !plan->option[tags[i]]) {
+            unsupported("an unknown option tag");
+            goto done;
+        }
+        if (check_option(&peek, plan, tags[i], len - 1) < 0) goto done;
         if (json_any(r, out, 1) < 0) goto done;
     }
     starts[n_offered] = out->len;
@@ -345,10 +428,6 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_id
         goto done;
     }
     int64_t tag = tags[chosen];
-    if (tag < 0 || tag >= plan->n_options || !plan->option[tag]) {
-        unsupported("an unknown option tag");
-        goto done;
-    }
     Py_ssize_t kind_len = plan->option_len[tag];
     const char *kind = plan->option_utf8[tag];
     /* the chosen option's text, copied out of offered (the end is the next ',' or the closing ']') */
@@ -359,6 +438,8 @@ static int read_decision(Rd *r, const PlanObject *plan, Col *de, int32_t file_id
         col_i32(&de[D_CHOSEN], chosen) < 0 || col_str(&de[D_CHOSEN_KIND], kind, kind_len) < 0 ||
         col_str(&de[D_CHOSEN_OPTION], out->p + a, z - a) < 0)
         goto done;
+    job->decisions++;
+    job->last_at = at;
     rc = 0;
 done:
     if (starts != starts_small) PyMem_RawFree(starts);
@@ -367,39 +448,34 @@ done:
 }
 
 PyDoc_STRVAR(add_files_doc,
-             "add_files(files) -> [(events, decisions, first_player), ...]\n\n"
-             "Append the rows of each (plan, file_idx, payloads) in order, each file's events numbered from 0; "
-             "``first_player`` is the player of the file's first event from turn 1 on (-1: none). One call per "
+             "add_files(files) -> [(events, decisions, first_player, end_events), ...]\n\n"
+             "Append the rows of each (plan, file_idx, payloads, seats) in order, each file's events and decisions "
+             "numbered from 0 and checked as schemas/validate.py does; ``first_player`` is the player of the "
+             "file's first event from turn 1 on (-1: none), ``end_events`` how many end events it holds. One call per "
              "chunk of files: the GIL is released for the whole of it, so threads parse side by side without "
              "handing the GIL back and forth at every frame. Raises Unsupported for anything the reference "
              "flattener must handle; rows are then left half-written, so the caller drops the builder's rows.");
 
-static int parse_frame(Rd *r, const PlanObject *plan, BuilderObject *self, int32_t file_idx, int64_t expected,
-                       Py_ssize_t *n_events, Py_ssize_t *n_decisions, int *first) {
-    Py_ssize_t top;
+static int parse_frame(Rd *r, BuilderObject *self, FileJob *job) {
+    const PlanObject *plan = job->plan;
+    Py_ssize_t top, n_events, n_decisions;
+    int64_t low = job->events;
     if (rd_array(r, &top) < 0) return -1;
     if (top != 2) return unsupported("a payload of other than [events, decisions]");
-    if (rd_array(r, n_events) < 0) return -1;
-    for (Py_ssize_t i = 0; i < *n_events; i++)
-        if (read_event(r, plan, self->ev, file_idx, expected + i, first) < 0) return -1;
-    if (rd_array(r, n_decisions) < 0) return -1;
-    for (Py_ssize_t i = 0; i < *n_decisions; i++)
-        if (read_decision(r, plan, self->de, file_idx) < 0) return -1;
+    if (rd_array(r, &n_events) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n_events; i++)
+        if (read_event(r, plan, self->ev, job, low + i) < 0) return -1;
+    job->events += n_events;
+    if (rd_array(r, &n_decisions) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n_decisions; i++)
+        if (read_decision(r, plan, self->de, job, low, job->events) < 0) return -1;
     if (r->p != r->end) return unsupported("trailing bytes after the payload");
     return 0;
 }
 
-typedef struct {
-    PlanObject *plan;
-    int file_idx;
-    Py_ssize_t first_payload, n_payloads;
-    Py_ssize_t events, decisions;
-    int first;
-} FileJob;
-
 static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
     if (!PyList_Check(files)) {
-        PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads)");
+        PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads, seats)");
         return NULL;
     }
     if (self->busy) {
@@ -409,8 +485,8 @@ static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
     Py_ssize_t n_files = PyList_GET_SIZE(files), n_payloads = 0;
     for (Py_ssize_t i = 0; i < n_files; i++) {
         PyObject *item = PyList_GET_ITEM(files, i);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyList_Check(PyTuple_GET_ITEM(item, 2))) {
-            PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads)");
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 4 || !PyList_Check(PyTuple_GET_ITEM(item, 2))) {
+            PyErr_SetString(PyExc_TypeError, "add_files takes a list of (plan, file_idx, payloads, seats)");
             return NULL;
         }
         n_payloads += PyList_GET_SIZE(PyTuple_GET_ITEM(item, 2));
@@ -433,6 +509,8 @@ static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
         }
         job->file_idx = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
         if (job->file_idx == -1 && PyErr_Occurred()) goto done;
+        job->seats = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 3));
+        if (job->seats == -1 && PyErr_Occurred()) goto done;
         job->plan = (PlanObject *)Py_NewRef(PyTuple_GET_ITEM(item, 0));
         files_held++;
         job->first_payload = held;
@@ -452,10 +530,7 @@ static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
         for (Py_ssize_t k = 0; k < job->n_payloads && rc == 0; k++) {
             Py_buffer *v = &views[job->first_payload + k];
             Rd r = {(const unsigned char *)v->buf, (const unsigned char *)v->buf + v->len};
-            Py_ssize_t events = 0, decisions = 0;
-            rc = parse_frame(&r, job->plan, self, job->file_idx, job->events, &events, &decisions, &job->first);
-            job->events += events;
-            job->decisions += decisions;
+            rc = parse_frame(&r, self, job);
         }
     }
     Py_END_ALLOW_THREADS
@@ -468,7 +543,7 @@ static PyObject *builder_add_files(BuilderObject *self, PyObject *files) {
     }
     result = PyList_New(n_files);
     for (Py_ssize_t i = 0; result && i < n_files; i++) {
-        PyObject *t = Py_BuildValue("nni", jobs[i].events, jobs[i].decisions, jobs[i].first);
+        PyObject *t = Py_BuildValue("nnin", jobs[i].events, jobs[i].decisions, jobs[i].first, jobs[i].end_events);
         if (!t) Py_CLEAR(result);
         else PyList_SET_ITEM(result, i, t);
     }

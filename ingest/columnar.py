@@ -21,8 +21,10 @@ from typing import Any
 import pyarrow as pa
 
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, plans_for
+from annals.schemas.header import LogHeader
 from annals.schemas.logfile import LogReader
 from annals.schemas.rulesets import RulesetSchema
+from annals.schemas.validate import option_specs
 
 try:
     from annals.ingest import _columnar
@@ -49,6 +51,7 @@ Unsupported: type[Exception] = _columnar.Unsupported if _columnar is not None el
 _CONVENTION_CODES = {pa.int32(): 0, pa.string(): 1, pa.list_(pa.int32()): 2}
 _EXTRA_CODES = {pa.int64(): 0, pa.string(): 1, pa.list_(pa.int64()): 2, pa.bool_(): 3}
 _MAX_TAG = 4096  # tags index a C array
+_OPTION_CODES = {int: 0, str: 1, bool: 3}
 
 # Ingest's Arrow buffers: a jemalloc pool that keeps freed pages for 10 s. pyarrow's jemalloc default gives them
 # back at once, and so did the default mimalloc pool as used here: each chunk's buffers then cost about as long in
@@ -86,11 +89,12 @@ def plan_for(schema: RulesetSchema) -> _columnar.Plan | None:
             if not supported:
                 break
             kinds[tag] = (p.name, p.width, tuple(fields[i] for i in range(5, p.width)))
-        names: list[str | None] = [None] * (max(options, default=-1) + 1)
-        for tag, name in options.items():
-            names[tag] = name
+        names: list[tuple[str, int, tuple[int, ...]] | None] = [None] * (max(options, default=-1) + 1)
+        for tag, spec in option_specs(schema).items():
+            names[tag] = (spec.name, spec.required, tuple(_OPTION_CODES.get(t, -1) for t in spec.types))
+        end = schema.end_event
         if supported:
-            plan = _columnar.Plan(kinds, names)
+            plan = _columnar.Plan(kinds, names, end.__struct_config__.tag if end is not None else -1)
     _plans[schema.name] = plan
     return plan
 
@@ -114,13 +118,14 @@ class NativeSink:
 
     def __init__(self) -> None:
         self.builder = _builder()
-        self.files: list[tuple[_columnar.Plan, int, list[bytes]]] = []
+        self.files: list[tuple[_columnar.Plan, int, list[bytes], int]] = []
         self.counts: list[tuple[int, int]] = []  # each file's events and decisions, as its closing record says
         self.plan: _columnar.Plan | None = None
         self.payloads: list[bytes] = []
+        self.seats = 0
 
-    def begin(self, schema: RulesetSchema) -> None:
-        self.plan, self.payloads = plan_for(schema), []
+    def begin(self, schema: RulesetSchema, header: LogHeader, path: str) -> None:
+        self.plan, self.payloads, self.seats = plan_for(schema), [], len(header.players)
         if self.plan is None:
             raise Unsupported(f"ruleset {schema.name!r} has a kind beyond the fast path")
 
@@ -128,11 +133,11 @@ class NativeSink:
         self.payloads.append(payload)
         return 0, 0  # counted when parsed
 
-    def end(self, reader: LogReader, file_idx: int) -> int:
+    def end(self, reader: LogReader, file_idx: int) -> tuple[int, int]:
         assert self.plan is not None and reader.close_record is not None
-        self.files.append((self.plan, file_idx, self.payloads))
+        self.files.append((self.plan, file_idx, self.payloads, self.seats))
         self.counts.append((reader.close_record.events, reader.close_record.decisions))
-        return -1  # known once parsed
+        return -1, -1  # known once parsed
 
     def abandon(self, reader: LogReader) -> None:
         """A file that failed after some frames: parse those alone, to count their events, and drop the rows."""
@@ -140,17 +145,17 @@ class NativeSink:
             return
         mark = self.builder.rows()
         try:
-            [(events, _, _)] = self.builder.add_files([(self.plan, 0, self.payloads)])
+            [(events, _, _, _)] = self.builder.add_files([(self.plan, 0, self.payloads, self.seats)])
         finally:
             self.builder.truncate(*mark)
         reader.events_read = events
 
-    def tables(self) -> tuple[pa.Table, pa.Table, list[int]]:
+    def tables(self) -> tuple[pa.Table, pa.Table, list[tuple[int, int]]]:
         parsed = self.builder.add_files(self.files)
-        if [(events, decisions) for events, decisions, _ in parsed] != self.counts:  # the reference names the file
+        if [(events, decisions) for events, decisions, _, _ in parsed] != self.counts:  # the reference names it
             raise Unsupported("a closing record's counts differ from the frames'")
         events_table, decisions_table = self.builder.finish(lambda n: pa.allocate_buffer(n, memory_pool=POOL))
-        firsts = [first for _, _, first in parsed]
+        firsts = [(first, ends) for _, _, first, ends in parsed]
         return _table(EVENT_SCHEMA, events_table), _table(DECISION_SCHEMA, decisions_table), firsts
 
 

@@ -3,8 +3,10 @@
 ``flatten_files`` is what an ingest worker runs on a chunk of files: it never touches the database. This is the
 reference flattener (``ingest.columnar`` is the fast path, and hands it whatever it does not handle). Each
 batch frame is decoded once by msgspec in C, untyped (each row a plain tuple ``(tag, n, turn, step, player,
-fields...)``), and validated by structure: a tag the ruleset does not know, or a row longer than its kind or
-shorter than its required (non-default) fields, quarantines the file naming the frame; a row missing trailing
+fields...)``), and validated by structure: the frame checks of ``schemas.validate`` (numbering, decisions, every
+option offered), then a tag the ruleset does not know, or a row longer than its kind or shorter than its required
+(non-default) fields, quarantines the file naming the frame (and, after the tables are built, each closing record
+is checked against its game's last event: ``_check_results``); a row missing trailing
 defaulted fields (an old log) takes the defaults. Rows are grouped by kind across the chunk, each group is
 converted to Arrow in one pass (each row a struct of the kind's field types) and every column is picked at the
 index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a
@@ -32,7 +34,7 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import accumulate, repeat
 from operator import getitem, itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -45,9 +47,10 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
-from annals.schemas.header import LogHeader, game_id_of
+from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import JudgeSeen, LogReader
-from annals.schemas.rulesets import RulesetSchema
+from annals.schemas.rulesets import RulesetSchema, schema_for
+from annals.schemas.validate import FrameCheck, LastEvent, Where, check_result, option_specs
 
 _json = msgspec.json.Encoder()
 Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded
@@ -60,11 +63,13 @@ class GameMeta(NamedTuple):
     header: LogHeader
     digest: str
     first_player: int
-    winner: int
+    winner: int  # the closing record's (the engine's); ``judged_result`` gives the result as a judge left it
     end_reason: str
     events: int
     decisions: int
     turns: int
+    close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
+    end_events: int = -1  # how many of the ruleset's end event the log holds (-1: not counted yet)
     judged: tuple[JudgeSeen, ...] = ()  # the judge frames, abandoned branches' included
 
 
@@ -230,6 +235,8 @@ class _Columns:
 
 
 _tag = itemgetter(0)
+_n = itemgetter(1)
+_player = itemgetter(4)
 
 
 def _extra_polars(names: tuple[str, ...], arrays: list[pa.Array]) -> pa.Array:
@@ -328,8 +335,11 @@ class _ReferenceSink:
         self.cols = _Columns()
         self.typed = typed
 
-    def begin(self, schema: RulesetSchema) -> None:
+    def begin(self, schema: RulesetSchema, header: LogHeader, path: str) -> None:
         plans, self.options = plans_for(schema)
+        self.check = FrameCheck(path, header, option_specs(schema))
+        end = schema.end_event
+        self.end_tag = end.__struct_config__.tag if end is not None else None
         self.ruleset = schema.name
         self.kinds = _kinds_for(schema.name, plans)
         self.checker = None
@@ -351,9 +361,15 @@ class _ReferenceSink:
             rows, decisions = _untyped.decode(payload)
         except msgspec.DecodeError as exc:
             raise where.error(f"payload is not a batch of event and decision rows: {exc}") from exc
+        if rows and min(map(len, rows)) < 5:
+            row = next(r for r in rows if len(r) < 5)
+            raise where.error(f"an event row of {len(row)} values, {row!r}: every event row starts with its tag, n, "
+                              "turn, step and player")  # fmt: skip
+        if decisions and set(map(len, decisions)) != {6}:
+            raise where.error(f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions "
+                              "have 6 (n, at, player, point, offered, chosen)")  # fmt: skip
+        self.check.frame(Where(*where), list(map(_n, rows)), list(map(_player, rows)), decisions)
         if rows:
-            if rows[0][1] != expected or rows[-1][1] != expected + len(rows) - 1:
-                raise where.error(f"events {rows[0][1]}..{rows[-1][1]} found where {expected}.. was expected")
             if self.first < 0:
                 self.first = _first_player(rows)
             if self.checker is None:
@@ -361,9 +377,6 @@ class _ReferenceSink:
             else:
                 self._check_columns(rows, file_idx, where)
         if decisions:
-            if set(map(len, decisions)) != {6}:
-                raise where.error(f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions "
-                                  "have 6 (n, at, player, point, offered, chosen)")  # fmt: skip
             if self.checker is not None:
                 try:
                     trial = _Columns()
@@ -387,72 +400,93 @@ class _ReferenceSink:
                 raise where.error(f"a {kind.name} event has a value its column cannot hold: {exc}") from exc
             self.groups.setdefault(tag, []).extend(group)
 
-    def end(self, reader: LogReader, file_idx: int) -> int:
-        reader.check_counts()
+    def end(self, reader: LogReader, file_idx: int) -> tuple[int, int]:
+        assert reader.close_record is not None
+        self.check.counts(Where(str(reader.path), *reader.close_at), reader.close_record)
         if self.decision_rows:
             self.cols.add_decisions(self.options, self.decision_rows, file_idx)
         self.cols.add_file(self.ruleset, self.groups, file_idx)  # after the last thing that can fail
-        return self.first
+        return self.first, len(self.groups.get(self.end_tag, ()))
 
     def abandon(self, reader: LogReader) -> None:
         pass  # nothing of the file reached the columns; the reader counted the events of the frames decoded
 
-    def tables(self) -> tuple[pa.Table, pa.Table, list[int] | None]:
+    def tables(self) -> tuple[pa.Table, pa.Table, list[tuple[int, int]] | None]:
         return self.cols.event_table(), self.cols.decision_table(), None
 
 
 class _Sink(Protocol):
     """Where a chunk's rows go: the reference (``_ReferenceSink``) or the C fast path (``columnar.NativeSink``).
 
-    ``frame`` takes each verified batch frame of a file and says how many events and decisions it decoded (the
-    fast path defers its parsing, and says 0); ``end`` takes a file whose frames all read cleanly and gives the
-    player of its first event from turn 1 on (-1 when deferred); ``abandon`` drops a file that failed, leaving in
+    ``begin`` starts a file; ``frame`` takes each verified batch frame of it and says how many events and
+    decisions it decoded (the fast path defers its parsing, and says 0), checking it as ``schemas.validate``
+    does (the fast path refuses what the reference would, and the reference names it); ``end`` takes a file whose
+    frames all read cleanly and gives the player of its first event from turn 1 on and how many of the ruleset's
+    end event it holds ((-1, -1) when deferred); ``abandon`` drops a file that failed, leaving in
     ``reader.events_read`` the events of its frames before the failure; ``tables`` gives the chunk's events and
-    decisions and, when deferred, each ended file's first player."""
+    decisions and, when deferred, each ended file's first player and end events."""
 
-    def begin(self, schema: RulesetSchema) -> None: ...
+    def begin(self, schema: RulesetSchema, header: LogHeader, path: str) -> None: ...
     def frame(self, payload: bytes, expected: int, file_idx: int, where: _Where) -> tuple[int, int]: ...
-    def end(self, reader: LogReader, file_idx: int) -> int: ...
+    def end(self, reader: LogReader, file_idx: int) -> tuple[int, int]: ...
     def abandon(self, reader: LogReader) -> None: ...
-    def tables(self) -> tuple[pa.Table, pa.Table, list[int] | None]: ...
+    def tables(self) -> tuple[pa.Table, pa.Table, list[tuple[int, int]] | None]: ...
 
 
 def _read_one(
-    path: str, known: dict[str, str], sink: _Sink, file_idx: int, opened: list[LogReader]
+    path: str, known: dict[str, str], sink: _Sink, file_idx: int, opened: list[LogReader], replay: bool = False
 ) -> GameMeta | Skipped:
-    """Verify and flatten one log into ``sink`` (all of its rows, or none)."""
+    """Verify and flatten one log into ``sink`` (all of its rows, or none). A log whose game id is stored with the
+    same digest is skipped after its chain is checked; with another digest it is flattened like any other, for
+    the caller to decide (``ingest.loader``: a conflict)."""
     with LogReader(path) as reader:
         opened.append(reader)
         header = reader.header
-        derived = game_id_of(header)
-        if header.game_id != derived:  # verify re-derives the id with the same function: the same verdict
-            raise CorruptLogError(
-                path, f"the header's game id {header.game_id} is not the id of its content ({derived}): the header was "
-                "edited after the game was recorded", frame=0,
-            )  # fmt: skip
-        if header.game_id in known:  # only verify the chain, to compare digests
-            for _ in reader.raw_frames():
-                pass
-            close = reader.close_record
-            assert close is not None
-            if known[header.game_id] == reader.digest:
-                return Skipped(path, header.game_id, reader.digest, close.events)
-            raise ChangedLogError(header.game_id, known[header.game_id], reader.digest, close.events)
-        sink.begin(reader.schema)
-        try:
-            for index, at, payload in reader.raw_frames():
-                events, decisions = sink.frame(payload, reader.events_read, file_idx, _Where(path, index, at))
-                reader.events_read += events
-                reader.decisions_read += decisions
-            first = sink.end(reader, file_idx)
-        except BaseException:
-            sink.abandon(reader)
-            raise
+        if header.game_id not in known:
+            return _flatten_one(reader, sink, file_idx, replay)
+        for _ in reader.raw_frames():  # only verify the chain, to compare digests
+            pass
         close = reader.close_record
         assert close is not None
-        winner, end_reason = reader.result  # a judge's game loss or override counts
-        return GameMeta(path, header, reader.digest, first, winner, end_reason, close.events, close.decisions,
-                        close.turns, tuple(reader.judged))  # fmt: skip
+        if known[header.game_id] == reader.digest:
+            return Skipped(path, header.game_id, reader.digest, close.events)
+    opened.clear()
+    with LogReader(path) as reader:  # the same game id with another digest: read again, to flatten
+        opened.append(reader)
+        return _flatten_one(reader, sink, file_idx, replay)
+
+
+def _flatten_one(reader: LogReader, sink: _Sink, file_idx: int, replay: bool) -> GameMeta:
+    path, header = str(reader.path), reader.header
+    sink.begin(reader.schema, header, path)
+    try:
+        for index, at, payload in reader.raw_frames():
+            where = _Where(path, index, at)
+            try:
+                events, decisions = sink.frame(payload, reader.events_read, file_idx, where)
+            except (KeyError, TypeError, IndexError) as exc:  # a record of the wrong shape the checks let through
+                raise where.error(
+                    f"a record does not have the shape of its kind ({type(exc).__name__}: {exc})"
+                ) from exc
+            reader.events_read += events
+            reader.decisions_read += decisions
+        if replay:
+            _replay(path)
+        first, end_events = sink.end(reader, file_idx)
+    except BaseException:
+        sink.abandon(reader)
+        raise
+    close = reader.close_record
+    assert close is not None
+    return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
+                    close.decisions, close.turns, reader.close_at, end_events, tuple(reader.judged))  # fmt: skip
+
+
+def _replay(path: str) -> None:
+    """``ingest --replay``: the log's game re-run as ``verify`` does; raises the first difference."""
+    from annals.engine.replay import verify_log  # the engine only when asked: ingest alone never runs the rules
+
+    verify_log(path)
 
 
 class ChangedLogError(AnnalsError, ValueError):
@@ -466,25 +500,28 @@ class ChangedLogError(AnnalsError, ValueError):
         )
 
 
-def flatten_files(paths: Sequence[str], known: dict[str, str], *, fast: bool = True) -> Chunk:
+def flatten_files(paths: Sequence[str], known: dict[str, str], *, fast: bool = True, replay: bool = False) -> Chunk:
     """Read, verify and flatten ``paths``; ``known`` maps game ids already stored to their digests.
 
     With ``fast`` (and the C extension built), frames go through ``ingest.columnar``; a chunk holding anything it
     does not handle is redone with the reference, which gives the same tables. The garbage collector is paused
     while the reference runs: its rows are plain tuples and lists that cannot form cycles, and collecting while
     millions of them are alive costs more than the decoding.
+
+    With ``replay``, each log's game is also re-run as ``verify`` does (``engine.replay``), and one that does
+    not re-run identically is quarantined.
     """
     if fast and columnar.enabled():
         try:
-            return _flatten_files(paths, known, columnar.NativeSink())
+            return _flatten_files(paths, known, columnar.NativeSink(), replay)
         except columnar.Unsupported:
             pass  # redo the chunk with the reference, which takes the row or names what is wrong
     with gc_paused():
         try:
-            return _flatten_files(paths, known, _ReferenceSink(typed=False))
+            return _flatten_files(paths, known, _ReferenceSink(typed=False), replay)
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
             # a value of a wrong type: the typed decoder names its file and frame
-            return _flatten_files(paths, known, _ReferenceSink(typed=True))
+            return _flatten_files(paths, known, _ReferenceSink(typed=True), replay)
 
 
 _gc_lock = threading.Lock()
@@ -509,15 +546,15 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
-def _flatten_files(paths: Sequence[str], known: dict[str, str], sink: _Sink) -> Chunk:
+def _flatten_files(paths: Sequence[str], known: dict[str, str], sink: _Sink, replay: bool = False) -> Chunk:
     games: list[GameMeta] = []
     skipped: list[Skipped] = []
     bad: list[Bad] = []
     for path in paths:
         opened: list[LogReader] = []  # the reader, for how many events it read before a failure
         try:
-            outcome = _read_one(path, known, sink, len(games), opened)
-        except (AnnalsError, OSError, msgspec.DecodeError, KeyError, TypeError, IndexError) as exc:
+            outcome = _read_one(path, known, sink, len(games), opened, replay)
+        except (AnnalsError, OSError, msgspec.DecodeError) as exc:
             read = opened[0].events_read if opened else 0
             read = exc.events if isinstance(exc, ChangedLogError) else read
             bad.append(_bad(path, exc, _game_id_of(path), read))
@@ -529,8 +566,56 @@ def _flatten_files(paths: Sequence[str], known: dict[str, str], sink: _Sink) -> 
             games.append(outcome)
     events, decisions, firsts = sink.tables()
     if firsts is not None:
-        games = [g._replace(first_player=first) for g, first in zip(games, firsts, strict=True)]
-    return Chunk(games, skipped, bad, events, decisions)
+        games = [
+            g._replace(first_player=first, end_events=ends) for g, (first, ends) in zip(games, firsts, strict=True)
+        ]
+    return _check_results(Chunk(games, skipped, bad, events, decisions))
+
+
+def _check_results(chunk: Chunk) -> Chunk:
+    """Each game's closing record against its last event (``schemas.validate.check_result``), read from the
+    chunk's events table (in (file, event) order on both paths); a game that fails goes to ``bad`` and its rows
+    leave the tables."""
+    games, events = chunk.games, chunk.events
+    ends = list(accumulate(g.events for g in games))
+    rows = [end - 1 for end, g in zip(ends, games, strict=True) if g.events]
+    last = events.select(["kind", "turn", "extra"]).take(pa.array(rows, pa.int64())).to_pylist() if rows else []
+    facts = iter(last)
+    failed: list[int] = []
+    bad = list(chunk.bad)
+    for i, g in enumerate(games):
+        end = schema_for(g.header.ruleset).end_event
+        end_kind = end.__name__ if end is not None else None
+        fact = None
+        if g.events:
+            row = next(facts)
+            winner = reason = None
+            if row["kind"] == end_kind:
+                extra = _extra_fields(row["extra"])
+                winner, reason = extra.get("winner"), extra.get("reason")
+            fact = LastEvent(row["kind"], row["turn"], winner, reason)
+        close = LogClose(g.winner, g.end_reason, g.events, g.decisions, g.turns)
+        try:
+            check_result(Where(g.file, *g.close_at), g.header, close, fact, end_kind, g.end_events)
+        except LogError as exc:
+            failed.append(i)
+            bad.append(_bad(g.file, exc, g.header.game_id, g.events))
+    if not failed:
+        return chunk
+    kept = [i for i in range(len(games)) if i not in set(failed)]
+    renumber = pa.array([kept.index(i) if i in kept else -1 for i in range(len(games))], pa.int32())
+    keep = pa.array(kept, pa.int32())
+
+    def without(table: pa.Table) -> pa.Table:
+        table = table.filter(pc.is_in(table.column("file_idx"), keep))
+        return table.set_column(0, "file_idx", pc.take(renumber, table.column("file_idx")))
+
+    return Chunk([games[i] for i in kept], chunk.skipped, bad, without(events), without(chunk.decisions))
+
+
+def _extra_fields(text: str | None) -> dict[str, Any]:
+    fields = msgspec.json.decode(text) if text else {}
+    return fields if isinstance(fields, dict) else {}
 
 
 def _game_id_of(path: str) -> str | None:

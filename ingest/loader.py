@@ -9,9 +9,12 @@ decks, cards, events, decisions and quarantine rows together): an interrupted in
 none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage: on two cores it takes
 about 60% of the CPU time, and the events insert alone costs what a raw insert of the same Arrow rows does.
 
-Idempotent by game id and log digest: a stored game with the same digest is skipped; the same game id with another
-digest is quarantined as ``ChangedLogError``. A bad file goes to ``quarantine`` (file, frame, byte offset,
-reason) and the rest of the batch goes in; with ``strict`` the first bad file raises ``IngestError`` and the
+Idempotent by game id and log digest: a stored game with the same digest is skipped; two logs of one game id with
+different digests keep neither (``ingest.claims``: both quarantined as ``ConflictingLogsError``, a stored one
+withdrawn), except the same file changed since it was stored (``ChangedLogError``, the stored game kept). Every
+log is checked as ``schemas.validate`` says before anything of it is stored (``replay``: re-run too, as
+``verify`` does). A bad file goes to ``quarantine`` (file, frame, byte offset, reason) and the rest of the batch
+goes in; with ``strict`` the first bad file raises ``IngestError`` and the
 current batch is not written. Every event read is accounted for: read = stored + skipped + quarantined.
 """
 
@@ -33,9 +36,22 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
-from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
+from annals.ingest.claims import Claim, Claims, ConflictingLogsError, Copy, Decide
+from annals.ingest.flatten import (
+    Bad,
+    ChangedLogError,
+    Chunk,
+    GameMeta,
+    Skipped,
+    collect,
+    file_digest,
+    flatten_files,
+    gc_paused,
+)
 from annals.ingest.schema import DEFAULT_DB, ddl, file_time, open_database
 from annals.schemas.errors import AnnalsError
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import judged_result
 from annals.schemas.records import LEADER_INDEX, instance_id
 from annals.schemas.rulesets import register_schema, registrations, schema_for
 
@@ -59,6 +75,8 @@ class IngestReport(msgspec.Struct):
     decisions_stored: int = 0
     batches: int = 0
     quarantined: list[str] = []  # "file: Error: reason" lines
+    games_withdrawn: int = 0  # games stored by an earlier ingest, taken out for a conflict (``ingest.claims``)
+    events_withdrawn: int = 0
 
     @property
     def reconciled(self) -> bool:
@@ -68,14 +86,22 @@ class IngestReport(msgspec.Struct):
 Progress = Callable[[int, int], None]  # (files done, events done)
 
 _known: dict[str, str] = {}
+_replay = [False]
 
 
-def _init_worker(known: dict[str, str], schemas: dict[str, str]) -> None:
-    """A spawned worker starts from a fresh interpreter: it repeats the parent's ruleset registrations."""
+def _init_worker(known: dict[str, str], replay: bool, schemas: dict[str, str], rules: dict[str, str]) -> None:
+    """A spawned worker starts from a fresh interpreter: it repeats the parent's ruleset registrations (the rules
+    modules too when it re-runs games, ``--replay``)."""
     global _known
     _known = known
+    _replay[0] = replay
     for name, module in schemas.items():
         register_schema(name, module)
+    if replay:
+        from annals.engine.registry import register_ruleset  # the engine only when asked to re-run games
+
+        for name, module in rules.items():
+            register_ruleset(name, module, schemas[name])
 
 
 class _Sent(NamedTuple):
@@ -95,7 +121,7 @@ def _ipc(table: pa.Table) -> bytes:
 
 
 def _work(paths: Sequence[str]) -> _Sent:
-    chunk = flatten_files(paths, _known)
+    chunk = flatten_files(paths, _known, replay=_replay[0])
     empty = chunk._replace(events=chunk.events.schema.empty_table(), decisions=chunk.decisions.schema.empty_table())
     return _Sent(empty, _ipc(chunk.events), _ipc(chunk.decisions))
 
@@ -113,18 +139,24 @@ POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it 
 THREADS_AHEAD = 16  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
 
 
-def _results(chunks: list[list[str]], known: dict[str, str], workers: int) -> Iterator[Chunk]:
-    """Each chunk flattened, in order; ``known`` is read as it is now (the caller goes on adding to it)."""
+def _results(chunks: list[list[str]], known: dict[str, str], workers: int, replay: bool = False) -> Iterator[Chunk]:
+    """Each chunk flattened, in order; ``known`` is read as it is now (the caller goes on adding to it). With
+    ``replay`` the rules run in Python, so worker processes, not threads."""
     known = dict(known)
     if workers <= 1 or len(chunks) < POOL_MIN_CHUNKS:
         for chunk in chunks:
-            yield flatten_files(chunk, known)
+            yield flatten_files(chunk, known, replay=replay)
         return
-    if columnar.enabled():
+    if columnar.enabled() and not replay:
         yield from _threaded(chunks, known, workers)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(known, registrations())) as pool:
+    rules: dict[str, str] = {}
+    if replay:
+        from annals.engine.registry import engine_registrations
+
+        rules = engine_registrations()
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(known, replay, registrations(), rules)) as pool:
         for sent in pool.imap(_work, chunks):
             yield _received(sent)
 
@@ -155,6 +187,107 @@ class _Batch:
         self.decisions: list[pa.Table] = []
         self.bad: list[Bad] = []
         self.rows = 0
+        self.withdraw: list[int] = []  # games stored by earlier batches, deleted by this one (``ingest.claims``)
+        self.dropped: set[int] = set()  # games of this batch withdrawn before it was written
+
+
+_STORED = "SELECT game_id, digest, file, game, events, decisions FROM games"
+
+
+class _Run:
+    """Where each game read goes (``ingest.claims``): stored, skipped as a copy, or quarantined in a conflict."""
+
+    def __init__(self, report: IngestReport, claims: Claims, strict: bool, decide: Decide | None):
+        self.report, self.claims, self.strict, self.decide = report, claims, strict, decide
+        self.batch = _Batch()
+        self.next_game = 1
+
+    def skipped(self, s: Skipped) -> None:
+        if s.game_id in self.claims.conflicted:
+            self._conflict(s.file, s.game_id, s.events)
+            return
+        self.claims.copies.setdefault(s.game_id, []).append(Copy(s.file, s.events))
+        self.report.games_skipped += 1
+        self.report.events_read += s.events
+        self.report.events_skipped += s.events
+
+    def place(self, meta: GameMeta) -> int:
+        """The game number ``meta`` is stored under, or -1."""
+        claims, gid = self.claims, meta.header.game_id
+        if gid in claims.conflicted:
+            self._conflict(meta.file, gid, meta.events)
+            return -1
+        held = claims.holder.get(gid)
+        if held is None:
+            return self._store(meta)
+        if held.digest == meta.digest:
+            self.skipped(Skipped(meta.file, gid, meta.digest, meta.events))
+            return -1
+        if held.prior and held.file == meta.file:  # this very file, changed since it was stored
+            _quarantine(self.report, self.batch, _changed(meta, held.digest), self.strict)
+            return -1
+        kept = self.decide(held.file, meta.file) if self.decide is not None else None
+        if kept == held.file:
+            exc = ConflictingLogsError(gid, [held.file, meta.file], kept)
+            _quarantine(self.report, self.batch, _conflicted(meta.file, gid, exc, meta.events), self.strict)
+            return -1
+        files = [held.file, *(c.file for c in claims.copies.get(gid, [])), meta.file]
+        del claims.holder[gid]
+        self._withdraw(gid, held, files if kept is None else [held.file, meta.file], kept)
+        if kept == meta.file:
+            return self._store(meta)
+        claims.conflicted[gid] = files
+        self._conflict(meta.file, gid, meta.events)
+        return -1
+
+    def _store(self, meta: GameMeta) -> int:
+        gno = self.next_game
+        self.next_game += 1
+        self.claims.holder[meta.header.game_id] = Claim(meta.digest, meta.file, gno, meta.events, meta.decisions,
+                                                        False)  # fmt: skip
+        self.batch.games.append((gno, meta))
+        r = self.report
+        r.games_added += 1
+        r.events_read += meta.events
+        r.events_stored += meta.events
+        r.decisions_stored += meta.decisions
+        return gno
+
+    def _conflict(self, file: str, gid: str, events: int) -> None:
+        files = self.claims.conflicted[gid]
+        if file not in files:
+            files.append(file)
+        exc = ConflictingLogsError(gid, [f for f in files if f != file] + [file])
+        _quarantine(self.report, self.batch, _conflicted(file, gid, exc, events), self.strict)
+
+    def _withdraw(self, gid: str, held: Claim, files: list[str], kept: str | None) -> None:
+        """The stored game ``held`` leaves the database; its file and skipped copies go to quarantine."""
+        r, batch = self.report, self.batch
+        exc = ConflictingLogsError(gid, files, kept)
+        bad = _conflicted(held.file, gid, exc, held.events)
+        if held.prior:  # stored by an earlier ingest: not read by this one
+            if self.strict:
+                _quarantine(r, batch, bad, self.strict)
+            r.games_withdrawn += 1
+            r.events_withdrawn += held.events
+            r.quarantined.append(_line(bad))
+            batch.bad.append(bad)
+        else:
+            r.games_added -= 1
+            r.events_read -= held.events
+            r.events_stored -= held.events
+            r.decisions_stored -= held.decisions
+            _quarantine(r, batch, bad, self.strict)
+        if held.prior or all(gno != held.game for gno, _ in batch.games):
+            batch.withdraw.append(held.game)
+        else:
+            batch.dropped.add(held.game)
+            batch.games = [(gno, m) for gno, m in batch.games if gno != held.game]
+        for c in self.claims.copies.pop(gid, []):
+            r.games_skipped -= 1
+            r.events_read -= c.events
+            r.events_skipped -= c.events
+            _quarantine(r, batch, _conflicted(c.file, gid, exc, c.events), self.strict)
 
 
 _GAME_COLUMNS = [
@@ -181,11 +314,14 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
         h = m.header
         t = h.tournament
         b = h.branched_from
+        winner, end_reason = judged_result(  # a judge's game loss or override is the result the games table holds
+            LogClose(m.winner, m.end_reason, m.events, m.decisions, m.turns), [j.record for j in m.judged]
+        )
         games.append(
             (gno, h.game_id, m.file, m.digest, h.ruleset, h.ruleset_version, h.engine_version, h.card_pool_hash,
              h.format_version, h.seed, h.max_turns, t.event if t else None, t.round if t else None,
              t.table if t else None, t.match if t else None, t.game if t else None, b.game_id if b else None,
-             b.at_event if b else None, _first_player(h.ruleset, m.first_player), m.winner, m.end_reason, m.events,
+             b.at_event if b else None, _first_player(h.ruleset, m.first_player), winner, end_reason, m.events,
              m.decisions, m.turns)
         )  # fmt: skip
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
@@ -255,13 +391,19 @@ class _Tables(NamedTuple):
     decisions: pa.Table | None
     numbers: tuple[int, int] | None  # the batch's first and last game number
     quarantine: pa.Table | None
+    withdraw: list[int]  # games of earlier batches to delete first
 
 
 def _tables(batch: _Batch) -> _Tables:
     # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
     # (each ends in a partial row group), far more than the copy costs.
     def combined(tables: list[pa.Table]) -> pa.Table | None:
-        return _as_json(pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL)) if tables else None
+        if not tables:
+            return None
+        table = pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL)
+        if batch.dropped:  # games withdrawn before the batch was written (``ingest.claims``)
+            table = table.filter(pc.invert(pc.is_in(table.column("game"), pa.array(sorted(batch.dropped), pa.int32()))))
+        return _as_json(table)
 
     numbers = [gno for gno, _ in batch.games]
     return _Tables(
@@ -271,6 +413,7 @@ def _tables(batch: _Batch) -> _Tables:
         combined(batch.decisions),
         (min(numbers), max(numbers)) if numbers else None,
         pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
+        list(batch.withdraw),
     )
 
 
@@ -293,6 +436,14 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
     """One transaction: everything in the batch, or nothing."""
     con.execute("BEGIN TRANSACTION")
     try:
+        if t.withdraw:
+            con.execute(  # a judge's records of a withdrawn game go with it (they name it by id)
+                "DELETE FROM interventions WHERE game_id IN (SELECT game_id FROM games WHERE game IN "
+                "(SELECT unnest($games)))",
+                {"games": t.withdraw},
+            )
+            for table in _WITHDRAW_FROM:
+                con.execute(f"DELETE FROM {table} WHERE game IN (SELECT unnest($games))", {"games": t.withdraw})
         if t.numbers is not None:
             for name, table in t.games.items():
                 con.register(f"_in_{name}", table)
@@ -334,6 +485,9 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
         raise
 
 
+_WITHDRAW_FROM = ("card_facts", "card_games", "game_dates", "decisions", "events", "deck_cards", "players", "games")
+
+
 def _card_rows(batch: _Batch) -> pa.Table:
     """Definitions of the pools the batch's games were played with (see ``ingest.cardpools``)."""
     rows: list[dict[str, str]] = []
@@ -360,13 +514,18 @@ def ingest(
     chunk_files: int = CHUNK_FILES,
     on_progress: Progress | None = None,
     on_files: Callable[[int], None] | None = None,
+    replay: bool = False,
+    decide: Decide | None = None,
 ) -> IngestReport:
-    """Ingest log files and folders into the database at ``db``; see the module docstring."""
+    """Ingest log files and folders into the database at ``db``; see the module docstring.
+
+    ``replay``: re-run every game as ``annals verify`` does and quarantine one that differs (several times the
+    cost of ingest: the rules run in Python). ``decide``: the hook for logs in conflict (``ingest.claims``)."""
     files = collect(paths)
     if on_files is not None:
         on_files(len(files))
     with gc_paused():  # millions of objects come and go, next to none in cycles: collecting only costs time
-        return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress)
+        return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress, replay, decide)
 
 
 def _ingest(
@@ -377,44 +536,30 @@ def _ingest(
     batch_rows: int,
     chunk_files: int,
     on_progress: Progress | None,
+    replay: bool = False,
+    decide: Decide | None = None,
 ) -> IngestReport:
     report = IngestReport(files=len(files))
     writer = _Writer(con)
     try:
-        known: dict[str, str] = dict(con.execute("SELECT game_id, digest FROM games").fetchall())
-        next_game = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
+        claims = Claims(con.execute(_STORED).fetchall())
+        run = _Run(report, claims, strict, decide)
+        run.next_game = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
         n_workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-        batch = _Batch()
         done = 0
-        for chunk in _results(_chunks(files, chunk_files), known, n_workers):
+        for chunk in _results(_chunks(files, chunk_files), claims.digests(), n_workers, replay):
+            batch = run.batch
             for s in chunk.skipped:
-                report.games_skipped += 1
-                report.events_read += s.events
-                report.events_skipped += s.events
+                run.skipped(s)
             for b in chunk.bad:
                 _quarantine(report, batch, b, strict)
             keep: list[int] = []
             gnos: list[int] = []
             for i, meta in enumerate(chunk.games):
-                seen = known.get(meta.header.game_id)
-                if seen is not None:  # a second copy within this run
-                    if seen == meta.digest:
-                        report.events_read += meta.events
-                        report.games_skipped += 1
-                        report.events_skipped += meta.events
-                    else:
-                        _quarantine(report, batch, _changed(meta, seen), strict)
-                    gnos.append(-1)
-                    continue
-                known[meta.header.game_id] = meta.digest
-                keep.append(i)
-                gnos.append(next_game)
-                batch.games.append((next_game, meta))
-                next_game += 1
-                report.games_added += 1
-                report.events_read += meta.events
-                report.events_stored += meta.events
-                report.decisions_stored += meta.decisions
+                gno = run.place(meta)
+                gnos.append(gno)
+                if gno >= 0:
+                    keep.append(i)
             gno_array = pa.array(gnos, pa.int32())
             events, decisions = chunk.events, chunk.decisions
             if len(keep) != len(chunk.games):
@@ -428,10 +573,11 @@ def _ingest(
             if batch.rows >= batch_rows >> max(0, 3 - report.batches):  # 1/8, 1/4, 1/2: the database starts sooner
                 writer.write(batch)
                 report.batches += 1
-                batch = _Batch()
+                run.batch = _Batch()
             if on_progress is not None:
                 on_progress(done, report.events_read)
-        if batch.games or batch.bad:
+        batch = run.batch
+        if batch.games or batch.bad or batch.withdraw:
             writer.write(batch)
             report.batches += 1
         writer.close()
@@ -478,9 +624,21 @@ def _changed(meta: GameMeta, stored: str) -> Bad:
                meta.events)  # fmt: skip
 
 
-def _quarantine(report: IngestReport, batch: _Batch, bad: Bad, strict: bool) -> None:
+def _conflicted(file: str, gid: str, exc: ConflictingLogsError, events: int) -> Bad:
+    try:
+        digest = file_digest(file)
+    except OSError:  # a stored game's file that has gone since
+        digest = ""
+    return Bad(file, digest, gid, "ConflictingLogsError", None, None, str(exc), events)
+
+
+def _line(bad: Bad) -> str:
     where = "" if bad.frame is None else f" (frame {bad.frame}, byte {bad.offset})"
-    line = f"{bad.file}{where}: {bad.error}: {bad.reason}"
+    return f"{bad.file}{where}: {bad.error}: {bad.reason}"
+
+
+def _quarantine(report: IngestReport, batch: _Batch, bad: Bad, strict: bool) -> None:
+    line = _line(bad)
     if strict:
         raise IngestError(f"--strict: {line}; nothing of the current batch was written")
     report.events_read += bad.events_read

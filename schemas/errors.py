@@ -13,17 +13,26 @@ class AnnalsError(Exception):
 class LogError(AnnalsError, ValueError):
     """A log file cannot be read as written."""
 
-    def __init__(self, path: str, message: str, *, frame: int | None = None, offset: int | None = None):
+    def __init__(
+        self,
+        path: str,
+        message: str,
+        *,
+        frame: int | None = None,
+        offset: int | None = None,
+        field: str | None = None,
+    ):
         self.path = path
         self.frame = frame
         self.offset = offset
-        self.reason = message
+        self.field = field  # the record and field at fault ("decision 12: chosen"), when one is
+        self.reason = message if field is None else f"{field}: {message}"
         where = path
         if frame is not None:
             where += f": frame {frame}"
         if offset is not None:
             where += f" at byte {offset}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {self.reason}")
 
 
 class NotALogError(LogError):
@@ -36,6 +45,12 @@ class UnsupportedFormatError(LogError):
 
 class CorruptLogError(LogError):
     """A frame's checksum, chain digest, index or payload does not match what was written."""
+
+
+class InconsistentLogError(CorruptLogError):
+    """Every frame is intact, but the records contradict each other or the game: a closing record that is not the
+    result of its events, a game id that is not its header's, a decision that does not fit the events around it,
+    or (from ``verify``) a record that the re-run of the game does not reproduce."""
 
 
 class TruncatedLogError(LogError):
@@ -60,6 +75,11 @@ class CardDataError(AnnalsError, ValueError):
 
 class ReplayMismatchError(AnnalsError):
     """Re-running a log's decisions produced a different event stream."""
+
+    def __init__(self, message: str, *, decision: int | None = None, field: str | None = None):
+        self.decision = decision  # the recorded decision at fault, when one is
+        self.field = field
+        super().__init__(message)
 
 
 class BadArgumentError(AnnalsError):

@@ -119,6 +119,10 @@ def game_id_of(header: LogHeader) -> str:
     return hashlib.blake2b(msgspec.msgpack.encode(fields), digest_size=8).hexdigest()
 
 
+JUDGE_REASON_PREFIX = "judge_"  # the end reason of a game a judge ended (judge_game_loss): no end event
+TURN_CAP_REASON = "turn_cap"  # the end reason of a game stopped at the header's turn cap: no winner, no end event
+
+
 class LogClose(msgspec.Struct, frozen=True):
     """The closing record: how the game ended and how much the log holds, to check against the frames."""
 

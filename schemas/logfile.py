@@ -35,11 +35,13 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import struct
 import zlib
+from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NamedTuple
 
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
@@ -48,7 +50,8 @@ from annals.schemas.errors import CorruptLogError, LogError, NotALogError, Trunc
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
-from annals.schemas.rulesets import RulesetSchema, schema_for
+from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
+from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
 
 MAGIC: Final = b"\x89ANNALS\n"
 FORMAT_VERSION: Final = 2
@@ -102,16 +105,18 @@ class LogWriter:
     writes what is waiting. ``durable=True`` also fsyncs at close.
 
     >>> import tempfile, pathlib
-    >>> from annals.schemas.header import LogClose, LogHeader, PlayerInfo
+    >>> from annals.schemas.header import DeckList, LogClose, LogHeader, PlayerInfo, game_id_of
     >>> from annals.schemas.morana import TurnBegan
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
-    >>> header = LogHeader(1, "0.1.0", "morana", "1", "none", 7, [PlayerInfo("ann", "human")], [])
+    >>> seats, decks = [PlayerInfo("ann", "human"), PlayerInfo("bo", "human")], [DeckList("clash", [])] * 2
+    >>> header = LogHeader(FORMAT_VERSION, "0.1.0", "morana", "1", "none", 7, seats, decks, max_turns=1)
+    >>> header = msgspec.structs.replace(header, game_id=game_id_of(header))
     >>> writer = LogWriter(path, header)
-    >>> writer.write_batch([TurnBegan(0, 1, "dawn", -1, 0)], [])
-    >>> writer.close(LogClose(-1, "stopped", 1, 0, 1))
+    >>> writer.write_batch([TurnBegan(0, 2, "dawn", -1, 0)], [])
+    >>> writer.close(LogClose(-1, "turn_cap", 1, 0, 2))
     >>> game = read_log(path)
     >>> game.events, game.close.end_reason, game.digest == writer.digest
-    ([TurnBegan(n=0, turn=1, step='dawn', player=-1, initiative=0)], 'stopped', True)
+    ([TurnBegan(n=0, turn=2, step='dawn', player=-1, initiative=0)], 'turn_cap', True)
     """
 
     def __init__(
@@ -226,6 +231,12 @@ class LogWriter:
         self._file.close()
 
 
+def _schema_path(message: str) -> str:
+    """Where msgspec says a value went wrong: ``$.players[0].name``, or the missing field's name."""
+    found = re.search(r"at `(\$[^`]*)`", message) or re.search(r"field `([^`]+)`", message)
+    return found.group(1) if found else "$"
+
+
 _batch_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}
 
 
@@ -275,7 +286,9 @@ class LogReader:
     Iterating ``batches()`` yields every complete batch of the game as it stands (a judge's backup leaves the
     abandoned frames out; ``keep_abandoned=True`` keeps their payloads in ``abandoned`` for ``read_log``); a torn
     tail raises ``TruncatedLogError`` after the last complete frame, any damage raises ``CorruptLogError`` naming
-    the frame and byte offset. ``close_record`` is set once the log has been read to its end; ``judged`` and
+    the frame and byte offset. The header is checked when the reader opens and each batch as it is read
+    (``schemas.validate``: an ``InconsistentLogError`` names the frame and field); ``close_record`` is set once the
+    log has been read to its end, and ``check_counts()`` then checks it against everything read; ``judged`` and
     ``signatures`` hold the judge and signature frames read.
     """
 
@@ -289,6 +302,7 @@ class LogReader:
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
+        self.close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset, once read
         self.events_read = 0
         self.decisions_read = 0
         self.judged: list[JudgeSeen] = []
@@ -297,6 +311,8 @@ class LogReader:
         self.abandoned: dict[int, tuple[int, bytes]] = {}  # frame index -> (offset, payload)
         self.abandoned_closes: dict[int, LogClose] = {}
         self._close: LogClose | None = None
+        self.last_event: Any = None  # the last event ``batches()`` decoded
+        self.end_events = 0  # how many of them were the ruleset's end event
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
@@ -307,7 +323,13 @@ class LogReader:
             if kind != KIND_HEADER:
                 raise CorruptLogError(self._name, "first frame is not the header", frame=0, offset=at)
             self.header: LogHeader = self._decode(_header_decoder, payload, 0, at)
-            self.schema: RulesetSchema = schema_for(self.header.ruleset)
+            self.header_at = at
+            try:
+                self.schema: RulesetSchema = schema_for(self.header.ruleset)
+            except UnknownRulesetError as exc:
+                raise CorruptLogError(self._name, str(exc), frame=0, offset=at, field="header: ruleset") from exc
+            check_header(Where(self._name, 0, at), self.header, self.format_version)
+            self.check = FrameCheck(self._name, self.header)
             self._plan = self._walk() if self.format_version >= FIRST_AMENDABLE_FORMAT else None
         except BaseException:
             self._file.close()
@@ -480,8 +502,13 @@ class LogReader:
         try:
             return decoder.decode(payload)
         except msgspec.DecodeError as exc:
+            record = "header" if index == 0 else "close" if decoder is _close_decoder else "batch"
             raise CorruptLogError(
-                self._name, f"payload does not match the schema: {exc}", frame=index, offset=at
+                self._name,
+                f"payload does not match the schema: {exc}",
+                frame=index,
+                offset=at,
+                field=f"{record}: {_schema_path(str(exc))}",
             ) from exc
 
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:
@@ -504,6 +531,7 @@ class LogReader:
                     continue
                 if kind == KIND_CLOSE and self._close is None:
                     self._close = self._decode(_close_decoder, payload, index, at)
+                    self.close_at = (index, at)
                     continue
                 if self._close is not None:
                     raise CorruptLogError(
@@ -525,6 +553,7 @@ class LogReader:
                 record = self._decode(_close_decoder, payload, index, at)
                 if index == plan.kept_close:
                     self._close = record
+                    self.close_at = (index, at)
                 else:
                     self.abandoned_closes[index] = record
                 continue
@@ -564,30 +593,41 @@ class LogReader:
 
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
+        end = self.schema.end_event
+        astuple = msgspec.structs.astuple
         for index, at, payload in self.raw_frames():
             events, decisions = self._decode(decoder, payload, index, at)
-            if events and events[0].n != self.events_read:
-                raise CorruptLogError(
-                    self._name,
-                    f"event number {events[0].n} found where {self.events_read} was expected",
-                    frame=index,
-                    offset=at,
-                )
+            self.check.frame(
+                Where(self._name, index, at),
+                [e.n for e in events],
+                [e.player for e in events],
+                map(astuple, decisions),
+            )
+            if events:
+                self.last_event = events[-1]
+                self.end_events += sum(type(e) is end for e in events)
             self.events_read += len(events)
             self.decisions_read += len(decisions)
             yield Batch(index, at, events, decisions)
 
     def check_counts(self) -> None:
-        """After ``batches()`` is exhausted: the closing record's counts must match what was read."""
+        """After ``batches()`` is exhausted: the closing record must be the result of what was read (its counts,
+        turns, winner and reason; see ``schemas.validate``)."""
         record = self.close_record
         assert record is not None, "check_counts() before the log was read to its end"
-        if (record.events, record.decisions) != (self.events_read, self.decisions_read):
-            raise CorruptLogError(
-                self._name,
-                f"closing record counts {record.events} events and {record.decisions} decisions, "
-                f"but the frames hold {self.events_read} and {self.decisions_read}",
-                frame=self._plan.kept_close if self._plan is not None else self._index - 1,
+        last = self.last_event
+        end = self.schema.end_event
+        facts = None
+        if last is not None:
+            ended = type(last) is end
+            facts = LastEvent(
+                type(last).__name__,
+                last.turn,
+                getattr(last, "winner", None) if ended else None,
+                getattr(last, "reason", None) if ended else None,
             )
+        where = Where(self._name, *self.close_at)
+        self.check.close(where, record, facts, end.__name__ if end is not None else None, self.end_events)
 
     @property
     def result(self) -> tuple[int, str]:
@@ -595,6 +635,15 @@ class LogReader:
         last backup set another (the last of them counts); its end reason is then ``judge_<kind>``."""
         assert self.close_record is not None, "result before the log was read to its end"
         return judged_result(self.close_record, [j.record for j in self.judged])
+
+
+class FrameSpan(NamedTuple):
+    """Where a batch frame sits and which records it holds: for errors that name the frame of an event."""
+
+    frame: int
+    offset: int
+    first_event: int
+    first_decision: int
 
 
 def judged_result(close: LogClose, judged: list[Intervention]) -> tuple[int, str]:
@@ -636,6 +685,23 @@ class GameLog(msgspec.Struct):
         """The result as it stands (see ``LogReader.result``)."""
         return judged_result(self.close, [j.record for j in self.judged])
 
+    frames: list[FrameSpan] = []  # the batch frames, in order
+    header_at: int = -1  # the header frame's byte offset
+    close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
+
+    def frame_of_event(self, n: int) -> tuple[int, int]:
+        """(frame index, byte offset) of the frame holding event ``n`` (the closing frame's, past the last)."""
+        i = bisect_right([f.first_event for f in self.frames], n) - 1
+        if i < 0 or n >= len(self.events):
+            return self.close_at
+        return self.frames[i].frame, self.frames[i].offset
+
+    def frame_of_decision(self, k: int) -> tuple[int, int]:
+        i = bisect_right([f.first_decision for f in self.frames], k) - 1
+        if i < 0 or k >= len(self.decisions):
+            return self.close_at
+        return self.frames[i].frame, self.frames[i].offset
+
 
 def read_log(path: str | os.PathLike[str]) -> GameLog:
     """Read and verify a whole log; raises the named error of the first problem found."""
@@ -643,7 +709,9 @@ def read_log(path: str | os.PathLike[str]) -> GameLog:
         events: list[Any] = []
         decisions: list[Any] = []
         by_frame: dict[int, tuple[list[Any], list[Any]]] = {}
+        frames: list[FrameSpan] = []
         for batch in reader.batches():
+            frames.append(FrameSpan(batch.index, batch.offset, len(events), len(decisions)))
             events.extend(batch.events)
             decisions.extend(batch.decisions)
             by_frame[batch.index] = (batch.events, batch.decisions)
@@ -654,12 +722,12 @@ def read_log(path: str | os.PathLike[str]) -> GameLog:
             by_frame[index] = reader._decode(decoder, payload, index, at)
         judged = {j.frame: j.record for j in reader.judged}
         branches = []
-        for frames, close, judge in reader.branches:
-            b_events = [e for f in frames for e in by_frame[f][0]]
-            b_decisions = [d for f in frames for d in by_frame[f][1]]
+        for branch_frames, close, judge in reader.branches:
+            b_events = [e for f in branch_frames for e in by_frame[f][0]]
+            b_decisions = [d for f in branch_frames for d in by_frame[f][1]]
             b_close = None if close is None else reader.abandoned_closes.get(close)
             branches.append(AbandonedBranch(judged[judge], judge, b_events, b_decisions, b_close))
         return GameLog(
             reader.header, events, decisions, reader.close_record, reader.digest, reader.judged, reader.signatures,
-            branches, reader.format_version,
+            branches, reader.format_version, frames, reader.header_at, reader.close_at,
         )  # fmt: skip

@@ -295,7 +295,7 @@ M9Event = (
 # ---------------------------------------------------------------- decision options
 
 
-class _Opt(msgspec.Struct, array_like=True, gc=False, frozen=True):
+class _Opt(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True):
     pass
 
 
@@ -596,4 +596,4 @@ ALIASES = {
     "damage": "BattleDamagePaid",
     "play": "CardPlayed",
 }
-SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option, ALIASES)
+SCHEMA = RulesetSchema("miras9", "1", M9Event, M9Option, ALIASES, end_event=GameOver)

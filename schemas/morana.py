@@ -287,25 +287,25 @@ MoranaEvent = (
 # --- decision options (Commit is the only decision point) --------------------------------------------------------
 
 
-class Place(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
+class Place(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):
     """Commit a card from hand face-down at a Site (1..3), paying its cost [MOR-15]."""
 
     card: int
     site: int
 
 
-class Rebirth(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=2):
+class Rebirth(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=2):
     """Reborn a Spirit from Nav face-down at a Site, paying its Reborn cost [MOR-21], [MOR-23]."""
 
     card: int
     site: int
 
 
-class Invoke(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=3):
+class Invoke(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=3):
     """Fire the Warden's Invocation, paying X Embers [MOR-33]."""
 
 
-class Done(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=4):
+class Done(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=4):
     """Seal the Commit."""
 
 
@@ -398,4 +398,6 @@ ALIASES = {
     "reborn": "RebornFired",
     "clash": "ClashFired",
 }
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True)  # [MOR-13]
+SCHEMA = RulesetSchema(
+    "morana", "1", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True, end_event=GameEnded
+)  # [MOR-13]

@@ -48,7 +48,7 @@ def instance_owner(instance: int) -> int:
     return instance // CARDS_PER_PLAYER - 1
 
 
-class Event(msgspec.Struct, array_like=True, gc=False, tag=True):
+class Event(msgspec.Struct, array_like=True, gc=False, tag=True, forbid_unknown_fields=True):
     n: int
     turn: int
     step: str
@@ -58,7 +58,7 @@ class Event(msgspec.Struct, array_like=True, gc=False, tag=True):
 Opt = TypeVar("Opt")
 
 
-class Decision(msgspec.Struct, Generic[Opt], array_like=True, gc=False):
+class Decision(msgspec.Struct, Generic[Opt], array_like=True, gc=False, forbid_unknown_fields=True):
     """One choice: who decided, at which decision point, what was offered and which one was chosen.
 
     ``at`` is the number of events emitted before the choice, so a decision sits between events ``at - 1`` and

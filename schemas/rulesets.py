@@ -30,6 +30,7 @@ class RulesetSchema(NamedTuple):
     aliases: Mapping[str, str] = {}
     # Both players take each turn together (MORANA [MOR-13]): there is no first player, so ingest stores NULL.
     simultaneous_turns: bool = False
+    end_event: Any = None  # the event that ends a game: the last of a finished log, whose winner and reason it gives
 
     @property
     def batch_type(self) -> Any:

@@ -7,6 +7,12 @@ from pathlib import Path
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import GameResult, play
 from annals.engine.simulate import bots_for, make_header
+from annals.schemas.header import LogHeader
+
+
+def toy_header(seed: int = 1) -> LogHeader:
+    """A valid toy header (two seats, its derived game id), for logs written by hand."""
+    return make_header(get_ruleset("toy"), seed, ["pile", "pile"], ["random", "random"])
 
 
 def toy_log(directory: Path, seed: int = 1, name: str = "game.log") -> tuple[Path, GameResult]:

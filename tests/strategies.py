@@ -8,31 +8,38 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
+from annals.engine.runner import finalize_header
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo, TournamentInfo
 from tests.toyrules.toy_schema import FirstPlayerChosen, GameOver, PileShuffled, Took, TurnBegan
 
 text = st.text(max_size=12)
-ints = st.integers(min_value=0, max_value=2**31)
+ints = st.integers(min_value=0, max_value=2**31 - 1)
 
 
 def headers() -> st.SearchStrategy[LogHeader]:
-    players = st.lists(st.builds(PlayerInfo, text, text), min_size=1, max_size=2)
-    decks = st.lists(st.builds(DeckList, text, st.lists(text, max_size=5), text), max_size=2)
-    tournament = st.none() | st.builds(TournamentInfo, text, ints, ints, text, ints)
-    branch = st.none() | st.builds(Branch, text, ints, text)
+    """Headers that pass ``schemas.validate.check_header``: one deck per player, fields in their domains, and the
+    game id derived from the rest."""
+    name = st.text(min_size=1, max_size=12)
+    seats = st.integers(min_value=1, max_value=2)
+    players = seats.flatmap(
+        lambda k: st.tuples(
+            st.lists(st.builds(PlayerInfo, name, name), min_size=k, max_size=k),
+            st.lists(st.builds(DeckList, text, st.lists(text, max_size=5), text), min_size=k, max_size=k),
+        )
+    )
+    tournament = st.none() | st.builds(TournamentInfo, text, ints, ints, text, st.integers(1, 2**31 - 1))
+    branch = st.none() | st.builds(Branch, name, ints, text)
     return st.builds(
-        LogHeader,
+        lambda seated, **fields: finalize_header(LogHeader(players=seated[0], decks=seated[1], **fields)),
+        players,
         format_version=st.just(1),
         engine_version=text,
         ruleset=st.just("toy"),
         ruleset_version=text,
         card_pool_hash=text,
         seed=st.integers(min_value=0, max_value=2**64 - 1),
-        players=players,
-        decks=decks,
         tournament=tournament,
-        max_turns=ints,
-        game_id=text,
+        max_turns=st.integers(min_value=0, max_value=2**31 - 1),
         branched_from=branch,
         start_position=st.binary(max_size=16),
     )

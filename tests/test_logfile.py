@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -11,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
-from annals.schemas.header import LogClose, LogHeader, PlayerInfo
-from annals.schemas.logfile import DIGEST_SIZE, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
+from annals.schemas.header import LogClose, LogHeader, game_id_of
+from annals.schemas.logfile import DIGEST_SIZE, FORMAT_VERSION, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
 from annals.schemas.records import Decision
-from tests.helpers import toy_log
+from tests.helpers import toy_header, toy_log
 from tests.strategies import headers, toy_events
 from tests.toyrules.toy_schema import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
@@ -40,18 +41,26 @@ def read_all(path: Path) -> list[object]:
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(header=headers(), batches=st.lists(st.lists(toy_events(), max_size=30), max_size=6))
-def test_codec_round_trip(tmp_path: Path, header: LogHeader, batches: list[list[object]]) -> None:
+def test_codec_round_trip(tmp_path: Path, header: LogHeader, batches: list[list[Any]]) -> None:
+    """Any header and events (renumbered, each by a seat or -1, the last one a GameOver) read back as written."""
     path = tmp_path / "round.log"
+    header = msgspec.structs.replace(header, format_version=FORMAT_VERSION)  # the header says what the preamble does
+    header = msgspec.structs.replace(header, game_id=game_id_of(header))
     writer = LogWriter(path, header, overwrite=True)  # hypothesis reuses the folder
+    seats = len(header.players)
     n = 0
-    renumbered = []
+    renumbered: list[tuple[list[Any], list[Any]]] = []
+    batches = [*batches, [GameOver(0, 0, "end", -1, seats - 1, "test")]]
     for batch in batches:
-        events = [msgspec.structs.replace(e, n=n + i) for i, e in enumerate(batch)]  # type: ignore[type-var]
+        kept = [e for e in batch if batch is batches[-1] or not isinstance(e, GameOver)]
+        events = [msgspec.structs.replace(e, n=n + i, player=min(e.player, seats - 1)) for i, e in enumerate(kept)]
+        k = sum(len(d) for _, d in renumbered)
         n += len(events)
-        decisions = [Decision(0, n, 1, "take", [Take(1), Take(2)], 1)] if events else []
+        decisions = [Decision(k, n, seats - 1, "take", [Take(1), Take(2)], 1)] if events else []
         writer.write_batch(events, decisions)
         renumbered.append((events, decisions))
-    writer.close(LogClose(-1, "test", n, sum(len(d) for _, d in renumbered), 0))
+    last = renumbered[-1][0][-1]
+    writer.close(LogClose(seats - 1, "test", n, sum(len(d) for _, d in renumbered), last.turn))
     game = read_log(path)
     assert game.header == header
     assert game.events == [e for events, _ in renumbered for e in events]
@@ -175,7 +184,7 @@ def test_trailing_bytes_after_close_are_corruption(tmp_path: Path) -> None:
 
 
 def test_close_counts_must_match(tmp_path: Path) -> None:
-    header = LogHeader(1, "0", "toy", "1", "none", 1, [PlayerInfo("a", "random")], [])
+    header = toy_header()
     path = tmp_path / "counts.log"
     writer = LogWriter(path, header)
     writer.write_batch([PileShuffled(0, 0, "setup", -1, 12), FirstPlayerChosen(1, 0, "setup", -1, 0)], [])
@@ -185,7 +194,7 @@ def test_close_counts_must_match(tmp_path: Path) -> None:
 
 
 def test_event_numbers_must_continue_across_frames(tmp_path: Path) -> None:
-    header = LogHeader(1, "0", "toy", "1", "none", 1, [PlayerInfo("a", "random")], [])
+    header = toy_header()
     path = tmp_path / "gap.log"
     writer = LogWriter(path, header)
     writer.write_batch([TurnBegan(0, 1, "take", 0)], [])

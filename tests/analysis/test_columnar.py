@@ -108,35 +108,48 @@ class Values(typing.NamedTuple):
 # Values the fast path takes as they are: ints of 32 bits (a player in a TINYINT), strings JSON writes without
 # escapes (non-ASCII too); and any values the schema admits.
 PLAIN = Values(st.integers(-(2**31), 2**31 - 1), st.text(st.sampled_from("abcxyz019:-_./ éžŁ"), max_size=12),
-               st.integers(-1, 3))  # fmt: skip
+               st.integers(-1, 1))  # fmt: skip
 ANY = Values(st.integers(-(2**63), 2**63 - 1), st.text(max_size=12), st.integers(-(2**63), 2**63 - 1))
 
 
 @st.composite
 def game_rows(draw: st.DrawFn, ruleset: str, values: Values) -> tuple[list[Any], list[Any]]:
-    """Events of any kind numbered 0, 1, ... and decisions whose chosen index is among the options offered."""
+    """Events of any kind numbered 0, 1, ... ending with the ruleset's end event, and decisions numbered 0, 1, ...
+    by a seat (with ``PLAIN`` values) whose chosen index is among the options offered (``write_log`` puts each at
+    an event of its frame)."""
     schema = schema_for(ruleset)
-    events = draw(st.lists(st.one_of([values.of(t) for t in members(schema.event_type)]), max_size=30))
+    kinds = [t for t in members(schema.event_type) if t is not schema.end_event]
+    events = draw(st.lists(st.one_of([values.of(t) for t in kinds]), max_size=30))
+    end = draw(values.of(schema.end_event))
+    events.append(msgspec.structs.replace(end, winner=draw(st.integers(-1, 1))) if values is PLAIN else end)
     events = [msgspec.structs.replace(e, n=i) for i, e in enumerate(events)]
     options = st.lists(st.one_of([values.of(t) for t in members(schema.option_type)]), min_size=1, max_size=5)
     decisions = []
-    for offered in draw(st.lists(options, max_size=6)):
-        n, at, player, point = draw(st.tuples(values.ints, values.ints, values.player, values.text))
-        decisions.append(Decision(n, at, player, point, offered, draw(st.integers(0, len(offered) - 1))))
+    seat = values.player.map(abs) if values is PLAIN else values.player
+    for i, offered in enumerate(draw(st.lists(options, max_size=6))):
+        at, player, point = draw(st.tuples(values.ints, seat, values.text.filter(bool)))
+        decisions.append(Decision(i, at, player, point, offered, draw(st.integers(0, len(offered) - 1))))
     return events, decisions
 
 
 def write_log(folder: Path, ruleset: str, events: list[Any], decisions: list[Any]) -> str:
-    """The rows as a log file in two batch frames."""
+    """The rows as a log file in two batch frames, each decision at an event of its frame (in order), closed with
+    the last event's result when it is an end event (else a record the close check refuses)."""
     rs = get_ruleset(ruleset)
     deck = sorted(rs.decks())[0]
     header = make_header(rs, 1, [deck, deck], sorted(rs.agents())[:1] * 2)
     path = folder / f"{ruleset}.log"
     writer = LogWriter(path, header)
-    half = len(events) // 2
-    writer.write_batch(events[:half], decisions[: len(decisions) // 2])
-    writer.write_batch(events[half:], decisions[len(decisions) // 2 :])
-    writer.close(LogClose(-1, "test", len(events), len(decisions), 0))
+    half, split = len(events) // 2, len(decisions) // 2
+    spans = [(0, half)] * split + [(half, len(events))] * (len(decisions) - split)
+    ats = [lo + d.at % (hi - lo + 1) for d, (lo, hi) in zip(decisions, spans, strict=True)]
+    ats = sorted(ats[:split]) + sorted(ats[split:])
+    decisions = [msgspec.structs.replace(d, at=at) for d, at in zip(decisions, ats, strict=True)]
+    writer.write_batch(events[:half], decisions[:split])
+    writer.write_batch(events[half:], decisions[split:])
+    last = events[-1] if events else None
+    result = (getattr(last, "winner", -1), getattr(last, "reason", "test"), last.turn if last is not None else 0)
+    writer.close(LogClose(result[0], result[1], len(events), len(decisions), result[2]))
     return str(path)
 
 
@@ -196,14 +209,15 @@ def test_a_string_json_must_escape_goes_to_the_reference(tmp_path: Path) -> None
                 if any(arrow == pa.string() for _, _, arrow in plans[t.__struct_config__.tag].extra))  # fmt: skip
     (tmp_path / "quoted").mkdir()
     (tmp_path / "plain").mkdir()
-    quoted = write_log(tmp_path / "quoted", "morana", [with_text(kind, 'say "hi"\n')], [])
-    plain = write_log(tmp_path / "plain", "morana", [with_text(kind, "fine")], [])
+    end = msgspec.structs.replace(with_text(schema.end_event, "slava_13"), n=1, winner=0)
+    quoted = write_log(tmp_path / "quoted", "morana", [with_text(kind, 'say "hi"\n'), end], [])
+    plain = write_log(tmp_path / "plain", "morana", [with_text(kind, "fine"), end], [])
     with pytest.raises(columnar.Unsupported, match="escape"):
         fast([quoted])
     assert_same(fast([plain]), flatten_files([plain], {}, fast=False))  # this thread's builder, reused
     chunk = flatten_files([quoted], {})
     assert_same(chunk, flatten_files([quoted], {}, fast=False))
-    assert chunk.events.num_rows == 1 and not chunk.bad and '\\"hi\\"' in chunk.events.column("extra")[0].as_py()
+    assert chunk.events.num_rows == 2 and not chunk.bad and '\\"hi\\"' in chunk.events.column("extra")[0].as_py()
 
 
 def test_pure_python_ingest_stores_the_same_database(

@@ -189,21 +189,25 @@ def test_strict_with_threads_keeps_whole_batches_before_the_bad_file(logs_copy: 
     assert 0 < stored[0][0] <= len(files) - 1 and stored[0][1] == 0 and torn == [(0,)]
 
 
-def test_changed_log_with_the_same_game_id_is_reported(logs_copy: Path, tmp_path: Path) -> None:
+def test_a_log_changed_in_place_since_it_was_stored_is_reported(logs_copy: Path, tmp_path: Path) -> None:
+    """The same file, rewritten in other frames after it was stored: ``ChangedLogError``,
+    and the stored game stays (its own file is the one that changed)."""
     path = tmp_path / "c.duckdb"
     ingest([logs_copy], path, workers=1)
     original = Path(collect([logs_copy / "cardtoy"])[0])
     log = read_log(original)
-    changed = tmp_path / "changed.log"
-    writer = LogWriter(changed, log.header)
-    writer.write_batch(log.events, log.decisions)
-    writer.close(msgspec.structs.replace(log.close, end_reason="edited"))
-    report = ingest([changed], path, workers=1)
+    writer = LogWriter(original, log.header, overwrite=True)
+    k = len(log.events) // 2  # two batch frames where there was one: another digest, the same records
+    writer.write_batch(log.events[:k], [d for d in log.decisions if d.at < k])
+    writer.write_batch(log.events[k:], [d for d in log.decisions if d.at >= k])
+    writer.close(log.close)
+    assert read_log(original).digest != log.digest
+    report = ingest([original], path, workers=1)
     assert report.games_added == 0 and report.files_quarantined == 1 and report.reconciled
     assert "ChangedLogError" in report.quarantined[0] and log.header.game_id in report.quarantined[0]
     con = duckdb.connect(str(path), read_only=True)
-    assert con.execute("SELECT end_reason FROM games WHERE game_id = ?", [log.header.game_id]).fetchall() == [
-        (log.close.end_reason,)
+    assert con.execute("SELECT file FROM games WHERE game_id = ?", [log.header.game_id]).fetchall() == [
+        (str(original),)
     ]
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
+from annals.schemas.header import LogHeader, game_id_of
+
 Frame = tuple[int, bytes]  # (kind, payload)
 _HEAD = struct.Struct("<cBII")
 
@@ -42,12 +44,19 @@ def write_frames(path: Path, preamble: bytes, frames: list[Frame]) -> None:
     path.write_bytes(bytes(out))
 
 
-def edit_frame(path: Path, kind: int, change: Callable[[dict[str, object]], None], *, which: int = -1) -> None:
-    """Decode the ``which``-th frame of ``kind`` (a map payload), let ``change`` edit it, re-chain the log."""
+def edit_frame(
+    path: Path, kind: int, change: Callable[[dict[str, object]], None], *, which: int = -1, rederive: bool = False
+) -> None:
+    """Decode the ``which``-th frame of ``kind`` (a map payload), let ``change`` edit it, re-chain the log.
+
+    ``rederive`` (a header edit): the forger also stamps the edited header's own game id, so that the content
+    check holds and only a signature can tell."""
     preamble, frames = frames_of(path)
     positions = [i for i, (k, _) in enumerate(frames) if k == kind]
     i = positions[which]
     payload = msgspec.msgpack.decode(frames[i][1])
     change(payload)
+    if rederive:
+        payload["game_id"] = game_id_of(msgspec.convert(payload, LogHeader))
     frames[i] = (kind, msgspec.msgpack.encode(payload))
     write_frames(path, preamble, frames)

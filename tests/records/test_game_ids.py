@@ -126,4 +126,4 @@ def test_ingest_quarantines_a_header_edited_under_its_old_id(tmp_path: Path) -> 
     report = ingest([path], tmp_path / "db.duckdb")
     assert report.files_quarantined == 1
     [bad] = report.quarantined
-    assert f"the header's game id {played.game_id} is not the id of its content" in bad
+    assert f"{played.game_id!r} is not the id derived from this header" in bad

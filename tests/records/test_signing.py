@@ -12,6 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.schemas.errors import InconsistentLogError
+from annals.schemas.header import LogHeader, game_id_of
 from annals.schemas.keys import (
     KeyFileError,
     SignatureRecord,
@@ -100,11 +102,11 @@ def test_an_edited_result_rechained_without_the_key_fails(tmp_path: Path, event:
     def flip(close: dict[str, object]) -> None:
         close["winner"] = 1 - winner
 
-    edit_frame(path, KIND_CLOSE, flip)
-    assert read_log(path).close.winner == 1 - winner  # the chain holds: only the signature can tell
+    edit_frame(path, KIND_CLOSE, flip)  # the chain holds; the closing record no longer matches the game's end event
+    with pytest.raises(InconsistentLogError, match="close: winner"):
+        read_log(path)
     code, output = verify(path, "--key", str(public))
-    assert code == 1
-    assert "signature invalid" in output and "the log was edited after it was signed" in output
+    assert code == 1 and "close: winner" in output
 
 
 def test_an_edited_event_in_the_header_fails(tmp_path: Path, event: tuple[SigningKey, Path]) -> None:
@@ -114,10 +116,10 @@ def test_an_edited_event_in_the_header_fails(tmp_path: Path, event: tuple[Signin
     def rename_event(header: dict[str, object]) -> None:
         header["tournament"] = {"event": "Another Open", "round": 1, "table": 1, "match": "m1", "game": 1}
 
-    edit_frame(path, KIND_HEADER, rename_event, which=0)
-    assert read_log(path).header.tournament is not None
-    status = verify_signature(path, load_public_key(public))
-    assert status.state == INVALID and "edited after it was signed" in status.message
+    edit_frame(path, KIND_HEADER, rename_event, which=0, rederive=True)
+    assert read_log(path).header.tournament is not None  # consistent, game id and all: only the signature tells
+    status = verify_signature(path, load_public_key(public))  # the game id changed with the header it derives from
+    assert status.state == INVALID and "it was made for game" in status.message
     code, output = verify(path, "--key", str(public))
     assert code == 1 and "signature invalid" in output
 
@@ -130,12 +132,14 @@ def test_a_forger_who_rewrites_the_signed_digest_breaks_the_signature(
     key, public = event
     path = signed_log(tmp_path, key)
     preamble, frames = frames_of(path)
-    close = msgspec.msgpack.decode(frames[-2][1])
-    close["end_reason"] = "conceded"
-    frames[-2] = (KIND_CLOSE, msgspec.msgpack.encode(close))
+    header = msgspec.msgpack.decode(frames[0][1])
+    header["players"][0]["name"] = "Mallory"  # a consistent edit: the header's own id re-derived
+    header["game_id"] = game_id_of(msgspec.convert(header, LogHeader))
+    frames[0] = (KIND_HEADER, msgspec.msgpack.encode(header))
     write_frames(path, preamble, frames[:-1])
     signature = msgspec.msgpack.decode(frames[-1][1])
     signature["digest"] = read_log(path).digest
+    signature["game_id"] = header["game_id"]
     frames[-1] = (KIND_SIGNATURE, msgspec.msgpack.encode(signature))
     write_frames(path, preamble, frames)
     status = verify_signature(path, load_public_key(public))

@@ -56,14 +56,16 @@ class GameOver(Event, tag=7):
 CardToyEvent = DeckShuffled | FirstPlayerChosen | TurnBegan | CardDrawn | CardPlayed | ScoreChanged | GameOver
 
 
-class Play(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
+class Play(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):
     card: int
 
 
-class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=2):
+class Pass(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=2):
     pass
 
 
 CardToyOption = Play | Pass
 
-SCHEMA = RulesetSchema("cardtoy", "1", CardToyEvent, CardToyOption, {"play": "CardPlayed", "draw": "CardDrawn"})
+SCHEMA = RulesetSchema(
+    "cardtoy", "1", CardToyEvent, CardToyOption, {"play": "CardPlayed", "draw": "CardDrawn"}, end_event=GameOver
+)

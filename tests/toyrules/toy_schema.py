@@ -35,10 +35,10 @@ class GameOver(Event, tag=5):
 ToyEvent = PileShuffled | FirstPlayerChosen | TurnBegan | Took | GameOver
 
 
-class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, tag=1):
+class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):
     amount: int
 
 
 ToyOption = Take
 
-SCHEMA = RulesetSchema("toy", "1", ToyEvent, ToyOption, {"take": "Took"})
+SCHEMA = RulesetSchema("toy", "1", ToyEvent, ToyOption, {"take": "Took"}, end_event=GameOver)
