@@ -70,7 +70,7 @@ def report(
 
     Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval.
 
-    Example: annals report card_winrate --ruleset miras9 --min-games 20 --format csv --output cards.csv
+    Example: annals report card_winrate --ruleset miras9 --min-games 20 --db annals.duckdb -f csv -o cards.csv
     """
     with reported():
         path = database(db)
@@ -97,7 +97,7 @@ def sql(
     card_facts, quarantine; views such as zone_moves, counter_changes, game_results; the macro
     "position"(game_id, n). A table too wide for the terminal is shown one record per row.
 
-    Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --format csv
+    Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --db annals.duckdb --format csv
     """
     with reported():
         emit(render(run_sql(database(db), query), fmt, output, width=width()), output)
