@@ -1,6 +1,7 @@
-"""The examples work exactly as written: every command of the README's ```sh blocks, and every ``Example:`` line of
-every command's ``--help``, run through ``bash -c`` (so globs, quotes and ``| head`` behave as in a user's shell)
-with ``.venv/bin`` first on PATH, in one fresh folder each, in order, with ``ANNALS_HOME`` in a temporary folder.
+"""The examples work exactly as written: every command of the ```sh blocks of the README and of docs/*.md, and every
+``Example:`` line of every command's ``--help``, run through ``bash -c`` (so globs, quotes and ``| head`` behave as in
+a user's shell) with ``.venv/bin`` first on PATH, in one fresh folder per page (and one for the help), in order, with
+``ANNALS_HOME`` in a temporary folder.
 
 Each must exit 0. A line meant to fail says so with a trailing ``# fails: WHY`` and must then exit non-zero with one
 line on stderr. A person at the terminal (``--players human,...``) is played by stdin answering ``0`` (the first
@@ -27,6 +28,7 @@ from typer.core import TyperGroup as Group
 from annals.cli.main import app
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 BIN = Path(sys.executable).parent  # .venv/bin: `annals` and the `python` an external player runs
 TIMEOUT = 60  # seconds for one line; most take about one (mostly start-up), the demo a few
 ANSWERS = "0\n" * 20_000  # a person at the terminal choosing the first option every time
@@ -53,8 +55,8 @@ def comment_of(line: str) -> str:
     return ""
 
 
-def readme_examples(text: str) -> tuple[list[Example], list[str]]:
-    """The commands of every ```sh block in order, and the lines not run (``make ...``)."""
+def readme_examples(text: str, where: str = "README.md") -> tuple[list[Example], list[str]]:
+    """The commands of every ```sh block of a Markdown text in order, and the lines not run (``make ...``)."""
     examples: list[Example] = []
     skipped: list[str] = []
     lines = text.splitlines()
@@ -81,7 +83,7 @@ def readme_examples(text: str) -> tuple[list[Example], list[str]]:
                 i += 1
             command += "\n" + end
             i += 1
-        examples.append(Example(f"README.md:{number}", command, comment_of(line).startswith("fails:")))
+        examples.append(Example(f"{where}:{number}", command, comment_of(line).startswith("fails:")))
     return examples, skipped
 
 
@@ -152,10 +154,33 @@ def test_the_readme_parser_reads_comments_heredocs_and_markers() -> None:
     assert comment_of('annals sql "SELECT 1 # x"') == ""
 
 
+def test_a_failing_line_is_named_with_what_it_printed(tmp_path: Path) -> None:
+    marked = Example("x.md:1", "annals show missing.log  # fails: there is no such log", fails=True)
+    run_in_order([marked], tmp_path, tmp_path / "home")  # fails as annals fails: exit 1, one line
+    said = r"(?s)x\.md:2: `annals show missing.log` exited 1.*stderr:\nerror: no such file"
+    with pytest.raises(pytest.fail.Exception, match=said):
+        run_in_order([Example("x.md:2", "annals show missing.log", fails=False)], tmp_path, tmp_path / "home")
+    with pytest.raises(pytest.fail.Exception, match="did not fail as annals fails"):
+        run_in_order([Example("x.md:3", "no-such-program  # fails: missing", fails=True)], tmp_path, tmp_path / "home")
+    with pytest.raises(pytest.fail.Exception, match="marked '# fails'"):
+        run_in_order([Example("x.md:4", "annals --version  # fails: no", fails=True)], tmp_path, tmp_path / "home")
+
+
 def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     examples, skipped = readme_examples(README.read_text())
     assert len(examples) >= 20, "the README shows fewer commands than it did"
     assert len(skipped) <= 2, f"only `make demo` and `make test` may be left unrun: {skipped}"
+    folder, home = tmp_path / "work", tmp_path / "home"
+    folder.mkdir()
+    run_in_order(examples, folder, home)
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in DOCS.glob("*.md")))
+def test_every_command_of_a_docs_page_runs_as_written(page: str, tmp_path: Path) -> None:
+    examples, skipped = readme_examples((DOCS / page).read_text(), where=f"docs/{page}")
+    if not examples:
+        pytest.skip(f"docs/{page} shows no commands")
+    assert not skipped, f"docs/{page} shows lines this test cannot run: {skipped}"
     folder, home = tmp_path / "work", tmp_path / "home"
     folder.mkdir()
     run_in_order(examples, folder, home)
