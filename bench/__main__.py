@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ["bench.logs", "bench.engine", "bench.bots", "bench.ingest", "bench.signing"]
+BENCHMARKS = ["bench.logs", "bench.engine", "bench.bots", "bench.ingest", "bench.signing", "bench.viewer"]
 
 
 def main() -> None:

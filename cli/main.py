@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from annals.cli import cards, demo, ingest, judge, keys, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
+from annals.cli import (  # noqa: F401 - importing registers the commands
+    cards,
+    demo,
+    ingest,
+    judge,
+    keys,
+    logs,
+    pictures,
+    play,
+    position,
+    query,
+    simulate,
+)
 from annals.cli.app import app, out
 from annals.engine import ENGINE_VERSION
 

@@ -9,10 +9,10 @@ import msgspec
 import typer
 from rich.table import Table
 
-from annals.cli.app import app, err, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.engine.views import viewer_of
 from annals.ingest.schema import open_database
-from annals.queries.board import Board, board, stored_board
+from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 from annals.schemas.errors import BadArgumentError
@@ -110,19 +110,25 @@ def position(
         "end", "--at", help="N (event N), event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."
     ),
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
-    fmt: Literal["board", "json"] = typer.Option("board", "--format", "-f", help="board or json."),
+    fmt: Literal["board", "json", "svg"] = typer.Option("board", "--format", "-f", help="board, json or svg."),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
     ),
     save: Path | None = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the json or svg here instead of printing it."
+    ),
 ) -> None:
-    """Show the board at any coordinate of a game.
+    """Show the board at any coordinate of a game, as a board, JSON or an SVG picture.
 
-    The position is rebuilt from the log (or the database), as a board or JSON, for any view.
+    The position is rebuilt from the log (or the database), for any view.
 
     Example: annals position games/miras9-00000009-*.log --at turn:5/attack.declare --save ruling-17.json
+    Example: annals position games/miras9-00000009-*.log --at damage:1 --format svg --output board.svg
     """
     db = db if db is not None else default_database()
+    if output is not None and fmt == "board":
+        fail("--output writes --format json or svg; the board format is for the terminal", code=2)
     with reported():
         paths = expand([source]) if any(c in source for c in "*?[") else []
         if len(paths) > 1:
@@ -132,11 +138,23 @@ def position(
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
+            svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
                 save.write_bytes(position_file(timeline, count, at))
+        elif fmt == "svg":
+            raise LogNotFoundError(
+                f"game {source!r} was ingested from {str(log)!r}, which is not there now, and --format svg draws "
+                f"from the log; pass the log's path instead of the game id"
+            )
         else:
             b = board_from_database(source, log, db, at, view, save)
-    if fmt == "json":
+    if fmt != "board" and output is not None:
+        text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
+        output.write_text(text + "\n", encoding="utf-8")
+        out.print(f"{fmt} of {b.game_id} at {at} ({view}) written to {output}", markup=False)
+    elif fmt == "svg":
+        out.print(svg, markup=False)
+    elif fmt == "json":
         out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
     else:
         out.print(render_board(b))

@@ -8,7 +8,7 @@ from typing import Literal
 
 import typer
 
-from annals.cli.app import app, out, reported
+from annals.cli.app import app, fail, out, reported
 from annals.ingest.schema import open_database
 from annals.queries.catalog import relations
 from annals.queries.output import render, run_sql
@@ -65,13 +65,24 @@ def report(
     db: Path | None = DbOpt,
     fmt: Format = FormatOpt,
     output: Path | None = OutputOpt,
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Also draw the report's chart to this .svg, .png or .json file."
+    ),
 ) -> None:
     """Run a named report; it states its sample first.
 
     Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval.
 
     Example: annals report card_winrate --ruleset miras9 --min-games 20 --db annals.duckdb -f csv -o cards.csv
+    Example: annals report deck_matrix --db annals.duckdb --plot decks.svg
     """
+    if plot is not None:
+        from annals.queries.plots import CHARTS
+
+        if plot.suffix.lower() not in (".svg", ".png", ".json"):
+            fail(f"--plot {plot}: name the file .svg, .png or .json", code=2)
+        if name not in CHARTS:
+            fail(f"report {name!r} has no chart; charts exist for: {', '.join(CHARTS)}", code=2)
     with reported():
         path = database(db)
         con = open_database(path, read_only=True)
@@ -82,6 +93,10 @@ def report(
         if fmt == "table":
             out.print(f"{result.title}\n{result.sample}", markup=False)
         emit(render(result.frame, fmt, output, width=width()), output)
+        if plot is not None:
+            from annals.queries.plots import write_plot
+
+            out.print(f"chart written to {write_plot(result, plot)}", markup=False)
 
 
 @app.command()

@@ -23,6 +23,9 @@ DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
 GAME_REPORTS = {"miras9": ("damage_payments", "stack_depth"), "morana": ("slava_curves", "site_control")}
 
 
+DEMO_PLOTS = ("first_player", "deck_matrix", "game_length", "slava_curves", "damage_payments")
+
+
 class DemoResult(NamedTuple):
     database: Path
     logs: Path
@@ -31,6 +34,7 @@ class DemoResult(NamedTuple):
     ingest_seconds: float
     reports: list[ReportResult]
     board: Board
+    pictures: list[Path] = []  # charts of some reports and a replay page per ruleset, beside the database
 
 
 def demo_rulesets() -> list[str]:
@@ -68,9 +72,31 @@ def run_demo(
         names = list(DEMO_REPORTS) + [r for name in rulesets for r in GAME_REPORTS.get(name, ())]
         results = [run_report(con, n, min_games=min(5, games), database=str(database)) for n in names]
         (file,) = con.execute("SELECT file FROM games ORDER BY game LIMIT 1").fetchall()[0]
+        firsts = con.execute("SELECT ruleset, min_by(file, game) FROM games GROUP BY ruleset ORDER BY 1").fetchall()
     finally:
         con.close()
     timeline = Timeline.from_file(file)
     coordinate = "turn:5" if any(e.turn == 5 for e in timeline.events) else "end"
     rebuilt = board(timeline, timeline.resolve(coordinate), "omniscient", coordinate)
-    return DemoResult(database, logs, rulesets, report, seconds, results, rebuilt)
+    say(f"drawing charts and replay pages into {folder}")
+    pictures = _pictures(folder, results, firsts)
+    return DemoResult(database, logs, rulesets, report, seconds, results, rebuilt, pictures)
+
+
+def _pictures(folder: Path, results: list[ReportResult], firsts: list[tuple[str, str]]) -> list[Path]:
+    from annals.queries.plots import write_plot
+    from annals.queries.viewer import write_viewer
+    from annals.schemas.logfile import read_log
+
+    out: list[Path] = []
+    (folder / "plots").mkdir(exist_ok=True)
+    for r in results:
+        if r.name in DEMO_PLOTS and r.frame.height:
+            out.append(write_plot(r, folder / "plots" / f"{r.name}.svg"))
+    (folder / "replays").mkdir(exist_ok=True)
+    for ruleset, file in firsts:
+        log = read_log(file)
+        page = folder / "replays" / f"{ruleset}-{log.header.game_id}-spectator.html"
+        write_viewer(log, page, "spectator")
+        out.append(page)
+    return out

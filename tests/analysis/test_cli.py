@@ -105,6 +105,6 @@ def test_position_refuses_an_unknown_format(logs_dir: Path) -> None:
     result = runner.invoke(app, ["position", log, "--format", "xml"])
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: Invalid value for '--format' / '-f': 'xml' is not one of 'board', 'json'; "
+        "error: Invalid value for '--format' / '-f': 'xml' is not one of 'board', 'json', 'svg'; "
         "see 'annals position --help'\n"
     )

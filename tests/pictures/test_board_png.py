@@ -1,0 +1,81 @@
+"""SVG boards of sample positions, valid XML, rendered to PNG by the browser and saved as test artefacts: Miras 9
+with the deepest reaction stack of the sample games, a stack filled past what the panel lists, a Battle Damage
+point being paid and an attack wave; MORANA with a sealed Commit and at the Rite."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import Any
+
+from annals.engine.miras9.state import StackItem
+from annals.queries.board import board_svg
+from annals.queries.positions import Timeline
+from annals.queries.svgboard import render_svg
+from annals.schemas.logfile import GameLog
+from tests.pictures.boards import drawn
+from tests.pictures.browser import ARTIFACTS, Page
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+def shoot(page: Page, svg: str, name: str) -> Path:
+    d = drawn(svg)  # well-formed XML with the board's data attributes
+    assert d.cards
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    source = ARTIFACTS / f"{name}.svg"
+    source.write_text(svg)
+    page.page.set_viewport_size({"width": 1200, "height": 700})
+    page.page.goto(source.as_uri())
+    png = ARTIFACTS / f"{name}.png"
+    page.page.locator("svg").screenshot(path=str(png))
+    w, h = png_size(png)
+    assert w == 1200 and 640 <= h <= 700 and png.stat().st_size > 20_000  # drawn, not blank
+    return png
+
+
+def deepest(log: GameLog, attr: str) -> tuple[int, int]:
+    timeline = Timeline(log)
+    best = (0, 0)
+    for count in range(len(log.events) + 1):
+        value = len(getattr(timeline.state_after(count), attr))
+        if value > best[0]:
+            best = (value, count)
+    return best
+
+
+def test_miras9_boards_render(games: dict[str, list[GameLog]], page: Page) -> None:
+    """[M9-114] the reaction stack, [M9-086] Battle Damage one point at a time, [M9-073] an attack wave."""
+    (depth, count), log = max(((deepest(g, "stack"), g) for g in games["miras9"]), key=lambda x: x[0])
+    assert depth >= 1
+    timeline = Timeline(log)
+    shoot(page, board_svg(timeline, count, "omniscient", f"event:{count - 1}"), "board-miras9-stack")
+    paid = [e for e in log.events if type(e).__name__ == "BattleDamagePaid"]
+    k = next(i for i, e in enumerate(paid, start=1) if e.remaining > 0)  # a point paid, more still owed
+    at = timeline.resolve(f"damage:{k}")
+    svg = board_svg(timeline, at, "player1", f"damage:{k}")
+    assert 'data-panel="damage"' in svg and 'data-owed="0"' not in svg
+    shoot(page, svg, "board-miras9-battle-damage")
+    shoot(page, board_svg(timeline, timeline.resolve("wavestep:4"), "player0", "wavestep:4"), "board-miras9-wave")
+    state: Any = timeline.state_after(count)
+    card = state.stack[0].card
+    state.stack = [StackItem(card, i % 3, 0, i % 2) for i in range(15)]  # abilities, more than the panel lists
+    svg = render_svg("miras9", state, None, title="a full stack")
+    assert "… 3 more below" in svg
+    shoot(page, svg, "board-miras9-full-stack")
+
+
+def test_morana_boards_render(games: dict[str, list[GameLog]], page: Page) -> None:
+    """[MOR-15] a sealed Commit (face-down for its owner, a back for the other), [MOR-17] the Rite, [MOR-10]."""
+    log = games["morana"][0]
+    timeline = Timeline(log)
+    sealed = next(c for c in range(len(log.events)) if timeline.state_after(c).sealed)  # type: ignore[attr-defined]
+    for view in ("omniscient", "player0", "player1"):
+        shoot(page, board_svg(timeline, sealed + 1, view), f"board-morana-sealed-{view}")
+    shoot(page, board_svg(timeline, timeline.resolve("rite:3"), "spectator", "rite:3"), "board-morana-rite")
+    shoot(page, board_svg(timeline, len(log.events), "omniscient", "end"), "board-morana-end")
