@@ -25,7 +25,7 @@ from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
 # analyse them, pick a position out and play on; then the rest in the order they were registered.
 COMMAND_ORDER = (
     "demo", "simulate", "play", "show", "verify", "ingest", "tables", "report", "sql", "position", "continue",
-    "cards", "card",
+    "cards", "card", "deck", "event", "key", "judge", "resume",
 )  # fmt: skip
 
 

@@ -1,4 +1,5 @@
-"""``annals card`` and ``annals cards``: a card's text and stats, and a ruleset's whole pool."""
+"""``annals card``, ``annals cards`` and ``annals deck``: a card's text and stats, a ruleset's whole pool, and a
+shipped deck as a deck list file."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
+from annals.engine.decks import shipped_deck, write_deck_list
 from annals.queries.cards import AmbiguousCardError, UnknownCardError, describe, find_card, pool_frame
 from annals.queries.output import FORMATS, QueryError, render
 from annals.schemas.rulesets import UnknownRulesetError
@@ -56,3 +58,26 @@ def cards(
         out.print(text, markup=False, end="" if text.endswith("\n") else "\n")
     elif output is not None:
         out.print(f"written to {output}", markup=False)
+
+
+@app.command()
+def deck(
+    ruleset: str = typer.Argument(..., metavar="RULESET", help="miras9 or morana."),
+    name: str = typer.Argument(..., metavar="DECK", help="A shipped deck (annals simulate --help names them)."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the list here (never over a file)."),
+) -> None:
+    """Print a shipped deck as a deck list file: a list to edit, then register or play with.
+
+    The format is docs/deck-lists.md's; annals event register --deck and annals play --deck-file read it back.
+
+    Example: annals deck miras9 vanguard --output ada.txt
+    """
+    with reported():
+        text = write_deck_list(shipped_deck(ruleset, name), ruleset)
+        if output is not None:
+            with output.open("x", encoding="utf-8") as file:  # "x": an existing file is never replaced
+                file.write(text)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        out.print(f"deck list {name!r} written to {output}", markup=False)

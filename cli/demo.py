@@ -31,7 +31,7 @@ def demo(
     A small round robin of each game's decks; the last part rebuilds one position as a board. The folder's
     earlier demo logs and database are replaced.
 
-    Example: annals demo --games 8 --dir /tmp/annals-demo
+    Example: annals demo --games 8 --dir demo
     """
     start = time.perf_counter()
     where = folder if folder is not None else annals_home() / "demo"

@@ -15,7 +15,7 @@ from annals.queries.tournament import placings_frame, standings_frame
 
 event_app = typer.Typer(
     help="Run an event: registration with deck lists, Swiss rounds, a top cut, standings.\n\n"
-    "Example: annals event new spring --name spring-open --ruleset miras9 --top 8, then annals event run spring",
+    "Example: annals event new spring --ruleset miras9 --rounds 3 --best-of 3 --top 4",
     no_args_is_help=True,
 )
 app.add_typer(event_app, name="event")
@@ -107,7 +107,7 @@ def run(
 ) -> None:
     """Play the rest of the event with bots in every seat; after a crash, run it again to resume.
 
-    Example: annals event run spring --fill 64
+    Example: annals event run spring --fill 8
     """
     with reported():
         store = EventStore.open(folder)
@@ -170,7 +170,7 @@ def override(
 ) -> None:
     """A judge enters a match's result by hand; it is recorded as an override beside the games' own result.
 
-    Example: annals event override spring --round 3 --table 7 --result 2-0-0 --judge "J. Doe" --reason "game loss"
+    Example: annals event override spring --round 5 --table 1 --result 2-0-0 --judge "J. Doe" --reason "game loss"
     """
     parts = result.split("-")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):

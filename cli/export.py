@@ -21,7 +21,7 @@ def export_command(
 ) -> None:
     """Write one Parquet table per entity, partitioned by ruleset and month, with a README and a manifest.
 
-    Example: annals export dataset/ --format parquet --view spectator
+    Example: annals export dataset/ --db annals.duckdb --format parquet --view spectator
     """
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)

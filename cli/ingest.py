@@ -65,7 +65,6 @@ def ingest(
     events); --replay also re-runs each game, so that ingest stores exactly what verify accepts.
 
     Example: annals ingest games/ --db annals.duckdb
-    Example: annals ingest events/spring-open --db annals.duckdb
     """
     with reported():
         sources, events = split_paths(expand(paths) if paths else [default_games()])

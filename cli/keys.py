@@ -22,7 +22,7 @@ KeyOpt = typer.Option(..., "--key", help="The private key file (mode 0600).")
 @key_app.command("new")
 def new(
     path: Path = typer.Argument(
-        ..., help=f"The private key file to create, or a folder (the key is {EVENT_KEY_NAME})."
+        ..., help=f"The private key file to create, or a folder (the key is {EVENT_KEY_NAME}; created if missing)."
     ),
     name: str = typer.Option("", "--name", help="The key's name, shown by verify with the public key file."),
 ) -> None:

@@ -41,7 +41,7 @@ def show(
     (char-recruit#1003). With --format json each line is one JSON record: the header, every event and decision,
     and the result.
 
-    Example: annals show games/miras9-00000001-*.log --view player1
+    Example: annals show games/miras9-00000007-*.log --view player1
     """
     with reported():
         paths = expand(logs)

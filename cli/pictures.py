@@ -31,7 +31,7 @@ def view(
 
     A player's or the spectator's file holds only what that view could see.
 
-    Example: annals view games/miras9-00000001-3f2a.log --view player0 --output game.html
+    Example: annals view games/miras9-00000007-*.log --view player0 --output game.html
     """
     from annals.queries.viewer import write_viewer
 
@@ -66,7 +66,7 @@ def annotate(
     """Add a note at a coordinate of a game, in a side file next to the log (the log is never modified); the
     replay viewer shows it at its moment and as a mark on the timeline.
 
-    Example: annals annotate games/miras9-00000001-3f2a.log --at turn:5/attack "The wave that decides it."
+    Example: annals annotate games/miras9-00000007-*.log --at turn:5/attack "The wave that decides it."
     """
     views = [v.strip() for v in only.split(",") if v.strip()]
     with reported():

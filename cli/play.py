@@ -41,7 +41,7 @@ def play(
 ) -> None:
     """Play one game at the terminal, writing its log live.
 
-    Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out ann.log
+    Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
@@ -67,7 +67,7 @@ def resume(
 ) -> None:
     """Play on a game from where its log stops (a judge's backup, or a crash), appending to the same log.
 
-    Example: annals resume round3-table5-game1.log --players human,human --key event/event.key
+    Example: annals resume game.log --players human,heuristic --key events/spring-open/event.key
     """
     with reported():
         signing = load_signing_key(key) if key is not None else None

@@ -123,8 +123,8 @@ def position(
 
     The position is rebuilt from the log (or the database), for any view.
 
-    Example: annals position games/miras9-00000001-*.log --at turn:5/attack.declare --view player0
-    Example: annals position games/miras9-00000001-*.log --at damage:1 --format svg --output board.svg
+    Example: annals position games/miras9-00000009-*.log --at turn:5/attack.declare --save ruling-17.json
+    Example: annals position games/miras9-00000009-*.log --at damage:1 --format svg --output board.svg
     """
     db = db if db is not None else default_database()
     if output is not None and fmt == "board":
@@ -177,7 +177,7 @@ def continue_(
 
     Scripted decisions (a JSON list of option indexes) are played first, then the bots play on.
 
-    Example: annals continue ruling-17.json --bots random,random --decisions moves.json --out ruling-17.log
+    Example: annals continue ruling-17.json --bots random,random --out ruling-17.log
     """
     with reported():
         loaded = load_position(position_path)

@@ -95,8 +95,8 @@ def report(
     Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval. Rows with
     fewer games than --min-games are hidden, and the sample line says how many.
 
-    Example: annals report card_metrics --ruleset miras9 --by agent --min-games 20 --format csv --output cards.csv
-    Example: annals report deck_matrix --plot decks.svg
+    Example: annals report card_metrics --ruleset miras9 --by agent --min-games 5 --db annals.duckdb -f csv -o cards.csv
+    Example: annals report deck_matrix --db annals.duckdb --min-games 0 --plot decks.svg
     """
     if plot is not None:
         from annals.queries.plots import CHARTS
@@ -140,7 +140,7 @@ def sql(
     card_facts, quarantine; views such as zone_moves, counter_changes, game_results; the macro
     "position"(game_id, n). A table too wide for the terminal is shown one record per row.
 
-    Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --format csv
+    Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --db annals.duckdb --format csv
     """
     with reported():
         emit(render(run_sql(database(db), query), fmt, output, width=width()), output)

@@ -22,7 +22,7 @@ def schema(
 ) -> None:
     """Print the data dictionary: every table, view and column with its meaning, units, sentinels and ruleset.
 
-    Example: annals schema games --format csv
+    Example: annals schema games --db annals.duckdb --format csv
     """
     with reported():
         con = open_database(database(db), read_only=True)

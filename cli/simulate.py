@@ -35,7 +35,7 @@ def simulate(
 ) -> None:
     """Play bot games and write one log per game.
 
-    Example: annals simulate miras9 --games 100 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
+    Example: annals simulate miras9 --games 20 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
     """
     folder = out_dir if out_dir is not None else default_games()
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import msgspec
 
+from annals.engine.registry import get_ruleset
 from annals.schemas.decklist import LEADER_MARKS, STAR, DeckListError, DeckProblem, parse_lines
+from annals.schemas.errors import UnknownNameError
 from annals.schemas.header import DeckList
 from annals.schemas.rulesets import UnknownRulesetError
 
@@ -126,6 +128,14 @@ def read_deck_list(path: Path, ruleset: str) -> DeckList:
     except UnicodeDecodeError as exc:
         raise DeckListError(str(path), [(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
     return parse_deck_list(text, ruleset, where=str(path), default_name=path.stem)
+
+
+def shipped_deck(ruleset: str, name: str) -> DeckList:
+    """One of the ruleset's shipped decks by name (``UnknownNameError``, with did-you-mean, otherwise)."""
+    decks = get_ruleset(ruleset).decks()
+    if name not in decks:
+        raise UnknownNameError("deck", name, sorted(decks))
+    return decks[name]
 
 
 def write_deck_list(deck: DeckList, ruleset: str) -> str:

@@ -140,11 +140,16 @@ def _name_in(text: bytes) -> str:
 
 
 def create_key_file(path: Path, name: str = "") -> SigningKey:
-    """A new key pair; the private key written to ``path`` (a folder: ``EVENT_KEY_NAME`` in it) with mode 0600.
-    An existing file is never replaced."""
+    """A new key pair; the private key written to ``path`` with mode 0600. A folder (one that exists, or a new path
+    without a suffix such as ``events/spring``) gets ``EVENT_KEY_NAME`` in it; missing folders are created. An
+    existing file is never replaced."""
     key = SigningKey.generate(name)
-    if path.is_dir():
+    if path.is_dir() or (not path.exists() and not path.suffix):
         path = path / EVENT_KEY_NAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KeyFileError(f"cannot create the folder {path.parent}: {exc.strerror}; choose another path") from None
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, KEY_FILE_MODE)
     except FileExistsError:

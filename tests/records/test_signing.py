@@ -15,6 +15,7 @@ from annals.cli.main import app
 from annals.schemas.errors import InconsistentLogError
 from annals.schemas.header import LogHeader, game_id_of
 from annals.schemas.keys import (
+    EVENT_KEY_NAME,
     KeyFileError,
     SignatureRecord,
     SigningKey,
@@ -268,6 +269,18 @@ def test_the_private_key_file_is_0600_never_overwritten_and_refused_when_open(tm
     assert result.exit_code == 1 and "chmod 600" in result.output
     with pytest.raises(KeyFileError, match=r"cannot read the key file .*: Not a directory"):
         load_signing_key(path / "inside-a-file.key")
+
+
+def test_a_new_key_creates_its_folders(tmp_path: Path) -> None:
+    """`annals key new events/spring` (the README's first key) works in an empty folder: a path without a suffix is
+    a folder to hold event.key; a file path gets its missing parent folders."""
+    key = create_key_file(tmp_path / "events" / "spring", "Spring Open")
+    assert load_signing_key(tmp_path / "events" / "spring" / EVENT_KEY_NAME).fingerprint == key.fingerprint
+    other = create_key_file(tmp_path / "keys" / "2027" / "autumn.key")
+    assert load_signing_key(tmp_path / "keys" / "2027" / "autumn.key").fingerprint == other.fingerprint
+    (tmp_path / "taken").write_text("not a folder\n")
+    with pytest.raises(KeyFileError, match=r"cannot create the folder .*taken: File exists; choose another path"):
+        create_key_file(tmp_path / "taken" / "event.key")
 
 
 def test_keys_never_reach_the_log_or_the_database(tmp_path: Path) -> None:
