@@ -7,10 +7,13 @@ who decided and at which point, not the options offered (they can list hidden ca
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from annals.engine.core import GameState, Position, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.schemas.errors import AnnalsError
+from annals.schemas.header import LogHeader
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import Decision
 
@@ -39,3 +42,21 @@ def view_log(game: GameLog, viewer: int | None) -> GameLog:
     events = [redact(event, viewer) for event in game.events]
     decisions = [d if d.player == viewer else hidden_decision(d) for d in game.decisions]
     return GameLog(game.header, events, decisions, game.close, game.digest)
+
+
+def view_state(ruleset: Ruleset[Any], header: LogHeader, events: Iterable[Any], viewer: int) -> GameState:
+    """The state as ``viewer`` knows it: the reducer folded over the events as ``redact`` shows them (hidden cards
+    are placeholders, below 1000). This is all a player's client or bot is given."""
+    state: GameState = ruleset.new_state(header)
+    redact, apply = ruleset.redact, ruleset.apply
+    for event in events:
+        apply(state, redact(event, viewer))
+    return state
+
+
+def visible_position(ruleset: Ruleset[Any], state: GameState) -> Position:
+    """``Ruleset.position`` of a view's state without its placeholders (cards the viewer cannot identify) and
+    without counters at 0."""
+    position = ruleset.position(state)
+    cards = {c: zone for c, zone in position.cards.items() if c > 0}
+    return Position(cards, {k: v for k, v in position.counters.items() if v})

@@ -112,12 +112,15 @@ class Sealed(Event, tag=11):
 
 class Flipped(Event, tag=12):
     """Dusk: every face-down card is revealed at once [MOR-16]. ``cards`` in commit order with their ``sites``;
-    ``reborn`` is the subset that came back from Nav; ``invocations`` lists players whose Invocation fires."""
+    ``reborn`` is the subset that came back from Nav; ``invocations`` lists players whose Invocation fires;
+    ``embers`` is each player's Embers after paying for their sealed actions, public from now on (the payments
+    were behind the screen, so without it a player's view kept the opponent's Embers from before the Commit)."""
 
     cards: list[int]
     sites: list[int]
     reborn: list[int]
     invocations: list[int]
+    embers: list[int] = []
 
 
 class SiteResolutionBegan(Event, tag=13):
@@ -389,4 +392,4 @@ class DeckBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     decks: list[DeckFile]
 
 
-SCHEMA = RulesetSchema("morana", "1", MoranaEvent, MoranaOption)
+SCHEMA = RulesetSchema("morana", "2", MoranaEvent, MoranaOption)  # 2: Flipped.embers

@@ -4,8 +4,8 @@
 hidden-information view [MOR-07], [MOR-15], [MOR-23] (R-MOR-14): deck order is hidden from everyone and a hand from
 everyone but its owner; the opponent's Commit is behind a screen: each of its events becomes a bare ``Sealed`` (and
 ``CommitDone.placed`` is hidden), so neither the cards, their Sites, the Embers paid nor the Invocation show until
-the ``Flipped`` event at Dusk reveals them all; only the number of actions shows, two ``Sealed`` each. Nav, Sites
-after Dusk, Slava, Power and the Wardens are open.
+the ``Flipped`` event at Dusk reveals them all (with each player's Embers left); only the number of actions shows,
+two ``Sealed`` each. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
 """
 
 from __future__ import annotations
