@@ -18,7 +18,7 @@ class RandomAgent:
         self.player = player
         self.rng = rng
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         return point.options[self.rng.below(len(point.options))]
 
 
@@ -28,7 +28,7 @@ class ScriptedAgent:
     def __init__(self, decisions: list[Decision[Any]]):
         self._next: Iterator[Decision[Any]] = iter(decisions)
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         recorded = next(self._next, None)
         if recorded is None:
             raise ReplayMismatchError(f"the game asks {point.point!r} of player {point.player} but no decision is left")

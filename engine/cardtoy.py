@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
 from annals.schemas.cardtoy import (
     SCHEMA,
@@ -184,6 +184,12 @@ class CardToyRuleset:
             for seat, pile in enumerate(piles)
             for card in pile
         ]
+
+    def set_card_id(self, s: CardToyState, card: int, card_id: str) -> None:
+        pass  # the state holds no card ids (a card's power is public once drawn)
+
+    def card_info(self, card_id: str) -> CardInfo:
+        return CardInfo(card_id, card_id, "card", f"Power {POWER[card_id]}.")
 
     def position(self, s: CardToyState) -> Position:
         cards: dict[int, str] = {}

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, GameState, Position, Reducer
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, GameState, Position, Reducer
 from annals.engine.rng import Rng
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.toy import SCHEMA, FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
@@ -85,6 +85,12 @@ class NimRuleset:
 
     def redact(self, event: Any, viewer: int) -> Any:
         return event  # Nim has no hidden information
+
+    def set_card_id(self, s: NimState, card: int, card_id: str) -> None:
+        pass  # a pile of tokens: no card definitions
+
+    def card_info(self, card_id: str) -> CardInfo:
+        raise KeyError(card_id)
 
     def position(self, s: NimState) -> Position:
         return Position({}, {"-1:pile": s.pile})

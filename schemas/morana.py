@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import msgspec
 
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 UNKNOWN = -1  # a hidden card instance in a redacted event
@@ -285,6 +285,8 @@ MoranaEvent = (
     | SlavaGained
     | GameEnded
     | WardenChosen
+    | ClockCharged
+    | Forfeited
 )
 
 # --- decision options (Commit is the only decision point) --------------------------------------------------------

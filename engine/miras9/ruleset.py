@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, Position
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.miras9 import combat, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent
@@ -43,6 +43,7 @@ class M9Ruleset:
     schema = SCHEMA
     state_type = M9State
     default_max_turns = DEFAULT_MAX_TURNS
+    confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
     apply = apply
 
     def card_pool_hash(self) -> str:
@@ -179,6 +180,15 @@ class M9Ruleset:
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
         return event
+
+    def set_card_id(self, s: M9State, card: int, card_id: str) -> None:
+        if card in s.cards and card % 1000 != LEADER_INDEX:  # the Planet is face-up from the start
+            s.cards[card].cid = card_id
+
+    def card_info(self, card_id: str) -> CardInfo:
+        d = POOL[card_id]
+        stats = f", cost {d.cost}" + (f", {d.atk}/{d.grit}" if d.type == "unit" else "")
+        return CardInfo(card_id, d.name, f"{d.type}{stats}", d.text)
 
     def position(self, s: M9State) -> Position:
         cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}

@@ -208,6 +208,10 @@ def card_text(c: Card, p: Pool) -> str:
     return ". ".join(parts) + "."
 
 
+def effects_text(effects: list[Effect]) -> str:
+    return "; ".join(_effect_text(e) for e in effects)
+
+
 def _effect_text(e: Effect) -> str:
     if e.op == "script":
         return f"<{e.hook}>"

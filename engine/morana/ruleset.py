@@ -16,24 +16,26 @@ from typing import Any
 import msgspec
 
 from annals.engine.agents import RandomAgent
-from annals.engine.core import AgentFactory, DecisionPoint, Emit, Position
+from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
 from annals.engine.morana.bots import HeuristicAgent
-from annals.engine.morana.cards import decks, pool, validate_deck
+from annals.engine.morana.cards import card_text, decks, effects_text, pool, validate_deck
 from annals.engine.morana.resolution import definition
-from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
+from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
 from annals.schemas.errors import InvalidDeckError
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.morana import SCHEMA, MoranaOption
+from annals.schemas.records import LEADER_INDEX, ClockCharged, Forfeited, instance_owner
 
 
 class MoranaRuleset:
     schema = SCHEMA
     state_type = MoranaState
     default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
+    confirm_options = frozenset({"Done", "Invoke"})  # seals the Commit; the Invocation is once a game [MOR-33]
     apply = reducer.apply
 
     def card_pool_hash(self) -> str:
@@ -73,11 +75,27 @@ class MoranaRuleset:
             return event
         if t is ev.Drew:
             return msgspec.structs.replace(event, card=ev.UNKNOWN)
-        if event.step == "commit":  # behind the screen: that something was sealed, never what, where or its cost
+        if event.step == "commit" and t is not ClockCharged and t is not Forfeited:
+            # behind the screen: that something was sealed, never what, where or its cost
             if t is ev.CommitDone:
                 return msgspec.structs.replace(event, placed=ev.HIDDEN)
             return ev.Sealed(event.n, event.turn, event.step, event.player)
         return event
+
+    def set_card_id(self, s: MoranaState, card: int, card_id: str) -> None:
+        if card % 1000 != LEADER_INDEX:  # the Wardens are face-up from the start [MOR-07]
+            s.ids[instance_owner(card)][deck_index(card)] = card_id
+
+    def card_info(self, card_id: str) -> CardInfo:
+        p = pool()
+        if card_id in p.wardens:
+            w = p.wardens[card_id]
+            vigil = f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
+            text = f"{vigil}. Invocation {w.invocation_cost}: {effects_text(w.invocation)}."
+            return CardInfo(card_id, w.name, "warden", text)
+        c = p.cards[card_id]
+        kind = f"{c.kind}, cost {c.cost}" + (f", Power {c.power}" if c.kind == "spirit" else "")
+        return CardInfo(card_id, c.name, kind, card_text(c, p))
 
     def position(self, s: MoranaState) -> Position:
         cards: dict[int, str] = {}
