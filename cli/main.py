@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from annals.cli import demo, ingest, logs, play, position, query, simulate  # noqa: F401 - importing registers the commands
+from annals.cli import (  # noqa: F401 - importing registers the commands
+    demo,
+    ingest,
+    logs,
+    pictures,
+    play,
+    position,
+    query,
+    simulate,
+)
 from annals.cli.app import app, out
 from annals.engine import ENGINE_VERSION
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.ingest.schema import DEFAULT_DB, open_database
-from annals.queries.board import Board, board, stored_board
+from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 
@@ -99,27 +99,43 @@ def position(
     source: str = typer.Argument(..., help="A log file, or a game id in the database."),
     at: str = typer.Option("end", "--at", help="event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."),
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
-    fmt: str = typer.Option("board", "--format", "-f", help="board or json."),
+    fmt: str = typer.Option("board", "--format", "-f", help="board, json or svg."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="Where to look a game id up."),
     save: Path = typer.Option(None, "--save", help="Also write the position to this position file (JSON)."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write the json or svg here instead of printing it."),
 ) -> None:
-    """Rebuild the position at a coordinate and show it as a board or JSON.
+    """Rebuild the position at a coordinate and show it as a board, JSON or an SVG picture.
 
     Example: annals position games/miras9-00000001-3f2a.log --at turn:5/attack.declare --view player0
+    Example: annals position GAME_ID --at damage:3 --format svg --output board.svg
     """
-    if fmt not in ("board", "json"):
-        fail(f"unknown format {fmt!r}; choose board or json")
+    if fmt not in ("board", "json", "svg"):
+        fail(f"unknown format {fmt!r}; choose board, json or svg", code=2)
+    if output is not None and fmt == "board":
+        fail("--output writes --format json or svg; the board format is for the terminal", code=2)
     with reported():
         log = log_for(source, db)
         if log.exists():
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
+            svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
                 save.write_bytes(position_file(timeline, count, at))
+        elif fmt == "svg":
+            raise LogNotFoundError(
+                f"game {source!r} was ingested from {str(log)!r}, which is not there now, and --format svg draws "
+                f"from the log; pass the log's path instead of the game id"
+            )
         else:
             b = board_from_database(source, log, db, at, view, save)
-    if fmt == "json":
+    if fmt != "board" and output is not None:
+        text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
+        output.write_text(text + "\n", encoding="utf-8")
+        out.print(f"{fmt} of {b.game_id} at {at} ({view}) written to {output}", markup=False)
+    elif fmt == "svg":
+        out.print(svg, markup=False)
+    elif fmt == "json":
         out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
     else:
         out.print(render_board(b))

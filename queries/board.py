@@ -1,6 +1,6 @@
 """A position as data for people: cards grouped by zone and owner with their card ids, counters by holder.
 
-Used by ``annals position`` (a rich board or JSON) and by the demo.
+Used by ``annals position`` (a rich board, JSON or SVG) and by the demo.
 """
 
 from __future__ import annotations
@@ -8,7 +8,10 @@ from __future__ import annotations
 import msgspec
 
 from annals.engine.core import Position
+from annals.engine.views import viewer_of
 from annals.queries.positions import StoredGame, Timeline
+from annals.queries.svgboard import render_svg
+from annals.queries.viewstate import ViewState
 from annals.schemas.header import LogHeader
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, instance_id, instance_owner
 
@@ -108,3 +111,22 @@ def _grouped(pos: Position, names: dict[int, str]) -> tuple[dict[str, dict[str, 
         holder, _, counter = key.partition(":")
         counters[f"{_holder(int(holder), names)}:{counter}"] = pos.counters[key]
     return dict(sorted(zones.items())), counters
+
+
+def board_title(timeline: Timeline, count: int, view: str, coordinate: str, turn: int, step: str) -> str:
+    ruleset = {"miras9": "Miras 9", "morana": "MORANA"}.get(timeline.header.ruleset, timeline.header.ruleset)
+    at = f"{coordinate} · " if coordinate else ""
+    return f"{ruleset} · game {timeline.header.game_id} · {at}after event {count - 1} · turn {turn} · {step} · {view}"
+
+
+def board_svg(timeline: Timeline, count: int, view: str = "omniscient", coordinate: str = "") -> str:
+    """The SVG board after ``count`` events as ``view`` saw it: drawn from that viewer's own fold of the redacted
+    events, so a player's board holds nothing that player could not see."""
+    viewer = viewer_of(view)
+    if viewer is None:
+        state = timeline.state_after(count)
+    else:
+        state = ViewState(timeline.header, viewer).apply_all(timeline.events[:count])
+    players = [p.name for p in timeline.header.players]
+    title = board_title(timeline, count, view, coordinate, state.turn, state.step)
+    return render_svg(timeline.header.ruleset, state, viewer, title=title, players=players)

@@ -86,5 +86,5 @@ def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
 def test_position_refuses_an_unknown_format(logs_dir: Path) -> None:
     log = collect([logs_dir / "cardtoy"])[0]
     result = runner.invoke(app, ["position", log, "--format", "xml"])
-    assert result.exit_code == 1
-    assert result.stderr.startswith("error: unknown format 'xml'; choose board or json")
+    assert result.exit_code == 2  # a usage error
+    assert result.stderr.startswith("error: unknown format 'xml'; choose board, json or svg")

@@ -1,0 +1,75 @@
+"""``annals view`` (a self-contained HTML replay) and ``annals annotate`` (notes in a side file of a log)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from annals.cli.app import app, out, reported
+from annals.cli.position import log_for
+from annals.engine.views import VIEWERS, viewer_of
+from annals.ingest.schema import DEFAULT_DB
+from annals.queries.annotations import annotate as add_note
+from annals.queries.annotations import load_notes, notes_path
+from annals.queries.positions import LogNotFoundError
+from annals.schemas.logfile import read_log
+
+
+@app.command()
+def view(
+    source: str = typer.Argument(..., help="A log file, or a game id in the database."),
+    output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write."),
+    view_name: str = typer.Option("spectator", "--view", help=f"One of: {', '.join(VIEWERS)}."),
+    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="Where to look a game id up."),
+) -> None:
+    """Write a replay viewer: one HTML file that opens from disk with no network, with the board at every event,
+    a timeline, jumps by turn, phase and key moment, the events in words and the log's notes.
+
+    A player's or the spectator's file holds only what that view could see.
+
+    Example: annals view games/miras9-00000001-3f2a.log --view player0 --output game.html
+    """
+    from annals.queries.viewer import write_viewer
+
+    with reported():
+        viewer_of(view_name)
+        log_path = log_for(source, db)
+        if not log_path.exists():
+            raise LogNotFoundError(
+                f"game {source!r} was ingested from {str(log_path)!r}, which is not there now; the viewer is written "
+                "from the log: pass its path instead of the game id"
+            )
+        started = time.perf_counter()
+        log = read_log(log_path)
+        notes = load_notes(log_path, log.header.game_id)
+        size = write_viewer(log, output, view_name, notes)
+    ms = (time.perf_counter() - started) * 1000
+    out.print(
+        f"{output}: {log.header.ruleset} game {log.header.game_id}, {len(log.events)} events, {view_name} view, "
+        f"{len(notes)} note(s) in the log's notes file, {size / 1024:.0f} KiB in {ms:.0f} ms",
+        markup=False,
+    )
+
+
+@app.command()
+def annotate(
+    log: Path = typer.Argument(..., help="A log file; the notes go to LOG.notes.json beside it."),
+    text: str = typer.Argument(..., help="The note."),
+    at: str = typer.Option(..., "--at", help="The coordinate: event:N, turn:T/STEP, damage:K, ... (as position)."),
+    author: str = typer.Option("", "--author", help="Who wrote the note."),
+    only: str = typer.Option("", "--only", help="Show it only in these views (comma-separated); default: all."),
+) -> None:
+    """Add a note at a coordinate of a game, in a side file next to the log (the log is never modified); the
+    replay viewer shows it at its moment and as a mark on the timeline.
+
+    Example: annals annotate games/miras9-00000001-3f2a.log --at turn:5/attack "The wave that decides it."
+    """
+    views = [v.strip() for v in only.split(",") if v.strip()]
+    with reported():
+        path = add_note(log, at, text, author=author, views=views)
+    out.print(f"note at {at} added to {path} (the log {log} is unchanged)", markup=False)
+
+
+__all__ = ["annotate", "notes_path", "view"]

@@ -1,0 +1,321 @@
+"""The Miras 9 board as SVG lines: three lane columns with both players' Site positions, Units as cards with their
+effective ATK/GRIT/ECHO, wounds, tapped and Attuned status and attached Equipment; each player's Planet/Spirit,
+Echo and pile sizes, the hand (faces for its owner, backs for everyone else); and panels for the turn, the attack
+wave in progress, the reaction stack and Battle Damage owed.
+
+The viewer's side is drawn at the bottom (player 0 for the omniscient and spectator views). Hidden piles of any
+player but the viewer are drawn as backs or counts whatever the state holds, so even an omniscient state drawn for a
+player shows no card of the opponent's hand; pass the viewer's own fold (``queries.viewstate``) all the same.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from annals.engine.miras9.board import atk, defn, echo_of, grit
+from annals.engine.miras9.state import CardState, M9State
+from annals.queries.svgkit import (
+    CLOSE_SVG,
+    SIDE_INK,
+    STYLE,
+    back_line,
+    card_attrs,
+    chip_line,
+    clip,
+    group,
+    open_svg,
+    panel,
+    rect,
+    stat_cells,
+    text,
+)
+from annals.schemas.miras9 import LANES
+
+WIDTH, HEIGHT = 1200, 700
+COL_X, COL_W = 10, 256  # lane columns: x = COL_X + lane * (COL_W + 6)
+TILE_W = 122
+TOP_HAND_Y, TOP_STRIP_Y = 36, 96
+SITE_TOP_Y, UNITS_TOP_Y, MID_Y, UNITS_BOTTOM_Y, SITE_BOTTOM_Y = 128, 172, 352, 372, 552
+UNITS_H = 176
+BOTTOM_STRIP_Y, BOTTOM_HAND_Y = 598, 630
+PANEL_X, PANEL_W = 806, 384
+PILE_LABELS = (("deck", "Deck"), ("hand", "Hand"), ("resource", "Resource"), ("used", "Used"))
+OPEN_PILES = (("discard", "Discard"), ("exile", "Exile"))
+CHIP_W = {"resource": 66, "discard": 62}
+
+
+def render(s: M9State, viewer: int | None, title: str, players: tuple[str, ...]) -> str:
+    bottom = viewer if viewer in (0, 1) else 0
+    top = 1 - bottom
+    view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
+    lines = [open_svg(WIDTH, HEIGHT, "miras9", view), STYLE, rect(0, 0, WIDTH, HEIGHT, "frame", 0)]
+    lines.append(text(12, 22, title or f"Miras 9 · turn {s.turn} · {s.step}", "title"))
+    roles = _roles(s)
+    for lane in range(3):
+        lines.extend(_lane(s, lane, top, bottom, roles))
+    for side, hand_y, strip_y in ((top, TOP_HAND_Y, TOP_STRIP_Y), (bottom, BOTTOM_HAND_Y, BOTTOM_STRIP_Y)):
+        lines.extend(_player(s, side, viewer, hand_y, strip_y, players))
+    lines.extend(_panels(s))
+    lines.append(CLOSE_SVG)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the lanes
+
+
+def _roles(s: M9State) -> dict[int, str]:
+    """Each card's part in the wave in progress: attacking, blocking, or attacked."""
+    w = s.wave
+    if w is None:
+        return {}
+    roles = {c: "target" for c in w.targets if c}
+    roles.update({c: "block" for c in w.blockers})
+    roles.update({c: "attack" for c in w.attackers})
+    return roles
+
+
+def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str]) -> list[str]:
+    x = COL_X + lane * (COL_W + 6)
+    w = s.wave
+    waving = w is not None and w.lane == lane
+    out = [
+        f'<rect x="{x}" y="{SITE_TOP_Y - 4}" width="{COL_W}" height="{SITE_BOTTOM_Y + 48 - SITE_TOP_Y}" rx="6" '
+        f'class="lane{" waving" if waving else ""}" data-lane="{LANES[lane]}"/>',
+        text(x + COL_W / 2, MID_Y + 14, LANES[lane].upper() + ("  ⚔ wave" if waving else ""), "h mid"),
+    ]
+    for side, site_y, units_y in ((top, SITE_TOP_Y, UNITS_TOP_Y), (bottom, SITE_BOTTOM_Y, UNITS_BOTTOM_Y)):
+        out.append(_site(s, side, lane, x + 4, site_y))
+        here = [c for c in s.board if s.cards[c].loc == side * 3 + lane and not s.cards[c].host]
+        out.extend(_units(s, here, x + 4, units_y, roles))
+    return out
+
+
+def _site(s: M9State, side: int, lane: int, x: float, y: float) -> str:
+    card = s.players[side].sites[lane] if side < len(s.players) else 0
+    zone = f"site:{side}:{LANES[lane]}"
+    if not card:
+        body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, f"basic {LANES[lane]} position", "small")
+        body += text(8, 31, f"p{side}", "h", SIDE_INK[side])
+        return group(x, y, f' data-zone="{zone}" data-side="{side}" data-basic="1"', body)
+    d = defn(s.cards[card])
+    body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, clip(d.name, 34), "h")
+    body += text(8, 31, f"p{side} Site" + (f" · generates {d.gen}" if d.gen else ""), "small")
+    return group(x, y, card_attrs(card, zone, d.name), body)
+
+
+def _units(s: M9State, cards: list[int], x: float, y: float, roles: dict[int, str]) -> list[str]:
+    if not cards:
+        return []
+    rows = (len(cards) + 1) // 2
+    row_h = min(88, UNITS_H // rows)
+    out = []
+    for i, c in enumerate(cards):
+        cs = s.cards[c]
+        ux, uy = x + (i % 2) * (TILE_W + 4), y + (i // 2) * row_h
+        attached = tuple((e, s.cards[e].zone, defn(s.cards[e]).name) for e in s.board if s.cards[e].host == c)
+        if row_h >= 84:
+            body = _unit_tile(*_unit_facts(s, cs), roles.get(c, ""), attached)
+        else:
+            body = _unit_compact(*_unit_facts(s, cs), roles.get(c, ""), attached, row_h - 4)
+        out.append(group(ux, uy, card_attrs(c, cs.zone, defn(cs).name), body))
+    return out
+
+
+def _unit_facts(s: M9State, cs: CardState) -> tuple[str, str, int, int, int, int, int, int, int, int]:
+    d = defn(cs)
+    kind = " · ".join(d.traits) if d.traits else d.type
+    if d.type == "equipment":
+        kind = "equipment (dropped)"
+    return (d.name, kind, cs.ctrl, atk(s, cs), grit(s, cs), echo_of(s, cs), cs.wounds, cs.tapped, cs.attuned, cs.shield)
+
+
+_ROLE_LABEL = {"attack": "ATTACKING", "block": "BLOCKING", "target": "ATTACKED"}
+
+
+@lru_cache(maxsize=8192)
+def _unit_tile(
+    name: str,
+    kind: str,
+    ctrl: int,
+    a: int,
+    g: int,
+    e: int,
+    wounds: int,
+    tapped: int,
+    attuned: int,
+    shield: int,
+    role: str,
+    attached: tuple[tuple[int, str, str], ...],
+) -> str:
+    h = 84
+    body = rect(0, 0, TILE_W, h, f"p{ctrl}")
+    if role:
+        body += rect(1, 1, TILE_W - 2, h - 2, role) + text(TILE_W - 4, 24, _ROLE_LABEL[role], "small end")
+    body += text(5, 13, clip(name, 19), "h") + text(5, 24, clip(kind, 20), "small")
+    body += stat_cells((("ATK", a), ("GRIT", g), ("ECHO", e)), 44, TILE_W)
+    tags = ["TAPPED" if tapped else "ready", "Attuned" if attuned else "not Attuned"]
+    if shield:
+        tags.append(f"shield {shield}")
+    body += text(5, 66, " · ".join(tags), "small")
+    if wounds:
+        body += f'<circle cx="{TILE_W - 11}" cy="11" r="9" class="wound"/>'
+        body += f'<text x="{TILE_W - 11}" y="15" class="mid" style="fill:#fff;font-weight:bold">{wounds}</text>'
+    for card, zone, ename in attached[:1]:
+        more = f" +{len(attached) - 1}" if len(attached) > 1 else ""
+        eq = rect(2, 0, TILE_W - 4, 13, "badge", 2) + text(6, 10, clip(f"⚙ {ename}{more}", 24), "small")
+        body += f'<g transform="translate(0,{h - 15})"{card_attrs(card, zone, ename)}>{eq}</g>'
+    for card, zone, ename in attached[1:]:  # further attachments: counted by the badge's "+N", kept for tools
+        body += f"<g{card_attrs(card, zone, ename)}/>"
+    cls = ' class="tapped"' if tapped else ""
+    return f"<g{cls}>{body}</g>"
+
+
+@lru_cache(maxsize=8192)
+def _unit_compact(
+    name: str,
+    kind: str,
+    ctrl: int,
+    a: int,
+    g: int,
+    e: int,
+    wounds: int,
+    tapped: int,
+    attuned: int,
+    shield: int,
+    role: str,
+    attached: tuple[tuple[int, str, str], ...],
+    h: int,
+) -> str:
+    body = rect(0, 0, TILE_W, h, f"p{ctrl}" + (f" {role}" if role else ""))
+    marks = ("T" if tapped else "") + ("A" if attuned else "") + (f" {wounds}w" if wounds else "")
+    body += text(4, 12, clip(name, 14), "small") + text(TILE_W - 4, 12, f"{a}/{g}/{e} {marks}", "small end")
+    for card, zone, ename in attached:
+        body += f"<g{card_attrs(card, zone, ename)}/>"
+    cls = ' class="tapped"' if tapped else ""
+    return f"<g{cls}>{body}</g>"
+
+
+# ---------------------------------------------------------------- a player's strip and hand
+
+
+def _player(
+    s: M9State, side: int, viewer: int | None, hand_y: float, strip_y: float, players: tuple[str, ...]
+) -> list[str]:
+    if side >= len(s.players):
+        return []
+    pl = s.players[side]
+    who = f"p{side}" + (f" {players[side]}" if side < len(players) else "")
+    active = " · active" if s.active == side and s.turn > 0 else ""
+    out = [text(12, strip_y + 16, clip(who, 22) + active, "h", SIDE_INK[side])]
+    out.append(group(190, strip_y, f' data-counter="echo" data-side="{side}" data-value="{pl.echo}"',
+                     rect(0, 0, 70, 24, "badge", 4) + text(35, 17, f"Echo {pl.echo}", "h mid")))  # fmt: skip
+    leader = s.cards.get(pl.leader)
+    if leader is not None and leader.zone == "planet":
+        d = defn(leader)
+        label = f"Planet {d.name} · awakens at {d.threshold}"
+        body = rect(0, 0, 172, 24, "site", 4) + text(6, 16, clip(label, 31), "small")
+        out.append(group(266, strip_y, card_attrs(pl.leader, "planet", d.name), body))
+    elif leader is not None and leader.face:
+        out.append(text(272, strip_y + 16, clip(f"Spirit {defn(leader).name} awakened", 30), "small"))
+    x = 444
+    for zone, label in PILE_LABELS + OPEN_PILES:
+        w = CHIP_W.get(zone, 50)
+        out.append(chip_line(x, strip_y, zone, side, label, len(getattr(pl, zone)), w))
+        x += w + 3
+    see = viewer is None or viewer == side
+    hx = 12
+    step = min(104, (PANEL_X - 30) // max(len(pl.hand), 1))
+    for c in pl.hand:
+        cs = s.cards.get(c)
+        if see and cs is not None:
+            out.append(group(hx, hand_y, card_attrs(c, "hand", defn(cs).name), _hand_tile(*_hand_facts(cs))))
+        else:
+            out.append(back_line(hx, hand_y, 100, 54, "hand", side))
+        hx += step
+    return out
+
+
+def _hand_facts(cs: CardState) -> tuple[str, str, int, str]:
+    d = defn(cs)
+    stats = f"{d.atk}/{d.grit}/{d.echo}" if d.type in ("unit", "token") else ""
+    return d.name, d.type, d.cost, stats
+
+
+@lru_cache(maxsize=2048)
+def _hand_tile(name: str, kind: str, cost: int, stats: str) -> str:
+    body = rect(0, 0, 100, 54, "chip") + text(5, 14, clip(name, 13), "h")
+    body += text(5, 28, f"{kind} · cost {cost}", "small")
+    if stats:
+        body += text(5, 46, f"ATK/GRIT/ECHO {stats}", "small")
+    return body
+
+
+# ---------------------------------------------------------------- panels: turn, wave, stack, Battle Damage
+
+
+def _name(s: M9State, card: int) -> str:
+    cs = s.cards.get(card)
+    return defn(cs).name if cs is not None else "?"
+
+
+def _panels(s: M9State) -> list[str]:
+    turn = [f"Turn {s.turn} · p{s.active} active" if s.turn else "Set-up", f"Phase {s.phase} · step {s.step}"]
+    if s.window:
+        turn.append(f"Window {s.window} · priority p{s.priority} ({s.passes} pass{'es' if s.passes != 1 else ''})")
+    if s.over:
+        turn.append("Game over: " + (f"p{s.winner} wins" if s.winner >= 0 else "no winner") + f" ({s.end_reason})")
+    out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
+    w = s.wave
+    if w is None:
+        wave = ["no wave in progress", f"waves this game: {s.waves}"]
+    else:
+        wave = [f"Wave {w.number} · {LANES[w.lane]} · p{w.attacker} attacks · step {w.step} of 7"]
+        for c, t in zip(w.attackers, w.targets, strict=False):
+            aim = f"{_name(s, t)}" if t else f"p{1 - w.attacker}'s {LANES[w.lane]} Site position"
+            wave.append(clip(f"⚔ {_name(s, c)} → {aim}", 56))
+        for c, t in zip(w.blockers, w.blocked, strict=False):
+            wave.append(clip(f"⛨ {_name(s, c)} blocks {_name(s, t)}", 56))
+    out.append(panel(PANEL_X, 126, PANEL_W, 170, "Attack wave", wave[:10], ' data-panel="wave"'))
+    out.append(_stack(s))
+    owed = len(s.bd_sources)
+    if s.bd_player >= 0:
+        bd = [f"p{s.bd_player} pays {owed} point{'s' if owed != 1 else ''}: {s.bd_paid} paid, {owed - s.bd_paid} to go"]
+        bd += [clip(f"from {name} × {s.bd_sources.count(c)}", 56) for c, name in _sources(s)]
+    else:
+        bd = ["none owed"]
+    out.append(panel(PANEL_X, 540, PANEL_W, 84, "Battle Damage", bd[:4], f' data-panel="damage" data-owed="{owed}"'))
+    if s.over:
+        verdict = f"p{s.winner} wins" if s.winner >= 0 else "no winner"
+        out.append(text(PANEL_X + PANEL_W / 2, 660, f"Game over · {verdict} · {s.end_reason}", "win mid"))
+    return out
+
+
+def _sources(s: M9State) -> list[tuple[int, str]]:
+    return [(c, _name(s, c)) for c in dict.fromkeys(s.bd_sources)]
+
+
+def _stack(s: M9State) -> str:
+    body = rect(0, 0, PANEL_W, 236, "panel") + text(8, 16, f"Reaction stack ({len(s.stack)})", "h")
+    y = 32
+    shown = list(reversed(s.stack))[:12]
+    on_stack = set(s.stack_cards)
+    for i, item in enumerate(shown):
+        what = _name(s, item.card) + (f" (ability {item.ability + 1})" if item.ability >= 0 else "")
+        aim = f" → {_name(s, item.target)}" if item.target else ""
+        line = text(10, 11, clip(f"{'top ' if i == 0 else f'{i + 1}.  '}p{item.controller} {what}{aim}", 58))
+        zone = "stack" if item.ability < 0 and item.card in on_stack else ""
+        attrs = card_attrs(item.card, zone, _name(s, item.card)) if zone else f' data-item="{item.card}"'
+        body += f'<g transform="translate(0,{y - 11})"{attrs}>{line}</g>'
+        y += 16
+    if len(s.stack) > len(shown):
+        body += text(10, y, f"… {len(s.stack) - len(shown)} more below", "small")
+        y += 16
+    items = {item.card for item in s.stack if item.ability < 0}
+    for c in s.stack_cards:
+        if c not in items:  # an Event resolving
+            line = text(10, 11, clip(f"resolving: {_name(s, c)}", 58))
+            body += f'<g transform="translate(0,{y - 11})"{card_attrs(c, "stack", _name(s, c))}>{line}</g>'
+            y += 16
+    if not s.stack and not s.stack_cards:
+        body += text(10, 32, "empty", "small")
+    return group(PANEL_X, 302, ' data-panel="stack"', body)

@@ -1,0 +1,308 @@
+// The annals replay viewer: reads the game's data from the page (queries/viewer.py writes it), draws the board at
+// any position, and moves by event, turn, phase, key moment, coordinate, timeline or address (#turn:5/attack).
+// Position c is the board after c events (0: before any event); event i is the (i+1)-th position's event.
+(function () {
+  "use strict";
+  const D = JSON.parse(document.getElementById("annals-data").textContent);
+  const N = D.events.length;
+  const K = D.keyframe_every;
+  const $ = (id) => document.getElementById(id);
+  const board = $("board"), slider = $("slider"), where = $("where"), cursor = $("cursor");
+  const turns = D.events.map((e) => e[0]);
+  const steps = D.events.map((e) => D.steps[e[1]]);
+  const kinds = D.events.map((e) => D.kinds[e[2]]);
+  const keys = [...new Set(D.marks.map((m) => m[0]))].sort((a, b) => a - b);
+  let cur = -1, shownCoord = "", cache = { count: -1, list: null };
+  const past = [];
+
+  // ------------------------------------------------------------------ boards
+  function applyDiff(prev, d) {
+    const sep = d.indexOf(-1);
+    const drop = new Set(d.slice(0, sep));
+    const out = drop.size ? prev.filter((_, i) => !drop.has(i)) : prev.slice();
+    for (let k = sep + 1; k < d.length; k += 2) out.splice(d[k], 0, d[k + 1]);
+    return out;
+  }
+  function listAt(count) {
+    if (cache.count === count) return cache.list;
+    let start, list;
+    if (cache.count >= 0 && cache.count < count && Math.floor(count / K) === Math.floor(cache.count / K)) {
+      start = cache.count; list = cache.list;
+    } else {
+      start = count - (count % K); list = D.boards[start];
+    }
+    for (let j = start + 1; j <= count; j++) list = applyDiff(list, D.boards[j]);
+    cache = { count: count, list: list };
+    return list;
+  }
+  function svgAt(count) { return listAt(count).map((i) => D.lines[i]).join("\n"); }
+
+  // The board in the page: an <svg> (its first and last lines) whose children are the other lines' elements. A
+  // move keeps the elements of lines both boards share and parses only the new lines, so the browser restyles
+  // and lays out what changed, not the whole board.
+  let shownList = [], shownNodes = [], svgRoot = null;
+  const scratch = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  function draw(count) {
+    const list = listAt(count);
+    const n = list.length;
+    if (!svgRoot || D.lines[list[0]] !== D.lines[shownList[0]]) {
+      board.innerHTML = svgAt(count);
+      svgRoot = board.firstElementChild;
+      shownList = list;
+      shownNodes = [null, ...svgRoot.children, null];  // aligned with the lines: the first and last are the root
+      return;
+    }
+    const spare = new Map();
+    for (let i = 1; i < shownList.length - 1; i++) {
+      const line = shownList[i];
+      if (!spare.has(line)) spare.set(line, []);
+      spare.get(line).push(shownNodes[i]);
+    }
+    const nodes = new Array(n);
+    const fresh = [];
+    for (let i = 1; i < n - 1; i++) {
+      const pool = spare.get(list[i]);
+      if (pool && pool.length) nodes[i] = pool.shift();
+      else fresh.push(i);
+    }
+    if (fresh.length) {
+      scratch.innerHTML = fresh.map((i) => D.lines[list[i]]).join("");
+      const made = Array.from(scratch.children);
+      fresh.forEach((i, k) => { nodes[i] = made[k]; });
+    }
+    for (const pool of spare.values()) for (const node of pool) node.remove();
+    let ref = svgRoot.firstElementChild;
+    for (let i = 1; i < n - 1; i++) {
+      const node = nodes[i];
+      if (node === ref) ref = ref.nextElementSibling;
+      else svgRoot.insertBefore(node, ref);
+    }
+    shownList = list;
+    shownNodes = nodes;
+  }
+
+  // ------------------------------------------------------------------ coordinates (as queries/positions.py)
+  function bad(msg) { const e = new Error(msg); e.name = "CoordinateError"; return e; }
+  function int(text, coordinate) {
+    if (!/^-?\d+$/.test(text)) throw bad(`${JSON.stringify(coordinate)}: ${JSON.stringify(text)} is not a whole number`);
+    return parseInt(text, 10);
+  }
+  function firstStep(lo, hi, step, coordinate) {
+    for (let i = lo; i < hi; i++) if (steps[i] === step || steps[i].startsWith(step + ".")) return i;
+    throw bad(`${JSON.stringify(coordinate)}: no event at step ${JSON.stringify(step)} there`);
+  }
+  function resolve(coordinate) {
+    const text = coordinate.trim();
+    if (text === "start") return 0;
+    if (text === "end") return N;
+    const parts = text.split("/");
+    if (parts.length > 2) throw bad(`coordinate ${JSON.stringify(coordinate)} has more than one '/'`);
+    let [head, arg] = split(parts[0]);
+    if (!arg) throw bad(`coordinate ${JSON.stringify(coordinate)} needs NAME:VALUE, e.g. event:120, turn:5, damage:2`);
+    let lo = 0, hi = N;
+    if (head === "event") {
+      const n = int(arg, coordinate);
+      if (n < 0 || n >= N) throw bad(`event ${n} does not exist; this game has events 0..${N - 1}`);
+      if (parts.length > 1) throw bad(`event:${n} takes no '/...' part`);
+      return n + 1;
+    }
+    if (head === "turn") {
+      const t = int(arg, coordinate);
+      lo = turns.indexOf(t);
+      if (lo < 0) throw bad(`turn ${t} does not occur; this game has turns 0..${Math.max(0, ...turns)}`);
+      hi = lo;
+      while (hi < N && turns[hi] <= t) hi++;
+      if (parts.length === 1) return lo + 1;
+      [head, arg] = split(parts[1]);
+      if (!arg) return firstStep(lo, hi, parts[1], coordinate) + 1;
+    } else if (parts.length > 1) {
+      throw bad(`only turn:T may be followed by '/...' (got ${JSON.stringify(coordinate)})`);
+    }
+    if (head === "step") return firstStep(lo, hi, arg, coordinate) + 1;
+    const kind = D.aliases[head] || head;
+    const k = int(arg, coordinate);
+    let seen = 0;
+    for (let i = lo; i < hi; i++) if (kinds[i] === kind && ++seen === k) return i + 1;
+    throw bad(`${JSON.stringify(coordinate)}: found ${seen} event(s) of kind ${JSON.stringify(kind)} there, not ${k}`);
+  }
+  function split(part) {
+    const i = part.indexOf(":");
+    return i < 0 ? [part, ""] : [part.slice(0, i), part.slice(i + 1)];
+  }
+  function coordinateOf(count) { return count === 0 ? "start" : `event:${count - 1}`; }
+
+  // ------------------------------------------------------------------ moving
+  const items = [];
+  function go(count, opts) {
+    opts = opts || {};
+    count = Math.max(0, Math.min(N, count | 0));
+    if (opts.jump && count !== cur && cur >= 0) { past.push(cur); $("back").disabled = false; }
+    if (count !== cur) {
+      draw(count);
+      if (cur > 0) items[cur - 1].classList.remove("now");
+      if (count > 0) {
+        const li = items[count - 1];
+        li.classList.add("now");
+        if (!opts.noScroll) li.scrollIntoView({ block: "nearest" });
+      }
+      slider.value = String(count);
+      cursor.style.left = (N ? (100 * count) / N : 0) + "%";
+      cur = count;
+      showNotes(count);
+    }
+    shownCoord = opts.coordinate || coordinateOf(count);
+    const e = count > 0 ? D.events[count - 1] : null;
+    where.textContent = e
+      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.steps[e[1]]}`
+      : `start · before any event (${N} events)`;
+    if (!opts.fromHash) history.replaceState(null, "", "#" + shownCoord);
+  }
+  function jumpTo(list, dir) {
+    if (dir > 0) { const n = list.find((p) => p > cur); if (n !== undefined) go(n, { jump: true }); }
+    else { let p; for (const x of list) { if (x < cur) p = x; else break; } if (p !== undefined) go(p, { jump: true }); }
+  }
+  function back() {
+    if (!past.length) return;
+    go(past.pop());
+    $("back").disabled = past.length === 0;
+  }
+  function goCoordinate(text, fromHash) {
+    try {
+      const count = resolve(text);
+      $("coord-error").textContent = "";
+      go(count, { jump: true, coordinate: text.trim(), fromHash: fromHash });
+      return true;
+    } catch (err) {
+      $("coord-error").textContent = err.message;
+      return false;
+    }
+  }
+
+  // ------------------------------------------------------------------ notes
+  const notesAt = new Map();
+  for (const [pos, at, author, text] of D.notes) {
+    if (!notesAt.has(pos)) notesAt.set(pos, []);
+    notesAt.get(pos).push({ at, author, text });
+  }
+  function showNotes(count) {
+    const box = $("note-box"), here = notesAt.get(count);
+    box.hidden = !here;
+    box.replaceChildren(...(here || []).map((n) => {
+      const p = document.createElement("p");
+      p.textContent = `✎ ${n.author ? n.author + ": " : ""}${n.text} (${n.at})`;
+      return p;
+    }));
+  }
+
+  // ------------------------------------------------------------------ building the page
+  const g = D.game;
+  const rulesetName = { miras9: "Miras 9", morana: "MORANA" }[g.ruleset] || g.ruleset;
+  $("title").textContent = `${rulesetName} · game ${g.game_id} · ${g.view} view · ${g.players.join(" vs ")}`;
+  if (g.result) $("result").textContent = g.result.winner >= 0 ? `p${g.result.winner} won (${g.result.reason})` : `no winner (${g.result.reason})`;
+  slider.max = String(N);
+  const list = $("events"), frag = document.createDocumentFragment();
+  D.events.forEach((e, i) => {
+    const li = document.createElement("li");
+    li.dataset.n = String(i);
+    const t = document.createElement("span");
+    t.className = "t";
+    t.textContent = `t${e[0]} ${D.steps[e[1]]} `;
+    li.append(t, e[4]);
+    li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
+    items.push(li);
+    frag.append(li);
+  });
+  list.append(frag);
+  const marks = $("marks");
+  for (const [pos, mark, label] of D.marks) {
+    const s = document.createElement("span");
+    s.className = mark;
+    s.style.left = (N ? (100 * pos) / N : 0) + "%";
+    s.title = label;
+    marks.append(s);
+  }
+  const notes = $("notes");
+  for (const [pos, at, author, text] of D.notes) {
+    const li = document.createElement("li");
+    li.textContent = `${at}: ${author ? author + ": " : ""}${text}`;
+    li.addEventListener("click", () => go(pos, { jump: true, coordinate: at }));
+    notes.append(li);
+  }
+  if (!D.notes.length) notes.append(Object.assign(document.createElement("li"), { textContent: "none" }));
+  const jumps = $("jumps");
+  for (const [name, positions] of Object.entries(D.jumps)) {
+    if (!positions.length) continue;
+    const label = document.createElement("span");
+    label.textContent = name;
+    const prev = Object.assign(document.createElement("button"), { textContent: "◀", title: `previous ${name}` });
+    const next = Object.assign(document.createElement("button"), { textContent: "▶", title: `next ${name}` });
+    prev.dataset.jump = next.dataset.jump = name;
+    prev.addEventListener("click", () => jumpTo(positions, -1));
+    next.addEventListener("click", () => jumpTo(positions, 1));
+    jumps.append(label, prev, next);
+  }
+
+  // ------------------------------------------------------------------ controls, timeline, keys, address
+  $("first").onclick = () => go(0, { jump: true });
+  $("last").onclick = () => go(N, { jump: true });
+  $("prev").onclick = () => go(cur - 1);
+  $("next").onclick = () => go(cur + 1);
+  $("prev-turn").onclick = () => jumpTo(D.jumps.turn, -1);
+  $("next-turn").onclick = () => jumpTo(D.jumps.turn, 1);
+  $("prev-key").onclick = () => jumpTo(keys, -1);
+  $("next-key").onclick = () => jumpTo(keys, 1);
+  $("back").onclick = back;
+  slider.addEventListener("input", () => go(parseInt(slider.value, 10), { noScroll: false }));
+  $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); goCoordinate($("coord").value, false); });
+  const tl = $("timeline");
+  let dragging = false;
+  function fromPointer(ev) {
+    const r = tl.getBoundingClientRect();
+    return Math.round(((ev.clientX - r.left) / r.width) * N);
+  }
+  tl.addEventListener("pointerdown", (ev) => {
+    dragging = true;
+    tl.setPointerCapture(ev.pointerId);
+    go(fromPointer(ev), { jump: true });
+  });
+  tl.addEventListener("pointermove", (ev) => { if (dragging) go(fromPointer(ev)); });
+  tl.addEventListener("pointerup", () => { dragging = false; });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement && ev.target.type === "text") return;
+    const k = ev.key;
+    if (k === "ArrowRight") ev.shiftKey ? jumpTo(keys, 1) : go(cur + 1);
+    else if (k === "ArrowLeft") ev.shiftKey ? jumpTo(keys, -1) : go(cur - 1);
+    else if (k === "ArrowDown" || k === "PageDown") jumpTo(D.jumps.turn, 1);
+    else if (k === "ArrowUp" || k === "PageUp") jumpTo(D.jumps.turn, -1);
+    else if (k === "Home") go(0, { jump: true });
+    else if (k === "End") go(N, { jump: true });
+    else if (k === "b" || k === "B") back();
+    else if (k === "g" || k === "G") $("coord").focus();
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener("hashchange", () => {
+    const h = decodeURIComponent(location.hash.slice(1));
+    if (h && h !== shownCoord) goCoordinate(h, true);
+  });
+
+  // For tests and benchmarks: move and time the move inside the page.
+  window.annalsViewer = {
+    N: N,
+    go: go,
+    resolve: resolve,
+    position: () => cur,
+    coordinate: () => shownCoord,
+    // the move, then the style and layout it causes (forced here, so the time counts them; painting is not)
+    timeMove: (count) => {
+      const t0 = performance.now();
+      go(count);
+      void document.body.offsetHeight;
+      return performance.now() - t0;
+    },
+  };
+
+  const start = decodeURIComponent(location.hash.slice(1));
+  go(0, { fromHash: true });
+  if (start) goCoordinate(start, true);
+})();

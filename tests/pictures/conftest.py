@@ -1,0 +1,27 @@
+"""Real bot games of both rulesets for the board, viewer and browser tests (simulated once per session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annals.engine.simulate import simulate
+from annals.schemas.logfile import GameLog, read_log
+
+GAMES = {"miras9": (3, ["bastion", "tempest"]), "morana": (4, ["clash", "glory"])}
+
+
+@pytest.fixture(scope="session")
+def picture_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    root = tmp_path_factory.mktemp("pictures")
+    out: dict[str, list[Path]] = {}
+    for ruleset, (games, decks) in GAMES.items():
+        list(simulate(ruleset, games, 21, decks, ["heuristic", "random"], root / ruleset))
+        out[ruleset] = sorted((root / ruleset).glob("*.log"))
+    return out
+
+
+@pytest.fixture(scope="session")
+def games(picture_logs: dict[str, list[Path]]) -> dict[str, list[GameLog]]:
+    return {ruleset: [read_log(p) for p in paths] for ruleset, paths in picture_logs.items()}
