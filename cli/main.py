@@ -12,6 +12,7 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     play,
     position,
     query,
+    serve,
     simulate,
 )
 from annals.cli.app import app, out

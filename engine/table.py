@@ -83,6 +83,7 @@ class LiveTable:
     def _open_writer(self) -> LogWriter:
         """A new log holding the game so far (nothing for a new game): written aside, then moved into place."""
         events, decisions = self.game.take_batch()
+        self.replayed: list[Any] = events  # a resumed game's events so far, for its seats' views
         if not events and not decisions:
             return LogWriter(self.path, self.header, group_bytes=0)
         aside = self.path.with_name(self.path.name + ".resuming")
