@@ -49,8 +49,9 @@ def join(
     Example: annals join http://127.0.0.1:8765/play/3f2a9c --token 9xQ...
     """
     from annals.clients.join import join as play
+    from annals.clients.join import read_line
 
     with reported():
-        result = play(url, token, input, out)
+        result = play(url, token, read_line, out)
     if result is not None:
         out.print(f"result: {result.text}", markup=False)

@@ -7,6 +7,10 @@ connection is retried with the same token, up to ``RETRIES`` times: the table se
 
 from __future__ import annotations
 
+import contextlib
+import select
+import signal
+import sys
 import time
 from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -37,6 +41,32 @@ def socket_url(url: str, token: str, *, boards: bool = True) -> str:
     return urlunsplit((scheme, parts.netloc, path, query, ""))
 
 
+def _main_thread_takes_ctrl_c() -> contextlib.AbstractContextManager[None]:
+    """The socket's reader thread starts with Ctrl-C (SIGINT) blocked, so the kernel delivers it to the main
+    thread, where it interrupts the prompt (a signal that lands on another thread leaves ``input()`` waiting)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    return contextlib.nullcontext()
+
+
+def _unblock_ctrl_c() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def read_line(prompt: str) -> str:
+    """``input()`` that Ctrl-C always interrupts: it waits in short ``select`` calls, so Python runs its signal
+    handler in the main thread even when the kernel delivered SIGINT to the socket's thread."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([sys.stdin], [], [], 0.1)[0]:
+        pass
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
 def join(url: str, token: str, read_line: Callable[[str], str], console: Console) -> p.GameOver | None:
     """Play the seat to the end of the game (or until the person leaves); returns the result."""
     ui = TerminalUI(read_line, console)
@@ -44,7 +74,11 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
     tries = 0
     while ui.over is None:
         try:
-            with connect(address, open_timeout=10, max_size=p.MAX_MESSAGE_BYTES * 64) as ws:
+            with (
+                _main_thread_takes_ctrl_c(),
+                connect(address, open_timeout=10, max_size=p.MAX_MESSAGE_BYTES * 64, ping_interval=None) as ws,
+            ):
+                _unblock_ctrl_c()
                 tries = 0
                 while ui.over is None:
                     try:
@@ -59,10 +93,12 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
                     elif type(message) is p.Close:
                         break
         except InvalidStatus as exc:
+            _unblock_ctrl_c()
             raise JoinError(
                 f"the table refused the connection ({exc.response.status_code}): wrong token or table"
             ) from None
         except (ConnectionClosed, OSError) as exc:
+            _unblock_ctrl_c()
             tries += 1
             if tries > RETRIES:
                 raise JoinError(f"lost the table at {url}: {exc}") from None
