@@ -63,7 +63,8 @@ class Table:
         self.ruleset = ruleset
         header = live.header
         self.streams = [SeatStream(ruleset, header, seat) for seat in range(len(record.seats))]
-        self.spectator = SeatStream(ruleset, header, SPECTATOR)
+        self.spectator: SeatStream | None = None  # made when the first spectator comes (most tables have none)
+        self.events: list[tuple[Any, int]] = []  # every event so far (omniscient) with the decisions before it
         rngs = seat_rngs(header)
         self.bots: dict[int, Agent] = {
             seat: ruleset.agents()[kind](seat, rngs[seat]) for seat, kind in enumerate(record.seats) if kind != "human"
@@ -99,7 +100,21 @@ class Table:
             self.history[seat].append(message)
             if send:
                 self._to_seat(seat, message)
-        self.spectator_history.append((self.live.game.decision_count, p.encode(self.spectator.event(event))))
+        self.events.append((event, self.live.game.decision_count))
+        if self.spectator is not None:
+            self._spectate(event, self.live.game.decision_count)
+
+    def _spectate(self, event: Any, decisions: int) -> None:
+        assert self.spectator is not None
+        self.spectator_history.append((decisions, p.encode(self.spectator.event(event))))
+
+    def _spectator_stream(self) -> SeatStream:
+        """The spectators' view, folded from every event so far the first time a spectator comes."""
+        if self.spectator is None:
+            self.spectator = SeatStream(self.ruleset, self.live.header, SPECTATOR)
+            for event, decisions in self.events:
+                self._spectate(event, decisions)
+        return self.spectator
 
     def _to_seat(self, seat: int, message: bytes) -> None:
         for conn in self.connections:
@@ -122,7 +137,7 @@ class Table:
                 conn.sent += 1
 
     def board(self, seat: int, svg: bool) -> bytes:
-        stream = self.streams[seat] if seat >= 0 else self.spectator
+        stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
         names = [info.name for info in self.live.header.players]
         drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names) if svg else ""
         return p.encode(stream.board(drawn))
@@ -141,7 +156,7 @@ class Table:
         """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked."""
         conn = Connection(seat, send, boards=boards, svg=svg)
         self.connections.append(conn)
-        stream = self.streams[seat] if seat >= 0 else self.spectator
+        stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
         resumed = len(self.history[seat]) if seat >= 0 else 0
         conn.put(p.encode(stream.hello(self.live.clocks(), delay=self.record.delay, resumed_at=resumed)))
         if seat == SPECTATOR:
@@ -228,8 +243,8 @@ class Table:
         for seat in range(len(self.streams)):
             self.ended.append(p.encode(self.streams[seat].game_over(close.winner, close.end_reason, close.events,
                                                                      close.decisions)))  # fmt: skip
-        self.ended.append(p.encode(self.spectator.game_over(close.winner, close.end_reason, close.events,
-                                                            close.decisions)))  # fmt: skip
+        self.ended.append(p.encode(self._spectator_stream().game_over(close.winner, close.end_reason, close.events,
+                                                                      close.decisions)))  # fmt: skip
         self._boards()
         for seat in range(len(self.streams)):
             if seat not in self.bots:
