@@ -12,7 +12,10 @@ from annals.schemas.records import Decision
 
 
 class RandomAgent:
-    """Picks uniformly among the legal options with its own seeded generator."""
+    """Picks uniformly among the legal options with its own seeded generator (it reads no view, so none is
+    folded for it)."""
+
+    reads_view = False
 
     def __init__(self, player: int, rng: Rng):
         self.player = player

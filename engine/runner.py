@@ -72,9 +72,14 @@ class Game:
         self.events: list[Any] = []
         self.decisions: list[Decision[Any]] = []
         self.decision_count = 0
-        # Each seat's view, folded as events happen: what its agent is given (``views=False``: agents that need
-        # none, as a re-run's scripted ones).
-        self.views = [SeatView(ruleset, self.header, p) for p in range(len(agents))] if views else []
+        # Each seat's view, folded as events happen: what its agent is given. Not folded for an agent that says it
+        # reads none (``reads_view = False``: the random bot) nor with ``views=False`` (a re-run's scripted agents);
+        # those get None.
+        self._seat_views: list[SeatView | None] = [
+            SeatView(ruleset, self.header, p) if views and getattr(agent, "reads_view", True) else None
+            for p, agent in enumerate(agents)
+        ]
+        self.views = [view for view in self._seat_views if view is not None]
         self._on_event = on_event
         self._apply = ruleset.apply
 
@@ -92,7 +97,8 @@ class Game:
         if point is None:
             self.ruleset.advance(self.state, None, self.emit, self.rng)
             return
-        choice = self.agents[point.player].choose(self.views[point.player].state if self.views else None, point)
+        view = self._seat_views[point.player] if self._seat_views else None
+        choice = self.agents[point.player].choose(view.state if view is not None else None, point)
         self.answer(point, choice)
 
     def answer(self, point: DecisionPoint[Any], choice: Any) -> None:
