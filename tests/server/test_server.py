@@ -3,6 +3,7 @@ disconnects, and a kill -9 in the middle of a game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -256,3 +257,30 @@ def test_many_decisions_each_on_disk_before_the_next_question(running: Running) 
                 break
     time.sleep(0)
     assert checked >= 5
+
+
+def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running) -> None:
+    """With delay 3, while a seat is asked decision c the spectators have been sent exactly the events from
+    before decision c - 3 (read from the live log), and at the end every event."""
+    from annals.engine.table import read_prefix
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=3)
+    path = running.data / "tables" / f"{table['table']}.log"
+    with running.socket(table["table"], table["spectator_token"]) as watcher, \
+            running.socket(table["table"], table["tokens"][0]) as seat:  # fmt: skip
+        asked = play_seat(seat, 7, stop_after=6)[-1]
+        c = asked["decision"]
+        events = 0
+        with contextlib.suppress(TimeoutError):
+            while True:
+                events += json.loads(watcher.recv(timeout=0.5))["type"] == "event"
+        _, logged, decisions, _ = read_prefix(path)
+        assert c >= 6 and events == decisions[c - 3].at < len(logged)
+        m = asked
+        while m["type"] != "close":  # play on: answer every question put to this seat
+            if m["type"] == "decide" and m["player"] == 0:
+                seat.send(json.dumps({"type": "answer", "choose": 0, "decision": m["decision"]}))
+            m = json.loads(seat.recv(timeout=10))
+        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "close":
+            events += m["type"] == "event"
+    assert events == len(read_log(path).events)
