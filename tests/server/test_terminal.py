@@ -3,6 +3,7 @@ table; Ctrl-C asks first, and leaving is a recorded concession."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -54,11 +55,12 @@ def _join(running: Running, table: dict[str, str]) -> Tmux:
     return Tmux(f"{annals} join {url} --token {table['tokens'][0]}; echo CLIENT-EXITED; sleep 30")
 
 
-def _wait(t: Tmux, what: str, timeout: float = 20) -> str:
+def _wait(t: Tmux, what: str, timeout: float = 20, after: str = "") -> str:
+    """Wait until ``what`` is on the screen (after the last ``after``, when given)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         screen = t.screen()
-        if what in screen:
+        if what in screen.rpartition(after)[2] if after else what in screen:
             return screen
         time.sleep(0.05)
     raise AssertionError(f"{what!r} not on the screen:\n{t.screen()[-3000:]}")
@@ -71,13 +73,16 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
     t = _join(running, table)
     try:
         _wait(t, "your decision (commit)")
-        for command, expect in (("help", "card NAME"), ("board", "warden"), ("hand", "spirit, cost"),
+        for command, expect in (("help", "card NAME"), ("board", "you are p0"), ("hand", "spirit, cost"),
                                 ("log 5", "Embers Changed"), ("99", "is not an option")):  # fmt: skip
             t.keys(command, "Enter")
-            _wait(t, expect)
-        name = next(line.split("  ")[1].split(":")[0] for line in t.screen().splitlines() if "spirit, cost" in line)
-        t.keys(f"card {name.split(' (#')[0].lower()}", "Enter")
-        _wait(t, f"  {name.split(' (#')[0]}: ")
+            _wait(t, expect, after=f"> {command}")
+        found = re.search(r"^ +(\S[^#\n]*?) \(#\d+\): (spirit|charm), cost", t.screen(), re.MULTILINE)
+        assert found, t.screen()
+        name = found.group(1)
+        t.keys(f"card {name.lower()}", "Enter")
+        _wait(t, f"> card {name.lower()}")
+        _wait(t, f"  {name}: {found.group(2)}, cost")
         t.keys("C-c")
         _wait(t, "leave the game? It counts as a concession.")
         t.keys("n", "Enter")
