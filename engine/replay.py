@@ -17,7 +17,7 @@ from annals.engine.runner import Game
 from annals.schemas.errors import AnnalsError
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog
-from annals.schemas.records import Decision
+from annals.schemas.records import TABLE_EVENTS, Decision
 
 
 class ReplayReport(msgspec.Struct, frozen=True):
@@ -54,9 +54,12 @@ def rerun(log: GameLog) -> ReplayReport:
 
     agents = _decisions_by_player(log.decisions, len(log.header.players))
     try:
-        game = Game(ruleset, log.header, agents, on_event=compare)
+        game = Game(ruleset, log.header, agents, on_event=compare, views=False)
         while not game.state.over and checked < len(expected):
-            game.step()
+            if type(expected[checked]) in TABLE_EVENTS:  # the clock and forfeits come from the table, not the rules
+                game.emit(expected[checked])
+            else:
+                game.step()
             game.take_batch()
     except _Diverged as d:
         return ReplayReport(False, d.n, d.n, repr(d.expected), repr(d.actual), "event differs")
