@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
+from annals.clients.terminal import human_seat
 from annals.engine.players import ensure_new, fresh_seed, play_live, resume_live
 from annals.schemas.keys import load_signing_key
 
@@ -38,8 +40,11 @@ def play(
         "--out",
         help="Where to write the log (never over an existing file; default: a new file in ANNALS_HOME/games).",
     ),
+    clock: int = typer.Option(0, "--clock", help="Each seat's time bank in seconds (0: no clock)."),
 ) -> None:
-    """Play one game at the terminal, writing its log live.
+    """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
+
+    At your prompt: a number chooses, and help, board, hand, card NAME, log; Ctrl-C asks whether to leave.
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
@@ -50,7 +55,7 @@ def play(
             ensure_new(log)  # before anyone sits down to play
         result = play_live(
             ruleset, deck_names(decks), _pair(players), chosen, log, names=_pair(names),
-            deck_files=files,
+            deck_files=files, human=human_seat(sys.stdin, sys.stdout), bank_ms=clock * 1000,
         )  # fmt: skip
     out.print(
         f"game {result.game_id} (seed {chosen}{', fresh' if seed is None else ''}): winner {result.winner} "
@@ -71,5 +76,5 @@ def resume(
     """
     with reported():
         signing = load_signing_key(key) if key is not None else None
-        result = resume_live(log, _pair(players), key=signing)
+        result = resume_live(log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing)
     out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); appended to {log}")

@@ -12,13 +12,16 @@ from annals.schemas.records import Decision
 
 
 class RandomAgent:
-    """Picks uniformly among the legal options with its own seeded generator."""
+    """Picks uniformly among the legal options with its own seeded generator (it reads no view, so none is
+    folded for it)."""
+
+    reads_view = False
 
     def __init__(self, player: int, rng: Rng):
         self.player = player
         self.rng = rng
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         return point.options[self.rng.below(len(point.options))]
 
 
@@ -28,7 +31,7 @@ class ScriptedAgent:
     def __init__(self, decisions: list[Decision[Any]]):
         self._next: Iterator[Decision[Any]] = iter(decisions)
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         recorded = next(self._next, None)
         if recorded is None:
             raise ReplayMismatchError(f"the game asks {point.point!r} of player {point.player} but no decision is left")

@@ -7,7 +7,9 @@
   engine proceeds on its own; ``advance(state, choice, emit, rng)`` decides what happens next and reports it only
   by calling ``emit(event)``, which applies the event and records it. All control state (phase, step, stack,
   priority, damage still owed) lives in the state, so a game can continue from any saved position.
-* **Agents** are given the state and a ``DecisionPoint`` and return one of its options.
+* **Agents** are given their player's view (``engine.views.SeatView``: the state folded from the events as
+  ``redact`` shows them to that player, with the card ids of cards they have not seen blanked) and a
+  ``DecisionPoint``, and return one of its options. They are never handed the game's state.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import msgspec
 from annals.engine.rng import Rng
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import DeckList, LogHeader
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 E = TypeVar("E", bound=Event)
@@ -58,11 +60,23 @@ class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True):
     options: Sequence[Opt]
 
 
+def _clock(state: GameState, event: ClockCharged) -> None:
+    pass  # the time bank is the table's, not the rules'
+
+
+def _forfeited(state: GameState, event: Forfeited) -> None:
+    state.over, state.winner, state.end_reason = True, event.winner, event.reason
+
+
 class Reducer(Generic[S]):
-    """``apply(state, event)`` by dispatch on the event's exact type (a dict lookup, not ``match``)."""
+    """``apply(state, event)`` by dispatch on the event's exact type (a dict lookup, not ``match``).
+
+    Every reducer also handles the table's events of ``schemas.records`` (``ClockCharged``, ``Forfeited``).
+    """
 
     def __init__(self, handlers: Mapping[type[Any], Callable[[S, Any], None]]):
-        self._handlers = dict(handlers)
+        self._handlers: dict[type[Any], Callable[[S, Any], None]] = {ClockCharged: _clock, Forfeited: _forfeited}
+        self._handlers.update(handlers)
 
     def __call__(self, state: S, event: Event) -> None:
         handler = self._handlers.get(type(event))
@@ -105,9 +119,9 @@ class CardInfo(msgspec.Struct, frozen=True):
 
 
 class Agent(Protocol):
-    """Chooses among legal options. Bots read only what their player may know (their own view)."""
+    """Chooses among legal options, given its player's view (never the game's state)."""
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any: ...
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any: ...
 
 
 AgentFactory = Callable[[int, Rng], Agent]  # (player index, the agent's own generator) -> agent
@@ -137,6 +151,11 @@ class Ruleset(Protocol[S]):
 
     def redact(self, event: Any, viewer: int) -> Any:
         """The event as ``viewer`` sees it (-1 for a spectator): hidden cards replaced by unknowns."""
+        ...
+
+    def set_card_id(self, state: S, card: int, card_id: str) -> None:
+        """Name (or with ``""`` blank) the card definition of instance ``card`` in a view's state: a view holds
+        only the card ids of the cards its viewer has seen."""
         ...
 
     def position(self, state: S) -> Position:

@@ -2,8 +2,9 @@
 
 A log is append-only, so a judge never edits one: ``intervene`` and ``backup`` append a judge frame (and, for a
 backup, the kept part of the frame it cuts), and ``resume`` plays on from where a log stops, appending the new
-frames and a closing record. When a key is given the log is re-signed after the judge's frames (a new signature
-frame); without one a signed log's last signature no longer covers the whole log, and ``verify`` says so.
+frames and a closing record (``resume_table`` gives the live table of it, for ``annals resume``'s seats). When a
+key is given the log is re-signed after the judge's frames (a new signature frame); without one a signed log's last
+signature no longer covers the whole log, and ``verify`` says so.
 
 A game loss or override on a finished log changes its result as it stands (``GameLog.result``), not its closing
 record, which stays what the engine decided; on an unfinished log the judge's record ends the game: a closing
@@ -23,12 +24,13 @@ from annals.engine.agents import ScriptedAgent
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
+from annals.engine.table import LiveTable
 from annals.schemas.errors import AnnalsError, ReplayMismatchError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import DRAW, KINDS, RESULT_KINDS, Intervention
 from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import GROUP_BYTES, Batch, LogReader, LogWriter
-from annals.schemas.records import Decision
+from annals.schemas.records import TABLE_EVENTS, Decision
 from annals.schemas.signing import sign_log
 
 
@@ -171,29 +173,35 @@ class _Resumed:
         if hasattr(agent, "observe"):
             self.observe = agent.observe
 
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         if self.left:
             self.left -= 1
-            return self._script.choose(state, point)
-        return self.agent.choose(state, point)
+            return self._script.choose(view, point)
+        return self.agent.choose(view, point)  # its seat's view (``SeatView``), never the state
 
 
-def resume(path: Path, agents: Sequence[Agent], *, live: bool = True, key: SigningKey | None = None) -> GameResult:
-    """Play on a game whose log stops before its end (backed up by a judge, or cut by a crash), with ``agents``
-    in the seats; the new frames and the closing record are appended to the log, which is signed with ``key``.
-
-    The game is first re-run from its header and the decisions the log holds (each event compared), which also
-    brings the engine's generator to where it was."""
+def _rerun(path: Path, agents: Sequence[Agent] | None) -> tuple[Game, SoFar]:
+    """The game of a log that stops before its end, re-run from its header and the decisions it holds (each
+    event compared; the table's own events, the clock and forfeits, taken as written). ``agents`` play on after
+    the script (None: a table's seats will, ``resume_table``)."""
     game = so_far(path)
     if game.close is not None:
         raise JudgeError(f"{path} holds a finished game; back it up first: annals judge backup {path} --to N")
     header, events, decisions = game.header, game.events, game.decisions
     ruleset = get_ruleset(header.ruleset)
-    if len(agents) != len(header.players):
+    if agents is not None and len(agents) != len(header.players):
         raise JudgeError(f"the game has {len(header.players)} seats; give an agent for each")
-    seats = [_Resumed([d for d in decisions if d.player == p], agent) for p, agent in enumerate(agents)]
-    running = Game(ruleset, header, seats)
+    scripts = [[d for d in decisions if d.player == p] for p in range(len(header.players))]
+    if agents is None:
+        running = Game(ruleset, header, [ScriptedAgent(script) for script in scripts], views=False)
+    else:
+        seats = [_Resumed(script, agent) for script, agent in zip(scripts, agents, strict=True)]
+        running = Game(ruleset, header, seats)
     while not running.state.over and (running.decision_count < len(decisions) or running.state.n < len(events)):
+        n = running.state.n
+        if n < len(events) and type(events[n]) in TABLE_EVENTS:
+            running.emit(events[n])
+            continue
         point = ruleset.pending(running.state)
         if point is not None and running.decision_count >= len(decisions):
             raise ReplayMismatchError(
@@ -205,7 +213,27 @@ def resume(path: Path, agents: Sequence[Agent], *, live: bool = True, key: Signi
     if replayed != events:
         first = next((i for i, (a, b) in enumerate(zip(replayed, events, strict=False)) if a != b), len(replayed))
         raise ReplayMismatchError(f"re-running {path} differs from its log at event {first}: the log does not replay")
+    return running, game
+
+
+def resume(path: Path, agents: Sequence[Agent], *, live: bool = True, key: SigningKey | None = None) -> GameResult:
+    """Play on a game whose log stops before its end (backed up by a judge, or cut by a crash), with ``agents``
+    in the seats; the new frames and the closing record are appended to the log, which is signed with ``key``.
+
+    The game is first re-run from its header and the decisions the log holds (each event compared), which also
+    brings the engine's generator to where it was."""
+    running, game = _rerun(path, agents)
     writer = LogWriter.reopen(path, group_bytes=0 if live else GROUP_BYTES)
-    result = drive(running, writer, live=live, events=len(events), decisions=len(decisions))
+    result = drive(running, writer, live=live, events=len(game.events), decisions=len(game.decisions))
     sign_log(path, key)
     return result
+
+
+def resume_table(path: Path) -> LiveTable:
+    """The live table of a game whose log stops before its end, re-run as ``resume`` does, appending to the same
+    log (its judge's frames and abandoned branches stay): ``annals resume`` seats people, programs or bots at it
+    (``players.run_table``). Each seat is told the game so far (``LiveTable.replayed``)."""
+    running, game = _rerun(path, None)
+    writer = LogWriter.reopen(path, group_bytes=0)
+    return LiveTable(get_ruleset(game.header.ruleset), game.header, path, _game=running, _writer=writer,
+                     _replayed=game.events)  # fmt: skip

@@ -1,104 +1,95 @@
-"""Agents for players outside the engine: a person at a terminal, and an external program over JSON lines.
+"""Seats of a local live game: bots, external programs over JSON lines, and a person (the terminal client).
 
-Both see the game only through their own view: every event passes through ``Ruleset.redact`` for their seat
-before they are shown it, so the opponent's hand and face-down cards stay hidden.
+Every seat speaks the protocol of ``schemas.protocol`` (see there, and ``schemas/protocol.schema.json``): it is
+sent ``hello``, each ``event`` of its own view, a ``decide`` when it must choose, ``error`` when its message cannot
+be taken (then the same ``decide`` again), ``game_over`` and ``close``; it answers ``answer`` or ``concede``. An
+external program gets these messages as JSON lines on its stdin and writes its own on its stdout; a bot gets only
+its seat's view (``SeatView``: the state folded from the events it was sent), never the game's state.
 
-The JSON-lines protocol (one JSON object per line, the engine writes to the program's stdin and reads its stdout):
-
-* engine → program ``{"event": {"kind": "Drew", "n": 12, "turn": 2, "step": "dawn", "player": 0, ...}}``;
-* engine → program ``{"decide": {"player": 0, "point": "commit", "options": [{"kind": "Pass"}, ...]}}``;
-* program → engine ``{"choose": 3}``, the index of the chosen option.
+``run_table`` is the loop of a local table (``annals play``, and ``annals resume`` at the table of a log that stops
+before its end, ``judge.resume_table``); ``annals serve`` runs the same table over WebSocket.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
 import shlex
 import subprocess
-import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import DecisionPoint, Ruleset
+from annals.engine.core import Agent, DecisionPoint, Ruleset
 from annals.engine.decks import read_deck_list
-from annals.engine.judge import resume
+from annals.engine.judge import resume_table
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, finalize_header, play
+from annals.engine.runner import GameResult, finalize_header
+from annals.engine.seats import SeatStream
 from annals.engine.simulate import SimulationError, UnknownChoiceError, default_decks, log_name, pick, seat_rngs
+from annals.engine.table import LiveTable
+from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.files import default_games, unused
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import FORMAT_VERSION, LogReader
-from annals.schemas.text import describe_event
+from annals.schemas.records import CONCESSION_REASON
+from annals.schemas.signing import sign_log
+
+MAX_BAD_ANSWERS = 5  # a local seat that cannot answer after this many errors in a row stops the game
 
 
-def as_json(record: Any) -> dict[str, Any]:
-    """A Struct as a readable dict with its kind (array-like Structs would otherwise encode as bare arrays)."""
-    fields = {name: getattr(record, name) for name in record.__struct_fields__}
-    return {"kind": type(record).__name__, **fields}
+class SeatGone(AnnalsError, ConnectionError):
+    """A seat's connection ended (a program's stdout closed, a person's input ended)."""
 
 
-class TerminalAgent:
-    """A person choosing by number; what happened since their last choice is printed first (their view)."""
+class Seat(Protocol):
+    """One side of the protocol, as the table sees it."""
 
-    def __init__(self, player: int, ruleset: Ruleset[Any], stdin: IO[str], stdout: IO[str]):
-        self.player = player
-        self._ruleset = ruleset
-        self._in, self._out = stdin, stdout
-        self._unseen: list[Any] = []
+    def send(self, message: p.ServerMessage) -> None: ...
 
-    def observe(self, event: Any) -> None:
-        self._unseen.append(self._ruleset.redact(event, self.player))
-
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
-        for event in self._unseen:
-            print(describe_event(event), file=self._out)
-        self._unseen.clear()
-        print(f"\np{self.player}, {point.point}: choose one", file=self._out)
-        for i, option in enumerate(point.options):
-            fields = " ".join(f"{k}={v!r}" for k, v in as_json(option).items() if k != "kind")
-            print(f"  {i:>3}  {type(option).__name__} {fields}", file=self._out)
-        while True:
-            print("> ", end="", file=self._out, flush=True)
-            line = self._in.readline()
-            if not line:
-                raise IllegalDecisionError(f"player {self.player}'s input ended at {point.point!r} before a choice")
-            text = line.strip()
-            if text.isdigit() and int(text) < len(point.options):
-                return point.options[int(text)]
-            print(f"  {text!r} is not an option: type a number from 0 to {len(point.options) - 1}", file=self._out)
+    def receive(self) -> p.ClientMessage:
+        """The seat's next message (``ProtocolError`` for one that cannot be read, ``SeatGone`` at its end)."""
+        ...
 
 
-class ExternalPlayerError(AnnalsError, RuntimeError):
+class BotSeat:
+    """A bot as a client: it folds the messages' view (its ``SeatStream``'s ``SeatView``) and answers from it."""
+
+    def __init__(self, agent: Agent, stream: SeatStream):
+        self.agent = agent
+        self.stream = stream
+        self.point: DecisionPoint[Any] | None = None
+
+    def send(self, message: p.ServerMessage) -> None:
+        pass  # everything a bot may know is already in its view
+
+    def receive(self) -> p.ClientMessage:
+        assert self.point is not None, "a bot is asked only when a decision is pending"
+        choice = self.agent.choose(self.stream.view.state, self.point)
+        return p.Answer(list(self.point.options).index(choice))
+
+
+class ExternalPlayerError(SeatGone, RuntimeError):
     """An external player's program could not start, or exited before the game was over."""
 
 
-class ExternalAgent:
-    """A program that plays one seat over the JSON-lines protocol in this module's docstring.
+class ExternalSeat:
+    """A program that plays one seat over JSON lines on its stdin/stdout.
 
     Its stderr goes to a temporary file, so that when it exits early the error can quote its last line.
     """
 
-    def __init__(self, player: int, ruleset: Ruleset[Any], command: str):
-        self.player = player
-        self._ruleset = ruleset
-        self._command = command
+    def __init__(self, command: str):
+        self.command = command
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         try:
             self._proc = subprocess.Popen(
-                shlex.split(command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                text=True,
-                bufsize=1,
+                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
             )
         except (OSError, ValueError) as exc:
             self._stderr.close()
@@ -112,59 +103,141 @@ class ExternalAgent:
         try:
             status = self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            return ExternalPlayerError(f"external player {self._command!r} closed its output at {at!r}")
+            return ExternalPlayerError(f"external player {self.command!r} closed its output at {at!r}")
         self._stderr.seek(0)
         lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
         said = f"; its last stderr line: {lines[-1]}" if lines else " (nothing on stderr)"
-        return ExternalPlayerError(f"external player {self._command!r} exited with status {status} at {at!r}{said}")
+        return ExternalPlayerError(f"external player {self.command!r} exited with status {status} at {at!r}{said}")
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def send(self, message: p.ServerMessage) -> None:
         assert self._proc.stdin is not None
         try:
-            self._proc.stdin.write(json.dumps(message) + "\n")
+            self._proc.stdin.write(p.encode(message) + b"\n")
         except (BrokenPipeError, ValueError):  # ValueError: its stdin was already closed after an earlier failure
-            at = message["event"]["kind"] if "event" in message else message["decide"]["point"]
-            raise self._exited(at) from None
+            raise self._exited(message.point if type(message) is p.Decide else type(message).__name__) from None
 
-    def observe(self, event: Any) -> None:
-        self._send({"event": as_json(self._ruleset.redact(event, self.player))})
-
-    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        options = [as_json(option) for option in point.options]
-        self._send({"decide": {"player": point.player, "point": point.point, "options": options}})
-        try:
-            self._proc.stdin.flush()
-        except BrokenPipeError:
-            raise self._exited(point.point) from None
-        line = self._proc.stdout.readline()
+    def receive(self) -> p.ClientMessage:
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline(p.MAX_MESSAGE_BYTES + 1)
         if not line:
-            raise self._exited(point.point)
-        try:
-            index = json.loads(line)["choose"]
-            if not isinstance(index, int) or not 0 <= index < len(point.options):
-                raise ValueError(index)
-        except (ValueError, KeyError, TypeError):
-            raise IllegalDecisionError(
-                f"external player {self._command!r} answered {line.strip()!r} at {point.point!r}; expected a line "
-                f'like {{"choose": N}} with 0 <= N < {len(point.options)}'
-            ) from None
-        return point.options[index]
+            raise self._exited("decide")
+        if len(line) > p.MAX_MESSAGE_BYTES:
+            while line and not line.endswith(b"\n"):  # skip the rest of the long line
+                line = self._proc.stdout.readline(p.MAX_MESSAGE_BYTES)
+            raise p.ProtocolError(p.TOO_LONG, f"a line longer than {p.MAX_MESSAGE_BYTES} bytes")
+        return p.decode_client(line)
 
     def close(self) -> None:
         if self._proc.stdin is not None:
             with contextlib.suppress(BrokenPipeError):  # it exited with input still buffered
                 self._proc.stdin.close()
-        self._proc.wait(timeout=10)
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
         self._stderr.close()
 
 
-def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: IO[str], stdout: IO[str]) -> Any:
+def ask(table: LiveTable, seat: Seat, decide: p.Decide) -> None:
+    """Put one decision to a seat until it answers one of the options (or concedes)."""
+    bad = 0
+    while True:
+        seat.send(decide)
+        try:
+            reply = seat.receive()
+        except p.ProtocolError as exc:
+            seat.send(p.Error(exc.code, str(exc), decide.decision))
+        else:
+            if type(reply) is p.Concede:
+                table.forfeit(decide.player, CONCESSION_REASON)
+                return
+            assert type(reply) is p.Answer
+            if reply.decision not in (-1, decide.decision):
+                code, text = p.NOT_YOUR_DECISION, f"decision {reply.decision} is not the one asked ({decide.decision})"
+            else:
+                try:
+                    table.answer(reply.choose)
+                    return
+                except IllegalDecisionError as exc:
+                    code, text = p.BAD_ANSWER, str(exc)
+            seat.send(p.Error(code, text, decide.decision))
+        bad += 1
+        if bad >= MAX_BAD_ANSWERS:
+            raise IllegalDecisionError(
+                f"seat {decide.player} gave {bad} answers in a row that could not be taken at {decide.point!r}; "
+                f"answer with {{'type': 'answer', 'choose': N}}, 0 <= N < {len(decide.options)}"
+            )
+
+
+def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
+    """Play a local table to the end: every seat hears its own view; each decision is put to its seat."""
+    header = table.header
+    streams = [seat.stream if isinstance(seat, BotSeat) else SeatStream(table.ruleset, header, i)
+               for i, seat in enumerate(seats)]  # fmt: skip
+
+    def fan_out(event: Any) -> None:
+        for seat, stream in zip(seats, streams, strict=True):
+            message = stream.event(event)
+            if not isinstance(seat, BotSeat):
+                seat.send(message)
+
+    table.listeners.append(fan_out)
+    resumed = len(table.replayed)  # a resumed game: each seat is told the game so far, in its own view
+    for seat, stream in zip(seats, streams, strict=True):
+        seat.send(stream.hello(table.clocks(), resumed_at=resumed))
+        for event in table.replayed:
+            message = stream.event(event)
+            if not isinstance(seat, BotSeat):
+                seat.send(message)
+    try:
+        while (point := table.question()) is not None:
+            for other, stream in zip(seats, streams, strict=True):
+                if not isinstance(other, BotSeat):
+                    other.send(stream.board())
+            seat = seats[point.player]
+            if isinstance(seat, BotSeat):
+                seat.point = point
+            ask(table, seat, streams[point.player].decide(table.game.decision_count, point, table.clocks()))
+    except BaseException:
+        table.abandon()
+        raise
+    close = table.closed
+    assert close is not None
+    for seat, stream in zip(seats, streams, strict=True):
+        try:
+            if not isinstance(seat, BotSeat):
+                seat.send(stream.board())
+            seat.send(stream.game_over(close.winner, close.end_reason, close.events, close.decisions))
+            seat.send(p.Close("game over"))
+        except SeatGone:
+            pass
+    seats_text = [f"{info.agent}/{deck.name}" for info, deck in zip(header.players, header.decks, strict=True)]
+    digest = table._writer.digest
+    return GameResult(
+        header.game_id,
+        close.winner,
+        close.end_reason,
+        close.events,
+        close.decisions,
+        close.turns,
+        digest,
+        seats_text,
+        str(table.path),
+    )
+
+
+SeatFactory = Callable[[int, Ruleset[Any]], Seat]
+
+
+def make_seat(spec: str, player: int, ruleset: Ruleset[Any], header: Any, rng: Rng, human: SeatFactory | None) -> Seat:
     """``human``, ``external:COMMAND`` or the name of one of the ruleset's bots."""
     if spec == "human":
-        return TerminalAgent(player, ruleset, stdin, stdout)
+        if human is None:
+            raise SimulationError("a human seat needs a client: run the game with annals play")
+        return human(player, ruleset)
     if spec.startswith("external:"):
-        return ExternalAgent(player, ruleset, spec.removeprefix("external:"))
+        return ExternalSeat(spec.removeprefix("external:"))
     bots = ruleset.agents()
     if spec not in bots:
         raise UnknownChoiceError(
@@ -173,7 +246,7 @@ def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: I
             [*sorted(bots), "human"],
             choices=f"use human, external:COMMAND or one of: {', '.join(sorted(bots))}",
         )
-    return bots[spec](player, rng)
+    return BotSeat(bots[spec](player, rng), SeatStream(ruleset, header, player))
 
 
 class LogExistsError(AnnalsError, FileExistsError):
@@ -237,6 +310,12 @@ def people_header(
     )
 
 
+def _close_all(seats: Sequence[Seat]) -> None:
+    for seat in seats:
+        if isinstance(seat, ExternalSeat):
+            seat.close()
+
+
 def play_live(
     ruleset_name: str,
     decks: list[str] | None,
@@ -247,8 +326,9 @@ def play_live(
     names: Sequence[str] = (),
     deck_files: Sequence[Path | None] = (),
     tournament: TournamentInfo | None = None,
-    stdin: IO[str] | None = None,
-    stdout: IO[str] | None = None,
+    human: SeatFactory | None = None,
+    max_turns: int = 0,
+    bank_ms: int = 0,
 ) -> GameResult:
     """One game with people, programs or bots in the seats, recorded live (every decision written at once).
 
@@ -256,56 +336,54 @@ def play_live(
     ``deck_files`` (a deck list file) replaces it. ``names`` names the seats (an empty name: the agent and seat,
     ``human-0``). ``seed`` None draws a fresh one. ``out`` None writes a new file in ``default_games()`` named as
     ``simulate`` names its logs (the path is ``GameResult.path``); an existing file at ``out`` is never replaced:
-    ``LogExistsError`` names a free name instead."""
+    ``LogExistsError`` names a free name instead. ``human`` makes a person's seat (the terminal client,
+    ``clients.terminal.human_seat``); ``bank_ms`` is each seat's time bank (0: no clock)."""
     if out is not None:
         ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     pick("bots", kinds, sorted([*ruleset.agents(), "human", "external"]))
-    seats = [
+    seats_info = [
         PlayerInfo(names[i] if i < len(names) and names[i] else f"{kind}-{i}", kind) for i, kind in enumerate(kinds)
     ]
     deck_names = default_decks(ruleset) if decks is None and not any(deck_files) else (decks or [])
     header = people_header(
-        ruleset, _seat_decks(ruleset, deck_names, deck_files), seats, fresh_seed() if seed is None else seed,
-        tournament=tournament,
+        ruleset, _seat_decks(ruleset, deck_names, deck_files), seats_info, fresh_seed() if seed is None else seed,
+        tournament=tournament, max_turns=max_turns,
     )  # fmt: skip
-    agents: list[Any] = []
+    seats: list[Seat] = []
     try:
         for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
-            agents.append(make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout))
+            seats.append(make_seat(spec, i, ruleset, header, rng, human))
         if out is None:
             out = unused(default_games() / log_name(header))
             out.parent.mkdir(parents=True, exist_ok=True)
-        return play(ruleset, header, agents, out, live=True)
+        return run_table(LiveTable(ruleset, header, out, bank_ms=bank_ms), seats)
     finally:
-        for agent in agents:
-            if isinstance(agent, ExternalAgent):
-                agent.close()
+        _close_all(seats)
 
 
 def resume_live(
     path: Path,
     players: list[str],
     *,
-    stdin: IO[str] | None = None,
-    stdout: IO[str] | None = None,
+    human: SeatFactory | None = None,
     key: SigningKey | None = None,
 ) -> GameResult:
     """Play on a log that stops before its end (after a judge's backup, or a crash) with these seats, appending
-    to it live; with ``key`` the log is signed at the end."""
+    to it live (``judge.resume_table``); with ``key`` the log is signed at the end."""
     with LogReader(path) as reader:
         header = reader.header
     ruleset = get_ruleset(header.ruleset)
     if len(players) != len(header.players):
         raise SimulationError(f"give {len(header.players)} players separated by a comma (got {','.join(players)!r})")
-    agents = [
-        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
-    ]
+    table = resume_table(path)
+    seats: list[Seat] = []
     try:
-        return resume(path, agents, key=key)
+        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+            seats.append(make_seat(spec, i, ruleset, table.header, rng, human))
+        result = run_table(table, seats)
     finally:
-        for agent in agents:
-            if isinstance(agent, ExternalAgent):
-                agent.close()
+        _close_all(seats)
+    sign_log(path, key)
+    return result

@@ -31,7 +31,7 @@ from annals.schemas.errors import AnnalsError, InconsistentLogError
 from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
-from annals.schemas.records import Decision
+from annals.schemas.records import TABLE_EVENTS, Decision
 
 
 class ReplayReport(msgspec.Struct, frozen=True):
@@ -75,8 +75,11 @@ class _Script:
         self.decisions = decisions
         self.next = 0
         self.partial = partial  # a game stopped before its end: running out of decisions is where it stops
+        self.state: GameState | None = None  # the re-run's state (agents are handed a view, or none: not the state)
 
-    def choose(self, state: GameState, point: DecisionPoint[Any]) -> Any:
+    def choose(self, view: object, point: DecisionPoint[Any]) -> Any:
+        assert self.state is not None, "the script reads the re-run's own state"
+        state = self.state
         k = self.next
         if k >= len(self.decisions) and self.partial:
             raise _Stopped
@@ -149,16 +152,19 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
             checked += 1
 
         try:
-            game = Game(ruleset, header, [script] * len(header.players), on_event=compare)
+            game = Game(ruleset, header, [script] * len(header.players), on_event=compare, views=False)
         except msgspec.DecodeError as exc:
             raise _Differs("header: start_position", f"not a position of this ruleset: {exc}") from exc
-        s = game.state
+        s = script.state = game.state
         cap = header.max_turns
         try:
             while not s.over:  # as the runner plays: to the end, or to the turn cap
                 if cap and s.turn > cap:
                     break
-                game.step()
+                if checked < len(expected) and type(expected[checked]) in TABLE_EVENTS:
+                    game.emit(expected[checked])  # the clock and forfeits come from the table, not the rules
+                else:
+                    game.step()
                 game.take_batch()
         except _Stopped:
             if checked < len(expected):

@@ -1,9 +1,10 @@
 """Plays one game with agents and writes its log: the only loop that drives a ruleset.
 
 The loop asks the ruleset for the next decision point; with none it lets the rules proceed, otherwise it asks
-the deciding player's agent, checks the choice is one of the options offered (``IllegalDecisionError``
-otherwise, with the state untouched), records the decision and lets the rules act on it. Events reach the state
-only through ``emit``, which applies the reducer and buffers the event for the next frame.
+the deciding player's agent (handing it that player's view, ``engine.views.SeatView``, never the state), checks
+the choice is one of the options offered (``IllegalDecisionError`` otherwise, with the state untouched), records
+the decision and lets the rules act on it. Events reach the state only through ``emit``, which applies the
+reducer, folds each seat's view and buffers the event for the next frame.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 
 import msgspec
 
-from annals.engine.core import Agent, GameState, Ruleset
+from annals.engine.core import Agent, DecisionPoint, GameState, Ruleset
 from annals.engine.rng import Rng
+from annals.engine.views import SeatView
 from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
@@ -61,6 +63,7 @@ class Game:
         state: GameState | None = None,
         rng: Rng | None = None,
         on_event: Callable[[Any], None] | None = None,
+        views: bool = True,
     ):
         self.ruleset = ruleset
         self.header = finalize_header(header)
@@ -70,23 +73,22 @@ class Game:
         self.events: list[Any] = []
         self.decisions: list[Decision[Any]] = []
         self.decision_count = 0
-        # People and external programs watch the game (through their own view); bots do not, at no cost.
-        hooks = [agent.observe for agent in agents if hasattr(agent, "observe")]
-        if hooks and on_event is not None:
-            hooks.append(on_event)
-        if hooks:
-
-            def fan_out(event: Any) -> None:
-                for hook in hooks:
-                    hook(event)
-
-            on_event = fan_out
+        # Each seat's view, folded as events happen: what its agent is given. Not folded for an agent that says it
+        # reads none (``reads_view = False``: the random bot) nor with ``views=False`` (a re-run's scripted agents);
+        # those get None.
+        self._seat_views: list[SeatView | None] = [
+            SeatView(ruleset, self.header, p) if views and getattr(agent, "reads_view", True) else None
+            for p, agent in enumerate(agents)
+        ]
+        self.views = [view for view in self._seat_views if view is not None]
         self._on_event = on_event
         self._apply = ruleset.apply
 
     def emit(self, event: Any) -> None:
         self._apply(self.state, event)
         self.events.append(event)
+        for view in self.views:
+            view.feed(event)
         if self._on_event is not None:
             self._on_event(event)
 
@@ -96,7 +98,13 @@ class Game:
         if point is None:
             self.ruleset.advance(self.state, None, self.emit, self.rng)
             return
-        choice = self.agents[point.player].choose(self.state, point)
+        view = self._seat_views[point.player] if self._seat_views else None
+        choice = self.agents[point.player].choose(view.state if view is not None else None, point)
+        self.answer(point, choice)
+
+    def answer(self, point: DecisionPoint[Any], choice: Any) -> None:
+        """Record ``choice`` at ``point`` (one of its options, else ``IllegalDecisionError``, the state untouched)
+        and let the rules act on it."""
         try:
             chosen = list(point.options).index(choice)
         except ValueError:

@@ -7,12 +7,15 @@ who decided and at which point, not the options offered (they can list hidden ca
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from annals.engine.core import GameState, Position, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.schemas.errors import UnknownNameError
+from annals.schemas.header import LogHeader
 from annals.schemas.logfile import GameLog
-from annals.schemas.records import Decision
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, Decision, instance_id, instance_owner
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 
@@ -40,3 +43,104 @@ def view_log(game: GameLog, viewer: int | None) -> GameLog:
     decisions = [d if d.player == viewer else hidden_decision(d) for d in game.decisions]
     # Judges' records are public; abandoned branches hold hidden cards like the game does, and are left out.
     return GameLog(game.header, events, decisions, game.close, game.digest, game.judged)
+
+
+def view_state(ruleset: Ruleset[Any], header: LogHeader, events: Iterable[Any], viewer: int) -> GameState:
+    """The state as ``viewer`` knows it: the reducer folded over the events as ``redact`` shows them (hidden cards
+    are placeholders, below 1000). This is all a player's client or bot is given."""
+    state: GameState = ruleset.new_state(header)
+    redact, apply = ruleset.redact, ruleset.apply
+    for event in events:
+        apply(state, redact(event, viewer))
+    return state
+
+
+def visible_position(ruleset: Ruleset[Any], state: GameState) -> Position:
+    """``Ruleset.position`` of a view's state without its placeholders (cards the viewer cannot identify) and
+    without counters at 0."""
+    position = ruleset.position(state)
+    cards = {c: zone for c, zone in position.cards.items() if c > 0}
+    return Position(cards, {k: v for k, v in position.counters.items() if v})
+
+
+def _instance_fields(kind: type[Any]) -> tuple[str, ...]:
+    return tuple(kind.__struct_fields__[4:])  # past the envelope (n, turn, step, player)
+
+
+_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def instances_in(event: Any) -> list[int]:
+    """Every card instance an event names (an int, or a list of ints, in the deck instances' range)."""
+    kind = type(event)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = _instance_fields(kind)
+    out: list[int] = []
+    for name in fields:
+        v = getattr(event, name)
+        if type(v) is int:
+            if CARDS_PER_PLAYER <= v < TOKEN_BASE:
+                out.append(v)
+        elif type(v) is list:
+            out.extend(c for c in v if type(c) is int and CARDS_PER_PLAYER <= c < TOKEN_BASE)
+    return out
+
+
+def deck_instances(header: LogHeader) -> dict[int, str]:
+    """The card id of every deck instance and leader of the header, by instance."""
+    ids: dict[int, str] = {}
+    for seat, deck in enumerate(header.decks):
+        for i, card in enumerate(deck.cards):
+            ids[instance_id(seat, i)] = card
+        if deck.leader:
+            ids[instance_id(seat, LEADER_INDEX)] = deck.leader
+    return ids
+
+
+def _whole(event: Any, viewer: int) -> Any:
+    return event
+
+
+class SeatView:
+    """One seat's running view of a game: what a player's client, bot or spectator is given, never more.
+
+    ``state`` is the reducer folded over the events as ``redact`` shows them to ``viewer``; card ids are blanked
+    (``Ruleset.set_card_id``) for every instance the viewer has not seen, and filled in the moment an event
+    shows the instance. ``known`` maps each instance the viewer can identify to its card id: its own deck, both
+    leaders (face-up from the start), and every card an event has shown it.
+
+    A game continued from a position file (``header.start_position``) is the exception: that state is the whole
+    position as written, so its seats see the whole game (``annals continue`` is a tool for studying a position,
+    not a contest).
+    """
+
+    def __init__(self, ruleset: Ruleset[Any], header: LogHeader, viewer: int):
+        self.ruleset = ruleset
+        self.viewer = viewer
+        self.state: GameState = ruleset.new_state(header)
+        self._ids = deck_instances(header)
+        self.known: dict[int, str] = {
+            c: cid
+            for c, cid in self._ids.items()
+            if instance_owner(c) == viewer or c % CARDS_PER_PLAYER == LEADER_INDEX
+        }
+        self._redact, self._apply = ruleset.redact, ruleset.apply
+        if header.start_position:
+            self.known = dict(self._ids)
+            self._redact = _whole
+        for c in self._ids:
+            if c not in self.known:
+                ruleset.set_card_id(self.state, c, "")
+
+    def feed(self, event: Any) -> tuple[Any, dict[int, str]]:
+        """Fold one omniscient event into the view: returns the event as the viewer sees it and the card ids
+        of the instances it shows for the first time."""
+        seen = self._redact(event, self.viewer)
+        new: dict[int, str] = {}
+        for c in instances_in(seen):
+            if c not in self.known and c in self._ids:
+                new[c] = self.known[c] = self._ids[c]
+                self.ruleset.set_card_id(self.state, c, new[c])
+        self._apply(self.state, seen)
+        return seen, new

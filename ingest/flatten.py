@@ -50,7 +50,7 @@ from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import JudgeSeen, LogReader
 from annals.schemas.rulesets import RulesetSchema, schema_for
-from annals.schemas.validate import FrameCheck, LastEvent, Where, check_result, option_specs
+from annals.schemas.validate import FORFEIT_KIND, FrameCheck, LastEvent, Where, check_result, option_specs
 
 _json = msgspec.json.Encoder()
 Row = tuple[Any, ...]  # an event row (tag, n, turn, step, player, fields...) or a decision row, as decoded
@@ -590,7 +590,7 @@ def _check_results(chunk: Chunk) -> Chunk:
         if g.events:
             row = next(facts)
             winner = reason = None
-            if row["kind"] == end_kind:
+            if row["kind"] in (end_kind, FORFEIT_KIND):
                 extra = _extra_fields(row["extra"])
                 winner, reason = extra.get("winner"), extra.get("reason")
             fact = LastEvent(row["kind"], row["turn"], winner, reason)

@@ -14,8 +14,10 @@ Coordinates (``resolve``), each naming the position *after* an event:
   ``turn:7/damage:2`` is the second Battle Damage point of turn 7 and ``turn:3/site:2`` the second Site resolved.
 
 Views: ``omniscient`` is ``Ruleset.position`` of the folded state. ``player0``, ``player1`` and ``spectator`` fold
-the field-name conventions over the events as ``Ruleset.redact`` shows them to that viewer: a card whose identity
-the viewer never saw is absent (reported as hidden), counters are public.
+the reducer over the events as ``Ruleset.redact`` shows them to that viewer (``engine.views.view_state``): a card
+whose identity the viewer never saw is absent (reported as hidden). (The field-name conventions alone are not
+enough for a view: a MORANA card the opponent sealed reaches its Site only by the ``Flipped`` event, which names
+Sites, not a ``dst``.)
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import msgspec
 
 from annals.engine.core import GameState, Position, Ruleset
 from annals.engine.registry import get_ruleset
-from annals.engine.views import VIEWERS, viewer_of
+from annals.engine.views import VIEWERS, view_state, viewer_of, visible_position
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError, did_you_mean
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.rulesets import UnknownRulesetError, schema_for
@@ -154,8 +156,10 @@ class Timeline:
         viewer = viewer_of(view)
         if viewer is None:
             return normalised(self.ruleset.position(self.state_after(count)))
-        redact = self.ruleset.redact
-        return convention_fold(redact(e, viewer) for e in self.events[:count])
+        if not 0 <= count <= len(self.events):
+            raise CoordinateError(f"event count {count} is outside this game's 0..{len(self.events)}")
+        state = view_state(self.ruleset, self.header, self.events[:count], viewer)
+        return visible_position(self.ruleset, state)
 
     def resolve(self, coordinate: str) -> int:
         """The number of events applied at ``coordinate`` (see the module docstring)."""

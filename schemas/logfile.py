@@ -50,6 +50,7 @@ from annals.schemas.errors import CorruptLogError, LogError, NotALogError, Trunc
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
+from annals.schemas.records import Forfeited
 from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
 from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
 
@@ -619,7 +620,7 @@ class LogReader:
         end = self.schema.end_event
         facts = None
         if last is not None:
-            ended = type(last) is end
+            ended = type(last) is end or type(last) is Forfeited
             facts = LastEvent(
                 type(last).__name__,
                 last.turn,

@@ -34,7 +34,7 @@ from typing import Literal
 
 import msgspec
 
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 LANES = ("exterior", "interior", "space")
@@ -290,6 +290,8 @@ M9Event = (
     | BattleDamageAssigned
     | BattleDamagePaid
     | SelectionChanged
+    | ClockCharged
+    | Forfeited
 )
 
 # ---------------------------------------------------------------- decision options

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import msgspec
 
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 UNKNOWN = -1  # a hidden card instance in a redacted event
@@ -112,12 +112,15 @@ class Sealed(Event, tag=11):
 
 class Flipped(Event, tag=12):
     """Dusk: every face-down card is revealed at once [MOR-16]. ``cards`` in commit order with their ``sites``;
-    ``reborn`` is the subset that came back from Nav; ``invocations`` lists players whose Invocation fires."""
+    ``reborn`` is the subset that came back from Nav; ``invocations`` lists players whose Invocation fires;
+    ``embers`` is each player's Embers after paying for their sealed actions, public from now on (the payments
+    were behind the screen, so without it a player's view kept the opponent's Embers from before the Commit)."""
 
     cards: list[int]
     sites: list[int]
     reborn: list[int]
     invocations: list[int]
+    embers: list[int] = []
 
 
 class SiteResolutionBegan(Event, tag=13):
@@ -282,6 +285,8 @@ MoranaEvent = (
     | SlavaGained
     | GameEnded
     | WardenChosen
+    | ClockCharged
+    | Forfeited
 )
 
 # --- decision options (Commit is the only decision point) --------------------------------------------------------
@@ -398,6 +403,5 @@ ALIASES = {
     "reborn": "RebornFired",
     "clash": "ClashFired",
 }
-SCHEMA = RulesetSchema(
-    "morana", "1", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True, end_event=GameEnded
-)  # [MOR-13]
+# version 2: Flipped.embers; simultaneous turns [MOR-13]
+SCHEMA = RulesetSchema("morana", "2", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True, end_event=GameEnded)

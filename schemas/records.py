@@ -55,6 +55,28 @@ class Event(msgspec.Struct, array_like=True, gc=False, tag=True, forbid_unknown_
     player: int
 
 
+class ClockCharged(Event, tag=240):
+    """A live game's chess clock: ``player`` took ``spent_ms`` over one decision and has ``left_ms`` in their time
+    bank. Written by the table (``engine.live``), not by the rules, so a re-run takes it from the log; every
+    ruleset's event union holds it and its reducer ignores it."""
+
+    spent_ms: int
+    left_ms: int
+
+
+class Forfeited(Event, tag=241):
+    """A seat lost outside the rules: ``player`` forfeits to ``winner`` for ``reason`` (``"time"``: its time bank
+    ran out, or it stayed away past it; ``"concession"``: it left). Ends the game like the ruleset's own end
+    (``GameState.over``, ``winner``, ``end_reason``). Written by the table; a re-run takes it from the log."""
+
+    winner: int
+    reason: str
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (ClockCharged, Forfeited)
+TIME_REASON = "time"
+CONCESSION_REASON = "concession"
+
 Opt = TypeVar("Opt")
 
 

@@ -37,6 +37,7 @@ import msgspec
 
 from annals.schemas.errors import InconsistentLogError
 from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON, LogClose, LogHeader, game_id_of
+from annals.schemas.records import Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 INT32_MAX: Final = 2**31 - 1
@@ -238,6 +239,9 @@ class FrameCheck:
             )
 
 
+FORFEIT_KIND = Forfeited.__name__  # ends a game like the ruleset's own end event (schemas.records)
+
+
 def check_result(
     where: Where, header: LogHeader, record: LogClose, last: LastEvent | None, end_kind: str | None, end_events: int
 ) -> None:
@@ -253,6 +257,14 @@ def check_result(
     if not NO_PLAYER <= record.winner < seats:
         raise where.error("close: winner", f"{record.winner} is neither a seat (0..{seats - 1}) nor -1")
     if end_kind is None:
+        return
+    if last.kind == FORFEIT_KIND:  # a seat lost outside the rules (a live table's clock or a concession)
+        if (record.winner, record.end_reason) != (last.winner, last.reason):
+            raise where.error(
+                "close: winner" if record.winner != last.winner else "close: end_reason",
+                f"winner {record.winner} by {record.end_reason!r}, but the game's last event, {FORFEIT_KIND} "
+                f"(event {final}), gives winner {last.winner!r} by {last.reason!r}",
+            )
         return
     if last.kind == end_kind:
         if (record.winner, record.end_reason) != (last.winner, last.reason):

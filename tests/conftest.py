@@ -8,6 +8,7 @@ import pytest
 from hypothesis import settings
 
 from tests import toyrules
+from tests.pictures.browser import browser, page  # noqa: F401 - one Playwright and chromium for the session
 
 # The toy rulesets are test fixtures, not part of annals: registered here as a plugin ruleset would be.
 toyrules.register()

@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +43,11 @@ class Example:
     where: str  # "README.md:12" or "annals verify --help"
     line: str  # what bash runs (a heredoc with its body)
     fails: bool  # marked `# fails: ...`
+
+    @property
+    def serves(self) -> bool:
+        """Marked ``# until stopped``: a server, run until it is seen up, then stopped as a person stops it."""
+        return comment_of(self.line).startswith("until stopped")
 
 
 def comment_of(line: str) -> str:
@@ -106,10 +113,36 @@ def help_examples() -> list[Example]:
     return found
 
 
+SERVE_SECONDS = 4.0  # how long a server example must stay up (it has bound its port by then)
+
+
+def _serve(example: Example, folder: Path, env: dict[str, str]) -> None:
+    """A server example: still running after ``SERVE_SECONDS``, having said where it listens; then Ctrl-C."""
+    child = subprocess.Popen(
+        ["bash", "-c", f"exec {example.line}"], cwd=folder, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        time.sleep(SERVE_SECONDS)
+        running = child.poll() is None
+    finally:
+        child.send_signal(signal.SIGINT)
+        try:
+            out, err = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+    if not running or "127.0.0.1" not in out + err:
+        pytest.fail(f"{example.where}: `{example.line}` did not stay up saying where it listens:\n{out}\n{err}")
+
+
 def run_in_order(examples: list[Example], folder: Path, home: Path) -> None:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "ANNALS_HOME": str(home)}
     env.pop("COLUMNS", None)
     for example in examples:
+        if example.serves:
+            _serve(example, folder, env)
+            continue
         try:
             done = subprocess.run(
                 ["bash", "-c", example.line],

@@ -44,6 +44,7 @@ class M9Ruleset:
     schema = SCHEMA
     state_type = M9State
     default_max_turns = DEFAULT_MAX_TURNS
+    confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
     apply = apply
 
     def card_pool_hash(self) -> str:
@@ -182,6 +183,10 @@ class M9Ruleset:
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
         return event
+
+    def set_card_id(self, s: M9State, card: int, card_id: str) -> None:
+        if card in s.cards and card % 1000 != LEADER_INDEX:  # the Planet is face-up from the start
+            s.cards[card].cid = card_id
 
     def position(self, s: M9State) -> Position:
         cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}

@@ -95,6 +95,8 @@ def _flipped(s: MoranaState, e: ev.Flipped) -> None:
     s.invoking = list(e.invocations)
     for p in e.invocations:
         s.invoked[p] = True
+    if e.embers:  # the Embers paid behind the screen are now known (an old log's Flipped has none)
+        s.embers = list(e.embers)
     s.revealed = list(e.cards)
     s.sealed = []
     s.sealed_sites = []

@@ -4,8 +4,8 @@
 hidden-information view [MOR-07], [MOR-15], [MOR-23] (R-MOR-14): deck order is hidden from everyone and a hand from
 everyone but its owner; the opponent's Commit is behind a screen: each of its events becomes a bare ``Sealed`` (and
 ``CommitDone.placed`` is hidden), so neither the cards, their Sites, the Embers paid nor the Invocation show until
-the ``Flipped`` event at Dusk reveals them all; only the number of actions shows, two ``Sealed`` each. Nav, Sites
-after Dusk, Slava, Power and the Wardens are open.
+the ``Flipped`` event at Dusk reveals them all (with each player's Embers left); only the number of actions shows,
+two ``Sealed`` each. Nav, Sites after Dusk, Slava, Power and the Wardens are open.
 """
 
 from __future__ import annotations
@@ -21,19 +21,21 @@ from annals.engine.morana import reducer
 from annals.engine.morana.bots import HeuristicAgent
 from annals.engine.morana.cards import catalog, decks, default_decks, pool, validate_deck
 from annals.engine.morana.resolution import definition
-from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, warden_instance
+from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
 from annals.schemas.errors import InvalidDeckError
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.morana import SCHEMA, MoranaOption
+from annals.schemas.records import LEADER_INDEX, ClockCharged, Forfeited, instance_owner
 
 
 class MoranaRuleset:
     schema = SCHEMA
     state_type = MoranaState
     default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
+    confirm_options = frozenset({"Done", "Invoke"})  # seals the Commit; the Invocation is once a game [MOR-33]
     apply = reducer.apply
 
     def card_pool_hash(self) -> str:
@@ -73,11 +75,16 @@ class MoranaRuleset:
             return event
         if t is ev.Drew:
             return msgspec.structs.replace(event, card=ev.UNKNOWN)
-        if event.step == "commit":  # behind the screen: that something was sealed, never what, where or its cost
+        if event.step == "commit" and t is not ClockCharged and t is not Forfeited:
+            # behind the screen: that something was sealed, never what, where or its cost
             if t is ev.CommitDone:
                 return msgspec.structs.replace(event, placed=ev.HIDDEN)
             return ev.Sealed(event.n, event.turn, event.step, event.player)
         return event
+
+    def set_card_id(self, s: MoranaState, card: int, card_id: str) -> None:
+        if card % 1000 != LEADER_INDEX:  # the Wardens are face-up from the start [MOR-07]
+            s.ids[instance_owner(card)][deck_index(card)] = card_id
 
     def position(self, s: MoranaState) -> Position:
         cards: dict[int, str] = {}

@@ -155,7 +155,8 @@ def dusk(s: MoranaState, emit: Emit) -> None:
     """[MOR-16]: the flip, the lapse of unspent Embers (R-MOR-11), Invocations, then the Sites left to right."""
     emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
     sealed = list(s.sealed)
-    emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), list(s.reborning), sorted(s.invoking)))
+    reborn, invoking = list(s.reborning), sorted(s.invoking)
+    emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), reborn, invoking, list(s.embers)))
     for p in (0, 1):
         if s.embers[p]:
             emit(ev.EmbersChanged(s.n, s.turn, "dusk", p, "embers", p, 0, -s.embers[p], "lapse"))

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import msgspec
+
 from annals.engine.morana.ruleset import RULESET
-from annals.engine.morana.state import warden_instance
+from annals.engine.morana.state import MoranaState, warden_instance
+from annals.engine.simulate import make_header, play_one
+from annals.queries.positions import Timeline
 from annals.schemas import morana as ev
 from annals.schemas.morana import Done, Invoke, Place, Rebirth
 from tests.morana.build import Table, build
@@ -87,3 +93,48 @@ def test_r_mor_14_a_sealed_commit_shows_only_how_many_actions_were_taken() -> No
         views.append([RULESET.redact(e, 1) for e in t.events])
     assert views[0] == views[1] == views[2]
     assert [type(e) for e in views[0]] == [ev.Sealed] * 4 + [ev.CommitDone]
+
+
+def test_mor16_the_opponents_view_learns_the_embers_spent_behind_the_screen_at_the_flip() -> None:
+    """[MOR-12] [MOR-15] [MOR-16] The Embers paid during a sealed Commit are hidden until Dusk; at the flip they
+    are public: the opponent's fold holds them, even when every Ember was spent (so no lapse event follows)."""
+    t = Table(build("hand: bannik", "", turn=2, embers=(2, 2)))
+    before = msgspec.msgpack.encode(t.s)
+    t.commit(Place(t.card(0, "bannik"), 2), Done(), Done())
+    t.dusk()
+    this_turn = [e for e in t.events if e.turn == 2]
+    assert not [e for e in this_turn if type(e) is ev.EmbersChanged and e.source == "lapse" and e.player == 0]
+    for viewer in (1, -1):
+        view = msgspec.msgpack.decode(before, type=MoranaState)
+        flipped = False
+        for e in this_turn:
+            RULESET.apply(view, RULESET.redact(e, viewer))
+            flipped = flipped or type(e) is ev.Flipped
+            assert view.embers[0] == (0 if flipped else 2)  # 2 while behind the screen, 0 from the flip on
+        assert flipped
+
+
+def test_mor07_a_players_view_position_holds_the_opponents_flipped_cards_and_embers(tmp_path: Path) -> None:
+    """[MOR-07] [MOR-08] [MOR-16] After every event of whole games outside a Commit, a player's view position (what
+    ``annals position --view`` and a player's client show) has every card on the Sites where the omniscient one
+    has it, and the same counters; the viewer's own hand in full and none of the opponent's."""
+    checked_flips = 0
+    for seed in (3, 8):
+        header = make_header(RULESET, seed, ["clash", "glory"], ["heuristic", "random"])
+        path = tmp_path / f"{seed}.log"
+        play_one(RULESET, header, path)
+        timeline = Timeline.from_file(path)
+        for count in range(1, len(timeline.events) + 1):
+            state = timeline.state_after(count)
+            assert isinstance(state, MoranaState)
+            if state.sealed or state.step == "commit":
+                continue
+            omni = timeline.position(count)
+            for viewer in (0, 1):
+                view = timeline.position(count, f"player{viewer}")
+                on_sites = {c: z for c, z in omni.cards.items() if z.startswith("site:")}
+                assert {c: z for c, z in view.cards.items() if z.startswith("site:")} == on_sites, (seed, count)
+                assert view.counters == omni.counters, (seed, count)
+                assert {c for c, z in view.cards.items() if z == "hand"} == set(state.hand[viewer])
+            checked_flips += type(timeline.events[count - 1]) is ev.Flipped
+    assert checked_flips >= 8

@@ -8,7 +8,6 @@ import pytest
 
 from annals.engine.simulate import simulate
 from annals.schemas.logfile import GameLog, read_log
-from tests.pictures.browser import browser, page  # noqa: F401 - the browser fixtures
 
 GAMES = {"miras9": (3, ["bastion", "tempest"]), "morana": (4, ["clash", "glory"])}
 

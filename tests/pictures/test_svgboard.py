@@ -42,7 +42,7 @@ def check_miras9(d: Drawn, s: M9State, viewer: int | None, embers_seen: dict[int
 
 def check_morana(d: Drawn, s: MoranaState, viewer: int | None, embers_seen: dict[int, int]) -> None:
     """[MOR-07] everything but a hand is open, [MOR-15] a Commit (its cards, Sites and Embers paid) is secret until
-    Dusk flips it [MOR-16]: another player's Embers are the last value the viewer saw change."""
+    Dusk flips it [MOR-16]: another player's Embers are the last value the viewer saw change or the flip showed."""
     sealed = set(s.sealed)
     want: dict[int, str] = {}
     for p in (0, 1):
@@ -83,6 +83,8 @@ def test_board_draws_what_the_viewer_may_see_at_every_event(
             shown = seen.apply(event)
             if getattr(shown, "counter", "") == "embers":
                 embers_seen[shown.holder] = shown.value
+            if type(shown).__name__ == "Flipped" and shown.embers:  # the Embers paid behind the screen [MOR-16]
+                embers_seen.update(enumerate(shown.embers))
             d = drawn(render_svg(ruleset, seen.state, viewer, title=f"event {event.n}"))
             assert d.view == view
             CHECKS[ruleset](d, truth.state, viewer, embers_seen)

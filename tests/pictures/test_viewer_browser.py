@@ -71,6 +71,8 @@ def test_stepping_through_every_event_shows_the_positions_cards(
         shown = seen.apply(event)
         if getattr(shown, "counter", "") == "embers":
             embers[shown.holder] = shown.value
+        if type(shown).__name__ == "Flipped" and shown.embers:  # the Embers paid behind the screen [MOR-16]
+            embers.update(enumerate(shown.embers))
         if i == count:
             in_page = drawn(board)
             CHECKS[ruleset](in_page, truth.state, viewer, embers)

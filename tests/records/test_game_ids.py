@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.clients.terminal import human_seat
 from annals.engine.players import LogExistsError, play_live
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import make_header
@@ -30,7 +31,7 @@ ANSWERS = "0\n" * 200  # the first option at every question: the toy game always
 
 def people_game(path: Path, seed: int | None = 7, names: tuple[str, str] = ("Ann", "Bob")) -> LogHeader:
     play_live("toy", ["pile", "pile"], ["human", "human"], seed, path, names=list(names),
-              stdin=io.StringIO(ANSWERS), stdout=io.StringIO())  # fmt: skip
+              human=human_seat(io.StringIO(ANSWERS), io.StringIO()))  # fmt: skip
     return read_log(path).header
 
 

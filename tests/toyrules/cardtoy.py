@@ -185,6 +185,9 @@ class CardToyRuleset:
             for card in pile
         ]
 
+    def set_card_id(self, s: CardToyState, card: int, card_id: str) -> None:
+        pass  # the state holds no card ids (a card's power is public once drawn)
+
     def position(self, s: CardToyState) -> Position:
         cards: dict[int, str] = {}
         for zone, piles in (("deck", s.decks), ("hand", s.hands), ("board", s.boards)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 
@@ -53,7 +53,17 @@ class GameOver(Event, tag=7):
     reason: str
 
 
-CardToyEvent = DeckShuffled | FirstPlayerChosen | TurnBegan | CardDrawn | CardPlayed | ScoreChanged | GameOver
+CardToyEvent = (
+    DeckShuffled
+    | FirstPlayerChosen
+    | TurnBegan
+    | CardDrawn
+    | CardPlayed
+    | ScoreChanged
+    | GameOver
+    | ClockCharged
+    | Forfeited
+)
 
 
 class Play(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):

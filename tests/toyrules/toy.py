@@ -86,6 +86,9 @@ class NimRuleset:
     def redact(self, event: Any, viewer: int) -> Any:
         return event  # Nim has no hidden information
 
+    def set_card_id(self, s: NimState, card: int, card_id: str) -> None:
+        pass  # a pile of tokens: no card definitions
+
     def position(self, s: NimState) -> Position:
         return Position({}, {"-1:pile": s.pile})
 

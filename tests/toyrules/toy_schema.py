@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from annals.schemas.records import Event
+from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 
@@ -32,7 +32,7 @@ class GameOver(Event, tag=5):
     reason: str
 
 
-ToyEvent = PileShuffled | FirstPlayerChosen | TurnBegan | Took | GameOver
+ToyEvent = PileShuffled | FirstPlayerChosen | TurnBegan | Took | GameOver | ClockCharged | Forfeited
 
 
 class Take(msgspec.Struct, array_like=True, gc=False, frozen=True, forbid_unknown_fields=True, tag=1):

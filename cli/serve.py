@@ -1,0 +1,57 @@
+"""``annals serve`` (the game server) and ``annals join`` (the terminal client of a served table)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from annals.cli.app import app, fail, out, reported
+
+DATA = Path.home() / ".local" / "share" / "annals" / "server"
+
+
+@app.command()
+def serve(
+    data: Path = typer.Option(DATA, "--data", help="Folder of the tables' records and live logs."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost unless told)."),
+    port: int = typer.Option(8765, "--port", help="Port to listen on."),
+    table: list[str] = typer.Option(
+        [], "--table", help="A table to open: 'RULESET DECK,DECK SEAT,SEAT' (seats: human or a bot); repeatable."
+    ),
+    clock: int = typer.Option(600, "--clock", help="Each seat's time bank in seconds for --table (0: none)."),
+    delay: int = typer.Option(0, "--delay", help="Spectators see the game this many decisions late."),
+) -> None:
+    """Serve tables over WebSocket (and the browser client); open games resume from their live logs.
+
+    Example: annals serve --table "morana clash,glory human,heuristic"  # until stopped (Ctrl-C)
+    """
+    from annals.server.app import NewTable
+    from annals.server.serve import serve as run
+
+    specs = []
+    for text in table:
+        parts = text.split()
+        if len(parts) != 3:
+            fail(f"--table {text!r}: give 'RULESET DECK,DECK SEAT,SEAT'", code=2)
+        specs.append(NewTable(parts[0], parts[1].split(","), parts[2].split(","), clock=clock, delay=delay))
+    with reported():
+        run(data, host=host, port=port, tables=specs, say=lambda line: out.print(line, markup=False))
+
+
+@app.command()
+def join(
+    url: str = typer.Argument(..., help="The table: http://HOST:PORT/play/ID (or ws://HOST:PORT/ws/ID)."),
+    token: str = typer.Option(..., "--token", help="Your seat's token."),
+) -> None:
+    """Play your seat of a served table at this terminal: help, board, hand, card NAME, log at the prompt.
+
+    Example: annals join http://127.0.0.1:8765/play/3f2a9c --token 9xQ...  # fails: no server listens there now
+    """
+    from annals.clients.join import join as play
+    from annals.clients.join import read_line
+
+    with reported():
+        result = play(url, token, read_line, out)
+    if result is not None:
+        out.print(f"result: {result.text}", markup=False)

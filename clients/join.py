@@ -1,0 +1,107 @@
+"""``annals join URL --token T``: the terminal client over WebSocket.
+
+It connects to a table's socket with the seat's token, shows what the table sends (``clients.terminal``) and
+answers each decision the person makes. Ctrl-C while waiting asks whether to leave (a concession). A dropped
+connection is retried with the same token, up to ``RETRIES`` times: the table sends the seat's view again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from rich.console import Console
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from annals.clients.terminal import TerminalUI
+from annals.schemas import protocol as p
+from annals.schemas.errors import AnnalsError
+
+RETRIES = 5
+
+
+class JoinError(AnnalsError, ConnectionError):
+    """The table refused the token, or cannot be reached."""
+
+
+def socket_url(url: str, token: str, *, boards: bool = True) -> str:
+    """``http(s)://HOST/play/ID`` or ``ws(s)://HOST/ws/ID`` as the seat's socket address with its token."""
+    parts = urlsplit(url)
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("ws", "wss"):
+        raise JoinError(f"{url!r} is not a table's address; give http://HOST:PORT/play/ID or ws://HOST:PORT/ws/ID")
+    path = parts.path.replace("/play/", "/ws/", 1)
+    query = urlencode({"token": token, **({} if boards else {"boards": "0"})})
+    return urlunsplit((scheme, parts.netloc, path, query, ""))
+
+
+def _main_thread_takes_ctrl_c() -> contextlib.AbstractContextManager[None]:
+    """The socket's reader thread starts with Ctrl-C (SIGINT) blocked, so the kernel delivers it to the main
+    thread, where it interrupts the prompt (a signal that lands on another thread leaves ``input()`` waiting)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    return contextlib.nullcontext()
+
+
+def _unblock_ctrl_c() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def read_line(prompt: str) -> str:
+    """``input()`` that Ctrl-C always interrupts: it waits in short ``select`` calls, so Python runs its signal
+    handler in the main thread even when the kernel delivered SIGINT to the socket's thread."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([sys.stdin], [], [], 0.1)[0]:
+        pass
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def join(url: str, token: str, read_line: Callable[[str], str], console: Console) -> p.GameOver | None:
+    """Play the seat to the end of the game (or until the person leaves); returns the result."""
+    ui = TerminalUI(read_line, console)
+    address = socket_url(url, token)
+    tries = 0
+    while ui.over is None:
+        try:
+            with (
+                _main_thread_takes_ctrl_c(),
+                connect(address, open_timeout=10, max_size=p.MAX_MESSAGE_BYTES * 64, ping_interval=None) as ws,
+            ):
+                _unblock_ctrl_c()
+                tries = 0
+                while ui.over is None:
+                    try:
+                        message = p.decode_server(ws.recv())
+                    except KeyboardInterrupt:
+                        if ui.ask_leave():
+                            ws.send(p.encode(p.Concede()).decode())
+                        continue
+                    ui.handle(message)
+                    if type(message) is p.Decide and message.player == ui.seat:
+                        ws.send(p.encode(ui.prompt()).decode())
+                    elif type(message) is p.Close:
+                        break
+        except InvalidStatus as exc:
+            _unblock_ctrl_c()
+            raise JoinError(
+                f"the table refused the connection ({exc.response.status_code}): wrong token or table"
+            ) from None
+        except (ConnectionClosed, OSError) as exc:
+            _unblock_ctrl_c()
+            tries += 1
+            if tries > RETRIES:
+                raise JoinError(f"lost the table at {url}: {exc}") from None
+            console.print(f"connection lost ({exc}); reconnecting...", markup=False)
+            time.sleep(min(0.2 * 2**tries, 3))
+    return ui.over

@@ -1,0 +1,230 @@
+"""A live table: one game played by seats that answer when they like, recorded live, with a chess clock.
+
+The server, the local ``annals play`` and the JSON-lines seats all drive a game through ``LiveTable``:
+
+* ``question()`` lets the rules run until a seat must decide (or the game ends) and returns the decision point;
+  everything up to it is already on disk, so each decision is written before the next question is asked;
+* ``answer(index)`` charges the seat's time bank (a ``ClockCharged`` event), records the choice and lets the
+  rules act on it; a bad index raises ``IllegalDecisionError`` and changes nothing;
+* ``forfeit(seat, reason)`` ends the game outside the rules (``Forfeited``: ``"time"`` or ``"concession"``);
+* ``expired()`` says whether the seat being asked has run out of time (the caller then forfeits it).
+
+``listeners`` get every omniscient event as it happens (the server turns them into each seat's view).
+
+A table is rebuilt from its live log (``LiveTable.resume``) after a crash: the decisions and table events read
+back are re-run through the rules (as ``annals verify`` does), the log is rewritten whole under a temporary
+name and moved into place, and the game goes on from the same question.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from annals.engine.agents import ScriptedAgent
+from annals.engine.core import DecisionPoint, Ruleset
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import TURN_CAP_REASON, Game, finalize_header
+from annals.schemas.errors import AnnalsError, IllegalDecisionError, TruncatedLogError
+from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.logfile import LogReader, LogWriter
+from annals.schemas.records import TABLE_EVENTS, ClockCharged, Decision, Forfeited
+
+
+class ResumeError(AnnalsError, ValueError):
+    """A live log that cannot be continued: closed already, or its decisions do not re-run."""
+
+
+def read_prefix(path: str | os.PathLike[str]) -> tuple[LogHeader, list[Any], list[Decision[Any]], LogClose | None]:
+    """Everything intact in a log written live: a crash leaves whole frames and a torn tail at most."""
+    events: list[Any] = []
+    decisions: list[Decision[Any]] = []
+    with LogReader(path) as reader:
+        try:
+            for batch in reader.batches():
+                events.extend(batch.events)
+                decisions.extend(batch.decisions)
+        except TruncatedLogError:
+            pass
+        return reader.header, events, decisions, reader.close_record
+
+
+class LiveTable:
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        header: LogHeader,
+        out: str | os.PathLike[str],
+        *,
+        bank_ms: int = 0,
+        now: Callable[[], float] = time.monotonic,
+        _game: Game | None = None,
+        _clock: list[int] | None = None,
+        _writer: LogWriter | None = None,
+        _replayed: list[Any] | None = None,
+    ):
+        self.ruleset = ruleset
+        self.header = finalize_header(header)
+        self.path = Path(out)
+        self.bank_ms = bank_ms
+        self.clock_ms = _clock if _clock is not None else [bank_ms] * len(self.header.players)
+        self.listeners: list[Callable[[Any], None]] = []
+        self._now = now
+        self.game = _game if _game is not None else Game(ruleset, self.header, [], views=False)
+        self.game._on_event = self._event
+        self.replayed: list[Any] = _replayed if _replayed is not None else []  # a resumed game's events so far
+        # a log reopened to append to (``judge.resume_table``) holds the game so far already
+        self._writer = _writer if _writer is not None else self._open_writer()
+        self.events_total = self.game.state.n
+        self.decisions_total = self.game.decision_count
+        self.closed: LogClose | None = None
+        self._point: DecisionPoint[Any] | None = None
+        self._asked_at = 0.0
+
+    def _open_writer(self) -> LogWriter:
+        """A new log holding the game so far (nothing for a new game): written aside, then moved into place."""
+        events, decisions = self.game.take_batch()
+        self.replayed = events  # for its seats' views
+        if not events and not decisions:
+            return LogWriter(self.path, self.header, group_bytes=0)
+        aside = self.path.with_name(self.path.name + ".resuming")
+        writer = LogWriter(aside, self.header, group_bytes=0)
+        writer.write_batch(events, decisions)
+        os.replace(aside, self.path)
+        return writer
+
+    def _event(self, event: Any) -> None:
+        for listener in self.listeners:
+            listener(event)
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def over(self) -> bool:
+        return self.closed is not None
+
+    def _flush(self) -> None:
+        events, decisions = self.game.take_batch()
+        if events or decisions:
+            self._writer.write_batch(events, decisions)
+            self.events_total += len(events)
+            self.decisions_total += len(decisions)
+
+    def question(self) -> DecisionPoint[Any] | None:
+        """The decision being asked (the same one until it is answered), or None once the game is over."""
+        if self._point is not None:
+            return self._point
+        if self.closed is not None:
+            return None
+        s, cap = self.game.state, self.header.max_turns
+        while not s.over and not (cap and s.turn > cap):
+            point = self.ruleset.pending(s)
+            if point is not None:
+                self._flush()  # every event and decision so far on disk before the question goes out
+                self._point, self._asked_at = point, self._now()
+                return point
+            self.ruleset.advance(s, None, self.game.emit, self.game.rng)
+        self._close()
+        return None
+
+    def left_ms(self, seat: int) -> int:
+        """The seat's time bank now (counting the time the current question has been waiting on it)."""
+        left = self.clock_ms[seat]
+        if self._point is not None and self._point.player == seat and self.bank_ms:
+            left -= int((self._now() - self._asked_at) * 1000)
+        return max(left, 0)
+
+    def clocks(self) -> list[int]:
+        return [self.left_ms(seat) for seat in range(len(self.clock_ms))]
+
+    def expired(self) -> bool:
+        point = self._point
+        return point is not None and self.bank_ms > 0 and self.left_ms(point.player) <= 0
+
+    def answer(self, index: int) -> None:
+        """The seat being asked chooses option ``index``."""
+        point = self._point
+        if point is None:
+            raise IllegalDecisionError("no decision is being asked; wait for a decide message")
+        if not (type(index) is int and 0 <= index < len(point.options)):
+            raise IllegalDecisionError(
+                f"option {index!r} is not offered at {point.point!r}; choose a number from 0 to "
+                f"{len(point.options) - 1}"
+            )
+        s = self.game.state
+        if self.bank_ms:
+            spent = int((self._now() - self._asked_at) * 1000)
+            left = max(self.clock_ms[point.player] - spent, 0)
+            self.clock_ms[point.player] = left
+            self.game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, left))
+        self._point = None
+        self.game.answer(point, point.options[index])
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """``seat`` loses now (time, or a concession); written and closed at once."""
+        if self.closed is not None:
+            return
+        s = self.game.state
+        if self.bank_ms and self._point is not None and self._point.player == seat:
+            spent = int((self._now() - self._asked_at) * 1000)
+            left = max(self.clock_ms[seat] - spent, 0)
+            self.clock_ms[seat] = left
+            self.game.emit(ClockCharged(s.n, s.turn, s.step, seat, spent, left))
+        self._point = None
+        self.game.emit(Forfeited(s.n, s.turn, s.step, seat, 1 - seat, reason))
+        self._close()
+
+    def _close(self) -> None:
+        s = self.game.state
+        self._flush()
+        winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
+        self.closed = LogClose(winner, reason, self.events_total, self.decisions_total, s.turn)
+        self._writer.close(self.closed)
+
+    def abandon(self) -> None:
+        """Stop without a result (the server shutting down): the log stays open, to be resumed."""
+        if self.closed is None:
+            self._flush()
+            self._writer.abandon()
+
+    @classmethod
+    def resume(
+        cls, path: str | os.PathLike[str], *, bank_ms: int = 0, now: Callable[[], float] = time.monotonic
+    ) -> LiveTable:
+        """The table of a live log cut short (a crash, a kill): re-run, rewritten whole, ready to go on."""
+        header, events, decisions, close = read_prefix(path)
+        if close is not None:
+            raise ResumeError(f"{path}: the game is over ({close.end_reason}); there is nothing to resume")
+        ruleset = get_ruleset(header.ruleset)
+        seats = len(header.players)
+        agents = [ScriptedAgent([d for d in decisions if d.player == p]) for p in range(seats)]
+        game = Game(ruleset, header, agents, views=False)
+        clock = [bank_ms] * seats
+        done = 0
+        s = game.state
+        try:
+            while not s.over:
+                if s.n < len(events) and type(events[s.n]) in TABLE_EVENTS:
+                    e = events[s.n]
+                    if type(e) is ClockCharged:
+                        clock[e.player] = e.left_ms
+                    game.emit(e)
+                    continue
+                point = ruleset.pending(s)
+                if point is None:
+                    ruleset.advance(s, None, game.emit, game.rng)
+                elif done < len(decisions):
+                    game.step()
+                    done += 1
+                else:
+                    break
+        except AnnalsError as exc:
+            raise ResumeError(f"{path}: the recorded decisions do not re-run ({exc})") from None
+        if game.events[: len(events)] != events:
+            raise ResumeError(f"{path}: re-running the decisions does not give the recorded events")
+        return cls(ruleset, header, path, bank_ms=bank_ms, now=now, _game=game, _clock=clock)

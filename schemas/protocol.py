@@ -1,0 +1,206 @@
+"""The one protocol every seat speaks: the messages between a table and a player's client, bot or program.
+
+The same messages go over a WebSocket (``annals serve``, one JSON text frame each) and over JSON lines on a local
+program's stdin/stdout (``annals play --players external:COMMAND``, one JSON object per line). Every message is
+an object whose ``type`` names it. ``schemas/protocol.schema.json`` is the JSON Schema of them all, generated from
+these types (``python -m annals.schemas.protocol`` prints it; a test holds the file equal to it and checks real
+games' messages against it).
+
+Table → seat:
+
+* ``hello``      first: the protocol version, the seat (``-1``: a spectator), the game header as the seat may see
+  it (players' names, deck names and leaders, its own deck list, never the opponent's or the seed), the cards it
+  can identify at the start, the time banks;
+* ``event``      each event of the seat's view (``Ruleset.redact``) as an object with its ``kind``, in words, and
+  the cards it shows the seat for the first time;
+* ``board``      the seat's view of the position (cards by zone with names, counters), after each decision;
+* ``decide``     a decision point of the seat's: every option with its index, kind, fields, text with card names
+  and whether to confirm it (a choice that ends the seat's part of the step);
+* ``error``      a message the table could not take (``code`` below); after an error about an answer the same
+  ``decide`` is sent again, the game unchanged;
+* ``game_over``  the result; then ``close``.
+
+Seat → table: ``answer`` (``choose``: the option's index; ``decision``: the number of the ``decide`` it answers,
+optional) and ``concede``. A bare ``{"choose": N}`` (the protocol before version 1) is read as an answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+PROTOCOL_VERSION: Final = 1
+MAX_MESSAGE_BYTES: Final = 64 * 1024  # a seat's message longer than this is refused (``too_long``)
+
+# error codes
+MALFORMED: Final = "malformed"  # not JSON, or not an object
+UNKNOWN_MESSAGE: Final = "unknown_message"  # no such ``type``, or fields that do not fit it
+BAD_ANSWER: Final = "bad_answer"  # an option index that is not offered
+NOT_YOUR_DECISION: Final = "not_your_decision"  # an answer when the seat is not being asked, or to an old decide
+TOO_LONG: Final = "too_long"
+SPECTATOR: Final = "spectator"  # a spectator tried to act
+ERROR_CODES: Final = (MALFORMED, UNKNOWN_MESSAGE, BAD_ANSWER, NOT_YOUR_DECISION, TOO_LONG, SPECTATOR)
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A card instance the seat can identify, with its definition's id, name and printed text."""
+
+    instance: int
+    id: str
+    name: str
+    text: str = ""
+
+
+class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: int
+    name: str
+    agent: str  # "human", "external", or a bot's name
+    deck: str  # the deck's name
+    leader: str  # the leader's card id (Miras 9 Planet, MORANA Warden), public from the start
+    size: int  # cards in the deck
+
+
+class Hello(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="hello", tag_field="type"):
+    protocol: int
+    game_id: str
+    ruleset: str
+    ruleset_version: str
+    seat: int  # -1: a spectator
+    players: list[Player]
+    deck: list[str]  # the seat's own deck list (card ids, instance order); [] for a spectator
+    cards: list[Card]  # the instances the seat can identify at the start
+    clock_ms: list[int]  # each seat's time bank (0: no clock)
+    max_turns: int  # 0: no cap
+    delay: int = 0  # a spectator's delay, in decisions
+    resumed_at: int = 0  # events of the seat's view already played when it (re)joined; they follow as events
+
+
+class EventMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="event", tag_field="type"):
+    event: dict[str, Any]  # {"kind": "Drew", "n": 12, "turn": 2, "step": "dawn", "player": 0, ...}
+    text: str
+    cards: list[Card] = []  # instances this event shows the seat for the first time
+
+
+class Zone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    zone: str  # "hand", "site:2", "lane:0:exterior", ...
+    side: str  # "p0", "p1", or "token"
+    cards: list[Card]
+
+
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="board", tag_field="type"):
+    """The seat's view of the position now (sent after each decision): every card it can identify by zone,
+    the counters (``"p0:slava"``, ``"1004:power"``), how many cards it cannot see, and the board drawn as SVG
+    when the server can draw it."""
+
+    turn: int
+    step: str
+    zones: list[Zone]
+    counters: dict[str, int]
+    hidden: int
+    svg: str = ""
+
+
+class Option(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    index: int
+    kind: str
+    fields: dict[str, Any]
+    text: str
+    confirm: bool = False  # ends the seat's part of the step (or is once a game): a client asks before sending
+
+
+class Decide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="decide", tag_field="type"):
+    decision: int  # the game's decision number
+    player: int
+    point: str
+    options: list[Option]
+    clock_ms: list[int]  # each seat's time bank now
+
+
+class Error(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="error", tag_field="type"):
+    code: str  # one of ERROR_CODES
+    message: str
+    decision: int = -1  # the decide asked again, or -1
+
+
+class GameOver(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="game_over", tag_field="type"):
+    winner: int  # -1: a draw or no result
+    reason: str
+    text: str
+    events: int
+    decisions: int
+
+
+class Close(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="close", tag_field="type"):
+    reason: str
+
+
+class Answer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="answer", tag_field="type"):
+    choose: int
+    decision: int = -1  # the decide answered (-1: the one being asked)
+
+
+class Concede(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="concede", tag_field="type"):
+    pass
+
+
+class _BareAnswer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    choose: int
+
+
+ServerMessage = Hello | EventMessage | Board | Decide | Error | GameOver | Close
+ClientMessage = Answer | Concede
+
+
+class ProtocolError(ValueError):
+    """A seat's message the table cannot take; ``code`` is one of ``ERROR_CODES``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+_encoder = msgspec.json.Encoder()
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_bare_decoder = msgspec.json.Decoder(_BareAnswer)
+_any_decoder = msgspec.json.Decoder()
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    return _encoder.encode(message)
+
+
+def decode_server(data: bytes | str) -> ServerMessage:
+    return _server_decoder.decode(data)
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """A seat's message, or ``ProtocolError`` saying what is wrong with it."""
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(TOO_LONG, f"a message of {len(data)} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        raw = _any_decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(MALFORMED, f"not JSON ({exc}); send one JSON object per message") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError(MALFORMED, f"a JSON {type(raw).__name__}, not an object; send an object with a type")
+    try:
+        if "type" not in raw and "choose" in raw:
+            return Answer(_bare_decoder.decode(data).choose)
+        return _client_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(
+            UNKNOWN_MESSAGE, f"{exc}; send {{'type': 'answer', 'choose': N}} or {{'type': 'concede'}}"
+        ) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, both ways (``anyOf`` the server's and the client's messages)."""
+    return msgspec.json.schema(ServerMessage | ClientMessage)
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(json_schema(), indent=2, sort_keys=True))

@@ -1,0 +1,1 @@
+"""The game server (``annals serve``): tables over WebSocket, each seat only its own view, logs written live."""

@@ -1,0 +1,197 @@
+"""The server's web application (Starlette): the browser client's files, the tables' WebSockets, the table API.
+
+* ``GET /``, ``GET /play/ID``      the browser client (``clients/web``, static package data, nothing from the
+  internet); it opens ``/ws/ID?token=T``;
+* ``GET /static/NAME``             its files (Starlette's ``StaticFiles``: nothing outside that folder);
+* ``WS /ws/ID?token=T``            a seat (or, with the spectators' token, a spectator) of table ID: the protocol
+  of ``schemas.protocol``, one JSON message per text frame; ``&boards=0`` for no board messages, ``&svg=1`` for
+  boards drawn as SVG. A wrong token, or one of another table, is refused before the socket opens (403);
+* ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
+  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?}``; the answer holds
+  the seats' and the spectators' tokens, shown only this once;
+* ``GET /api/tables/ID``           whether the game is over, its result and log (admin token).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import secrets
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import annals.clients
+from annals.engine.registry import get_ruleset
+from annals.engine.simulate import SimulationError, make_header
+from annals.engine.table import LiveTable
+from annals.schemas import protocol as p
+from annals.schemas.errors import AnnalsError
+from annals.server.store import Store, TableError, TableRecord, new_table_id, new_token, token_hash
+from annals.server.tables import SPECTATOR, Table
+
+WEB = Path(annals.clients.__file__).parent / "web"
+DEFAULT_CLOCK_S = 600
+MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame (1009); smaller ones over the
+# protocol's limit get a too_long error
+
+
+class NewTable(msgspec.Struct, forbid_unknown_fields=True):
+    ruleset: str
+    decks: list[str]
+    seats: list[str]
+    seed: int | None = None
+    max_turns: int | None = None
+    clock: int = DEFAULT_CLOCK_S  # seconds per seat (0: no clock)
+    delay: int = 0
+
+
+class Server:
+    """Every table of one data folder: made, resumed after a restart, run."""
+
+    def __init__(self, data: Path, admin_token: str | None = None):
+        self.store = Store(data)
+        self.admin_token = admin_token or new_token()
+        self.tables: dict[str, Table] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+
+    def resume_all(self) -> list[str]:
+        """Start again every open game of the data folder, from its live log."""
+        resumed = []
+        for record in self.store.records():
+            log = self.store.log_path(record.table_id)
+            if record.table_id in self.tables or not log.exists():
+                continue
+            try:
+                live = LiveTable.resume(log, bank_ms=record.bank_ms)
+            except AnnalsError:
+                continue  # over, or damaged: nothing to run (annals verify says which)
+            self._start(Table(record, live))
+            resumed.append(record.table_id)
+        return resumed
+
+    def _start(self, table: Table) -> None:
+        self.tables[table.record.table_id] = table
+        self.tasks[table.record.table_id] = asyncio.get_running_loop().create_task(table.run())
+
+    def create(self, spec: NewTable) -> dict[str, Any]:
+        try:
+            ruleset = get_ruleset(spec.ruleset)
+        except AnnalsError as exc:
+            raise TableError(str(exc)) from None
+        bots = ruleset.agents()
+        for seat in spec.seats:
+            if seat != "human" and seat not in bots:
+                raise TableError(f"unknown seat {seat!r}; use human or one of: {', '.join(sorted(bots))}")
+        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        cap = ruleset.default_max_turns if spec.max_turns is None else spec.max_turns
+        try:
+            header = make_header(ruleset, seed, spec.decks, spec.seats, max_turns=cap,
+                                 known_agents=[*bots, "human"])  # fmt: skip
+        except SimulationError as exc:
+            raise TableError(str(exc)) from None
+        table_id = new_table_id()
+        tokens = [new_token() if seat == "human" else "" for seat in spec.seats]
+        spectators = new_token()
+        record = TableRecord(
+            table_id, spec.ruleset, spec.decks, spec.seats, seed, cap, spec.clock * 1000, spec.delay,
+            [token_hash(t) if t else "" for t in tokens], token_hash(spectators),
+        )  # fmt: skip
+        live = LiveTable(ruleset, header, self.store.log_path(table_id), bank_ms=record.bank_ms)
+        self.store.save(record)
+        self._start(Table(record, live))
+        return {"table": table_id, "tokens": tokens, "spectator_token": spectators, "game_id": header.game_id}
+
+    async def stop(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
+        for task in self.tasks.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _admin(request: Request, server: Server) -> bool:
+    given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+    return bool(given) and hmac.compare_digest(given, server.admin_token)
+
+
+def _asked(table: Table, seat: int) -> int:
+    decide = table.decide
+    return decide.decision if decide is not None and decide.player == seat else -1
+
+
+def build_app(server: Server, lifespan: Any = None) -> Starlette:
+    async def index(request: Request) -> Response:
+        return FileResponse(WEB / "index.html", media_type="text/html")
+
+    async def create_table(request: Request) -> Response:
+        if not _admin(request, server):
+            return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
+        try:
+            spec = msgspec.json.decode(await request.body(), type=NewTable)
+            return JSONResponse(server.create(spec), status_code=201)
+        except (msgspec.DecodeError, TableError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
+    async def table_status(request: Request) -> Response:
+        if not _admin(request, server):
+            return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
+        table = server.tables.get(request.path_params["table"])
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        close = table.live.closed
+        result = None if close is None else {"winner": close.winner, "reason": close.end_reason}
+        return JSONResponse({"over": close is not None, "result": result, "log": str(table.live.path),
+                             "decisions": table.live.game.decision_count})  # fmt: skip
+
+    async def seat_socket(websocket: WebSocket) -> None:
+        table = server.tables.get(websocket.path_params["table"])
+        seat = table.seat_for(websocket.query_params.get("token", "")) if table is not None else None
+        if table is None or seat is None:
+            await websocket.close(code=4403)  # before accept: the handshake is refused (HTTP 403)
+            return
+        await websocket.accept()
+        boards = websocket.query_params.get("boards", "1") != "0"
+        svg = websocket.query_params.get("svg", "0") == "1"
+        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg)
+        try:
+            while True:
+                data = await websocket.receive_text()
+                try:
+                    message = p.decode_client(data)
+                except p.ProtocolError as exc:
+                    conn.put(p.encode(p.Error(exc.code, str(exc), _asked(table, seat))))
+                    continue
+                if seat == SPECTATOR:
+                    conn.put(p.encode(p.Error(p.SPECTATOR, "a spectator watches; only a seat's token can act")))
+                    continue
+                table.answers.put_nowait((seat, message))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            table.detach(conn)
+
+    routes = [
+        Route("/", index),
+        Route("/play/{table}", index),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table}", table_status),
+        WebSocketRoute("/ws/{table}", seat_socket),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _sender(websocket: WebSocket) -> Any:
+    async def send(message: bytes) -> None:
+        await websocket.send_text(message.decode())
+
+    return send

@@ -1,0 +1,56 @@
+"""``annals serve``: the server on uvicorn, bound to 127.0.0.1 unless told otherwise."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from annals.server.app import MAX_FRAME_BYTES, NewTable, Server, build_app
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+ADMIN_ENV = "ANNALS_ADMIN_TOKEN"
+
+
+def serve(
+    data: Path,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    tables: list[NewTable] | None = None,
+    say: Callable[[str], None] = print,
+) -> None:
+    """Serve the tables of ``data`` until stopped: open games resume from their logs, ``tables`` are made anew."""
+    server = Server(data, os.environ.get(ADMIN_ENV) or None)
+    base = f"http://{host}:{port}"
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        for table_id in server.resume_all():
+            say(f"resumed table {table_id} from its live log")
+        for spec in tables or []:
+            made = server.create(spec)
+            for seat, token in enumerate(made["tokens"]):
+                if token:
+                    say(f"table {made['table']} seat {seat}: {base}/play/{made['table']}?token={token}")
+                    say(f"  or: annals join {base}/ws/{made['table']} --token {token}")
+            say(f"table {made['table']} spectators: {base}/play/{made['table']}?token={made['spectator_token']}")
+        say(f"annals serve on {base} (data in {data}); admin token: {server.admin_token}")
+        yield
+        await server.stop()
+
+    config = uvicorn.Config(
+        build_app(server, lifespan),
+        host=host,
+        port=port,
+        ws="websockets",
+        ws_max_size=MAX_FRAME_BYTES,
+        log_level="warning",
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()

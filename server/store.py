@@ -1,0 +1,81 @@
+"""Where the server keeps its tables: one folder, a record and a live log per table.
+
+``DATA/tables/ID.json`` is the table's record (ruleset, seats, clock, spectator delay and the SHA-256 of each
+seat's and the spectators' token: the tokens themselves are shown once, when the table is made, and never
+stored); ``DATA/tables/ID.log`` is its live log. On restart every record whose log has no closing frame is an
+open game, resumed from its log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+import msgspec
+
+from annals.schemas.errors import AnnalsError
+
+TOKEN_BYTES = 24  # 192 bits from ``secrets``: unguessable
+
+
+class TableError(AnnalsError, ValueError):
+    """A table that cannot be made or found as asked."""
+
+
+class TableRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    table_id: str
+    ruleset: str
+    decks: list[str]
+    seats: list[str]  # "human" (a client takes the seat with its token) or a bot's name
+    seed: int
+    max_turns: int
+    bank_ms: int  # each seat's time bank (0: no clock)
+    delay: int  # the spectators' delay, in decisions
+    token_hashes: list[str]  # per seat ("" for a bot's seat)
+    spectator_hash: str
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def matches(token: str, digest: str) -> bool:
+    return bool(digest) and hmac.compare_digest(token_hash(token), digest)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(6)
+
+
+class Store:
+    def __init__(self, data: Path):
+        self.folder = data / "tables"
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def record_path(self, table_id: str) -> Path:
+        return self.folder / f"{table_id}.json"
+
+    def log_path(self, table_id: str) -> Path:
+        return self.folder / f"{table_id}.log"
+
+    def save(self, record: TableRecord) -> None:
+        path = self.record_path(record.table_id)
+        aside = path.with_name(path.name + ".new")
+        aside.write_bytes(msgspec.json.encode(record))
+        os.replace(aside, path)
+
+    def records(self) -> list[TableRecord]:
+        out = []
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                out.append(msgspec.json.decode(path.read_bytes(), type=TableRecord))
+            except msgspec.DecodeError as exc:
+                raise TableError(f"{path}: not a table record ({exc}); move it out of {self.folder}") from None
+        return out

@@ -1,0 +1,254 @@
+"""A table of the server: one live game, its seats' connections, and the loop that asks each decision.
+
+Each seat (and the spectators) has a ``SeatStream``: every event becomes that seat's own message at once, kept in
+the seat's history, so a client that connects (or reconnects with its token) gets the hello, the whole history
+of its view, the board and, if it is being asked, the decision again. Spectators get the spectator view, held back
+by ``delay`` decisions. The loop writes every decision to the live log before the next question (``LiveTable``),
+waits for the seat's answer no longer than its time bank (then it forfeits on time, recorded as ``Forfeited``),
+sends errors for answers it cannot take and asks again. Bots sit in seats too, answering from their own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from annals.engine.core import Agent, DecisionPoint
+from annals.engine.registry import get_ruleset
+from annals.engine.seats import SeatStream
+from annals.engine.simulate import seat_rngs
+from annals.engine.table import LiveTable
+from annals.queries.svgboard import render_svg
+from annals.schemas import protocol as p
+from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.records import CONCESSION_REASON, TIME_REASON
+from annals.server.store import TableRecord, matches
+
+SPECTATOR = -1
+Sender = Callable[[bytes], Awaitable[None]]
+
+
+class Connection:
+    """One client's socket: messages queue here and a writer task sends them in order, so a slow client never
+    holds up the table."""
+
+    def __init__(self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False):
+        self.seat = seat
+        self.boards = boards  # a board message after each decision (a bot client may not want them)
+        self.svg = svg  # and with it the board drawn as SVG (the browser client)
+        self._send = send
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.task = asyncio.create_task(self._writer())
+        self.sent = 0  # spectators: how many of the spectator history it has been sent
+
+    def put(self, message: bytes) -> None:
+        self._queue.put_nowait(message)
+
+    def close(self) -> None:
+        self._queue.put_nowait(None)
+
+    async def _writer(self) -> None:
+        with contextlib.suppress(Exception):  # a socket gone mid-send: the reader side detaches it
+            while (message := await self._queue.get()) is not None:
+                await self._send(message)
+
+
+class Table:
+    def __init__(self, record: TableRecord, live: LiveTable):
+        self.record = record
+        self.live = live
+        ruleset = get_ruleset(record.ruleset)
+        self.ruleset = ruleset
+        header = live.header
+        self.streams = [SeatStream(ruleset, header, seat) for seat in range(len(record.seats))]
+        self.spectator: SeatStream | None = None  # made when the first spectator comes (most tables have none)
+        self.events: list[tuple[Any, int]] = []  # every event so far (omniscient) with the decisions before it
+        rngs = seat_rngs(header)
+        self.bots: dict[int, Agent] = {
+            seat: ruleset.agents()[kind](seat, rngs[seat]) for seat, kind in enumerate(record.seats) if kind != "human"
+        }
+        self.history: list[list[bytes]] = [[] for _ in record.seats]
+        self.spectator_history: list[tuple[int, bytes]] = []  # (decisions when it happened, message)
+        self.connections: list[Connection] = []
+        self.answers: asyncio.Queue[tuple[int, p.ClientMessage]] = asyncio.Queue()
+        self.decide: p.Decide | None = None
+        self.ended: list[bytes] = []  # game_over (per seat, then spectators) once the game is over
+        self.done = asyncio.Event()
+        for event in live.replayed:  # a resumed game: its views so far
+            self._on_event(event, send=False)
+        live.listeners.append(self._on_event)
+
+    # ---------------------------------------------------------------- who is who
+
+    def seat_for(self, token: str) -> int | None:
+        """The seat a token opens (``SPECTATOR`` for the spectators' token), or None."""
+        for seat, digest in enumerate(self.record.token_hashes):
+            if matches(token, digest):
+                return seat
+        return SPECTATOR if matches(token, self.record.spectator_hash) else None
+
+    # ---------------------------------------------------------------- messages out
+
+    def _on_event(self, event: Any, *, send: bool = True) -> None:
+        for seat, stream in enumerate(self.streams):
+            if seat in self.bots:
+                stream.view.feed(event)
+                continue
+            message = p.encode(stream.event(event))
+            self.history[seat].append(message)
+            if send:
+                self._to_seat(seat, message)
+        self.events.append((event, self.live.game.decision_count))
+        if self.spectator is not None:
+            self._spectate(event, self.live.game.decision_count)
+
+    def _spectate(self, event: Any, decisions: int) -> None:
+        assert self.spectator is not None
+        self.spectator_history.append((decisions, p.encode(self.spectator.event(event))))
+
+    def _spectator_stream(self) -> SeatStream:
+        """The spectators' view, folded from every event so far the first time a spectator comes."""
+        if self.spectator is None:
+            self.spectator = SeatStream(self.ruleset, self.live.header, SPECTATOR)
+            for event, decisions in self.events:
+                self._spectate(event, decisions)
+        return self.spectator
+
+    def _to_seat(self, seat: int, message: bytes) -> None:
+        for conn in self.connections:
+            if conn.seat == seat:
+                conn.put(message)
+
+    def _release_spectators(self) -> None:
+        over = self.live.over
+        ready = self.live.game.decision_count - self.record.delay
+        for conn in self.connections:
+            if conn.seat != SPECTATOR:
+                continue
+            history = self.spectator_history
+            while conn.sent < len(history) and (over or history[conn.sent][0] <= ready):
+                conn.put(history[conn.sent][1])
+                conn.sent += 1
+            if over and self.ended and conn.sent == len(history):
+                conn.put(self.ended[-1])
+                conn.put(p.encode(p.Close("game over")))
+                conn.sent += 1
+
+    def board(self, seat: int, svg: bool) -> bytes:
+        stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
+        names = [info.name for info in self.live.header.players]
+        drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names) if svg else ""
+        return p.encode(stream.board(drawn))
+
+    def _boards(self) -> None:
+        """Each connected seat's board, drawn once per seat and kind (with or without SVG)."""
+        made: dict[tuple[int, bool], bytes] = {}
+        for conn in self.connections:
+            if conn.seat >= 0 and conn.boards:
+                key = (conn.seat, conn.svg)
+                if key not in made:
+                    made[key] = self.board(*key)
+                conn.put(made[key])
+
+    def attach(self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False) -> Connection:
+        """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked."""
+        conn = Connection(seat, send, boards=boards, svg=svg)
+        self.connections.append(conn)
+        stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
+        resumed = len(self.history[seat]) if seat >= 0 else 0
+        conn.put(p.encode(stream.hello(self.live.clocks(), delay=self.record.delay, resumed_at=resumed)))
+        if seat == SPECTATOR:
+            self._release_spectators()
+            return conn
+        for message in self.history[seat]:
+            conn.put(message)
+        conn.put(self.board(seat, svg))
+        if self.ended:
+            conn.put(self.ended[seat])
+            conn.put(p.encode(p.Close("game over")))
+        elif self.decide is not None and self.decide.player == seat:
+            conn.put(p.encode(self._fresh_decide()))
+        return conn
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        conn.close()
+
+    def _fresh_decide(self) -> p.Decide:
+        d = self.decide
+        assert d is not None
+        return p.Decide(d.decision, d.player, d.point, d.options, self.live.clocks())
+
+    def error(self, seat: int, code: str, message: str) -> None:
+        decision = self.decide.decision if self.decide is not None and self.decide.player == seat else -1
+        self._to_seat(seat, p.encode(p.Error(code, message, decision)))
+
+    # ---------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        live = self.live
+        try:
+            while (point := live.question()) is not None:
+                self._boards()
+                self._release_spectators()
+                if point.player in self.bots:
+                    agent = self.bots[point.player]
+                    choice = agent.choose(self.streams[point.player].view.state, point)
+                    live.answer(list(point.options).index(choice))
+                    await asyncio.sleep(0)
+                    continue
+                await self._ask(point)
+            self._finish()
+        except asyncio.CancelledError:
+            live.abandon()  # the server stopping: the game stays open in its live log, to be resumed
+            raise
+
+    async def _ask(self, point: DecisionPoint[Any]) -> None:
+        live, seat = self.live, point.player
+        self.decide = self.streams[seat].decide(live.game.decision_count, point, live.clocks())
+        self._to_seat(seat, p.encode(self.decide))
+        while True:
+            timeout = live.left_ms(seat) / 1000 if live.bank_ms else None
+            try:
+                who, message = await asyncio.wait_for(self.answers.get(), timeout)
+            except TimeoutError:
+                self.decide = None
+                live.forfeit(seat, TIME_REASON)
+                return
+            if type(message) is p.Concede:
+                self.decide = None
+                live.forfeit(who, CONCESSION_REASON)
+                return
+            assert type(message) is p.Answer
+            if who != seat or message.decision not in (-1, self.decide.decision):
+                self.error(who, p.NOT_YOUR_DECISION, f"you are not being asked decision {message.decision}; wait "
+                           "for a decide message")  # fmt: skip
+                continue
+            try:
+                live.answer(message.choose)
+            except IllegalDecisionError as exc:
+                self.error(seat, p.BAD_ANSWER, str(exc))
+                self._to_seat(seat, p.encode(self._fresh_decide()))
+                continue
+            self.decide = None
+            return
+
+    def _finish(self) -> None:
+        close = self.live.closed
+        assert close is not None
+        self.decide = None
+        for seat in range(len(self.streams)):
+            self.ended.append(p.encode(self.streams[seat].game_over(close.winner, close.end_reason, close.events,
+                                                                     close.decisions)))  # fmt: skip
+        self.ended.append(p.encode(self._spectator_stream().game_over(close.winner, close.end_reason, close.events,
+                                                                      close.decisions)))  # fmt: skip
+        self._boards()
+        for seat in range(len(self.streams)):
+            if seat not in self.bots:
+                self._to_seat(seat, self.ended[seat])
+                self._to_seat(seat, p.encode(p.Close("game over")))
+        self._release_spectators()
+        self.done.set()

@@ -1,0 +1,92 @@
+"""The browser client in a real browser (Debian's chromium driven by Playwright): whole games played by clicking
+the options' buttons, the board drawn as SVG of the seat's own view, the clock, a screenshot kept."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annals.engine.replay import rerun
+from annals.schemas.logfile import read_log
+from tests.pictures.browser import CHROMIUM
+from tests.serverkit import Running, server
+
+ARTEFACTS = Path(os.environ.get("ANNALS_ARTEFACTS", Path(__file__).parent.parent / "artefacts"))
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with server(tmp_path_factory.mktemp("browser")) as s:
+        yield s
+
+
+def _play_pages(pages: list[Any], limit: int = 400) -> None:
+    """Click the first option (accepting any confirmation) on whichever page is asked, until the game is over."""
+    for page in pages:
+        page.on("dialog", lambda dialog: dialog.accept())
+    for _ in range(limit):
+        if all(page.evaluate("document.body.dataset.over === 'true'") for page in pages):
+            return
+        for page in pages:
+            buttons = page.locator("#decision button")
+            if buttons.count():
+                buttons.last.click() if page.evaluate("Math.random() < 0.5") else buttons.first.click()
+                page.wait_for_timeout(5)
+        pages[0].wait_for_timeout(20)
+    raise AssertionError("the game did not end in the browser")
+
+
+def _blocked_external(page: Any) -> list[str]:
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    return asked
+
+
+def test_two_browsers_play_a_whole_morana_game(running: Running, browser: Any) -> None:
+    """[MOR-05] [MOR-07] Two browser clients play a whole MORANA game by clicking; each sees its own hand by name
+    and a board drawn from its own view; the page loads nothing but the server's own files; the log verifies."""
+    table = running.table("morana", ["clash", "glory"], ["human", "human"], clock=300)
+    pages = []
+    asked: list[str] = []
+    for seat in (0, 1):
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        asked += _blocked_external(page)
+        page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][seat]}")
+        page.wait_for_selector("#board svg", timeout=15000)
+        pages.append(page)
+    assert pages[0].locator("#hand li").count() >= 4  # the opening hand, by name
+    assert "you are seat 1" in pages[1].locator("#title").inner_text()
+    assert "p0" in pages[0].locator("#clock").inner_text()
+    _play_pages(pages)
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTEFACTS / "browser-morana.png"
+    pages[0].screenshot(path=str(shot), full_page=True)
+    print(f"screenshot: {shot}")
+    assert shot.stat().st_size > 10_000
+    assert "game over" in pages[0].locator("#status").inner_text()
+    assert pages[1].locator("#log li").count() > 50
+    info = running.wait_over(table["table"])
+    assert rerun(read_log(info["log"])).ok
+    assert all(url.startswith(running.base) or url.startswith("ws://127.0.0.1") for url in asked), asked
+    for page in pages:
+        page.close()
+
+
+def test_a_browser_plays_miras9_against_a_bot(running: Running, browser: Any) -> None:
+    """[M9-011] A Miras 9 game in the browser against the heuristic bot, capped at 5 turns, to its end."""
+    table = running.table("miras9", ["vanguard", "tempest"], ["human", "heuristic"], max_turns=5)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    _play_pages([page])
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / "browser-miras9.png"), full_page=True)
+    info = running.wait_over(table["table"])
+    assert rerun(read_log(info["log"])).ok
+    page.close()

@@ -1,0 +1,286 @@
+"""The game server on 127.0.0.1, as a real process: whole games over WebSocket, access, bad messages, clocks,
+disconnects, and a kill -9 in the middle of a game."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from annals.engine.replay import rerun
+from annals.schemas import protocol as p
+from annals.schemas.logfile import read_log
+from annals.server.store import TOKEN_BYTES, Store
+from tests.serverkit import Running, play_seat, server, start, stop
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with server(tmp_path_factory.mktemp("served")) as s:
+        yield s
+
+
+def _both(s: Running, table: dict[str, Any], seeds: tuple[int, int] = (1, 2)) -> dict[int, list[Any]]:
+    got: dict[int, list[Any]] = {}
+
+    def seat(i: int) -> None:
+        with s.socket(table["table"], table["tokens"][i]) as ws:
+            got[i] = play_seat(ws, seeds[i])
+
+    threads = [threading.Thread(target=seat, args=(i,)) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return got
+
+
+def test_two_clients_play_a_whole_morana_game_over_websocket(running: Running) -> None:
+    """[MOR-05] [MOR-15] A whole game between two WebSocket clients; the log verifies and names its result;
+    each seat's hello is its own, and the opponent's draws reach it only as hidden cards."""
+    table = running.table("morana", ["clash", "glory"], ["human", "human"])
+    got = _both(running, table)
+    info = running.wait_over(table["table"])
+    game = read_log(info["log"])
+    assert rerun(game).ok and game.close.end_reason == info["result"]["reason"]
+    for seat in (0, 1):
+        assert got[seat][0]["type"] == "hello" and got[seat][0]["seat"] == seat
+        assert [m["type"] for m in got[seat][-2:]] == ["game_over", "close"]
+        foe_draws = [m["event"] for m in got[seat] if m["type"] == "event" and m["event"]["kind"] == "Drew"
+                     and m["event"]["player"] != seat]  # fmt: skip
+        assert foe_draws and all(e["card"] == -1 for e in foe_draws)
+
+
+def test_a_client_plays_miras9_against_a_bot_to_the_turn_cap(running: Running) -> None:
+    """[M9-011] A Miras 9 table, a client against the heuristic bot, capped at 6 turns; the log verifies."""
+    table = running.table("miras9", ["vanguard", "tempest"], ["human", "heuristic"], max_turns=6)
+    assert table["tokens"][1] == ""  # the bot's seat has no token
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        got = play_seat(ws, 5)
+    info = running.wait_over(table["table"])
+    assert rerun(read_log(info["log"])).ok and got[-1]["type"] == "close"
+
+
+def test_tokens_are_unguessable_and_a_wrong_or_other_tables_token_is_refused(running: Running) -> None:
+    """Tokens hold 192 bits from secrets; a made-up token, another table's token and no token are refused
+    before the socket opens (403)."""
+    a = running.table("morana", ["clash", "glory"], ["human", "human"])
+    b = running.table("morana", ["clash", "glory"], ["human", "human"])
+    tokens = [*a["tokens"], *b["tokens"], a["spectator_token"], b["spectator_token"]]
+    assert len(set(tokens)) == 6 and all(len(t) >= TOKEN_BYTES * 4 // 3 for t in tokens)
+    for table, token in ((a["table"], b["tokens"][0]), (a["table"], "guess"), (a["table"], ""),
+                         ("nosuchtable", a["tokens"][0]), (b["table"], a["spectator_token"])):  # fmt: skip
+        with pytest.raises(InvalidStatus) as refused:
+            running.socket(table, token)
+        assert refused.value.response.status_code == 403
+    records = Store(running.data).records()
+    assert all(a["tokens"][0] not in json.dumps(r.token_hashes) for r in records)  # only hashes are kept
+    status, _ = running.api("/api/tables", {"ruleset": "morana", "decks": [], "seats": []}, token="wrong")
+    assert status == 401
+
+
+def test_a_spectator_cannot_act_and_sees_no_hand(running: Running) -> None:
+    """[MOR-07] The spectators' token opens the spectator view: an answer from it is refused with the spectator
+    error code; the game goes on between the seats, and the spectator sees every card drawn only as hidden."""
+    table = running.table("morana", ["clash", "glory"], ["human", "human"], delay=2)
+    with running.socket(table["table"], table["spectator_token"]) as watcher:
+        hello = json.loads(watcher.recv(timeout=10))
+        assert hello["type"] == "hello" and hello["seat"] == -1 and hello["deck"] == [] and hello["delay"] == 2
+        watcher.send(json.dumps({"type": "answer", "choose": 0}))
+        seen = []
+        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "error":
+            seen.append(m)
+        assert m["code"] == p.SPECTATOR
+        _both(running, table)
+        while m["type"] != "close":
+            m = json.loads(watcher.recv(timeout=10))
+            seen.append(m)
+    draws = [m["event"] for m in seen if m["type"] == "event" and m["event"]["kind"] == "Drew"]
+    assert draws and all(e["card"] == -1 for e in draws)
+    log = read_log(running.wait_over(table["table"])["log"])
+    assert len([m for m in seen if m["type"] == "event"]) == len(log.events)
+
+
+def test_bad_messages_get_named_errors_and_the_question_again(running: Running) -> None:
+    """Malformed JSON, an unknown message, a wrong index, a wrong type, a stale decision number, a line over the
+    protocol's limit: each gets an error with its code and the game is unchanged; a frame over the socket's limit
+    closes the socket, and the seat reconnects and finishes; the log verifies."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        while (m := json.loads(ws.recv(timeout=10)))["type"] != "decide":
+            pass
+        n = len(m["options"])
+        for bad, code in ((b"{not json", p.MALFORMED), (b"[]", p.MALFORMED), (b'{"type": "dance"}', p.UNKNOWN_MESSAGE),
+                          (json.dumps({"type": "answer", "choose": n}).encode(), p.BAD_ANSWER),
+                          (b'{"type": "answer", "choose": "0"}', p.UNKNOWN_MESSAGE),
+                          (json.dumps({"type": "answer", "choose": 0, "decision": 999}).encode(), p.NOT_YOUR_DECISION),
+                          (b'{"type": "answer", "choose": 0, "pad": "' + b"x" * p.MAX_MESSAGE_BYTES + b'"}',
+                           p.TOO_LONG)):  # fmt: skip
+            ws.send(bad.decode())
+            while (reply := json.loads(ws.recv(timeout=10)))["type"] not in ("error",):
+                pass
+            assert reply["code"] == code and reply["message"], bad[:40]
+        ws.send("x" * (2 * 1024 * 1024))  # beyond the socket's frame limit: the server closes it
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=10)
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        got = play_seat(ws, 3)
+    assert got[0]["type"] == "hello" and got[0]["resumed_at"] > 0
+    info = running.wait_over(table["table"])
+    game = read_log(info["log"])
+    assert rerun(game).ok and game.close.end_reason != "time"
+
+
+def test_a_client_that_never_answers_loses_on_time(running: Running) -> None:
+    """A seat whose time bank runs out while it is asked loses: a ClockCharged and a Forfeited event end the
+    log, with end reason "time"; the log verifies."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], clock=1)
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        got = play_seat(ws, 1, stop_after=0)
+        assert got[-1]["type"] == "decide"
+        info = running.wait_over(table["table"], timeout=20)
+    game = read_log(info["log"])
+    assert game.close.end_reason == "time" and game.close.winner == 1
+    assert [type(e).__name__ for e in game.events[-2:]] == ["ClockCharged", "Forfeited"]
+    assert game.events[-2].left_ms == 0 and rerun(game).ok
+
+
+def test_a_client_that_disconnects_mid_decision_reconnects_and_continues(running: Running) -> None:
+    """Mid-decision the socket drops; with the same token the seat gets the hello, its whole view again, the same
+    decide (same decision number), and plays on; ClockCharged events record the time each decision took."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], clock=60)
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        first = play_seat(ws, 4, stop_after=3)
+    asked = first[-1]
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        again = play_seat(ws, 4)
+    decides = [m for m in again if m["type"] == "decide"]
+    assert decides[0]["decision"] == asked["decision"] and decides[0]["options"] == asked["options"]
+    events_before = [m for m in first if m["type"] == "event"]
+    assert [m for m in again if m["type"] == "event"][: len(events_before)] == events_before
+    game = read_log(running.wait_over(table["table"])["log"])
+    clocks = [e for e in game.events if type(e).__name__ == "ClockCharged"]
+    assert rerun(game).ok and clocks and all(0 <= e.left_ms <= 60_000 for e in clocks)
+
+
+def test_static_files_cannot_be_read_outside_their_folder(running: Running) -> None:
+    ok = urllib.request.urlopen(running.base + "/static/app.js", timeout=10)
+    assert ok.status == 200 and b"WebSocket" in ok.read()
+    page = urllib.request.urlopen(running.base + "/play/x?token=y", timeout=10).read()
+    assert b'<script type="module" src="/static/app.js">' in page and b"http" not in page.replace(b"http-equiv", b"")
+    escapes = ["/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2f..%2fserver%2fapp.py",
+               "/static/%2e%2e%2f%2e%2e%2fpyproject.toml", "/static//etc/passwd", "/static/....//app.py"]  # fmt: skip
+    for path in escapes:
+        try:
+            with urllib.request.urlopen(running.base + path, timeout=10) as response:
+                body = response.read()
+                assert b"Starlette" not in body and b"[project]" not in body and b"root:" not in body, path
+                assert response.status != 200, path
+        except urllib.error.HTTPError as exc:
+            assert exc.code in (400, 404), path
+
+
+def test_the_server_listens_on_localhost_unless_told(running: Running) -> None:
+    """Without --host the listening socket is 127.0.0.1 (read from the kernel's table of sockets)."""
+    port = f"{running.port:04X}"
+    listening = [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
+    ours = [cols[1] for cols in listening if cols[1].endswith(":" + port) and cols[3] == "0A"]
+    assert ours == ["0100007F:" + port]
+    assert not [c for c in Path("/proc/net/tcp6").read_text().splitlines() if f":{port} " in c and " 0A " in c]
+
+
+def test_kill_9_mid_game_then_restart_both_clients_reconnect_and_finish(tmp_path: Path) -> None:
+    """The server dies by SIGKILL mid-game; started again on the same data, it resumes the game from its live
+    log; both clients reconnect with their tokens, finish the game, and the log verifies."""
+    from annals.engine.table import read_prefix
+
+    first = start(tmp_path)
+    table = first.table("morana", ["clash", "glory"], ["human", "human"])
+    log = tmp_path / "tables" / f"{table['table']}.log"
+
+    def part(i: int) -> None:
+        try:
+            with first.socket(table["table"], table["tokens"][i]) as ws:
+                play_seat(ws, 10 + i, timeout=15)
+        except (ConnectionClosed, OSError):  # the server is killed under it
+            pass
+
+    threads = [threading.Thread(target=part, args=(i,), daemon=True) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 30
+    while len(read_prefix(log)[2]) < 6 and time.monotonic() < deadline:
+        time.sleep(0.001)
+    stop(first, kill=True)
+    for t in threads:
+        t.join(20)
+    _, events, decisions, close = read_prefix(log)
+    assert close is None and len(decisions) >= 6  # killed mid-game
+    second = start(tmp_path, first.port)
+    try:
+        got = _both(second, table, (20, 21))
+        info = second.wait_over(table["table"])
+    finally:
+        out = stop(second)
+    assert f"resumed table {table['table']}" in out
+    game = read_log(info["log"])
+    assert rerun(game).ok and game.close.events == len(game.events)
+    assert game.events[: len(events)] == events and game.decisions[: len(decisions)] == decisions
+    assert all(got[i][0]["resumed_at"] > 0 for i in (0, 1))
+
+
+def test_many_decisions_each_on_disk_before_the_next_question(running: Running) -> None:
+    """The log is written live: when a seat is asked decision k, the log on disk already holds k decisions."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    path = running.data / "tables" / f"{table['table']}.log"
+    from annals.engine.table import read_prefix
+
+    checked = 0
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        while True:
+            m = json.loads(ws.recv(timeout=10))
+            if m["type"] == "decide":
+                _, _, decisions, _ = read_prefix(path)
+                assert len(decisions) == m["decision"]
+                checked += 1
+                ws.send(json.dumps({"type": "answer", "choose": 0}))
+            elif m["type"] == "close":
+                break
+    time.sleep(0)
+    assert checked >= 5
+
+
+def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running) -> None:
+    """With delay 3, while a seat is asked decision c the spectators have been sent exactly the events from
+    before decision c - 3 (read from the live log), and at the end every event."""
+    from annals.engine.table import read_prefix
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=3)
+    path = running.data / "tables" / f"{table['table']}.log"
+    with running.socket(table["table"], table["spectator_token"]) as watcher, \
+            running.socket(table["table"], table["tokens"][0]) as seat:  # fmt: skip
+        asked = play_seat(seat, 7, stop_after=6)[-1]
+        c = asked["decision"]
+        events = 0
+        with contextlib.suppress(TimeoutError):
+            while True:
+                events += json.loads(watcher.recv(timeout=0.5))["type"] == "event"
+        _, logged, decisions, _ = read_prefix(path)
+        assert c >= 6 and events == decisions[c - 3].at < len(logged)
+        m = asked
+        while m["type"] != "close":  # play on: answer every question put to this seat
+            if m["type"] == "decide" and m["player"] == 0:
+                seat.send(json.dumps({"type": "answer", "choose": 0, "decision": m["decision"]}))
+            m = json.loads(seat.recv(timeout=10))
+        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "close":
+            events += m["type"] == "event"
+    assert events == len(read_log(path).events)

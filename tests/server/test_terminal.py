@@ -1,0 +1,122 @@
+"""The terminal client under tmux (keys sent, the screen read): ``annals join`` plays a whole game on a served
+table; Ctrl-C asks first, and leaving is a recorded concession."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from annals.engine.replay import rerun
+from annals.schemas.logfile import read_log
+from tests.serverkit import Running, server
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with server(tmp_path_factory.mktemp("tmux")) as s:
+        yield s
+
+
+class Tmux:
+    def __init__(self, command: str):
+        self.socket = f"annals-test-{uuid.uuid4().hex[:8]}"
+        self._run("new-session", "-d", "-x", "160", "-y", "50", "-s", "t", command)
+
+    def _run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True).stdout
+
+    def keys(self, *keys: str) -> None:
+        self._run("send-keys", "-t", "t", *keys)
+
+    def screen(self) -> str:
+        return self._run("capture-pane", "-p", "-t", "t", "-S", "-2000")
+
+    def last_line(self) -> str:
+        lines = [line for line in self.screen().splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+
+
+def _join(running: Running, table: dict[str, str]) -> Tmux:
+    annals = Path(sys.executable).parent / "annals"  # this checkout's, whatever else is on the PATH
+    url = f"{running.base}/play/{table['table']}"
+    return Tmux(f"{annals} join {url} --token {table['tokens'][0]}; echo CLIENT-EXITED; sleep 30")
+
+
+def _wait(t: Tmux, what: str, timeout: float = 20, after: str = "") -> str:
+    """Wait until ``what`` is on the screen (after the last ``after``, when given)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        screen = t.screen()
+        if what in screen.rpartition(after)[2] if after else what in screen:
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"{what!r} not on the screen:\n{t.screen()[-3000:]}")
+
+
+def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> None:
+    """[MOR-15] A person's keys: help, board (names, counters), hand, card NAME, log, a wrong number, Ctrl-C
+    answered no, then numbers (confirming the final ones) to the end of the game; the log verifies."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    t = _join(running, table)
+    try:
+        _wait(t, "your decision (commit)")
+        for command, expect in (("help", "card NAME"), ("board", "you are p0"), ("hand", "spirit, cost"),
+                                ("log 5", "Embers Changed"), ("99", "is not an option")):  # fmt: skip
+            t.keys(command, "Enter")
+            _wait(t, expect, after=f"> {command}")
+        found = re.search(r"^ +(\S[^#\n]*?) \(#\d+\): (spirit|charm), cost", t.screen(), re.MULTILINE)
+        assert found, t.screen()
+        name = found.group(1)
+        t.keys(f"card {name.lower()}", "Enter")
+        _wait(t, f"> card {name.lower()}")
+        _wait(t, f"  {name}: {found.group(2)}, cost")
+        t.keys("C-c")
+        _wait(t, "leave the game? It counts as a concession.")
+        t.keys("n", "Enter")
+        sent_at = ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            screen = t.screen()
+            if "result: " in screen:
+                break
+            last = t.last_line().rstrip()
+            if screen != sent_at and (last == ">" or last.endswith("[y/N]")):  # an open prompt, not yet answered
+                t.keys("y" if last.endswith("[y/N]") else "0", "Enter")
+                sent_at = screen
+            time.sleep(0.03)
+        screen = _wait(t, "CLIENT-EXITED")
+        assert "game over: " in screen and "result: player" in screen
+    finally:
+        t.close()
+    info = running.wait_over(table["table"])
+    game = read_log(info["log"])
+    assert rerun(game).ok and game.close.end_reason not in ("concession", "time")
+
+
+def test_leaving_with_ctrl_c_is_a_recorded_concession(running: Running) -> None:
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    t = _join(running, table)
+    try:
+        _wait(t, "your decision (commit)")
+        t.keys("C-c")
+        _wait(t, "leave the game?")
+        t.keys("y", "Enter")
+        _wait(t, "CLIENT-EXITED")
+    finally:
+        t.close()
+    game = read_log(running.wait_over(table["table"])["log"])
+    assert game.close.end_reason == "concession" and game.close.winner == 1
+    assert type(game.events[-1]).__name__ == "Forfeited" and rerun(game).ok
