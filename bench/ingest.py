@@ -18,11 +18,8 @@ simulated games.
 
 from __future__ import annotations
 
-import argparse
 import os
-import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +37,7 @@ from annals.queries.positions import Timeline, point_queries, position_from_db
 from annals.queries.reports import run_report
 from annals.schemas.header import LogClose, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter
+from bench.timing import run_in_work_folder
 
 # Random (game, event) pairs: the first query on a game's row group also reads its blocks from the file (~0.7 ms
 # more), and with 18,888 games in ~80 row groups about one query in 25 of these is such a first read.
@@ -112,18 +110,7 @@ def raw_insert_seconds(db: Path, folder: Path, name: str) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, default=10_000_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
-    args = parser.parse_args()
-    folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        run(folder, args.events, args.workers)
-    finally:
-        if args.dir is None:
-            shutil.rmtree(folder, ignore_errors=True)
+    run_in_work_folder(__doc__, run)
 
 
 def run(folder: Path, events: int, workers: int) -> None:

@@ -9,9 +9,6 @@ filters, no selection tables and no polars. Goal: every variant under 200 ms.
 
 from __future__ import annotations
 
-import argparse
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +17,7 @@ from annals.ingest.schema import open_database
 from annals.queries.filters import Filters
 from annals.queries.reports import run_report
 from bench.ingest import make_logs, percentiles
+from bench.timing import run_in_work_folder
 
 CEILING = """
 SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
@@ -62,18 +60,7 @@ def run(folder: Path, events: int, workers: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, default=10_000_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
-    args = parser.parse_args()
-    folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        run(folder, args.events, args.workers)
-    finally:
-        if args.dir is None:
-            shutil.rmtree(folder, ignore_errors=True)
+    run_in_work_folder(__doc__, run)
 
 
 if __name__ == "__main__":

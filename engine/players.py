@@ -21,22 +21,29 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from annals.engine import ENGINE_VERSION
 from annals.engine.core import Agent, DecisionPoint, Ruleset
 from annals.engine.decks import read_deck_list
 from annals.engine.judge import resume_table
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, finalize_header
+from annals.engine.runner import GameResult
 from annals.engine.seats import SeatStream
-from annals.engine.simulate import SimulationError, UnknownChoiceError, default_decks, log_name, pick, seat_rngs
+from annals.engine.simulate import (
+    SimulationError,
+    UnknownChoiceError,
+    default_decks,
+    header_for,
+    log_name,
+    pick,
+    seat_rngs,
+)
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.files import default_games, unused
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
-from annals.schemas.logfile import FORMAT_VERSION, LogReader
+from annals.schemas.logfile import LogReader
 from annals.schemas.records import CONCESSION_REASON
 from annals.schemas.signing import sign_log
 
@@ -293,21 +300,7 @@ def people_header(
     max_turns: int = 0,
 ) -> LogHeader:
     """The header of a game people play: its seed as given, a fresh creation nonce, so its id is its own."""
-    return finalize_header(
-        LogHeader(
-            format_version=FORMAT_VERSION,
-            engine_version=ENGINE_VERSION,
-            ruleset=ruleset.schema.name,
-            ruleset_version=ruleset.schema.version,
-            card_pool_hash=ruleset.card_pool_hash(),
-            seed=seed,
-            players=players,
-            decks=decks,
-            tournament=tournament,
-            max_turns=max_turns,
-            nonce=secrets.token_hex(8),
-        )
-    )
+    return header_for(ruleset, seed, players, decks, tournament, max_turns, nonce=secrets.token_hex(8))
 
 
 def _close_all(seats: Sequence[Seat]) -> None:

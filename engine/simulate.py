@@ -12,7 +12,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
-from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
+from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
 
 
@@ -51,6 +51,20 @@ def make_header(
     pick("decks", decks, sorted(deck_lists))
     pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
+    return header_for(ruleset, seed, players, [deck_lists[d] for d in decks], tournament, max_turns)
+
+
+def header_for(
+    ruleset: Ruleset[Any],
+    seed: int,
+    players: list[PlayerInfo],
+    decks: list[DeckList],
+    tournament: TournamentInfo | None = None,
+    max_turns: int = 0,
+    nonce: str = "",
+) -> LogHeader:
+    """A new game's header under this engine and pool, its id stamped (``nonce``: people's games, see
+    ``game_id_of``)."""
     return finalize_header(
         LogHeader(
             format_version=FORMAT_VERSION,
@@ -60,9 +74,10 @@ def make_header(
             card_pool_hash=ruleset.card_pool_hash(),
             seed=seed,
             players=players,
-            decks=[deck_lists[d] for d in decks],
+            decks=decks,
             tournament=tournament,
             max_turns=max_turns,
+            nonce=nonce,
         )
     )
 
