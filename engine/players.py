@@ -8,24 +8,37 @@ The JSON-lines protocol (one JSON object per line, the engine writes to the prog
 * engine → program ``{"event": {"kind": "Drew", "n": 12, "turn": 2, "step": "dawn", "player": 0, ...}}``;
 * engine → program ``{"decide": {"player": 0, "point": "commit", "options": [{"kind": "Pass"}, ...]}}``;
 * program → engine ``{"choose": 3}``, the index of the chosen option.
+
+The events since a seat's last decision are sent just before its next question (and the last ones when the game
+ends, before its input is closed). A program has ``DECISION_TIMEOUT`` seconds (``annals play --timeout``) from
+the question to its answer line; out of time, it forfeits: the game ends, the other seat wins, end reason
+``timeout``. An answer line may be at most 1 MiB. After the game the program's stdin is closed; it should exit
+within two seconds, or it is sent SIGTERM, then SIGKILL (its whole process group).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import shlex
-import subprocess
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from annals.engine.core import DecisionPoint, Ruleset
+from annals.engine.external import EXIT_GRACE, ChildProgram, ExternalProgramError, ProgramTimeout, parse_command, quoted
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, play
+from annals.engine.runner import TIMEOUT_REASON, GameResult, SeatForfeit, play
 from annals.engine.simulate import SimulationError, make_header, seat_rngs
 from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.files import output_file
 from annals.schemas.text import describe_event
+
+DECISION_TIMEOUT = 30.0  # seconds an external program has to answer one decision
+MAX_TIMEOUT = 24 * 3600.0
 
 
 def as_json(record: Any) -> dict[str, Any]:
@@ -66,58 +79,96 @@ class TerminalAgent:
 
 
 class ExternalAgent:
-    """A program that plays one seat over the JSON-lines protocol in this module's docstring."""
+    """A program that plays one seat over the JSON-lines protocol in this module's docstring.
 
-    def __init__(self, player: int, ruleset: Ruleset[Any], command: str):
+    Every exchange happens when the seat is asked to decide: the events since its last decision, then the question,
+    then its answer, all within ``timeout`` seconds (``engine.external``: bounded waits, bounded lines). A program
+    out of time forfeits (``SeatForfeit``: the game ends, its seat loses, end reason ``timeout``); one that closes
+    a pipe, exits, floods or answers nonsense raises ``ExternalProgramError`` or ``IllegalDecisionError``.
+    """
+
+    def __init__(self, player: int, ruleset: Ruleset[Any], command: str, *, timeout: float = DECISION_TIMEOUT):
         self.player = player
         self._ruleset = ruleset
         self._command = command
-        self._proc = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        self._program = ChildProgram(parse_command(command), command, timeout=timeout)
+        self._pending: list[bytes] = []
 
-    def _send(self, message: dict[str, Any]) -> None:
-        assert self._proc.stdin is not None
-        self._proc.stdin.write(json.dumps(message) + "\n")
+    def _line(self, message: dict[str, Any]) -> bytes:
+        return json.dumps(message).encode() + b"\n"
 
     def observe(self, event: Any) -> None:
-        self._send({"event": as_json(self._ruleset.redact(event, self.player))})
+        self._pending.append(self._line({"event": as_json(self._ruleset.redact(event, self.player))}))
+
+    def _flush(self, timeout: float | None = None) -> None:
+        lines, self._pending = b"".join(self._pending), []
+        self._program.send(lines, timeout)
 
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
-        assert self._proc.stdin is not None and self._proc.stdout is not None
         options = [as_json(option) for option in point.options]
-        self._send({"decide": {"player": point.player, "point": point.point, "options": options}})
-        self._proc.stdin.flush()
-        line = self._proc.stdout.readline()
+        self._pending.append(self._line({"decide": {"player": point.player, "point": point.point, "options": options}}))
+        try:
+            self._flush()
+            line = self._program.read_line()
+        except ProgramTimeout as exc:
+            raise SeatForfeit(self.player, TIMEOUT_REASON, f"{exc} at {point.point!r}; its seat loses") from None
         try:
             index = json.loads(line)["choose"]
-            if not isinstance(index, int) or not 0 <= index < len(point.options):
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(point.options):
                 raise ValueError(index)
         except (ValueError, KeyError, TypeError):
             raise IllegalDecisionError(
-                f"external player {self._command!r} answered {line.strip()!r} at {point.point!r}; expected a line "
+                f"external player {self._command!r} answered {quoted(line)} at {point.point!r}; expected a line "
                 f'like {{"choose": N}} with 0 <= N < {len(point.options)}'
             ) from None
         return point.options[index]
 
     def close(self) -> None:
-        if self._proc.stdin is not None:
-            self._proc.stdin.close()
-        self._proc.wait(timeout=10)
+        """Send the last events (the end of the game), close its input and end the program (see ``ChildProgram``)."""
+        if self._pending:
+            with contextlib.suppress(ExternalProgramError):
+                self._flush(timeout=min(self._program.timeout, EXIT_GRACE))
+        self._program.close()
 
 
-def make_agent(spec: str, player: int, ruleset: Ruleset[Any], rng: Rng, stdin: IO[str], stdout: IO[str]) -> Any:
+def make_agent(
+    spec: str,
+    player: int,
+    ruleset: Ruleset[Any],
+    rng: Rng,
+    stdin: IO[str],
+    stdout: IO[str],
+    *,
+    timeout: float = DECISION_TIMEOUT,
+) -> Any:
     """``human``, ``external:COMMAND`` or the name of one of the ruleset's bots."""
     if spec == "human":
         return TerminalAgent(player, ruleset, stdin, stdout)
     if spec.startswith("external:"):
-        return ExternalAgent(player, ruleset, spec.removeprefix("external:"))
+        return ExternalAgent(player, ruleset, spec.removeprefix("external:"), timeout=timeout)
     bots = ruleset.agents()
     if spec not in bots:
         raise SimulationError(
             f"unknown player {spec!r}; use human, external:COMMAND or one of: {', '.join(sorted(bots))}"
         )
     return bots[spec](player, rng)
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM ends the game like ^C does (the log keeps every decision, the programs are ended), not abruptly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def play_live(
@@ -129,18 +180,31 @@ def play_live(
     *,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    timeout: float = DECISION_TIMEOUT,
 ) -> GameResult:
-    """One game with people, programs or bots in the seats, recorded live (every decision written at once)."""
+    """One game with people, programs or bots in the seats, recorded live (every decision written at once).
+
+    Everything is checked before a program starts or the log is opened: the seats (an ``external:`` command must
+    name an executable), the decks, the seed, the output path and the time limit.
+    """
     ruleset = get_ruleset(ruleset_name)
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise ExternalProgramError(f"--timeout {timeout:g} is outside 0 .. {MAX_TIMEOUT:g} seconds")
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     header = make_header(ruleset, seed, decks, kinds, known_agents=[*ruleset.agents(), "human", "external"])
-    agents = [
-        make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout)
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True))
-    ]
-    try:
-        return play(ruleset, header, agents, out, live=True)
-    finally:
-        for agent in agents:
-            if isinstance(agent, ExternalAgent):
-                agent.close()
+    for spec in players:
+        if spec.startswith("external:"):
+            parse_command(spec.removeprefix("external:"))
+    output_file(out, what="--out")
+    agents: list[Any] = []
+    with _terminated_as_exit():
+        try:
+            for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+                agents.append(
+                    make_agent(spec, i, ruleset, rng, stdin or sys.stdin, stdout or sys.stdout, timeout=timeout)
+                )
+            return play(ruleset, header, agents, out, live=True)
+        finally:
+            for agent in agents:
+                if isinstance(agent, ExternalAgent):
+                    agent.close()

@@ -16,7 +16,7 @@ import msgspec
 
 from annals.engine.core import Agent, GameState, Ruleset
 from annals.engine.rng import Rng
-from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.header import LogClose, LogHeader, derive_game_id
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
 from annals.schemas.records import Decision
@@ -27,6 +27,20 @@ from annals.schemas.records import Decision
 FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
 TURN_CAP_REASON = "turn_cap"
+TIMEOUT_REASON = "timeout"  # a seat forfeited: its agent (an external program) did not answer in time
+
+
+class SeatForfeit(AnnalsError):
+    """An agent gives up its seat (see ``TIMEOUT_REASON``): the game ends there, and the seat loses.
+
+    The log then closes with the other seat as winner and ``reason`` as the end reason, the state not over: the
+    re-run of its decisions stops at a decision point of ``player``, which is how a reader tells who forfeited.
+    """
+
+    def __init__(self, player: int, reason: str, message: str):
+        self.player = player
+        self.reason = reason
+        super().__init__(message)
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -38,6 +52,7 @@ class GameResult(msgspec.Struct, frozen=True):
     turns: int
     digest: str  # the log's final chain digest ("" when no log was written)
     seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
+    note: str = ""  # why a game ended outside the rules (a forfeit's message)
 
     @property
     def winner_seat(self) -> str:
@@ -136,11 +151,16 @@ def play(
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
+    forfeit: SeatForfeit | None = None
     try:
         while not s.over:
             if cap and s.turn > cap:
                 break
-            game.step()
+            try:
+                game.step()
+            except SeatForfeit as exc:
+                forfeit = exc
+                break
             if writer is not None and (
                 (s.turn != frame_turn and len(game.events) >= FRAME_EVENTS)
                 or len(game.events) >= MAX_FRAME_EVENTS
@@ -155,6 +175,8 @@ def play(
         total_events += len(events)
         total_decisions += len(decisions)
         winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
+        if forfeit is not None:
+            winner, reason = (forfeit.player + 1) % len(game.header.players), forfeit.reason
         close = LogClose(winner, reason, total_events, total_decisions, s.turn)
         digest = ""
         if writer is not None:
@@ -170,4 +192,5 @@ def play(
             writer.abandon()
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
-    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats)
+    note = str(forfeit) if forfeit is not None else ""
+    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats, note)

@@ -20,6 +20,26 @@ class SimulationError(AnnalsError, ValueError):
     pass
 
 
+SEED_LIMIT = 1 << 64  # seeds are unsigned 64-bit (the generator's state and the database's UBIGINT column)
+TURNS_LIMIT = 1 << 31  # turn caps and turns fit the database's INTEGER columns
+
+
+def check_seed(seed: int, games: int = 1) -> int:
+    """``seed`` (and the ``games - 1`` seeds after it) within 0 .. 2**64 - 1, else ``SimulationError``."""
+    if seed < 0 or seed + games - 1 >= SEED_LIMIT:
+        last = "" if games == 1 else f" and seed + games - 1 = {seed + games - 1}"
+        raise SimulationError(
+            f"seed {seed}{last} is outside 0 .. {SEED_LIMIT - 1} (seeds are unsigned 64-bit); pick a smaller seed"
+        )
+    return seed
+
+
+def check_max_turns(max_turns: int) -> int:
+    if not 0 <= max_turns < TURNS_LIMIT:
+        raise SimulationError(f"--max-turns {max_turns} is outside 0 .. {TURNS_LIMIT - 1}; 0 means no cap")
+    return max_turns
+
+
 def _pick(kind: str, names: list[str], known: list[str]) -> list[str]:
     if len(names) != 2:
         raise SimulationError(f"give two {kind} separated by a comma (got {','.join(names)!r})")
@@ -39,6 +59,8 @@ def make_header(
     tournament: TournamentInfo | None = None,
     known_agents: list[str] | None = None,
 ) -> LogHeader:
+    check_seed(seed)
+    check_max_turns(max_turns)
     deck_lists = ruleset.decks()
     _pick("decks", decks, sorted(deck_lists))
     _pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
@@ -99,7 +121,8 @@ def simulate(
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
     ruleset = get_ruleset(ruleset_name)
-    cap = ruleset.default_max_turns if max_turns is None else max_turns
+    check_seed(seed, games)
+    cap = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     for i in range(games):
