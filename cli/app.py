@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import os_error
 
 app = typer.Typer(
     name="annals",
@@ -39,3 +40,5 @@ def reported() -> Iterator[None]:
     except FileNotFoundError as exc:
         missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
         fail(f"no such file or folder: {missing}", hint="check the path")
+    except OSError as exc:  # a full disk, a read-only file system, no permission: what failed and what to do
+        fail(str(os_error(exc)))

@@ -11,8 +11,9 @@ from rich.table import Table
 from annals.cli.app import app, err, fail, out, reported
 from annals.ingest.schema import DEFAULT_DB, open_database
 from annals.queries.board import Board, board, stored_board
-from annals.queries.positionfile import continue_game, load_position, position_file
+from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.schemas.files import output_file
 
 
 def log_for(source: str, db: Path) -> Path:
@@ -116,7 +117,7 @@ def position(
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
             if save is not None:
-                save.write_bytes(position_file(timeline, count, at))
+                save_position(save, position_file(timeline, count, at), inputs=[log])
         else:
             b = board_from_database(source, log, db, at, view, save)
     if fmt == "json":
@@ -142,7 +143,8 @@ def continue_(
     """
     with reported():
         loaded = load_position(position_path)
-        script = msgspec.json.decode(decisions.read_bytes(), type=list[int]) if decisions is not None else None
+        script = read_decisions(decisions) if decisions is not None else None
+        output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "

@@ -44,7 +44,7 @@ def report(
             con.close()
         if fmt == "table":
             out.print(f"{result.title}\n{result.sample}", markup=False)
-        _emit(render(result.frame, fmt, output), output)
+        _emit(render(result.frame, fmt, output, inputs=[db]), output)
 
 
 @app.command()
@@ -53,11 +53,17 @@ def sql(
     db: Path = DbOpt,
     fmt: str = FormatOpt,
     output: Path = OutputOpt,
+    allow_files: list[Path] = typer.Option(
+        [], "--allow-files", help="A folder the query may read and write files in (COPY, read_csv); repeatable."
+    ),
 ) -> None:
     """Run SQL on a read-only connection (tables: games, players, deck_cards, cards, events, decisions,
     quarantine; views: zone_moves, counter_changes, game_results, ...; macro "position"(game_id, n)).
 
+    The query reaches nothing but the database: no file is read or written (COPY, read_csv, glob, ATTACH),
+    no extension installed or loaded, no setting changed, unless under a folder given with --allow-files.
+
     Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --format csv
     """
     with reported():
-        _emit(render(run_sql(db, query), fmt, output), output)
+        _emit(render(run_sql(db, query, allow_files=allow_files), fmt, output, inputs=[db]), output)

@@ -12,6 +12,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import output_folder
 from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
 
@@ -124,7 +125,7 @@ def simulate(
     check_seed(seed, games)
     cap = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        output_folder(out_dir)
     for i in range(games):
         swap = i % 2 == 1
         pair_decks = decks[::-1] if swap else decks

@@ -7,11 +7,13 @@ a newer one is always refused (an older annals must not write into it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 import duckdb
 
+from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, lock_down
 from annals.schemas.errors import AnnalsError
 
 SCHEMA_VERSION = 1
@@ -77,28 +79,71 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
         con.execute(sqlfiles.load(macro))
 
 
-def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection to the annals database at ``path``, with the schema checked (and created when writable)."""
+def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() "
+        "AND table_schema = 'main' ORDER BY 1"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def _not_annals(name: str, tables: list[str]) -> NotAnnalsDatabaseError:
+    shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    return NotAnnalsDatabaseError(
+        f"{name} is a DuckDB database of another program (tables: {shown}), not an annals database; annals does "
+        "not write into it: give a new file name with --db"
+    )
+
+
+def open_database(
+    path: str | Path = DEFAULT_DB, *, read_only: bool = False, lockdown: Sequence[str | Path] | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A connection to the annals database at ``path``, with the schema checked (and created when writable).
+
+    Every failure to open is a named error (``ingest.connect``); a DuckDB database of another program is refused
+    before anything is written to it. ``lockdown`` (read-only connections): the connection reaches no file but the
+    database, except under the folders given (``connect.lock_down``)."""
     name = str(path)
     if read_only:
         if not Path(name).exists():
             raise DatabaseNotFoundError(
                 f"no annals database at {name!r}: create it with `annals ingest LOGS --db {name}`, or pass --db"
             )
-        con = duckdb.connect(name, read_only=True)
-        con.execute("SET enable_progress_bar = false")
-        version = stored_version(con)
-        if version != SCHEMA_VERSION:
+        con = connect(name, read_only=True)
+        try:
+            con.execute("SET enable_progress_bar = false")
+            version = stored_version(con)
+            if version is None:
+                raise (
+                    _not_annals(name, _tables(con))
+                    if _tables(con)
+                    else SchemaVersionError(
+                        f"database {name!r} is empty: ingest logs into it first (`annals ingest LOGS --db {name}`)"
+                    )
+                )
+            if version != SCHEMA_VERSION:
+                raise SchemaVersionError(
+                    f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
+                    "open it once with `annals ingest --db` to migrate it, or re-ingest"
+                )
+            if lockdown is not None:
+                lock_down(con, lockdown)
+        except BaseException:
             con.close()
-            raise SchemaVersionError(
-                f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
-                "open it once with `annals ingest --db` to migrate it, or re-ingest"
-            )
+            raise
         return con
-    con = duckdb.connect(name)
-    con.execute("SET enable_progress_bar = false")
+    con = connect(name)
     try:
+        con.execute("SET enable_progress_bar = false")
+        if stored_version(con) is None and _tables(con):
+            raise _not_annals(name, _tables(con))
         ensure_schema(con, name)
+    except duckdb.Error as exc:
+        con.close()
+        named = classify(exc, name)
+        if named is None:
+            raise
+        raise named from None
     except BaseException:
         con.close()
         raise

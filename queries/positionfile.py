@@ -44,6 +44,7 @@ from annals.engine.simulate import bots_for
 from annals.queries.board import card_names
 from annals.queries.positions import Timeline
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import os_error, output_file, read_regular
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
 from annals.schemas.logfile import FORMAT_VERSION
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
@@ -167,8 +168,37 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
             raise InvalidPositionError(f"counter {key!r} is {value}; counters cannot be negative, set it to 0 or more")
 
 
+MAX_FILE_BYTES = 64 << 20  # a position file is tens of KiB; a decisions list a few
+
+
+def save_position(path: str | os.PathLike[str], data: bytes, *, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+    """Write a position file, refusing a folder, a missing folder or an input (the log it comes from)."""
+    output_file(path, inputs=inputs, what="--save")
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise os_error(exc, "write the position file") from None
+
+
+def read_decisions(path: str | os.PathLike[str]) -> list[int]:
+    """A ``--decisions`` file: a JSON list of option indexes (``[0, 2, 1]``)."""
+    raw = read_regular(path, what="decisions", max_bytes=MAX_FILE_BYTES)
+    try:
+        script = msgspec.json.decode(raw, type=list[int])
+    except msgspec.DecodeError as exc:
+        raise InvalidPositionError(
+            f"--decisions {path}: {exc}; it must hold a JSON list of option indexes, e.g. [0, 2, 1]"
+        ) from None
+    negative = [i for i in script if not 0 <= i < 1 << 31]
+    if negative:
+        raise InvalidPositionError(
+            f"--decisions {path}: option index {negative[0]} is out of range; indexes are 0 or more"
+        )
+    return script
+
+
 def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
-    raw = Path(path).read_bytes()
+    raw = read_regular(path, what="position", max_bytes=MAX_FILE_BYTES)
     try:
         doc = msgspec.json.decode(raw, type=PositionFile)
     except msgspec.DecodeError as exc:

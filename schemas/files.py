@@ -10,11 +10,11 @@ the open) and refuses anything larger than a limit, so every read is bounded by 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
 
 from annals.schemas.errors import AnnalsError
 
@@ -48,12 +48,16 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def open_regular(path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None) -> IO[bytes]:
+def open_regular(
+    path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None
+) -> io.BufferedReader:
     """``path`` opened for reading in binary, refused with a named error unless it is a regular file (within
     ``max_bytes``). Never blocks: a FIFO is opened non-blocking and refused."""
     name = os.fspath(path)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise
     except OSError as exc:
         raise os_error(exc, f"read the {what}") from None
     try:
@@ -65,7 +69,7 @@ def open_regular(path: str | os.PathLike[str], *, what: str = "file", max_bytes:
         if max_bytes is not None and info.st_size > max_bytes:
             raise PathError(f"{name} is {info.st_size:,} bytes, more than a {what} can be ({max_bytes:,})")
         os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
+        return io.BufferedReader(io.FileIO(fd, "rb"))
     except BaseException:
         os.close(fd)
         raise

@@ -32,6 +32,7 @@ import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.errors import CorruptLogError, NotALogError, TruncatedLogError, UnsupportedFormatError
+from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.rulesets import RulesetSchema, schema_for
 
@@ -181,10 +182,12 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self._name = str(path)
-        self._file: IO[bytes] = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
-        if os.fstat(self._file.fileno()).st_size <= READ_WHOLE_BYTES:  # one read, then frames from memory
+        # only a regular file (a FIFO or a device would block or never end): a named error otherwise
+        self._file: IO[bytes] = open_regular(self.path, what="log")
+        size = os.fstat(self._file.fileno()).st_size
+        if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
             with self._file:
-                self._file = io.BytesIO(self._file.read())
+                self._file = io.BytesIO(self._file.read(size))
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
