@@ -41,9 +41,13 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import GameResult, finalize_header, play
 from annals.engine.simulate import bots_for
+from annals.ingest.cardpools import definitions
 from annals.queries.board import card_names
+from annals.queries.positionchecks import CHECKS
+from annals.queries.positiondomains import Fields, check_ints
+from annals.queries.positiondomains import InvalidPositionError as InvalidPositionError
 from annals.queries.positions import Timeline
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, InvalidDeckError
 from annals.schemas.files import os_error, output_file, read_regular
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
 from annals.schemas.logfile import FORMAT_VERSION
@@ -56,10 +60,6 @@ FORMAT = "annals-position/1"
 # instances, nested); with none of these every list of card instances in the state is read as a zone.
 CHECKERS: dict[str, tuple[str, str]] = {"miras9": ("annals.engine.miras9.state", "card_zone_ok")}
 ZONE_FIELDS: dict[str, tuple[str, ...]] = {"miras9": ("players", "board"), "morana": ("deck", "hand", "nav", "sites")}
-
-
-class InvalidPositionError(AnnalsError, ValueError):
-    """A position file describes an impossible position, or is not a position file."""
 
 
 class PositionFile(msgspec.Struct, kw_only=True):
@@ -129,9 +129,44 @@ def _instance_lists(value: Any, out: list[list[int]]) -> None:
             _instance_lists(v, out)
 
 
+def _check_document(ruleset: Ruleset[Any], doc: PositionFile) -> None:
+    """The fields around the state: the ruleset's version and card pool, two players, legal decks."""
+    if doc.ruleset not in CHECKS:
+        raise InvalidPositionError(
+            f"ruleset {doc.ruleset!r} has no position files; they are for: {', '.join(sorted(CHECKS))}"
+        )
+    if doc.ruleset_version != ruleset.schema.version:
+        raise InvalidPositionError(
+            f"ruleset_version {doc.ruleset_version!r} is not this annals' {doc.ruleset} version "
+            f"{ruleset.schema.version!r}; save the position again with this annals"
+        )
+    if doc.card_pool_hash != ruleset.card_pool_hash():
+        raise InvalidPositionError(
+            f"card_pool_hash {doc.card_pool_hash!r} is not this annals' {doc.ruleset} card pool "
+            f"{ruleset.card_pool_hash()!r}; the position was saved with other cards: save it again with this annals"
+        )
+    if len(doc.players) != 2 or len(doc.decks) != 2:
+        raise InvalidPositionError(
+            f"players and decks list {len(doc.players)} and {len(doc.decks)} entries; give exactly 2 of each"
+        )
+    try:
+        ruleset.new_state(_header(doc))  # the decks against the construction rules
+    except InvalidDeckError as exc:
+        raise InvalidPositionError(f"decks: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise InvalidPositionError(f"decks: not legal deck lists ({type(exc).__name__}: {exc})") from None
+
+
+def _pool(doc: PositionFile) -> set[str]:
+    known = set(definitions(doc.ruleset, doc.card_pool_hash))
+    return known or {c for d in doc.decks for c in [*d.cards, d.leader] if c}
+
+
 def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
     """Refuse an impossible position with the reason (see the module docstring)."""
-    ruleset.new_state(_header(doc))  # the decks against the construction rules: InvalidDeckError
+    _check_document(ruleset, doc)
+    check_ints(state)
+    CHECKS[doc.ruleset](state, Fields(doc.decks, _pool(doc)))
     names = card_names(_header(doc))
     checker = CHECKERS.get(doc.ruleset)
     if checker is not None:
@@ -205,12 +240,18 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
         raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positionfile.py") from None
     if doc.format != FORMAT:
         raise InvalidPositionError(f"{path}: format {doc.format!r} is not {FORMAT!r}")
-    ruleset = get_ruleset(doc.ruleset)
+    try:
+        ruleset = get_ruleset(doc.ruleset)
+    except AnnalsError as exc:
+        raise InvalidPositionError(f"{path}: ruleset: {exc}") from None
     try:
         state = msgspec.json.decode(doc.state, type=ruleset.state_type)
     except msgspec.DecodeError as exc:
         raise InvalidPositionError(f"{path}: the state does not match {doc.ruleset}'s state: {exc}") from None
-    validate(ruleset, doc, state)
+    try:
+        validate(ruleset, doc, state)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"{path}: {exc}") from None
     return LoadedPosition(doc, state, hashlib.blake2b(bytes(doc.state), digest_size=16).hexdigest())
 
 
