@@ -30,6 +30,10 @@ TURN_CAP_REASON = "turn_cap"
 TIMEOUT_REASON = "timeout"  # a seat forfeited: its agent (an external program) did not answer in time
 
 
+class StalledGameError(AnnalsError, RuntimeError):
+    """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
+
+
 class SeatForfeit(AnnalsError):
     """An agent gives up its seat (see ``TIMEOUT_REASON``): the game ends there, and the seat loses.
 
@@ -108,7 +112,13 @@ class Game:
         """One move of the game: an automatic advance, or one decision and its consequences."""
         point = self.ruleset.pending(self.state)
         if point is None:
+            before = self.state.n
             self.ruleset.advance(self.state, None, self.emit, self.rng)
+            if self.state.n == before:  # no event, so no change: the next step would be this one again, forever
+                raise StalledGameError(
+                    f"the rules have nothing to do at step {self.state.step!r} of turn {self.state.turn} and no "
+                    "decision is pending (a position saved in the middle of an action?)"
+                )
             return
         choice = self.agents[point.player].choose(self.state, point)
         try:

@@ -61,6 +61,10 @@ def classify(exc: duckdb.Error, path: str) -> DatabaseError | None:
         )
     if "no space left" in low or "disk quota" in low:
         return DatabaseNotWritableError(f"database {path}: the disk is full; free some space and retry")
+    if "file too large" in low:
+        return DatabaseNotWritableError(
+            f"database {path}: the file would exceed the size limit for files (ulimit -f); raise it and retry"
+        )
     if "read-only file system" in low:
         return DatabaseNotWritableError(f"database {path} is on a read-only file system; use another path with --db")
     if "permission denied" in low:

@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
-from annals.ingest.connect import classify
+from annals.ingest.connect import DatabaseError, classify
 from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
 from annals.ingest.schema import DEFAULT_DB, ddl, open_database
 from annals.schemas.errors import AnnalsError
@@ -322,7 +322,7 @@ def ingest(
         except duckdb.Error as exc:  # a full disk, a lost lock: named, with what to do (earlier batches are kept)
             named = classify(exc, str(db))
             if named is None:
-                raise
+                raise DatabaseError(f"database {db}: {exc}") from None
             raise named from None
 
 

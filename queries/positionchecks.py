@@ -35,7 +35,7 @@ def _miras9(s: Any, f: Fields) -> None:
     f.player("first", s.first, nobody=True)
     f.player("priority", s.priority, nobody=not s.window)
     f.one_of("window", s.window, ["", "before_blocks", "before_damage", "after_wave"])
-    f.range("passes", s.passes, 0, 1, "the passes in a row (a second pass resolves or closes at once)")
+    f.range("passes", s.passes, 0, 2, "the passes in a row")
     f.length("players", s.players, 2)
     for key, card in s.cards.items():
         path = f"cards[{key}]"
@@ -124,7 +124,7 @@ def _morana(s: Any, f: Fields) -> None:
     f.game_end(s)
     f.range("turn", s.turn, 0, LAST_TURN, "the turn [MOR-05]")
     steps = ["setup", "dawn", "commit", "dusk", "dusk.invocation", *(f"dusk.site{i}" for i in range(1, SITES + 1)),
-             "rite"]  # fmt: skip
+             "rite", "end"]  # fmt: skip
     f.one_of("step", s.step, steps)
     for name in ("ids", "wardens", "wardens_seated", "deck", "hand", "nav", "sites", "invoked", "slava", "embers",
                  "offboard", "reborns", "initiative_next"):  # fmt: skip
@@ -173,9 +173,9 @@ def _cardtoy(s: Any, f: Fields) -> None:
         for name in ("decks", "hands", "boards"):
             f.cards_in(f"{name}[{p}]", getattr(s, name)[p], known)
         f.range(f"score[{p}]", s.score[p], 0, COUNTER_MAX)
-    for card, power in s.power.items():
-        f.card("power key", card, known)
-        f.range(f"power[{card}]", power, 0, COUNTER_MAX)
+    f.as_dealt(s, "power")
+    if s.step == "score" and not s.over and not s.boards[s.active]:
+        raise bad(f"boards[{s.active}]", [], "the card just played, at step 'score' (or set step to 'draw')")
 
 
 def _toy(s: Any, f: Fields) -> None:

@@ -56,8 +56,9 @@ def check_ints(value: Any, path: str = "") -> None:
 class Fields:
     """Checks of one state's fields, with what a position knows: its card instances and the card pool."""
 
-    def __init__(self, decks: Sequence[DeckList], pool: Collection[str]):
+    def __init__(self, decks: Sequence[DeckList], pool: Collection[str], fresh: Any = None):
         self.decks = decks
+        self.fresh = fresh  # the state a new game with these decks starts from: fields the decks alone decide
         self.cards: dict[int, str] = {}  # instance -> card id, of the decks and their leaders
         for seat, deck in enumerate(decks):
             self.cards.update((instance_id(seat, i), card) for i, card in enumerate(deck.cards))
@@ -98,6 +99,11 @@ class Fields:
     def cards_in(self, path: str, values: list[Any], known: Callable[[int], bool] | None = None) -> None:
         for i, v in enumerate(values):
             self.card(f"{path}[{i}]", v, known)
+
+    def as_dealt(self, state: Any, name: str) -> None:
+        """A field the decks alone decide (the ruleset's ``new_state`` sets it, no event changes it)."""
+        if getattr(state, name) != getattr(self.fresh, name):
+            raise bad(name, getattr(state, name), f"{getattr(self.fresh, name)!r}, as the decks give it")
 
     def card_id(self, path: str, value: Any) -> None:
         if value not in self.pool:

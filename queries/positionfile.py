@@ -39,8 +39,8 @@ import msgspec
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset
-from annals.engine.runner import GameResult, finalize_header, play
-from annals.engine.simulate import bots_for
+from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
+from annals.engine.simulate import bots_for, check_max_turns, check_seed
 from annals.ingest.cardpools import definitions
 from annals.queries.board import card_names
 from annals.queries.positionchecks import CHECKS
@@ -166,7 +166,7 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
     """Refuse an impossible position with the reason (see the module docstring)."""
     _check_document(ruleset, doc)
     check_ints(state)
-    CHECKS[doc.ruleset](state, Fields(doc.decks, _pool(doc)))
+    CHECKS[doc.ruleset](state, Fields(doc.decks, _pool(doc), ruleset.new_state(_header(doc))))
     names = card_names(_header(doc))
     checker = CHECKERS.get(doc.ruleset)
     if checker is not None:
@@ -232,6 +232,31 @@ def read_decisions(path: str | os.PathLike[str]) -> list[int]:
     return script
 
 
+PROBE_STEPS = 10_000  # automatic steps the probe allows before the first decision (a whole turn takes far fewer)
+
+
+def _check_continuable(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
+    """The rules can go on from here to the next decision (or the end). A position is a point between events, but
+    an action of the rules can emit several; saved between two of them (or edited into such a point), the engine
+    has nothing to do next (``StalledGameError``)."""
+    probe = Game(ruleset, _header(doc), [], state=msgspec.convert(msgspec.to_builtins(state), ruleset.state_type))
+    for _ in range(PROBE_STEPS):
+        if probe.state.over or ruleset.pending(probe.state) is not None:
+            return
+        try:
+            probe.step()
+        except StalledGameError as exc:
+            raise InvalidPositionError(
+                f"the game cannot go on from this position: {exc}; save it at a decision point instead "
+                "(e.g. --at turn:T/STEP), or undo the edit"
+            ) from None
+        except Exception as exc:  # the field checks missed an inconsistency: still a named refusal, not a crash
+            raise InvalidPositionError(
+                f"the rules cannot continue from this position ({type(exc).__name__}: {str(exc)[:120]}); the state's "
+                "fields contradict each other: undo the last edit"
+            ) from None
+
+
 def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
     raw = read_regular(path, what="position", max_bytes=MAX_FILE_BYTES)
     try:
@@ -250,6 +275,7 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
         raise InvalidPositionError(f"{path}: the state does not match {doc.ruleset}'s state: {exc}") from None
     try:
         validate(ruleset, doc, state)
+        _check_continuable(ruleset, doc, state)
     except InvalidPositionError as exc:
         raise InvalidPositionError(f"{path}: {exc}") from None
     return LoadedPosition(doc, state, hashlib.blake2b(bytes(doc.state), digest_size=16).hexdigest())
@@ -284,6 +310,8 @@ def continue_game(
 ) -> GameResult:
     """Play on from a loaded position with bots (after any scripted decisions) and write the new log."""
     doc = loaded.doc
+    check_seed(seed)
+    check_max_turns(max_turns)
     ruleset = get_ruleset(doc.ruleset)
     state = msgspec.structs.replace(loaded.state, n=0)
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)

@@ -20,6 +20,7 @@ leaves a prefix that the reader returns intact before raising ``TruncatedLogErro
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import struct
@@ -135,7 +136,13 @@ class LogWriter:
     def flush(self) -> None:
         """Write every completed frame still waiting in memory."""
         if self._pending:
-            self._file.write(self._pending)
+            view = memoryview(self._pending)
+            while view:  # an unbuffered write may write less (a file-size limit, a nearly full disk): go on
+                written = self._file.write(view)
+                if not written:
+                    raise OSError(errno.ENOSPC, "no bytes could be written", str(self.path))
+                view = view[written:]
+            del view
             self._pending = bytearray()
 
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
