@@ -68,8 +68,12 @@ def _miras9(s: Any, f: Fields) -> None:
             f.range(f"{path}.{counter}", getattr(card, counter), -COUNTER_MAX, COUNTER_MAX)
     known = s.cards.__contains__
     for p, pl in enumerate(s.players):
+
+        def owned(c: int, p: int = p) -> bool:  # a player's piles hold the cards they own
+            return c in s.cards and s.cards[c].owner == p
+
         for pile in PILES:
-            f.cards_in(f"players[{p}].{pile}", getattr(pl, pile), known)
+            f.cards_in(f"players[{p}].{pile}", getattr(pl, pile), owned)
         f.range(f"players[{p}].echo", pl.echo, 0, COUNTER_MAX)
 
         def own_leader(c: int, p: int = p) -> bool:
@@ -136,13 +140,17 @@ def _morana(s: Any, f: Fields) -> None:
             raise bad(f"wardens[{p}]", s.wardens[p], f"{f.leader_of(p)!r}, the Warden of decks[{p}]")
     known = f.cards.__contains__
     for p in range(2):
+
+        def own(c: int, p: int = p) -> bool:  # a card of seat p's deck (Wardens are in no zone)
+            return c in f.cards and seat_of(c) == p and not is_leader(c)
+
         for zone in ("deck", "hand", "nav"):
-            f.cards_in(f"{zone}[{p}]", getattr(s, zone)[p], known)
+            f.cards_in(f"{zone}[{p}]", getattr(s, zone)[p], own)
         if len(s.hand[p]) > HAND_LIMIT:
             raise bad(f"hand[{p}]", s.hand[p], f"at most {HAND_LIMIT} cards [MOR-03]")
         f.length(f"sites[{p}]", s.sites[p], SITES)
         for i, site in enumerate(s.sites[p]):
-            f.cards_in(f"sites[{p}][{i}]", site, known)
+            f.cards_in(f"sites[{p}][{i}]", site, own)
         f.range(f"slava[{p}]", s.slava[p], 0, COUNTER_MAX)
         f.range(f"embers[{p}]", s.embers[p], 0, COUNTER_MAX)
         f.range(f"offboard[{p}]", s.offboard[p], 0, OFFBOARD_CAP, "off-board Slava this turn [MOR-31]")
