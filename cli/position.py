@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import msgspec
@@ -19,7 +20,7 @@ from annals.schemas.files import output_file
 def log_for(source: str, db: Path) -> Path:
     """A log path, or the file a game id was ingested from (which may since have moved)."""
     path = Path(source)
-    if path.exists():
+    if os.path.lexists(path):  # a link loop or a FIFO too: reading it says what is wrong with it
         return path
     con = open_database(db, read_only=True)
     try:
@@ -112,7 +113,7 @@ def position(
         fail(f"unknown format {fmt!r}; choose board or json")
     with reported():
         log = log_for(source, db)
-        if log.exists():
+        if os.path.lexists(log):
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)

@@ -110,7 +110,7 @@ def other_tables(path: Path) -> list[str]:
 # ---------------------------------------------------------------- logs that are not regular files
 
 
-@pytest.mark.parametrize("command", ["show", "verify"])
+@pytest.mark.parametrize("command", ["show", "verify", "position"])
 @pytest.mark.parametrize(
     ("name", "needle"),
     [

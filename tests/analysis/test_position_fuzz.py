@@ -129,7 +129,7 @@ def check_edit(ruleset: str, doc: dict[str, Any], what: str, folder: Path) -> No
         raise AssertionError(f"accepted edit {what} then failed: {type(exc).__name__}: {exc}") from exc
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(edits())
 def test_single_field_edits_are_refused_or_play_on(edit: tuple[str, dict[str, Any], str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
