@@ -145,6 +145,8 @@ def _check_document(ruleset: Ruleset[Any], doc: PositionFile) -> None:
             f"card_pool_hash {doc.card_pool_hash!r} is not this annals' {doc.ruleset} card pool "
             f"{ruleset.card_pool_hash()!r}; the position was saved with other cards: save it again with this annals"
         )
+    if not 0 <= doc.at_event < 1 << 31:
+        raise InvalidPositionError(f"at_event {doc.at_event} is outside 0 .. {(1 << 31) - 1}; it counts events")
     if len(doc.players) != 2 or len(doc.decks) != 2:
         raise InvalidPositionError(
             f"players and decks list {len(doc.players)} and {len(doc.decks)} entries; give exactly 2 of each"
