@@ -9,7 +9,7 @@ import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
-from annals.engine.players import ensure_new, fresh_seed, play_live, resume_live
+from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
 from annals.schemas.keys import load_signing_key
 
 
@@ -38,6 +38,9 @@ def play(
         "--out",
         help="Where to write the log (never over an existing file; default: a new file in ANNALS_HOME/games).",
     ),
+    timeout: float = typer.Option(
+        DECISION_TIMEOUT, "--timeout", help="Seconds an external program has per decision; out of time, it loses."
+    ),
 ) -> None:
     """Play one game at the terminal, writing its log live.
 
@@ -50,8 +53,10 @@ def play(
             ensure_new(log)  # before anyone sits down to play
         result = play_live(
             ruleset, deck_names(decks), _pair(players), chosen, log, names=_pair(names),
-            deck_files=files,
+            deck_files=files, timeout=timeout,
         )  # fmt: skip
+    if result.note:
+        out.print(result.note, markup=False)
     out.print(
         f"game {result.game_id} (seed {chosen}{', fresh' if seed is None else ''}): winner {result.winner} "
         f"({result.end_reason}); log written to {result.path}",
@@ -72,4 +77,6 @@ def resume(
     with reported():
         signing = load_signing_key(key) if key is not None else None
         result = resume_live(log, _pair(players), key=signing)
+    if result.note:
+        out.print(result.note, markup=False)
     out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); appended to {log}")

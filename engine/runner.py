@@ -16,7 +16,7 @@ import msgspec
 
 from annals.engine.core import Agent, GameState, Ruleset
 from annals.engine.rng import Rng
-from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
 from annals.schemas.records import Decision
@@ -27,6 +27,24 @@ from annals.schemas.records import Decision
 FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
 TURN_CAP_REASON = "turn_cap"
+TIMEOUT_REASON = "timeout"  # a seat forfeited: its agent (an external program) did not answer in time
+
+
+class StalledGameError(AnnalsError, RuntimeError):
+    """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
+
+
+class SeatForfeit(AnnalsError):
+    """An agent gives up its seat (see ``TIMEOUT_REASON``): the game ends there, and the seat loses.
+
+    The log then closes with the other seat as winner and ``reason`` as the end reason, the state not over: the
+    re-run of its decisions stops at a decision point of ``player``, which is how a reader tells who forfeited.
+    """
+
+    def __init__(self, player: int, reason: str, message: str):
+        self.player = player
+        self.reason = reason
+        super().__init__(message)
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -39,6 +57,7 @@ class GameResult(msgspec.Struct, frozen=True):
     digest: str  # the log's final chain digest ("" when no log was written)
     seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
     path: str = ""  # the log written ("" when none was)
+    note: str = ""  # why a game ended outside the rules (a forfeit's message)
 
     @property
     def winner_seat(self) -> str:
@@ -94,7 +113,13 @@ class Game:
         """One move of the game: an automatic advance, or one decision and its consequences."""
         point = self.ruleset.pending(self.state)
         if point is None:
+            before = self.state.n
             self.ruleset.advance(self.state, None, self.emit, self.rng)
+            if self.state.n == before:  # no event, so no change: the next step would be this one again, forever
+                raise StalledGameError(
+                    f"the rules have nothing to do at step {self.state.step!r} of turn {self.state.turn} and no "
+                    "decision is pending (a position saved in the middle of an action?)"
+                )
             return
         choice = self.agents[point.player].choose(self.state, point)
         try:
@@ -153,11 +178,16 @@ def drive(
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
+    forfeit: SeatForfeit | None = None
     try:
         while not s.over:
             if cap and s.turn > cap:
                 break
-            game.step()
+            try:
+                game.step()
+            except SeatForfeit as exc:
+                forfeit = exc
+                break
             if writer is not None and (
                 (s.turn != frame_turn and len(game.events) >= FRAME_EVENTS)
                 or len(game.events) >= MAX_FRAME_EVENTS
@@ -172,6 +202,8 @@ def drive(
         total_events += len(batch)
         total_decisions += len(chosen)
         winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
+        if forfeit is not None:
+            winner, reason = (forfeit.player + 1) % len(game.header.players), forfeit.reason
         close = LogClose(winner, reason, total_events, total_decisions, s.turn)
         digest = ""
         if writer is not None:
@@ -188,4 +220,7 @@ def drive(
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
     path = "" if writer is None else os.fspath(writer.path)
-    return GameResult(game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats, path)
+    note = str(forfeit) if forfeit is not None else ""
+    return GameResult(
+        game.header.game_id, winner, reason, total_events, total_decisions, s.turn, digest, seats, path, note
+    )

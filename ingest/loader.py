@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
+from annals.ingest.connect import DatabaseError, classify
 from annals.ingest.flatten import Bad, ChangedLogError, Chunk, GameMeta, collect, file_digest, flatten_files, gc_paused
 from annals.ingest.schema import DEFAULT_DB, ddl, file_time, open_database
 from annals.schemas.errors import AnnalsError
@@ -366,7 +367,13 @@ def ingest(
     if on_files is not None:
         on_files(len(files))
     with gc_paused():  # millions of objects come and go, next to none in cycles: collecting only costs time
-        return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress)
+        try:
+            return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress)
+        except duckdb.Error as exc:  # a full disk, a lost lock: named, with what to do (earlier batches are kept)
+            named = classify(exc, str(db))
+            if named is None:
+                raise DatabaseError(f"database {db}: {exc}") from None
+            raise named from None
 
 
 def _ingest(
