@@ -20,6 +20,7 @@ from rich.console import Console
 from typer._click import exceptions as click_exceptions
 
 from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
+from annals.schemas.files import os_error
 
 # The order of a user's journey through annals, which `annals --help` lists: make games, look at them, check them,
 # analyse them, pick a position out and play on; then the rest in the order they were registered.
@@ -88,15 +89,6 @@ def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _os_error(exc: OSError) -> tuple[str, str]:
-    name = exc.filename if exc.filename is not None else ""
-    if isinstance(exc, FileNotFoundError):
-        missing = name or (exc.args[0] if exc.args else "?")
-        return f"no such file or folder: {missing}", "check the path"
-    what = exc.strerror or str(exc)
-    return f"{name}: {what}" if name else what, "check the path and its permissions"
-
-
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn annals' named errors, and the operating system's, into one line on stderr and an exit code (2 for a
@@ -107,8 +99,10 @@ def reported() -> Iterator[None]:
         fail(str(exc), code=2)
     except AnnalsError as exc:
         fail(str(exc))
-    except OSError as exc:
-        message, hint = _os_error(exc)
-        fail(message, hint=hint)
+    except FileNotFoundError as exc:
+        missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
+        fail(f"no such file or folder: {missing}", hint="check the path")
+    except OSError as exc:  # a full disk, a read-only file system, no permission: what failed and what to do
+        fail(str(os_error(exc)))
     except duckdb.Error as exc:
         fail(f"the database refused: {exc}", hint="check --db names an annals database")

@@ -11,7 +11,7 @@ import typer
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
 from annals.clients.terminal import human_seat
-from annals.engine.players import ensure_new, fresh_seed, play_live, resume_live
+from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
 from annals.schemas.keys import load_signing_key
 
 
@@ -41,6 +41,9 @@ def play(
         help="Where to write the log (never over an existing file; default: a new file in ANNALS_HOME/games).",
     ),
     clock: int = typer.Option(0, "--clock", help="Each seat's time bank in seconds (0: no clock)."),
+    timeout: float = typer.Option(
+        DECISION_TIMEOUT, "--timeout", help="Seconds an external program has per decision; out of time, it loses."
+    ),
 ) -> None:
     """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
 
@@ -55,8 +58,10 @@ def play(
             ensure_new(log)  # before anyone sits down to play
         result = play_live(
             ruleset, deck_names(decks), _pair(players), chosen, log, names=_pair(names),
-            deck_files=files, human=human_seat(sys.stdin, sys.stdout), bank_ms=clock * 1000,
+            deck_files=files, human=human_seat(sys.stdin, sys.stdout), bank_ms=clock * 1000, timeout=timeout,
         )  # fmt: skip
+    if result.note:
+        out.print(result.note, markup=False)
     out.print(
         f"game {result.game_id} (seed {chosen}{', fresh' if seed is None else ''}): winner {result.winner} "
         f"({result.end_reason}); log written to {result.path}",
@@ -69,6 +74,9 @@ def resume(
     log: Path = typer.Argument(..., help="A log that stops before its end."),
     players: str = typer.Option("human,human", "--players", help="The seats, as for annals play."),
     key: Path = typer.Option(None, "--key", help="The event's private key file: sign the log at the end."),
+    timeout: float = typer.Option(
+        DECISION_TIMEOUT, "--timeout", help="Seconds an external program has per decision; out of time, it loses."
+    ),
 ) -> None:
     """Play on a game from where its log stops (a judge's backup, or a crash), appending to the same log.
 
@@ -76,5 +84,7 @@ def resume(
     """
     with reported():
         signing = load_signing_key(key) if key is not None else None
-        result = resume_live(log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing)
+        result = resume_live(log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing, timeout=timeout)
+    if result.note:
+        out.print(result.note, markup=False)
     out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); appended to {log}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -13,16 +14,16 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.engine.views import viewer_of
 from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, board_svg, stored_board
-from annals.queries.positionfile import continue_game, load_position, position_file
+from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 from annals.schemas.errors import BadArgumentError
-from annals.schemas.files import NoMatchError, default_database, default_games, expand, unused
+from annals.schemas.files import NoMatchError, default_database, default_games, expand, output_file, unused
 
 
 def log_for(source: str, db: Path) -> Path:
     """A log path, or the file a game id was ingested from (which may since have moved)."""
     path = Path(source)
-    if path.exists():
+    if os.path.lexists(path):  # a link loop or a FIFO too: reading it says what is wrong with it
         return path
     if source.endswith(".log") or "/" in source:
         raise NoMatchError(f"no such file or folder: {source}; check the path")
@@ -134,13 +135,15 @@ def position(
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
         log = paths[0] if paths else log_for(source, db)
-        if log.exists():
+        if output is not None:
+            output_file(output, inputs=[log, db], what="--output")
+        if os.path.lexists(log):
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
             svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
-                save.write_bytes(position_file(timeline, count, at))
+                save_position(save, position_file(timeline, count, at), inputs=[log])
         elif fmt == "svg":
             raise LogNotFoundError(
                 f"game {source!r} was ingested from {str(log)!r}, which is not there now, and --format svg draws "
@@ -181,10 +184,11 @@ def continue_(
     """
     with reported():
         loaded = load_position(position_path)
-        script = msgspec.json.decode(decisions.read_bytes(), type=list[int]) if decisions is not None else None
+        script = read_decisions(decisions) if decisions is not None else None
         if out_path is None:
             out_path = unused(default_games() / f"continued-{position_path.stem}.log")
             out_path.parent.mkdir(parents=True, exist_ok=True)
+        output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "

@@ -56,7 +56,7 @@ def tables(db: Path | None = DbOpt, fmt: Format = FormatOpt, output: Path | None
             frame = relations(con)
         finally:
             con.close()
-        emit(render(frame, fmt, output, width=width()), output)
+        emit(render(frame, fmt, output, width=width(), inputs=[database(db)]), output)
 
 
 def _day(value: str | None, option: str) -> date | None:
@@ -120,7 +120,7 @@ def report(
             out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
         elif fmt == "csv":
             err.print(f"{result.title}: {result.sample}", markup=False)
-        emit(render(result.frame, fmt, output, result.metadata(), width=width()), output)
+        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=[path]), output)
         if plot is not None:
             from annals.queries.plots import write_plot
 
@@ -133,6 +133,9 @@ def sql(
     db: Path | None = DbOpt,
     fmt: Format = FormatOpt,
     output: Path | None = OutputOpt,
+    allow_files: list[Path] = typer.Option(
+        [], "--allow-files", help="A folder the query may read and write files in (COPY, read_csv); repeatable."
+    ),
 ) -> None:
     """Run SQL on a read-only connection to the database.
 
@@ -140,7 +143,12 @@ def sql(
     card_facts, quarantine; views such as zone_moves, counter_changes, game_results; the macro
     "position"(game_id, n). A table too wide for the terminal is shown one record per row.
 
+    The query reaches nothing but the database: no file is read or written (COPY, read_csv, glob, ATTACH),
+    no extension installed or loaded, no setting changed, unless under a folder given with --allow-files.
+
     Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --db annals.duckdb --format csv
     """
     with reported():
-        emit(render(run_sql(database(db), query), fmt, output, width=width()), output)
+        path = database(db)
+        frame = run_sql(path, query, allow_files=allow_files)
+        emit(render(frame, fmt, output, width=width(), inputs=[path]), output)

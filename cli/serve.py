@@ -7,13 +7,14 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-
-DATA = Path.home() / ".local" / "share" / "annals" / "server"
+from annals.schemas.files import annals_home
 
 
 @app.command()
 def serve(
-    data: Path = typer.Option(DATA, "--data", help="Folder of the tables' records and live logs."),
+    data: Path | None = typer.Option(
+        None, "--data", help="Folder of the tables' records and live logs (default: ANNALS_HOME/server)."
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost unless told)."),
     port: int = typer.Option(8765, "--port", help="Port to listen on."),
     table: list[str] = typer.Option(
@@ -36,7 +37,13 @@ def serve(
             fail(f"--table {text!r}: give 'RULESET DECK,DECK SEAT,SEAT'", code=2)
         specs.append(NewTable(parts[0], parts[1].split(","), parts[2].split(","), clock=clock, delay=delay))
     with reported():
-        run(data, host=host, port=port, tables=specs, say=lambda line: out.print(line, markup=False))
+        run(
+            data or annals_home() / "server",
+            host=host,
+            port=port,
+            tables=specs,
+            say=lambda line: out.print(line, markup=False),
+        )
 
 
 @app.command()

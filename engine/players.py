@@ -6,6 +6,11 @@ be taken (then the same ``decide`` again), ``game_over`` and ``close``; it answe
 external program gets these messages as JSON lines on its stdin and writes its own on its stdout; a bot gets only
 its seat's view (``SeatView``: the state folded from the events it was sent), never the game's state.
 
+An external program runs under ``engine.external.ChildProgram``: it has ``DECISION_TIMEOUT`` seconds (``annals play
+--timeout``) from a question to its answer, out of time it forfeits (the table's ``Forfeited`` event, end reason
+``timeout``, ruling R-CORE-4); an answer line may be at most ``MAX_MESSAGE_BYTES``; after the game its stdin is
+closed and it has two seconds to exit before SIGTERM, then SIGKILL (its whole process group).
+
 ``run_table`` is the loop of a local table (``annals play``, and ``annals resume`` at the table of a log that stops
 before its end, ``judge.resume_table``); ``annals serve`` runs the same table over WebSocket.
 """
@@ -14,15 +19,15 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import shlex
-import subprocess
-import tempfile
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from annals.engine.core import Agent, DecisionPoint, Ruleset
 from annals.engine.decks import read_deck_list
+from annals.engine.external import EXIT_GRACE, ChildProgram, ExternalProgramError, ProgramTimeout, parse_command
 from annals.engine.judge import resume_table
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
@@ -31,6 +36,8 @@ from annals.engine.seats import SeatStream
 from annals.engine.simulate import (
     SimulationError,
     UnknownChoiceError,
+    check_max_turns,
+    check_seed,
     default_decks,
     header_for,
     log_name,
@@ -40,14 +47,16 @@ from annals.engine.simulate import (
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
-from annals.schemas.files import default_games, unused
+from annals.schemas.files import default_games, output_file, unused
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import LogReader
-from annals.schemas.records import CONCESSION_REASON
+from annals.schemas.records import CONCESSION_REASON, TIMEOUT_REASON
 from annals.schemas.signing import sign_log
 
 MAX_BAD_ANSWERS = 5  # a local seat that cannot answer after this many errors in a row stops the game
+DECISION_TIMEOUT = 30.0  # seconds an external program has to answer one decision
+MAX_TIMEOUT = 24 * 3600.0
 
 
 class SeatGone(AnnalsError, ConnectionError):
@@ -81,91 +90,80 @@ class BotSeat:
         return p.Answer(list(self.point.options).index(choice))
 
 
-class ExternalPlayerError(SeatGone, RuntimeError):
-    """An external player's program could not start, or exited before the game was over."""
+class ExternalPlayerError(SeatGone, ExternalProgramError):
+    """An external player's program closed a pipe or exited before the game was over."""
 
 
 class ExternalSeat:
-    """A program that plays one seat over JSON lines on its stdin/stdout.
+    """A program that plays one seat over JSON lines on its stdin/stdout (``engine.external.ChildProgram``).
 
-    Its stderr goes to a temporary file, so that when it exits early the error can quote its last line.
+    Messages are written when the seat is asked (or the game ends): a program that reads only when it must answer
+    cannot then block the table while the other seat plays, and a timeout is always its own decision's.
     """
 
-    def __init__(self, command: str):
+    def __init__(self, command: str, *, timeout: float = DECISION_TIMEOUT):
         self.command = command
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-        try:
-            self._proc = subprocess.Popen(
-                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
-            )
-        except (OSError, ValueError) as exc:
-            self._stderr.close()
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ExternalPlayerError(
-                f"external player {command!r} could not start: {reason}; check the program's name and path"
-            ) from None
-
-    def _exited(self, at: str) -> ExternalPlayerError:
-        """The error for a program that stopped answering: its exit status and the last line it wrote to stderr."""
-        try:
-            status = self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            return ExternalPlayerError(f"external player {self.command!r} closed its output at {at!r}")
-        self._stderr.seek(0)
-        lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
-        said = f"; its last stderr line: {lines[-1]}" if lines else " (nothing on stderr)"
-        return ExternalPlayerError(f"external player {self.command!r} exited with status {status} at {at!r}{said}")
+        self._program = ChildProgram(parse_command(command), command, timeout=timeout, max_line=p.MAX_MESSAGE_BYTES)
+        self._pending: list[bytes] = []
+        self._at = "hello"
 
     def send(self, message: p.ServerMessage) -> None:
-        assert self._proc.stdin is not None
+        self._pending.append(p.encode(message) + b"\n")
+        if type(message) is p.Decide:
+            self._at = message.point
+        if type(message) in (p.Decide, p.Error, p.GameOver, p.Close):
+            self._flush()
+
+    def _flush(self, timeout: float | None = None) -> None:
+        lines, self._pending = b"".join(self._pending), []
         try:
-            self._proc.stdin.write(p.encode(message) + b"\n")
-        except (BrokenPipeError, ValueError):  # ValueError: its stdin was already closed after an earlier failure
-            raise self._exited(message.point if type(message) is p.Decide else type(message).__name__) from None
+            self._program.send(lines, timeout, at=self._at)
+        except ProgramTimeout:
+            raise
+        except ExternalProgramError as exc:
+            raise ExternalPlayerError(str(exc)) from None
 
     def receive(self) -> p.ClientMessage:
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline(p.MAX_MESSAGE_BYTES + 1)
-        if not line:
-            raise self._exited("decide")
-        if len(line) > p.MAX_MESSAGE_BYTES:
-            while line and not line.endswith(b"\n"):  # skip the rest of the long line
-                line = self._proc.stdout.readline(p.MAX_MESSAGE_BYTES)
-            raise p.ProtocolError(p.TOO_LONG, f"a line longer than {p.MAX_MESSAGE_BYTES} bytes")
+        try:
+            line = self._program.read_line(at=self._at)
+        except ProgramTimeout:
+            raise
+        except ExternalProgramError as exc:
+            raise ExternalPlayerError(str(exc)) from None
         return p.decode_client(line)
 
     def close(self) -> None:
-        if self._proc.stdin is not None:
-            with contextlib.suppress(BrokenPipeError):  # it exited with input still buffered
-                self._proc.stdin.close()
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        self._stderr.close()
+        """Send what is left (the end of the game), close its input and end the program (``ChildProgram.close``)."""
+        if self._pending:
+            with contextlib.suppress(ExternalProgramError):
+                self._flush(timeout=min(self._program.timeout, EXIT_GRACE))
+        self._program.close()
 
 
-def ask(table: LiveTable, seat: Seat, decide: p.Decide) -> None:
-    """Put one decision to a seat until it answers one of the options (or concedes)."""
+def ask(table: LiveTable, seat: Seat, decide: p.Decide) -> str:
+    """Put one decision to a seat until it answers one of the options (or concedes, or runs out of time: then
+    its seat loses, and the returned note says why)."""
     bad = 0
     while True:
-        seat.send(decide)
         try:
+            seat.send(decide)
             reply = seat.receive()
+        except ProgramTimeout as exc:
+            table.forfeit(decide.player, TIMEOUT_REASON)
+            return f"{exc} at {decide.point!r}; its seat loses"
         except p.ProtocolError as exc:
             seat.send(p.Error(exc.code, str(exc), decide.decision))
         else:
             if type(reply) is p.Concede:
                 table.forfeit(decide.player, CONCESSION_REASON)
-                return
+                return ""
             assert type(reply) is p.Answer
             if reply.decision not in (-1, decide.decision):
                 code, text = p.NOT_YOUR_DECISION, f"decision {reply.decision} is not the one asked ({decide.decision})"
             else:
                 try:
                     table.answer(reply.choose)
-                    return
+                    return ""
                 except IllegalDecisionError as exc:
                     code, text = p.BAD_ANSWER, str(exc)
             seat.send(p.Error(code, text, decide.decision))
@@ -190,6 +188,7 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
                 seat.send(message)
 
     table.listeners.append(fan_out)
+    note = ""
     resumed = len(table.replayed)  # a resumed game: each seat is told the game so far, in its own view
     for seat, stream in zip(seats, streams, strict=True):
         seat.send(stream.hello(table.clocks(), resumed_at=resumed))
@@ -205,7 +204,7 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
             seat = seats[point.player]
             if isinstance(seat, BotSeat):
                 seat.point = point
-            ask(table, seat, streams[point.player].decide(table.game.decision_count, point, table.clocks()))
+            note = ask(table, seat, streams[point.player].decide(table.game.decision_count, point, table.clocks()))
     except BaseException:
         table.abandon()
         raise
@@ -217,7 +216,7 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
                 seat.send(stream.board())
             seat.send(stream.game_over(close.winner, close.end_reason, close.events, close.decisions))
             seat.send(p.Close("game over"))
-        except SeatGone:
+        except (SeatGone, ProgramTimeout):
             pass
     seats_text = [f"{info.agent}/{deck.name}" for info, deck in zip(header.players, header.decks, strict=True)]
     digest = table._writer.digest
@@ -231,20 +230,30 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
         digest,
         seats_text,
         str(table.path),
+        note,
     )
 
 
 SeatFactory = Callable[[int, Ruleset[Any]], Seat]
 
 
-def make_seat(spec: str, player: int, ruleset: Ruleset[Any], header: Any, rng: Rng, human: SeatFactory | None) -> Seat:
-    """``human``, ``external:COMMAND`` or the name of one of the ruleset's bots."""
+def make_seat(
+    spec: str,
+    player: int,
+    ruleset: Ruleset[Any],
+    header: Any,
+    rng: Rng,
+    human: SeatFactory | None,
+    timeout: float = DECISION_TIMEOUT,
+) -> Seat:
+    """``human``, ``external:COMMAND`` (answering within ``timeout`` seconds) or the name of one of the ruleset's
+    bots."""
     if spec == "human":
         if human is None:
             raise SimulationError("a human seat needs a client: run the game with annals play")
         return human(player, ruleset)
     if spec.startswith("external:"):
-        return ExternalSeat(spec.removeprefix("external:"))
+        return ExternalSeat(spec.removeprefix("external:"), timeout=timeout)
     bots = ruleset.agents()
     if spec not in bots:
         raise UnknownChoiceError(
@@ -266,7 +275,9 @@ def fresh_seed() -> int:
 
 
 def ensure_new(out: Path) -> None:
-    """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten."""
+    """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten; a
+    folder there, or a folder that does not exist, is a ``PathError`` (``schemas.files.output_file``)."""
+    output_file(out, what="--out")
     if out.exists():
         raise LogExistsError(
             f"{out} already exists and a game log is never overwritten; choose another --out, such as {unused(out)}"
@@ -300,6 +311,8 @@ def people_header(
     max_turns: int = 0,
 ) -> LogHeader:
     """The header of a game people play: its seed as given, a fresh creation nonce, so its id is its own."""
+    check_seed(seed)
+    check_max_turns(max_turns)
     return header_for(ruleset, seed, players, decks, tournament, max_turns, nonce=secrets.token_hex(8))
 
 
@@ -307,6 +320,35 @@ def _close_all(seats: Sequence[Seat]) -> None:
     for seat in seats:
         if isinstance(seat, ExternalSeat):
             seat.close()
+
+
+def _check_programs(players: Sequence[str], timeout: float) -> None:
+    """Every ``external:`` command names an executable, and the time limit is sane: checked before anything
+    starts or the log is opened."""
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise ExternalProgramError(
+            f"--timeout {timeout:g} is outside 0 .. {MAX_TIMEOUT:g} seconds; give a positive number of seconds"
+        )
+    for spec in players:
+        if spec.startswith("external:"):
+            parse_command(spec.removeprefix("external:"))
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM ends the game like ^C does (the log keeps every decision, the programs are ended), not abruptly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def play_live(
@@ -322,6 +364,7 @@ def play_live(
     human: SeatFactory | None = None,
     max_turns: int = 0,
     bank_ms: int = 0,
+    timeout: float = DECISION_TIMEOUT,
 ) -> GameResult:
     """One game with people, programs or bots in the seats, recorded live (every decision written at once).
 
@@ -330,10 +373,15 @@ def play_live(
     ``human-0``). ``seed`` None draws a fresh one. ``out`` None writes a new file in ``default_games()`` named as
     ``simulate`` names its logs (the path is ``GameResult.path``); an existing file at ``out`` is never replaced:
     ``LogExistsError`` names a free name instead. ``human`` makes a person's seat (the terminal client,
-    ``clients.terminal.human_seat``); ``bank_ms`` is each seat's time bank (0: no clock)."""
+    ``clients.terminal.human_seat``); ``bank_ms`` is each seat's time bank (0: no clock); ``timeout`` is what an
+    external program has per decision.
+
+    Everything is checked before a program starts or the log is opened: the seats (an ``external:`` command must
+    name an executable), the decks, the seed, the output path and the time limit."""
     if out is not None:
         ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
+    _check_programs(players, timeout)
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     pick("bots", kinds, sorted([*ruleset.agents(), "human", "external"]))
     seats_info = [
@@ -345,15 +393,16 @@ def play_live(
         tournament=tournament, max_turns=max_turns,
     )  # fmt: skip
     seats: list[Seat] = []
-    try:
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
-            seats.append(make_seat(spec, i, ruleset, header, rng, human))
-        if out is None:
-            out = unused(default_games() / log_name(header))
-            out.parent.mkdir(parents=True, exist_ok=True)
-        return run_table(LiveTable(ruleset, header, out, bank_ms=bank_ms), seats)
-    finally:
-        _close_all(seats)
+    with _terminated_as_exit():
+        try:
+            for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+                seats.append(make_seat(spec, i, ruleset, header, rng, human, timeout))
+            if out is None:
+                out = unused(default_games() / log_name(header))
+                out.parent.mkdir(parents=True, exist_ok=True)
+            return run_table(LiveTable(ruleset, header, out, bank_ms=bank_ms), seats)
+        finally:
+            _close_all(seats)
 
 
 def resume_live(
@@ -362,6 +411,7 @@ def resume_live(
     *,
     human: SeatFactory | None = None,
     key: SigningKey | None = None,
+    timeout: float = DECISION_TIMEOUT,
 ) -> GameResult:
     """Play on a log that stops before its end (after a judge's backup, or a crash) with these seats, appending
     to it live (``judge.resume_table``); with ``key`` the log is signed at the end."""
@@ -370,13 +420,15 @@ def resume_live(
     ruleset = get_ruleset(header.ruleset)
     if len(players) != len(header.players):
         raise SimulationError(f"give {len(header.players)} players separated by a comma (got {','.join(players)!r})")
+    _check_programs(players, timeout)
     table = resume_table(path)
     seats: list[Seat] = []
-    try:
-        for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
-            seats.append(make_seat(spec, i, ruleset, table.header, rng, human))
-        result = run_table(table, seats)
-    finally:
-        _close_all(seats)
+    with _terminated_as_exit():
+        try:
+            for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
+                seats.append(make_seat(spec, i, ruleset, table.header, rng, human, timeout))
+            result = run_table(table, seats)
+        finally:
+            _close_all(seats)
     sign_log(path, key)
     return result

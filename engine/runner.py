@@ -18,7 +18,7 @@ import msgspec
 from annals.engine.core import Agent, DecisionPoint, GameState, Ruleset
 from annals.engine.rng import Rng
 from annals.engine.views import SeatView
-from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.errors import AnnalsError, IllegalDecisionError
 from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
@@ -31,6 +31,10 @@ FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
 
 
+class StalledGameError(AnnalsError, RuntimeError):
+    """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
+
+
 class GameResult(msgspec.Struct, frozen=True):
     game_id: str
     winner: int
@@ -41,6 +45,7 @@ class GameResult(msgspec.Struct, frozen=True):
     digest: str  # the log's final chain digest ("" when no log was written)
     seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
     path: str = ""  # the log written ("" when none was)
+    note: str = ""  # why a game ended outside the rules (a forfeit's message)
 
     @property
     def winner_seat(self) -> str:
@@ -96,7 +101,13 @@ class Game:
         """One move of the game: an automatic advance, or one decision and its consequences."""
         point = self.ruleset.pending(self.state)
         if point is None:
+            before = self.state.n
             self.ruleset.advance(self.state, None, self.emit, self.rng)
+            if self.state.n == before:  # no event, so no change: the next step would be this one again, forever
+                raise StalledGameError(
+                    f"the rules have nothing to do at step {self.state.step!r} of turn {self.state.turn} and no "
+                    "decision is pending (a position saved in the middle of an action?)"
+                )
             return
         view = self._seat_views[point.player] if self._seat_views else None
         choice = self.agents[point.player].choose(view.state if view is not None else None, point)

@@ -12,6 +12,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
+from annals.schemas.files import output_folder
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
 
@@ -26,6 +27,27 @@ class PairError(SimulationError, BadArgumentError):
 
 class UnknownChoiceError(SimulationError, UnknownNameError):
     """A deck or bot the ruleset does not have."""
+
+
+SEED_LIMIT = 1 << 64  # seeds are unsigned 64-bit (the generator's state and the database's UBIGINT column)
+TURNS_LIMIT = 1 << 31  # turn caps and turns fit the database's INTEGER columns
+
+
+def check_seed(seed: int, games: int = 1) -> int:
+    """``seed`` (and the ``games - 1`` seeds after it) within 0 .. 2**64 - 1, else ``SimulationError``."""
+    if seed < 0 or seed + games - 1 >= SEED_LIMIT:
+        last = "" if games == 1 else f" and seed + games - 1 = {seed + games - 1}"
+        raise SimulationError(
+            f"seed {seed}{last} is outside 0 .. {SEED_LIMIT - 1} (seeds are unsigned 64-bit); pick a smaller seed"
+        )
+    return seed
+
+
+def check_max_turns(max_turns: int) -> int:
+    """``max_turns`` within 0 .. 2**31 - 1 (0: no cap), else ``SimulationError``."""
+    if not 0 <= max_turns < TURNS_LIMIT:
+        raise SimulationError(f"--max-turns {max_turns} is outside 0 .. {TURNS_LIMIT - 1}; 0 means no cap")
+    return max_turns
 
 
 def pick(kind: str, names: list[str], known: list[str]) -> list[str]:
@@ -47,6 +69,8 @@ def make_header(
     tournament: TournamentInfo | None = None,
     known_agents: list[str] | None = None,
 ) -> LogHeader:
+    check_seed(seed)
+    check_max_turns(max_turns)
     deck_lists = ruleset.decks()
     pick("decks", decks, sorted(deck_lists))
     pick("bots", bots, sorted(known_agents if known_agents is not None else ruleset.agents()))
@@ -139,9 +163,10 @@ def simulate(
     """
     ruleset = get_ruleset(ruleset_name)
     decks = default_decks(ruleset) if decks is None else decks
-    cap = ruleset.default_max_turns if max_turns is None else max_turns
+    check_seed(seed, games)
+    cap = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        output_folder(out_dir)
     for i in range(games):
         swap = i % 2 == 1
         pair_decks = decks[::-1] if swap else decks

@@ -47,6 +47,7 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
+from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import JudgeSeen, LogReader
 from annals.schemas.rulesets import RulesetSchema, schema_for
@@ -259,8 +260,12 @@ _POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than m
 
 
 def file_digest(path: str) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
+    """BLAKE2b of the file's bytes; "" for what cannot be read as a regular file (it is quarantined for that)."""
+    try:
+        with open_regular(path, what="log") as f:
+            return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
+    except AnnalsError:
+        return ""
 
 
 def _first_player(rows: list[Row]) -> int:
@@ -634,7 +639,7 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
         path = Path(os.path.abspath(p))
         if path.is_dir():
             found.update(_logs_under(str(path)))
-        elif path.exists():
+        elif os.path.lexists(path):  # a link loop or a special file too: the reader says what is wrong with it
             found.add(str(path))
         else:
             raise FileNotFoundError(str(path))
@@ -642,11 +647,20 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
 
 
 def _logs_under(folder: str) -> Iterator[str]:
-    """``*.log`` files under ``folder``, symbolic links to folders not followed (``os.scandir``: a folder of
-    thousands of logs is listed without a stat per file, several times faster than ``Path.rglob``)."""
-    with os.scandir(folder) as entries:
+    """``*.log`` entries under ``folder``, symbolic links to folders not followed (``os.scandir``: a folder of
+    thousands of logs is listed without a stat per file, several times faster than ``Path.rglob``).
+
+    Every ``*.log`` entry that is not a folder is yielded, regular file or not: the reader refuses a FIFO, a device,
+    a link loop or an unreadable file with the reason, and ingest quarantines it beside the good logs. A subfolder
+    that cannot be listed is yielded too, so that it is reported rather than silently skipped."""
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        yield folder
+        return
+    with entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
                 yield from _logs_under(entry.path)
-            elif entry.name.endswith(".log") and entry.is_file():
+            elif entry.name.endswith(".log") and not (entry.is_symlink() and os.path.isdir(entry.path)):
                 yield entry.path

@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
 from annals.ingest.claims import Claim, Claims, ConflictingLogsError, Copy, Decide
+from annals.ingest.connect import DatabaseError, classify
 from annals.ingest.flatten import (
     Bad,
     ChangedLogError,
@@ -525,7 +526,15 @@ def ingest(
     if on_files is not None:
         on_files(len(files))
     with gc_paused():  # millions of objects come and go, next to none in cycles: collecting only costs time
-        return _ingest(files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress, replay, decide)
+        try:
+            return _ingest(
+                files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress, replay, decide
+            )
+        except duckdb.Error as exc:  # a full disk, a lost lock: named, with what to do (earlier batches are kept)
+            named = classify(exc, str(db))
+            if named is None:
+                raise DatabaseError(f"database {db}: {exc}") from None
+            raise named from None
 
 
 def _ingest(

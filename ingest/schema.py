@@ -10,12 +10,14 @@ migrated one are built by the same DDL. Version 2 added the tournament tables (`
 from __future__ import annotations
 
 import typing
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
 import msgspec
 
+from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, lock_down
 from annals.ingest.sqlfiles import SqlFolder
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
@@ -136,23 +138,58 @@ def _table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
 
 
-def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection to the annals database at ``path``, with the schema checked (and created when writable)."""
+def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() "
+        "AND table_schema = 'main' ORDER BY 1"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def _not_annals(name: str, tables: list[str]) -> NotAnnalsDatabaseError:
+    shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    return NotAnnalsDatabaseError(
+        f"{name} is a DuckDB database of another program (tables: {shown}), not an annals database; annals does "
+        "not write into it: give a new file name with --db"
+    )
+
+
+def open_database(
+    path: str | Path = DEFAULT_DB, *, read_only: bool = False, lockdown: Sequence[str | Path] | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A connection to the annals database at ``path``, with the schema checked (and created when writable).
+
+    Every failure to open is a named error (``ingest.connect``); a DuckDB database of another program is refused
+    before anything is written to it. ``lockdown`` (read-only connections): the connection reaches no file but the
+    database, except under the folders given (``connect.lock_down``)."""
     name = str(path)
     if read_only:
         if not Path(name).exists():
             raise DatabaseNotFoundError(
                 f"no annals database at {name!r}: create it with `annals ingest LOGS --db {name}`, or pass --db"
             )
-        con = duckdb.connect(name, read_only=True)
-        con.execute("SET enable_progress_bar = false")
-        version = stored_version(con)
-        if version != SCHEMA_VERSION:
+        con = connect(name, read_only=True)
+        try:
+            con.execute("SET enable_progress_bar = false")
+            version = stored_version(con)
+            if version is None:
+                raise (
+                    _not_annals(name, _tables(con))
+                    if _tables(con)
+                    else SchemaVersionError(
+                        f"database {name!r} is empty: ingest logs into it first (`annals ingest LOGS --db {name}`)"
+                    )
+                )
+            if version != SCHEMA_VERSION:
+                raise SchemaVersionError(
+                    f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
+                    "open it once with `annals ingest --db` to migrate it, or re-ingest"
+                )
+            if lockdown is not None:
+                lock_down(con, lockdown)
+        except BaseException:
             con.close()
-            raise SchemaVersionError(
-                f"database {name!r} has schema version {version}, this annals reads {SCHEMA_VERSION}; "
-                "open it once with `annals ingest --db` to migrate it, or re-ingest"
-            )
+            raise
         if set(ANALYTICS_TABLES) - set(_table_names(con)):
             con.close()
             raise SchemaVersionError(
@@ -160,10 +197,18 @@ def open_database(path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> 
                 f"open it once with `annals ingest --db {name}` (with no logs) to add them"
             )
         return con
-    con = duckdb.connect(name)
-    con.execute("SET enable_progress_bar = false")
+    con = connect(name)
     try:
+        con.execute("SET enable_progress_bar = false")
+        if stored_version(con) is None and _tables(con):
+            raise _not_annals(name, _tables(con))
         ensure_schema(con, name)
+    except duckdb.Error as exc:
+        con.close()
+        named = classify(exc, name)
+        if named is None:
+            raise
+        raise named from None
     except BaseException:
         con.close()
         raise

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
 from annals.schemas.errors import AnnalsError, UnknownNameError, one_line
+from annals.schemas.files import os_error, output_file
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -24,19 +27,43 @@ class QueryError(AnnalsError, ValueError):
     """DuckDB rejected a query."""
 
 
-def run_sql(db: str | Path, query: str) -> pl.DataFrame:
-    """Run ``query`` on a read-only connection; a write attempt raises ``ReadOnlyError``."""
-    con = open_database(db, read_only=True)
+class FileAccessError(AnnalsError, PermissionError):
+    """A query tried to reach a file, an extension or a setting: `annals sql` reaches only its database."""
+
+
+def _refusal(query: str, exc: duckdb.Error) -> AnnalsError:
+    text = str(exc)
+    low = text.lower()
+    shown = repr(query.strip()[:80])
+    if "read-only" in low or "read only" in low:
+        return ReadOnlyError(
+            f"{shown} would change the database, and `annals sql` is read-only; "
+            "use `annals ingest` to add games, or copy the database to experiment"
+        )
+    if "disabled by configuration" in low or "disabled through configuration" in low:
+        if "extension" in low:
+            return FileAccessError(f"{shown}: `annals sql` installs and loads no extensions ({text.splitlines()[0]})")
+        return FileAccessError(
+            f"{shown} reaches a file outside the database, and `annals sql` reads only its database "
+            f"({text.splitlines()[0]}); to read or write files under a folder, pass --allow-files DIR"
+        )
+    if "configuration has been locked" in low:
+        return FileAccessError(f"{shown}: `annals sql` changes no settings ({text.splitlines()[0]})")
+    return QueryError(f"{one_line(text)}; `annals tables` lists the tables and views")
+
+
+def run_sql(db: str | Path, query: str, *, allow_files: Sequence[str | Path] = ()) -> pl.DataFrame:
+    """Run ``query`` on a read-only connection that reaches nothing but the database (no file outside it, unless
+    under ``allow_files``; no extension; no setting); a write attempt raises ``ReadOnlyError``, a file, extension
+    or setting ``FileAccessError``."""
+    for folder in allow_files:
+        if not Path(folder).is_dir():
+            raise QueryError(f"--allow-files {folder}: not a folder; give an existing folder")
+    con = open_database(db, read_only=True, lockdown=list(allow_files))
     try:
         return con.sql(query).pl() if query.strip() else pl.DataFrame()
     except duckdb.Error as exc:
-        text = str(exc)
-        if "read-only" in text.lower() or "read only" in text.lower():
-            raise ReadOnlyError(
-                f"{query.strip()[:80]!r} would change the database, and `annals sql` is read-only; "
-                "use `annals ingest` to add games, or copy the database to experiment"
-            ) from None
-        raise QueryError(f"{one_line(text)}; `annals tables` lists the tables and views") from None
+        raise _refusal(query, exc) from None
     finally:
         con.close()
 
@@ -107,7 +134,13 @@ def table(frame: pl.DataFrame, width: int) -> str:
 
 
 def render(
-    frame: pl.DataFrame, fmt: str, output: Path | None, meta: dict[str, Any] | None = None, *, width: int = 100
+    frame: pl.DataFrame,
+    fmt: str,
+    output: Path | None,
+    meta: dict[str, Any] | None = None,
+    *,
+    width: int = 100,
+    inputs: Sequence[str | Path] = (),
 ) -> str | None:
     """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file).
 
@@ -115,18 +148,24 @@ def render(
     With ``meta`` (a report's name, description, sample and filters) JSON is an object holding ``meta``'s keys and
     ``rows``, and Parquet carries each key in its key-value metadata (values as JSON text); CSV has no place for it,
     so the caller prints the sample on stderr.
+
+    ``output`` must be a file in an existing folder and none of ``inputs`` (the database: writing over it would
+    destroy it); a failed write (disk full, no permission) is a ``FileSystemError`` and leaves no partial file.
     """
     if fmt not in FORMATS:
         raise UnknownNameError("format", fmt, FORMATS)
+    if fmt == "parquet" and output is None:
+        raise QueryError("--format parquet needs --output FILE (Parquet is binary)")
+    if output is not None:
+        output_file(output, inputs=inputs, what="--output")
     if fmt == "parquet":
-        if output is None:
-            raise QueryError("--format parquet needs --output FILE (Parquet is binary)")
+        assert output is not None
         if meta is None:
-            frame.write_parquet(output)
+            _written(output, lambda tmp: frame.write_parquet(tmp))
         else:
             arrow = frame.to_arrow()
             kv = {**(arrow.schema.metadata or {}), **{k.encode(): json.dumps(v).encode() for k, v in meta.items()}}
-            pq.write_table(arrow.replace_schema_metadata(kv), output)
+            _written(output, lambda tmp: pq.write_table(arrow.replace_schema_metadata(kv), tmp))
         return None
     if fmt == "csv":
         text = _flat(frame).write_csv()
@@ -136,6 +175,20 @@ def render(
         text = table(frame, width)
     text = text.rstrip("\n") + "\n"
     if output is not None:
-        output.write_text(text)
+        _written(output, lambda tmp: tmp.write_text(text))
         return None
     return text
+
+
+def _written(output: Path, write: Callable[[Path], object]) -> None:
+    """Write through a temporary file beside ``output``, renamed over it when complete."""
+    tmp = output.with_name(f".{output.name}.annals-tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, output)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise os_error(exc, f"write {output}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -39,10 +39,15 @@ import msgspec
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset
-from annals.engine.runner import GameResult, finalize_header, play
-from annals.engine.simulate import bots_for
+from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
+from annals.engine.simulate import bots_for, check_max_turns, check_seed
+from annals.ingest.cardpools import definitions
+from annals.queries.positionchecks import CHECKS, check_for
+from annals.queries.positiondomains import Fields, check_ints
+from annals.queries.positiondomains import InvalidPositionError as InvalidPositionError
 from annals.queries.positions import Timeline
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, InvalidDeckError
+from annals.schemas.files import os_error, output_file, read_regular
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
 from annals.schemas.logfile import FORMAT_VERSION
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
@@ -55,10 +60,6 @@ FORMAT = "annals-position/1"
 # instances, nested); with none of these every list of card instances in the state is read as a zone.
 CHECKERS: dict[str, tuple[str, str]] = {"miras9": ("annals.engine.miras9.state", "card_zone_ok")}
 ZONE_FIELDS: dict[str, tuple[str, ...]] = {"miras9": ("players", "board"), "morana": ("deck", "hand", "nav", "sites")}
-
-
-class InvalidPositionError(AnnalsError, ValueError):
-    """A position file describes an impossible position, or is not a position file."""
 
 
 class PositionFile(msgspec.Struct, kw_only=True):
@@ -128,9 +129,49 @@ def _instance_lists(value: Any, out: list[list[int]]) -> None:
             _instance_lists(v, out)
 
 
+def _check_document(ruleset: Ruleset[Any], doc: PositionFile) -> None:
+    """The fields around the state: the ruleset's version and card pool, two players, legal decks."""
+    if check_for(doc.ruleset, ruleset) is None:
+        raise InvalidPositionError(
+            f"ruleset {doc.ruleset!r} has no position files (its engine offers no check_position); they are for: "
+            f"{', '.join(sorted(CHECKS))} and rulesets that offer one"
+        )
+    if doc.ruleset_version != ruleset.schema.version:
+        raise InvalidPositionError(
+            f"ruleset_version {doc.ruleset_version!r} is not this annals' {doc.ruleset} version "
+            f"{ruleset.schema.version!r}; save the position again with this annals"
+        )
+    if doc.card_pool_hash != ruleset.card_pool_hash():
+        raise InvalidPositionError(
+            f"card_pool_hash {doc.card_pool_hash!r} is not this annals' {doc.ruleset} card pool "
+            f"{ruleset.card_pool_hash()!r}; the position was saved with other cards; save it again with this annals"
+        )
+    if not 0 <= doc.at_event < 1 << 31:
+        raise InvalidPositionError(f"at_event {doc.at_event} is outside 0 .. {(1 << 31) - 1}; it counts events")
+    if len(doc.players) != 2 or len(doc.decks) != 2:
+        raise InvalidPositionError(
+            f"players and decks list {len(doc.players)} and {len(doc.decks)} entries; give exactly 2 of each"
+        )
+    try:
+        ruleset.new_state(_header(doc))  # the decks against the construction rules
+    except InvalidDeckError as exc:
+        raise InvalidPositionError(f"decks: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise InvalidPositionError(f"decks: not legal deck lists ({exc!s:.120}); give the decks as saved") from None
+
+
+def _pool(doc: PositionFile) -> set[str]:
+    known = set(definitions(doc.ruleset, doc.card_pool_hash))
+    return known or {c for d in doc.decks for c in [*d.cards, d.leader] if c}
+
+
 def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
     """Refuse an impossible position with the reason (see the module docstring)."""
-    ruleset.new_state(_header(doc))  # the decks against the construction rules: InvalidDeckError
+    _check_document(ruleset, doc)
+    check_ints(state)
+    check = check_for(doc.ruleset, ruleset)
+    assert check is not None  # _check_document refused the ruleset otherwise
+    check(state, Fields(doc.decks, _pool(doc), ruleset.new_state(_header(doc))))
     names = card_names(_header(doc))
     checker = CHECKERS.get(doc.ruleset)
     if checker is not None:
@@ -167,20 +208,81 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
             raise InvalidPositionError(f"counter {key!r} is {value}; counters cannot be negative, set it to 0 or more")
 
 
+MAX_FILE_BYTES = 64 << 20  # a position file is tens of KiB; a decisions list a few
+
+
+def save_position(path: str | os.PathLike[str], data: bytes, *, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+    """Write a position file, refusing a folder, a missing folder or an input (the log it comes from)."""
+    output_file(path, inputs=inputs, what="--save")
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise os_error(exc, "write the position file") from None
+
+
+def read_decisions(path: str | os.PathLike[str]) -> list[int]:
+    """A ``--decisions`` file: a JSON list of option indexes (``[0, 2, 1]``)."""
+    raw = read_regular(path, what="decisions", max_bytes=MAX_FILE_BYTES)
+    try:
+        script = msgspec.json.decode(raw, type=list[int])
+    except msgspec.DecodeError as exc:
+        raise InvalidPositionError(
+            f"--decisions {path}: {exc}; it must hold a JSON list of option indexes, e.g. [0, 2, 1]"
+        ) from None
+    negative = [i for i in script if not 0 <= i < 1 << 31]
+    if negative:
+        raise InvalidPositionError(
+            f"--decisions {path}: option index {negative[0]} is out of range; indexes are 0 or more"
+        )
+    return script
+
+
+PROBE_STEPS = 10_000  # automatic steps the probe allows before the first decision (a whole turn takes far fewer)
+
+
+def _check_continuable(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
+    """The rules can go on from here to the next decision (or the end). A position is a point between events, but
+    an action of the rules can emit several; saved between two of them (or edited into such a point), the engine
+    has nothing to do next (``StalledGameError``)."""
+    probe = Game(ruleset, _header(doc), [], state=msgspec.convert(msgspec.to_builtins(state), ruleset.state_type))
+    for _ in range(PROBE_STEPS):
+        if probe.state.over or ruleset.pending(probe.state) is not None:
+            return
+        try:
+            probe.step()
+        except StalledGameError as exc:
+            raise InvalidPositionError(
+                f"the game cannot go on from this position: {exc}; save it at a decision point instead "
+                "(e.g. --at turn:T/STEP), or undo the edit"
+            ) from None
+        except Exception as exc:  # the field checks missed an inconsistency: still a named refusal, not a crash
+            raise InvalidPositionError(
+                f"the rules cannot continue from this position ({str(exc)[:120]!r}): the state's fields contradict "
+                "each other; undo the last edit"
+            ) from None
+
+
 def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
-    raw = Path(path).read_bytes()
+    raw = read_regular(path, what="position", max_bytes=MAX_FILE_BYTES)
     try:
         doc = msgspec.json.decode(raw, type=PositionFile)
     except msgspec.DecodeError as exc:
         raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positionfile.py") from None
     if doc.format != FORMAT:
         raise InvalidPositionError(f"{path}: format {doc.format!r} is not {FORMAT!r}")
-    ruleset = get_ruleset(doc.ruleset)
+    try:
+        ruleset = get_ruleset(doc.ruleset)
+    except AnnalsError as exc:
+        raise InvalidPositionError(f"{path}: ruleset: {exc}") from None
     try:
         state = msgspec.json.decode(doc.state, type=ruleset.state_type)
     except msgspec.DecodeError as exc:
         raise InvalidPositionError(f"{path}: the state does not match {doc.ruleset}'s state: {exc}") from None
-    validate(ruleset, doc, state)
+    try:
+        validate(ruleset, doc, state)
+        _check_continuable(ruleset, doc, state)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"{path}: {exc}") from None
     return LoadedPosition(doc, state, hashlib.blake2b(bytes(doc.state), digest_size=16).hexdigest())
 
 
@@ -213,6 +315,8 @@ def continue_game(
 ) -> GameResult:
     """Play on from a loaded position with bots (after any scripted decisions) and write the new log."""
     doc = loaded.doc
+    check_seed(seed)
+    check_max_turns(max_turns)
     ruleset = get_ruleset(doc.ruleset)
     state = msgspec.structs.replace(loaded.state, n=0)
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)

@@ -1,14 +1,24 @@
 """Files on disk that annals names for a user: where it writes when not told (never the current folder, which may be
-a checkout), and the log files a command line names (globs expanded when the shell did not).
+a checkout), the log files a command line names (globs expanded when the shell did not), logs that must be regular
+files, outputs that must not land on a folder or an input, and operating-system errors as named errors that say
+what to do.
 
 The annals home is ``$ANNALS_HOME``, else ``$XDG_DATA_HOME/annals``, else ``~/.local/share/annals``: simulated
 games go to ``HOME/games``, the database is ``HOME/annals.duckdb``, the demo runs in ``HOME/demo``.
+
+Only regular files are read as logs and position files: a FIFO would block the reader until someone writes to it,
+``/dev/zero`` never ends, a folder or a symbolic-link loop cannot be read at all. ``open_regular`` opens without
+blocking (``O_NONBLOCK``, harmless for a regular file), checks the opened file's type (no window between a check and
+the open) and refuses anything larger than a limit, so every read is bounded by the size seen.
 """
 
 from __future__ import annotations
 
+import errno
 import glob
+import io
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,6 +27,21 @@ from annals.schemas.errors import AnnalsError
 
 class NoMatchError(AnnalsError, FileNotFoundError):
     """A path or glob pattern on the command line that names no file."""
+
+
+class PathError(AnnalsError, ValueError):
+    """A path names the wrong kind of thing: a folder for a file, a file for a folder, an input as the output."""
+
+
+class NotARegularFileError(PathError):
+    """A FIFO, a device, a socket or a folder where a file was expected."""
+
+
+class FileSystemError(AnnalsError, OSError):
+    """The operating system refused a read or write (disk full, read-only, no permission, a loop of links)."""
+
+
+# ---------------------------------------------------------------- where annals writes when not told
 
 
 def annals_home() -> Path:
@@ -46,9 +71,13 @@ def unused(path: Path) -> Path:
     return candidate
 
 
+# ---------------------------------------------------------------- what the command line names
+
+
 def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Each path as given, or the sorted files a glob pattern matches (``games/*.log`` quoted, or on a shell that
-    does not expand); a name that is neither an existing path nor a pattern matching something is refused.
+    does not expand); a name that is neither an existing path nor a pattern matching something is refused. A link
+    that leads nowhere (or to itself) is kept, for its reader to say what is wrong with it.
 
     >>> expand(["no/such/*.log"])
     Traceback (most recent call last):
@@ -58,7 +87,7 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
     found: list[Path] = []
     for pattern in patterns:
         text = os.fspath(pattern)
-        if os.path.exists(text):
+        if os.path.lexists(text):
             found.append(Path(text))
         elif any(c in text for c in "*?["):
             matches = sorted(glob.glob(os.path.expanduser(text), recursive=True))
@@ -68,3 +97,125 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
         else:
             raise NoMatchError(f"no such file or folder: {text}; check the path")
     return found
+
+
+# ---------------------------------------------------------------- reading only regular files
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(
+    path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None
+) -> io.BufferedReader:
+    """``path`` opened for reading in binary, refused with a named error unless it is a regular file (within
+    ``max_bytes``). Never blocks: a FIFO is opened non-blocking and refused."""
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise os_error(exc, f"read the {what}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotARegularFileError(
+                f"{name} is {kind_of(info.st_mode)}, not a regular file; give the path of a {what} file"
+            )
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise PathError(
+                f"{name} is {info.st_size:,} bytes, more than a {what} can be ({max_bytes:,}); check the path"
+            )
+        os.set_blocking(fd, True)
+        return io.BufferedReader(io.FileIO(fd, "rb"))
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None) -> bytes:
+    """The whole of a regular file (see ``open_regular``); reads no more than the size it had when opened."""
+    with open_regular(path, what=what, max_bytes=max_bytes) as f:
+        size = os.fstat(f.fileno()).st_size
+        return f.read(size)
+
+
+# ---------------------------------------------------------------- where outputs may go
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def output_file(
+    path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (), what: str = "output"
+) -> Path:
+    """Check a file to be written: not a folder, its folder exists, and it is none of ``inputs`` (writing onto
+    the database or a log being read would destroy it)."""
+    p = Path(path)
+    if p.is_dir():
+        raise PathError(f"{what} path {p} is a folder; give a file name, e.g. {p / 'out'}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        missing = "does not exist" if not parent.exists() else "is not a folder"
+        raise PathError(f"{what} path {p}: the folder {parent} {missing}; create it first or choose another path")
+    for source in inputs:
+        if same_file(p, source) or same_file(p, f"{os.fspath(source)}.wal"):
+            raise PathError(f"{what} path {p} is the input {source}, writing it would destroy it; choose another")
+    return p
+
+
+def output_folder(path: str | os.PathLike[str], *, what: str = "--out") -> Path:
+    """A folder to write files into, created when missing; a file there is refused."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise PathError(f"{what} {p} is a file, not a folder; give a folder (it is created when missing)")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise os_error(exc, "create the folder") from None
+    return p
+
+
+# ---------------------------------------------------------------- the operating system's refusals, in words
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full; free some space and retry",
+    errno.EDQUOT: "the disk quota is used up; free some space and retry",
+    errno.EFBIG: "the file would exceed the size limit for files (ulimit -f); raise it or write less",
+    errno.EROFS: "the file system is read-only; choose a path on a writable one",
+    errno.EACCES: "permission denied; check the file's and its folders' permissions",
+    errno.EPERM: "operation not permitted; check the file's permissions",
+    errno.EISDIR: "it is a folder; give a file",
+    errno.ENOTDIR: "a part of the path is not a folder; check the path",
+    errno.ELOOP: "too many levels of symbolic links (a link loop); fix or remove the link",
+    errno.ENOENT: "no such file or folder; check the path",
+    errno.ENAMETOOLONG: "the file name is too long; choose a shorter one",
+    errno.ENXIO: "no such device (a FIFO with no writer, or a device that is gone); check the path",
+}
+
+
+def os_error(exc: OSError, action: str = "use the file") -> FileSystemError:
+    """An operating-system error as a one-line named error: what failed, on which path, and what to do."""
+    advice = _ADVICE.get(exc.errno or 0, f"{exc.strerror or exc}; check the path and its permissions")
+    where = f" {exc.filename}" if exc.filename is not None else ""
+    error = FileSystemError(f"could not {action}{where}: {advice}")
+    error.errno = exc.errno
+    return error

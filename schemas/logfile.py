@@ -32,6 +32,7 @@ gives the abandoned branches. A format 1 log holds only ``H``, ``B`` and ``C`` f
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
@@ -47,6 +48,7 @@ import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
+from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
@@ -203,7 +205,13 @@ class LogWriter:
     def flush(self) -> None:
         """Write every completed frame still waiting in memory."""
         if self._pending:
-            self._file.write(self._pending)
+            view = memoryview(self._pending)
+            while view:  # an unbuffered write may write less (a file-size limit, a nearly full disk): go on
+                written = self._file.write(view)
+                if not written:
+                    raise OSError(errno.ENOSPC, "no bytes could be written", str(self.path))
+                view = view[written:]
+            del view
             self._pending = bytearray()
 
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
@@ -296,10 +304,12 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
-        self._file: IO[bytes] = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
-        if os.fstat(self._file.fileno()).st_size <= READ_WHOLE_BYTES:  # one read, then frames from memory
+        # only a regular file (a FIFO or a device would block or never end): a named error otherwise
+        self._file: IO[bytes] = open_regular(self.path, what="log")
+        size = os.fstat(self._file.fileno()).st_size
+        if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
             with self._file:
-                self._file = io.BytesIO(self._file.read())
+                self._file = io.BytesIO(self._file.read(size))
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None

@@ -76,6 +76,7 @@ class Forfeited(Event, tag=241):
 TABLE_EVENTS: tuple[type[Event], ...] = (ClockCharged, Forfeited)
 TIME_REASON = "time"
 CONCESSION_REASON = "concession"
+TIMEOUT_REASON = "timeout"  # an external program did not answer in time (ruling R-CORE-4)
 
 Opt = TypeVar("Opt")
 

@@ -103,7 +103,7 @@ def test_runtime_errors_exit_1_with_one_line(tmp_path: Path, miras9_log: Path) -
     db = tmp_path / "db.duckdb"
     assert runner.invoke(app, ["ingest", str(miras9_log), "--db", str(db), "-q"]).exit_code == 0
     cases = {
-        "simulate": (["simulate", "morana", "-n", "1", "--out", str(a_file), "-q"], f"{a_file}: "),
+        "simulate": (["simulate", "morana", "-n", "1", "--out", str(a_file), "-q"], f"{a_file} is a file"),
         "demo": (["demo", "--dir", str(a_file)], f"{a_file}: "),
         "show": (["show", str(not_a_log)], f"{not_a_log} at byte 0: not an annals log"),
         "verify": (["verify", str(torn)], f"{torn}: frame "),
@@ -113,7 +113,7 @@ def test_runtime_errors_exit_1_with_one_line(tmp_path: Path, miras9_log: Path) -
         "sql": (["sql", "SELECT * FORM games", "--db", str(db)], 'near "games" LINE 1: SELECT * FORM games;'),
         "position": (["position", str(miras9_log), "--at", "turn:999"], "turn 999 does not occur"),
         "continue": (["continue", str(not_a_log)], f"{not_a_log}: not a position file"),
-        "play": (["play", "miras9", "--players", "external:/no/such/program,random"], "could not start"),
+        "play": (["play", "miras9", "--players", "external:/no/such/program,random"], "does not exist"),
     }
     for name, (args, expected) in cases.items():
         result = runner.invoke(app, args)
@@ -167,15 +167,17 @@ def test_at_a_number_means_that_event(miras9_log: Path) -> None:
 
 
 def test_external_program_that_cannot_start_or_exits_says_so(tmp_path: Path) -> None:
-    from annals.engine.players import ExternalPlayerError, play_live
+    from annals.engine.external import ExternalProgramError
+    from annals.engine.players import play_live
 
-    with pytest.raises(ExternalPlayerError, match=r"'/no/such/prog' could not start: No such file or directory"):
+    with pytest.raises(ExternalProgramError, match=r"'/no/such/prog' does not exist; give an executable"):
         play_live("miras9", None, ["external:/no/such/prog", "random"], 1, tmp_path / "a.log")
+    assert not (tmp_path / "a.log").exists()  # refused before the game: no log
     bot = tmp_path / "dies.py"
     bot.write_text("import sys\nsys.stdin.readline()\nprint('out of ideas', file=sys.stderr)\nsys.exit(3)\n")
-    with pytest.raises(ExternalPlayerError) as caught:
+    with pytest.raises(ExternalProgramError) as caught:
         play_live("miras9", None, [f"external:{sys.executable} {bot}", "random"], 1, tmp_path / "b.log")
-    assert "exited with status 3 at " in str(caught.value)
+    assert "(exited with status 3) at " in str(caught.value)
     assert str(caught.value).endswith("its last stderr line: out of ideas")
     assert "answered" not in str(caught.value)
 

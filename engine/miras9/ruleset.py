@@ -147,7 +147,7 @@ class M9Ruleset:
             turn.mulligan(s, emit, rng, p, choice.take)
 
     def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
-        if s.n == 0:
+        if s.n == 0 and s.phase == "setup":  # not a game continued from a position (its n starts at 0 too)
             decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)

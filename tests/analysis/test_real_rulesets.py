@@ -296,7 +296,7 @@ def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Pat
     doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
     doc["state"]["slava"][0] = -2
     (tmp_path / "neg.json").write_text(json.dumps(doc))
-    with pytest.raises(InvalidPositionError, match=r"counter '0:slava' is -2"):
+    with pytest.raises(InvalidPositionError, match=r"state.slava\[0\] = -2 is not allowed"):
         load_position(tmp_path / "neg.json")
 
 

@@ -118,6 +118,12 @@ class CardToyRuleset:
         }
     )
 
+    def check_position(self, state: Any, fields: Any) -> None:
+        """A position file's state against its domains (``tests/toyrules/position_checks.py``)."""
+        from tests.toyrules.position_checks import cardtoy
+
+        cardtoy(state, fields)
+
     def card_pool_hash(self) -> str:
         return "cardtoy-1"
 

@@ -57,6 +57,12 @@ class NimRuleset:
         {PileShuffled: _shuffled, FirstPlayerChosen: _first, TurnBegan: _turn, Took: _took, GameOver: _over}
     )
 
+    def check_position(self, state: Any, fields: Any) -> None:
+        """A position file's state against its domains (``tests/toyrules/position_checks.py``)."""
+        from tests.toyrules.position_checks import toy
+
+        toy(state, fields)
+
     def card_pool_hash(self) -> str:
         return "none"
 
