@@ -170,9 +170,10 @@ def spottable(s: M9State, ctrl: int) -> list[int]:
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != ctrl and cs.zone in ZONE_ROUTE and not cs.spotted and cs.aboard == 0:
-            if cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES:
-                out.append(c)
+        if (cs.ctrl != ctrl and cs.zone in ZONE_ROUTE and not cs.spotted and cs.aboard == 0) and (
+            cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES
+        ):
+            out.append(c)
     return out
 
 

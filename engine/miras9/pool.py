@@ -17,4 +17,6 @@ SPIRIT: dict[str, CardDef] = {cid[: -len("#spirit")]: d for cid, d in POOL.items
 STATIC_CIDS: frozenset[str] = frozenset(cid for cid, d in POOL.items() if d.statics)
 SPIRIT_STATIC: frozenset[str] = frozenset(cid for cid, d in SPIRIT.items() if d.statics)
 
-__all__ = ["DATA", "DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "POOL", "POOL_HASH", "SPIRIT", "SPIRIT_STATIC", "STATIC_CIDS"]
+__all__ = [
+    "DATA", "DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "POOL", "POOL_HASH", "SPIRIT", "SPIRIT_STATIC", "STATIC_CIDS",
+]  # fmt: skip

@@ -6,8 +6,9 @@
 * Losing at the start of a turn [M9-023], [M9-051].
 * The turn [M9-031]-[M9-038]: Awaken (ready [M9-052]; the card-flow choice; generation up to the maximum, ruling
   R-M9-05), Action (play cards [M9-039]-[M9-042], Action abilities [M9-045]), Attack (waves, ``combat``), Move
-  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-46), Attune (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101],
-  Resource-to-Hand draws [M9-049]), then passing the turn ends Unattuned [M9-038] and temporary modifiers.
+  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-46), Attune
+  (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101], Resource-to-Hand draws [M9-049]), then passing the turn
+  ends Unattuned [M9-038] and temporary modifiers.
 * Planet and Spirit [M9-102]-[M9-105]: Awaken at any main decision of one's own turn, paying the threshold
   (ruling R-M9-08); the Spirit enters ready and Attuned.
 """
@@ -41,9 +42,9 @@ from annals.schemas.miras9 import (
     Activate,
     Awaken,
     CardFlow,
+    Disembark,
     DoManifest,
     DoPressure,
-    Disembark,
     DoRestore,
     Embark,
     Generate,
