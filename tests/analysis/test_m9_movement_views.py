@@ -5,6 +5,7 @@ logs hold (each card of each move and arrival, each Spot, each embark and disemb
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -19,12 +20,13 @@ def test_movements_and_crews_views_equal_the_logged_events(real_db: Path, real_l
     seen = {"UnitMoved": 0, "Arrived": 0, "Embarked": 0}
     for log in logs:
         gid = log.header.game_id
-        want_moves = []
-        want_crews = []
+        want_moves: list[tuple[Any, ...]] = []
+        want_crews: list[tuple[Any, ...]] = []
         for e in log.events:
             if type(e) in (ev.UnitMoved, ev.Arrived):
                 cost = e.cost if type(e) is ev.UnitMoved else None
-                want_moves += [(e.n, type(e).__name__, c, i == 0, e.src, e.dst, cost, None) for i, c in enumerate(e.cards)]
+                name = type(e).__name__
+                want_moves += [(e.n, name, c, i == 0, e.src, e.dst, cost, None) for i, c in enumerate(e.cards)]
             elif type(e) is ev.Spotted:
                 want_moves.append((e.n, "Spotted", e.card, None, None, None, None, e.source))
             elif type(e) in (ev.Embarked, ev.Disembarked):

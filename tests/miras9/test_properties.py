@@ -187,9 +187,12 @@ def test_movement_crews_and_spot_happen_in_bot_games_M9_058_M9_060_M9_055() -> N
         other = DECKS[seed % len(DECKS)]
         d = ["windrunner", other] if seed % 2 else [other, "windrunner"]
         h = make_header(RULESET, seed, d, [BOTS[seed % 2], BOTS[(seed // 2) % 2]], max_turns=DEFAULT_MAX_TURNS)
-        g = Game(RULESET, h, bots_for(RULESET, h), on_event=lambda e: tally(fired, g.state, e))
+        g = Game(RULESET, h, bots_for(RULESET, h))
         while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
             g.step()
+            assert isinstance(g.state, M9State)
+            for e in g.events:  # the state after the step: each tallied fact still holds there
+                tally(fired, g.state, e)
             g.events.clear()
     for rule in ("move [M9-058]", "move En Route [M9-054]", "move arriving at once (rapid)", "arrival [M9-032]",
                  "embark in action [M9-060]", "embark in move [M9-060]", "disembark (disembark)", "Spot [M9-055]",
