@@ -130,6 +130,8 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
             ("ruleset_version", header.ruleset_version, ruleset.schema.version),
             ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
         ):
+            if field == "card_pool_hash" and logged in getattr(ruleset, "card_pool_hashes", tuple)():
+                continue  # an earlier pool the ruleset still re-runs as played (a ruleset may list them)
             if logged != ours:
                 raise _Differs(
                     f"header: {field}",

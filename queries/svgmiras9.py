@@ -133,6 +133,10 @@ def _unit_facts(s: M9State, cs: CardState) -> tuple[str, str, int, int, int, int
     kind = " · ".join(d.traits) if d.traits else d.type
     if d.type == "equipment":
         kind = "equipment (dropped)"
+    if cs.zone.startswith("route:"):  # at its destination's column, not there yet [M9-054]
+        kind += " · EN ROUTE" + (" · spotted" if cs.spotted else "")
+    if cs.aboard:
+        kind += " · aboard " + defn(s.cards[cs.aboard]).name
     return (d.name, kind, cs.ctrl, atk(s, cs), grit(s, cs), echo_of(s, cs), cs.wounds, cs.tapped, cs.attuned, cs.shield)
 
 

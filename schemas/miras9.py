@@ -24,6 +24,13 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
   ``amount``), ``BattleDamagePaid`` (one per point: ``point``, ``remaining``, ``source`` in
   ``echo|hand|deck|resource|used``, ``attacker``; a card payment also carries ``card``/``src``/``dst`` and is a
   zone move, an Echo payment carries ``counter``/``holder``/``value``/``amount`` and is a counter change).
+* **movement and crews**: ``UnitMoved`` (normal movement [M9-058]: ``cards`` (the mover first, then its crew and
+  Equipment) leave ``src``, a board position, for ``dst`` = ``route:<side>:<lane>``, En Route to that position;
+  ``cost`` paid), ``Arrived`` (En Route cards reach their position at their controller's Awaken [M9-032]: ``src``
+  the route zone, ``dst`` the board position),
+  ``Embarked`` / ``Disembarked`` (``card`` boards or leaves ``host`` [M9-060]; ``reason`` ``embark``/``disembark``
+  or why the crew had to leave), ``Spotted`` (an enemy En Route Unit made active and attackable until the end of
+  the turn [M9-055]; ``source`` the card whose Spot effect it was).
 * **actions and effects**: ``CardPlayed``, ``AbilityActivated``, ``Awakened``, ``Manifested``, ``Pressured``,
   ``Restored``, ``TriggerFired``, ``ReplacementApplied``, ``DamagePrevented``.
 """
@@ -255,6 +262,52 @@ class SelectionChanged(Event, tag=34):
     lane: int = -1  # stage "site": the lane of the wave
 
 
+# Tags 60 and up: movement and crews (engine.miras9.movement, engine.miras9.crews).
+
+
+class UnitMoved(Event, tag=60):
+    """Normal movement [M9-058] of ``cards[0]`` (tapped, ``cost`` paid), with the crew aboard it and the Equipment
+    attached to it (the rest of ``cards``) [M9-062]: all leave ``src`` and are En Route (``dst`` =
+    ``route:<side>:<lane>``) until their controller's next Awaken, or, when the mover's text says it arrives at once
+    (``rapid``), ``dst`` is the board position itself."""
+
+    cards: list[int]
+    src: str
+    dst: str
+    cost: int
+
+
+class Arrived(Event, tag=61):
+    """En Route cards reach their destination together [M9-032]: a mover with its crew and Equipment."""
+
+    cards: list[int]
+    src: str
+    dst: str
+
+
+class Embarked(Event, tag=62):
+    """[M9-060] ``card`` boards ``host`` (free, no tap)."""
+
+    card: int
+    host: int
+    reason: str = "embark"
+
+
+class Disembarked(Event, tag=63):
+    """``card`` leaves ``host``: by choice [M9-060], or because the host left the board [M9-091]."""
+
+    card: int
+    host: int
+    reason: str = "disembark"
+
+
+class Spotted(Event, tag=64):
+    """[M9-055] an enemy En Route Unit becomes active and attackable until the end of the turn."""
+
+    card: int
+    source: int
+
+
 M9Event = (
     PlanetPlaced
     | DeckPrepared
@@ -290,6 +343,11 @@ M9Event = (
     | BattleDamageAssigned
     | BattleDamagePaid
     | SelectionChanged
+    | UnitMoved
+    | Arrived
+    | Embarked
+    | Disembarked
+    | Spotted
     | ClockCharged
     | Forfeited
 )
@@ -383,6 +441,25 @@ class ResourceToHand(_Opt, frozen=True, tag=17):
     pass
 
 
+# Tags 40 and up: movement and crews.
+
+
+class MoveUnit(_Opt, frozen=True, tag=40):
+    """Normal movement [M9-058] of ``card`` to board position ``loc``."""
+
+    card: int
+    loc: int
+
+
+class Embark(_Opt, frozen=True, tag=41):
+    card: int
+    host: int
+
+
+class Disembark(_Opt, frozen=True, tag=42):
+    card: int
+
+
 M9Option = (
     PickSite
     | Mulligan
@@ -401,13 +478,18 @@ M9Option = (
     | DoPressure
     | DoRestore
     | ResourceToHand
+    | MoveUnit
+    | Embark
+    | Disembark
 )
 
 # ---------------------------------------------------------------- card definitions
 
 # Who an effect applies to: the chosen target, the source card, its controller, the opponent, the source's host.
 Who = Literal["target", "self", "you", "opponent", "host"]
-TargetKind = Literal["", "friendly_unit", "enemy_unit", "unit", "combatant", "friendly_combatant", "enemy_combatant"]
+TargetKind = Literal[
+    "", "friendly_unit", "enemy_unit", "unit", "combatant", "friendly_combatant", "enemy_combatant", "enemy_en_route"
+]
 Timing = Literal["reaction", "action", "attune"]
 TriggerWhen = Literal["enter", "defeated", "attack", "block", "manifest", "battle_damage", "awaken"]
 
@@ -480,6 +562,12 @@ class Withdraw(_Eff, frozen=True, tag="withdraw"):
     to: Who = "target"
 
 
+class Spot(_Eff, frozen=True, tag="spot"):
+    """[M9-055] the target enemy En Route Unit becomes active and attackable until the end of the turn."""
+
+    to: Who = "target"
+
+
 class MakeToken(_Eff, frozen=True, tag="token"):
     card_id: str
 
@@ -502,7 +590,7 @@ Effect = (
     | TapEff
     | DefeatEff
     | Bounce
-    | (Withdraw | MakeToken | Script)
+    | (Withdraw | MakeToken | Script | Spot)
 )
 
 
@@ -531,6 +619,7 @@ class Static(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     grit: int = 0
     echo: int = 0
     ward: int = 0  # prevent this much of each damage event [M9-109]
+    move_cost: int = 0  # added to the cost of normal movement by the Units in scope [M9-058]
 
 
 class Replacement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -550,7 +639,8 @@ class SpiritFace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 CardType = Literal["unit", "site", "ship_site", "equipment", "event", "planet", "token"]
 Trait = Literal["character", "spirit", "vehicle", "ship"]
-Keyword = Literal["infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction"]
+# rapid: the card's normal movement arrives at once instead of going En Route [M9-058] ("card text may change ...")
+Keyword = Literal["infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "rapid"]
 
 
 class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -564,7 +654,7 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     grit: int = 0
     echo: int = 0
     gen: int = 0  # a Site's resource value (generation)
-    crew: int = -1  # Vehicles/Ships: 0 = always manned [M9-057]; -1 not a host
+    crew: int = -1  # Vehicles/Ships: the Crew Limit; 0 = always manned and carries no crew [M9-057]; -1 not a host
     lanes: list[int] = []  # Sites: legal lanes (0 exterior, 1 interior, 2 space)
     keywords: list[Keyword] = []
     target: TargetKind = ""  # Events and Reactions

@@ -6,6 +6,8 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
   the board + temporary modifiers (until end of turn).
 * [M9-053], [M9-056], [M9-057], [M9-120] who can act and who establishes Battle Presence.
 * [M9-040], [M9-059] where a Unit may enter; [M9-004] ``cannot`` prevails over a permission (see ``may_enter``).
+* [M9-054], [M9-055] an En Route card (zone ``route:...``) is no Unit on the board unless Spotted, and even then
+  never acts; [M9-057], [M9-061] a host is manned by eligible crew; [M9-056] crew give presence through the host.
 * [M9-081] leaving the wave; [M9-013] tokens; [M9-046], [M9-047], [M9-050] paying resources, Echo never below 0.
 """
 
@@ -13,7 +15,16 @@ from __future__ import annotations
 
 from annals.engine.core import Emit
 from annals.engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
-from annals.engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, side_of
+from annals.engine.miras9.state import (
+    LOC_NAMES,
+    ZONE_LOC,
+    ZONE_ROUTE,
+    CardState,
+    M9State,
+    combatants,
+    lane_of,
+    side_of,
+)
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import CardDef
 from annals.schemas.records import TOKEN_BASE
@@ -30,12 +41,16 @@ def on_board(cs: CardState) -> bool:
 
 
 def is_unit(cs: CardState) -> bool:
-    return cs.zone in ZONE_LOC and (cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES)
+    """A Unit on the board: at a board position, or En Route and Spotted (active and attackable [M9-055])."""
+    return (cs.zone in ZONE_LOC or (cs.spotted == 1 and cs.zone in ZONE_ROUTE)) and (
+        cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES
+    )
 
 
-def manned(d: CardDef) -> bool:
-    """[M9-057] a Vehicle or Ship needs crew; Crew 0 is always manned (crews come with movement)."""
-    return d.crew <= 0
+def manned(d: CardDef, cs: CardState | None = None) -> bool:
+    """[M9-057] a Vehicle or Ship with Crew 1+ is manned while an eligible Unit of its controller is aboard
+    (ruling R-M9-43); Crew 0 is always manned."""
+    return d.crew <= 0 or (cs is not None and cs.crew > 0)
 
 
 def _static_sum(s: M9State, cs: CardState, field: str) -> int:
@@ -45,6 +60,8 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     for other in s.board:
         o = cards[other]
         if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
+            continue
+        if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-41)
             continue
         for st in defn(o).statics:
             scope = st.scope
@@ -84,17 +101,29 @@ def ward(s: M9State, cs: CardState) -> int:
 
 
 def can_act(cs: CardState) -> bool:
-    """Ready, Attuned, on the board, manned: may attack, block, Manifest, Pressure [M9-053], [M9-066], [M9-068]."""
-    return cs.tapped == 0 and cs.attuned == 1 and is_unit(cs) and manned(defn(cs))
+    """Ready, Attuned, at a board position (not En Route [M9-054]), not aboard a host, manned: may attack, block,
+    move, Manifest, Pressure [M9-053], [M9-057], [M9-066], [M9-068]."""
+    return (
+        cs.tapped == 0
+        and cs.attuned == 1
+        and cs.zone in ZONE_LOC
+        and cs.aboard == 0
+        and is_unit(cs)
+        and manned(defn(cs), cs)
+    )
 
 
 def presence(s: M9State, lane: int, player: int) -> bool:
-    """[M9-056], [M9-120] does ``player`` establish Battle Presence in the lane column?"""
+    """[M9-056], [M9-120] does ``player`` establish Battle Presence in the lane column? Ready, Attuned embarked
+    crew establish it through their host (ruling R-M9-44)."""
     cards = s.cards
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs):
-            return True
+        if cs.ctrl == player and lane_of(cs.loc) == lane:
+            if can_act(cs):
+                return True
+            if cs.aboard and cs.tapped == 0 and cs.attuned == 1 and cs.zone in ZONE_LOC:
+                return True
     return False
 
 
@@ -135,9 +164,24 @@ def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
 # ---------------------------------------------------------------- targets
 
 
+def spottable(s: M9State, ctrl: int) -> list[int]:
+    """Enemy En Route Units not yet Spotted, and not aboard a host [M9-055]: the ``enemy_en_route`` targets."""
+    cards = s.cards
+    out = []
+    for c in s.board:
+        cs = cards[c]
+        if (cs.ctrl != ctrl and cs.zone in ZONE_ROUTE and not cs.spotted and cs.aboard == 0) and (
+            cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES
+        ):
+            out.append(c)
+    return out
+
+
 def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
     if not kind:
         return [0]
+    if kind == "enemy_en_route":
+        return spottable(s, ctrl)
     cards = s.cards
     if kind.endswith("combatant"):
         w = s.wave

@@ -3,7 +3,9 @@
 keep its hand, ramp early, play the most expensive useful card, awaken when it can, attack the Site position with
 every attacker unless a defender would trade favourably, block to kill or to save big Battle Damage, use
 prevention and pump Reactions on its own endangered combatants, Manifest and Pressure everything it can, and pay
-Battle Damage from the piles it needs least. It reads only public state and its own cards.
+Battle Damage from the piles it needs least. It mans every unmanned host it can, moves a Unit out of a column the
+enemy holds into one it does not (to the enemy half, to Pressure there), Spots enemy Units that are En Route where
+it can attack them, and never disembarks. It reads only public state and its own cards.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.core import DecisionPoint
-from annals.engine.miras9.board import atk, grit
+from annals.engine.miras9.board import atk, grit, is_unit
 from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import M9State, lane_of, side_of
 from annals.engine.rng import Rng
@@ -25,7 +27,9 @@ from annals.schemas.miras9 import (
     DeclareAt,
     DoManifest,
     DoPressure,
+    Embark,
     Generate,
+    MoveUnit,
     Mulligan,
     Pass,
     PayPoint,
@@ -97,12 +101,58 @@ class HeuristicAgent:
                 v += -5 if t.ctrl == self.player else atk(s, t) - 1
             elif d.target == "friendly_unit":
                 v -= 3
+            elif d.target == "enemy_en_route":  # Spot: worth it when something of ours can then attack it
+                t = s.cards[o.target]
+                able = any(
+                    u.ctrl == self.player and lane_of(u.loc) == lane_of(t.loc) and u.attuned for u in self._mine(s)
+                )
+                w = [e for e in d.effects if type(e).__name__ == "Wound"]
+                kills = bool(w) and t.wounds + getattr(w[0], "amount", 0) >= grit(s, t)
+                v += (2 if able else -2) + (4 if kills else 0)
         return v
+
+    def _mine(self, s: M9State) -> list[Any]:
+        return [s.cards[c] for c in s.board if s.cards[c].ctrl == self.player and is_unit(s.cards[c])]
+
+    def _embark(self, s: M9State, opts: list[Any]) -> Any:
+        """Man an unmanned host (the first legal boarding of a host with no crew yet)."""
+        for o in opts:
+            if type(o) is Embark and s.cards[o.host].crew == 0:
+                return o
+        return None
+
+    def _held(self, s: M9State, lane: int) -> int:
+        """How many enemy Units stand in the lane column."""
+        return sum(1 for c in s.board if s.cards[c].ctrl != self.player and is_unit(s.cards[c])
+                   and lane_of(s.cards[c].loc) == lane)  # fmt: skip
+
+    def _move(self, s: M9State, opts: list[Any]) -> Any:
+        aw = self._best_awaken(s, opts)
+        if aw is not None:
+            return aw
+        board = self._embark(s, opts)
+        if board is not None:
+            return board
+        best, best_score = None, 0.0
+        for o in opts:
+            if type(o) is not MoveUnit:
+                continue
+            cs = s.cards[o.card]
+            here, there = self._held(s, lane_of(cs.loc)), self._held(s, lane_of(o.loc))
+            score = (here - there) * 1.0 + (0.5 if side_of(o.loc) != self.player and not there else 0.0)
+            if here and not there and score > best_score:
+                best, best_score = o, score
+        if best is not None and len(s.players[self.player].resource) >= 2:
+            return best
+        return Pass()
 
     def _action(self, s: M9State, opts: list[Any]) -> Any:
         aw = self._best_awaken(s, opts)
         if aw is not None:
             return aw
+        board = self._embark(s, opts)
+        if board is not None:
+            return board
         plays = [o for o in opts if type(o) is PlayCard]
         acts = [o for o in opts if type(o) is Activate]
         if plays:
@@ -111,7 +161,9 @@ class HeuristicAgent:
                 return best
         for a in acts:
             t = s.cards.get(a.target)
-            if t is not None and t.wounds:
+            if t is not None and (
+                t.wounds or POOL[s.cards[a.card].cid].abilities[a.ability].target == "enemy_en_route"
+            ):
                 return a
         return Pass()
 

@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 from annals.engine.core import Emit
-from annals.engine.miras9.board import counter, leave_wave, move, ward
+from annals.engine.miras9 import crews
+from annals.engine.miras9.board import counter, defn, leave_wave, move, ward
 from annals.engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import PayPoint
@@ -59,6 +60,8 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
     iid = cs.iid
     leave_wave(s, emit, cs)
+    if cs.aboard or defn(cs).crew > 0:  # crew disembark first; a host's crew meet their fate [M9-091]
+        crews.unload(s, emit, cs, reason, leave_board)
     for name in CARD_COUNTERS:
         counter(s, emit, cs, name, 0, reason)
     cards = s.cards

@@ -32,6 +32,7 @@ from annals.engine.miras9.board import (
     units,
 )
 from annals.engine.miras9.damage import deal, leave_board
+from annals.engine.miras9.movement import spot
 from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import REPLACEMENT, CardState, M9State, Spent, combatants, lane_of, loc_of, side_of
 from annals.schemas import miras9 as ev
@@ -152,6 +153,10 @@ def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: i
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 
 
+def _spot(s: M9State, emit: Emit, e: ev.Spot, src: int, ctrl: int, target: int) -> None:
+    spot(s, emit, src, ctrl, target if e.to == "target" else src)
+
+
 PRIMITIVES: dict[type[Any], Prim] = {
     ev.Wound: _wound,
     ev.Heal: _heal,
@@ -167,6 +172,7 @@ PRIMITIVES: dict[type[Any], Prim] = {
     ev.Withdraw: _withdraw,
     ev.MakeToken: _token,
     ev.Script: _script,
+    ev.Spot: _spot,
 }
 
 

@@ -10,7 +10,9 @@ from annals.engine.core import Reducer
 from annals.engine.miras9.state import (
     PILES,
     REPLACEMENT,
+    ZONE_BOARD,
     ZONE_LOC,
+    ZONE_ROUTE,
     ZONE_SITE,
     CardState,
     M9State,
@@ -76,7 +78,7 @@ def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
             pile.remove(card)
         else:  # a redacted stream: the card sat in this pile as an unknown (-1)
             pile.remove(-1)
-    elif zone in ZONE_LOC:
+    elif zone in ZONE_BOARD:
         s.board.remove(card)
     elif zone in ZONE_SITE:
         side, lane = ZONE_SITE[zone]
@@ -106,6 +108,8 @@ def _moved(s: M9State, e: ev.CardMoved) -> None:
             s.stack_cards.append(card)
         loc = -1
     if cs is not None:
+        if cs.origin >= 0:  # an En Route card leaving the board
+            cs.origin = -1
         cs.zone, cs.loc, cs.host = dst, loc, e.host
         if dst == "planet":
             cs.face = 0
@@ -246,6 +250,38 @@ def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
         s.bd_player = -1
 
 
+def _unit_moved(s: M9State, e: ev.UnitMoved) -> None:
+    """[M9-058] the mover, its crew and Equipment leave their position: En Route (they stay in ``board``, at their
+    destination's route zone), or there at once."""
+    route = e.dst in ZONE_ROUTE
+    loc = ZONE_ROUTE[e.dst] if route else ZONE_LOC[e.dst]
+    origin = ZONE_LOC[e.src] if route else -1
+    for c in e.cards:
+        cs = s.cards[c]
+        cs.zone, cs.loc, cs.origin = e.dst, loc, origin
+
+
+def _arrived(s: M9State, e: ev.Arrived) -> None:
+    loc = ZONE_LOC[e.dst]
+    for c in e.cards:
+        cs = s.cards[c]
+        cs.zone, cs.loc, cs.origin = e.dst, loc, -1
+
+
+def _embarked(s: M9State, e: ev.Embarked) -> None:
+    cs, host = s.cards[e.card], s.cards[e.host]
+    cs.aboard = e.host
+    if cs.owner == host.ctrl:  # [M9-061] only the host controller's Units man it
+        host.crew += 1
+
+
+def _disembarked(s: M9State, e: ev.Disembarked) -> None:
+    cs, host = s.cards[e.card], s.cards[e.host]
+    cs.aboard = 0
+    if cs.owner == host.ctrl:
+        host.crew -= 1
+
+
 apply = Reducer[M9State](
     {
         ev.PlanetPlaced: _planet,
@@ -282,5 +318,10 @@ apply = Reducer[M9State](
         ev.BattleDamageAssigned: _bd_assigned,
         ev.BattleDamagePaid: _bd_paid,
         ev.SelectionChanged: _selection,
+        ev.UnitMoved: _unit_moved,
+        ev.Arrived: _arrived,
+        ev.Embarked: _embarked,
+        ev.Disembarked: _disembarked,
+        ev.Spotted: _record_only,
     }
 )

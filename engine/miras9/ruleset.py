@@ -20,7 +20,7 @@ from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
-from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, POOL, POOL_HASH
+from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, POOL, POOL_HASH
 from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
@@ -37,6 +37,7 @@ _PHASE_OPTIONS = {
     "action": turn.action_options,
     "attack": turn.attack_options,
     "attune": turn.attune_options,
+    "move": turn.move_options,
 }
 
 
@@ -50,9 +51,16 @@ class M9Ruleset:
     def card_pool_hash(self) -> str:
         return POOL_HASH
 
+    def card_pool_hashes(self) -> tuple[str, ...]:
+        """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-47)."""
+        return (POOL_HASH, *EARLIER_POOLS)
+
     def new_state(self, header: LogHeader) -> M9State:
+        edition = EARLIER_POOLS.get(header.card_pool_hash, 2)
         if header.start_position:
-            return msgspec.msgpack.decode(header.start_position, type=M9State)
+            state = msgspec.msgpack.decode(header.start_position, type=M9State)
+            state.edition = edition
+            return state
         cards: dict[int, CardState] = {}
         players: list[PlayerState] = []
         for p, deck in enumerate(header.decks):
@@ -64,7 +72,7 @@ class M9Ruleset:
                 cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
             players.append(PlayerState(leader=leader))
         first = header.tournament.first_player if header.tournament is not None else -1
-        return M9State(cards=cards, players=players, first=first)
+        return M9State(cards=cards, players=players, first=first, edition=edition)
 
     # ------------------------------------------------------------ the loop
 
@@ -86,7 +94,7 @@ class M9Ruleset:
             return None
         ph = s.phase
         get = _PHASE_OPTIONS.get(ph)
-        if get is not None:
+        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-47)
             return DecisionPoint(s.active, ph, get(s))
         if ph == "awaken.flow":
             return DecisionPoint(s.active, "card_flow", turn.FLOW)
@@ -130,6 +138,8 @@ class M9Ruleset:
                 turn.phase(s, emit, "move")
         elif ph == "attune":
             turn.attune_act(s, emit, choice)
+        elif ph == "move":
+            turn.move_act(s, emit, choice)
         elif ph == "awaken.flow":
             draw(s, emit, s.active, 1, "resource" if choice.to_resource else "hand", "flow")
             turn.phase(s, emit, "awaken.generate")

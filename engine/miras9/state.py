@@ -4,8 +4,12 @@ Board [M9-025]-[M9-029] (ruling R-M9-01): each lane (Exterior, Interior, Space) 
 players' Site positions. A board position is ``loc = side * 3 + lane``: the half of ``lane`` that belongs to
 player ``side``. A Unit stands at a position; attacks, Battle Presence, Manifest and Pressure look at the column
 (``lane``), "friendly" and "enemy" Site at the position's side. ``sites[side][lane]`` is the Site card there, or 0
-for the basic lane token. Piles are lists with the top card last. Later issues (movement, hosts and crews,
-Ship-Sites, En Route) add fields with defaults: ``en_route``, ``host`` of embarked Units, Ship-Site positions.
+for the basic lane token. Piles are lists with the top card last.
+
+Movement and crews (``movement``, ``crews``): an En Route card stays in ``board`` with zone ``route:<side>:<lane>``
+(``ZONE_ROUTE``), ``loc`` its destination and ``origin`` the position it left [M9-054]; an embarked Unit stands at
+its host's position with ``aboard`` = the host, and a host counts its eligible crew in ``crew`` [M9-061].
+``edition`` is 1 for a game played with the first card pool (before movement existed; its logs replay as played).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from annals.schemas.miras9 import LANES
 
 PILES = ("deck", "hand", "resource", "used", "discard", "exile")
 # The per-card counters (``CardState`` fields): cleared when a card leaves the board, listed by positions.
-CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield")
+CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield", "spotted")
 BOARD = "board"
 
 
@@ -40,6 +44,11 @@ def loc_name(loc: int) -> str:
     return f"lane:{side_of(loc)}:{LANES[lane_of(loc)]}"
 
 
+def route_name(loc: int) -> str:
+    """The zone of a card En Route to board position ``loc`` [M9-054]."""
+    return f"route:{side_of(loc)}:{LANES[lane_of(loc)]}"
+
+
 def site_name(side: int, lane: int) -> str:
     return f"site:{side}:{LANES[lane]}"
 
@@ -49,6 +58,9 @@ LOC_NAMES = [loc_name(loc) for loc in ALL_LOCS]
 SITE_NAMES = [[site_name(s, i) for i in range(3)] for s in range(2)]
 ZONE_LOC = {name: i for i, name in enumerate(LOC_NAMES)}
 ZONE_SITE = {SITE_NAMES[s][i]: (s, i) for s in range(2) for i in range(3)}
+ROUTE_NAMES = [route_name(loc) for loc in ALL_LOCS]
+ZONE_ROUTE = {name: i for i, name in enumerate(ROUTE_NAMES)}
+ZONE_BOARD = {**ZONE_LOC, **ZONE_ROUTE}  # every zone of a card in ``M9State.board``
 
 
 class CardState(msgspec.Struct, kw_only=True):
@@ -69,6 +81,10 @@ class CardState(msgspec.Struct, kw_only=True):
     shield: int = 0
     token: bool = False
     face: int = 0  # the paired card: 0 Planet-side up, 1 awakened Spirit
+    spotted: int = 0  # an En Route Unit Spotted this turn [M9-055]
+    origin: int = -1  # En Route: the board position it left
+    aboard: int = 0  # an embarked Unit: its host
+    crew: int = 0  # a host: the eligible Units aboard that man it [M9-061]
 
 
 class PlayerState(msgspec.Struct, kw_only=True):
@@ -152,6 +168,7 @@ class M9State(GameState, kw_only=True):
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0
+    edition: int = 2  # 1: the first card pool's rules, without movement or crews (old logs replay as played)
 
 
 def card_zone_ok(s: M9State) -> list[str]:
@@ -177,14 +194,21 @@ def card_zone_ok(s: M9State) -> list[str]:
         if c in seen:
             problems.append(f"card {c} on the board and in {seen[c]}")
         seen[c] = BOARD
-        if s.cards[c].zone not in ZONE_LOC:
+        if s.cards[c].zone not in ZONE_BOARD:
             problems.append(f"card {c} on the board with zone {s.cards[c].zone!r}")
+        host = s.cards[c].aboard
+        if host and (host not in s.cards or s.cards[host].zone != s.cards[c].zone):
+            problems.append(f"card {c} aboard {host}, which is not where it is")
     for c in s.stack_cards:
         if c in seen:
             problems.append(f"card {c} on the stack and in {seen[c]}")
         seen[c] = "stack"
         if s.cards[c].zone != "stack":
             problems.append(f"card {c} listed on the stack but its zone is {s.cards[c].zone!r}")
+    for c in s.board:
+        cs = s.cards[c]
+        if cs.crew != sum(1 for o in s.board if s.cards[o].aboard == c and s.cards[o].owner == cs.ctrl):
+            problems.append(f"host {c} counts {cs.crew} crew, not the eligible Units aboard it")
     for c, cs in s.cards.items():
         if c in seen or cs.zone == "gone":  # a token that left play no longer exists [M9-013]
             continue

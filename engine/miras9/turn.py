@@ -6,8 +6,9 @@
 * Losing at the start of a turn [M9-023], [M9-051].
 * The turn [M9-031]-[M9-038]: Awaken (ready [M9-052]; the card-flow choice; generation up to the maximum, ruling
   R-M9-05), Action (play cards [M9-039]-[M9-042], Action abilities [M9-045]), Attack (waves, ``combat``), Move
-  (movement arrives with the next issue), Attune (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101],
-  Resource-to-Hand draws [M9-049]), then passing the turn ends Unattuned [M9-038] and temporary modifiers.
+  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-46), Attune
+  (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101], Resource-to-Hand draws [M9-049]), then passing the turn
+  ends Unattuned [M9-038] and temporary modifiers.
 * Planet and Spirit [M9-102]-[M9-105]: Awaken at any main decision of one's own turn, paying the threshold
   (ruling R-M9-08); the Spirit enters ready and Attuned.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.core import Emit
-from annals.engine.miras9 import combat, stack
+from annals.engine.miras9 import combat, crews, movement, stack
 from annals.engine.miras9.board import (
     can_act,
     counter,
@@ -41,10 +42,13 @@ from annals.schemas.miras9 import (
     Activate,
     Awaken,
     CardFlow,
+    Disembark,
     DoManifest,
     DoPressure,
     DoRestore,
+    Embark,
     Generate,
+    MoveUnit,
     Mulligan,
     Pass,
     PickSite,
@@ -118,6 +122,7 @@ def start_turn(s: M9State, emit: Emit, p: int) -> None:
         emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - p, "survival_clock"))
         return
     phase(s, emit, "awaken")
+    movement.arrive_all(s, emit, p)  # [M9-032] En Route cards arrive, then are readied with the rest
     cards = s.cards
     for c in list(s.board):
         cs = cards[c]
@@ -143,7 +148,7 @@ def end_turn(s: M9State, emit: Emit) -> None:
         cs = cards[c]
         if cs.ctrl == p and not cs.attuned and is_unit(cs):
             counter(s, emit, cs, "attuned", 1, "turn_end")
-        for name in ("atk_mod", "grit_mod", "shield"):
+        for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-42)
             if getattr(cs, name):
                 counter(s, emit, cs, name, 0, "turn_end")
     start_turn(s, emit, 1 - p)
@@ -191,6 +196,17 @@ def action_options(s: M9State) -> list[Any]:
     opts: list[Any] = [PASS]
     opts.extend(play_options(s, p))
     opts.extend(stack.ability_options(s, p, "action"))
+    opts.extend(crews.crew_options(s, p))  # [M9-035], [M9-060]
+    opts.extend(awaken_options(s, p))
+    return opts
+
+
+def move_options(s: M9State) -> list[Any]:
+    """The Move phase [M9-037]: normal movement, embarking and disembarking, Awaken (ruling R-M9-46)."""
+    p = s.active
+    opts: list[Any] = [PASS]
+    opts.extend(movement.move_options(s, p))
+    opts.extend(crews.crew_options(s, p))
     opts.extend(awaken_options(s, p))
     return opts
 
@@ -290,9 +306,18 @@ def main_act(s: M9State, emit: Emit, choice: Any) -> bool:
         activate_now(s, emit, p, choice)
     elif kind is Awaken:
         awaken(s, emit, p, choice)
+    elif kind is Embark or kind is Disembark:
+        crews.crew_act(s, emit, p, choice)
     else:
         return False
     return True
+
+
+def move_act(s: M9State, emit: Emit, choice: Any) -> None:
+    if type(choice) is MoveUnit:
+        movement.move_unit(s, emit, s.active, choice)
+    elif not main_act(s, emit, choice):
+        phase(s, emit, "attune")
 
 
 def attune_act(s: M9State, emit: Emit, choice: Any) -> None:

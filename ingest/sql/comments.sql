@@ -167,6 +167,16 @@ COMMENT ON COLUMN m9_damage_payments.echo_after IS 'An Echo payment: the payer''
 COMMENT ON COLUMN m9_damage_payments.point IS 'Point number within this wave''s Battle Damage, from 1';
 COMMENT ON COLUMN m9_damage_payments.remaining IS 'Points still to pay after this one';
 COMMENT ON COLUMN m9_damage_payments.attacker IS 'The unblocked attacker the damage comes from';
+COMMENT ON VIEW m9_movements IS 'Miras 9 normal movement [M9-058] and arrival [M9-032], one row per card (the mover, then the crew and Equipment travelling with it), and each Spot [M9-055]';
+COMMENT ON COLUMN m9_movements.mover IS 'UnitMoved/Arrived: true for the moving Unit, false for the crew and Equipment travelling with it';
+COMMENT ON COLUMN m9_movements.src IS 'Where the card left from: a board position (UnitMoved) or a route zone (Arrived)';
+COMMENT ON COLUMN m9_movements.dst IS 'route:<side>:<lane> while En Route, or the board position reached';
+COMMENT ON COLUMN m9_movements.cost IS 'UnitMoved: resources paid for the move (on every row of that move)';
+COMMENT ON COLUMN m9_movements.spotted_by IS 'Spotted: the card whose Spot effect it was (the Spotted Unit is card)';
+COMMENT ON VIEW m9_crews IS 'Miras 9 hosts and crews [M9-060]-[M9-062], [M9-091]: every embark and disembark';
+COMMENT ON COLUMN m9_crews.host IS 'The Vehicle or Unit-Ship boarded or left';
+COMMENT ON COLUMN m9_crews.boarding IS 'True for Embarked, false for Disembarked';
+COMMENT ON COLUMN m9_crews.reason IS 'embark, disembark, or why the crew had to leave: host_defeated, host_bounce, defeated (the crew member itself), ...';
 COMMENT ON VIEW mor_commits IS 'MORANA sealed Commits, Reborn and Invocation commits, CommitDone and the Dusk flip [MOR-15], [MOR-16]';
 COMMENT ON COLUMN mor_commits.site IS 'Site committed to, 1-3 left to right';
 COMMENT ON COLUMN mor_commits.placed IS 'CommitDone: cards put face-down this turn';

@@ -48,6 +48,19 @@ SELECT game, n, turn, step, player, kind,
 FROM events
 WHERE kind IN ('BattleDamageAssigned', 'BattleDamagePaid');
 
+CREATE OR REPLACE VIEW m9_movements AS      -- normal movement and arrival (one row per card: the mover first, then
+SELECT e.game, e.n, e.turn, e.step, e.player, e.kind, c.card, c.idx = 1 AS mover, e.src, e.dst,  -- its riders),
+       (e.extra->>'cost')::INTEGER AS cost, NULL::INTEGER AS spotted_by                            -- and Spot
+FROM (SELECT * FROM events WHERE kind IN ('UnitMoved', 'Arrived')) e, unnest(e.cards) WITH ORDINALITY AS c(card, idx)
+UNION ALL
+SELECT game, n, turn, step, player, kind, card, NULL, NULL, NULL, NULL, (extra->>'source')::INTEGER
+FROM events WHERE kind = 'Spotted';
+
+CREATE OR REPLACE VIEW m9_crews AS          -- every embark and disembark, with the host and why
+SELECT game, n, turn, step, player, kind, card, (extra->>'host')::INTEGER AS host, kind = 'Embarked' AS boarding,
+       extra->>'reason' AS reason
+FROM events WHERE kind IN ('Embarked', 'Disembarked');
+
 -- MORANA ------------------------------------------------------------------------------------------------------------
 
 CREATE OR REPLACE VIEW mor_commits AS         -- sealed Commits (and Reborn/Invocation commits), the flip, CommitDone

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from annals.engine.miras9.state import ZONE_LOC
 from annals.engine.replay import rerun
 from annals.ingest.flatten import collect
 from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
@@ -105,3 +106,31 @@ def test_toy_continues_from_a_position(logs_dir: Path, tmp_path: Path) -> None:
     continue_game(load_position(path), tmp_path / "nim.log")
     log = read_log(tmp_path / "nim.log")
     assert rerun(log).ok and log.events[0].turn >= 2
+
+
+def test_a_position_with_cards_en_route_and_aboard_round_trips_and_continues(real_logs: Path, tmp_path: Path) -> None:
+    """[M9-054], [M9-027] a position file holds a card En Route (its route zone is the destination, ``origin`` the
+    position it left) and an embarked one (``aboard``); it reads back to the same state and a game continues."""
+    for log_path in collect([real_logs / "miras9"]):
+        timeline = Timeline.from_file(log_path)
+        counts = [
+            n + 1 for n in range(len(timeline.events))
+            if type(timeline.events[n]).__name__ == "UnitMoved" and timeline.events[n].dst.startswith("route:")
+        ]  # fmt: skip
+        if counts:
+            break
+    count = counts[0]
+    path = tmp_path / "route.json"
+    path.write_bytes(position_file(timeline, count))
+    doc = json.loads(path.read_text())
+    moved = timeline.events[count - 1]
+    card = doc["state"]["cards"][str(moved.cards[0])]
+    assert (card["zone"], card["origin"]) == (moved.dst, ZONE_LOC[moved.src])
+    loaded = load_position(path)
+    assert loaded.state == timeline.state_after(count)
+    out = tmp_path / "route.log"
+    continue_game(loaded, out, seed=3)
+    assert rerun(read_log(out)).ok
+    card["aboard"] = 4242  # aboard a host that does not exist: refused
+    with pytest.raises(InvalidPositionError, match="aboard"):
+        load_position(write(tmp_path, doc))

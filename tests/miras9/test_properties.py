@@ -7,6 +7,7 @@ Two dozen games run by default; two thousand behind ``--soak``.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,9 @@ DECKS = sorted(RULESET.decks())
 BOTS = ["random", "heuristic"]
 
 
-# Fields that may hold -1, meaning "none": no player / no position / the card itself rather than an ability.
-SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability"})
+# Fields that may hold -1, meaning "none": no player / no position (also: not En Route) / the card itself rather
+# than an ability.
+SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "origin"})
 # Modifiers may be negative; the effective values they feed are checked instead [M9-007].
 MODIFIERS = frozenset({"atk_mod", "grit_mod"})
 
@@ -93,6 +95,38 @@ def _check_effective(s: M9State) -> None:
             assert min(atk(s, cs), grit(s, cs), echo_of(s, cs)) >= 0, (s.n, cs)
 
 
+def tally(fired: Counter[str], s: M9State, e: Any) -> None:
+    """Count the movement and crew rules happening, by event (state already updated by ``e``)."""
+    kind = type(e)
+    if kind is ev.UnitMoved:
+        fired["move [M9-058]"] += 1
+        fired["move arriving at once (rapid)" if e.dst.startswith("lane:") else "move En Route [M9-054]"] += 1
+        fired["move with crew or Equipment aboard [M9-062]"] += len(e.cards) > 1
+        fired["move at a changed cost"] += e.cost != 1
+    elif kind is ev.Arrived:
+        fired["arrival [M9-032]"] += 1
+    elif kind is ev.Embarked:
+        fired[f"embark in {s.phase} [M9-060]"] += 1
+    elif kind is ev.Disembarked:
+        fired[f"disembark ({e.reason})"] += 1
+    elif kind is ev.Spotted:
+        fired["Spot [M9-055]"] += 1
+    elif kind is ev.WaveDeclared:
+        fired["attack on a Spotted Unit"] += sum(1 for c in e.targets if c and s.cards[c].spotted)
+        fired["attack by a manned host [M9-057]"] += sum(1 for c in e.attackers if s.cards[c].crew)
+    elif kind is ev.CardMoved and e.reason == "host_lost":
+        fired["crew discarded with its host [M9-091]"] += 1
+    elif kind is ev.CounterChanged and e.source == "host_defeated":
+        fired["crew surviving tapped [M9-091]"] += 1
+    elif kind is ev.Awakened and s.phase == "move":
+        fired["Awaken in the Move phase"] += 1
+    elif (kind is ev.Manifested or kind is ev.Pressured) and s.cards[e.card].crew:
+        fired["Manifest or Pressure by a manned host [M9-098]"] += 1
+
+
+FIRED: Counter[str] = Counter()  # what the invariant games made happen (printed by the soak test)
+
+
 def _game(seed: int, fold_every: int = 1) -> Game:
     """Play one seeded game (decks and bots chosen by the seed), checking the invariants after EVERY event and the
     fold of the log against the engine state every ``fold_every`` decisions and at the end."""
@@ -106,6 +140,7 @@ def _game(seed: int, fold_every: int = 1) -> Game:
         assert isinstance(g.state, M9State)
         _check(g.state)
         _check_wave_event(g.state, event)
+        tally(FIRED, g.state, event)
         checked[0] += 1
 
     g = Game(RULESET, h, agents, on_event=check_event)
@@ -137,8 +172,34 @@ def test_random_games_hold_invariants_at_every_event_M9_007(seed: int) -> None:
 
 @pytest.mark.soak
 def test_thousands_of_games_hold_invariants_at_every_event() -> None:
+    FIRED.clear()
     for seed in range(2000):
         _game(seed, fold_every=25)
+    print("\nmovement and crew rules fired in 2000 games:", dict(sorted(FIRED.items())))
+
+
+def test_movement_crews_and_spot_happen_in_bot_games_M9_058_M9_060_M9_055() -> None:
+    """The new rules are not only in hand-built tests: 40 seeded bot games with the windrunner deck on one side
+    move [M9-058], arrive [M9-032], embark and disembark [M9-060], Spot [M9-055], attack with manned hosts
+    [M9-057], and lose hosts with crew aboard [M9-091]."""
+    fired: Counter[str] = Counter()
+    for seed in range(40):
+        other = DECKS[seed % len(DECKS)]
+        d = ["windrunner", other] if seed % 2 else [other, "windrunner"]
+        h = make_header(RULESET, seed, d, [BOTS[seed % 2], BOTS[(seed // 2) % 2]], max_turns=DEFAULT_MAX_TURNS)
+        g = Game(RULESET, h, bots_for(RULESET, h))
+        while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
+            g.step()
+            assert isinstance(g.state, M9State)
+            for e in g.events:  # the state after the step: each tallied fact still holds there
+                tally(fired, g.state, e)
+            g.events.clear()
+    for rule in ("move [M9-058]", "move En Route [M9-054]", "move arriving at once (rapid)", "arrival [M9-032]",
+                 "embark in action [M9-060]", "embark in move [M9-060]", "disembark (disembark)", "Spot [M9-055]",
+                 "move with crew or Equipment aboard [M9-062]", "move at a changed cost",
+                 "attack by a manned host [M9-057]", "disembark (host_defeated)", "crew surviving tapped [M9-091]",
+                 "Manifest or Pressure by a manned host [M9-098]"):  # fmt: skip
+        assert fired[rule], (rule, dict(fired))
 
 
 def test_invariant_checks_can_fail() -> None:

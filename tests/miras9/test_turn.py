@@ -17,6 +17,7 @@ def test_turn_phases_in_order_M9_031_M9_035_M9_036_M9_037() -> None:
     t.act(ev.Generate(0)) if t.point() and t.point().point == "generate" else None
     t.act(ev.Pass())  # action
     t.act(ev.Pass())  # attack
+    t.act(ev.Pass())  # move
     phases = [e.phase for e in t.of(ev.PhaseBegan)]
     assert phases == ["awaken", "awaken.flow", "awaken.generate", "action", "attack", "move", "attune"]
     t.act(ev.Pass())  # attune: pass the turn
@@ -73,6 +74,8 @@ def test_unattuned_ends_when_turn_passes_M9_038_M9_053() -> None:
     assert t.c(card).attuned == 0 and t.c(card).zone == "lane:0:exterior"
     t.act(ev.Pass())
     assert ev.DeclareAt(0) not in t.options()  # cannot attack while Unattuned
+    t.act(ev.Pass())
+    assert not any(type(o) is ev.MoveUnit for o in t.options())  # nor move
     t.act(ev.Pass())
     assert not any(type(o) is ev.DoManifest for o in t.options())  # nor Manifest
     foe = t.unit(1, "char-raider", 0, attuned=0)  # entered during player 0's turn (ruling R-M9-15)
@@ -192,6 +195,7 @@ def test_once_per_turn_and_phase_limited_abilities_M9_044_M9_045() -> None:
     assert not any(type(o) is ev.Activate and o.card == medic for o in t.options())
     t.act(ev.Pass())
     t.act(ev.Pass())
+    t.act(ev.Pass())  # the Move phase
     assert any(type(o) is ev.Activate and o.card == priest for o in t.options())
 
 

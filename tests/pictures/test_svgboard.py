@@ -18,7 +18,7 @@ from tests.pictures.boards import Drawn, drawn
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 M9_PILES = ("deck", "hand", "resource", "used", "discard", "exile")
-M9_PUBLIC = ("lane:", "site:", "planet", "stack")
+M9_PUBLIC = ("lane:", "route:", "site:", "planet", "stack")  # En Route cards are public [M9-054]
 
 
 def sees(viewer: int | None, side: int) -> bool:

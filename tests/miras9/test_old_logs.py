@@ -1,0 +1,45 @@
+"""Logs written before movement and crews existed (the first card pool) still read, replay and verify."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from annals.engine.miras9.pool import EARLIER_POOLS, POOL_HASH
+from annals.engine.miras9.ruleset import RULESET
+from annals.engine.replay import rerun, verify_log
+from annals.engine.simulate import make_header
+from annals.schemas import miras9 as ev
+from annals.schemas.logfile import read_log
+
+OLD = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-cdbf1905.log"
+
+
+def test_a_log_of_the_first_pool_still_verifies_M9_031() -> None:
+    """Ruling R-M9-47: the committed log of the first pool (written before this change, no Move-phase decision
+    [M9-031]) re-runs event for event under edition 1, and verify proves it."""
+    log = read_log(OLD)
+    assert log.header.card_pool_hash in EARLIER_POOLS and log.header.card_pool_hash != POOL_HASH
+    assert RULESET.new_state(log.header).edition == 1
+    report = rerun(log)
+    assert report.ok and report.events_checked == len(log.events), report
+    assert not any(type(e) in (ev.UnitMoved, ev.Embarked) for e in log.events)
+    proved = verify_log(OLD)  # raises a named error on any failure
+    assert (proved.events, proved.winner) == (len(log.events), log.close.winner)
+
+
+def test_a_changed_first_pool_log_is_refused() -> None:
+    """The edition is no free pass: the old log with one decision changed no longer re-runs."""
+    log = read_log(OLD)
+    k = next(i for i, d in enumerate(log.decisions) if len(d.offered) > 2)
+    d = log.decisions[k]
+    bad = msgspec.structs.replace(d, chosen=(d.chosen + 1) % len(d.offered))
+    broken = msgspec.structs.replace(log, decisions=[*log.decisions[:k], bad, *log.decisions[k + 1 :]])
+    assert not rerun(broken).ok
+
+
+def test_a_new_game_is_edition_2_and_its_move_phase_asks() -> None:
+    """A game of the current pool has the Move-phase decision the first pool's games never had."""
+    h = make_header(RULESET, 1, ["windrunner", "vanguard"], ["random", "random"], max_turns=5)
+    assert h.card_pool_hash == POOL_HASH and RULESET.new_state(h).edition == 2
