@@ -49,7 +49,7 @@ def is_unit(cs: CardState) -> bool:
 
 def manned(d: CardDef, cs: CardState | None = None) -> bool:
     """[M9-057] a Vehicle or Ship with Crew 1+ is manned while an eligible Unit of its controller is aboard
-    (ruling R-M9-43); Crew 0 is always manned."""
+    (ruling R-M9-49); Crew 0 is always manned."""
     return d.crew <= 0 or (cs is not None and cs.crew > 0)
 
 
@@ -61,7 +61,7 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
         o = cards[other]
         if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
             continue
-        if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-41)
+        if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-47)
             continue
         for st in defn(o).statics:
             scope = st.scope
@@ -115,7 +115,7 @@ def can_act(cs: CardState) -> bool:
 
 def presence(s: M9State, lane: int, player: int) -> bool:
     """[M9-056], [M9-120] does ``player`` establish Battle Presence in the lane column? Ready, Attuned embarked
-    crew establish it through their host (ruling R-M9-44)."""
+    crew establish it through their host (ruling R-M9-50)."""
     cards = s.cards
     for c in s.board:
         cs = cards[c]

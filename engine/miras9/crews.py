@@ -1,16 +1,16 @@
 """Hosts and crews: embarking, disembarking, manning, and crew when the host leaves the board [M9-056], [M9-057],
 [M9-060]-[M9-062], [M9-091], [M9-093], [M9-098].
 
-* Ruling R-M9-43: a Vehicle or Unit-Ship's Crew N is its Crew Limit [M9-062]; it is manned while at least one
+* Ruling R-M9-49: a Vehicle or Unit-Ship's Crew N is its Crew Limit [M9-062]; it is manned while at least one
   eligible Unit owned by its controller is aboard [M9-061] (Crew 0: always manned, carries no one). Only
   Characters and Spirits embark [M9-061], on a friendly host at the same board position, neither En Route; in
   the Action or Move phase, free, without tapping, whatever the boarding Unit's status, as often as it stays legal
   [M9-060]. A Unit disembarks at its host's position only where its own trait may stand (a Character cannot step
   out in Space) [M9-059].
-* Ruling R-M9-44 (A-20): ready, Attuned crew establish Battle Presence through the host, automatically [M9-056];
+* Ruling R-M9-50 (A-20): ready, Attuned crew establish Battle Presence through the host, automatically [M9-056];
   crew do not attack, block, move, Manifest or Pressure themselves: the host does, with its own ECHO [M9-098],
   [M9-099].
-* Ruling R-M9-45 (A-11, A-19): crew travel with a moving host, En Route with it and keeping their own status
+* Ruling R-M9-51 (A-11, A-19): crew travel with a moving host, En Route with it and keeping their own status
   [M9-062]. A host defeated in Space: its crew are discarded (put into Discard, not defeated: no "defeated"
   trigger or replacement; an awakened Spirit returns to its Planet zone as any departing paired card does); defeated
   anywhere else (Exterior, or En Route to a non-Space position): its crew survive there, tapped [M9-091]. A host
@@ -75,7 +75,7 @@ Leave = Callable[[M9State, Emit, CardState, str, str], None]
 
 def unload(s: M9State, emit: Emit, cs: CardState, reason: str, leave: Leave) -> None:
     """Before ``cs`` leaves the board: if it is crew, it disembarks; if it is a host, its crew get off and meet the
-    fate of ruling R-M9-45 (``leave`` is ``damage.leave_board``, passed in to keep the imports one way)."""
+    fate of ruling R-M9-51 (``leave`` is ``damage.leave_board``, passed in to keep the imports one way)."""
     if cs.aboard:
         emit(ev.Disembarked(s.n, s.turn, s.step, cs.ctrl, cs.iid, cs.aboard, reason))
         return

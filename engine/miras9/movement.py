@@ -1,15 +1,15 @@
 """Normal movement, En Route, arrival and Spot [M9-032], [M9-037], [M9-045], [M9-054], [M9-055], [M9-058],
 [M9-059], [M9-121].
 
-* Ruling R-M9-40: one move reaches any other board position whose lane the mover's trait may use [M9-059], on
+* Ruling R-M9-46: one move reaches any other board position whose lane the mover's trait may use [M9-059], on
   either half (A-18, Reading 1: a Unit-Ship's Exterior and Space are never adjacent); an enemy half whose Site
   forbids enemy entry is closed [M9-004]. The tap is a cost, as for Manifest and Pressure (R-M9-07, A-07): the mover
   must be ready, Attuned, manned and not aboard a host. The cost is 1 resource plus the ``move_cost`` statics in
   scope (never below 0); a ``rapid`` card arrives at once [M9-058] ("card text may change the cost or arrival").
-* Ruling R-M9-41: an En Route card is in zone ``route:<side>:<lane>`` of its destination; crew and Equipment
+* Ruling R-M9-47: an En Route card is in zone ``route:<side>:<lane>`` of its destination; crew and Equipment
   travel with it. It gives no Battle Presence, cannot attack, block, move or be chosen [M9-054], and its statics
   reach no Site. It arrives in its controller's Awaken, before the ready step readies it [M9-032].
-* Ruling R-M9-42: a Spot effect makes an enemy En Route Unit active and attackable until the end of the turn
+* Ruling R-M9-48: a Spot effect makes an enemy En Route Unit active and attackable until the end of the turn
   [M9-055]: it can be chosen by effects and attacked in its destination's column; it stays tapped and En Route, so
   it still gives no presence and cannot block. Ship-Sites are not Units and are never Spotted.
 """
@@ -41,7 +41,7 @@ def move_cost(s: M9State, cs: CardState) -> int:
 
 
 def may_reach(s: M9State, cs: CardState, loc: int) -> bool:
-    """Ruling R-M9-40: a lane the trait may use [M9-059], and an enemy half only where its Site allows entry."""
+    """Ruling R-M9-46: a lane the trait may use [M9-059], and an enemy half only where its Site allows entry."""
     if loc == cs.loc or lane_of(loc) not in unit_lanes(defn(cs)):
         return False
     side = side_of(loc)
@@ -58,7 +58,7 @@ def move_options(s: M9State, p: int) -> list[MoveUnit]:
     opts: list[MoveUnit] = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != p or not can_act(cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-40
+        if cs.ctrl != p or not can_act(cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
             continue
         opts.extend(MoveUnit(c, loc) for loc in ALL_LOCS if may_reach(s, cs, loc))
     return opts
@@ -71,14 +71,14 @@ def companions(s: M9State, host: int) -> list[CardState]:
 
 
 def move_unit(s: M9State, emit: Emit, p: int, opt: MoveUnit) -> None:
-    """[M9-058] pay, tap (the cost, R-M9-40), leave: En Route until the next Awaken, crew and Equipment along."""
+    """[M9-058] pay, tap (the cost, R-M9-46), leave: En Route until the next Awaken, crew and Equipment along."""
     cs = s.cards[opt.card]
     cost = move_cost(s, cs)
     spend(s, emit, p, cost)
     counter(s, emit, cs, "tapped", 1, "move")
     rapid = "rapid" in defn(cs).keywords
     dst = LOC_NAMES[opt.loc] if rapid else ROUTE_NAMES[opt.loc]
-    riders = [o.iid for o in companions(s, cs.iid)]  # crew keep their own status (ruling R-M9-45, A-19)
+    riders = [o.iid for o in companions(s, cs.iid)]  # crew keep their own status (ruling R-M9-51, A-19)
     emit(ev.UnitMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, dst, cost))
 
 
@@ -95,7 +95,7 @@ def arrive_all(s: M9State, emit: Emit, p: int) -> None:
 
 
 def spot(s: M9State, emit: Emit, src: int, ctrl: int, target: int) -> None:
-    """The Spot primitive [M9-055]: ruling R-M9-42 (until the end of the turn)."""
+    """The Spot primitive [M9-055]: ruling R-M9-48 (until the end of the turn)."""
     cs = s.cards.get(target)
     if cs is None or target not in spottable(s, ctrl):  # no longer En Route: nothing to Spot [M9-111]
         return
@@ -104,7 +104,7 @@ def spot(s: M9State, emit: Emit, src: int, ctrl: int, target: int) -> None:
 
 
 def end_spots(s: M9State, emit: Emit) -> None:
-    """Spotted lasts until the end of the turn (ruling R-M9-42)."""
+    """Spotted lasts until the end of the turn (ruling R-M9-48)."""
     cards = s.cards
     for c in s.board:
         cs = cards[c]

@@ -9,7 +9,7 @@ from annals.schemas.miras9 import CardDef
 POOL: dict[str, CardDef] = load_pool()
 POOL_HASH: str = pool_hash()
 # The pools before this one, by hash, and the rules edition their games were played under (``M9State.edition``).
-# Each later pool only adds cards, so the current POOL holds every card of theirs unchanged (ruling R-M9-47).
+# Each later pool only adds cards, so the current POOL holds every card of theirs unchanged (ruling R-M9-53).
 EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1}
 DECKS: dict[str, DeckList] = load_decks(POOL)
 DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)

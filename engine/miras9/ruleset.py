@@ -52,7 +52,7 @@ class M9Ruleset:
         return POOL_HASH
 
     def card_pool_hashes(self) -> tuple[str, ...]:
-        """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-47)."""
+        """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-53)."""
         return (POOL_HASH, *EARLIER_POOLS)
 
     def new_state(self, header: LogHeader) -> M9State:
@@ -94,7 +94,7 @@ class M9Ruleset:
             return None
         ph = s.phase
         get = _PHASE_OPTIONS.get(ph)
-        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-47)
+        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-53)
             return DecisionPoint(s.active, ph, get(s))
         if ph == "awaken.flow":
             return DecisionPoint(s.active, "card_flow", turn.FLOW)

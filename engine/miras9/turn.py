@@ -6,7 +6,7 @@
 * Losing at the start of a turn [M9-023], [M9-051].
 * The turn [M9-031]-[M9-038]: Awaken (ready [M9-052]; the card-flow choice; generation up to the maximum, ruling
   R-M9-05), Action (play cards [M9-039]-[M9-042], Action abilities [M9-045]), Attack (waves, ``combat``), Move
-  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-46), Attune
+  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-52), Attune
   (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101], Resource-to-Hand draws [M9-049]), then passing the turn
   ends Unattuned [M9-038] and temporary modifiers.
 * Planet and Spirit [M9-102]-[M9-105]: Awaken at any main decision of one's own turn, paying the threshold
@@ -148,7 +148,7 @@ def end_turn(s: M9State, emit: Emit) -> None:
         cs = cards[c]
         if cs.ctrl == p and not cs.attuned and is_unit(cs):
             counter(s, emit, cs, "attuned", 1, "turn_end")
-        for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-42)
+        for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-48)
             if getattr(cs, name):
                 counter(s, emit, cs, name, 0, "turn_end")
     start_turn(s, emit, 1 - p)
@@ -202,7 +202,7 @@ def action_options(s: M9State) -> list[Any]:
 
 
 def move_options(s: M9State) -> list[Any]:
-    """The Move phase [M9-037]: normal movement, embarking and disembarking, Awaken (ruling R-M9-46)."""
+    """The Move phase [M9-037]: normal movement, embarking and disembarking, Awaken (ruling R-M9-52)."""
     p = s.active
     opts: list[Any] = [PASS]
     opts.extend(movement.move_options(s, p))

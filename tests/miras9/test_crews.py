@@ -1,5 +1,5 @@
-"""Hosts and crews [M9-056], [M9-057], [M9-060]-[M9-062], [M9-091], [M9-093], [M9-098]; rulings R-M9-43,
-R-M9-44, R-M9-45."""
+"""Hosts and crews [M9-056], [M9-057], [M9-060]-[M9-062], [M9-091], [M9-093], [M9-098]; rulings R-M9-49,
+R-M9-50, R-M9-51."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_an_unmanned_host_does_not_attack_move_pressure_or_give_presence_M9_057_
 
 
 def test_manned_host_attacks_and_manifests_with_its_own_echo_M9_098_M9_099() -> None:
-    """[M9-098] a Vehicle uses its own ECHO for Manifest (Armoured Rover 1, not the Pilot's); ruling R-M9-44:
+    """[M9-098] a Vehicle uses its own ECHO for Manifest (Armoured Rover 1, not the Pilot's); ruling R-M9-50:
     crew do not attack or Manifest themselves [M9-099]."""
     t = Table(phase="action")
     rover = t.unit(0, "veh-rover", 0)
@@ -106,7 +106,7 @@ def test_manned_host_attacks_and_manifests_with_its_own_echo_M9_098_M9_099() -> 
 
 
 def test_crew_give_presence_through_the_host_M9_056() -> None:
-    """[M9-056] ready, Attuned embarked Characters establish presence through their host (ruling R-M9-44: at
+    """[M9-056] ready, Attuned embarked Characters establish presence through their host (ruling R-M9-50: at
     once, when legal): the opponent cannot Manifest in that column."""
     t = Table(phase="attune", active=1)
     host = t.unit(0, "veh-rover", 0)
@@ -120,7 +120,7 @@ def test_crew_give_presence_through_the_host_M9_056() -> None:
 
 
 def test_crew_travel_with_a_moving_host_keeping_their_status_M9_062() -> None:
-    """[M9-062] crew travel with the moving host and keep their own status (ruling R-M9-45, A-19: En Route with
+    """[M9-062] crew travel with the moving host and keep their own status (ruling R-M9-51, A-19: En Route with
     it, not tapped); the host's Equipment travels too; they arrive together [M9-032]."""
     t = Table(phase="move")
     ship = t.unit(0, "ship-cutter", 0)
@@ -145,7 +145,7 @@ def crew_opts_in_move(t: Table) -> list[object]:
 
 
 def test_host_defeated_at_space_discards_crew_at_exterior_they_survive_tapped_M9_091() -> None:
-    """[M9-091] a host defeated at Space: its crew are discarded (ruling R-M9-45: not defeated, no trigger); at
+    """[M9-091] a host defeated at Space: its crew are discarded (ruling R-M9-51: not defeated, no trigger); at
     Exterior: they survive, tapped, at that Site; returned to Hand: the crew stay with their status."""
     t = Table(phase="action")
     ship = t.unit(0, "ship-carrier", 2)

@@ -1,5 +1,5 @@
 """Normal movement, En Route, arrival and Spot [M9-032], [M9-037], [M9-045], [M9-054], [M9-055], [M9-058],
-[M9-059], [M9-121]; rulings R-M9-40, R-M9-41, R-M9-42, R-M9-46."""
+[M9-059], [M9-121]; rulings R-M9-46, R-M9-47, R-M9-48, R-M9-52."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_move_costs_one_resource_taps_and_goes_en_route_M9_058_M9_037() -> None:
 
 def test_one_move_reaches_any_position_its_trait_may_use_M9_059() -> None:
     """[M9-059] Characters Exterior and Interior, Spirits any lane including Space, Vehicles Exterior, Unit-Ships
-    Exterior and Space; ruling R-M9-40 (A-18): one move reaches any of them, on either half."""
+    Exterior and Space; ruling R-M9-46 (A-18): one move reaches any of them, on either half."""
     t = Table(phase="move", resource=5)
     char = t.unit(0, "char-raider", 0)
     spirit = t.unit(0, "spirit-wisp", 1)
@@ -52,7 +52,7 @@ def test_one_move_reaches_any_position_its_trait_may_use_M9_059() -> None:
 
 
 def test_the_tap_is_a_cost_and_movement_is_phase_specific_M9_045_M9_053() -> None:
-    """Ruling R-M9-40 (A-07, as R-M9-07): a tapped or Unattuned Unit cannot move [M9-053]; movement is offered in
+    """Ruling R-M9-46 (A-07, as R-M9-07): a tapped or Unattuned Unit cannot move [M9-053]; movement is offered in
     the Move phase only [M9-045]; it needs the resource to pay."""
     t = Table(phase="move", resource=1)
     ready = t.unit(0, "char-raider", 0)
@@ -130,7 +130,7 @@ def test_card_text_changes_the_cost_or_the_arrival_M9_058() -> None:
 
 def test_spot_makes_an_en_route_enemy_active_and_attackable_for_the_turn_M9_055_M9_121() -> None:
     """[M9-055] a Spot effect makes an enemy En Route Unit active and attackable for the stated duration (ruling
-    R-M9-42: the turn): it can be chosen and attacked in its destination's column, and dies there; [M9-121]."""
+    R-M9-48: the turn): it can be chosen and attacked in its destination's column, and dies there; [M9-121]."""
     t = Table(phase="action", active=1)
     mover = en_route(t, 0, "char-raider", 1, 3)
     other = en_route(t, 0, "char-recruit", 1, 3)
@@ -155,7 +155,7 @@ def test_spot_makes_an_en_route_enemy_active_and_attackable_for_the_turn_M9_055_
 
 
 def test_spotted_lasts_until_the_end_of_the_turn_and_needs_an_en_route_target_M9_055() -> None:
-    """Ruling R-M9-42: Spotted ends with the turn; a Unit at a Site cannot be Spotted; the Lookout's Action
+    """Ruling R-M9-48: Spotted ends with the turn; a Unit at a Site cannot be Spotted; the Lookout's Action
     ability Spots too."""
     t = Table(phase="action", active=1)
     mover = en_route(t, 0, "char-raider", 1, 3)
@@ -172,7 +172,7 @@ def test_spotted_lasts_until_the_end_of_the_turn_and_needs_an_en_route_target_M9
 
 
 def test_awaken_is_offered_in_the_move_phase_M9_103() -> None:
-    """Ruling R-M9-46 (completing R-M9-09): the Planet may awaken at the Move phase's decision too [M9-103]."""
+    """Ruling R-M9-52 (completing R-M9-09): the Planet may awaken at the Move phase's decision too [M9-103]."""
     t = Table(phase="move", echo=(9, 0))
     assert any(type(o) is ev.Awaken for o in t.options())
     t.act(next(o for o in t.options() if type(o) is ev.Awaken))
