@@ -30,6 +30,7 @@ from annals.engine.players import run_table
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import make_header
 from annals.engine.table import LiveTable
+from annals.schemas import protocol as p
 from tests.live import RandomClient
 from tests.serverkit import Running, start, stop
 
@@ -58,25 +59,25 @@ async def _seat(url: str, table: dict[str, float], tally: Tally, seed: int, thin
     rng = random.Random(seed)
     async with connect(url, max_size=None, ping_interval=None) as ws:
         seat = -2
-        async for raw in ws:
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "hello":
-                seat = message["seat"]
-            elif kind == "decide":
-                sent = table.get("sent", 0.0)
-                if sent:
-                    tally.latencies.append(time.perf_counter() - sent)
-                    table["sent"] = 0.0
-                if message["player"] == seat:
-                    if think:
-                        await asyncio.sleep(rng.uniform(0, 2 * think))
-                    choice = rng.randrange(len(message["options"]))
-                    table["sent"] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "answer", "choose": choice, "decision": message["decision"]}))
-                    tally.decisions += 1
-            elif kind == "close":
-                return
+        async for frame in ws:
+            for message in p.split_frame(frame):  # one or more messages per frame, one per line
+                kind = message["type"]
+                if kind == "hello":
+                    seat = message["seat"]
+                elif kind == "decide":
+                    sent = table.get("sent", 0.0)
+                    if sent:
+                        tally.latencies.append(time.perf_counter() - sent)
+                        table["sent"] = 0.0
+                    if message["player"] == seat:
+                        if think:
+                            await asyncio.sleep(rng.uniform(0, 2 * think))
+                        choice = rng.randrange(len(message["options"]))
+                        table["sent"] = time.perf_counter()
+                        await ws.send(json.dumps({"type": "answer", "choose": choice, "decision": message["decision"]}))
+                        tally.decisions += 1
+                elif kind == "close":
+                    return
 
 
 async def _load(running: Running, ruleset: str, games: int, tally: Tally, peak: list[int], think: float) -> float:

@@ -10,6 +10,7 @@ seat's own deck, never the opponent's, nor the seed (which would give away every
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
@@ -28,6 +29,17 @@ def as_fields(record: Any) -> dict[str, Any]:
 
 def as_json(record: Any) -> dict[str, Any]:
     return {"kind": type(record).__name__, **as_fields(record)}
+
+
+_POOLS: dict[int, tuple[Ruleset[Any], Mapping[str, CardInfo]]] = {}
+
+
+def _pool(ruleset: Ruleset[Any]) -> Mapping[str, CardInfo]:
+    """The ruleset's cards, built once per ruleset (a table makes a stream per seat; a catalog takes ~1 ms)."""
+    held = _POOLS.get(id(ruleset))
+    if held is None or held[0] is not ruleset:
+        held = _POOLS[id(ruleset)] = (ruleset, ruleset.cards())
+    return held[1]
 
 
 def words(kind: str) -> str:
@@ -50,7 +62,7 @@ class SeatStream:
         self.seat = seat
         self.view = SeatView(ruleset, header, seat)
         self._names: dict[str, tuple[str, str]] = {}
-        self._pool = ruleset.cards()
+        self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
 

@@ -1,10 +1,12 @@
 """The one protocol every seat speaks: the messages between a table and a player's client, bot or program.
 
-The same messages go over a WebSocket (``annals serve``, one JSON text frame each) and over JSON lines on a local
-program's stdin/stdout (``annals play --players external:COMMAND``, one JSON object per line). Every message is
-an object whose ``type`` names it. ``schemas/protocol.schema.json`` is the JSON Schema of them all, generated from
-these types (``python -m annals.schemas.protocol`` prints it; a test holds the file equal to it and checks real
-games' messages against it).
+The same messages go over a WebSocket (``annals serve``) and over JSON lines on a local program's stdin/stdout
+(``annals play --players external:COMMAND``, one JSON object per line). On a WebSocket a text frame from the table
+holds one or more messages, one per line (JSON lines again, so ``split_frame`` reads both): what a seat is sent for
+one decision (its events, the board, the next question) goes out as one frame. A seat sends one message per frame.
+Every message is an object whose ``type`` names it. ``schemas/protocol.schema.json`` is the JSON Schema of them
+all, generated from these types (``python -m annals.schemas.protocol`` prints it; a test holds the file equal to it
+and checks real games' messages against it).
 
 Table → seat:
 
@@ -30,7 +32,7 @@ from typing import Any, Final
 
 import msgspec
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2  # 2: a table's frame holds one or more messages, one per line
 MAX_MESSAGE_BYTES: Final = 64 * 1024  # a seat's message longer than this is refused (``too_long``)
 
 # error codes
@@ -173,6 +175,27 @@ def encode(message: ServerMessage | ClientMessage) -> bytes:
 
 def decode_server(data: bytes | str) -> ServerMessage:
     return _server_decoder.decode(data)
+
+
+def join_frame(messages: list[bytes]) -> bytes:
+    """Encoded messages as one frame, one per line (JSON never holds a raw newline: msgspec escapes it)."""
+    return b"\n".join(messages)
+
+
+def split_frame(data: bytes | str) -> list[Any]:
+    """A table's frame as its messages, each decoded to a plain JSON object (``decode_frame`` for the types).
+
+    >>> split_frame('{"type":"event","event":{},"text":"a"}\n{"type":"close","reason":"game over"}')[1]
+    {'type': 'close', 'reason': 'game over'}
+    """
+    lines = data.splitlines() if isinstance(data, bytes) else data.split("\n")
+    return [_any_decoder.decode(line) for line in lines if line]
+
+
+def decode_frame(data: bytes | str) -> list[ServerMessage]:
+    """A table's frame as its messages (``ServerMessage``), in order."""
+    lines = data.splitlines() if isinstance(data, bytes) else data.split("\n")
+    return [_server_decoder.decode(line) for line in lines if line]
 
 
 def decode_client(data: bytes | str) -> ClientMessage:

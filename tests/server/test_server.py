@@ -19,7 +19,7 @@ from annals.engine.replay import rerun
 from annals.schemas import protocol as p
 from annals.schemas.logfile import read_log
 from annals.server.store import TOKEN_BYTES, Store
-from tests.serverkit import Running, play_seat, server, start, stop
+from tests.serverkit import Running, play_seat, recv, server, start, stop
 
 
 @pytest.fixture(scope="module")
@@ -92,16 +92,16 @@ def test_a_spectator_cannot_act_and_sees_no_hand(running: Running) -> None:
     error code; the game goes on between the seats, and the spectator sees every card drawn only as hidden."""
     table = running.table("morana", ["clash", "glory"], ["human", "human"], delay=2)
     with running.socket(table["table"], table["spectator_token"]) as watcher:
-        hello = json.loads(watcher.recv(timeout=10))
+        hello = recv(watcher, 10)
         assert hello["type"] == "hello" and hello["seat"] == -1 and hello["deck"] == [] and hello["delay"] == 2
         watcher.send(json.dumps({"type": "answer", "choose": 0}))
         seen = []
-        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "error":
+        while (m := recv(watcher, 10))["type"] != "error":
             seen.append(m)
         assert m["code"] == p.SPECTATOR
         _both(running, table)
         while m["type"] != "close":
-            m = json.loads(watcher.recv(timeout=10))
+            m = recv(watcher, 10)
             seen.append(m)
     draws = [m["event"] for m in seen if m["type"] == "event" and m["event"]["kind"] == "Drew"]
     assert draws and all(e["card"] == -1 for e in draws)
@@ -115,7 +115,7 @@ def test_bad_messages_get_named_errors_and_the_question_again(running: Running) 
     closes the socket, and the seat reconnects and finishes; the log verifies."""
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
     with running.socket(table["table"], table["tokens"][0]) as ws:
-        while (m := json.loads(ws.recv(timeout=10)))["type"] != "decide":
+        while (m := recv(ws, 10))["type"] != "decide":
             pass
         n = len(m["options"])
         for bad, code in ((b"{not json", p.MALFORMED), (b"[]", p.MALFORMED), (b'{"type": "dance"}', p.UNKNOWN_MESSAGE),
@@ -125,13 +125,13 @@ def test_bad_messages_get_named_errors_and_the_question_again(running: Running) 
                           (b'{"type": "answer", "choose": 0, "pad": "' + b"x" * p.MAX_MESSAGE_BYTES + b'"}',
                            p.TOO_LONG)):  # fmt: skip
             ws.send(bad.decode())
-            while (reply := json.loads(ws.recv(timeout=10)))["type"] not in ("error",):
+            while (reply := recv(ws, 10))["type"] not in ("error",):
                 pass
             assert reply["code"] == code and reply["message"], bad[:40]
         ws.send("x" * (2 * 1024 * 1024))  # beyond the socket's frame limit: the server closes it
         with pytest.raises(ConnectionClosed):
             while True:
-                ws.recv(timeout=10)
+                recv(ws, 10)
     with running.socket(table["table"], table["tokens"][0]) as ws:
         got = play_seat(ws, 3)
     assert got[0]["type"] == "hello" and got[0]["resumed_at"] > 0
@@ -247,7 +247,7 @@ def test_many_decisions_each_on_disk_before_the_next_question(running: Running) 
     checked = 0
     with running.socket(table["table"], table["tokens"][0]) as ws:
         while True:
-            m = json.loads(ws.recv(timeout=10))
+            m = recv(ws, 10)
             if m["type"] == "decide":
                 _, _, decisions, _ = read_prefix(path)
                 assert len(decisions) == m["decision"]
@@ -273,14 +273,14 @@ def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running
         events = 0
         with contextlib.suppress(TimeoutError):
             while True:
-                events += json.loads(watcher.recv(timeout=0.5))["type"] == "event"
+                events += recv(watcher, 0.5)["type"] == "event"
         _, logged, decisions, _ = read_prefix(path)
         assert c >= 6 and events == decisions[c - 3].at < len(logged)
         m = asked
         while m["type"] != "close":  # play on: answer every question put to this seat
             if m["type"] == "decide" and m["player"] == 0:
                 seat.send(json.dumps({"type": "answer", "choose": 0, "decision": m["decision"]}))
-            m = json.loads(seat.recv(timeout=10))
-        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "close":
+            m = recv(seat, 10)
+        while (m := recv(watcher, 10))["type"] != "close":
             events += m["type"] == "event"
     assert events == len(read_log(path).events)
