@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
+
+from msgspec.structs import asdict
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
 from annals.engine.views import SeatView, visible_position
@@ -24,7 +27,7 @@ _WORDS = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 def as_fields(record: Any) -> dict[str, Any]:
     """A Struct's fields by name (array-like Structs would otherwise encode as bare arrays)."""
-    return {name: getattr(record, name) for name in record.__struct_fields__}
+    return asdict(record)
 
 
 def as_json(record: Any) -> dict[str, Any]:
@@ -42,8 +45,22 @@ def _pool(ruleset: Ruleset[Any]) -> Mapping[str, CardInfo]:
     return held[1]
 
 
+@cache
 def words(kind: str) -> str:
     return _WORDS.sub(" ", kind)
+
+
+_FIELDS: dict[tuple[type, int], tuple[tuple[str, str], ...]] = {}
+
+
+def _named_fields(kind: type, skip: int) -> tuple[tuple[str, str], ...]:
+    """A record type's fields to put in words (after the first ``skip``; not where a card moved from or to),
+    each with its name in words; worked out once per type."""
+    got = _FIELDS.get((kind, skip))
+    if got is None:
+        names = kind.__struct_fields__[skip:]  # type: ignore[attr-defined]
+        got = _FIELDS[kind, skip] = tuple((n, n.replace("_", " ")) for n in names if n not in ("src", "dst"))
+    return got
 
 
 def _described(card: CardInfo) -> str:
@@ -146,17 +163,19 @@ class SeatStream:
 
     def _fields_text(self, record: Any, *, skip: int = 0) -> str:
         parts = []
-        for name in record.__struct_fields__[skip:]:
+        for name, said in _named_fields(type(record), skip):
             v = getattr(record, name)
-            if name in ("src", "dst") or v == "" or v == []:
+            if v == "" or v == []:
                 continue
-            parts.append(f"{name.replace('_', ' ')} {self._value_text(name, v)}")
+            parts.append(f"{said} {self._value_text(name, v)}")
         moved = getattr(record, "dst", "")
         if moved:
             parts.append(f"to {moved}")
         return (": " + ", ".join(parts)) if parts else ""
 
     def _value_text(self, name: str, v: Any) -> str:
+        if type(v) is str:
+            return v
         if type(v) is int and v >= CARDS_PER_PLAYER and name not in ("value", "amount"):
             return self.label(v)
         if type(v) is int and v < 0 and name in ("card", "target"):

@@ -284,3 +284,43 @@ def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running
         while (m := recv(watcher, 10))["type"] != "close":
             events += m["type"] == "event"
     assert events == len(read_log(path).events)
+
+
+def test_a_spectator_gets_a_board_of_the_delayed_view_never_the_present(running: Running) -> None:
+    """[MOR-07] [MOR-21] Spectators get a board after each release of events: every board they get is exactly the
+    spectator view folded from the events they have been sent (the log's first k), so with delay 3 it shows the
+    position as it stood three decisions back, with no hand card named; at the end the board of the whole game."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=3)
+    with running.socket(table["table"], table["spectator_token"]) as watcher:
+        _seat_plays(running, table, seed=9)
+        seen = []
+        while (m := recv(watcher, 10))["type"] != "close":
+            seen.append(m)
+    log = read_log(running.wait_over(table["table"])["log"])
+    stream = SeatStream(get_ruleset("morana"), log.header, -1)
+    boards, events_sent = 0, 0
+    for m in seen:
+        if m["type"] == "event":
+            stream.event(log.events[events_sent])  # fold what the spectator has been sent, and no more
+            events_sent += 1
+        elif m["type"] == "board":
+            assert json.loads(p.encode(stream.board())) == m, f"board after {events_sent} events"
+            assert not [c for z in m["zones"] if z["zone"] == "hand" for c in z["cards"]]  # no hand card named
+            boards += 1
+    assert events_sent == len(log.events) and boards >= log.close.decisions // 2
+    assert seen[-1]["type"] == "game_over" and seen[-2]["type"] == "board"
+
+
+def _seat_plays(running: Running, table: dict[str, Any], seed: int) -> threading.Thread:
+    """Seat 0 of ``table`` played to the end by a random client in a thread (joined by the caller's reads)."""
+
+    def seat() -> None:
+        with running.socket(table["table"], table["tokens"][0]) as ws:
+            play_seat(ws, seed)
+
+    thread = threading.Thread(target=seat, daemon=True)
+    thread.start()
+    return thread
