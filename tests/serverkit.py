@@ -114,9 +114,11 @@ def recv(ws: ClientConnection, timeout: float = 10) -> Any:
     return waiting.pop(0)
 
 
-def play_seat(ws: ClientConnection, seed: int, *, stop_after: int | None = None, timeout: float = 30) -> list[Any]:
-    """Answer a random option at every decide for this seat; returns every message received (decoded). With
-    ``stop_after``, returns after that many answers (the socket stays open)."""
+def play_seat(
+    ws: ClientConnection, seed: int, *, stop_after: int | None = None, timeout: float = 30, think: float = 0
+) -> list[Any]:
+    """Answer a random option at every decide for this seat (after ``think`` seconds); returns every message
+    received (decoded). With ``stop_after``, returns after that many answers (the socket stays open)."""
     rng = Rng(seed)
     got: list[Any] = []
     seat = -2
@@ -131,6 +133,7 @@ def play_seat(ws: ClientConnection, seed: int, *, stop_after: int | None = None,
             if stop_after is not None and answered >= stop_after:
                 return got
             choice = rng.below(len(message["options"]))
+            time.sleep(think)
             ws.send(json.dumps({"type": "answer", "choose": choice, "decision": message["decision"]}))
             answered += 1
         elif kind == "close":
