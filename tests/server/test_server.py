@@ -377,7 +377,10 @@ def test_kill_9_resume_appends_keeps_judge_frames_and_signatures_and_restores_ti
     assert after.startswith(before) and len(after) > len(before)  # appended, never rewritten
     game = read_log(info["log"])
     assert [j.record.note for j in game.judged] == ["server restarted after a crash"]
-    assert verify_signature(log).signatures == 1  # the signature over the prefix still checks
+    status = verify_signature(log)  # the signature over the prefix still checks; the frames after it await the key
+    assert status.signatures == 1 and "is followed by" in status.message and not status.ok
+    sign_log(log, key)  # the event's key re-signs the finished game (the server does not hold it)
+    assert verify_signature(log).ok and verify_signature(log).signatures == 2
     later = [e for e in game.events[len(events) :] if type(e) is ClockCharged]
     for seat in (0, 1):  # each seat's first charge after the restart starts from its recorded bank
         charge = next(e for e in later if e.player == seat)
