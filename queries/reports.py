@@ -235,8 +235,8 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def with_win_rate(frame: pl.DataFrame, prefix: str = "") -> pl.DataFrame:
-    """Add ``{prefix}win_rate``, ``{prefix}ci_low``, ``{prefix}ci_high`` (Wilson, 95%) from ``{prefix}games`` and
+def win_rate_columns(prefix: str = "") -> list[pl.Expr]:
+    """``{prefix}win_rate``, ``{prefix}ci_low``, ``{prefix}ci_high`` (Wilson, 95%) from ``{prefix}games`` and
     ``{prefix}wins`` (NULL where there are no games)."""
     n = pl.col(f"{prefix}games").cast(pl.Float64)
     n = pl.when(n > 0).then(n)
@@ -245,11 +245,16 @@ def with_win_rate(frame: pl.DataFrame, prefix: str = "") -> pl.DataFrame:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = Z95 * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / denom
-    return frame.with_columns(
+    return [
         p.round(4).alias(f"{prefix}win_rate"),
         (centre - half).round(4).alias(f"{prefix}ci_low"),
         (centre + half).round(4).alias(f"{prefix}ci_high"),
-    )
+    ]
+
+
+def with_win_rate(frame: pl.DataFrame, prefix: str = "") -> pl.DataFrame:
+    """The frame with ``win_rate_columns(prefix)`` added."""
+    return frame.with_columns(win_rate_columns(prefix))
 
 
 def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
@@ -262,15 +267,17 @@ def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
-    """Every ``{p}games``/``{p}wins`` pair's win rate and interval, placed right after the pair."""
+    """Every ``{p}games``/``{p}wins`` pair's win rate and interval, placed right after the pair (one polars pass:
+    a call per pair cost card_metrics about 15 ms)."""
     order: list[str] = []
+    added: list[pl.Expr] = []
     for name in frame.columns:
         order.append(name)
         if name.endswith("wins") and f"{name[:-4]}games" in frame.columns:
             prefix = name[:-4]
-            frame = with_win_rate(frame, prefix)
+            added += win_rate_columns(prefix)
             order += [f"{prefix}win_rate", f"{prefix}ci_low", f"{prefix}ci_high"]
-    return frame.select(order)
+    return frame.with_columns(added).select(order) if added else frame
 
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
