@@ -42,6 +42,7 @@ class ReportSpec(NamedTuple):
     by: tuple[str, ...] = ()  # the --by splits it offers
     sample_column: str = "games"  # the column --min-games applies to ("" for none)
     event_tables: bool = False  # reads the tournament tables (--event, --ruleset), not the selected games
+    proportions: dict[str, tuple[str, str]] = {}  # rate column -> (hits, of): the rate with its Wilson interval
 
 
 ALL_BY = ("agent", "deck", "seat")
@@ -96,9 +97,14 @@ REPORTS: dict[str, ReportSpec] = {
         "What was chosen at each decision point",
         None,
         True,
-        "Per decision point and chosen option kind: decisions, their share of the point, options offered, and "
-        "the games they occur in (seat filters select the deciding player).",
+        "Per decision point and option kind offered there: decisions that chose it, their share of the point's "
+        "decisions, offered_decisions (those that offered it) and pick = decisions / offered_decisions with its "
+        "interval, against uniform_pick (the rate choosing uniformly among the offered options would give); "
+        "games it was chosen in; chosen_games/chosen_wins the decided seat-games that chose it there, "
+        "declined_games/declined_wins those offered it there that never chose it (the matched baseline). Seat "
+        "filters select the deciding player." + LENGTH,
         ALL_BY,
+        proportions={"pick": ("decisions", "offered_decisions")},
     ),
     "damage_payments": ReportSpec(
         "Battle Damage payment choices",
@@ -235,21 +241,24 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+def proportion_columns(hits: str, n: str, rate: str, low: str, high: str) -> list[pl.Expr]:
+    """Columns ``rate`` = ``hits`` / ``n`` and its Wilson 95% interval ``low``..``high`` (NULL where ``n`` is 0)."""
+    total = pl.col(n).cast(pl.Float64)
+    total = pl.when(total > 0).then(total)
+    p = pl.col(hits).cast(pl.Float64) / total
+    z2 = Z95**2
+    denom = 1 + z2 / total
+    centre = (p + z2 / (2 * total)) / denom
+    half = Z95 * ((p * (1 - p) / total + z2 / (4 * total * total)).sqrt()) / denom
+    return [p.round(4).alias(rate), (centre - half).round(4).alias(low), (centre + half).round(4).alias(high)]
+
+
 def win_rate_columns(prefix: str = "") -> list[pl.Expr]:
     """``{prefix}win_rate``, ``{prefix}ci_low``, ``{prefix}ci_high`` (Wilson, 95%) from ``{prefix}games`` and
     ``{prefix}wins`` (NULL where there are no games)."""
-    n = pl.col(f"{prefix}games").cast(pl.Float64)
-    n = pl.when(n > 0).then(n)
-    p = pl.col(f"{prefix}wins").cast(pl.Float64) / n
-    z2 = Z95**2
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = Z95 * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / denom
-    return [
-        p.round(4).alias(f"{prefix}win_rate"),
-        (centre - half).round(4).alias(f"{prefix}ci_low"),
-        (centre + half).round(4).alias(f"{prefix}ci_high"),
-    ]
+    return proportion_columns(
+        f"{prefix}wins", f"{prefix}games", f"{prefix}win_rate", f"{prefix}ci_low", f"{prefix}ci_high"
+    )
 
 
 def with_win_rate(frame: pl.DataFrame, prefix: str = "") -> pl.DataFrame:
@@ -335,6 +344,11 @@ def run_report(
     sql = sqlfiles.load(f"report_{name}")
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
     frame = with_rates(con.sql(sql, params=params).pl())
+    for rate, (hits, n) in spec.proportions.items():  # the SQL holds a NULL placeholder where the rate goes
+        exprs = proportion_columns(hits, n, rate, f"{rate}_ci_low", f"{rate}_ci_high")
+        at = frame.columns.index(rate)
+        order = [*frame.columns[:at], rate, f"{rate}_ci_low", f"{rate}_ci_high", *frame.columns[at + 1 :]]
+        frame = frame.with_columns(exprs).select(order)
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
         frame = frame.with_columns(iwd=(pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
     if "grp" in frame.columns:
