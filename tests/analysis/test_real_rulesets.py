@@ -204,6 +204,37 @@ def test_site_control(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
     assert sum(c["resolved_first"] for c in want.values()) > 0  # the sample has ordered resolutions
 
 
+def test_site_order(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-28] [MOR-29] who resolved each Site first and why, the seat-games where that player did so and their
+    wins, against every decided seat-game (the baseline); a simultaneous resolution has no first player."""
+    want: Counter[tuple[int, str, str]] = Counter()
+    of_site: Counter[int] = Counter()
+    base: Counter[str] = Counter()
+    for log in by(logs, "morana"):
+        if log.close.winner < 0:
+            continue
+        base["games"] += 2
+        base["wins"] += 1
+        hits: Counter[tuple[int, str, int]] = Counter()
+        for e in kinds(log, "SiteResolutionBegan"):
+            of_site[e.site] += 1
+            if e.first >= 0:
+                hits[(e.site, e.reason, e.first)] += 1
+        for (site, reason, seat), count in hits.items():
+            want[(site, reason, "resolutions")] += count
+            want[(site, reason, "games")] += 1
+            want[(site, reason, "wins")] += seat == log.close.winner
+    columns = ["resolutions", "of_resolutions", "games", "wins", "all_games", "all_wins"]
+    got = rows(run_report(con, "site_order", min_games=0).frame, ["site", "reason"], columns)
+    expect = {
+        (site, reason): (want[(site, reason, "resolutions")], of_site[site], want[(site, reason, "games")],
+                         want[(site, reason, "wins")], base["games"], base["wins"])
+        for site, reason, kind in want if kind == "games"
+    }  # fmt: skip
+    assert got == expect and got
+    assert sum(of_site.values()) > sum(v[0] for v in expect.values())  # simultaneous ones have no first player
+
+
 def test_morana_has_no_first_player(con: duckdb.DuckDBPyConnection) -> None:
     """[MOR-13] both players take each turn together: first_player is NULL, so went_first is NULL and the
     first_player report has no MORANA row; Miras 9 keeps its first player [M9-022]."""
