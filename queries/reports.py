@@ -111,14 +111,17 @@ REPORTS: dict[str, ReportSpec] = {
         ("miras9",),
         True,
         "Each Battle Damage point paid [M9-086] by where it was paid from, by game stage; seat filters select the "
-        "payer. share_of_stage is the share of that stage's points.",
+        "payer. share_of_stage is the share of that stage's points, share_overall the same source's share of "
+        "every stage's points (the baseline).",
         ALL_BY,
     ),
     "stack_depth": ReportSpec(
         "Reaction windows: response rates and stack depth",
         ("miras9",),
         False,
-        "Per reaction window name: windows opened, how many got a response, pushes, the deepest stack.",
+        "Per reaction window name: windows opened, how many got a response (response_rate, with its interval; "
+        "all_response_rate over every window, the baseline), pushes, the deepest stack.",
+        proportions={"response_rate": ("responded", "windows")},
     ),
     "manifest_pressure": ReportSpec(
         "Manifest and Pressure usage",
