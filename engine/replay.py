@@ -25,9 +25,9 @@ import msgspec
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState
-from annals.engine.registry import get_ruleset
+from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
-from annals.schemas.errors import AnnalsError, InconsistentLogError
+from annals.schemas.errors import AnnalsError, CardDataError, InconsistentLogError
 from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
@@ -124,12 +124,24 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
         partial = log.close.end_reason.startswith(JUDGE_REASON_PREFIX)
     script = _Script(log.decisions, partial=partial)
     try:
-        ruleset = get_ruleset(header.ruleset)
+        try:
+            ruleset = ruleset_for(header)
+        except CardDataError as exc:
+            raise _Differs("header: cards", f"an embedded card definition is refused: {exc}") from None
         for field, logged, ours in (
             ("engine_version", header.engine_version, ENGINE_VERSION),
             ("ruleset_version", header.ruleset_version, ruleset.schema.version),
             ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
         ):
+            if logged != ours and field == "card_pool_hash" and header.cards:
+                ids = ", ".join(d.id for d in header.cards)
+                raise _Differs(
+                    "header: cards",
+                    f"the embedded card definitions ({ids}) make pool {ours!r}, not the {logged!r} the header names: "
+                    "a definition was changed after the game",
+                    logged,
+                    ours,
+                )
             if logged != ours:
                 raise _Differs(
                     f"header: {field}",

@@ -12,7 +12,6 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
 from __future__ import annotations
 
 from annals.engine.core import Emit
-from annals.engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
 from annals.engine.miras9.state import LOC_NAMES, ZONE_LOC, CardState, M9State, combatants, lane_of, side_of
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import CardDef
@@ -21,16 +20,17 @@ from annals.schemas.records import TOKEN_BASE
 UNIT_TYPES = frozenset({"unit", "token"})
 
 
-def defn(cs: CardState) -> CardDef:
-    return SPIRIT[cs.cid] if cs.face else POOL[cs.cid]
+def defn(s: M9State, cs: CardState) -> CardDef:
+    """The definition a card has now: its Spirit face once awakened, else its card, from the game's pool."""
+    return s.pool.spirit[cs.cid] if cs.face else s.pool[cs.cid]
 
 
 def on_board(cs: CardState) -> bool:
     return cs.zone in ZONE_LOC
 
 
-def is_unit(cs: CardState) -> bool:
-    return cs.zone in ZONE_LOC and (cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES)
+def is_unit(s: M9State, cs: CardState) -> bool:
+    return cs.zone in ZONE_LOC and (cs.face == 1 or s.pool[cs.cid].type in UNIT_TYPES)
 
 
 def manned(d: CardDef) -> bool:
@@ -44,9 +44,9 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
-        if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
+        if (o.cid not in s.pool.spirit_static) if o.face else (o.cid not in s.pool.static_cids):
             continue
-        for st in defn(o).statics:
+        for st in defn(s, o).statics:
             scope = st.scope
             if (
                 (scope == "host" and o.host == iid)
@@ -57,25 +57,25 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
                 total += getattr(st, field)
     for side in (0, 1):
         site = s.players[side].sites[lane]
-        if site and cards[site].cid in STATIC_CIDS:
-            for st in POOL[cards[site].cid].statics:
+        if site and cards[site].cid in s.pool.static_cids:
+            for st in s.pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
                     total += getattr(st, field)
     return total
 
 
 def atk(s: M9State, cs: CardState) -> int:
-    v = defn(cs).atk + cs.atk_mod + _static_sum(s, cs, "atk")
+    v = defn(s, cs).atk + cs.atk_mod + _static_sum(s, cs, "atk")
     return v if v > 0 else 0
 
 
 def grit(s: M9State, cs: CardState) -> int:
-    v = defn(cs).grit + cs.grit_mod + _static_sum(s, cs, "grit")
+    v = defn(s, cs).grit + cs.grit_mod + _static_sum(s, cs, "grit")
     return v if v > 0 else 0
 
 
 def echo_of(s: M9State, cs: CardState) -> int:
-    v = defn(cs).echo + _static_sum(s, cs, "echo")
+    v = defn(s, cs).echo + _static_sum(s, cs, "echo")
     return v if v > 0 else 0
 
 
@@ -83,9 +83,9 @@ def ward(s: M9State, cs: CardState) -> int:
     return _static_sum(s, cs, "ward")
 
 
-def can_act(cs: CardState) -> bool:
+def can_act(s: M9State, cs: CardState) -> bool:
     """Ready, Attuned, on the board, manned: may attack, block, Manifest, Pressure [M9-053], [M9-066], [M9-068]."""
-    return cs.tapped == 0 and cs.attuned == 1 and is_unit(cs) and manned(defn(cs))
+    return cs.tapped == 0 and cs.attuned == 1 and is_unit(s, cs) and manned(defn(s, cs))
 
 
 def presence(s: M9State, lane: int, player: int) -> bool:
@@ -93,14 +93,14 @@ def presence(s: M9State, lane: int, player: int) -> bool:
     cards = s.cards
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs):
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(s, cs):
             return True
     return False
 
 
 def units(s: M9State) -> list[CardState]:
     cards = s.cards
-    return [cards[c] for c in s.board if is_unit(cards[c])]
+    return [cards[c] for c in s.board if is_unit(s, cards[c])]
 
 
 # ---------------------------------------------------------------- deployment
@@ -129,7 +129,7 @@ def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
     if "infiltrate" not in d.keywords:
         return False
     site = s.players[side].sites[lane]
-    return not (site and "no_enemy_entry" in POOL[s.cards[site].cid].keywords)
+    return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
 
 
 # ---------------------------------------------------------------- targets
@@ -143,9 +143,9 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        pool = [c for c in combatants(w) if c in cards and is_unit(cards[c])]
+        pool = [c for c in combatants(w) if c in cards and is_unit(s, cards[c])]
     else:
-        pool = [c for c in s.board if is_unit(cards[c])]
+        pool = [c for c in s.board if is_unit(s, cards[c])]
     if kind.startswith("friendly"):
         return [c for c in pool if cards[c].ctrl == ctrl]
     if kind.startswith("enemy"):

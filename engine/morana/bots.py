@@ -17,7 +17,6 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import DecisionPoint
-from annals.engine.morana.cards import pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.reducer import apply
 from annals.engine.morana.resolution import definition, targets, vigil_amount, ward_of
@@ -145,7 +144,7 @@ class HeuristicAgent:
         """What one Commit action is worth now (``Done`` is worth 0); ``mine``/``theirs`` from ``_site_power``."""
         t = type(option)
         if t is Invoke:
-            return self._effects_worth(s, pool().wardens[s.wardens[self.player]].invocation, 0, -1) - _INVOKE
+            return self._effects_worth(s, s.pool.wardens[s.wardens[self.player]].invocation, 0, -1) - _INVOKE
         if t is not Place and t is not Rebirth:
             return 0.0
         d = definition(s, option.card)

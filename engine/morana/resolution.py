@@ -13,15 +13,14 @@ defeated before its effects resolve loses them: this is how Clash 2 in [MOR-39] 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from typing import Final
 
-from annals.engine.morana.cards import pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
 from annals.schemas import morana as ev
-from annals.schemas.morana import Card, Effect, Vigil
+from annals.schemas.morana import Card, Effect
 from annals.schemas.records import Event, instance_owner
 
 Emit = Callable[[Event], None]
@@ -32,16 +31,11 @@ SWIFT: Final = "swift"
 
 
 def definition(s: MoranaState, card: int) -> Card:
-    return pool().cards[s.ids[instance_owner(card)][deck_index(card)]]
-
-
-@cache
-def _vigil(warden: str) -> Vigil:
-    return pool().wardens[warden].vigil
+    return s.pool.cards[s.ids[instance_owner(card)][deck_index(card)]]
 
 
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:
-    v = _vigil(s.wardens[player])
+    v = s.pool.wardens[s.wardens[player]].vigil
     return v.amount if v.op == op else 0
 
 
@@ -166,7 +160,7 @@ def run_effect(
 
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
-        return pool().wardens[s.wardens[instance_owner(card)]].invocation
+        return s.pool.wardens[s.wardens[instance_owner(card)]].invocation
     d = definition(s, card)
     return d.reborn if kind == "reborn" else d.omen
 

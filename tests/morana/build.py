@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from annals.engine.morana.cards import pool
+from annals.engine.morana.cards import shipped_pool
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import COMMIT_DONE, MoranaState
 from annals.engine.rng import Rng
@@ -45,7 +45,7 @@ def build(
             for token in names.split():
                 sealed = token.startswith("~")
                 name, _, power = token.lstrip("~").partition("@")
-                card = pool().cards[name]
+                card = shipped_pool().cards[name]
                 inst = instance_id(p, len(s.ids[p]))
                 s.ids[p].append(name)
                 if zone.startswith("site"):
