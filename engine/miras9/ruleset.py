@@ -167,7 +167,7 @@ class M9Ruleset:
             turn.mulligan(s, emit, rng, p, choice.take)
 
     def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
-        if s.n == 0:
+        if s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
             decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)
