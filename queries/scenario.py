@@ -113,7 +113,7 @@ def _line_of(text: str, needle: Any, field: str = "") -> int:
     start: int = next((i for i, line in enumerate(lines) if line.strip() == f"[{top}]"), 0)
     for k in [*range(start, len(lines)), *range(start)]:
         if token and token in lines[k]:
-            return k + 1
+            return int(k) + 1
     return 0
 
 

@@ -75,7 +75,7 @@ BAD = {  # what is changed in a good file -> what the one-line error must say (a
     ),
     "card in two places": (
         ('"d1=char-recruit"', '"a1=char-recruit"'),
-        r"board\[0\]\.card: label 'a1' is used twice",
+        r"p1\.board\[0\]\.card: label 'a1' is used twice",
     ),
     "malformed expectation": (
         ('"p2.echo == 0"', '"p2.echo === 0"'),
