@@ -217,6 +217,9 @@ def _value(word: str, labels: dict[str, int]) -> Any:
         return labels[word]
     if word in LANE_WORDS:
         return LANE_WORDS[word]
+    place = re.fullmatch(r"(p[12])[.:](exterior|interior|space)", word)
+    if place:  # a Miras 9 board position: that player's half of the lane
+        return PLAYERS.index(place.group(1)) * 3 + LANE_WORDS[place.group(2)]
     if word in PLAYERS:
         return PLAYERS.index(word)
     if word in ("true", "false"):
