@@ -17,6 +17,7 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     play,
     position,
     query,
+    replay,
     scenario,
     schema,
     serve,
