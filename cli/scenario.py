@@ -12,7 +12,7 @@ from annals.schemas.files import expand
 
 scenario_app = typer.Typer(
     help="Scenario files: a small position, scripted decisions and expectations, played by the rules. "
-    "Example: annals scenario new miras9 --output ruling.toml",
+    "Example: annals scenario new miras9 --output starter.toml",
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")
