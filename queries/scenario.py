@@ -348,7 +348,7 @@ def _lookup(run: _Run, left: str, labels: dict[str, int]) -> Any:
 
 
 def _mentions(event: Any, card: int) -> bool:
-    for f in INSTANCE_FIELDS:
+    for f in (*INSTANCE_FIELDS, "by"):  # ``by``: the card whose effect it was
         v = getattr(event, f, None)
         if v == card or (isinstance(v, list) and card in v):
             return True

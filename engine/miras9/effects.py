@@ -147,6 +147,16 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
     make_token(s, emit, e.card_id, ctrl, loc)
 
 
+def _mill(s: M9State, emit: Emit, e: ev.Mill, src: int, ctrl: int, target: int) -> None:
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount, "discard", "mill")
+
+
+def _nothing(s: M9State, emit: Emit, e: ev.NoEffect, src: int, ctrl: int, target: int) -> None:
+    pass  # an explicit "no effect": the slot is filled, nothing happens
+
+
 def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: int) -> None:
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 
@@ -166,6 +176,8 @@ PRIMITIVES: dict[type[Any], Prim] = {
     ev.Withdraw: _withdraw,
     ev.MakeToken: _token,
     ev.Script: _script,
+    ev.Mill: _mill,
+    ev.NoEffect: _nothing,
 }
 
 

@@ -26,7 +26,13 @@ from annals.engine.rng import Rng
 from annals.schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
 from annals.schemas.records import instance_owner
 
-_WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}  # per unit, in Power-at-a-Site terms
+_WORTH = {
+    "slava": 2.0,
+    "initiative": 0.5,
+    "draw": 0.7,
+    "script": 2.0,
+    "none": 0.0,
+}  # per unit, in Power-at-a-Site terms
 _KILL = 2.0  # defeating a Spirit, on top of the Power its damage removes
 _KEYWORD_WORTH = {"clash": 1.5, "ward": 0.8, "bloom": 1.2}  # per point of X
 _EMBER = 0.15  # a nudge towards the cheaper of two equal plays

@@ -67,6 +67,10 @@ def _check_effects(effects: list[Effect], where: str, allowed_targets: frozenset
             raise CardDataError(f"{at}: op {e.op!r} takes no target (got {e.target!r}); remove it")
         if e.op in {"damage", "boost", "slava", "draw"} and e.amount < 1:
             raise CardDataError(f"{at}: op {e.op!r} needs amount >= 1 (got {e.amount!r})")
+        if e.condition not in kw.CONDITIONS:
+            raise CardDataError(f"{at}: condition {e.condition!r} is unknown; use one of {sorted(kw.CONDITIONS)}")
+        if e.op == "none" and (e.amount or e.target or e.condition):
+            raise CardDataError(f"{at}: op 'none' (no effect) takes no amount, target or condition; remove them")
         if e.op == "script" and e.hook not in HOOKS:
             raise CardDataError(f"{at}: unknown script hook {e.hook!r}; define it in engine/morana/scripts.py")
         if e.op != "script" and e.hook:
@@ -109,7 +113,10 @@ def check_card(c: Card) -> None:
 
 def check_warden(w: Warden) -> None:
     where = f"warden {w.id!r}"
-    if w.vigil.op not in kw.VIGIL_OPS or w.vigil.amount < 1:
+    if w.vigil.op == "none":  # a Warden with no Vigil
+        if w.vigil.amount:
+            raise CardDataError(f"{where}: vigil op 'none' (no Vigil) takes amount 0 (got {w.vigil.amount!r})")
+    elif w.vigil.op not in kw.VIGIL_OPS or w.vigil.amount < 1:
         raise CardDataError(f"{where}: vigil {w.vigil!r} must use one of {sorted(kw.VIGIL_OPS)} with amount >= 1")
     if w.invocation_cost < MIN_INVOCATION_COST:
         raise CardDataError(f"{where}: invocation_cost {w.invocation_cost!r} is below 1 (R-MOR-15)")
@@ -278,7 +285,7 @@ def card_text(c: Card, p: Pool) -> str:
 
 def warden_text(w: Warden) -> str:
     """A Warden's Vigil and its once-per-game Invocation [MOR-33]."""
-    vigil = f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
+    vigil = "No Vigil" if w.vigil.op == "none" else f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
     return f"{vigil}. Invocation {w.invocation_cost}: " + "; ".join(_effect_text(e) for e in w.invocation) + "."
 
 
@@ -298,4 +305,9 @@ def _effect_text(e: Effect) -> str:
     if e.op == "script":
         rules = (HOOKS[e.hook].__doc__ or "").strip().rstrip(".")
         return rules or f"<{e.hook}>"
-    return " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)
+    if e.op == "none":
+        return "no effect"
+    text = " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)
+    if e.condition:
+        text = f"if you have {e.condition.split('_')[0]} Slava than your opponent, {text}"
+    return text

@@ -132,10 +132,17 @@ def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, a
     emit(ev.SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
 
 
+def _condition_holds(s: MoranaState, player: int, condition: str) -> bool:
+    mine, theirs = s.slava[player], s.slava[1 - player]
+    return mine > theirs if condition == "more_slava" else mine < theirs
+
+
 def run_effect(
     s: MoranaState, emit: Emit, step: str, player: int, by: int, site: int, e: Effect, tg: list[int]
 ) -> None:
     op = e.op
+    if op == "none" or (e.condition and not _condition_holds(s, player, e.condition)):
+        return  # no effect; or its condition is not met as it resolves (R-MOR-24)
     if op == "damage":
         for t in tg:
             if t in s.power:
