@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from annals.engine.morana.cards import card_text, check_card, check_warden, shipped_pool, warden_text
