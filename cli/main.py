@@ -17,6 +17,8 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     play,
     position,
     query,
+    replay,
+    scenario,
     schema,
     serve,
     simulate,

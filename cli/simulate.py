@@ -9,6 +9,7 @@ import typer
 from rich.progress import Progress
 
 from annals.cli.app import app, out, reported
+from annals.engine.registry import load_cards
 from annals.engine.simulate import simulate as run_simulation
 from annals.schemas.files import default_games
 
@@ -32,17 +33,25 @@ def simulate(
         None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    cards: Path | None = typer.Option(
+        None, "--cards", help="A TOML file of card definitions to add or change (each log embeds them)."
+    ),
 ) -> None:
     """Play bot games and write one log per game.
 
     Example: annals simulate miras9 --games 20 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
     """
     folder = out_dir if out_dir is not None else default_games()
+
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
     sides: dict[str, None] = {}
     with reported(), Progress(disable=quiet or not out.is_terminal, transient=True) as progress:
         task = progress.add_task("games", total=games)
-        for result in run_simulation(ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns):
+        extra = load_cards(ruleset, cards) if cards is not None else None
+        played = run_simulation(
+            ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns, cards=extra
+        )
+        for result in played:
             sides.update(dict.fromkeys(result.seats))
             wins[result.winner_seat] += 1
             progress.advance(task)

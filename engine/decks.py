@@ -35,7 +35,7 @@ class CardBook(msgspec.Struct, frozen=True):
 
 def _miras9() -> CardBook:
     from annals.engine.miras9.cards import SPIRIT_SUFFIX, deck_problems
-    from annals.engine.miras9.pool import POOL
+    from annals.engine.miras9.pool import SHIPPED as POOL
 
     ids: dict[str, str] = {}
     for cid, card in POOL.items():
@@ -47,7 +47,8 @@ def _miras9() -> CardBook:
 
 
 def _morana() -> CardBook:
-    from annals.engine.morana.cards import deck_problems, pool
+    from annals.engine.morana.cards import deck_problems
+    from annals.engine.morana.cards import shipped_pool as pool
 
     p = pool()
     ids: dict[str, str] = {}

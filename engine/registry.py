@@ -14,11 +14,16 @@ in the entry-point groups ``annals.rulesets`` and ``annals.schemas``::
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from annals.engine.core import Ruleset
+from annals.schemas.carddefs import CardDefinition, load_card_file
+from annals.schemas.errors import CardDataError
+from annals.schemas.header import LogHeader
 from annals.schemas.rulesets import RulesetRegistrationError, UnknownRulesetError, register_schema
 
 ENTRY_POINT_GROUP = "annals.rulesets"
@@ -70,3 +75,33 @@ def get_ruleset(name: str) -> Ruleset[Any]:
         raise UnknownRulesetError("ruleset", name, ruleset_names())
     ruleset: Ruleset[Any] = importlib.import_module(module).RULESET
     return ruleset
+
+
+def with_cards(ruleset: Ruleset[Any], cards: Sequence[CardDefinition]) -> Ruleset[Any]:
+    """``ruleset`` played with the shipped pool plus ``cards`` (itself when there are none); ``CardDataError`` for a
+    ruleset that has no card pool to extend."""
+    if not cards:
+        return ruleset
+    extend = getattr(ruleset, "with_cards", None)
+    if extend is None:
+        raise CardDataError(f"ruleset {ruleset.schema.name!r} takes no card definitions; remove them")
+    extended: Ruleset[Any] = extend(cards)
+    return extended
+
+
+def ruleset_for(header: LogHeader) -> Ruleset[Any]:
+    """The ruleset a log's game was played with: its ruleset, with the card definitions its header embeds."""
+    return with_cards(get_ruleset(header.ruleset), header.cards)
+
+
+def load_cards(ruleset_name: str, path: str | Path) -> list[CardDefinition]:
+    """The card definitions of a TOML card file for ``ruleset_name`` (its pool file's tables: ``[[cards]]``, and
+    for MORANA ``[[wardens]]``), each checked by building the pool with them (``CardDataError`` naming the card and
+    field)."""
+    ruleset = get_ruleset(ruleset_name)
+    cards = load_card_file(path, getattr(ruleset, "card_sections", ("cards",)))
+    try:
+        with_cards(ruleset, cards)
+    except CardDataError as exc:
+        raise CardDataError(f"{path}: {exc}") from None
+    return cards

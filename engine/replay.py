@@ -25,9 +25,9 @@ import msgspec
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState
-from annals.engine.registry import get_ruleset
+from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
-from annals.schemas.errors import AnnalsError, InconsistentLogError
+from annals.schemas.errors import AnnalsError, CardDataError, InconsistentLogError
 from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
@@ -124,7 +124,10 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
         partial = log.close.end_reason.startswith(JUDGE_REASON_PREFIX)
     script = _Script(log.decisions, partial=partial)
     try:
-        ruleset = get_ruleset(header.ruleset)
+        try:
+            ruleset = ruleset_for(header)
+        except CardDataError as exc:
+            raise _Differs("header: cards", f"an embedded card definition is refused: {exc}") from None
         # a log of an earlier ruleset version this one still re-runs: each event compared as that version wrote it
         recorded_as = ruleset.schema.earlier.get(header.ruleset_version)
         version = header.ruleset_version if recorded_as is not None else ruleset.schema.version
@@ -133,8 +136,22 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
             ("ruleset_version", header.ruleset_version, version),
             ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
         ):
-            if field == "card_pool_hash" and logged in getattr(ruleset, "card_pool_hashes", tuple)():
-                continue  # an earlier pool the ruleset still re-runs as played (a ruleset may list them)
+            if (
+                field == "card_pool_hash"
+                and not header.cards
+                and logged in getattr(ruleset, "card_pool_hashes", tuple)()
+            ):
+                continue  # an earlier shipped pool the ruleset still re-runs as played (a ruleset may list them)
+            if logged != ours and field == "card_pool_hash" and header.cards:
+                ids = ", ".join(d.id for d in header.cards)
+                raise _Differs(
+                    "header: cards",
+                    f"the embedded card definitions ({ids}) make pool {ours!r}, not the {logged!r} the header names: "
+                    "a definition was changed after the game",
+                    logged,
+                    ours,
+                )
+
             if logged != ours:
                 raise _Differs(
                     f"header: {field}",

@@ -8,9 +8,10 @@ from typing import Any
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import Agent, Ruleset
-from annals.engine.registry import get_ruleset
+from annals.engine.registry import get_ruleset, with_cards
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult, finalize_header, play
+from annals.schemas.carddefs import CardDefinition
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
 from annals.schemas.files import output_folder
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
@@ -102,6 +103,7 @@ def header_for(
             tournament=tournament,
             max_turns=max_turns,
             nonce=nonce,
+            cards=tuple(getattr(ruleset, "extra_cards", ())),
         )
     )
 
@@ -153,15 +155,17 @@ def simulate(
     max_turns: int | None = None,
     event: str = "",
     on_game: Callable[[GameResult], None] | None = None,
+    cards: list[CardDefinition] | None = None,
 ) -> Iterator[GameResult]:
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
     ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
     plays without a cap.
 
-    Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
+    Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even. ``cards``:
+    play with the shipped pool plus these definitions (each log embeds them).
     """
-    ruleset = get_ruleset(ruleset_name)
+    ruleset = with_cards(get_ruleset(ruleset_name), cards or [])
     decks = default_decks(ruleset) if decks is None else decks
     check_seed(seed, games)
     cap = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)

@@ -22,9 +22,9 @@ def _miras9() -> dict[str, Any]:
 
 
 def _morana() -> dict[str, Any]:
-    from annals.engine.morana.cards import pool
+    from annals.engine.morana.cards import shipped_pool
 
-    p = pool()
+    p = shipped_pool()
     return {**p.cards, **p.wardens}
 
 

@@ -9,14 +9,16 @@ The format (``annals-position/1``), one JSON object::
       "players": [{"name": "...", "agent": "..."}, ...],
       "decks":   [{"name": "...", "cards": ["c1", ...], "leader": ""}, ...],
       "cards":   {"1004": "c2", ...},        # legend only: instance -> card id (ignored when read)
-      "state":   {...}                        # the ruleset's state_type, field by field
+      "state":   {...},                       # the ruleset's state_type, field by field
+      "sandbox": false                        # optional: true for a judge's small position
     }
 
 Card instances follow ``schemas.records.instance_id`` (seat 0's deck card i is 1000 + i, seat 1's 2000 + i). Edit
 ``state`` to set up a ruling (move a card between zones, change a counter), then ``annals continue FILE``.
 
 Reading checks, and refuses with ``InvalidPositionError`` naming the problem: the decks against the construction
-rules (the ruleset's ``new_state``), a card in two places (see ``CHECKERS`` and ``ZONE_FIELDS``), a card that is
+rules (the ruleset's ``new_state``; not for a ``"sandbox": true`` file, a judge's small position), each
+instance's card against its deck list, a card in two places (see ``CHECKERS`` and ``ZONE_FIELDS``), a card that is
 no instance of the decks, a negative counter (``*_mod`` counters are signed).
 
 Continuing writes a new log whose header has ``branched_from`` (source game, event, the position's digest) and
@@ -74,6 +76,7 @@ class PositionFile(msgspec.Struct, kw_only=True):
     decks: list[DeckList]
     cards: dict[str, str] = {}
     state: msgspec.Raw
+    sandbox: bool = False  # a judge's small position: no deck-building rules (every other check stands)
 
 
 def position_file(timeline: Timeline, count: int, coordinate: str = "") -> bytes:
@@ -113,6 +116,7 @@ def _header(doc: PositionFile, seed: int = 0, start: bytes = b"", branch: Branch
         decks=doc.decks,
         branched_from=branch,
         start_position=start,
+        sandbox=doc.sandbox,
     )
 
 
@@ -130,7 +134,8 @@ def _instance_lists(value: Any, out: list[list[int]]) -> None:
 
 
 def _check_document(ruleset: Ruleset[Any], doc: PositionFile) -> None:
-    """The fields around the state: the ruleset's version and card pool, two players, legal decks."""
+    """The fields around the state: the ruleset's version and card pool, two players, legal decks (any decks for
+    a ``sandbox`` file: its header says so, and the ruleset's ``new_state`` then skips the deck-building rules)."""
     if check_for(doc.ruleset, ruleset) is None:
         raise InvalidPositionError(
             f"ruleset {doc.ruleset!r} has no position files (its engine offers no check_position); they are for: "
@@ -165,14 +170,31 @@ def _pool(doc: PositionFile) -> set[str]:
     return known or {c for d in doc.decks for c in [*d.cards, d.leader] if c}
 
 
+def instance_cards(state: Any) -> dict[int, str]:
+    """Each card instance's card id as the state holds it (Miras 9 ``cards``, MORANA ``ids``; else none)."""
+    cards = getattr(state, "cards", None)
+    if isinstance(cards, dict):
+        return {iid: cs.cid for iid, cs in cards.items() if isinstance(getattr(cs, "cid", None), str)}
+    ids = getattr(state, "ids", None)
+    if isinstance(ids, list):
+        return {CARDS_PER_PLAYER * (p + 1) + i: cid for p, row in enumerate(ids) for i, cid in enumerate(row)}
+    return {}
+
+
 def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
-    """Refuse an impossible position with the reason (see the module docstring)."""
+    """Refuse an impossible position with the reason (see the module docstring); a ``sandbox`` file (a judge's
+    small position) is not held to the deck-building rules, every other check stands."""
     _check_document(ruleset, doc)
     check_ints(state)
     check = check_for(doc.ruleset, ruleset)
     assert check is not None  # _check_document refused the ruleset otherwise
     check(state, Fields(doc.decks, _pool(doc), ruleset.new_state(_header(doc))))
     names = card_names(_header(doc))
+    for iid, cid in sorted(instance_cards(state).items()):
+        if iid < TOKEN_BASE and iid in names and cid and names[iid] != cid:
+            raise InvalidPositionError(
+                f"card instance {iid} is {cid!r} in the state but {names[iid]!r} in its deck list; make them agree"
+            )
     checker = CHECKERS.get(doc.ruleset)
     if checker is not None:
         module, function = checker
@@ -322,7 +344,10 @@ def continue_game(
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
     header = msgspec.structs.replace(
-        _header(doc, seed, msgspec.msgpack.encode(state), branch), players=players, max_turns=max_turns
+        _header(doc, seed, msgspec.msgpack.encode(state), branch),
+        players=players,
+        max_turns=max_turns,
+        sandbox=doc.sandbox,
     )
     header = finalize_header(header)
     scripted = IndexAgent(list(script or []), bots_for(ruleset, header))

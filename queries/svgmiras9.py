@@ -94,7 +94,7 @@ def _site(s: M9State, side: int, lane: int, x: float, y: float) -> str:
     card = s.players[side].sites[lane] if side < len(s.players) else 0
     if not card:
         return _site_line(side, lane, x, y, 0, "", 0)
-    d = defn(s.cards[card])
+    d = defn(s, s.cards[card])
     return _site_line(side, lane, x, y, card, d.name, d.gen)
 
 
@@ -119,24 +119,24 @@ def _units(s: M9State, cards: list[int], x: float, y: float, roles: dict[int, st
     for i, c in enumerate(cards):
         cs = s.cards[c]
         ux, uy = x + (i % 2) * (TILE_W + 4), y + (i // 2) * row_h
-        attached = tuple((e, s.cards[e].zone, defn(s.cards[e]).name) for e in s.board if s.cards[e].host == c)
+        attached = tuple((e, s.cards[e].zone, defn(s, s.cards[e]).name) for e in s.board if s.cards[e].host == c)
         if row_h >= 84:
             body = _unit_tile(*_unit_facts(s, cs), roles.get(c, ""), attached)
         else:
             body = _unit_compact(*_unit_facts(s, cs), roles.get(c, ""), attached, row_h - 4)
-        out.append(group(ux, uy, card_attrs(c, cs.zone, defn(cs).name), body))
+        out.append(group(ux, uy, card_attrs(c, cs.zone, defn(s, cs).name), body))
     return out
 
 
 def _unit_facts(s: M9State, cs: CardState) -> tuple[str, str, int, int, int, int, int, int, int, int]:
-    d = defn(cs)
+    d = defn(s, cs)
     kind = " · ".join(d.traits) if d.traits else d.type
     if d.type == "equipment":
         kind = "equipment (dropped)"
     if cs.zone.startswith("route:"):  # at its destination's column, not there yet [M9-054]
         kind += " · EN ROUTE" + (" · spotted" if cs.spotted else "")
     if cs.aboard:
-        kind += " · aboard " + defn(s.cards[cs.aboard]).name
+        kind += " · aboard " + defn(s, s.cards[cs.aboard]).name
     return (d.name, kind, cs.ctrl, atk(s, cs), grit(s, cs), echo_of(s, cs), cs.wounds, cs.tapped, cs.attuned, cs.shield)
 
 
@@ -218,7 +218,7 @@ def _player(
     leader = s.cards.get(pl.leader)
     lead: tuple[int, str, int, int] | None = None
     if leader is not None and (leader.zone == "planet" or leader.face):
-        lead = (pl.leader, defn(leader).name, defn(leader).threshold, leader.face)
+        lead = (pl.leader, defn(s, leader).name, defn(s, leader).threshold, leader.face)
     piles = tuple(len(getattr(pl, zone)) for zone, _ in PILE_LABELS + OPEN_PILES)
     out = list(_strip(side, who, active, pl.echo, lead, piles, strip_y))
     see = viewer is None or viewer == side
@@ -227,7 +227,7 @@ def _player(
     for c in pl.hand:
         cs = s.cards.get(c)
         if see and cs is not None:
-            out.append(_hand_line(hx, hand_y, c, *_hand_facts(cs)))
+            out.append(_hand_line(hx, hand_y, c, *_hand_facts(s, cs)))
         else:
             out.append(back_line(hx, hand_y, 100, 54, "hand", side))
         hx += step
@@ -262,8 +262,8 @@ def _hand_line(x: int, y: int, card: int, name: str, kind: str, cost: int, stats
     return group(x, y, card_attrs(card, "hand", name), _hand_tile(name, kind, cost, stats))
 
 
-def _hand_facts(cs: CardState) -> tuple[str, str, int, str]:
-    d = defn(cs)
+def _hand_facts(s: M9State, cs: CardState) -> tuple[str, str, int, str]:
+    d = defn(s, cs)
     stats = f"{d.atk}/{d.grit}/{d.echo}" if d.type in ("unit", "token") else ""
     return d.name, d.type, d.cost, stats
 
@@ -282,7 +282,7 @@ def _hand_tile(name: str, kind: str, cost: int, stats: str) -> str:
 
 def _name(s: M9State, card: int) -> str:
     cs = s.cards.get(card)
-    return defn(cs).name if cs is not None else "?"
+    return defn(s, cs).name if cs is not None else "?"
 
 
 def _panels(s: M9State) -> list[str]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from annals.engine.morana.cards import pool
 from annals.engine.morana.state import SITES, SLAVA_TO_WIN, MoranaState, deck_index
 from annals.queries.svgkit import (
     CLOSE_SVG,
@@ -56,11 +55,11 @@ def render_lines(s: MoranaState, viewer: int | None, title: str, players: tuple[
 
 
 def card_name(s: MoranaState, card: int) -> str:
-    return pool().cards[s.ids[instance_owner(card)][deck_index(card)]].name
+    return s.pool.cards[s.ids[instance_owner(card)][deck_index(card)]].name
 
 
 def _facts(s: MoranaState, card: int, sealed: bool) -> tuple[str, str, int, int, str, bool]:
-    c = pool().cards[s.ids[instance_owner(card)][deck_index(card)]]
+    c = s.pool.cards[s.ids[instance_owner(card)][deck_index(card)]]
     words = " · ".join(f"{k} {x}" if x else k for k, x in c.keywords.items())
     power = s.power.get(card, c.power if sealed else 0) if c.kind == "spirit" else -1
     return c.name, f"{c.kind} · cost {c.cost}", instance_owner(card), power, words, sealed
@@ -114,7 +113,7 @@ def _player(
     initiative = " · Initiative" if s.initiative == side else ""
     out = [text(12, strip_y + 16, clip(who, 22) + initiative, "h", SIDE_INK[side])]
     if side < len(s.wardens) and s.wardens_seated[side]:
-        w = pool().wardens[s.wardens[side]]
+        w = s.pool.wardens[s.wardens[side]]
         used = "used" if s.invoked[side] else "ready"
         label = f"{w.name} · Invocation {w.invocation_cost} · {used}"
         body = rect(0, 0, 260, 24, "site", 4) + text(6, 16, clip(label, 47), "small")

@@ -81,18 +81,18 @@ def _namer(ruleset: str, state: Any) -> Any:
 
         def m9(card: int) -> str:
             cs = state.cards.get(card)
-            return defn(cs).name if cs is not None else ("a hidden card" if card < 0 else f"card {card}")
+            return defn(state, cs).name if cs is not None else ("a hidden card" if card < 0 else f"card {card}")
 
         return m9
     if ruleset == "morana":
-        from annals.engine.morana.cards import pool
         from annals.queries.svgmorana import card_name
 
         def mor(card: int) -> str:
             if card < 0:
                 return "a hidden card"
             if card % 1000 == 999:
-                return pool().wardens[state.wardens[card // 1000 - 1]].name
+                name: str = state.pool.wardens[state.wardens[card // 1000 - 1]].name
+                return name
             return card_name(state, card)
 
         return mor

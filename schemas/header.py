@@ -10,6 +10,8 @@ import hashlib
 
 import msgspec
 
+from annals.schemas.carddefs import CardDefinition
+
 
 class PlayerInfo(msgspec.Struct, frozen=True):
     name: str
@@ -57,6 +59,11 @@ class LogHeader(msgspec.Struct, frozen=True):
     # A creation nonce (hex from ``secrets``) for a game people play, so two of their games never share an id even
     # with the same decks, names and seed; empty for simulations, whose ids stay a function of their inputs.
     nonce: str = ""
+    # Card definitions the game was played with that are not the shipped pool's (new cards, or shipped cards
+    # changed): embedded so any annals replays the game without the card file (``schemas.carddefs``).
+    cards: tuple[CardDefinition, ...] = ()
+    # A judge's sandbox game (a scenario): started from a position that need not obey the deck-building rules.
+    sandbox: bool = False
 
 
 # The fields each header Struct had when game ids were first derived (format 1). A field added since counts in the
@@ -86,6 +93,20 @@ _FIELDS_OF_FORMAT_1: dict[type[msgspec.Struct], frozenset[str]] = {
 }
 
 
+_LATER_FIELDS = ("cards", "sandbox")  # header fields written only when set, so the logs of games without them
+# keep the very bytes (and digests) they had before the fields existed
+
+
+def header_record(header: LogHeader) -> object:
+    """The header as its log frame holds it: every field, but those added later only when they are set."""
+    if all(getattr(header, name) == _default(_FIELD[name]) for name in _LATER_FIELDS):
+        record = msgspec.to_builtins(header, builtin_types=(bytes,))
+        for name in _LATER_FIELDS:
+            del record[name]
+        return record
+    return header
+
+
 def _default(field: msgspec.structs.FieldInfo) -> object:
     if field.default_factory is not msgspec.NODEFAULT:
         return field.default_factory()
@@ -105,6 +126,9 @@ def _canonical(value: object) -> object:
     if isinstance(value, list):
         return [_canonical(item) for item in value]
     return value
+
+
+_FIELD = {f.name: f for f in msgspec.structs.fields(LogHeader)}
 
 
 def game_id_of(header: LogHeader) -> str:

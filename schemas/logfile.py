@@ -49,7 +49,7 @@ from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.files import open_regular
-from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.header import LogClose, LogHeader, header_record
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
 from annals.schemas.records import Forfeited
@@ -142,7 +142,7 @@ class LogWriter:
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
         self.format_version = FORMAT_VERSION
-        self._frame(KIND_HEADER, header)
+        self._frame(KIND_HEADER, header_record(header))
 
     @classmethod
     def reopen(

@@ -574,6 +574,17 @@ class MakeToken(_Eff, frozen=True, tag="token"):
     card_id: str
 
 
+class Mill(_Eff, frozen=True, tag="mill"):
+    """Discard the top ``amount`` cards of a player's Main Deck (from the top, in order [M9-012])."""
+
+    amount: int
+    to: Who = "you"
+
+
+class NoEffect(_Eff, frozen=True, tag="none"):
+    """Explicitly nothing: a slot that must hold an effect but does nothing (a vanilla trigger, a blank band)."""
+
+
 class Script(_Eff, frozen=True, tag="script"):
     """A named hook in ``engine.miras9.scripts`` for a card the vocabulary cannot express."""
 
@@ -592,7 +603,7 @@ Effect = (
     | TapEff
     | DefeatEff
     | Bounce
-    | (Withdraw | MakeToken | Script | Spot)
+    | (Withdraw | MakeToken | Script | Spot | Mill | NoEffect)
 )
 
 

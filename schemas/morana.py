@@ -330,6 +330,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     amount: int = 0
     target: str = ""  # see engine.morana.keywords.TARGETS
     hook: str = ""  # the named script for op "script"
+    condition: str = ""  # "", "more_slava", "less_slava": see engine.morana.keywords.CONDITIONS
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -76,6 +76,10 @@ def describe_header(header: LogHeader) -> str:
     ]
     for i, (player, deck) in enumerate(zip(header.players, header.decks, strict=True)):
         lines.append(f"p{i}: {player.name} ({player.agent}) with deck {deck.name!r} ({len(deck.cards)} cards)")
+    if header.sandbox:
+        lines.append("sandbox: a judge's scenario, started from a position; no deck-building rules apply")
+    if header.cards:
+        lines.append("cards not in the shipped pool (embedded): " + ", ".join(d.id for d in header.cards))
     if header.tournament is not None:
         lines.append(
             "tournament: " + " ".join(f"{k}={v!r}" for k, v in msgspec.structs.asdict(header.tournament).items())

@@ -35,6 +35,7 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
+from annals.schemas.carddefs import digest_problems
 from annals.schemas.errors import InconsistentLogError
 from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON, LogClose, LogHeader, game_id_of
 from annals.schemas.records import Forfeited
@@ -89,6 +90,9 @@ def check_header(where: Where, header: LogHeader, format_version: int) -> None:
         _within(where, "header: branched_from.at_event", b.at_event, 0, INT32_MAX)
         if not b.game_id:
             raise where.error("header: branched_from.game_id", "a continued game names the game it came from")
+    edited = digest_problems(header.cards)
+    if edited:
+        raise where.error("header: cards", f"{edited[0]}; the log's embedded card definitions cannot be trusted")
     derived = game_id_of(header)
     if header.game_id != derived:
         raise where.error(

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.miras9.cards import SPIRIT_SUFFIX, load_pool
-from annals.engine.morana.cards import pool as morana_pool
+from annals.engine.morana.cards import shipped_pool as morana_pool
 from annals.queries.cards import AmbiguousCardError, UnknownCardError, find_card, pool, pool_frame
 
 runner = CliRunner()

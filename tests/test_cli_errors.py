@@ -87,7 +87,7 @@ def test_an_unknown_option_is_one_line_with_typers_suggestion() -> None:
     result = runner.invoke(app, ["simulate", "miras9", "--gams", "3"])
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: No such option: --gams (Possible options: --games); see 'annals simulate --help'\n"
+        "error: No such option: --gams (Possible options: --cards, --games); see 'annals simulate --help'\n"
     )
 
 

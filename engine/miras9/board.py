@@ -14,7 +14,6 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
 from __future__ import annotations
 
 from annals.engine.core import Emit
-from annals.engine.miras9.pool import POOL, SPIRIT, SPIRIT_STATIC, STATIC_CIDS
 from annals.engine.miras9.state import (
     LOC_NAMES,
     ZONE_LOC,
@@ -32,18 +31,19 @@ from annals.schemas.records import TOKEN_BASE
 UNIT_TYPES = frozenset({"unit", "token"})
 
 
-def defn(cs: CardState) -> CardDef:
-    return SPIRIT[cs.cid] if cs.face else POOL[cs.cid]
+def defn(s: M9State, cs: CardState) -> CardDef:
+    """The definition a card has now: its Spirit face once awakened, else its card, from the game's pool."""
+    return s.pool.spirit[cs.cid] if cs.face else s.pool[cs.cid]
 
 
 def on_board(cs: CardState) -> bool:
     return cs.zone in ZONE_LOC
 
 
-def is_unit(cs: CardState) -> bool:
+def is_unit(s: M9State, cs: CardState) -> bool:
     """A Unit on the board: at a board position, or En Route and Spotted (active and attackable [M9-055])."""
     return (cs.zone in ZONE_LOC or (cs.spotted == 1 and cs.zone in ZONE_ROUTE)) and (
-        cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES
+        cs.face == 1 or s.pool[cs.cid].type in UNIT_TYPES
     )
 
 
@@ -59,11 +59,11 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
-        if (o.cid not in SPIRIT_STATIC) if o.face else (o.cid not in STATIC_CIDS):
+        if (o.cid not in s.pool.spirit_static) if o.face else (o.cid not in s.pool.static_cids):
             continue
         if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-47)
             continue
-        for st in defn(o).statics:
+        for st in defn(s, o).statics:
             scope = st.scope
             if (
                 (scope == "host" and o.host == iid)
@@ -74,25 +74,25 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
                 total += getattr(st, field)
     for side in (0, 1):
         site = s.players[side].sites[lane]
-        if site and cards[site].cid in STATIC_CIDS:
-            for st in POOL[cards[site].cid].statics:
+        if site and cards[site].cid in s.pool.static_cids:
+            for st in s.pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
                     total += getattr(st, field)
     return total
 
 
 def atk(s: M9State, cs: CardState) -> int:
-    v = defn(cs).atk + cs.atk_mod + _static_sum(s, cs, "atk")
+    v = defn(s, cs).atk + cs.atk_mod + _static_sum(s, cs, "atk")
     return v if v > 0 else 0
 
 
 def grit(s: M9State, cs: CardState) -> int:
-    v = defn(cs).grit + cs.grit_mod + _static_sum(s, cs, "grit")
+    v = defn(s, cs).grit + cs.grit_mod + _static_sum(s, cs, "grit")
     return v if v > 0 else 0
 
 
 def echo_of(s: M9State, cs: CardState) -> int:
-    v = defn(cs).echo + _static_sum(s, cs, "echo")
+    v = defn(s, cs).echo + _static_sum(s, cs, "echo")
     return v if v > 0 else 0
 
 
@@ -100,7 +100,7 @@ def ward(s: M9State, cs: CardState) -> int:
     return _static_sum(s, cs, "ward")
 
 
-def can_act(cs: CardState) -> bool:
+def can_act(s: M9State, cs: CardState) -> bool:
     """Ready, Attuned, at a board position (not En Route [M9-054]), not aboard a host, manned: may attack, block,
     move, Manifest, Pressure [M9-053], [M9-057], [M9-066], [M9-068]."""
     return (
@@ -108,8 +108,8 @@ def can_act(cs: CardState) -> bool:
         and cs.attuned == 1
         and cs.zone in ZONE_LOC
         and cs.aboard == 0
-        and is_unit(cs)
-        and manned(defn(cs), cs)
+        and is_unit(s, cs)
+        and manned(defn(s, cs), cs)
     )
 
 
@@ -120,7 +120,7 @@ def presence(s: M9State, lane: int, player: int) -> bool:
     for c in s.board:
         cs = cards[c]
         if cs.ctrl == player and lane_of(cs.loc) == lane:
-            if can_act(cs):
+            if can_act(s, cs):
                 return True
             if cs.aboard and cs.tapped == 0 and cs.attuned == 1 and cs.zone in ZONE_LOC:
                 return True
@@ -129,7 +129,7 @@ def presence(s: M9State, lane: int, player: int) -> bool:
 
 def units(s: M9State) -> list[CardState]:
     cards = s.cards
-    return [cards[c] for c in s.board if is_unit(cards[c])]
+    return [cards[c] for c in s.board if is_unit(s, cards[c])]
 
 
 # ---------------------------------------------------------------- deployment
@@ -158,7 +158,7 @@ def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
     if "infiltrate" not in d.keywords:
         return False
     site = s.players[side].sites[lane]
-    return not (site and "no_enemy_entry" in POOL[s.cards[site].cid].keywords)
+    return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
 
 
 # ---------------------------------------------------------------- targets
@@ -171,7 +171,7 @@ def spottable(s: M9State, ctrl: int) -> list[int]:
     for c in s.board:
         cs = cards[c]
         if (cs.ctrl != ctrl and cs.zone in ZONE_ROUTE and not cs.spotted and cs.aboard == 0) and (
-            cs.face == 1 or POOL[cs.cid].type in UNIT_TYPES
+            cs.face == 1 or s.pool[cs.cid].type in UNIT_TYPES
         ):
             out.append(c)
     return out
@@ -187,9 +187,9 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        pool = [c for c in combatants(w) if c in cards and is_unit(cards[c])]
+        pool = [c for c in combatants(w) if c in cards and is_unit(s, cards[c])]
     else:
-        pool = [c for c in s.board if is_unit(cards[c])]
+        pool = [c for c in s.board if is_unit(s, cards[c])]
     if kind.startswith("friendly"):
         return [c for c in pool if cards[c].ctrl == ctrl]
     if kind.startswith("enemy"):

@@ -14,7 +14,6 @@ from typing import Any
 
 from annals.engine.core import DecisionPoint
 from annals.engine.miras9.board import atk, grit, is_unit
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import M9State, lane_of, side_of
 from annals.engine.rng import Rng
 from annals.schemas.miras9 import (
@@ -53,11 +52,11 @@ class HeuristicAgent:
 
     # ---- set-up and Awaken
     def _starting_site(self, s: M9State, opts: list[PickSite]) -> Any:
-        return max(opts, key=lambda o: (POOL[s.cards[o.card].cid].gen, -o.lane))
+        return max(opts, key=lambda o: (s.pool[s.cards[o.card].cid].gen, -o.lane))
 
     def _mulligan(self, s: M9State, opts: list[Mulligan]) -> Any:
         hand = s.players[self.player].hand
-        cheap = sum(1 for c in hand if POOL[s.cards[c].cid].cost <= 2)
+        cheap = sum(1 for c in hand if s.pool[s.cards[c].cid].cost <= 2)
         return Mulligan(cheap == 0)
 
     def _card_flow(self, s: M9State, opts: list[CardFlow]) -> Any:
@@ -77,7 +76,7 @@ class HeuristicAgent:
     # ---- main phases
     def _value(self, s: M9State, o: PlayCard) -> float:
         cs = s.cards[o.card]
-        d = POOL[cs.cid]
+        d = s.pool[cs.cid]
         v = float(d.cost) + 0.5
         if d.type == "site":
             v += 3 + d.gen
@@ -112,7 +111,7 @@ class HeuristicAgent:
         return v
 
     def _mine(self, s: M9State) -> list[Any]:
-        return [s.cards[c] for c in s.board if s.cards[c].ctrl == self.player and is_unit(s.cards[c])]
+        return [s.cards[c] for c in s.board if s.cards[c].ctrl == self.player and is_unit(s, s.cards[c])]
 
     def _embark(self, s: M9State, opts: list[Any]) -> Any:
         """Man an unmanned host (the first legal boarding of a host with no crew yet)."""
@@ -123,7 +122,7 @@ class HeuristicAgent:
 
     def _held(self, s: M9State, lane: int) -> int:
         """How many enemy Units stand in the lane column."""
-        return sum(1 for c in s.board if s.cards[c].ctrl != self.player and is_unit(s.cards[c])
+        return sum(1 for c in s.board if s.cards[c].ctrl != self.player and is_unit(s, s.cards[c])
                    and lane_of(s.cards[c].loc) == lane)  # fmt: skip
 
     def _move(self, s: M9State, opts: list[Any]) -> Any:
@@ -162,7 +161,7 @@ class HeuristicAgent:
         for a in acts:
             t = s.cards.get(a.target)
             if t is not None and (
-                t.wounds or POOL[s.cards[a.card].cid].abilities[a.ability].target == "enemy_en_route"
+                t.wounds or s.pool[s.cards[a.card].cid].abilities[a.ability].target == "enemy_en_route"
             ):
                 return a
         return Pass()
@@ -225,7 +224,7 @@ class HeuristicAgent:
                 t = s.cards[target]
                 mine = t.ctrl == self.player
                 card = s.cards[o.card]
-                eff_names = self._effect_names(card.cid, o)
+                eff_names = self._effect_names(s, card.cid, o)
                 if mine and ("shield" in eff_names or "boost" in eff_names or "heal" in eff_names) and w.step == 4:
                     return o
                 if not mine and ("wound" in eff_names) and grit(s, t) - t.wounds <= 2:
@@ -234,8 +233,8 @@ class HeuristicAgent:
                     return o
         return Pass()
 
-    def _effect_names(self, cid: str, o: Any) -> set[str]:
-        d = POOL[cid]
+    def _effect_names(self, s: M9State, cid: str, o: Any) -> set[str]:
+        d = s.pool[cid]
         effects = d.abilities[o.ability].effects if type(o) is Activate else d.effects
         return {type(e).__name__.lower() for e in effects}
 
@@ -261,9 +260,9 @@ class HeuristicAgent:
 
         def key(o: PayPoint) -> tuple[int, int]:
             rank = _PAY_ORDER[o.source]
-            if o.source == "echo" and leader.zone == "planet" and pl.echo >= POOL[leader.cid].threshold - 2:
+            if o.source == "echo" and leader.zone == "planet" and pl.echo >= s.pool[leader.cid].threshold - 2:
                 rank = 3
-            cost = POOL[s.cards[o.card].cid].cost if o.card else 0
+            cost = s.pool[s.cards[o.card].cid].cost if o.card else 0
             return (rank, cost)
 
         return min(opts, key=key)

@@ -89,10 +89,15 @@ def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, Card
     return pool
 
 
-def load_pool(path: Path = DATA / "cards.toml") -> dict[str, CardDef]:
+def decode_cards(path: Path = DATA / "cards.toml") -> list[CardDef]:
+    """The card definitions of a pool file, as written (no Spirit faces, not cross-checked)."""
     pool = _decode(path, CardPool)
     assert isinstance(pool, CardPool)
-    return build_pool(pool.cards, str(path))
+    return pool.cards
+
+
+def load_pool(path: Path = DATA / "cards.toml") -> dict[str, CardDef]:
+    return build_pool(decode_cards(path), str(path))
 
 
 def pool_hash(path: Path = DATA / "cards.toml") -> str:

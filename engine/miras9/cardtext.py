@@ -48,6 +48,10 @@ def _static(s: Static) -> str:
     return text
 
 
+def _whose(e: Effect) -> str:
+    return {"you": "your", "opponent": "the opponent's"}.get(getattr(e, "to", "you"), "its owner's")
+
+
 def _effect(e: Effect, pool: dict[str, CardDef]) -> str:
     op = type(e).__name__
     amount = getattr(e, "amount", 0)
@@ -71,6 +75,8 @@ def _effect(e: Effect, pool: dict[str, CardDef]) -> str:
         "DefeatEff": "defeat it",
         "Bounce": "return it to its owner's Hand",
         "Withdraw": "remove it from the wave",
+        "Mill": f"discard the top {amount} card{'s' if amount != 1 else ''} of {_whose(e)} Main Deck",
+        "NoEffect": "no effect",
     }
     return words.get(op, op)
 

@@ -38,7 +38,7 @@ def _able_in(s: M9State, player: int, lane: int, barred_by: str) -> list[CardSta
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(cs) and barred_by not in defn(cs).keywords:
+        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(s, cs) and barred_by not in defn(s, cs).keywords:
             out.append(cs)
     return out
 
@@ -56,7 +56,7 @@ def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
     """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(cs) and cs.ctrl != w.attacker and lane_of(cs.loc) == w.lane and t not in w.left
+    return cs is not None and is_unit(s, cs) and cs.ctrl != w.attacker and lane_of(cs.loc) == w.lane and t not in w.left
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:
@@ -187,7 +187,7 @@ def combat_damage(s: M9State, emit: Emit) -> None:
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
     check_defeats(s, emit)
     for a, _ in battle:
-        if is_unit(cards[a]):
+        if is_unit(s, cards[a]):
             fire(s, emit, cards[a], "battle_damage")
     settle(s, emit)
 

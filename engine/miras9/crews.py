@@ -32,8 +32,8 @@ SPACE = 2
 BOARDERS = frozenset({"character", "spirit"})  # [M9-061]: Vehicles and Ships never embark
 
 
-def may_board(cs: CardState) -> bool:
-    d = defn(cs)
+def may_board(s: M9State, cs: CardState) -> bool:
+    d = defn(s, cs)
     return cs.aboard == 0 and d.crew < 0 and (cs.face == 1 or bool(BOARDERS.intersection(d.traits)))
 
 
@@ -41,7 +41,9 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     """[M9-060] every legal embark and disembark of player ``p`` right now."""
     cards = s.cards
     opts: list[Embark | Disembark] = []
-    hosts = [cards[c] for c in s.board if cards[c].ctrl == p and cards[c].zone in ZONE_LOC and defn(cards[c]).crew > 0]
+    hosts = [
+        cards[c] for c in s.board if cards[c].ctrl == p and cards[c].zone in ZONE_LOC and defn(s, cards[c]).crew > 0
+    ]
     if not hosts:
         return opts
     aboard: dict[int, int] = {}
@@ -54,11 +56,11 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
         if cs.ctrl != p or cs.zone not in ZONE_LOC:
             continue
         if cs.aboard:
-            if lane_of(cs.loc) in unit_lanes(defn(cs)):
+            if lane_of(cs.loc) in unit_lanes(defn(s, cs)):
                 opts.append(Disembark(c))
-        elif may_board(cs):
+        elif may_board(s, cs):
             opts.extend(
-                Embark(c, h.iid) for h in hosts if h.loc == cs.loc and aboard.get(h.iid, 0) < defn(h).crew
+                Embark(c, h.iid) for h in hosts if h.loc == cs.loc and aboard.get(h.iid, 0) < defn(s, h).crew
             )  # [M9-062] the Crew Limit
     return opts
 
@@ -89,7 +91,7 @@ def unload(s: M9State, emit: Emit, cs: CardState, reason: str, leave: Leave) -> 
     for o in crew:
         if reason == "defeated" and not space:  # [M9-091] survive tapped at that Site
             counter(s, emit, o, "tapped", 1, "host_defeated")
-        elif (reason == "defeated" and space) or lane_of(o.loc) not in unit_lanes(defn(o)):
+        elif (reason == "defeated" and space) or lane_of(o.loc) not in unit_lanes(defn(s, o)):
             leave(s, emit, o, "discard", "host_lost")  # [M9-091] discarded at Space
 
 

@@ -60,7 +60,7 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     """Take a card off the board: out of the wave, statuses cleared, Equipment on it dropped, then moved."""
     iid = cs.iid
     leave_wave(s, emit, cs)
-    if cs.aboard or defn(cs).crew > 0:  # crew disembark first; a host's crew meet their fate [M9-091]
+    if cs.aboard or defn(s, cs).crew > 0:  # crew disembark first; a host's crew meet their fate [M9-091]
         crews.unload(s, emit, cs, reason, leave_board)
     for name in CARD_COUNTERS:
         counter(s, emit, cs, name, 0, reason)

@@ -33,7 +33,6 @@ from annals.engine.miras9.board import (
 )
 from annals.engine.miras9.damage import deal, leave_board
 from annals.engine.miras9.movement import spot
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import REPLACEMENT, CardState, M9State, Spent, combatants, lane_of, loc_of, side_of
 from annals.schemas import miras9 as ev
 
@@ -48,7 +47,7 @@ def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
     else:
         return None
     cs = s.cards.get(c) if c else None
-    return cs if cs is not None and is_unit(cs) else None
+    return cs if cs is not None and is_unit(s, cs) else None
 
 
 def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int | None:
@@ -143,10 +142,20 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
     # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
     loc = cs.loc if cs is not None and cs.loc >= 0 and side_of(cs.loc) == ctrl else loc_of(ctrl, 0)
-    lanes = unit_lanes(POOL[e.card_id])
+    lanes = unit_lanes(s.pool[e.card_id])
     if lane_of(loc) not in lanes:
         loc = loc_of(ctrl, lanes[0])
     make_token(s, emit, e.card_id, ctrl, loc)
+
+
+def _mill(s: M9State, emit: Emit, e: ev.Mill, src: int, ctrl: int, target: int) -> None:
+    p = _player_of(s, e.to, ctrl, target)
+    if p is not None:
+        draw(s, emit, p, e.amount, "discard", "mill")
+
+
+def _nothing(s: M9State, emit: Emit, e: ev.NoEffect, src: int, ctrl: int, target: int) -> None:
+    pass  # an explicit "no effect": the slot is filled, nothing happens
 
 
 def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: int) -> None:
@@ -173,6 +182,8 @@ PRIMITIVES: dict[type[Any], Prim] = {
     ev.MakeToken: _token,
     ev.Script: _script,
     ev.Spot: _spot,
+    ev.Mill: _mill,
+    ev.NoEffect: _nothing,
 }
 
 
@@ -186,7 +197,7 @@ def resolve(s: M9State, emit: Emit, effects: list[Any], src: int, ctrl: int, tar
 
 def fire(s: M9State, emit: Emit, cs: CardState, when: str) -> None:
     """[M9-108] triggered abilities of ``cs`` whose condition is ``when``."""
-    d = defn(cs)
+    d = defn(s, cs)
     if not d.triggers:
         return
     for t in d.triggers:
@@ -197,7 +208,7 @@ def fire(s: M9State, emit: Emit, cs: CardState, when: str) -> None:
 
 def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
     """Defeat ``cs``, unless its replacement effect applies instead [M9-109]; True when it was defeated."""
-    d = defn(cs)
+    d = defn(s, cs)
     rep = d.replacement
     if rep is not None and not (rep.once_per_turn and Spent(cs.iid, REPLACEMENT) in s.once):
         emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
@@ -222,7 +233,7 @@ def check_defeats(s: M9State, emit: Emit) -> None:
         if not doomed:
             return
         for cs in doomed:
-            if is_unit(cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
+            if is_unit(s, cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
                 saved.append(cs.iid)
 
 

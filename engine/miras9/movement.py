@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import _static_sum, can_act, counter, defn, is_unit, spend, spottable, unit_lanes
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import (
     ALL_LOCS,
     LOC_NAMES,
@@ -42,13 +41,13 @@ def move_cost(s: M9State, cs: CardState) -> int:
 
 def may_reach(s: M9State, cs: CardState, loc: int) -> bool:
     """Ruling R-M9-46: a lane the trait may use [M9-059], and an enemy half only where its Site allows entry."""
-    if loc == cs.loc or lane_of(loc) not in unit_lanes(defn(cs)):
+    if loc == cs.loc or lane_of(loc) not in unit_lanes(defn(s, cs)):
         return False
     side = side_of(loc)
     if side == cs.ctrl:
         return True
     site = s.players[side].sites[lane_of(loc)]
-    return not (site and "no_enemy_entry" in POOL[s.cards[site].cid].keywords)
+    return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
 
 
 def move_options(s: M9State, p: int) -> list[MoveUnit]:
@@ -58,7 +57,7 @@ def move_options(s: M9State, p: int) -> list[MoveUnit]:
     opts: list[MoveUnit] = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != p or not can_act(cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
+        if cs.ctrl != p or not can_act(s, cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
             continue
         opts.extend(MoveUnit(c, loc) for loc in ALL_LOCS if may_reach(s, cs, loc))
     return opts
@@ -76,7 +75,7 @@ def move_unit(s: M9State, emit: Emit, p: int, opt: MoveUnit) -> None:
     cost = move_cost(s, cs)
     spend(s, emit, p, cost)
     counter(s, emit, cs, "tapped", 1, "move")
-    rapid = "rapid" in defn(cs).keywords
+    rapid = "rapid" in defn(s, cs).keywords
     dst = LOC_NAMES[opt.loc] if rapid else ROUTE_NAMES[opt.loc]
     riders = [o.iid for o in companions(s, cs.iid)]  # crew keep their own status (ruling R-M9-51, A-19)
     emit(ev.UnitMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, dst, cost))

@@ -1,22 +1,77 @@
-"""The loaded card pool, shared by the rules modules (static data, never state)."""
+"""Card pools as values: the shipped pool, and the shipped pool with extra or changed card definitions.
+
+A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
+awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``), its hash
+(``digest``: the shipped file's hash for the shipped pool) and the definitions it adds to the shipped pool
+(``extra``, embedded in the header and state of a game played with them). The rules never read a module global:
+each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
+"""
 
 from __future__ import annotations
 
-from annals.engine.miras9.cards import DATA, load_decks, load_default_decks, load_pool, pool_hash
+from collections.abc import Sequence
+from functools import cache
+
+from annals.engine.miras9.cards import DATA, SPIRIT_SUFFIX, build_pool, decode_cards, load_decks, load_default_decks
+from annals.engine.miras9.cards import pool_hash as file_hash
+from annals.schemas.carddefs import CardDefinition, convert, extended_pool_hash
+from annals.schemas.errors import CardDataError
 from annals.schemas.header import DeckList
 from annals.schemas.miras9 import CardDef
 
-POOL: dict[str, CardDef] = load_pool()
-POOL_HASH: str = pool_hash()
-# The pools before this one, by hash, and the rules edition their games were played under (``M9State.edition``).
-# Each later pool only adds cards, so the current POOL holds every card of theirs unchanged (ruling R-M9-53).
-EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1}
-DECKS: dict[str, DeckList] = load_decks(POOL)
-DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)
-SPIRIT: dict[str, CardDef] = {cid[: -len("#spirit")]: d for cid, d in POOL.items() if cid.endswith("#spirit")}
-STATIC_CIDS: frozenset[str] = frozenset(cid for cid, d in POOL.items() if d.statics)
-SPIRIT_STATIC: frozenset[str] = frozenset(cid for cid, d in SPIRIT.items() if d.statics)
+SECTIONS = ("cards",)  # the tables of a Miras 9 card file
 
-__all__ = [
-    "DATA", "DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "POOL", "POOL_HASH", "SPIRIT", "SPIRIT_STATIC", "STATIC_CIDS",
-]  # fmt: skip
+
+class Pool(dict[str, CardDef]):
+    """The card definitions of a game by card id, and what the rules derive from them (see the module)."""
+
+    spirit: dict[str, CardDef]
+    static_cids: frozenset[str]
+    spirit_static: frozenset[str]
+    digest: str
+    extra: tuple[CardDefinition, ...]
+
+    def __init__(self, cards: dict[str, CardDef], digest: str, extra: Sequence[CardDefinition] = ()):
+        super().__init__(cards)
+        self.spirit = {cid[: -len(SPIRIT_SUFFIX)]: d for cid, d in cards.items() if cid.endswith(SPIRIT_SUFFIX)}
+        self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
+        self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
+        self.digest = digest
+        self.extra = tuple(extra)
+
+    def with_cards(self, extra: Sequence[CardDefinition]) -> Pool:
+        """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id)."""
+        return with_cards(tuple(extra))
+
+
+_SHIPPED_CARDS: list[CardDef] = decode_cards(DATA / "cards.toml")
+SHIPPED = Pool(build_pool(_SHIPPED_CARDS, str(DATA / "cards.toml")), file_hash())
+
+
+@cache
+def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
+    """The shipped pool with ``extra`` (cached: every state of a game shares its pool)."""
+    if not extra:
+        return SHIPPED
+    by_id = {c.id: c for c in _SHIPPED_CARDS}
+    for d in extra:
+        if d.section not in SECTIONS:
+            raise CardDataError(f"card {d.id!r}: section {d.section!r} is not a Miras 9 card table; use [[cards]]")
+        card = convert(d, CardDef, "card")
+        if card.id.endswith(SPIRIT_SUFFIX):
+            raise CardDataError(
+                f"card {card.id!r}: a Spirit face is its Planet's [spirit] table, not a card of its own"
+            )
+        by_id[card.id] = card
+    cards = build_pool(list(by_id.values()), "card definitions")
+    return Pool(cards, extended_pool_hash(SHIPPED.digest, extra), extra)
+
+
+# The shipped pools before this one, by hash, and the rules edition their games were played under
+# (``M9State.edition``). Each later pool only adds cards, so the shipped pool holds every card of theirs unchanged
+# (ruling R-M9-53).
+EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1}
+DECKS: dict[str, DeckList] = load_decks(SHIPPED)
+DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)
+
+__all__ = ["DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "SHIPPED", "Pool", "with_cards"]

@@ -7,7 +7,7 @@ Bot games need a turn cap: ``DEFAULT_MAX_TURNS`` is the one the shipped docs and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -20,11 +20,12 @@ from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
-from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, POOL, POOL_HASH
+from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, SECTIONS, SHIPPED, Pool, with_cards
 from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
+from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.miras9 import SCHEMA
 from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
@@ -47,24 +48,44 @@ class M9Ruleset:
     default_max_turns = DEFAULT_MAX_TURNS
     confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
     apply = apply
+    card_sections = SECTIONS  # the tables of a card file (``schemas.carddefs.load_card_file``)
+
+    def __init__(self, pool: Pool = SHIPPED):
+        self.pool = pool  # the pool this instance's games are played with (a game's state carries its own)
+
+    def with_cards(self, cards: Sequence[CardDefinition]) -> M9Ruleset:
+        """The ruleset played with the shipped pool plus ``cards`` (new cards, or shipped ones changed)."""
+        return M9Ruleset(with_cards(tuple(cards)))
+
+    @property
+    def extra_cards(self) -> list[CardDefinition]:
+        """The definitions this ruleset's pool adds to the shipped pool: embedded in each of its games' header."""
+        return list(self.pool.extra)
 
     def card_pool_hash(self) -> str:
-        return POOL_HASH
+        return self.pool.digest
 
     def card_pool_hashes(self) -> tuple[str, ...]:
         """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-53)."""
-        return (POOL_HASH, *EARLIER_POOLS)
+        return (self.pool.digest, *EARLIER_POOLS)
 
     def new_state(self, header: LogHeader) -> M9State:
+        """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``, and whose
+        rules edition is its pool's (R-M9-53)."""
         edition = EARLIER_POOLS.get(header.card_pool_hash, 2)
         if header.start_position:
             state = msgspec.msgpack.decode(header.start_position, type=M9State)
             state.edition = edition
+            if state.card_defs != list(header.cards):
+                state.card_defs = list(header.cards)
+                state.__post_init__()
             return state
         cards: dict[int, CardState] = {}
         players: list[PlayerState] = []
+        pool = with_cards(tuple(header.cards))
         for p, deck in enumerate(header.decks):
-            validate_deck(deck, POOL)
+            if not header.sandbox:  # a judge's sandbox position: no deck-building rules
+                validate_deck(deck, pool)
             leader = instance_id(p, LEADER_INDEX)
             cards[leader] = CardState(iid=leader, cid=deck.leader, owner=p, ctrl=p, zone="")
             for i, cid in enumerate(deck.cards):
@@ -72,7 +93,7 @@ class M9Ruleset:
                 cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
             players.append(PlayerState(leader=leader))
         first = header.tournament.first_player if header.tournament is not None else -1
-        return M9State(cards=cards, players=players, first=first, edition=edition)
+        return M9State(cards=cards, players=players, first=first, edition=edition, card_defs=list(header.cards))
 
     # ------------------------------------------------------------ the loop
 
@@ -157,7 +178,7 @@ class M9Ruleset:
             turn.mulligan(s, emit, rng, p, choice.take)
 
     def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
-        if s.n == 0 and s.phase == "setup":  # not a game continued from a position (its n starts at 0 too)
+        if s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
             decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)
@@ -221,7 +242,7 @@ class M9Ruleset:
         return DEFAULT_DECKS
 
     def cards(self) -> Mapping[str, CardInfo]:
-        return catalog(POOL)
+        return catalog(self.pool)
 
 
 RULESET = M9Ruleset()

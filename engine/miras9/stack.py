@@ -17,7 +17,6 @@ from typing import Any
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
 from annals.engine.miras9.effects import check_defeats, resolve
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import M9State, Spent
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import Ability, Activate, Pass, PlayCard
@@ -43,8 +42,8 @@ def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
         cs = cards[c]
         if cs.ctrl != player:
             continue
-        d = defn(cs)
-        if not d.abilities or not is_unit(cs):
+        d = defn(s, cs)
+        if not d.abilities or not is_unit(s, cs):
             continue
         for i, a in enumerate(d.abilities):
             if a.timing == timing and ability_ok(s, player, c, i, a):
@@ -59,7 +58,7 @@ def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
     budget = len(pl.resource)
     for c in pl.hand:
         cid = s.cards[c].cid
-        d = POOL[cid]
+        d = s.pool[cid]
         if d.type != "event" or "reaction" not in d.keywords or d.cost > budget or cid in seen:
             continue
         seen.add(cid)
@@ -81,7 +80,7 @@ def open_window(s: M9State, emit: Emit, name: str, first: int) -> None:
 
 def pay_ability(s: M9State, emit: Emit, player: int, opt: Activate) -> Ability:
     cs = s.cards[opt.card]
-    a = defn(cs).abilities[opt.ability]
+    a = defn(s, cs).abilities[opt.ability]
     emit(ev.AbilityActivated(s.n, s.turn, s.step, player, opt.card, opt.ability, opt.target))
     spend(s, emit, player, a.cost)
     if a.echo:
@@ -95,7 +94,7 @@ def announce(s: M9State, emit: Emit, choice: Any) -> None:
     p = s.priority
     if type(choice) is PlayCard:
         cs = s.cards[choice.card]
-        d = POOL[cs.cid]
+        d = s.pool[cs.cid]
         emit(ev.CardPlayed(s.n, s.turn, s.step, p, choice.card, cs.cid, choice.target))
         spend(s, emit, p, d.cost)
         emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "hand", "stack", "announce", 0))
@@ -109,10 +108,10 @@ def resolve_top(s: M9State, emit: Emit) -> None:
     item = s.stack[-1]
     cs = s.cards[item.card]
     if item.ability < 0:
-        d = POOL[cs.cid]
+        d = s.pool[cs.cid]
         kind, effects = d.target, list(d.effects)
     else:
-        a = defn(cs).abilities[item.ability]
+        a = defn(s, cs).abilities[item.ability]
         kind, effects = a.target, list(a.effects)
     target = item.target
     fizzled = bool(kind) and target not in legal_targets(s, kind, item.controller)

@@ -14,9 +14,13 @@ its host's position with ``aboard`` = the host, and a host counts its eligible c
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 import msgspec
 
 from annals.engine.core import GameState
+from annals.engine.miras9.pool import Pool, with_cards
+from annals.schemas.carddefs import CardDefinition
 from annals.schemas.miras9 import LANES
 
 PILES = ("deck", "hand", "resource", "used", "discard", "exile")
@@ -141,7 +145,14 @@ def combatants(w: Wave) -> list[int]:
     return list(dict.fromkeys(members))
 
 
-class M9State(GameState, kw_only=True):
+class M9State(GameState, kw_only=True, dict=True):
+    """The whole game. ``pool`` (not a field: set from ``card_defs`` whenever a state is made or decoded) is the
+    game's card pool, which every rule reads (``s.pool[cid]``); ``card_defs`` are the definitions the game adds
+    to the shipped pool, so a saved position carries them."""
+
+    if TYPE_CHECKING:
+        pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
+
     cards: dict[int, CardState] = {}
     players: list[PlayerState] = []
     board: list[int] = []  # Units and Equipment on the board, in order of arrival
@@ -169,6 +180,10 @@ class M9State(GameState, kw_only=True):
     pressured: list[int] = []
     next_token: int = 0
     edition: int = 2  # 1: the first card pool's rules, without movement or crews (old logs replay as played)
+    card_defs: list[CardDefinition] = []
+
+    def __post_init__(self) -> None:
+        self.__dict__["pool"] = with_cards(tuple(self.card_defs))
 
 
 def card_zone_ok(s: M9State) -> list[str]:

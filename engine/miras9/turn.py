@@ -34,7 +34,6 @@ from annals.engine.miras9.board import (
 )
 from annals.engine.miras9.damage import pay, settle
 from annals.engine.miras9.effects import check_defeats, fire, resolve
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
@@ -82,7 +81,7 @@ def site_options(s: M9State, p: int) -> list[PickSite]:
     opts: list[PickSite] = []
     for c in s.players[p].deck:
         cid = s.cards[c].cid
-        d = POOL[cid]
+        d = s.pool[cid]
         if d.type in ("site", "ship_site") and cid not in seen:
             seen.add(cid)
             opts.extend(PickSite(c, lane) for lane in d.lanes)
@@ -137,7 +136,7 @@ def start_turn(s: M9State, emit: Emit, p: int) -> None:
 def generation_max(s: M9State, p: int) -> int:
     """Ruling R-M9-05: the sum of the resource values of the player's real Sites (a basic lane token gives 0)."""
     cards = s.cards
-    return sum(POOL[cards[c].cid].gen for c in s.players[p].sites if c)
+    return sum(s.pool[cards[c].cid].gen for c in s.players[p].sites if c)
 
 
 def end_turn(s: M9State, emit: Emit) -> None:
@@ -146,7 +145,7 @@ def end_turn(s: M9State, emit: Emit) -> None:
     cards = s.cards
     for c in list(s.board):
         cs = cards[c]
-        if cs.ctrl == p and not cs.attuned and is_unit(cs):
+        if cs.ctrl == p and not cs.attuned and is_unit(s, cs):
             counter(s, emit, cs, "attuned", 1, "turn_end")
         for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-48)
             if getattr(cs, name):
@@ -160,7 +159,7 @@ def end_turn(s: M9State, emit: Emit) -> None:
 def awaken_options(s: M9State, p: int) -> list[Awaken]:
     pl = s.players[p]
     leader = s.cards[pl.leader]
-    if leader.zone != "planet" or pl.echo < POOL[leader.cid].threshold:
+    if leader.zone != "planet" or pl.echo < s.pool[leader.cid].threshold:
         return []
     return [Awaken(loc_of(p, lane)) for lane in range(3)]
 
@@ -176,7 +175,7 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
         if cid in seen:
             continue
         seen.add(cid)
-        d = POOL[cid]
+        d = s.pool[cid]
         if d.cost > budget:
             continue
         t = d.type
@@ -185,7 +184,7 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
         elif t == "site":
             opts.extend(PlayCard(c, loc_of(p, lane)) for lane in d.lanes if not pl.sites[lane])
         elif t == "equipment":
-            opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(cards[h]))
+            opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(s, cards[h]))
         elif t == "event" and "reaction" not in d.keywords:
             opts.extend(PlayCard(c, -1, tg) for tg in legal_targets(s, d.target, p))
     return opts
@@ -225,7 +224,7 @@ def attune_options(s: M9State) -> list[Any]:
     cards = s.cards
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != p or not can_act(cs):  # ruling R-M9-07: the tap is a cost
+        if cs.ctrl != p or not can_act(s, cs):  # ruling R-M9-07: the tap is a cost
             continue
         lane = lane_of(cs.loc)
         if presence(s, lane, 1 - p):  # [M9-094], [M9-095]
@@ -258,7 +257,7 @@ def generate_options(s: M9State) -> list[Any]:
 def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
     """[M9-039] announce, choose, pay in full [M9-047], then place or resolve."""
     cs = s.cards[opt.card]
-    d = POOL[cs.cid]
+    d = s.pool[cs.cid]
     emit(
         ev.CardPlayed(s.n, s.turn, s.step, p, opt.card, cs.cid, opt.target, opt.target if d.type == "equipment" else 0)
     )
@@ -282,7 +281,7 @@ def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
 def awaken(s: M9State, emit: Emit, p: int, opt: Awaken) -> None:
     pl = s.players[p]
     leader = s.cards[pl.leader]
-    threshold = POOL[leader.cid].threshold
+    threshold = s.pool[leader.cid].threshold
     emit(ev.Awakened(s.n, s.turn, s.step, p, pl.leader, threshold))
     set_echo(s, emit, p, pl.echo - threshold, "awaken")
     move(s, emit, pl.leader, LOC_NAMES[opt.loc], "awaken")

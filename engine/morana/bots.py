@@ -17,7 +17,6 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import DecisionPoint
-from annals.engine.morana.cards import pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.reducer import apply
 from annals.engine.morana.resolution import definition, targets, vigil_amount, ward_of
@@ -27,7 +26,13 @@ from annals.engine.rng import Rng
 from annals.schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
 from annals.schemas.records import instance_owner
 
-_WORTH = {"slava": 2.0, "initiative": 0.5, "draw": 0.7, "script": 2.0}  # per unit, in Power-at-a-Site terms
+_WORTH = {
+    "slava": 2.0,
+    "initiative": 0.5,
+    "draw": 0.7,
+    "script": 2.0,
+    "none": 0.0,
+}  # per unit, in Power-at-a-Site terms
 _KILL = 2.0  # defeating a Spirit, on top of the Power its damage removes
 _KEYWORD_WORTH = {"clash": 1.5, "ward": 0.8, "bloom": 1.2}  # per point of X
 _EMBER = 0.15  # a nudge towards the cheaper of two equal plays
@@ -145,7 +150,7 @@ class HeuristicAgent:
         """What one Commit action is worth now (``Done`` is worth 0); ``mine``/``theirs`` from ``_site_power``."""
         t = type(option)
         if t is Invoke:
-            return self._effects_worth(s, pool().wardens[s.wardens[self.player]].invocation, 0, -1) - _INVOKE
+            return self._effects_worth(s, s.pool.wardens[s.wardens[self.player]].invocation, 0, -1) - _INVOKE
         if t is not Place and t is not Rebirth:
             return 0.0
         d = definition(s, option.card)

@@ -19,6 +19,7 @@ import msgspec
 from annals.engine.core import CardInfo
 from annals.engine.morana import keywords as kw
 from annals.engine.morana.scripts import HOOKS
+from annals.schemas.carddefs import CardDefinition, convert, extended_pool_hash
 from annals.schemas.decklist import DeckProblem
 from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
@@ -33,13 +34,23 @@ MIN_REBORN_COST = 1  # [MOR-23]
 MIN_INVOCATION_COST = 1  # R-MOR-15
 
 
+SECTIONS = ("cards", "wardens")  # the tables of a MORANA card file
+
+
 class Pool(msgspec.Struct, frozen=True):
-    """The validated pool: cards and Wardens by id, the keyword reminders, and the hash of the source bytes."""
+    """The validated pool: cards and Wardens by id, the keyword reminders, and its hash (the source bytes' for the
+    shipped pool); ``extra``: the definitions it adds to the shipped pool, embedded in the games played with it.
+    A game's state carries its pool (``MoranaState.pool``): rules read ``s.pool.cards[cid]``, never a global."""
 
     cards: dict[str, Card]
     wardens: dict[str, Warden]
     reminders: dict[str, str]
     digest: str
+    extra: tuple[CardDefinition, ...] = ()
+
+    def with_cards(self, extra: tuple[CardDefinition, ...]) -> Pool:
+        """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id)."""
+        return with_cards(tuple(extra))
 
 
 def _check_effects(effects: list[Effect], where: str, allowed_targets: frozenset[str]) -> None:
@@ -56,6 +67,10 @@ def _check_effects(effects: list[Effect], where: str, allowed_targets: frozenset
             raise CardDataError(f"{at}: op {e.op!r} takes no target (got {e.target!r}); remove it")
         if e.op in {"damage", "boost", "slava", "draw"} and e.amount < 1:
             raise CardDataError(f"{at}: op {e.op!r} needs amount >= 1 (got {e.amount!r})")
+        if e.condition not in kw.CONDITIONS:
+            raise CardDataError(f"{at}: condition {e.condition!r} is unknown; use one of {sorted(kw.CONDITIONS)}")
+        if e.op == "none" and (e.amount or e.target or e.condition):
+            raise CardDataError(f"{at}: op 'none' (no effect) takes no amount, target or condition; remove them")
         if e.op == "script" and e.hook not in HOOKS:
             raise CardDataError(f"{at}: unknown script hook {e.hook!r}; define it in engine/morana/scripts.py")
         if e.op != "script" and e.hook:
@@ -98,7 +113,10 @@ def check_card(c: Card) -> None:
 
 def check_warden(w: Warden) -> None:
     where = f"warden {w.id!r}"
-    if w.vigil.op not in kw.VIGIL_OPS or w.vigil.amount < 1:
+    if w.vigil.op == "none":  # a Warden with no Vigil
+        if w.vigil.amount:
+            raise CardDataError(f"{where}: vigil op 'none' (no Vigil) takes amount 0 (got {w.vigil.amount!r})")
+    elif w.vigil.op not in kw.VIGIL_OPS or w.vigil.amount < 1:
         raise CardDataError(f"{where}: vigil {w.vigil!r} must use one of {sorted(kw.VIGIL_OPS)} with amount >= 1")
     if w.invocation_cost < MIN_INVOCATION_COST:
         raise CardDataError(f"{where}: invocation_cost {w.invocation_cost!r} is below 1 (R-MOR-15)")
@@ -133,9 +151,37 @@ def build_pool(raw: bytes, where: str = "cards.toml") -> Pool:
 
 
 @cache
-def pool() -> Pool:
-    """The shipped pool, loaded once."""
+def shipped_pool() -> Pool:
+    """The shipped pool, loaded once (a game reads its own pool, ``MoranaState.pool``)."""
     return build_pool((DATA_DIR / "cards.toml").read_bytes())
+
+
+@cache
+def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
+    """The shipped pool with ``extra`` (cached: every state of a game shares its pool); ``CardDataError`` naming
+    the card and field for a definition the pool's schema or the vocabulary refuses."""
+    shipped = shipped_pool()
+    if not extra:
+        return shipped
+    cards, wardens = dict(shipped.cards), dict(shipped.wardens)
+    for d in extra:
+        if d.section == "cards":
+            card = convert(d, Card, "card")
+            if card.id in wardens:
+                raise CardDataError(f"card {card.id!r}: the id is a Warden's; give the card another id")
+            check_card(card)
+            cards[card.id] = card
+        elif d.section == "wardens":
+            warden = convert(d, Warden, "warden")
+            if warden.id in cards:
+                raise CardDataError(f"warden {warden.id!r}: the id is a card's; give the Warden another id")
+            check_warden(warden)
+            wardens[warden.id] = warden
+        else:
+            raise CardDataError(
+                f"card {d.id!r}: section {d.section!r} is not a MORANA table; use [[cards]] or [[wardens]]"
+            )
+    return Pool(cards, wardens, shipped.reminders, extended_pool_hash(shipped.digest, extra), extra)
 
 
 def deck_problems(deck: DeckList, p: Pool) -> list[DeckProblem]:
@@ -222,7 +268,7 @@ def decks() -> Mapping[str, DeckList]:
     out: dict[str, DeckList] = {}
     for d in book.decks:
         deck = DeckList(d.name, [e.card for e in d.cards for _ in range(e.copies)], d.warden)
-        validate_deck(deck, pool())
+        validate_deck(deck, shipped_pool())
         out[d.name] = deck
     return out
 
@@ -239,7 +285,7 @@ def card_text(c: Card, p: Pool) -> str:
 
 def warden_text(w: Warden) -> str:
     """A Warden's Vigil and its once-per-game Invocation [MOR-33]."""
-    vigil = f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
+    vigil = "No Vigil" if w.vigil.op == "none" else f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
     return f"{vigil}. Invocation {w.invocation_cost}: " + "; ".join(_effect_text(e) for e in w.invocation) + "."
 
 
@@ -259,4 +305,9 @@ def _effect_text(e: Effect) -> str:
     if e.op == "script":
         rules = (HOOKS[e.hook].__doc__ or "").strip().rstrip(".")
         return rules or f"<{e.hook}>"
-    return " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)
+    if e.op == "none":
+        return "no effect"
+    text = " ".join(x for x in (e.op, str(e.amount) if e.amount else "", e.target.replace("_", " ")) if x)
+    if e.condition:
+        text = f"if you have {e.condition.split('_')[0]} Slava than your opponent, {text}"
+    return text

@@ -21,7 +21,7 @@ KEYWORDS: Final = ("omen", "reborn", "clash", "ward", "swift", "bloom")
 PRINTED_KEYWORDS: Final = frozenset({"clash", "ward", "swift", "bloom"})  # Omen/Reborn are the card's bands
 NUMBERED_KEYWORDS: Final = frozenset({"clash", "ward", "bloom"})
 
-EFFECT_OPS: Final = frozenset({"damage", "boost", "slava", "initiative", "draw", "script"})
+EFFECT_OPS: Final = frozenset({"damage", "boost", "slava", "initiative", "draw", "script", "none"})  # none: no effect
 TARGETED_OPS: Final = frozenset({"damage", "boost"})
 TARGETS: Final = frozenset(
     {
@@ -37,7 +37,10 @@ TARGETS: Final = frozenset(
 )
 SITE_FREE_TARGETS: Final = frozenset({"allies", "enemy_strongest", "enemies"})  # usable by an Invocation
 
-VIGIL_OPS: Final = frozenset({"reborn_discount", "clash_bonus", "ward_bonus", "reveal_boost"})
+VIGIL_OPS: Final = frozenset({"reborn_discount", "clash_bonus", "ward_bonus", "reveal_boost", "none"})  # none: no Vigil
+# An effect's ``condition``: it happens only if, when it resolves, its controller has more (less) Slava than the
+# opponent (R-MOR-24).
+CONDITIONS: Final = frozenset({"", "more_slava", "less_slava"})
 
 
 def ward_after(damage: int, ward: int) -> tuple[int, int]:

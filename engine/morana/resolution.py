@@ -13,15 +13,14 @@ defeated before its effects resolve loses them: this is how Clash 2 in [MOR-39] 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from typing import Final
 
-from annals.engine.morana.cards import pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
 from annals.schemas import morana as ev
-from annals.schemas.morana import Card, Effect, Vigil
+from annals.schemas.morana import Card, Effect
 from annals.schemas.records import Event, instance_owner
 
 Emit = Callable[[Event], None]
@@ -32,16 +31,11 @@ SWIFT: Final = "swift"
 
 
 def definition(s: MoranaState, card: int) -> Card:
-    return pool().cards[s.ids[instance_owner(card)][deck_index(card)]]
-
-
-@cache
-def _vigil(warden: str) -> Vigil:
-    return pool().wardens[warden].vigil
+    return s.pool.cards[s.ids[instance_owner(card)][deck_index(card)]]
 
 
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:
-    v = _vigil(s.wardens[player])
+    v = s.pool.wardens[s.wardens[player]].vigil
     return v.amount if v.op == op else 0
 
 
@@ -138,10 +132,17 @@ def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, a
     emit(ev.SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
 
 
+def _condition_holds(s: MoranaState, player: int, condition: str) -> bool:
+    mine, theirs = s.slava[player], s.slava[1 - player]
+    return mine > theirs if condition == "more_slava" else mine < theirs
+
+
 def run_effect(
     s: MoranaState, emit: Emit, step: str, player: int, by: int, site: int, e: Effect, tg: list[int]
 ) -> None:
     op = e.op
+    if op == "none" or (e.condition and not _condition_holds(s, player, e.condition)):
+        return  # no effect; or its condition is not met as it resolves (R-MOR-24)
     if op == "damage":
         for t in tg:
             if t in s.power:
@@ -166,7 +167,7 @@ def run_effect(
 
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
-        return pool().wardens[s.wardens[instance_owner(card)]].invocation
+        return s.pool.wardens[s.wardens[instance_owner(card)]].invocation
     d = definition(s, card)
     return d.reborn if kind == "reborn" else d.omen
 

@@ -10,7 +10,7 @@ two ``Sealed`` each. Nav, Sites after Dusk, Slava, Power and the Wardens are ope
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -19,12 +19,22 @@ from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
 from annals.engine.morana.bots import HeuristicAgent
-from annals.engine.morana.cards import catalog, decks, default_decks, pool, validate_deck
+from annals.engine.morana.cards import (
+    SECTIONS,
+    Pool,
+    catalog,
+    decks,
+    default_decks,
+    shipped_pool,
+    validate_deck,
+    with_cards,
+)
 from annals.engine.morana.resolution import definition
 from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
+from annals.schemas.carddefs import CardDefinition
 from annals.schemas.errors import InvalidDeckError
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.morana import SCHEMA, MoranaOption
@@ -37,22 +47,45 @@ class MoranaRuleset:
     default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
     confirm_options = frozenset({"Done", "Invoke"})  # seals the Commit; the Invocation is once a game [MOR-33]
     apply = reducer.apply
+    card_sections = SECTIONS  # the tables of a card file (``schemas.carddefs.load_card_file``)
+
+    def __init__(self, pool: Pool | None = None):
+        self.pool = pool if pool is not None else shipped_pool()  # this instance's pool (a state carries its own)
+
+    def with_cards(self, cards: Sequence[CardDefinition]) -> MoranaRuleset:
+        """The ruleset played with the shipped pool plus ``cards`` (new cards or Wardens, or shipped ones changed)."""
+        return MoranaRuleset(with_cards(tuple(cards)))
+
+    @property
+    def extra_cards(self) -> list[CardDefinition]:
+        """The definitions this ruleset's pool adds to the shipped pool: embedded in each of its games' header."""
+        return list(self.pool.extra)
 
     def card_pool_hash(self) -> str:
-        return pool().digest
+        return self.pool.digest
 
     def new_state(self, header: LogHeader) -> MoranaState:
+        """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``."""
         if header.start_position:
-            return msgspec.msgpack.decode(header.start_position, type=MoranaState)
+            state = msgspec.msgpack.decode(header.start_position, type=MoranaState)
+            if state.card_defs != list(header.cards):
+                state.card_defs = list(header.cards)
+                state.__post_init__()
+            return state
         if len(header.decks) != 2:
             n = len(header.decks)
             raise InvalidDeckError(
                 f"MORANA is played by 2 players; the header lists {n} deck{'s' if n != 1 else ''}; give exactly 2"
             )
-        p = pool()
+        p = with_cards(tuple(header.cards))
         for deck in header.decks:
-            validate_deck(deck, p)
-        return MoranaState(ids=[list(d.cards) for d in header.decks], wardens=[d.leader for d in header.decks])
+            if not header.sandbox:  # a judge's sandbox position: no deck-building rules
+                validate_deck(deck, p)
+        return MoranaState(
+            ids=[list(d.cards) for d in header.decks],
+            wardens=[d.leader for d in header.decks],
+            card_defs=list(header.cards),
+        )
 
     def pending(self, s: MoranaState) -> DecisionPoint[MoranaOption] | None:
         if s.step != "commit" or s.committing >= COMMIT_DONE or s.over:
@@ -117,7 +150,7 @@ class MoranaRuleset:
         return default_decks()
 
     def cards(self) -> Mapping[str, CardInfo]:
-        return catalog(pool())
+        return catalog(self.pool)
 
 
 RULESET = MoranaRuleset()

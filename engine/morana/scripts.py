@@ -9,15 +9,14 @@ card data imports it, to check hook names): what a hook needs to read, such as a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annals.schemas import morana as ev
 from annals.schemas.morana import Card
 
-if TYPE_CHECKING:
-    from annals.engine.morana.state import MoranaState
-
-Definition = Callable[["MoranaState", int], Card]  # (state, card instance) -> the card's definition
+# The state is a ``MoranaState``, typed Any here: the state module imports the card pool, which imports these hooks.
+MoranaState = Any
+Definition = Callable[[MoranaState, int], Card]  # (state, card instance) -> the card's definition
 
 
 class ScriptContext:

@@ -8,11 +8,13 @@ Initiative [MOR-29], the Invocation used [MOR-33], and whose Commit is being tak
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
 from annals.engine.core import GameState
+from annals.engine.morana.cards import Pool, with_cards
+from annals.schemas.carddefs import CardDefinition
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_id
 
 PLAYERS: Final = 2
@@ -27,7 +29,14 @@ NOBODY: Final = -1
 COMMIT_DONE: Final = 2  # ``committing`` once both players have sealed
 
 
-class MoranaState(GameState, kw_only=True):
+class MoranaState(GameState, kw_only=True, dict=True):
+    """``pool`` (not a field: set from ``card_defs`` whenever a state is made or decoded) is the game's card pool,
+    which every rule reads (``s.pool.cards[cid]``); ``card_defs`` are the definitions the game adds to the
+    shipped pool, so a saved position carries them."""
+
+    if TYPE_CHECKING:
+        pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
+
     ids: list[list[str]] = []  # card id of each deck instance, by player and index
     wardens: list[str] = []
     wardens_seated: list[bool] = msgspec.field(default_factory=lambda: [False, False])  # WardenChosen applied
@@ -51,6 +60,10 @@ class MoranaState(GameState, kw_only=True):
         default_factory=lambda: [False, False]
     )  # granted this turn, for the next
     committing: int = 0  # the player taking Commit now (0, then 1), or COMMIT_DONE
+    card_defs: list[CardDefinition] = []
+
+    def __post_init__(self) -> None:
+        self.__dict__["pool"] = with_cards(tuple(self.card_defs))
 
 
 def warden_instance(player: int) -> int:

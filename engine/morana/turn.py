@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-from annals.engine.morana.cards import pool
 from annals.engine.morana.resolution import (
     Emit,
     definition,
@@ -106,7 +105,7 @@ def options(s: MoranaState) -> list[MoranaOption]:
     p = s.committing
     embers = s.embers[p]
     out: list[MoranaOption] = []
-    cards = pool().cards
+    cards = s.pool.cards
     ids = s.ids[p]
     for card in s.hand[p]:
         if cards[ids[deck_index(card)]].cost <= embers:
@@ -115,7 +114,7 @@ def options(s: MoranaState) -> list[MoranaOption]:
         for card in s.nav[p]:
             if cards[ids[deck_index(card)]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
                 out.extend(_rebirths(card))
-    if not s.invoked[p] and pool().wardens[s.wardens[p]].invocation_cost <= embers:
+    if not s.invoked[p] and s.pool.wardens[s.wardens[p]].invocation_cost <= embers:
         out.append(_INVOKE)
     out.append(_DONE)
     return out
@@ -138,7 +137,7 @@ def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
         _pay(s, emit, p, reborn_cost(s, p, choice.card), "reborn")
         emit(ev.RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", f"site:{choice.site}"))
     elif t is Invoke:
-        _pay(s, emit, p, pool().wardens[s.wardens[p]].invocation_cost, "invocation")
+        _pay(s, emit, p, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
         emit(ev.InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
     else:
         placed = sum(1 for c in s.sealed if instance_owner(c) == p)

@@ -50,7 +50,7 @@ def test_crew_limit_and_who_may_board_M9_061_M9_062() -> None:
     borrowed = t.unit(0, "char-pilot", 0)
     t.c(borrowed).owner = 1  # controlled by player 0, owned by player 1
     t.act(ev.Embark(borrowed, rover))
-    assert t.c(rover).crew == 0 and not can_act(t.c(rover))
+    assert t.c(rover).crew == 0 and not can_act(t.s, t.c(rover))
 
 
 def test_an_unmanned_host_does_not_attack_move_pressure_or_give_presence_M9_057_M9_093() -> None:
@@ -58,10 +58,10 @@ def test_an_unmanned_host_does_not_attack_move_pressure_or_give_presence_M9_057_
     Crew 0 is always manned; [M9-093] a Vehicle must be manned to Manifest or Pressure."""
     t = Table(phase="move", resource=3)
     rover = t.unit(0, "veh-rover", 0)
-    assert not can_act(t.c(rover)) and not presence(t.s, 0, 0)
+    assert not can_act(t.s, t.c(rover)) and not presence(t.s, 0, 0)
     assert not any(type(o) is ev.MoveUnit and o.card == rover for o in t.options())
     buggy = t.unit(0, "veh-buggy", 0)
-    assert can_act(t.c(buggy)) and presence(t.s, 0, 0)  # Crew 0: always manned
+    assert can_act(t.s, t.c(buggy)) and presence(t.s, 0, 0)  # Crew 0: always manned
     t1 = Table(phase="attack", active=1)
     t1.unit(0, "veh-rover", 0)
     raider = t1.unit(1, "char-raider", 0)

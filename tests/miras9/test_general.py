@@ -6,7 +6,7 @@ from __future__ import annotations
 from annals.engine.miras9.cards import pool_hash
 from annals.engine.miras9.damage import leave_board
 from annals.engine.miras9.effects import defeat
-from annals.engine.miras9.pool import POOL
+from annals.engine.miras9.pool import SHIPPED
 from annals.engine.miras9.ruleset import RULESET
 from annals.engine.simulate import make_header
 from annals.schemas import miras9 as ev
@@ -33,7 +33,7 @@ def test_card_identity_by_card_id_M9_008_M9_113() -> None:
     c = t.hand(0, "char-raider")
     t.act(ev.PlayCard(c, 0))
     (played,) = t.of(ev.CardPlayed)
-    assert played.card_id == "char-raider" and POOL[played.card_id].atk == 3
+    assert played.card_id == "char-raider" and SHIPPED[played.card_id].atk == 3
     h = make_header(RULESET, 1, ["vanguard", "tempest"], ["random", "random"])
     assert h.card_pool_hash == pool_hash() == RULESET.card_pool_hash()
 
@@ -44,7 +44,7 @@ def test_types_and_traits_M9_009() -> None:
     buggy = t.unit(0, "veh-buggy", 0)
     t.act(ev.DeclareAt(0))
     assert any(type(o) is ev.AddAttacker and o.card == buggy for o in t.options())
-    assert POOL["char-recruit"].traits == ["character"] and POOL["veh-buggy"].crew == 0
+    assert SHIPPED["char-recruit"].traits == ["character"] and SHIPPED["veh-buggy"].crew == 0
     t2 = Table(phase="action")
     recruit, buggy_card = t2.hand(0, "char-recruit"), t2.hand(0, "veh-buggy")
     locs = {(o.card, o.loc) for o in t2.options() if type(o) is ev.PlayCard}

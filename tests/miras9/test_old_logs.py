@@ -6,7 +6,7 @@ from pathlib import Path
 
 import msgspec
 
-from annals.engine.miras9.pool import EARLIER_POOLS, POOL_HASH
+from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
 from annals.engine.miras9.ruleset import RULESET
 from annals.engine.replay import rerun, verify_log
 from annals.engine.simulate import make_header
@@ -20,7 +20,7 @@ def test_a_log_of_the_first_pool_still_verifies_M9_031() -> None:
     """Ruling R-M9-53: the committed log of the first pool (written before this change, no Move-phase decision
     [M9-031]) re-runs event for event under edition 1, and verify proves it."""
     log = read_log(OLD)
-    assert log.header.card_pool_hash in EARLIER_POOLS and log.header.card_pool_hash != POOL_HASH
+    assert log.header.card_pool_hash in EARLIER_POOLS and log.header.card_pool_hash != SHIPPED.digest
     assert RULESET.new_state(log.header).edition == 1
     report = rerun(log)
     assert report.ok and report.events_checked == len(log.events), report
@@ -42,4 +42,4 @@ def test_a_changed_first_pool_log_is_refused() -> None:
 def test_a_new_game_is_edition_2_and_its_move_phase_asks() -> None:
     """A game of the current pool has the Move-phase decision the first pool's games never had."""
     h = make_header(RULESET, 1, ["windrunner", "vanguard"], ["random", "random"], max_turns=5)
-    assert h.card_pool_hash == POOL_HASH and RULESET.new_state(h).edition == 2
+    assert h.card_pool_hash == SHIPPED.digest and RULESET.new_state(h).edition == 2

@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annals.engine.miras9.board import atk, echo_of, grit, is_unit
-from annals.engine.miras9.pool import POOL
 from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
 from annals.engine.miras9.state import M9State, card_zone_ok
 from annals.engine.replay import rerun
@@ -85,13 +84,13 @@ def _check_wave_event(s: M9State, e: Any) -> None:
     elif w is not None and w.step > 1 and kind in _PHASE_ACTIONS:
         raise AssertionError(f"{e!r} inside wave {w.number}")
     elif w is not None and kind is ev.CardPlayed:
-        assert "reaction" in POOL[e.card_id].keywords, e
+        assert "reaction" in s.pool[e.card_id].keywords, e
 
 
 def _check_effective(s: M9State) -> None:
     """[M9-007] effective ATK, GRIT and ECHO of every Unit are never below 0: run after every decision."""
     for cs in s.cards.values():
-        if is_unit(cs):
+        if is_unit(s, cs):
             assert min(atk(s, cs), grit(s, cs), echo_of(s, cs)) >= 0, (s.n, cs)
 
 

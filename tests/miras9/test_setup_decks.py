@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from annals.engine.miras9.cards import build_pool, load_pool, validate_deck
-from annals.engine.miras9.pool import DECKS, POOL
+from annals.engine.miras9.pool import DECKS, SHIPPED
 from annals.engine.miras9.ruleset import RULESET
 from annals.engine.miras9.state import M9State
 from annals.engine.rng import Rng
@@ -30,42 +30,42 @@ def test_shipped_decks_are_legal_and_distinct_M9_014() -> None:
     """[M9-014] at least four shipped decks, each legal, with different leaders and styles."""
     assert len(DECKS) >= 4
     for d in DECKS.values():
-        validate_deck(d, POOL)
+        validate_deck(d, SHIPPED)
     assert len({d.leader for d in DECKS.values()}) == len(DECKS)
 
 
 def test_exactly_one_paired_card_M9_014() -> None:
     """[M9-014] the leader must be a Planet/Spirit card, and no second one may be in the main deck."""
     with pytest.raises(InvalidDeckError, match=r"\[M9-014\]"):
-        validate_deck(_deck(leader="char-recruit"), POOL)
+        validate_deck(_deck(leader="char-recruit"), SHIPPED)
     with pytest.raises(InvalidDeckError, match="second paired"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards[:-1], "planet-orun"]), POOL)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards[:-1], "planet-orun"]), SHIPPED)
 
 
 def test_thirty_card_minimum_excludes_paired_card_and_tokens_M9_014_M9_017() -> None:
     """[M9-014] [M9-017] 29 main cards fail even with the Planet; tokens are not deck cards at all (A-24)."""
     with pytest.raises(InvalidDeckError, match="29"):
-        validate_deck(_deck(cards=DECKS["vanguard"].cards[:29]), POOL)
+        validate_deck(_deck(cards=DECKS["vanguard"].cards[:29]), SHIPPED)
     with pytest.raises(InvalidDeckError, match="token"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "token-drone"]), POOL)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "token-drone"]), SHIPPED)
 
 
 def test_copy_limits_M9_015_M9_016() -> None:
     """[M9-015] at most three of a Unit/Equipment/Event; [M9-016] at most two of a Site."""
     base = list(DECKS["vanguard"].cards)
     with pytest.raises(InvalidDeckError, match=r"4 copies of 'char-recruit'.*\[M9-015\]"):
-        validate_deck(_deck(cards=[*base, "char-recruit"]), POOL)
+        validate_deck(_deck(cards=[*base, "char-recruit"]), SHIPPED)
     with pytest.raises(InvalidDeckError, match=r"3 copies of 'site-outpost'.*\[M9-016\]"):
-        validate_deck(_deck(cards=[*base, "site-outpost"]), POOL)
+        validate_deck(_deck(cards=[*base, "site-outpost"]), SHIPPED)
 
 
 def test_no_alignment_restriction_M9_018() -> None:
     """[M9-018] cards of any alignment mix with any Planet: crimson and azure Units under a violet Planet."""
-    crimson = msgspec.structs.replace(POOL["char-recruit"], id="t-crimson", alignment="crimson")
-    azure = msgspec.structs.replace(POOL["char-raider"], id="t-azure", alignment="azure")
-    pool = build_pool([*(c for cid, c in POOL.items() if "#" not in cid), crimson, azure])
+    crimson = msgspec.structs.replace(SHIPPED["char-recruit"], id="t-crimson", alignment="crimson")
+    azure = msgspec.structs.replace(SHIPPED["char-raider"], id="t-azure", alignment="azure")
+    pool = build_pool([*(c for cid, c in SHIPPED.items() if "#" not in cid), crimson, azure])
     assert pool["planet-myr"].alignment == "violet"
-    others = [c for c in DECKS["vanguard"].cards if POOL[c].type != "site"][:27]
+    others = [c for c in DECKS["vanguard"].cards if SHIPPED[c].type != "site"][:27]
     mixed = [*others, "site-outpost", "t-crimson", "t-azure", "t-azure"]
     validate_deck(_deck(cards=mixed, leader="planet-myr"), pool)
 
@@ -73,9 +73,9 @@ def test_no_alignment_restriction_M9_018() -> None:
 def test_unknown_card_and_bad_card_data_are_named_errors() -> None:
     """A deck naming an unknown id, and a card file with a bad field, both fail with a named error."""
     with pytest.raises(InvalidDeckError, match="'no-such-card'"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "no-such-card"]), POOL)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "no-such-card"]), SHIPPED)
     with pytest.raises(CardDataError, match="twice"):
-        build_pool([POOL["char-recruit"], POOL["char-recruit"]])
+        build_pool([SHIPPED["char-recruit"], SHIPPED["char-recruit"]])
 
 
 def test_card_data_file_validated_at_load(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_card_data_file_validated_at_load(tmp_path: Path) -> None:
 
 def test_pool_covers_types_traits_and_effects_M9_008_M9_009() -> None:
     """[M9-008] [M9-009] >= 60 cards with ids; every type of this issue and every Unit trait; >= 3 Planets."""
-    cards = [c for cid, c in POOL.items() if not cid.endswith("#spirit")]
+    cards = [c for cid, c in SHIPPED.items() if not cid.endswith("#spirit")]
     assert len(cards) >= 60
     types = {c.type for c in cards}
     assert {"unit", "site", "equipment", "event", "planet", "token"} <= types
@@ -124,7 +124,7 @@ def test_setup_planet_site_shuffle_hand_M9_019_M9_020_M9_021() -> None:
         pl = s.players[p]
         assert s.cards[pl.leader].zone == "planet" and s.cards[pl.leader].face == 0
         (site,) = [c for c in pl.sites if c]
-        assert POOL[s.cards[site].cid].type == "site" and pl.sites.index(site) in POOL[s.cards[site].cid].lanes
+        assert SHIPPED[s.cards[site].cid].type == "site" and pl.sites.index(site) in SHIPPED[s.cards[site].cid].lanes
         assert len(pl.hand) == 5 and site not in pl.deck
     shuffles = [e for e in events if type(e) is ev.PileShuffled]
     assert len(shuffles) == 2
@@ -180,11 +180,11 @@ def test_deck_errors_quote_the_value_name_the_rule_and_the_fix_M9_014_M9_015_M9_
     if change == "short":
         cards = base[:29]
     elif change == "no-site":  # ten different Units, three copies each: legal but for the missing Site
-        cards = [cid for cid in sorted(POOL) if POOL[cid].type == "unit" and "#" not in cid][:10] * 3
+        cards = [cid for cid in sorted(SHIPPED) if SHIPPED[cid].type == "unit" and "#" not in cid][:10] * 3
     else:
         cards = base + list(change)
     with pytest.raises(InvalidDeckError) as err:
-        validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), POOL)
+        validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), SHIPPED)
     msg = str(err.value)
     assert quoted in msg and rule in msg and fix in msg, msg
 

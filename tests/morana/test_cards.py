@@ -8,7 +8,7 @@ from collections import Counter
 import msgspec
 import pytest
 
-from annals.engine.morana.cards import DATA_DIR, build_pool, decks, pool, validate_deck
+from annals.engine.morana.cards import DATA_DIR, build_pool, decks, shipped_pool, validate_deck
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.simulate import make_header
 from annals.schemas.errors import CardDataError, InvalidDeckError
@@ -18,7 +18,7 @@ from annals.schemas.header import DeckList
 def test_pool_is_complete_and_uses_the_whole_vocabulary() -> None:
     """[MOR-24] [MOR-33] [MOR-37] At least 40 Spirits and Charms over costs 1-8 using all six keywords, 4 Wardens,
     Legendaries, Initiative granters and off-board Slava; every Spirit has an Omen and a Reborn [MOR-21]."""
-    p = pool()
+    p = shipped_pool()
     cards = list(p.cards.values())
     assert len(cards) >= 40 and {c.kind for c in cards} == {"spirit", "charm"}
     assert {c.cost for c in cards} == set(range(1, 9))
@@ -40,7 +40,7 @@ def test_mor35_shipped_decks_are_legal_and_starters_avoid_constructed_rules() ->
     assert {"starter-winter", "starter-sun", "clash", "glory"} <= set(d)
     for name in ("starter-winter", "starter-sun"):
         counts = Counter(d[name].cards)
-        assert max(counts.values()) == 1 and not any(pool().cards[c].legendary for c in counts)
+        assert max(counts.values()) == 1 and not any(shipped_pool().cards[c].legendary for c in counts)
     assert any(v == 2 for v in Counter(d["clash"].cards).values())
 
 
@@ -81,7 +81,7 @@ def test_mor35_each_violation_has_a_clear_error(cards: list[str], leader: str, m
     """[MOR-35] Exactly 20 cards plus 1 Warden, at most 2 copies, at most 1 copy of a Legendary: each violation
     raises InvalidDeckError quoting the bad value, naming the rule, and saying how to fix it."""
     with pytest.raises(InvalidDeckError, match=re.escape(message)):
-        validate_deck(_deck(cards, leader), pool())
+        validate_deck(_deck(cards, leader), shipped_pool())
 
 
 def test_mor35_a_game_needs_two_legal_decks() -> None:
@@ -97,7 +97,7 @@ def test_mor35_a_game_needs_two_legal_decks() -> None:
 
 def test_r_mor_09_one_copy_of_each_legendary_not_one_legendary() -> None:
     """[MOR-35] R-MOR-09: several different Legendaries are legal, one copy each."""
-    validate_deck(_deck([*BASE[:16], "perun", "veles", "koschei", "firebird"]), pool())
+    validate_deck(_deck([*BASE[:16], "perun", "veles", "koschei", "firebird"]), shipped_pool())
 
 
 def test_card_data_errors_name_the_card_and_field() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +23,9 @@ def _tests() -> dict[str, str]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 key = f"tests/morana/{path.name}::{node.name}"
                 out[key] = f"{node.name}\n{ast.get_docstring(node) or ''}"
+    for path in sorted((ROOT / "tests" / "scenarios" / "morana").glob("*.toml")):  # run by tests/test_scenarios.py
+        rules = tomllib.loads(path.read_text()).get("rules", [])
+        out[f"tests/scenarios/morana/{path.name}"] = "\n" + " ".join(f"[{r}]" for r in rules)
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from annals.engine.morana.cards import card_text, pool
+from annals.engine.morana.cards import card_text, shipped_pool
 from annals.engine.morana.keywords import KEYWORDS
 from annals.schemas import morana as ev
 from annals.schemas.morana import Done, Rebirth
@@ -11,7 +11,7 @@ from tests.morana.build import Table, build
 
 def test_mor24_mor25_six_keywords_with_reminders_in_the_card_data() -> None:
     """[MOR-24] [MOR-25] R-MOR-07: exactly six keywords, each with reminder text that cards print."""
-    p = pool()
+    p = shipped_pool()
     assert list(p.reminders) == list(KEYWORDS) == ["omen", "reborn", "clash", "ward", "swift", "bloom"]
     text = card_text(p.cards["vila-archer"], p)
     assert text.startswith("Clash 2 (" + p.reminders["clash"] + ")") and "Reborn 2:" in text

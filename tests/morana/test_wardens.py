@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from annals.engine.morana.cards import DATA_DIR, build_pool, check_warden, pool
+from annals.engine.morana.cards import DATA_DIR, build_pool, check_warden, shipped_pool
 from annals.engine.morana.keywords import KEYWORDS
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import MoranaState, warden_instance
@@ -50,12 +50,12 @@ def test_mor33_invocation_is_not_a_keyword() -> None:
     raw = (DATA_DIR / "cards.toml").read_bytes()
     with pytest.raises(CardDataError, match="keyword 'invocation' is not printable"):
         build_pool(raw.replace(b"keywords = { swift = 0 }", b"keywords = { invocation = 3 }", 1))
-    assert all(w.invocation and w.invocation_cost >= 1 for w in pool().wardens.values())
+    assert all(w.invocation and w.invocation_cost >= 1 for w in shipped_pool().wardens.values())
 
 
 def test_r_mor_15_invocation_cost_at_least_one() -> None:
     """[MOR-33] R-MOR-15: X is at least 1; a Warden printed with X = 0 is rejected."""
-    bad = Warden("w", "W", Vigil("ward_bonus", 1), 0, pool().wardens["lada"].invocation)
+    bad = Warden("w", "W", Vigil("ward_bonus", 1), 0, shipped_pool().wardens["lada"].invocation)
     with pytest.raises(CardDataError, match="invocation_cost 0"):
         check_warden(bad)
 

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.engine.miras9.pool import POOL
-from annals.engine.morana.cards import pool as morana_pool
+from annals.engine.miras9.pool import SHIPPED
+from annals.engine.morana.cards import shipped_pool as morana_pool
 from annals.engine.simulate import simulate
 from annals.queries.annotations import AnnotationError, load_notes, notes_path
 from annals.queries.svgboard import render_svg
@@ -83,7 +83,7 @@ def test_the_files_boards_are_the_renderers_at_every_position(
 
 
 def card_name(ruleset: str, card_id: str) -> str:
-    return POOL[card_id].name if ruleset == "miras9" else morana_pool().cards[card_id].name
+    return SHIPPED[card_id].name if ruleset == "miras9" else morana_pool().cards[card_id].name
 
 
 REDACTION_GAMES = {"miras9": (5, ["vanguard", "wayfarer"]), "morana": (6, ["starter-sun", "starter-winter"])}

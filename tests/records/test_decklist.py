@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from annals.engine.decks import parse_deck_list, read_deck_list
-from annals.engine.miras9.pool import DECKS, POOL
+from annals.engine.miras9.pool import DECKS, SHIPPED
 from annals.engine.morana.cards import decks as morana_decks
-from annals.engine.morana.cards import pool as morana_pool
+from annals.engine.morana.cards import shipped_pool as morana_pool
 from annals.schemas.decklist import DeckListError
 from annals.schemas.errors import InvalidDeckError
 
@@ -38,10 +38,10 @@ def problems(text: str, ruleset: str) -> dict[int, str]:
 def test_a_shipped_miras9_deck_written_as_text_reads_back_the_same() -> None:
     """[M9-014] a deck is its Planet/Spirit and its main deck; cards named by name, any case, or by id."""
     deck = DECKS["vanguard"]
-    names = {cid: d.name for cid, d in POOL.items()}
+    names = {cid: d.name for cid, d in SHIPPED.items()}
     read = parse_deck_list(as_text(deck.cards, deck.leader, names), "miras9")
     assert (sorted(read.cards), read.leader) == (sorted(deck.cards), deck.leader)
-    by_id = parse_deck_list(as_text(deck.cards, deck.leader, {c: c.upper() for c in POOL}), "miras9")
+    by_id = parse_deck_list(as_text(deck.cards, deck.leader, {c: c.upper() for c in SHIPPED}), "miras9")
     assert (sorted(by_id.cards), by_id.leader) == (sorted(deck.cards), deck.leader)
 
 

@@ -44,9 +44,9 @@ def test_names_ids_comments_and_counts_M9_014() -> None:
     for c in rest:
         counts[c] = counts.get(c, 0) + 1
     text += "".join(f"{n} {c}\n" for c, n in counts.items())
-    from annals.engine.miras9.pool import POOL
+    from annals.engine.miras9.pool import SHIPPED
 
-    veteran = POOL["char-veteran"].name
+    veteran = SHIPPED["char-veteran"].name
     deck = parse_deck_list(text.replace("Veteran Fighter", veteran), "miras9")
     assert deck.name == "ada-vanguard"
     assert deck.leader == "planet-kessra"

@@ -1,0 +1,67 @@
+"""``annals scenario``: judges' scenario files, played and checked (``queries.scenario``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from annals.cli.app import app, fail, out, reported
+from annals.queries.scenario import run_file, scenario_from_log, template
+from annals.schemas.files import expand
+
+scenario_app = typer.Typer(
+    help="Scenario files: a small position, scripted decisions and expectations, played by the rules. "
+    "Example: annals scenario new miras9 --output starter.toml",
+    no_args_is_help=True,
+)
+app.add_typer(scenario_app, name="scenario")
+
+
+@scenario_app.command("run")
+def run(
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="Scenario files or glob patterns."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only each file's result, not every step."),
+) -> None:
+    """Play each scenario, print every step with card names, check its expectations; exit 1 at the first failure.
+
+    Example: annals scenario new morana --output r.toml && annals scenario run r.toml
+    """
+    with reported():
+        paths = expand(files)
+        failed = ""
+        for path in paths:
+            outcome = run_file(path)
+            for line in outcome.lines if not quiet else outcome.lines[:1]:
+                out.print(line, markup=False, highlight=False)
+            if outcome.failed and not failed:
+                failed = outcome.failed
+        if failed:
+            fail(failed, hint="the scenario's position, decisions or expectation are not what the rules do")
+        out.print(f"{len(paths)} scenario(s): every expectation holds", markup=False)
+
+
+@scenario_app.command("new")
+def new(
+    ruleset: str | None = typer.Argument(None, metavar="[RULESET]", help="A starter scenario for miras9 or morana."),
+    source: Path | None = typer.Option(None, "--from", help="A game's log to take the position from."),
+    at: str = typer.Option("", "--at", help="The coordinate of the position in that game (e.g. turn:3/commit)."),
+    output: Path = typer.Option(..., "--output", "-o", help="The scenario file to write (never overwritten)."),
+) -> None:
+    """Write a scenario file: a starter for a ruleset, or the position of a real game at a coordinate.
+
+    Example: annals scenario new miras9 --output ruling.toml
+    """
+    with reported():
+        if source is not None:
+            if not at:
+                fail("--from needs --at COORD", hint="say where in the game, e.g. --at turn:3/commit", code=2)
+            text = scenario_from_log(source, at)
+        elif ruleset is not None:
+            text = template(ruleset)
+        else:
+            fail("give a RULESET or --from LOG --at COORD", hint="e.g. annals scenario new miras9 -o r.toml", code=2)
+        if output.exists():
+            fail(f"{output} exists", hint="give another --output; a scenario file is never written over")
+        output.write_text(text)
+        out.print(f"wrote {output}", markup=False)

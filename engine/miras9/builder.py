@@ -1,0 +1,345 @@
+"""Miras 9 positions built by hand: the developers' ``Table`` (a position in a line or two, then acted on through
+the real rules) and ``from_spec`` (a position written the way a judge writes it: scenario files).
+
+    t = Table(phase="attack")
+    a = t.unit(0, "char-raider", lane=0)
+    t.attack(0, [(a, 0)])             # declare, add, confirm
+    t.pass_window()                   # both players pass: the window closes
+
+Cards are constructed directly in the state (the builder is the only place that does so); every later change
+goes through ``RULESET.advance`` and the reducer, and the emitted events are kept in ``t.events``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annals.engine.miras9.cards import SPIRIT_SUFFIX
+from annals.engine.miras9.pool import SHIPPED, Pool
+from annals.engine.miras9.ruleset import RULESET
+from annals.engine.miras9.state import (
+    LOC_NAMES,
+    PILES,
+    SITE_NAMES,
+    CardState,
+    M9State,
+    PlayerState,
+    lane_of,
+    loc_of,
+    side_of,
+)
+from annals.engine.rng import Rng
+from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
+from annals.engine.spec import table as spec_table
+from annals.schemas import miras9 as ev
+from annals.schemas.header import DeckList
+from annals.schemas.miras9 import LANES
+from annals.schemas.records import LEADER_INDEX, TOKEN_BASE, instance_id
+
+FILLER = "char-recruit"
+
+
+class Table:
+    def __init__(
+        self,
+        *,
+        phase: str = "action",
+        active: int = 0,
+        deck: int = 10,
+        resource: int = 5,
+        echo: tuple[int, int] = (0, 0),
+        leaders: tuple[str, str] = ("planet-kessra", "planet-vael"),
+        seed: int = 1,
+    ):
+        s = M9State(cards={}, players=[PlayerState(), PlayerState()])
+        s.turn, s.active, s.first = 1, active, 0
+        s.phase = s.step = phase
+        self.s = s
+        self.events: list[Any] = []
+        self.rng = Rng(seed)
+        self._next = [0, 0]
+        for p in range(2):
+            leader = instance_id(p, LEADER_INDEX)
+            s.cards[leader] = CardState(iid=leader, cid=leaders[p], owner=p, ctrl=p, zone="planet")
+            s.players[p].leader = leader
+            s.players[p].echo = echo[p]
+            s.players[p].mulligan_done = True
+            for _ in range(deck):
+                self.add(p, FILLER, "deck")
+            for _ in range(resource):
+                self.add(p, FILLER, "resource")
+
+    # ---------------------------------------------------------------- building
+    def add(self, p: int, cid: str, zone: str, *, lane: int = 0, side: int | None = None, **status: int) -> int:
+        s = self.s
+        iid = instance_id(p, self._next[p])
+        self._next[p] += 1
+        cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone=zone)
+        side = p if side is None else side
+        if zone == "board":
+            cs.loc = loc_of(side, lane)
+            cs.zone = LOC_NAMES[cs.loc]
+            s.board.append(iid)
+        elif zone == "site":
+            cs.loc = loc_of(side, lane)
+            cs.zone = SITE_NAMES[side][lane]
+            s.players[side].sites[lane] = iid
+        else:
+            getattr(s.players[p], zone).append(iid)
+        for k, v in status.items():
+            setattr(cs, k, v)
+        s.cards[iid] = cs
+        return iid
+
+    def unit(self, p: int, cid: str, lane: int = 0, *, side: int | None = None, **status: int) -> int:
+        """A Unit on the board, ready and Attuned unless told otherwise."""
+        status.setdefault("attuned", 1)
+        return self.add(p, cid, "board", lane=lane, side=side, **status)
+
+    def hand(self, p: int, cid: str) -> int:
+        return self.add(p, cid, "hand")
+
+    def site(self, p: int, cid: str, lane: int) -> int:
+        return self.add(p, cid, "site", lane=lane)
+
+    def equip(self, p: int, cid: str, host: int) -> int:
+        h = self.s.cards[host]
+        return self.add(p, cid, "board", lane=lane_of(h.loc), side=side_of(h.loc), host=host)
+
+    # ---------------------------------------------------------------- acting
+    def emit(self, event: Any) -> None:
+        RULESET.apply(self.s, event)
+        self.events.append(event)
+
+    def point(self) -> Any:
+        return RULESET.pending(self.s)
+
+    def options(self) -> list[Any]:
+        pt = self.point()
+        return [] if pt is None else list(pt.options)
+
+    def act(self, choice: Any) -> None:
+        pt = self.point()
+        assert pt is not None, f"no decision pending at {self.s.step!r}"
+        assert choice in pt.options, f"{choice!r} is not among {pt.point!r} options {pt.options!r}"
+        RULESET.advance(self.s, choice, self.emit, self.rng)
+        self.settle()
+
+    def settle(self) -> None:
+        while not self.s.over and RULESET.pending(self.s) is None:
+            RULESET.advance(self.s, None, self.emit, self.rng)
+
+    def attack(self, lane: int, picks: list[tuple[int, int]]) -> None:
+        self.act(ev.DeclareAt(lane))
+        for card, target in picks:
+            self.act(ev.AddAttacker(card, target))
+        self.act(ev.Confirm())
+
+    def block(self, pairs: list[tuple[int, int]]) -> None:
+        for b, a in pairs:
+            self.act(ev.AssignBlocker(b, a))
+        if self.s.wave is not None and self.s.wave.step == 3:
+            self.act(ev.Confirm())
+
+    def pass_window(self) -> None:
+        """Pass until the current window closes (resolving anything on the stack)."""
+        name = self.s.window
+        while self.s.window == name and name and not self.s.over:
+            self.act(ev.Pass())
+
+    def to_damage(self, blocks: list[tuple[int, int]] | None = None) -> None:
+        """From a declared wave: both windows passed, blockers assigned, damage dealt."""
+        self.pass_window()
+        if self.s.wave is not None and self.s.wave.step == 3:
+            self.block(blocks or [])
+        self.pass_window()
+
+    def of(self, kind: type[Any]) -> list[Any]:
+        return [e for e in self.events if type(e) is kind]
+
+    def c(self, iid: int) -> CardState:
+        return self.s.cards[iid]
+
+
+# ---------------------------------------------------------------- a position from a judge's spec
+
+PLAYER_FIELDS = frozenset({"planet", "echo", "deck", "hand", "resource", "used", "discard", "exile", "sites", "board"})
+POSITION_FIELDS = frozenset({"turn", "phase", "active", "first"})
+PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate")
+STATUS = ("tapped", "attuned")
+COUNTS = ("wounds", "shield")
+MODS = ("atk_mod", "grit_mod")
+BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "awakened", *STATUS, *COUNTS, *MODS})
+
+
+def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
+    """A Miras 9 position from a judge's spec (see ``engine.spec``): ``[position]`` turn, phase (one of
+    ``PHASES``), active and first player; per player ``planet`` (the paired card: its Planet zone unless a board
+    entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
+    ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
+    ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
+    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, and ``host`` (an Equipment's Unit, by label)."""
+    names = {d.name.lower(): cid for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
+    known = {cid: d for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
+    pos = spec_table(spec, "position", "", POSITION_FIELDS)
+    phase = pos.get("phase", "action")
+    if phase not in PHASES:
+        raise SpecError("position.phase", f"{phase!r} is not a phase a position starts in; use one of {PHASES}", phase)
+    s = M9State(cards={}, players=[PlayerState(mulligan_done=True), PlayerState(mulligan_done=True)])
+    s.turn = integer(pos.get("turn", 1), "position.turn", 1)
+    s.phase = s.step = phase
+    s.active = seat(pos.get("active", "p1"), "position.active")
+    s.first = seat(pos.get("first", "p1"), "position.first")
+    number = Numbering(instance_id)
+    leaders: list[str] = []
+    hosts: list[tuple[int, str, str]] = []
+    boards: list[tuple[int, list[Any]]] = []
+    for p, key in enumerate(PLAYERS):
+        side = spec_table(spec, key, "", PLAYER_FIELDS)
+        pl = s.players[p]
+        pl.echo = integer(side.get("echo", 0), f"{key}.echo")
+        label, written = entry(side.get("planet", "planet-kessra"), f"{key}.planet")
+        leader = card_id(known, names, written, f"{key}.planet")
+        if known[leader].type != "planet":
+            raise SpecError(f"{key}.planet", f"{leader!r} is a {known[leader].type}, not a Planet/Spirit card", written)
+        iid = instance_id(p, LEADER_INDEX)
+        s.cards[iid] = CardState(iid=iid, cid=leader, owner=p, ctrl=p, zone="planet")
+        number.label(label, iid, f"{key}.planet")
+        pl.leader = iid
+        leaders.append(leader)
+        for pile in PILES:
+            if pile == "hand" or pile in side:
+                written_pile = cards_list(side.get(pile, []), f"{key}.{pile}")
+                ids = []
+                for i, value in enumerate(written_pile):
+                    field = f"{key}.{pile}[{i}]"
+                    label, written = entry(value, field)
+                    cid = card_id(known, names, written, field)
+                    if known[cid].type in ("planet", "token"):
+                        raise SpecError(field, f"{cid!r} is a {known[cid].type}: it is never in a pile", written)
+                    iid = number.add(p, cid, label, field)
+                    s.cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone=pile)
+                    ids.append(iid)
+                getattr(pl, pile).extend(reversed(ids) if pile in ("deck", "resource") else ids)  # top first
+        sites = side.get("sites", {})
+        if not isinstance(sites, dict):
+            raise SpecError(f"{key}.sites", 'must be a table, e.g. { exterior = "site-outpost" }', "sites")
+        for lane_name, value in sites.items():
+            field = f"{key}.sites.{lane_name}"
+            if lane_name not in LANES:
+                raise SpecError(field, f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
+            lane = LANES.index(lane_name)
+            label, written = entry(value, field)
+            cid = card_id(known, names, written, field)
+            if known[cid].type not in ("site", "ship_site"):
+                raise SpecError(field, f"{cid!r} is a {known[cid].type}, not a Site", written)
+            iid = number.add(p, cid, label, field)
+            s.cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone=SITE_NAMES[p][lane], loc=loc_of(p, lane))
+            pl.sites[lane] = iid
+        boards.append((p, cards_list(side.get("board", []), f"{key}.board")))
+    for p, entries in boards:
+        key = PLAYERS[p]
+        for i, value in enumerate(entries):
+            field = f"{key}.board[{i}]"
+            if isinstance(value, str):
+                value = {"card": value}
+            if not isinstance(value, dict):
+                raise SpecError(field, 'a board entry is a table: { card = "a1=char-raider", lane = "exterior" }', i)
+            unknown = sorted(set(value) - BOARD_FIELDS)
+            if unknown:
+                raise SpecError(f"{field}.{unknown[0]}", f"unknown field; use {', '.join(sorted(BOARD_FIELDS))}",
+                                unknown[0])  # fmt: skip
+            label, written = entry(value.get("card"), f"{field}.card")
+            cid = card_id(known, names, written, f"{field}.card")
+            lane_name = value.get("lane", "exterior")
+            if lane_name not in LANES:
+                raise SpecError(f"{field}.lane", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
+            where = loc_of(seat(value.get("side", key), f"{field}.side"), LANES.index(lane_name))
+            if cid == leaders[p]:  # the paired card, awakened: its Spirit face on the board [M9-104]
+                iid = instance_id(p, LEADER_INDEX)
+                cs = s.cards[iid]
+                cs.face = 1
+                number.labels.pop(label, None)
+                number.label(label, iid, f"{field}.card")
+            else:
+                if known[cid].type not in ("unit", "equipment", "token"):
+                    raise SpecError(
+                        f"{field}.card", f"{cid!r} is a {known[cid].type}: not a card on the board", written
+                    )
+                if known[cid].type == "token":
+                    iid = TOKEN_BASE + s.next_token
+                    s.next_token += 1
+                    number.label(label, iid, f"{field}.card")
+                    cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="", token=True)
+                else:
+                    iid = number.add(p, cid, label, f"{field}.card")
+                    cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
+                s.cards[iid] = cs
+            cs.loc, cs.zone = where, LOC_NAMES[where]
+            cs.attuned = 1
+            for name in STATUS:
+                if name in value:
+                    setattr(cs, name, flag(value[name], f"{field}.{name}"))
+            for name in COUNTS:
+                if name in value:
+                    setattr(cs, name, integer(value[name], f"{field}.{name}"))
+            for name in MODS:
+                if name in value:
+                    setattr(cs, name, integer(value[name], f"{field}.{name}", -99))
+            if "host" in value:
+                hosts.append((iid, str(value["host"]), f"{field}.host"))
+            s.board.append(iid)
+    for iid, host, field in hosts:
+        if host not in number.labels or number.labels[host] not in s.board:
+            raise SpecError(field, f"{host!r} is no label of a Unit on the board; name the equipped Unit's label", host)
+        s.cards[iid].host = number.labels[host]
+    decks = [DeckList(f"scenario-{key}", number.cards[p], leaders[p]) for p, key in enumerate(PLAYERS)]
+    s.card_defs = list(pool.extra)
+    s.__post_init__()
+    return Built(s, number.labels, decks)
+
+
+def to_spec(s: M9State) -> dict[str, Any]:
+    """The spec ``from_spec`` reads for a position at a phase's main decision (a judge's scenario from a real game);
+    ``SpecError`` for a position in the middle of a wave, a reaction window or Battle Damage, which a spec cannot
+    hold yet."""
+    if s.phase not in PHASES or s.wave is not None or s.window or s.bd_player >= 0 or s.stack_cards:
+        raise SpecError("position", f"the game is at {s.step!r} (a wave, window or Battle Damage in progress); "
+                        "choose a coordinate at a phase's main decision, e.g. turn:5/action", s.step)  # fmt: skip
+    labels = {iid: f"{'ab'[cs.owner]}{iid % 1000 + 1}" for iid, cs in s.cards.items() if iid < TOKEN_BASE}
+    labels.update({iid: f"t{iid - TOKEN_BASE + 1}" for iid in s.cards if iid >= TOKEN_BASE})
+
+    def named(iid: int) -> str:
+        return f"{labels[iid]}={s.cards[iid].cid}"
+
+    spec: dict[str, Any] = {
+        "position": {"turn": s.turn, "phase": s.phase, "active": PLAYERS[s.active], "first": PLAYERS[max(s.first, 0)]}
+    }
+    for p, pl in enumerate(s.players):
+        side: dict[str, Any] = {"planet": named(pl.leader), "echo": pl.echo}
+        for pile in PILES:
+            ids = getattr(pl, pile)
+            side[pile] = [s.cards[c].cid for c in reversed(ids)] if pile == "deck" else [named(c) for c in
+                          (reversed(ids) if pile == "resource" else ids)]  # fmt: skip
+        side["sites"] = {LANES[lane]: named(c) for lane, c in enumerate(pl.sites) if c}
+        board = []
+        for c in s.board:
+            cs = s.cards[c]
+            if cs.owner != p:
+                continue
+            item: dict[str, Any] = {"card": named(c), "lane": LANES[lane_of(cs.loc)]}
+            if side_of(cs.loc) != p:
+                item["side"] = PLAYERS[side_of(cs.loc)]
+            for name in (*STATUS, *COUNTS, *MODS):
+                value = getattr(cs, name)
+                if name in STATUS:
+                    if value != (1 if name == "attuned" else 0):
+                        item[name] = bool(value)
+                elif value:
+                    item[name] = value
+            if cs.host:
+                item["host"] = labels[cs.host]
+            board.append(item)
+        side["board"] = board
+        spec[PLAYERS[p]] = side
+    return spec

@@ -1,0 +1,146 @@
+"""Scenario files: every one under tests/scenarios plays and its expectations hold; the README's worked examples
+run as written; bad files are refused naming the file, line, field and fix; a scenario can be taken from a real
+game; ``annals scenario`` is thin over ``queries.scenario``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.replay import fold
+from annals.engine.simulate import simulate
+from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
+from annals.schemas.logfile import read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*/*.toml"))
+RULES = {
+    "M9": (ROOT.parent.parent / "shared" / "rules" / "miras9-rules-numbered.md"),
+    "MOR": (ROOT.parent.parent / "shared" / "rules" / "morana-rules-numbered.md"),
+}
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_scenario_plays_and_every_expectation_holds(path: Path) -> None:
+    outcome = run_file(path)
+    assert outcome.failed == "", "\n".join(outcome.lines)
+    sc = load_scenario(path)
+    assert sc.rules, f"{path.name} cites no paragraph it decides"
+    assert sc.expect, f"{path.name} expects nothing"
+    assert sc.header.sandbox and sc.ruleset == path.parent.name
+
+
+def test_enough_scenarios_per_ruleset_each_citing_existing_paragraphs() -> None:
+    per = {name: [p for p in SCENARIOS if p.parent.name == name] for name in ("miras9", "morana")}
+    assert len(per["miras9"]) >= 40 and len(per["morana"]) >= 20, {k: len(v) for k, v in per.items()}
+    texts = {k: v.read_text() if v.exists() else "" for k, v in RULES.items()}
+    for path in SCENARIOS:
+        for rule in load_scenario(path).rules:
+            prefix = rule.split("-")[0]
+            if texts[prefix]:
+                assert f"[{rule}]" in texts[prefix], f"{path.name} cites {rule}, which the rules text does not have"
+
+
+def _readme_scenarios() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Scenarios", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```toml\n(.*?)```", section, re.S)
+
+
+def test_the_readme_worked_examples_run_as_written(tmp_path: Path) -> None:
+    examples = _readme_scenarios()
+    assert len(examples) >= 4
+    rulesets = []
+    for i, text in enumerate(examples):
+        path = tmp_path / f"example-{i}.toml"
+        path.write_text(text)
+        outcome = run_file(path)
+        assert outcome.failed == "", "\n".join(outcome.lines)
+        rulesets.append(load_scenario(path).ruleset)
+    assert rulesets.count("miras9") >= 2 and rulesets.count("morana") >= 2
+
+
+BASE = (ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml").read_text()
+
+
+BAD = {  # what is changed in a good file -> what the one-line error must say (after "FILE:LINE: ")
+    "unknown card": (
+        ('"a1=char-raider"', '"a1=char-rader"'),
+        r"p1\.board\[0\]\.card: unknown card 'char-rader'",
+    ),
+    "card in two places": (
+        ('"d1=char-recruit"', '"a1=char-recruit"'),
+        r"p1\.board\[0\]\.card: label 'a1' is used twice",
+    ),
+    "malformed expectation": (
+        ('"p2.echo == 0"', '"p2.echo === 0"'),
+        r"expect\[0\]: '.*': not an expectation",
+    ),
+    "decision not offered": (('"p1 confirm"', '"p1 add_attacker card=d1"'), r"decisions\[2\]: '.*': not offered"),
+    "negative counter": (("echo = 2", "echo = -2"), r"p2\.echo: -2 must be a whole number, at least 0"),
+    "bad lane": (('lane = "exterior" }', 'lane = "outside" }'), r"p1\.board\[0\]\.lane: 'outside' is not a lane; use"),
+    "bad phase": (('phase = "attack"', 'phase = "battle"'), r"position\.phase: 'battle' is not a phase"),
+    "unknown player": (("[p2]", "[p3]"), r"p3: unknown key; a scenario has"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_scenario_file_names_file_line_field_and_fix(tmp_path: Path, case: str) -> None:
+    (old, new), message = BAD[case]
+    assert old in BASE
+    path = tmp_path / "bad.toml"
+    path.write_text(BASE.replace(old, new, 1))
+    with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
+        run_file(path)
+    result = runner.invoke(app, ["scenario", "run", str(path)])
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_bad_card_definition_in_a_scenario_names_the_field(tmp_path: Path) -> None:
+    text = (ROOT / "tests" / "scenarios" / "morana" / "worked-example-clash.toml").read_text()
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace("power = 2\n", 'power = "two"\n', 1))
+    with pytest.raises(ScenarioError, match=r"cards: .*t-stone.*power"):
+        load_scenario(path)
+
+
+def test_a_failing_expectation_exits_1_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "wrong.toml"
+    path.write_text(BASE.replace('"p2.echo == 0"', '"p2.echo == 1"'))
+    result = runner.invoke(app, ["scenario", "run", str(path)])
+    assert result.exit_code == 1
+    assert "expectation 'p2.echo == 1' failed: p2.echo is 0" in result.stderr
+    assert "Recruit[d1]" in result.stdout  # every step printed with card names
+
+
+@pytest.mark.parametrize(("ruleset", "at"), [("miras9", "turn:4/action"), ("morana", "turn:3/commit")])
+def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, ruleset: str, at: str) -> None:
+    (result,) = simulate(ruleset, 1, 11, None, ["heuristic", "heuristic"], tmp_path)
+    log = read_log(result.path)
+    text = scenario_from_log(result.path, at)
+    assert "no deck-building rules" in text  # a sandbox, and it says so
+    path = tmp_path / "from-game.toml"
+    path.write_text(text)
+    sc = load_scenario(path)
+    from annals.engine.registry import get_ruleset
+    from annals.queries.positions import Timeline
+
+    rules = get_ruleset(ruleset)
+    count = Timeline(log).resolve(at)
+    real = fold(log, count)
+    mine = sc.built.state
+    theirs, ours = rules.pending(real), rules.pending(mine)
+    assert theirs is not None and ours is not None
+    # the same question with as many options (instances are numbered afresh), the same counters
+    assert ours.point == theirs.point and ours.player == theirs.player
+    assert len(ours.options) == len(theirs.options)
+    assert sorted(rules.position(mine).counters.values()) == sorted(rules.position(real).counters.values())
+    cli = runner.invoke(
+        app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(tmp_path / "c.toml")]
+    )
+    assert cli.exit_code == 0, cli.stderr
