@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -32,17 +33,42 @@ def simulate(
         None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Processes to play in (default: all cores)."),
+    shard_size: int = typer.Option(
+        0, "--shard-size", min=0, help="Write archives of this many games each (RULESET-SEED-SEED.shard), not logs."
+    ),
+    spark: str | None = typer.Option(
+        None, "--spark", metavar="MASTER", help="Play on Spark (local[2], spark://host:7077); needs annals[spark]."
+    ),
 ) -> None:
-    """Play bot games and write one log per game.
+    """Play bot games and write one log per game (or archives of many).
+
+    The same seeds give the same logs, byte for byte, with any --jobs, --shard-size or --spark.
 
     Example: annals simulate miras9 --games 20 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
+    Example: annals simulate morana --games 40 --shard-size 20 --jobs 2 --out shards
     """
+    if spark is not None:
+        with reported():
+            from annals.spark.simulate import simulate_on_spark
+
+            folder = out_dir if out_dir is not None else default_games()
+            summary = simulate_on_spark(
+                spark, ruleset, games, seed, names(decks), bots.split(","), folder,
+                max_turns=max_turns, shard_size=shard_size,
+            )  # fmt: skip
+        out.print(f"{summary.games} games in {len(summary.shards)} archives written to {folder}", markup=False)
+        return
     folder = out_dir if out_dir is not None else default_games()
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
     sides: dict[str, None] = {}
     with reported(), Progress(disable=quiet or not out.is_terminal, transient=True) as progress:
         task = progress.add_task("games", total=games)
-        for result in run_simulation(ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns):
+        played = run_simulation(
+            ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns,
+            jobs=jobs if jobs is not None else os.cpu_count() or 1, shard_size=shard_size,
+        )  # fmt: skip
+        for result in played:
             sides.update(dict.fromkeys(result.seats))
             wins[result.winner_seat] += 1
             progress.advance(task)

@@ -118,6 +118,32 @@ def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> Game
     return play(ruleset, header, bots_for(ruleset, header), out, overwrite=True)
 
 
+def game_headers(
+    ruleset_name: str,
+    games: int,
+    seed: int,
+    decks: list[str] | None,
+    bots: list[str],
+    *,
+    max_turns: int | None = None,
+    event: str = "",
+    start: int = 0,
+) -> list[LogHeader]:
+    """The headers of games ``start`` .. ``games - 1`` of a simulation (see ``simulate``): each a pure function of
+    its index, so any slice of the range can be played anywhere (``engine.shards``) and give the same games."""
+    ruleset = get_ruleset(ruleset_name)
+    decks = default_decks(ruleset) if decks is None else decks
+    cap = ruleset.default_max_turns if max_turns is None else max_turns
+    headers = []
+    for i in range(start, games):
+        swap = i % 2 == 1
+        pair_decks = decks[::-1] if swap else decks
+        pair_bots = bots[::-1] if swap else bots
+        info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
+        headers.append(make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info))
+    return headers
+
+
 def simulate(
     ruleset_name: str,
     games: int,
@@ -129,27 +155,29 @@ def simulate(
     max_turns: int | None = None,
     event: str = "",
     on_game: Callable[[GameResult], None] | None = None,
+    jobs: int = 1,
+    shard_size: int = 0,
 ) -> Iterator[GameResult]:
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
     ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
-    plays without a cap.
+    plays without a cap. ``jobs`` > 1 plays in that many processes and ``shard_size`` K > 0 writes archives of K
+    games each instead of one file per game (``engine.shards``); the results come in game order either way and the
+    logs are the same bytes.
 
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
-    ruleset = get_ruleset(ruleset_name)
-    decks = default_decks(ruleset) if decks is None else decks
-    cap = ruleset.default_max_turns if max_turns is None else max_turns
+    headers = game_headers(ruleset_name, games, seed, decks, bots, max_turns=max_turns, event=event)
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-    for i in range(games):
-        swap = i % 2 == 1
-        pair_decks = decks[::-1] if swap else decks
-        pair_bots = bots[::-1] if swap else bots
-        info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
-        header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info)
-        path = out_dir / log_name(header) if out_dir is not None else None
-        result = play_one(ruleset, header, path)
+    if jobs > 1 or shard_size > 0:
+        from annals.engine.shards import play_parallel
+
+        results: Iterator[GameResult] = play_parallel(ruleset_name, headers, out_dir, jobs, shard_size)
+    else:
+        ruleset = get_ruleset(ruleset_name)
+        results = (play_one(ruleset, h, out_dir / log_name(h) if out_dir is not None else None) for h in headers)
+    for result in results:
         if on_game is not None:
             on_game(result)
         yield result

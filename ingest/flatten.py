@@ -46,6 +46,8 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
+from annals.schemas.archive import SUFFIX as ARCHIVE_SUFFIX
+from annals.schemas.archive import archive_refs, is_archive, member_bytes, split_ref
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import JudgeSeen, LogReader
@@ -259,6 +261,8 @@ _POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than m
 
 
 def file_digest(path: str) -> str:
+    if split_ref(path) is not None:  # a game in an archive: its own bytes
+        return hashlib.blake2b(member_bytes(path), digest_size=16).hexdigest()
     with open(path, "rb") as f:
         return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
 
@@ -634,7 +638,9 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
         path = Path(os.path.abspath(p))
         if path.is_dir():
             found.update(_logs_under(str(path)))
-        elif path.exists():
+        elif is_archive(path):
+            found.update(archive_refs(path))
+        elif path.exists() or split_ref(path) is not None:
             found.add(str(path))
         else:
             raise FileNotFoundError(str(path))
@@ -650,3 +656,5 @@ def _logs_under(folder: str) -> Iterator[str]:
                 yield from _logs_under(entry.path)
             elif entry.name.endswith(".log") and entry.is_file():
                 yield entry.path
+            elif entry.name.endswith(ARCHIVE_SUFFIX) and entry.is_file():
+                yield from archive_refs(entry.path)

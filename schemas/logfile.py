@@ -46,6 +46,7 @@ from typing import IO, Any, Final, NamedTuple
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
+from annals.schemas.archive import member_bytes, split_ref
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import Intervention
@@ -296,10 +297,13 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
-        self._file: IO[bytes] = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
-        if os.fstat(self._file.fileno()).st_size <= READ_WHOLE_BYTES:  # one read, then frames from memory
-            with self._file:
-                self._file = io.BytesIO(self._file.read())
+        if split_ref(path) is not None:  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
+            self._file: IO[bytes] = io.BytesIO(member_bytes(path))
+        else:
+            self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()/context
+            if os.fstat(self._file.fileno()).st_size <= READ_WHOLE_BYTES:  # one read, then frames from memory
+                with self._file:
+                    self._file = io.BytesIO(self._file.read())
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None

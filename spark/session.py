@@ -1,0 +1,46 @@
+"""One Spark session per master URL for the process: local mode (``local[2]``; ``local[2,3]`` retries a failed
+task up to 3 times) or a cluster (``spark://host:7077``, ``yarn``, ``k8s://...``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from annals.spark import require
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+LOG4J = Path(__file__).with_name("log4j2.properties").as_uri()
+
+
+def session(master: str) -> SparkSession:
+    """The session for ``master`` (an existing one is reused when its master is the same). Executors run this
+    interpreter in local mode; on a cluster, ``PYSPARK_PYTHON`` names theirs."""
+    require()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None and active.sparkContext.master == master:
+        return active
+    if active is not None:
+        active.stop()
+    builder = (
+        SparkSession.builder.master(master)
+        .appName("annals")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.extraJavaOptions", f"-Duser.timezone=UTC -Dlog4j.configurationFile={LOG4J}")
+        .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.python.worker.reuse", "true")
+        .config("spark.ui.showConsoleProgress", "false")
+    )
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
