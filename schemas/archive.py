@@ -23,6 +23,7 @@ bytes, ``split_ref`` the two parts.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 import zlib
@@ -271,6 +272,45 @@ def _load(path: str) -> tuple[Archive, bytes]:
 def read_archive(path: str | os.PathLike[str]) -> Archive:
     """The archive at ``path``: its members (by the index, else by walking the entries)."""
     return _load(os.fspath(path))[0]
+
+
+def read_index(path: str | os.PathLike[str]) -> Archive:
+    """The archive's members from its index alone (a seek to the footer, one read of the index): what a driver
+    that plans work over thousands of archives needs; an archive without a whole index is read and walked."""
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size >= _PREAMBLE.size + _FOOTER.size:
+            f.seek(size - _FOOTER.size)
+            at, magic = _FOOTER.unpack(f.read(_FOOTER.size))
+            if magic == INDEX_MAGIC and _PREAMBLE.size <= at < size:
+                f.seek(at)
+                tail = f.read(size - at)
+                members = _from_tail(tail, at, name)
+                if members is not None:
+                    return Archive(name, members, True, None)
+    return read_archive(name)
+
+
+def _from_tail(tail: bytes, at: int, name: str) -> list[Member] | None:
+    """The index entry at byte ``at`` (``tail``: the bytes from there to the end), checked, without the entries."""
+    if len(tail) < ENTRY_HEAD_SIZE + _FOOTER.size:
+        return None
+    tag, _, length, _ = _ENTRY.unpack_from(tail, 0)
+    (crc,) = _CRC.unpack_from(tail, _ENTRY.size)
+    payload = tail[ENTRY_HEAD_SIZE : ENTRY_HEAD_SIZE + length]
+    if tag != b"I" or len(payload) != length or crc != _crc(tail[: _ENTRY.size], payload):
+        return None
+    try:
+        return [Member(*row) for row in msgspec.msgpack.decode(payload, type=list[tuple[str, int, int, str]])]
+    except msgspec.DecodeError:
+        return None
+
+
+def archive_digest(archive: Archive) -> str:
+    """A digest of what the archive holds: each game's id and chain digest, in order (BLAKE2b-128)."""
+    text = "\n".join(f"{m.game_id} {m.digest}" for m in archive.members)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def member_bytes(text: str | os.PathLike[str]) -> bytes:

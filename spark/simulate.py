@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from annals.engine.shards import Task, play_task
 from annals.engine.simulate import game_headers
 from annals.schemas.archive import file_of
-from annals.spark.session import session
+from annals.spark.session import collect, session
 
 DEFAULT_TASK_GAMES = 500  # games per archive when --shard-size is not given
 
@@ -80,7 +80,7 @@ def simulate_on_spark(
               "event": event, "out": os.fspath(out_dir.absolute())}  # fmt: skip
     spark = session(master)
     rdd = spark.sparkContext.parallelize(ranges, len(ranges))
-    rows = rdd.map(lambda r: _task(params, r[0], r[1], kill_first_attempt)).collect()
+    rows = collect(rdd.map(lambda r: _task(params, r[0], r[1], kill_first_attempt)))
     played = [(gid, digest, path) for task in rows for gid, digest, path, _, _ in task]
     shards = list(dict.fromkeys(file_of(path) for _, _, path in played))
     for shard in shards:
