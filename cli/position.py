@@ -15,6 +15,7 @@ from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.schemas.archive import log_exists
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import NoMatchError, default_database, default_games, expand, unused
 
@@ -22,7 +23,7 @@ from annals.schemas.files import NoMatchError, default_database, default_games, 
 def log_for(source: str, db: Path) -> Path:
     """A log path, or the file a game id was ingested from (which may since have moved)."""
     path = Path(source)
-    if path.exists():
+    if log_exists(path):  # a log file, or ARCHIVE#GAME_ID
         return path
     if source.endswith(".log") or "/" in source:
         raise NoMatchError(f"no such file or folder: {source}; check the path")
@@ -134,7 +135,7 @@ def position(
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
         log = paths[0] if paths else log_for(source, db)
-        if log.exists():
+        if log_exists(log):
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)

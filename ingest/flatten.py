@@ -261,8 +261,12 @@ _POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than m
 
 
 def file_digest(path: str) -> str:
-    if split_ref(path) is not None:  # a game in an archive: its own bytes
-        return hashlib.blake2b(member_bytes(path), digest_size=16).hexdigest()
+    parts = split_ref(path)
+    if parts is not None:  # a game in an archive: its own bytes (the damage a walk stopped at: the archive's)
+        try:
+            return hashlib.blake2b(member_bytes(path), digest_size=16).hexdigest()
+        except LogError:
+            path = parts[0]
     with open(path, "rb") as f:
         return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
 

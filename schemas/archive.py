@@ -104,6 +104,11 @@ def split_ref(text: str | os.PathLike[str]) -> tuple[str, str] | None:
     return base, game_id
 
 
+def log_exists(path: str | os.PathLike[str]) -> bool:
+    """A log file, or an ``ARCHIVE#GAME_ID`` reference to an existing archive."""
+    return os.path.exists(path) or split_ref(path) is not None
+
+
 def is_archive(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` starts as an archive does."""
     try:

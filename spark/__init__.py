@@ -9,7 +9,6 @@ installed on every node (README: "Beyond one machine").
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 
 from annals.schemas.errors import AnnalsError
@@ -23,7 +22,9 @@ class SparkMissingError(AnnalsError, RuntimeError):
 
 def missing() -> str | None:
     """Why Spark cannot run here (None when it can): pyspark not installed, or no ``java`` on the PATH."""
-    if importlib.util.find_spec("pyspark") is None:
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
         return "pyspark is not installed"
     if shutil.which("java") is None:
         return "Java is not on the PATH (pyspark needs Java 17 or later)"
