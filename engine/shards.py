@@ -46,10 +46,13 @@ def shard_name(headers: list[LogHeader]) -> str:
     return f"{first.ruleset}-{first.seed:08d}-{last.seed:08d}.shard"
 
 
-def play_task(task: Task, *, partial: str = ".partial", rename: bool = True) -> list[GameResult]:
+def play_task(
+    task: Task, *, partial: str = ".partial", rename: bool = True, limit: int | None = None
+) -> list[GameResult]:
     """Play a task's games in order and write them; each result's ``path`` names its log (``ARCHIVE#GAME_ID`` in an
     archive). An archive is written to ``NAME`` + ``partial`` and renamed when whole (``ArchiveWriter``);
-    ``rename`` False leaves it there without its index, as a writer that died would (for the tests)."""
+    ``rename`` False leaves it there without its index, as a writer that died would, and ``limit`` plays only the
+    first games (both for the tests of retries)."""
     from annals.engine.simulate import log_name, play_one
 
     ruleset = get_ruleset(task.ruleset)
@@ -64,7 +67,7 @@ def play_task(task: Task, *, partial: str = ".partial", rename: bool = True) -> 
     with tempfile.TemporaryDirectory(prefix="annals-shard-") as tmp:
         log = Path(tmp) / "game.log"
         try:
-            for header in task.headers:
+            for header in task.headers[:limit]:
                 result = play_one(ruleset, header, log)
                 archive.add(header.game_id, log.read_bytes(), result.digest)
                 results.append(msgspec.structs.replace(result, path=ref(path, header.game_id)))

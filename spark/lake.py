@@ -31,6 +31,7 @@ from annals.queries import sqlfiles
 from annals.queries.export import OMNISCIENT, PARTITION, _readme, canonical_digest, digest_of, table_query
 from annals.schemas.archive import SUFFIX, archive_digest, read_index
 from annals.schemas.errors import AnnalsError
+from annals.spark import require
 from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
@@ -39,6 +40,10 @@ MARKERS = "_shards"
 
 class LakeConflictError(AnnalsError, ValueError):
     """An archive of a name the lake holds, with other games in it."""
+
+
+class NoArchivesError(AnnalsError, FileNotFoundError):
+    """--shards names no archive."""
 
 
 class LakeExport(NamedTuple):
@@ -131,12 +136,18 @@ def manifest_of(done: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
     """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark; see the module docstring."""
+    require()
+    archives = _archives(shards)
+    if not archives:
+        raise NoArchivesError(
+            f"no archives (*{SUFFIX}) in {', '.join(map(str, shards))}; write them with annals simulate --shard-size"
+        )
     lake.mkdir(parents=True, exist_ok=True)
     done = markers(lake)
     base = 1 + max((m["first_game"] + m["games"] - 1 for m in done.values()), default=0)
     todo: list[tuple[str, int, str]] = []
     skipped: list[str] = []
-    for path in _archives(shards):
+    for path in archives:
         archive = read_index(path)
         digest = archive_digest(archive)
         held = done.get(path.name)

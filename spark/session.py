@@ -56,7 +56,7 @@ def session(master: str) -> SparkSession:
         SparkSession.builder.master(master)
         .appName("annals")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.sql.shuffle.partitions", "2" if master.startswith("local") else "200")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", f"-Duser.timezone=UTC -Dlog4j.configurationFile={LOG4J}")
         .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")

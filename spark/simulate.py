@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from annals.engine.shards import Task, play_task
 from annals.engine.simulate import game_headers
 from annals.schemas.archive import file_of
+from annals.spark import require
 from annals.spark.session import collect, session
 
 DEFAULT_TASK_GAMES = 500  # games per archive when --shard-size is not given
@@ -46,8 +47,7 @@ def _task(
     attempt = context.attemptNumber() if context is not None else 0
     task = Task(params["ruleset"], headers, params["out"], True)
     if kill_first_attempt and attempt == 0:  # tests: an attempt that dies with half an archive written
-        play_task(task._replace(headers=headers[: max(1, len(headers) // 2)]), partial=f".partial-{attempt}",
-                  rename=False)  # fmt: skip
+        play_task(task, partial=f".partial-{attempt}", rename=False, limit=max(1, len(headers) // 2))
         os._exit(1)
     results = play_task(task, partial=f".partial-{attempt}")
     return [(r.game_id, r.digest, r.path, r.events, r.decisions) for r in results]
@@ -72,6 +72,7 @@ def simulate_on_spark(
 
     ``kill_first_attempt``: every task's first attempt dies after writing part of its archive (for the tests of
     retries; needs a master that retries, such as ``local[2,2]``)."""
+    require()
     game_headers(ruleset, min(games, 1), seed, decks, bots, max_turns=max_turns, event=event)  # names checked here
     out_dir.mkdir(parents=True, exist_ok=True)
     size = shard_size if shard_size > 0 else DEFAULT_TASK_GAMES
