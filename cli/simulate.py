@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -33,7 +32,9 @@ def simulate(
         None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, help="Processes to play in (default: all cores)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", min=1, help="Processes to play in (default: all cores, from 32 games on)."
+    ),
     shard_size: int = typer.Option(
         0, "--shard-size", min=0, help="Write archives of this many games each (RULESET-SEED-SEED.shard), not logs."
     ),
@@ -66,7 +67,7 @@ def simulate(
         task = progress.add_task("games", total=games)
         played = run_simulation(
             ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns,
-            jobs=jobs if jobs is not None else os.cpu_count() or 1, shard_size=shard_size,
+            jobs=jobs if jobs is not None else 0, shard_size=shard_size,
         )  # fmt: skip
         for result in played:
             sides.update(dict.fromkeys(result.seats))

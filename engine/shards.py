@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,15 +98,17 @@ def _init_worker(rules: dict[str, str], schemas: dict[str, str]) -> None:
 def play_parallel(
     ruleset: str, headers: list[LogHeader], out_dir: Path | None, jobs: int, shard_size: int
 ) -> Iterator[GameResult]:
-    """Play the games in ``jobs`` processes (spawned, so a ruleset registered at run time is repeated in each);
-    the results come in game order."""
+    """Play the games in ``jobs`` processes (a ruleset registered at run time is known in each); the results come
+    in game order."""
     tasks = tasks_for(ruleset, headers, out_dir, jobs, shard_size)
     workers = min(jobs, len(tasks))
     if workers <= 1:
         for task in tasks:
             yield from play_task(task)
         return
-    ctx = multiprocessing.get_context("spawn")
+    # fork where there is one (a copy of this process, registrations and all, in milliseconds); else spawn, whose
+    # fresh interpreters repeat the registrations (_init_worker)
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
         for results in pool.imap(play_task, tasks):
             yield from results

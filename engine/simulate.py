@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,9 @@ def game_headers(
     return headers
 
 
+AUTO_PARALLEL_GAMES = 32
+
+
 def simulate(
     ruleset_name: str,
     games: int,
@@ -161,13 +165,16 @@ def simulate(
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
     ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
-    plays without a cap. ``jobs`` > 1 plays in that many processes and ``shard_size`` K > 0 writes archives of K
+    plays without a cap. ``jobs`` > 1 plays in that many processes (0: every core, from ``AUTO_PARALLEL_GAMES``
+    games on; fewer are played here, as starting processes would cost more than it saves) and ``shard_size`` K > 0 writes archives of K
     games each instead of one file per game (``engine.shards``); the results come in game order either way and the
     logs are the same bytes.
 
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
     headers = game_headers(ruleset_name, games, seed, decks, bots, max_turns=max_turns, event=event)
+    if jobs == 0:
+        jobs = (os.cpu_count() or 1) if games >= AUTO_PARALLEL_GAMES else 1
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     if jobs > 1 or shard_size > 0:

@@ -19,7 +19,7 @@ from annals.engine.simulate import simulate
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.export import export
-from annals.queries.filters import Filters, NotApplicableError
+from annals.queries.filters import Filters
 from annals.queries.reports import REPORTS, run_report
 from annals.spark import missing
 
@@ -82,7 +82,12 @@ def test_a_killed_task_retried_leaves_the_same_output(tmp_path: Path, games: Pat
 
 
 def _lake_table(folder: Path, table: str) -> pl.DataFrame:
-    frame = duckdb.sql(f"SELECT * FROM read_parquet('{folder}/{table}/**/*.parquet', hive_partitioning = true)").pl()
+    con = duckdb.connect()
+    try:
+        query = f"SELECT * FROM read_parquet('{folder}/{table}/**/*.parquet', hive_partitioning = true)"
+        frame: pl.DataFrame = con.sql(query).pl()
+    finally:
+        con.close()
     return frame.sort(frame.columns)
 
 
