@@ -166,9 +166,9 @@ def simulate(
 
     ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
     plays without a cap. ``jobs`` > 1 plays in that many processes (0: every core, from ``AUTO_PARALLEL_GAMES``
-    games on; fewer are played here, as starting processes would cost more than it saves) and ``shard_size`` K > 0 writes archives of K
-    games each instead of one file per game (``engine.shards``); the results come in game order either way and the
-    logs are the same bytes.
+    games on; fewer are played here, as starting processes would cost more than it saves) and ``shard_size`` K > 0
+    writes archives of K games each instead of one file per game (``engine.shards``); the results come in game
+    order either way and the logs are the same bytes.
 
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even.
     """
