@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from annals.engine.botgames import log_name, play_one
 from annals.engine.registry import engine_registrations, get_ruleset, register_ruleset
 from annals.engine.runner import GameResult
 from annals.schemas.archive import ArchiveWriter, ref
@@ -54,8 +55,6 @@ def play_task(
     archive). An archive is written to ``NAME`` + ``partial`` and renamed when whole (``ArchiveWriter``);
     ``rename`` False leaves it there without its index, as a writer that died would, and ``limit`` plays only the
     first games (both for the tests of retries)."""
-    from annals.engine.simulate import log_name, play_one
-
     ruleset = get_ruleset(task.ruleset)
     if not task.shard:
         folder = Path(task.out_dir) if task.out_dir is not None else None

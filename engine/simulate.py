@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import Agent, Ruleset
+from annals.engine.botgames import SEAT_STREAMS, bots_for, log_name, play_one, seat_rngs
+from annals.engine.core import Ruleset
 from annals.engine.registry import get_ruleset
-from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, finalize_header, play
+from annals.engine.runner import GameResult, finalize_header
+from annals.engine.shards import play_parallel
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
@@ -83,40 +84,12 @@ def header_for(
     )
 
 
-SEAT_STREAMS = 0x5EA7  # agents' generators derive from the game seed, apart from the engine's own stream
-
-
-def seat_rngs(header: LogHeader) -> list[Rng]:
-    """One generator per seat, derived from the header's seed: the same game always gets the same bot choices."""
-    seats = Rng(header.seed ^ SEAT_STREAMS)
-    return [seats.fork(i) for i in range(len(header.players))]
-
-
-def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
-    """The header's bots, each with its seat's generator."""
-    factories = ruleset.agents()
-    return [
-        factories[p.agent](i, rng) for i, (p, rng) in enumerate(zip(header.players, seat_rngs(header), strict=True))
-    ]
-
-
 def default_decks(ruleset: Ruleset[Any]) -> list[str]:
     """The ruleset's ``default_decks()``; for a plugin ruleset without one, its first deck (by name) twice."""
     pair = getattr(ruleset, "default_decks", None)
     if pair is not None:
         return list(pair())
     return [min(ruleset.decks())] * 2
-
-
-def log_name(header: LogHeader) -> str:
-    """``RULESET-SEED-GAMEID.log``: how annals names a game's log file (seed zero-padded, so names sort by it)."""
-    return f"{header.ruleset}-{header.seed:08d}-{header.game_id}.log"
-
-
-def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
-    """A bot game; its log replaces a file of the same name, which holds the same game (bot games are a function
-    of their header, and simulated logs are named by game id)."""
-    return play(ruleset, header, bots_for(ruleset, header), out, overwrite=True)
 
 
 def game_headers(
@@ -178,8 +151,6 @@ def simulate(
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     if jobs > 1 or shard_size > 0:
-        from annals.engine.shards import play_parallel
-
         results: Iterator[GameResult] = play_parallel(ruleset_name, headers, out_dir, jobs, shard_size)
     else:
         ruleset = get_ruleset(ruleset_name)
@@ -188,3 +159,6 @@ def simulate(
         if on_game is not None:
             on_game(result)
         yield result
+
+
+__all__ = ["SEAT_STREAMS", "bots_for", "log_name", "play_one", "seat_rngs"]  # re-exported from engine.botgames
