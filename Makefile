@@ -38,7 +38,7 @@ golden: $(STAMP)
 # Re-resolve the pinned versions (needs the network); commit the result.
 lock:
 	rm -rf .lockenv && $(PYTHON) -m venv .lockenv
-	.lockenv/bin/pip install --quiet --disable-pip-version-check --upgrade setuptools wheel && .lockenv/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	.lockenv/bin/pip install --quiet --disable-pip-version-check --upgrade setuptools wheel && .lockenv/bin/pip install --quiet --disable-pip-version-check -e '.[dev,spark]'
 	.lockenv/bin/pip freeze --exclude-editable --all | grep -v '^pip==' > requirements.lock
 	rm -rf .lockenv
 

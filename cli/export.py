@@ -18,13 +18,34 @@ def export_command(
     fmt: str = typer.Option("parquet", "--format", "-f", help="parquet (the only format)."),
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)} (public information only)."),
     db: Path | None = DbOpt,
+    spark: str | None = typer.Option(
+        None, "--spark", metavar="MASTER", help="Build (or append to) a lake from --shards on Spark: local[2], ..."
+    ),
+    shards: list[Path] = typer.Option([], "--shards", help="Archives, or folders of them, for --spark (repeatable)."),
 ) -> None:
     """Write one Parquet table per entity, partitioned by ruleset and month, with a README and a manifest.
+
+    With --spark the archives are turned into the same tables on Spark, one task per archive, appending to the
+    folder: an archive already in it is skipped.
 
     Example: annals export dataset/ --db annals.duckdb --format parquet --view spectator
     """
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)
+    if spark is not None:
+        if not shards or view != "omniscient":
+            fail("--spark needs --shards ARCHIVES (and writes the omniscient view)", code=2)
+        with reported():
+            from annals.spark.lake import export_to_lake
+
+            done = export_to_lake(spark, shards, folder)
+        counts = ", ".join(f"{t} {m['rows']}" for t, m in done.manifest["tables"].items())
+        out.print(
+            f"lake {folder}: {len(done.exported)} archives exported, {len(done.skipped)} already there; {counts} "
+            f"rows; {len(done.manifest['quarantined'])} games quarantined",
+            markup=False,
+        )
+        return
     with reported():
         con = open_database(database(db), read_only=True)
         try:

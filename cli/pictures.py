@@ -13,6 +13,7 @@ from annals.engine.views import VIEWERS, viewer_of
 from annals.queries.annotations import annotate as add_note
 from annals.queries.annotations import load_notes, notes_path
 from annals.queries.positions import LogNotFoundError
+from annals.schemas.archive import log_exists
 from annals.schemas.files import default_database
 from annals.schemas.logfile import read_log
 
@@ -38,7 +39,7 @@ def view(
     with reported():
         viewer_of(view_name)
         log_path = log_for(source, db if db is not None else default_database())
-        if not log_path.exists():
+        if not log_exists(log_path):
             raise LogNotFoundError(
                 f"game {source!r} was ingested from {str(log_path)!r}, which is not there now; the viewer is written "
                 "from the log: pass its path instead of the game id"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -16,6 +15,7 @@ from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.schemas.archive import log_exists
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import NoMatchError, default_database, default_games, expand, output_file, unused
 
@@ -23,7 +23,7 @@ from annals.schemas.files import NoMatchError, default_database, default_games, 
 def log_for(source: str, db: Path) -> Path:
     """A log path, or the file a game id was ingested from (which may since have moved)."""
     path = Path(source)
-    if os.path.lexists(path):  # a link loop or a FIFO too: reading it says what is wrong with it
+    if log_exists(path):  # a log file (a link loop or a FIFO too: reading it says what is wrong), or ARCHIVE#GAME_ID
         return path
     if source.endswith(".log") or "/" in source:
         raise NoMatchError(f"no such file or folder: {source}; check the path")
@@ -137,7 +137,7 @@ def position(
         log = paths[0] if paths else log_for(source, db)
         if output is not None:
             output_file(output, inputs=[log, db], what="--output")
-        if os.path.lexists(log):
+        if log_exists(log):
             timeline = Timeline.from_file(log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)

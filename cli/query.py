@@ -89,6 +89,10 @@ def report(
     plot: Path | None = typer.Option(
         None, "--plot", help="Also draw the report's chart to this .svg, .png or .json file."
     ),
+    spark: str | None = typer.Option(
+        None, "--spark", metavar="MASTER", help="Run on Spark SQL over --lake (local[2], spark://host:7077)."
+    ),
+    lake: str | None = typer.Option(None, "--lake", help="The Parquet lake (annals export --spark) for --spark."),
 ) -> None:
     """Run a named report; it states its sample, filters and what it means first.
 
@@ -109,13 +113,20 @@ def report(
     filters = Filters(
         ruleset=ruleset, agent=agent, deck=deck, seat=seat, event=event, min_turns=min_turns, by=by, **days
     )
+    if (spark is None) != (lake is None):
+        fail("--spark and --lake go together: the lake is read on Spark", code=2)
     with reported():
-        path = database(db)
-        con = open_database(path, read_only=True)
-        try:
-            result = run_report(con, name, min_games=min_games, database=str(path), filters=filters)
-        finally:
-            con.close()
+        if spark is not None and lake is not None:
+            from annals.spark.reports import report_on_spark
+
+            result = report_on_spark(spark, name, lake, filters=filters, min_games=min_games)
+        else:
+            path = database(db)
+            con = open_database(path, read_only=True)
+            try:
+                result = run_report(con, name, min_games=min_games, database=str(path), filters=filters)
+            finally:
+                con.close()
         if fmt == "table":
             out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
         elif fmt == "csv":

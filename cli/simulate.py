@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from rich.progress import Progress
 
-from annals.cli.app import app, out, reported
+from annals.cli.app import app, fail, out, reported
 from annals.engine.registry import load_cards
 from annals.engine.simulate import simulate as run_simulation
 from annals.schemas.files import default_games
@@ -36,11 +36,36 @@ def simulate(
     cards: Path | None = typer.Option(
         None, "--cards", help="A TOML file of card definitions to add or change (each log embeds them)."
     ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", min=1, help="Processes to play in (default: all cores, from 32 games on)."
+    ),
+    shard_size: int = typer.Option(
+        0, "--shard-size", min=0, help="Write archives of this many games each (RULESET-SEED-SEED.shard), not logs."
+    ),
+    spark: str | None = typer.Option(
+        None, "--spark", metavar="MASTER", help="Play on Spark (local[2], spark://host:7077); needs annals[spark]."
+    ),
 ) -> None:
-    """Play bot games and write one log per game.
+    """Play bot games and write one log per game (or archives of many).
+
+    The same seeds give the same logs, byte for byte, with any --jobs, --shard-size or --spark.
 
     Example: annals simulate miras9 --games 20 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
+    Example: annals simulate morana --games 40 --shard-size 20 --jobs 2 --out shards
     """
+    if spark is not None:
+        if cards is not None:
+            fail("--cards and --spark do not go together yet: simulate games with extra cards locally (--jobs)", code=2)
+        with reported():
+            from annals.spark.simulate import simulate_on_spark
+
+            folder = out_dir if out_dir is not None else default_games()
+            summary = simulate_on_spark(
+                spark, ruleset, games, seed, names(decks), bots.split(","), folder,
+                max_turns=max_turns, shard_size=shard_size,
+            )  # fmt: skip
+        out.print(f"{summary.games} games in {len(summary.shards)} archives written to {folder}", markup=False)
+        return
     folder = out_dir if out_dir is not None else default_games()
 
     wins: Counter[str] = Counter()  # by "bot/deck" (seats alternate between games); "" for no winner
@@ -49,8 +74,9 @@ def simulate(
         task = progress.add_task("games", total=games)
         extra = load_cards(ruleset, cards) if cards is not None else None
         played = run_simulation(
-            ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns, cards=extra
-        )
+            ruleset, games, seed, names(decks), bots.split(","), folder, max_turns=max_turns, cards=extra,
+            jobs=jobs if jobs is not None else 0, shard_size=shard_size,
+        )  # fmt: skip
         for result in played:
             sides.update(dict.fromkeys(result.seats))
             wins[result.winner_seat] += 1

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import Agent, Ruleset
+from annals.engine.botgames import SEAT_STREAMS, bots_for, log_name, play_one, seat_rngs
+from annals.engine.core import Ruleset
 from annals.engine.registry import get_ruleset, with_cards
-from annals.engine.rng import Rng
-from annals.engine.runner import GameResult, finalize_header, play
+from annals.engine.runner import GameResult, finalize_header
+from annals.engine.shards import play_parallel
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
 from annals.schemas.files import output_folder
@@ -108,23 +110,6 @@ def header_for(
     )
 
 
-SEAT_STREAMS = 0x5EA7  # agents' generators derive from the game seed, apart from the engine's own stream
-
-
-def seat_rngs(header: LogHeader) -> list[Rng]:
-    """One generator per seat, derived from the header's seed: the same game always gets the same bot choices."""
-    seats = Rng(header.seed ^ SEAT_STREAMS)
-    return [seats.fork(i) for i in range(len(header.players))]
-
-
-def bots_for(ruleset: Ruleset[Any], header: LogHeader) -> list[Agent]:
-    """The header's bots, each with its seat's generator."""
-    factories = ruleset.agents()
-    return [
-        factories[p.agent](i, rng) for i, (p, rng) in enumerate(zip(header.players, seat_rngs(header), strict=True))
-    ]
-
-
 def default_decks(ruleset: Ruleset[Any]) -> list[str]:
     """The ruleset's ``default_decks()``; for a plugin ruleset without one, its first deck (by name) twice."""
     pair = getattr(ruleset, "default_decks", None)
@@ -133,15 +118,35 @@ def default_decks(ruleset: Ruleset[Any]) -> list[str]:
     return [min(ruleset.decks())] * 2
 
 
-def log_name(header: LogHeader) -> str:
-    """``RULESET-SEED-GAMEID.log``: how annals names a game's log file (seed zero-padded, so names sort by it)."""
-    return f"{header.ruleset}-{header.seed:08d}-{header.game_id}.log"
+def game_headers(
+    ruleset_name: str,
+    games: int,
+    seed: int,
+    decks: list[str] | None,
+    bots: list[str],
+    *,
+    max_turns: int | None = None,
+    event: str = "",
+    start: int = 0,
+    cards: list[CardDefinition] | None = None,
+) -> list[LogHeader]:
+    """The headers of games ``start`` .. ``games - 1`` of a simulation (see ``simulate``): each a pure function of
+    its index, so any slice of the range can be played anywhere (``engine.shards``) and give the same games; with
+    ``cards``, each header embeds them (the game's pool is the shipped one plus those definitions)."""
+    ruleset = with_cards(get_ruleset(ruleset_name), cards or [])
+    decks = default_decks(ruleset) if decks is None else decks
+    cap = ruleset.default_max_turns if max_turns is None else max_turns
+    headers = []
+    for i in range(start, games):
+        swap = i % 2 == 1
+        pair_decks = decks[::-1] if swap else decks
+        pair_bots = bots[::-1] if swap else bots
+        info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
+        headers.append(make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info))
+    return headers
 
 
-def play_one(ruleset: Ruleset[Any], header: LogHeader, out: Path | None) -> GameResult:
-    """A bot game; its log replaces a file of the same name, which holds the same game (bot games are a function
-    of their header, and simulated logs are named by game id)."""
-    return play(ruleset, header, bots_for(ruleset, header), out, overwrite=True)
+AUTO_PARALLEL_GAMES = 32
 
 
 def simulate(
@@ -156,29 +161,37 @@ def simulate(
     event: str = "",
     on_game: Callable[[GameResult], None] | None = None,
     cards: list[CardDefinition] | None = None,
+    jobs: int = 1,
+    shard_size: int = 0,
 ) -> Iterator[GameResult]:
     """Play ``games`` games; game i uses seed ``seed + i``, round i // 8 + 1, table i % 8 + 1.
 
     ``decks`` None takes the ruleset's ``default_decks()``; ``max_turns`` None takes its ``default_max_turns``, 0
-    plays without a cap.
+    plays without a cap. ``jobs`` > 1 plays in that many processes (0: every core, from ``AUTO_PARALLEL_GAMES``
+    games on; fewer are played here, as starting processes would cost more than it saves) and ``shard_size`` K > 0
+    writes archives of K games each instead of one file per game (``engine.shards``); the results come in game
+    order either way and the logs are the same bytes.
 
     Seats alternate, so each deck and bot plays first and second equally often when ``games`` is even. ``cards``:
     play with the shipped pool plus these definitions (each log embeds them).
     """
-    ruleset = with_cards(get_ruleset(ruleset_name), cards or [])
-    decks = default_decks(ruleset) if decks is None else decks
     check_seed(seed, games)
-    cap = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
+    if max_turns is not None:
+        check_max_turns(max_turns)
     if out_dir is not None:
         output_folder(out_dir)
-    for i in range(games):
-        swap = i % 2 == 1
-        pair_decks = decks[::-1] if swap else decks
-        pair_bots = bots[::-1] if swap else bots
-        info = TournamentInfo(event or f"sim-{ruleset_name}-{seed}", i // 8 + 1, i % 8 + 1, f"m{i // 2 + 1}", i % 2 + 1)
-        header = make_header(ruleset, seed + i, pair_decks, pair_bots, max_turns=cap, tournament=info)
-        path = out_dir / log_name(header) if out_dir is not None else None
-        result = play_one(ruleset, header, path)
+    headers = game_headers(ruleset_name, games, seed, decks, bots, max_turns=max_turns, event=event, cards=cards)
+    if jobs == 0:
+        jobs = (os.cpu_count() or 1) if games >= AUTO_PARALLEL_GAMES else 1
+    if jobs > 1 or shard_size > 0:
+        results: Iterator[GameResult] = play_parallel(ruleset_name, headers, out_dir, jobs, shard_size)
+    else:
+        ruleset = with_cards(get_ruleset(ruleset_name), cards or [])
+        results = (play_one(ruleset, h, out_dir / log_name(h) if out_dir is not None else None) for h in headers)
+    for result in results:
         if on_game is not None:
             on_game(result)
         yield result
+
+
+__all__ = ["SEAT_STREAMS", "bots_for", "log_name", "play_one", "seat_rngs"]  # re-exported from engine.botgames

@@ -47,6 +47,8 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, EVENT_SCHEMA, KindPlan, plans_for
+from annals.schemas.archive import SUFFIX as ARCHIVE_SUFFIX
+from annals.schemas.archive import archive_refs, is_archive, member_bytes, split_ref
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
 from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader
@@ -255,7 +257,12 @@ _POLARS_MIN_ROWS = 256  # below this, polars' fixed cost per call is more than m
 
 
 def file_digest(path: str) -> str:
-    """BLAKE2b of the file's bytes; "" for what cannot be read as a regular file (it is quarantined for that)."""
+    parts = split_ref(path)
+    if parts is not None:  # a game in an archive: its own bytes (the damage a walk stopped at: the archive's)
+        try:
+            return hashlib.blake2b(member_bytes(path), digest_size=16).hexdigest()
+        except LogError:
+            path = parts[0]
     try:
         with open_regular(path, what="log") as f:
             return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
@@ -634,7 +641,11 @@ def collect(paths: Sequence[str | Path]) -> list[str]:
         path = Path(os.path.abspath(p))
         if path.is_dir():
             found.update(_logs_under(str(path)))
-        elif os.path.lexists(path):  # a link loop or a special file too: the reader says what is wrong with it
+        elif is_archive(path):
+            found.update(archive_refs(path))
+        elif (
+            os.path.lexists(path) or split_ref(path) is not None
+        ):  # a link loop or a special file too: the reader says what is wrong
             found.add(str(path))
         else:
             raise FileNotFoundError(str(path))
@@ -659,3 +670,5 @@ def _logs_under(folder: str) -> Iterator[str]:
                 yield from _logs_under(entry.path)
             elif entry.name.endswith(".log") and not (entry.is_symlink() and os.path.isdir(entry.path)):
                 yield entry.path
+            elif entry.name.endswith(ARCHIVE_SUFFIX) and entry.is_file():
+                yield from archive_refs(entry.path)

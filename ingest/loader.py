@@ -517,19 +517,22 @@ def ingest(
     on_files: Callable[[int], None] | None = None,
     replay: bool = False,
     decide: Decide | None = None,
+    first_game: int = 1,
 ) -> IngestReport:
     """Ingest log files and folders into the database at ``db``; see the module docstring.
 
     ``replay``: re-run every game as ``annals verify`` does and quarantine one that differs (several times the
-    cost of ingest: the rules run in Python). ``decide``: the hook for logs in conflict (``ingest.claims``)."""
+    cost of ingest: the rules run in Python). ``decide``: the hook for logs in conflict (``ingest.claims``).
+    ``first_game``: the lowest game number to give (the lake numbers each archive's games from its own base)."""
     files = collect(paths)
     if on_files is not None:
         on_files(len(files))
     with gc_paused():  # millions of objects come and go, next to none in cycles: collecting only costs time
         try:
             return _ingest(
-                files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress, replay, decide
-            )
+                files, open_database(db), strict, workers, batch_rows, chunk_files, on_progress, replay, decide,
+                first_game,
+            )  # fmt: skip
         except duckdb.Error as exc:  # a full disk, a lost lock: named, with what to do (earlier batches are kept)
             named = classify(exc, str(db))
             if named is None:
@@ -547,13 +550,15 @@ def _ingest(
     on_progress: Progress | None,
     replay: bool = False,
     decide: Decide | None = None,
+    first_game: int = 1,
 ) -> IngestReport:
     report = IngestReport(files=len(files))
     writer = _Writer(con)
     try:
         claims = Claims(con.execute(_STORED).fetchall())
         run = _Run(report, claims, strict, decide)
-        run.next_game = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
+        stored_next = int(con.execute("SELECT coalesce(max(game), 0) + 1 FROM games").fetchall()[0][0])
+        run.next_game = max(first_game, stored_next)
         n_workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         done = 0
         for chunk in _results(_chunks(files, chunk_files), claims.digests(), n_workers, replay):

@@ -20,6 +20,7 @@ import msgspec
 
 from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, lock_down
 from annals.ingest.sqlfiles import SqlFolder
+from annals.schemas.archive import file_of
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
@@ -130,7 +131,7 @@ def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 def file_time(path: str) -> datetime:
     try:
-        return datetime.fromtimestamp(Path(path).stat().st_mtime, UTC).replace(tzinfo=None)
+        return datetime.fromtimestamp(Path(file_of(path)).stat().st_mtime, UTC).replace(tzinfo=None)
     except OSError:
         return datetime(1970, 1, 1)
 

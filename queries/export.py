@@ -71,6 +71,19 @@ def _public_events(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return pa.table({k: pa.array(v, t) for (k, v), t in zip(out.items(), types, strict=True)})
 
 
+def table_query(table: str, view: str = "omniscient") -> str:
+    """The rows of ``table`` in the dataset, with its partition keys (after ``export_keys`` has been made): one
+    definition for the local export and the lake built on Spark (``annals.spark.lake``)."""
+    columns = "p.name, p.seat, p.agent, p.deck, p.game" if (view, table) == ("spectator", "players") else "x.*"
+    alias = "p" if columns.startswith("p.") else "x"
+    return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
+
+
+def canonical_digest(rows: int, sums: dict[str, int]) -> str:
+    """The digest of a table from its row count and integer-column sums (see the module docstring)."""
+    return _canonical(rows, sums)
+
+
 def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omniscient") -> dict[str, Any]:
     """Write the dataset into ``folder`` (created; it must be empty) and return the manifest written there."""
     if view not in VIEWS:
@@ -85,9 +98,7 @@ def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omnisci
         tables.append("public_events")
     manifest: dict[str, Any] = {"view": view, "partitioned_by": list(PARTITION), "tables": {}}
     for table in tables:
-        columns = "p.name, p.seat, p.agent, p.deck, p.game" if (view, table) == ("spectator", "players") else "x.*"
-        alias = "p" if columns.startswith("p.") else "x"
-        query = f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
+        query = table_query(table, view)
         target = folder / table
         con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, month))")
         frame = con.sql(query).pl()

@@ -22,12 +22,12 @@ def _other_card(cards: dict[int, Any], key: int) -> Callable[[int], bool]:
 
 def _miras9(s: Any, f: Fields) -> None:
     from annals.engine.miras9.combat import STEP_NAMES
-    from annals.engine.miras9.state import LOC_NAMES, PILES, SITE_NAMES
+    from annals.engine.miras9.state import LOC_NAMES, PILES, ROUTE_NAMES, SITE_NAMES
 
     phases = ["setup", "setup.site", "setup.deal", "setup.mulligan", "awaken", "awaken.generate", "awaken.flow",
               "action", "attack", "move", "attune"]  # fmt: skip
     steps = phases + [f"attack.{name}" for name in STEP_NAMES if name]
-    zones = ["", "planet", "stack", "gone", *PILES, *LOC_NAMES, *(n for side in SITE_NAMES for n in side)]
+    zones = ["", "planet", "stack", "gone", *PILES, *LOC_NAMES, *ROUTE_NAMES, *(n for side in SITE_NAMES for n in side)]
     f.game_end(s)
     f.one_of("phase", s.phase, phases)
     f.one_of("step", s.step, steps)
@@ -57,10 +57,17 @@ def _miras9(s: Any, f: Fields) -> None:
         if card.zone in LOC_NAMES and card.loc != LOC_NAMES.index(card.zone):
             expected = LOC_NAMES.index(card.zone)
             raise bad(f"{path}.loc", card.loc, f"{expected}, the board position of its zone {card.zone!r}")
+        if card.zone in ROUTE_NAMES and card.loc != ROUTE_NAMES.index(card.zone):  # En Route: to its destination
+            expected = ROUTE_NAMES.index(card.zone)
+            raise bad(f"{path}.loc", card.loc, f"{expected}, the destination of its route zone {card.zone!r}")
+        f.range(f"{path}.origin", card.origin, -1, 5, "the board position an En Route card left, or -1")
+        if card.aboard:
+            f.card(f"{path}.aboard", card.aboard, _other_card(s.cards, key))
+        f.range(f"{path}.crew", card.crew, 0, COUNTER_MAX, "the Units aboard that man it")
         f.range(f"{path}.loc", card.loc, -1, 5, "a board position (side * 3 + lane) or -1")
         if card.host:
             f.card(f"{path}.host", card.host, _other_card(s.cards, key))
-        for counter in ("tapped", "attuned", "face"):
+        for counter in ("tapped", "attuned", "face", "spotted"):
             f.range(f"{path}.{counter}", getattr(card, counter), 0, 1)
         for counter in ("wounds", "shield"):
             f.range(f"{path}.{counter}", getattr(card, counter), 0, COUNTER_MAX)

@@ -11,6 +11,7 @@ report's sample column are hidden, and the result says how many. The event repor
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import duckdb
@@ -346,7 +347,16 @@ def run_report(
     select(con, f, spec.rulesets)
     sql = sqlfiles.load(f"report_{name}")
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
-    frame = with_rates(con.sql(sql, params=params).pl())
+    return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
+
+
+def finish_report(
+    name: str, f: Filters, rows: pl.DataFrame, min_games: int | None, sample_of: Callable[[], str]
+) -> ReportResult:
+    """A report's rows as its SQL gave them (from DuckDB, or Spark: ``annals.spark.reports``) made its result:
+    rates and intervals, the split's names, rows under ``min_games`` hidden, its sample line."""
+    spec = REPORTS[name]
+    frame = with_rates(rows)
     for rate, (hits, n) in spec.proportions.items():  # the SQL holds a NULL placeholder where the rate goes
         exprs = proportion_columns(hits, n, rate, f"{rate}_ci_low", f"{rate}_ci_high")
         at = frame.columns.index(rate)
@@ -364,7 +374,7 @@ def run_report(
         kept = frame.filter(pl.col(spec.sample_column).fill_null(0) >= floor)
         hidden, frame = frame.height - kept.height, kept
     frame = without_negative_zero(frame)
-    sample = _sample(con, spec, f, database)
+    sample = sample_of()
     if spec.sample_column:
         sample += (
             f"; {hidden} rows with fewer than {floor} {spec.sample_column} hidden (--min-games 0 shows them)"

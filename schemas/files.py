@@ -22,6 +22,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from annals.schemas.archive import archive_refs, is_archive, split_ref
 from annals.schemas.errors import AnnalsError
 
 
@@ -87,13 +88,16 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
     found: list[Path] = []
     for pattern in patterns:
         text = os.fspath(pattern)
-        if os.path.lexists(text):
+        if is_archive(text):  # every game in it, as ARCHIVE#GAME_ID
+            found.extend(Path(r) for r in archive_refs(text))
+        elif os.path.lexists(text) or split_ref(text) is not None:
             found.append(Path(text))
         elif any(c in text for c in "*?["):
             matches = sorted(glob.glob(os.path.expanduser(text), recursive=True))
             if not matches:
                 raise NoMatchError(f"no file matches {text!r}; check the folder and the pattern")
-            found.extend(Path(m) for m in matches)
+            for m in matches:
+                found.extend(Path(r) for r in archive_refs(m)) if is_archive(m) else found.append(Path(m))
         else:
             raise NoMatchError(f"no such file or folder: {text}; check the path")
     return found

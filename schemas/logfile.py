@@ -47,6 +47,7 @@ from typing import IO, Any, Final, NamedTuple
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
+from annals.schemas.archive import member_bytes, split_ref
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader, header_record
@@ -304,12 +305,15 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
-        # only a regular file (a FIFO or a device would block or never end): a named error otherwise
-        self._file: IO[bytes] = open_regular(self.path, what="log")
-        size = os.fstat(self._file.fileno()).st_size
-        if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
-            with self._file:
-                self._file = io.BytesIO(self._file.read(size))
+        if split_ref(path) is not None:  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
+            self._file: IO[bytes] = io.BytesIO(member_bytes(path))
+        else:
+            # only a regular file (a FIFO or a device would block or never end): a named error otherwise
+            self._file = open_regular(self.path, what="log")
+            size = os.fstat(self._file.fileno()).st_size
+            if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
+                with self._file:
+                    self._file = io.BytesIO(self._file.read(size))
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None

@@ -5,7 +5,9 @@ SELECT s.grp,
        CASE WHEN e.turn <= 4 THEN '1: turns 1-4' WHEN e.turn <= 8 THEN '2: turns 5-8' ELSE '3: turns 9+' END AS stage,
        e.source AS paid_from,
        count(*) AS points,
-       count(*) / sum(count(*)) OVER (PARTITION BY s.grp, stage) AS share_of_stage,
+       count(*) / sum(count(*)) OVER (PARTITION BY s.grp,  -- the stage again: Spark SQL takes no alias in a window
+           CASE WHEN e.turn <= 4 THEN '1: turns 1-4' WHEN e.turn <= 8 THEN '2: turns 5-8' ELSE '3: turns 9+' END)
+           AS share_of_stage,
        sum(count(*)) OVER (PARTITION BY s.grp, e.source) / sum(count(*)) OVER (PARTITION BY s.grp) AS share_overall,
        count(*) FILTER (WHERE (e.extra->>'remaining')::INTEGER > 0) AS with_more_to_pay,
        count(DISTINCT e.game) AS games

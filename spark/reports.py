@@ -1,0 +1,172 @@
+"""``annals report NAME --spark MASTER --lake DIR``: the named reports on Spark SQL over the Parquet lake.
+
+There is one definition of each report: its DuckDB SQL in ``queries/sql/report_NAME.sql`` (and the filters'
+``select.sql``, the ``sample.sql`` line), translated to Spark SQL by SQLGlot (``translate``); the rows are then
+finished by the same code as DuckDB's (``queries.reports.finish_report``), so both engines give the same numbers
+on the same games. DuckDB's ``$name``
+parameters are bound as typed literals in the tree SQLGlot parsed (never pasted into text). The lake's tables are Spark
+views of its Parquet folders (``lake`` may be any path Spark reads: a folder, ``hdfs://``, ``s3a://``).
+
+What the lake does not hold is refused with a named error: the event reports (the tournament tables are not in
+the lake) and ``--since``/``--until`` (the lake keeps a game's month, not its recording time).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import polars as pl
+import sqlglot
+from sqlglot import exp
+
+from annals.queries import sqlfiles
+from annals.queries.export import OMNISCIENT
+from annals.queries.filters import Filters, NotApplicableError
+from annals.queries.reports import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
+from annals.schemas.errors import AnnalsError
+from annals.spark.session import session
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+NEEDS_ASOF = ("site_control", "slava_curves")  # reports whose DuckDB SQL has an ASOF JOIN
+
+
+class LakeNotFoundError(AnnalsError, FileNotFoundError):
+    """``--lake`` names no lake (no manifest, or a table folder missing)."""
+
+
+# The type each filter parameter has when it is NULL (Spark types a bare NULL as void, which it refuses in places).
+PARAM_TYPES = {"rulesets": "ARRAY<STRING>", "seat": "INT", "min_turns": "INT", "since": "DATE", "until": "DATE"}
+
+
+class Statement(NamedTuple):
+    """One translated statement: a query, or a temporary table made by one (``CREATE TEMP TABLE name AS``)."""
+
+    table: str | None
+    query: exp.Expr
+
+
+@cache
+def _parsed(name: str) -> tuple[Statement, ...]:
+    statements = []
+    for tree in sqlglot.parse(sqlfiles.load(name), read="duckdb"):
+        assert tree is not None
+        if isinstance(tree, exp.Create):
+            statements.append(Statement(tree.this.name, tree.expression))
+        else:
+            statements.append(Statement(None, tree))
+    return tuple(statements)
+
+
+def _literal(name: str, value: Any) -> exp.Expr:
+    if value is None:
+        return exp.cast(exp.null(), PARAM_TYPES.get(name, "STRING"), dialect="spark")
+    if isinstance(value, list):
+        return exp.Array(expressions=[exp.convert(v) for v in value])
+    return exp.convert(value)
+
+
+def _spark_form(node: exp.Expr) -> exp.Expr:
+    """Where SQLGlot's Spark output would change a result, Spark's exact form of the DuckDB function: an exact
+    ``percentile_disc(q) WITHIN GROUP (ORDER BY x)`` for ``quantile_disc(x, q)`` (not ``percentile_approx``), and
+    ``any_value(x, true)`` for DuckDB's ``any_value``, which skips NULLs."""
+    if isinstance(node, exp.PercentileDisc) and node.expression is not None:
+        ordered = exp.Order(expressions=[exp.Ordered(this=node.this.copy())])
+        return exp.WithinGroup(this=exp.Anonymous(this="PERCENTILE_DISC", expressions=[node.expression.copy()]),
+                               expression=ordered)  # fmt: skip
+    if isinstance(node, exp.IgnoreNulls) and isinstance(node.this, exp.AnyValue):
+        return exp.Anonymous(this="ANY_VALUE", expressions=[node.this.this.copy(), exp.true()])
+    return node
+
+
+def translate(name: str, values: dict[str, Any]) -> list[tuple[str | None, str]]:
+    """The statements of ``queries/sql/NAME.sql`` as Spark SQL (SQLGlot, DuckDB dialect to Spark's), each
+    ``$name`` parameter bound to its value as a typed literal; with the temporary table each one makes, if any."""
+
+    def bind(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Placeholder) and node.name in values:
+            return _literal(node.name, values[node.name])
+        return _spark_form(node)
+
+    out = []
+    for table, query in _parsed(name):
+        bound = query.copy().transform(bind)
+        out.append((table, bound.sql(dialect="spark", unsupported_level=sqlglot.ErrorLevel.RAISE)))
+    return out
+
+
+def _run(spark: SparkSession, name: str, values: dict[str, Any]) -> pl.DataFrame | None:
+    """Run ``NAME.sql`` on Spark: its temporary tables made (cached views), its last query's rows returned."""
+    rows = None
+    for table, query in translate(name, values):
+        frame = spark.sql(query)
+        if table is not None:
+            frame.cache().createOrReplaceTempView(table)
+        else:
+            converted = pl.from_arrow(frame.toArrow())
+            assert isinstance(converted, pl.DataFrame)
+            rows = converted
+    return rows
+
+
+def open_lake(spark: SparkSession, lake: str) -> None:
+    """Each table of the lake as a temporary view, partition columns included (``game_dates`` from ``games``,
+    without times: the lake keeps months)."""
+    reader = spark.read.option("recursiveFileLookup", "false")
+    for table in OMNISCIENT:
+        try:
+            frame = reader.parquet(f"{lake.rstrip('/')}/{table}")
+        except Exception as exc:  # AnalysisException: PATH_NOT_FOUND
+            raise LakeNotFoundError(
+                f"no lake table {table!r} under {lake}: build the lake with `annals export LAKE --spark MASTER "
+                "--shards ARCHIVES`"
+            ) from exc
+        frame.createOrReplaceTempView(table)
+    spark.sql("CREATE OR REPLACE TEMPORARY VIEW game_dates AS SELECT game, CAST(NULL AS TIMESTAMP) AS recorded_at "
+              "FROM games")  # fmt: skip
+
+
+def report_on_spark(
+    master: str, name: str, lake: str, *, filters: Filters | None = None, min_games: int | None = None
+) -> ReportResult:
+    """Report ``name`` over the lake at ``lake`` on Spark; the result ``queries.reports.run_report`` gives."""
+    spec = REPORTS.get(name)
+    if spec is None:
+        raise UnknownReportError("report", name, REPORTS)
+    f = filters if filters is not None else Filters()
+    if spec.event_tables:
+        raise NotApplicableError(f"report {name!r} reads the tournament tables, which the lake does not hold")
+    if name in NEEDS_ASOF:
+        raise NotApplicableError(
+            f"report {name!r} uses an ASOF join, which Spark SQL does not have; run it on DuckDB (annals ingest)"
+        )
+    if f.since is not None or f.until is not None:
+        raise NotApplicableError("--since and --until need recording times, which the lake does not hold (months)")
+    refuse_inapplicable(name, spec, f, min_games)
+    spark = session(master)
+    open_lake(spark, lake)
+    values: dict[str, Any] = {
+        "ruleset": f.ruleset, "rulesets": list(spec.rulesets) if spec.rulesets is not None else None,
+        "event": f.event, "since": None, "until": None, "min_turns": f.min_turns, "agent": f.agent, "deck": f.deck,
+        "seat": f.seat, "by": f.by,
+    }  # fmt: skip
+    _run(spark, "select", values)
+    rows = _run(spark, f"report_{name}", values)
+    assert rows is not None
+
+    def sample() -> str:
+        counted = _run(spark, "sample", {})
+        assert counted is not None
+        games, decided, events, rulesets, seats = counted.row(0)
+        reads = "" if spec.rulesets is None else f" (this report reads {', '.join(spec.rulesets)} games only)"
+        unit = f", {seats} seat-games" if spec.per_seat else ""
+        where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
+        return (
+            f"sample: {games} games ({decided} decided){unit}, {events} events, rulesets: {rulesets or 'none'}"
+            f"{reads}{where}; from the lake {lake} on Spark"
+        )
+
+    return finish_report(name, f, rows, min_games, sample)
