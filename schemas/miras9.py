@@ -24,6 +24,11 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
   ``amount``), ``BattleDamagePaid`` (one per point: ``point``, ``remaining``, ``source`` in
   ``echo|hand|deck|resource|used``, ``attacker``; a card payment also carries ``card``/``src``/``dst`` and is a
   zone move, an Echo payment carries ``counter``/``holder``/``value``/``amount`` and is a counter change).
+* **Blackwake**: ``BlackwakeChecked`` (every check: a card a Battle Damage point reveals from ``src``, its
+  ``instruction`` or ""), ``BlackwakeResolved`` (``outcome`` declined | replaced | effect).
+* **extra attacks and declarations**: ``ExtraAttackGranted``, ``ExtraAttackTaken`` (a single-Unit wave, or let
+  go), ``SelectionUndone`` (a pick taken back before the confirm), ``DestinationChosen`` (a stack item's
+  announced destination, e.g. Escape Route's).
 * **actions and effects**: ``CardPlayed``, ``AbilityActivated``, ``Awakened``, ``Manifested``, ``Pressured``,
   ``Restored``, ``TriggerFired``, ``ReplacementApplied``, ``DamagePrevented``.
 """
@@ -255,6 +260,63 @@ class SelectionChanged(Event, tag=34):
     lane: int = -1  # stage "site": the lane of the wave
 
 
+# Blackwake [M9-088], [M9-089], [M9-123] and card-granted extra attacks [M9-073], [M9-083]; tags from 60 leave room
+# for the movement events of the same issue.
+
+
+class BlackwakeChecked(Event, tag=60):
+    """A Battle Damage point paid from Main Deck, Resource or Used reveals its card, which is checked for a
+    Blackwake instruction [M9-088]: one event per check, ``instruction`` "" when the card has none."""
+
+    card: int
+    card_id: str
+    src: str  # deck | resource | used
+    instruction: str  # "" | "replace" | "effect"
+
+
+class BlackwakeResolved(Event, tag=61):
+    """What came of a card's Blackwake instruction [M9-089]: ``outcome`` declined | replaced | effect; ``target``
+    the card chosen (0: none); ``to`` where a replaced discard went instead."""
+
+    card: int
+    outcome: str
+    target: int = 0
+    to: str = ""
+
+
+class ExtraAttackGranted(Event, tag=62):
+    """A card grants ``card`` one extra attack at the wave's Site after the wave [M9-073], [M9-083]."""
+
+    card: int
+    wave: int
+    site: str
+    reason: str
+
+
+class ExtraAttackTaken(Event, tag=63):
+    """The granted extra attack made (``taken``: a single-Unit wave begins at the Site) or let go."""
+
+    card: int
+    site: str
+    taken: bool
+
+
+class SelectionUndone(Event, tag=64):
+    """The last pick of a declaration being built taken back before its confirm [M9-074], [M9-076]: ``stage``
+    attack | block (the pick ``card``/``target`` removed) or site (the wave given up, its Site open again)."""
+
+    card: int
+    target: int
+    stage: str
+
+
+class DestinationChosen(Event, tag=65):
+    """The destination announced with the stack item just pushed (Escape Route's adjacent friendly Site)."""
+
+    card: int
+    to: str
+
+
 M9Event = (
     PlanetPlaced
     | DeckPrepared
@@ -290,6 +352,12 @@ M9Event = (
     | BattleDamageAssigned
     | BattleDamagePaid
     | SelectionChanged
+    | BlackwakeChecked
+    | BlackwakeResolved
+    | ExtraAttackGranted
+    | ExtraAttackTaken
+    | SelectionUndone
+    | DestinationChosen
     | ClockCharged
     | Forfeited
 )
@@ -383,6 +451,24 @@ class ResourceToHand(_Opt, frozen=True, tag=17):
     pass
 
 
+class TakeBack(_Opt, frozen=True, tag=40):
+    """Take back the last pick of the declaration being built (the Site itself when nothing else is picked)."""
+
+
+class UseBlackwake(_Opt, frozen=True, tag=41):
+    """Use the revealed card's Blackwake instruction (``use`` False: decline it) on ``target`` (0: none)."""
+
+    use: bool
+    target: int = 0
+
+
+class UseExtraAttack(_Opt, frozen=True, tag=42):
+    """Make the granted extra attack with ``card`` (False: let it go)."""
+
+    card: int
+    take: bool
+
+
 M9Option = (
     PickSite
     | Mulligan
@@ -401,6 +487,9 @@ M9Option = (
     | DoPressure
     | DoRestore
     | ResourceToHand
+    | TakeBack
+    | UseBlackwake
+    | UseExtraAttack
 )
 
 # ---------------------------------------------------------------- card definitions
@@ -480,6 +569,16 @@ class Withdraw(_Eff, frozen=True, tag="withdraw"):
     to: Who = "target"
 
 
+class Escape(_Eff, frozen=True, tag="escape"):
+    """Escape Route [M9-117]: the target, an eligible Unit (``traits``) in the wave at the Battleground Site, leaves
+    the wave and moves to the announced adjacent friendly Site position."""
+
+    traits: list[Literal["character", "spirit", "vehicle", "ship"]] = msgspec.field(
+        default_factory=lambda: ["character"]
+    )
+    to: Who = "target"
+
+
 class MakeToken(_Eff, frozen=True, tag="token"):
     card_id: str
 
@@ -502,7 +601,7 @@ Effect = (
     | TapEff
     | DefeatEff
     | Bounce
-    | (Withdraw | MakeToken | Script)
+    | (Withdraw | MakeToken | Script | Escape)
 )
 
 
@@ -550,7 +649,20 @@ class SpiritFace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 CardType = Literal["unit", "site", "ship_site", "equipment", "event", "planet", "token"]
 Trait = Literal["character", "spirit", "vehicle", "ship"]
-Keyword = Literal["infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction"]
+# killing_machine: Raithe's Killing Machine [M9-083] (ready and one extra attack when his attack defeats a Unit)
+Keyword = Literal["infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "killing_machine"]
+
+
+class Blackwake(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Blackwake instruction [M9-088], [M9-089]: when Battle Damage reveals the card from Main Deck, Resource or
+    Used, its owner may put it ``instead`` into that pile (hand | resource) rather than Discard, or, paying ``echo``
+    and ``cost`` (resources), resolve ``effects`` on a legal ``target``."""
+
+    instead: Literal["", "hand", "resource"] = ""
+    effects: list[Effect] = []
+    target: TargetKind = ""
+    echo: int = 0
+    cost: int = 0
 
 
 class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -576,6 +688,7 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     threshold: int = 0  # Planets: the Echo threshold [M9-103]
     spirit: SpiritFace | None = None
     text: str = ""
+    blackwake: Blackwake | None = None  # [M9-088]
 
 
 class CardPool(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -235,15 +235,55 @@ def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
         s.players[e.holder].echo = e.value
     else:
         _remove_from_zone(s, e.card, e.src, e.player)
-        s.players[e.player].discard.append(e.card)
+        getattr(s.players[e.player], e.dst).append(e.card)  # Discard, or where a Blackwake put it instead
         cs = s.cards.get(e.card)
         if cs is not None:
-            cs.zone, cs.loc = "discard", -1
+            cs.zone, cs.loc = e.dst, -1
     s.bd_paid += 1
     if e.remaining == 0:
         s.bd_sources = []
         s.bd_paid = 0
         s.bd_player = -1
+
+
+def _bw_checked(s: M9State, e: ev.BlackwakeChecked) -> None:
+    if e.instruction:
+        s.bw_card = e.card
+
+
+def _bw_resolved(s: M9State, e: ev.BlackwakeResolved) -> None:
+    s.bw_card = 0
+
+
+def _extra_granted(s: M9State, e: ev.ExtraAttackGranted) -> None:
+    s.extra.append(e.card)
+    s.extra_lane = ZONE_SITE[e.site][1]
+
+
+def _extra_taken(s: M9State, e: ev.ExtraAttackTaken) -> None:
+    s.extra.remove(e.card)
+    if e.taken:
+        s.wave = Wave(number=s.waves + 1, lane=ZONE_SITE[e.site][1], attacker=e.player, extra=e.card)
+    if not s.extra:
+        s.extra_lane = -1
+
+
+def _undone(s: M9State, e: ev.SelectionUndone) -> None:
+    w = s.wave
+    assert w is not None
+    if e.stage == "attack":
+        w.attackers.pop()
+        w.targets.pop()
+    elif e.stage == "block":
+        w.blockers.pop()
+        w.blocked.pop()
+    else:
+        s.wave = None
+        s.step = "attack"
+
+
+def _destination(s: M9State, e: ev.DestinationChosen) -> None:
+    s.stack[-1].dest = ZONE_LOC[e.to]
 
 
 apply = Reducer[M9State](
@@ -282,5 +322,11 @@ apply = Reducer[M9State](
         ev.BattleDamageAssigned: _bd_assigned,
         ev.BattleDamagePaid: _bd_paid,
         ev.SelectionChanged: _selection,
+        ev.BlackwakeChecked: _bw_checked,
+        ev.BlackwakeResolved: _bw_resolved,
+        ev.ExtraAttackGranted: _extra_granted,
+        ev.ExtraAttackTaken: _extra_taken,
+        ev.SelectionUndone: _undone,
+        ev.DestinationChosen: _destination,
     }
 )

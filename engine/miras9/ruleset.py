@@ -14,7 +14,7 @@ import msgspec
 
 from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
-from annals.engine.miras9 import combat, stack, turn
+from annals.engine.miras9 import blackwake, combat, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
@@ -71,6 +71,8 @@ class M9Ruleset:
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
         if s.over:
             return None
+        if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
+            return DecisionPoint(s.bd_player, "blackwake", blackwake.options(s))
         if s.bd_player >= 0:
             opts = pay_options(s)
             return DecisionPoint(s.bd_player, "battle_damage", opts) if opts else None
@@ -84,6 +86,8 @@ class M9Ruleset:
                 opts = combat.block_options(s)
                 return DecisionPoint(1 - w.attacker, "blockers", opts) if len(opts) > 1 else None
             return None
+        if s.extra:  # a card-granted extra attack, after the wave [M9-073]
+            return DecisionPoint(s.active, "extra_attack", combat.extra_options(s))
         ph = s.phase
         get = _PHASE_OPTIONS.get(ph)
         if get is not None:
@@ -117,6 +121,9 @@ class M9Ruleset:
             return
         if s.wave is not None:
             combat.select(s, emit, choice)
+            return
+        if s.extra:
+            combat.take_extra(s, emit, choice)
             return
         ph = s.phase
         kind = type(choice)

@@ -30,7 +30,7 @@ BOTS = ["random", "heuristic"]
 
 
 # Fields that may hold -1, meaning "none": no player / no position / the card itself rather than an ability.
-SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability"})
+SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "extra_lane", "dest"})
 # Modifiers may be negative; the effective values they feed are checked instead [M9-007].
 MODIFIERS = frozenset({"atk_mod", "grit_mod"})
 
