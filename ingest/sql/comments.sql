@@ -167,6 +167,16 @@ COMMENT ON COLUMN m9_damage_payments.echo_after IS 'An Echo payment: the payer''
 COMMENT ON COLUMN m9_damage_payments.point IS 'Point number within this wave''s Battle Damage, from 1';
 COMMENT ON COLUMN m9_damage_payments.remaining IS 'Points still to pay after this one';
 COMMENT ON COLUMN m9_damage_payments.attacker IS 'The unblocked attacker the damage comes from';
+COMMENT ON VIEW m9_blackwake IS 'Miras 9 Blackwake [M9-088], [M9-089]: every check of a card a Battle Damage point revealed, and each outcome';
+COMMENT ON COLUMN m9_blackwake.revealed_from IS 'BlackwakeChecked: the pile the point revealed the card from (deck, resource or used)';
+COMMENT ON COLUMN m9_blackwake.instruction IS 'BlackwakeChecked: the card''s instruction, replace or effect; empty for a card without one';
+COMMENT ON COLUMN m9_blackwake.outcome IS 'BlackwakeResolved: declined, replaced or effect';
+COMMENT ON COLUMN m9_blackwake.replaced_to IS 'BlackwakeResolved replaced: the pile the card went to instead of Discard';
+COMMENT ON VIEW m9_extra_attacks IS 'Miras 9 card-granted extra attacks [M9-073], [M9-083]: each grant, and each made or let go';
+COMMENT ON COLUMN m9_extra_attacks.wave IS 'ExtraAttackGranted: the wave whose consequences granted it';
+COMMENT ON COLUMN m9_extra_attacks.site IS 'The Site position the extra attack is made at';
+COMMENT ON COLUMN m9_extra_attacks.reason IS 'ExtraAttackGranted: what granted it (killing_machine)';
+COMMENT ON COLUMN m9_extra_attacks.taken IS 'ExtraAttackTaken: true when the single-Unit wave was made, false when let go';
 COMMENT ON VIEW mor_commits IS 'MORANA sealed Commits, Reborn and Invocation commits, CommitDone and the Dusk flip [MOR-15], [MOR-16]';
 COMMENT ON COLUMN mor_commits.site IS 'Site committed to, 1-3 left to right';
 COMMENT ON COLUMN mor_commits.placed IS 'CommitDone: cards put face-down this turn';

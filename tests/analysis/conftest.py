@@ -39,7 +39,7 @@ def logs_copy(logs_dir: Path, tmp_path: Path) -> Path:
     return target
 
 
-REAL_GAMES = {"miras9": (3, ["bastion", "tempest"]), "morana": (4, ["clash", "glory"])}
+REAL_GAMES = {"miras9": (3, ["wreckers", "tempest"]), "morana": (4, ["clash", "glory"])}  # wreckers: Blackwake, Raithe
 
 
 @pytest.fixture(scope="session")

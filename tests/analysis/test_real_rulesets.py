@@ -313,3 +313,28 @@ def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection,
         assert stored == [(cid, name, kind) for cid, (name, kind, _) in sorted(pool.items())] and stored
         in_decks = {c for log in by(logs, ruleset) for d in log.header.decks for c in [*d.cards, d.leader] if c}
         assert in_decks <= {cid for cid, _, _ in stored}
+
+
+def test_blackwake_and_extra_attack_views(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """The real Miras 9 games (the wreckers deck) hold every new event kind of issue 14, and the m9_blackwake and
+    m9_extra_attacks views hold exactly the logged checks, outcomes, grants and extra attacks [M9-088], [M9-083]."""
+    logged = [(log.header.game_id, e) for log in by(logs, "miras9") for e in log.events]
+    names = {type(e).__name__ for _, e in logged}
+    assert {"BlackwakeChecked", "BlackwakeResolved", "ExtraAttackGranted", "ExtraAttackTaken", "SelectionUndone",
+            "DestinationChosen"} <= names  # fmt: skip
+    checks = sorted((g, e.n, e.card, e.card_id, e.src, e.instruction) for g, e in logged
+                    if type(e).__name__ == "BlackwakeChecked")  # fmt: skip
+    stored = con.execute(
+        "SELECT game_id, n, card, card_id, revealed_from, instruction FROM m9_blackwake JOIN games USING (game) "
+        "WHERE kind = 'BlackwakeChecked' ORDER BY ALL"
+    ).fetchall()
+    assert [tuple(r) for r in stored] == checks
+    outcomes = sorted((g, e.n, e.outcome, e.to) for g, e in logged if type(e).__name__ == "BlackwakeResolved")
+    stored = con.execute(
+        "SELECT game_id, n, outcome, replaced_to FROM m9_blackwake JOIN games USING (game) "
+        "WHERE kind = 'BlackwakeResolved' ORDER BY ALL"
+    ).fetchall()
+    assert [tuple(r) for r in stored] == outcomes
+    extra = sorted((g, e.n, e.card, e.site) for g, e in logged if type(e).__name__.startswith("ExtraAttack"))
+    stored = con.execute("SELECT game_id, n, card, site FROM m9_extra_attacks JOIN games USING (game) ORDER BY ALL")
+    assert [tuple(r) for r in stored.fetchall()] == extra

@@ -213,7 +213,8 @@ def _all_events(seed: int) -> list[Any]:
 def test_hundreds_of_logs_rerun_identically(tmp_path: Path) -> None:
     """Re-running the decisions of many written logs reproduces them event for event."""
     for seed in range(300):
-        h = make_header(RULESET, seed, [DECKS[seed % 4], DECKS[(seed // 4) % 4]], [BOTS[seed % 2], "random"],
+        h = make_header(RULESET, seed, [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]],
+                        [BOTS[seed % 2], "random"],
                         max_turns=DEFAULT_MAX_TURNS)  # fmt: skip
         path = tmp_path / f"{seed}.log"
         play_one(RULESET, h, path)
