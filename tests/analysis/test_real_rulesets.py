@@ -336,5 +336,5 @@ def test_blackwake_and_extra_attack_views(con: duckdb.DuckDBPyConnection, logs: 
     ).fetchall()
     assert [tuple(r) for r in stored] == outcomes
     extra = sorted((g, e.n, e.card, e.site) for g, e in logged if type(e).__name__.startswith("ExtraAttack"))
-    stored = con.execute("SELECT game_id, n, card, site FROM m9_extra_attacks JOIN games USING (game) ORDER BY ALL")
-    assert [tuple(r) for r in stored.fetchall()] == extra
+    grants = con.execute("SELECT game_id, n, card, site FROM m9_extra_attacks JOIN games USING (game) ORDER BY ALL")
+    assert [tuple(r) for r in grants.fetchall()] == extra

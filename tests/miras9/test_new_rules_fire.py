@@ -47,19 +47,22 @@ def play(games: int, fold_every: int = 5, *, until: tuple[str, ...] = ()) -> Cou
     (every card in one place, no negative value) and the fold compared with the engine. With ``until``, stop as
     soon as each of those counts is above 0."""
     c: Counter[str] = Counter()
+    current: list[Game] = []
+
+    def check(event: Any) -> None:
+        state = current[-1].state
+        assert isinstance(state, M9State)
+        _check(state)
+        _tally(event, c)
+
     for seed in range(games):
         if until and all(c[k] for k in until):
             break
         decks = ["wreckers", DECKS[seed % len(DECKS)]][:: 1 if seed % 2 else -1]
         bots = [BOTS[(seed // 2) % 2], BOTS[(seed // 4) % 2]]
         h = make_header(RULESET, seed, decks, bots, max_turns=DEFAULT_MAX_TURNS)
-
-        def check(event: Any) -> None:
-            assert isinstance(g.state, M9State)
-            _check(g.state)
-            _tally(event, c)
-
         g = Game(RULESET, h, bots_for(RULESET, h), on_event=check)
+        current.append(g)
         folded = RULESET.new_state(h)
         steps = 0
         while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
