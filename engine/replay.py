@@ -111,6 +111,12 @@ class _Script:
         return d.offered[d.chosen]
 
 
+def _pool_we_play(ruleset: Any, logged: str) -> str:
+    """The logged card pool hash when the ruleset still plays games of that pool (an earlier edition it keeps, by
+    an optional ``earlier_pool_hashes`` attribute), else the ruleset's own pool hash."""
+    return logged if logged in getattr(ruleset, "earlier_pool_hashes", ()) else ruleset.card_pool_hash()
+
+
 def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
     """Play the log's game again from its header and decisions; compare every event as it is emitted, then where
     the game ends and the closing record.
@@ -128,7 +134,7 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
         for field, logged, ours in (
             ("engine_version", header.engine_version, ENGINE_VERSION),
             ("ruleset_version", header.ruleset_version, ruleset.schema.version),
-            ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
+            ("card_pool_hash", header.card_pool_hash, _pool_we_play(ruleset, header.card_pool_hash)),
         ):
             if logged != ours:
                 raise _Differs(

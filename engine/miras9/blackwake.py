@@ -57,7 +57,7 @@ def pay(s: M9State, emit: Emit, choice: Any) -> None:
         _resolve(s, emit, choice)
         return
     assert type(choice) is PayPoint
-    if choice.source in CHECKED:
+    if choice.source in CHECKED and s.edition > 1:
         p = s.bd_player
         card = getattr(s.players[p], choice.source)[-1]
         cid = s.cards[card].cid

@@ -80,7 +80,7 @@ def selection_options(s: M9State) -> list[Any]:
     for cs in attackers_in(s, w.attacker, w.lane):
         if cs.iid not in w.attackers and (not w.extra or cs.iid == w.extra):  # an extra attack is his alone
             opts.extend(AddAttacker(cs.iid, t) for t in targets)
-    if w.attackers or not w.extra:  # the granted Unit's wave has no Site choice to take back
+    if s.edition > 1 and (w.attackers or not w.extra):  # an extra attack has no Site choice to take back
         opts.append(TAKE_BACK)
     return opts
 
@@ -92,7 +92,7 @@ def block_options(s: M9State) -> list[Any]:
     for cs in blockers_in(s, 1 - w.attacker, w.lane):
         if cs.iid not in w.blockers:
             opts.extend(AssignBlocker(cs.iid, a) for a in w.attackers)
-    if w.blockers:
+    if w.blockers and s.edition > 1:
         opts.append(TAKE_BACK)
     return opts
 

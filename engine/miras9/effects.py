@@ -151,6 +151,9 @@ def _withdraw(s: M9State, emit: Emit, e: ev.Withdraw, src: int, ctrl: int, targe
 def _escape(s: M9State, emit: Emit, e: ev.Escape, src: int, ctrl: int, target: int) -> None:
     """[M9-117] out of the wave to the announced destination, still legal now; its Equipment goes with it."""
     cs = _card_of(s, e.to, src, target)
+    if s.edition == 1 and cs is not None:  # Escape Route's edition-1 text: it leaves the wave (ruling R-M9-45)
+        leave_wave(s, emit, cs)
+        return
     dest = s.stack[-1].dest if s.stack else -1
     if cs is None or dest not in destinations(s, cs, list(e.traits), ctrl):
         return

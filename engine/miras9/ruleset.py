@@ -22,13 +22,17 @@ from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, POOL, POOL_HASH
 from annals.engine.miras9.reducer import apply
-from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
+from annals.engine.miras9.state import CARD_COUNTERS, EDITION, SITE_NAMES, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.miras9 import SCHEMA
 from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
+# Ruling R-M9-45: games recorded with an earlier card pool are replayed by that pool's rules edition. Edition 1
+# (pool cdbf1905cc74e766, before Blackwake, extra attacks, Escape Route's requirements and taking back): its cards
+# are the current ones but Escape Route, whose edition-1 text (leave the wave) the rules keep for those games.
+EDITIONS = {"cdbf1905cc74e766": 1}
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
 HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
 UNKNOWN = -1
@@ -45,14 +49,18 @@ class M9Ruleset:
     state_type = M9State
     default_max_turns = DEFAULT_MAX_TURNS
     confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
+    earlier_pool_hashes = frozenset(EDITIONS)
     apply = apply
 
     def card_pool_hash(self) -> str:
         return POOL_HASH
 
     def new_state(self, header: LogHeader) -> M9State:
+        edition = EDITIONS.get(header.card_pool_hash, EDITION)
         if header.start_position:
-            return msgspec.msgpack.decode(header.start_position, type=M9State)
+            s = msgspec.msgpack.decode(header.start_position, type=M9State)
+            s.edition = edition
+            return s
         cards: dict[int, CardState] = {}
         players: list[PlayerState] = []
         for p, deck in enumerate(header.decks):
@@ -64,7 +72,7 @@ class M9Ruleset:
                 cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
             players.append(PlayerState(leader=leader))
         first = header.tournament.first_player if header.tournament is not None else -1
-        return M9State(cards=cards, players=players, first=first)
+        return M9State(cards=cards, players=players, first=first, edition=edition)
 
     # ------------------------------------------------------------ the loop
 

@@ -64,7 +64,7 @@ def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
         if d.type != "event" or "reaction" not in d.keywords or d.cost > budget or cid in seen:
             continue
         seen.add(cid)
-        escape = _escape_of(d)
+        escape = _escape_of(d) if s.edition > 1 else None  # edition 1: leave the wave, no destination
         for t in legal_targets(s, d.target, player):
             if escape is None:
                 opts.append(PlayCard(c, -1, t))

@@ -127,7 +127,11 @@ def combatants(w: Wave) -> list[int]:
     return list(dict.fromkeys(members))
 
 
+EDITION = 2  # the rules edition new games are played by; see ``ruleset.EDITIONS`` (ruling R-M9-45)
+
+
 class M9State(GameState, kw_only=True):
+    edition: int = EDITION  # 1: a game recorded before issue 14's combat rules, replayed as it was played
     cards: dict[int, CardState] = {}
     players: list[PlayerState] = []
     board: list[int] = []  # Units and Equipment on the board, in order of arrival
