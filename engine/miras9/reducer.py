@@ -66,12 +66,17 @@ def _over(s: M9State, e: ev.GameOver) -> None:
     s.over, s.winner, s.end_reason = True, e.winner, e.reason
 
 
-def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
-    """Take ``card`` out of the pile, board position or Site slot named ``zone`` (the ``src`` of a move)."""
+def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> int:
+    """Take ``card`` out of the pile, board position or Site slot named ``zone`` (the ``src`` of a move); return
+    the card taken, which differs from ``card`` only in a redacted stream (below)."""
     if zone in _PILE_SET:
         pile: list[int] = getattr(s.players[owner], zone)
         if pile and pile[-1] == card:
             pile.pop()
+        elif card == -1 and pile and pile[-1] != -1:
+            # a redacted stream: an unknown card leaving a hidden pile is its top card (a draw, a generation, a
+            # spend), here one the viewer saw put there (a Blackwake card revealed, then replaced onto the pile)
+            return pile.pop()
         elif card in pile:
             pile.remove(card)
         else:  # a redacted stream: the card sat in this pile as an unknown (-1)
@@ -83,13 +88,16 @@ def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
         s.players[side].sites[lane] = 0
     elif zone == "stack":
         s.stack_cards.remove(card)
+    return card
 
 
 def _moved(s: M9State, e: ev.CardMoved) -> None:
     card = e.card
     cs = s.cards.get(card)
     owner = cs.owner if cs is not None else e.player
-    _remove_from_zone(s, card, e.src, owner)
+    card = _remove_from_zone(s, card, e.src, owner)
+    if card != e.card:  # the viewer knew the card a redacted move took: it still knows where it went
+        cs = s.cards.get(card)
     dst = e.dst
     if dst in _PILE_SET:
         getattr(s.players[owner], dst).append(card)
