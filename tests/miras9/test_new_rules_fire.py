@@ -1,6 +1,7 @@
 """The rules of issue 14's combat half happen in bot games, with every invariant checked at every event: Blackwake
 checks and each outcome [M9-088], [M9-089], Killing Machine grants and extra waves [M9-083], [M9-073], Escape Route
-destinations [M9-117], and declarations taken back [M9-074]; each seat's view still folds [M9-011]. ``--soak`` plays many more and prints how often."""
+destinations [M9-117], and declarations taken back [M9-074]; each seat's view still folds [M9-011]. ``--soak``
+plays many more and prints how often."""
 
 from __future__ import annotations
 
@@ -74,9 +75,9 @@ def play(games: int, fold_every: int = 5, *, until: tuple[str, ...] = ()) -> Cou
             if steps % fold_every == 0:
                 assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
         for view in g.views:  # a seat's view folds the redacted stream (Blackwake cards revealed, then hidden)
-            seen = view.state
-            assert isinstance(seen, M9State)
-            for mine, real in zip(seen.players, g.state.players, strict=True):
+            seen, state = view.state, g.state
+            assert isinstance(seen, M9State) and isinstance(state, M9State)
+            for mine, real in zip(seen.players, state.players, strict=True):
                 for pile in ("deck", "hand", "resource", "used", "discard"):
                     assert len(getattr(mine, pile)) == len(getattr(real, pile)), (seed, pile)
                 assert mine.discard == real.discard
