@@ -9,6 +9,8 @@
 * [M9-089] the instruction may replace the card's discard (``instead``: it goes to Hand or Resource, the point
   still paid) or create its printed effect; it is optional (its owner may decline), and its Echo cost and target
   must be legal and paid, or only declining is offered.
+* A replacement into the very pile the point was paid from is not offered (ruling R-M9-40): the card would be on
+  top again, and pay every later point for nothing.
 * [M9-116] the point stays paid whatever the instruction does: it cannot undo combat damage or erase Battle
   Damage (ruling R-M9-41: the card pool may give no Blackwake a heal, checked at load by ``cards.build_pool``).
 """
@@ -45,7 +47,8 @@ def options(s: M9State) -> list[UseBlackwake]:
     p = s.bd_player
     opts = [DECLINE]
     if bw.instead:
-        opts.append(UseBlackwake(True))
+        if bw.instead != s.cards[s.bw_card].zone:  # back onto the pile it paid from would pay for nothing
+            opts.append(UseBlackwake(True))
     elif bw.echo <= s.players[p].echo:
         opts.extend(UseBlackwake(True, t) for t in legal_targets(s, bw.target, p))
     return opts

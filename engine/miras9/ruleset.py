@@ -197,6 +197,8 @@ class M9Ruleset:
             owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
+        if kind is ev.BattleDamagePaid and event.dst in HIDDEN and viewer != event.player:
+            return msgspec.structs.replace(event, card=UNKNOWN)  # a Blackwake put it into a hidden pile [M9-089]
         return event
 
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:

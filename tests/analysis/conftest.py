@@ -39,7 +39,7 @@ def logs_copy(logs_dir: Path, tmp_path: Path) -> Path:
     return target
 
 
-REAL_GAMES = {"miras9": (3, ["wreckers", "tempest"]), "morana": (4, ["clash", "glory"])}  # wreckers: Blackwake, Raithe
+REAL_GAMES = {"miras9": (3, ["tempest", "wreckers"]), "morana": (4, ["clash", "glory"])}  # wreckers: Blackwake
 
 
 @pytest.fixture(scope="session")

@@ -146,3 +146,15 @@ def test_blackwake_cannot_undo_combat_damage_R_M9_41_M9_116() -> None:
     )  # fmt: skip
     with pytest.raises(CardDataError, match=r"heals.*\[M9-116\]"):
         build_pool([healer])
+
+
+def test_no_replacement_back_onto_the_pile_paid_from_R_M9_40() -> None:
+    """Ruling R-M9-40: Wreck Salvager revealed from Resource may not go back on top of Resource (it would pay every
+    later point): only declining is offered; from Main Deck the same card may."""
+    t, a = _owed()
+    top = t.add(1, "char-salvager", "resource")
+    _to_payment(t, a)
+    t.act(ev.PayPoint("resource"))
+    assert t.options() == [ev.UseBlackwake(False)]
+    t.act(ev.UseBlackwake(False))
+    assert t.c(top).zone == "discard"
