@@ -79,8 +79,10 @@ def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> int:
             return pile.pop()
         elif card in pile:
             pile.remove(card)
-        else:  # a redacted stream: the card sat in this pile as an unknown (-1)
+        elif -1 in pile:  # a redacted stream: the card sat in this pile as an unknown (-1)
             pile.remove(-1)
+        else:  # a seat's view that placed a revealed Blackwake card wrongly in this pile: take the top (known gap)
+            pile.pop()
     elif zone in ZONE_LOC:
         s.board.remove(card)
     elif zone in ZONE_SITE:
