@@ -260,11 +260,11 @@ class SelectionChanged(Event, tag=34):
     lane: int = -1  # stage "site": the lane of the wave
 
 
-# Blackwake [M9-088], [M9-089], [M9-123] and card-granted extra attacks [M9-073], [M9-083]; tags from 60 leave room
-# for the movement events of the same issue.
+# Blackwake [M9-088], [M9-089], [M9-123] and card-granted extra attacks [M9-073], [M9-083]: tags from 70 (60..69 are
+# movement and crews).
 
 
-class BlackwakeChecked(Event, tag=60):
+class BlackwakeChecked(Event, tag=70):
     """A Battle Damage point paid from Main Deck, Resource or Used reveals its card, which is checked for a
     Blackwake instruction [M9-088]: one event per check, ``instruction`` "" when the card has none."""
 
@@ -274,7 +274,7 @@ class BlackwakeChecked(Event, tag=60):
     instruction: str  # "" | "replace" | "effect"
 
 
-class BlackwakeResolved(Event, tag=61):
+class BlackwakeResolved(Event, tag=71):
     """What came of a card's Blackwake instruction [M9-089]: ``outcome`` declined | replaced | effect; ``target``
     the card chosen (0: none); ``to`` where a replaced discard went instead."""
 
@@ -284,7 +284,7 @@ class BlackwakeResolved(Event, tag=61):
     to: str = ""
 
 
-class ExtraAttackGranted(Event, tag=62):
+class ExtraAttackGranted(Event, tag=72):
     """A card grants ``card`` one extra attack at the wave's Site after the wave [M9-073], [M9-083]."""
 
     card: int
@@ -293,7 +293,7 @@ class ExtraAttackGranted(Event, tag=62):
     reason: str
 
 
-class ExtraAttackTaken(Event, tag=63):
+class ExtraAttackTaken(Event, tag=73):
     """The granted extra attack made (``taken``: a single-Unit wave begins at the Site) or let go."""
 
     card: int
@@ -301,7 +301,7 @@ class ExtraAttackTaken(Event, tag=63):
     taken: bool
 
 
-class SelectionUndone(Event, tag=64):
+class SelectionUndone(Event, tag=74):
     """The last pick of a declaration being built taken back before its confirm [M9-074], [M9-076]: ``stage``
     attack | block (the pick ``card``/``target`` removed) or site (the wave given up, its Site open again)."""
 
@@ -310,7 +310,7 @@ class SelectionUndone(Event, tag=64):
     stage: str
 
 
-class DestinationChosen(Event, tag=65):
+class DestinationChosen(Event, tag=75):
     """The destination announced with the stack item just pushed (Escape Route's adjacent friendly Site)."""
 
     card: int
@@ -451,18 +451,18 @@ class ResourceToHand(_Opt, frozen=True, tag=17):
     pass
 
 
-class TakeBack(_Opt, frozen=True, tag=40):
+class TakeBack(_Opt, frozen=True, tag=50):
     """Take back the last pick of the declaration being built (the Site itself when nothing else is picked)."""
 
 
-class UseBlackwake(_Opt, frozen=True, tag=41):
+class UseBlackwake(_Opt, frozen=True, tag=51):
     """Use the revealed card's Blackwake instruction (``use`` False: decline it) on ``target`` (0: none)."""
 
     use: bool
     target: int = 0
 
 
-class UseExtraAttack(_Opt, frozen=True, tag=42):
+class UseExtraAttack(_Opt, frozen=True, tag=52):
     """Make the granted extra attack with ``card`` (False: let it go)."""
 
     card: int
