@@ -32,10 +32,14 @@ def main() -> None:
     parser.add_argument("--ruleset", action="append", help="repeatable; default: every ruleset with a heuristic bot")
     parser.add_argument("--games-per-pair", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--per-pair", action="store_true", help="also print every pairing's record")
     args = parser.parse_args()
     names = args.ruleset or [n for n in ruleset_names() if "heuristic" in get_ruleset(n).agents()]
     for name in names:
         record = heuristic_record(name, args.games_per_pair, args.seed)
+        if args.per_pair:
+            for (a, b), (w, g) in record.items():
+                print(f"{name:>8}: heuristic with {a} vs random with {b}: {w}/{g}")
         wins = sum(w for w, _ in record.values())
         games = sum(g for _, g in record.values())
         weakest = min(record.items(), key=lambda item: item[1][0] / item[1][1])

@@ -73,6 +73,21 @@ def _m9(kind: str, e: Any, n: Namer) -> str | None:
             if e.stage == "attack":
                 return f"{p} adds {n(e.card)} to the wave → " + (n(e.target) if e.target else "the Site position")
             return f"{p} assigns {n(e.card)} to block {n(e.target)}"
+        case "SelectionUndone":
+            what = "the Site" if e.stage == "site" else n(e.card)
+            return f"{p} takes back {what}"
+        case "BlackwakeChecked":
+            found = f"Blackwake ({e.instruction})" if e.instruction else "no Blackwake"
+            return f"Battle Damage reveals {n(e.card)} from {e.src}: {found}"
+        case "BlackwakeResolved":
+            where = f" → {e.to}" if e.to else (f" → {n(e.target)}" if e.target else "")
+            return f"{p}'s {n(e.card)} Blackwake: {e.outcome}{where}"
+        case "ExtraAttackGranted":
+            return f"{n(e.card)} is readied and granted an extra attack at {e.site} ({e.reason})"
+        case "ExtraAttackTaken":
+            return f"{n(e.card)} {'makes' if e.taken else 'lets go'} its extra attack at {e.site}"
+        case "DestinationChosen":
+            return f"{n(e.card)} is headed for {e.to}"
         case "LeftWave":
             return f"{n(e.card)} leaves wave {e.wave}"
         case "WaveEnded":

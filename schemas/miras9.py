@@ -31,6 +31,11 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
   ``Embarked`` / ``Disembarked`` (``card`` boards or leaves ``host`` [M9-060]; ``reason`` ``embark``/``disembark``
   or why the crew had to leave), ``Spotted`` (an enemy En Route Unit made active and attackable until the end of
   the turn [M9-055]; ``source`` the card whose Spot effect it was).
+* **Blackwake**: ``BlackwakeChecked`` (every check: a card a Battle Damage point reveals from ``src``, its
+  ``instruction`` or ""), ``BlackwakeResolved`` (``outcome`` declined | replaced | effect).
+* **extra attacks and declarations**: ``ExtraAttackGranted``, ``ExtraAttackTaken`` (a single-Unit wave, or let
+  go), ``SelectionUndone`` (a pick taken back before the confirm), ``DestinationChosen`` (a stack item's
+  announced destination, e.g. Escape Route's).
 * **actions and effects**: ``CardPlayed``, ``AbilityActivated``, ``Awakened``, ``Manifested``, ``Pressured``,
   ``Restored``, ``TriggerFired``, ``ReplacementApplied``, ``DamagePrevented``.
 """
@@ -310,6 +315,63 @@ class Spotted(Event, tag=64):
     source: int
 
 
+# Blackwake [M9-088], [M9-089], [M9-123] and card-granted extra attacks [M9-073], [M9-083]: tags from 70 (60..69 are
+# movement and crews).
+
+
+class BlackwakeChecked(Event, tag=70):
+    """A Battle Damage point paid from Main Deck, Resource or Used reveals its card, which is checked for a
+    Blackwake instruction [M9-088]: one event per check, ``instruction`` "" when the card has none."""
+
+    card: int
+    card_id: str
+    src: str  # deck | resource | used
+    instruction: str  # "" | "replace" | "effect"
+
+
+class BlackwakeResolved(Event, tag=71):
+    """What came of a card's Blackwake instruction [M9-089]: ``outcome`` declined | replaced | effect; ``target``
+    the card chosen (0: none); ``to`` where a replaced discard went instead."""
+
+    card: int
+    outcome: str
+    target: int = 0
+    to: str = ""
+
+
+class ExtraAttackGranted(Event, tag=72):
+    """A card grants ``card`` one extra attack at the wave's Site after the wave [M9-073], [M9-083]."""
+
+    card: int
+    wave: int
+    site: str
+    reason: str
+
+
+class ExtraAttackTaken(Event, tag=73):
+    """The granted extra attack made (``taken``: a single-Unit wave begins at the Site) or let go."""
+
+    card: int
+    site: str
+    taken: bool
+
+
+class SelectionUndone(Event, tag=74):
+    """The last pick of a declaration being built taken back before its confirm [M9-074], [M9-076]: ``stage``
+    attack | block (the pick ``card``/``target`` removed) or site (the wave given up, its Site open again)."""
+
+    card: int
+    target: int
+    stage: str
+
+
+class DestinationChosen(Event, tag=75):
+    """The destination announced with the stack item just pushed (Escape Route's adjacent friendly Site)."""
+
+    card: int
+    to: str
+
+
 M9Event = (
     PlanetPlaced
     | DeckPrepared
@@ -350,6 +412,12 @@ M9Event = (
     | Embarked
     | Disembarked
     | Spotted
+    | BlackwakeChecked
+    | BlackwakeResolved
+    | ExtraAttackGranted
+    | ExtraAttackTaken
+    | SelectionUndone
+    | DestinationChosen
     | ClockCharged
     | Forfeited
 )
@@ -462,6 +530,24 @@ class Disembark(_Opt, frozen=True, tag=42):
     card: int
 
 
+class TakeBack(_Opt, frozen=True, tag=50):
+    """Take back the last pick of the declaration being built (the Site itself when nothing else is picked)."""
+
+
+class UseBlackwake(_Opt, frozen=True, tag=51):
+    """Use the revealed card's Blackwake instruction (``use`` False: decline it) on ``target`` (0: none)."""
+
+    use: bool
+    target: int = 0
+
+
+class UseExtraAttack(_Opt, frozen=True, tag=52):
+    """Make the granted extra attack with ``card`` (False: let it go)."""
+
+    card: int
+    take: bool
+
+
 M9Option = (
     PickSite
     | Mulligan
@@ -483,6 +569,9 @@ M9Option = (
     | MoveUnit
     | Embark
     | Disembark
+    | TakeBack
+    | UseBlackwake
+    | UseExtraAttack
 )
 
 # ---------------------------------------------------------------- card definitions
@@ -570,6 +659,16 @@ class Spot(_Eff, frozen=True, tag="spot"):
     to: Who = "target"
 
 
+class Escape(_Eff, frozen=True, tag="escape"):
+    """Escape Route [M9-117]: the target, an eligible Unit (``traits``) in the wave at the Battleground Site, leaves
+    the wave and moves to the announced adjacent friendly Site position."""
+
+    traits: list[Literal["character", "spirit", "vehicle", "ship"]] = msgspec.field(
+        default_factory=lambda: ["character"]
+    )
+    to: Who = "target"
+
+
 class MakeToken(_Eff, frozen=True, tag="token"):
     card_id: str
 
@@ -603,7 +702,7 @@ Effect = (
     | TapEff
     | DefeatEff
     | Bounce
-    | (Withdraw | MakeToken | Script | Spot | Mill | NoEffect)
+    | (Withdraw | MakeToken | Script | Spot | Mill | NoEffect | Escape)
 )
 
 
@@ -653,7 +752,22 @@ class SpiritFace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 CardType = Literal["unit", "site", "ship_site", "equipment", "event", "planet", "token"]
 Trait = Literal["character", "spirit", "vehicle", "ship"]
 # rapid: the card's normal movement arrives at once instead of going En Route [M9-058] ("card text may change ...")
-Keyword = Literal["infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "rapid"]
+# killing_machine: Raithe's Killing Machine [M9-083] (ready and one extra attack when his attack defeats a Unit)
+Keyword = Literal[
+    "infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "rapid", "killing_machine"
+]  # fmt: skip
+
+
+class Blackwake(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Blackwake instruction [M9-088], [M9-089]: when Battle Damage reveals the card from Main Deck, Resource or
+    Used, its owner may put it ``instead`` into that pile (hand | resource) rather than Discard, or, paying ``echo``
+    and ``cost`` (resources), resolve ``effects`` on a legal ``target``."""
+
+    instead: Literal["", "hand", "resource"] = ""
+    effects: list[Effect] = []
+    target: TargetKind = ""
+    echo: int = 0
+    cost: int = 0
 
 
 class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -679,6 +793,7 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     threshold: int = 0  # Planets: the Echo threshold [M9-103]
     spirit: SpiritFace | None = None
     text: str = ""
+    blackwake: Blackwake | None = None  # [M9-088]
 
 
 class CardPool(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -5,7 +5,9 @@ every attacker unless a defender would trade favourably, block to kill or to sav
 prevention and pump Reactions on its own endangered combatants, Manifest and Pressure everything it can, and pay
 Battle Damage from the piles it needs least. It mans every unmanned host it can, moves a Unit out of a column the
 enemy holds into one it does not (to the enemy half, to Pressure there), Spots enemy Units that are En Route where
-it can attack them, and never disembarks. It reads only public state and its own cards.
+it can attack them, and never disembarks. It uses every Blackwake it can (a wound where it kills), makes every
+granted extra attack, and sends an endangered Character out of the wave by Escape Route. It reads only public
+state and its own cards.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from annals.schemas.miras9 import (
     PayPoint,
     PickSite,
     PlayCard,
+    UseBlackwake,
+    UseExtraAttack,
 )
 
 _PAY_ORDER = {"used": 0, "echo": 1, "deck": 2, "resource": 3, "hand": 4}
@@ -180,6 +184,12 @@ class HeuristicAgent:
         foes = [s.cards[c] for c in s.board if s.cards[c].ctrl != self.player and lane_of(s.cards[c].loc) == w.lane]
         blockers = [f for f in foes if f.attuned and not f.tapped and f.zone.startswith("lane")]
         best_blocker = max((atk(s, f) for f in blockers), default=0)
+        for o in adds:  # Killing Machine: a Unit he defeats and survives earns another attack [M9-083]
+            me = s.cards[o.card]
+            if o.target and "killing_machine" in s.pool[me.cid].keywords:
+                foe = s.cards[o.target]
+                if atk(s, me) >= grit(s, foe) - foe.wounds and atk(s, foe) < grit(s, me) - me.wounds:
+                    return o
         for o in adds:
             me = s.cards[o.card]
             if o.target == 0 and (grit(s, me) > best_blocker or atk(s, me) >= 3 or not blockers):
@@ -231,7 +241,33 @@ class HeuristicAgent:
                     return o
                 if not mine and "withdraw" in eff_names and w.step == 4 and atk(s, t) >= 3:
                     return o
+                if mine and "escape" in eff_names and w.step == 4 and self._endangered(s, t.iid):
+                    return o
         return Pass()
+
+    def _endangered(self, s: M9State, card: int) -> bool:
+        """Would the wave's enemy combatants' ATK, all together, defeat ``card``?"""
+        w = s.wave
+        assert w is not None
+        cs = s.cards[card]
+        foes = [c for c in w.attackers + w.blockers if c in s.cards and s.cards[c].ctrl != self.player]
+        return sum(atk(s, s.cards[c]) for c in foes) >= grit(s, cs) - cs.wounds
+
+    def _blackwake(self, s: M9State, opts: list[UseBlackwake]) -> Any:
+        uses = [o for o in opts if o.use]
+        if not uses:
+            return opts[0]
+
+        def key(o: UseBlackwake) -> tuple[bool, int]:
+            t = s.cards.get(o.target)
+            if t is None:
+                return (False, 0)
+            return (grit(s, t) - t.wounds <= 2, atk(s, t))
+
+        return max(uses, key=key)
+
+    def _extra_attack(self, s: M9State, opts: list[UseExtraAttack]) -> Any:
+        return next((o for o in opts if o.take), opts[0])
 
     def _effect_names(self, s: M9State, cid: str, o: Any) -> set[str]:
         d = s.pool[cid]

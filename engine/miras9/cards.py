@@ -17,7 +17,7 @@ from annals.engine.miras9 import scripts
 from annals.schemas.decklist import DeckProblem
 from annals.schemas.errors import CardDataError, InvalidDeckError
 from annals.schemas.header import DeckList
-from annals.schemas.miras9 import CardDef, CardPool, DeckFile, MakeToken, Script
+from annals.schemas.miras9 import CardDef, CardPool, DeckFile, Heal, MakeToken, Script
 
 DATA = Path(__file__).parent / "data"
 MIN_MAIN = 30  # [M9-014]
@@ -79,6 +79,13 @@ def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, Card
             effects.extend(t.effects)
         for a in c.abilities:
             effects.extend(a.effects)
+        if c.blackwake is not None:
+            effects.extend(c.blackwake.effects)
+            if any(type(e) is Heal for e in c.blackwake.effects):  # ruling R-M9-41
+                raise CardDataError(
+                    f"{where}: card {c.id!r} has a Blackwake that heals; Blackwake cannot undo combat damage "
+                    "[M9-116]: give its Blackwake another effect"
+                )
         for eff in effects:
             if type(eff) is MakeToken and (eff.card_id not in pool or pool[eff.card_id].type != "token"):
                 raise CardDataError(f"{where}: card {c.id!r} makes token {eff.card_id!r}, which is not a token card")

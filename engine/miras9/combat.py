@@ -5,7 +5,13 @@ Geometry (ruling R-M9-01): a wave is made at the defender's Site position in one
 attacker of the active player standing in that column may join, and the defender's Units in the column may block.
 Targets are enemy Units in the column or the Site position itself (0); a basic lane token is a standard Site
 (ruling R-M9-10). Ruling R-M9-02: the players choose which eligible Units attack or block (none are forced), one
-at a time, and confirm them together; nothing else happens in between [M9-074], [M9-076].
+at a time, and confirm them together; nothing else happens in between [M9-074], [M9-076]. Until the confirm each
+pick can be taken back, last first, and with no pick left the Site itself (ruling R-M9-44).
+
+Card-granted extra attacks [M9-073], [M9-083] (ruling R-M9-42, settles A-16): Raithe's Killing Machine readies him
+and grants one extra attack in the consequences step when Units his attack wounded (its target or its blockers)
+are defeated and he is still on the board. After the wave ends its controller makes it at once, alone, at the same
+Site (a single-Unit wave with the normal windows), or lets it go; the Site does not reopen for anyone else.
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ from annals.engine.miras9.effects import check_defeats, fire
 from annals.engine.miras9.stack import open_window
 from annals.engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
 from annals.schemas import miras9 as ev
-from annals.schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt
+from annals.schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt, TakeBack, UseExtraAttack
 
 CONFIRM = Confirm()
+TAKE_BACK = TakeBack()
+KILLING_MACHINE = "killing_machine"
 STEP_NAMES = ("", "declare", "reactions_before_blocks", "blockers", "reactions_before_damage", "damage",
               "consequences", "after_wave")  # fmt: skip
 
@@ -70,8 +78,10 @@ def selection_options(s: M9State) -> list[Any]:
     targets = [0] + [c for c in s.board if target_ok(s, w, c)]
     opts: list[Any] = [CONFIRM] if w.attackers else []
     for cs in attackers_in(s, w.attacker, w.lane):
-        if cs.iid not in w.attackers:
+        if cs.iid not in w.attackers and (not w.extra or cs.iid == w.extra):  # an extra attack is his alone
             opts.extend(AddAttacker(cs.iid, t) for t in targets)
+    if s.edition > 1 and (w.attackers or not w.extra):  # an extra attack has no Site choice to take back
+        opts.append(TAKE_BACK)
     return opts
 
 
@@ -82,6 +92,8 @@ def block_options(s: M9State) -> list[Any]:
     for cs in blockers_in(s, 1 - w.attacker, w.lane):
         if cs.iid not in w.blockers:
             opts.extend(AssignBlocker(cs.iid, a) for a in w.attackers)
+    if w.blockers and s.edition > 1:
+        opts.append(TAKE_BACK)
     return opts
 
 
@@ -100,10 +112,24 @@ def select(s: M9State, emit: Emit, choice: Any) -> None:
         emit(ev.SelectionChanged(s.n, s.turn, s.step, w.attacker, choice.card, choice.target, "attack"))
     elif type(choice) is AssignBlocker:
         emit(ev.SelectionChanged(s.n, s.turn, s.step, 1 - w.attacker, choice.card, choice.attacker, "block"))
+    elif type(choice) is TakeBack:
+        take_back(s, emit)
     elif w.step == 1:
         confirm_attack(s, emit)
     else:
         confirm_blocks(s, emit)
+
+
+def take_back(s: M9State, emit: Emit) -> None:
+    """Undo the last pick of the declaration being built [M9-074], [M9-076]; with none, give up the Site."""
+    w = s.wave
+    assert w is not None
+    if w.step == 1 and w.attackers:
+        emit(ev.SelectionUndone(s.n, s.turn, s.step, w.attacker, w.attackers[-1], w.targets[-1], "attack"))
+    elif w.step == 1:
+        emit(ev.SelectionUndone(s.n, s.turn, s.step, w.attacker, 0, 0, "site"))
+    else:
+        emit(ev.SelectionUndone(s.n, s.turn, s.step, 1 - w.attacker, w.blockers[-1], w.blocked[-1], "block"))
 
 
 def confirm_attack(s: M9State, emit: Emit) -> None:
@@ -179,13 +205,26 @@ def combat_damage(s: M9State, emit: Emit) -> None:
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
     cards = s.cards
     hits, battle = _wave_hits(s, w)
+    machines = {a for a in w.attackers if KILLING_MACHINE in defn(s, cards[a]).keywords}
+    struck: dict[int, set[int]] = {}  # Killing Machine attacker -> the Units his attack wounded
     for src, tgt, amount, combined in hits:
-        if amount:
-            deal(s, emit, src, cards[tgt], amount, "combat", combined)
+        if amount and deal(s, emit, src, cards[tgt], amount, "combat", combined) and src in machines:
+            struck.setdefault(src, set()).add(tgt)
     for a, amount in battle:
         emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
-    check_defeats(s, emit)
+    defeated: set[int] = set()
+
+    def watch(e: Any) -> None:
+        if type(e) is ev.CardMoved and e.reason == "defeated":
+            defeated.add(e.card)
+        emit(e)
+
+    check_defeats(s, watch if struck else emit)
+    for a, hit in struck.items():  # [M9-083] his attack defeated a Unit and he survived the damage
+        if hit & defeated and a in cards and is_unit(s, cards[a]) and a not in defeated:
+            emit(ev.ExtraAttackGranted(s.n, s.turn, s.step, w.attacker, a, w.number, site, KILLING_MACHINE))
+            counter(s, emit, cards[a], "tapped", 0, KILLING_MACHINE)
     for a, _ in battle:
         if is_unit(s, cards[a]):
             fire(s, emit, cards[a], "battle_damage")
@@ -203,6 +242,23 @@ def end_wave(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
     emit(ev.WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, defended_site(w)))
+
+
+def extra_options(s: M9State) -> list[UseExtraAttack]:
+    """The first granted extra attack: made by its Unit if it can still attack at that Site, or let go."""
+    card = s.extra[0]
+    cs = s.cards.get(card)
+    able = cs is not None and any(u.iid == card for u in attackers_in(s, s.active, s.extra_lane))
+    return ([UseExtraAttack(card, True)] if able else []) + [UseExtraAttack(card, False)]
+
+
+def take_extra(s: M9State, emit: Emit, choice: UseExtraAttack) -> None:
+    """Begin the single-Unit wave at the same Site [M9-073], or let the grant go."""
+    p = s.active
+    emit(ev.ExtraAttackTaken(s.n, s.turn, s.step, p, choice.card, SITE_NAMES[1 - p][s.extra_lane], choice.take))
+    w = s.wave
+    if w is not None:
+        emit(ev.WaveStep(s.n, s.turn, s.step, p, w.number, 1, "declare", defended_site(w)))
 
 
 def wave_auto(s: M9State, emit: Emit) -> None:

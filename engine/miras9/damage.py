@@ -96,7 +96,8 @@ def pay_options(s: M9State) -> list[PayPoint]:
     return opts
 
 
-def pay(s: M9State, emit: Emit, opt: PayPoint) -> None:
+def pay(s: M9State, emit: Emit, opt: PayPoint, dst: str = "discard") -> None:
+    """Pay one point from ``opt.source``; a card goes to ``dst`` (Discard, unless a Blackwake replaced that)."""
     p = s.bd_player
     pl = s.players[p]
     point = s.bd_paid + 1
@@ -111,7 +112,7 @@ def pay(s: M9State, emit: Emit, opt: PayPoint) -> None:
         )
         return
     card = opt.card if src == "hand" else getattr(pl, src)[-1]
-    emit(ev.BattleDamagePaid(s.n, s.turn, s.step, p, point, remaining, src, attacker, card, src, "discard"))
+    emit(ev.BattleDamagePaid(s.n, s.turn, s.step, p, point, remaining, src, attacker, card, src, dst))
 
 
 def unpayable(s: M9State) -> bool:

@@ -32,8 +32,19 @@ from annals.engine.miras9.board import (
     units,
 )
 from annals.engine.miras9.damage import deal, leave_board
+from annals.engine.miras9.escape import destinations
 from annals.engine.miras9.movement import spot
-from annals.engine.miras9.state import REPLACEMENT, CardState, M9State, Spent, combatants, lane_of, loc_of, side_of
+from annals.engine.miras9.state import (
+    LOC_NAMES,
+    REPLACEMENT,
+    CardState,
+    M9State,
+    Spent,
+    combatants,
+    lane_of,
+    loc_of,
+    side_of,
+)
 from annals.schemas import miras9 as ev
 
 
@@ -137,6 +148,24 @@ def _withdraw(s: M9State, emit: Emit, e: ev.Withdraw, src: int, ctrl: int, targe
         leave_wave(s, emit, cs)
 
 
+def _escape(s: M9State, emit: Emit, e: ev.Escape, src: int, ctrl: int, target: int) -> None:
+    """[M9-117] out of the wave to the announced destination, still legal now; its Equipment goes with it."""
+    cs = _card_of(s, e.to, src, target)
+    if s.edition == 1 and cs is not None:  # Escape Route's edition-1 text: it leaves the wave (ruling R-M9-45)
+        leave_wave(s, emit, cs)
+        return
+    dest = s.stack[-1].dest if s.stack else -1
+    if cs is None or dest not in destinations(s, cs, list(e.traits), ctrl):
+        return
+    leave_wave(s, emit, cs)
+    old, new = cs.zone, LOC_NAMES[dest]
+    emit(ev.CardMoved(s.n, s.turn, s.step, cs.ctrl, cs.iid, old, new, "escape", 0))
+    cards = s.cards
+    for c in list(s.board):
+        if cards[c].host == cs.iid:
+            emit(ev.CardMoved(s.n, s.turn, s.step, cards[c].ctrl, c, old, new, "escape", cs.iid))
+
+
 def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target: int) -> None:
     # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
     # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
@@ -180,6 +209,7 @@ PRIMITIVES: dict[type[Any], Prim] = {
     ev.Bounce: _bounce,
     ev.Withdraw: _withdraw,
     ev.MakeToken: _token,
+    ev.Escape: _escape,
     ev.Script: _script,
     ev.Spot: _spot,
     ev.Mill: _mill,

@@ -69,7 +69,7 @@ def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
 
 # The shipped pools before this one, by hash, and the rules edition their games were played under
 # (``M9State.edition``). Each later pool only adds cards, so the shipped pool holds every card of theirs unchanged
-# (ruling R-M9-53).
+# (ruling R-M9-45).
 EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1}
 DECKS: dict[str, DeckList] = load_decks(SHIPPED)
 DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)

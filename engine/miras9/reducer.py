@@ -68,16 +68,23 @@ def _over(s: M9State, e: ev.GameOver) -> None:
     s.over, s.winner, s.end_reason = True, e.winner, e.reason
 
 
-def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
-    """Take ``card`` out of the pile, board position or Site slot named ``zone`` (the ``src`` of a move)."""
+def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> int:
+    """Take ``card`` out of the pile, board position or Site slot named ``zone`` (the ``src`` of a move); return
+    the card taken, which differs from ``card`` only in a redacted stream (below)."""
     if zone in _PILE_SET:
         pile: list[int] = getattr(s.players[owner], zone)
         if pile and pile[-1] == card:
             pile.pop()
+        elif card == -1 and pile and pile[-1] != -1:
+            # a redacted stream: an unknown card leaving a hidden pile is its top card (a draw, a generation, a
+            # spend), here one the viewer saw put there (a Blackwake card revealed, then replaced onto the pile)
+            return pile.pop()
         elif card in pile:
             pile.remove(card)
-        else:  # a redacted stream: the card sat in this pile as an unknown (-1)
+        elif -1 in pile:  # a redacted stream: the card sat in this pile as an unknown (-1)
             pile.remove(-1)
+        else:  # a seat's view that placed a revealed Blackwake card wrongly in this pile: take the top (known gap)
+            pile.pop()
     elif zone in ZONE_BOARD:
         s.board.remove(card)
     elif zone in ZONE_SITE:
@@ -85,13 +92,16 @@ def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> None:
         s.players[side].sites[lane] = 0
     elif zone == "stack":
         s.stack_cards.remove(card)
+    return card
 
 
 def _moved(s: M9State, e: ev.CardMoved) -> None:
     card = e.card
     cs = s.cards.get(card)
     owner = cs.owner if cs is not None else e.player
-    _remove_from_zone(s, card, e.src, owner)
+    card = _remove_from_zone(s, card, e.src, owner)
+    if card != e.card:  # the viewer knew the card a redacted move took: it still knows where it went
+        cs = s.cards.get(card)
     dst = e.dst
     if dst in _PILE_SET:
         getattr(s.players[owner], dst).append(card)
@@ -239,10 +249,10 @@ def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
         s.players[e.holder].echo = e.value
     else:
         _remove_from_zone(s, e.card, e.src, e.player)
-        s.players[e.player].discard.append(e.card)
+        getattr(s.players[e.player], e.dst).append(e.card)  # Discard, or where a Blackwake put it instead
         cs = s.cards.get(e.card)
         if cs is not None:
-            cs.zone, cs.loc = "discard", -1
+            cs.zone, cs.loc = e.dst, -1
     s.bd_paid += 1
     if e.remaining == 0:
         s.bd_sources = []
@@ -280,6 +290,46 @@ def _disembarked(s: M9State, e: ev.Disembarked) -> None:
     cs.aboard = 0
     if cs.owner == host.ctrl:
         host.crew -= 1
+
+
+def _bw_checked(s: M9State, e: ev.BlackwakeChecked) -> None:
+    if e.instruction:
+        s.bw_card = e.card
+
+
+def _bw_resolved(s: M9State, e: ev.BlackwakeResolved) -> None:
+    s.bw_card = 0
+
+
+def _extra_granted(s: M9State, e: ev.ExtraAttackGranted) -> None:
+    s.extra.append(e.card)
+    s.extra_lane = ZONE_SITE[e.site][1]
+
+
+def _extra_taken(s: M9State, e: ev.ExtraAttackTaken) -> None:
+    s.extra.remove(e.card)
+    if e.taken:
+        s.wave = Wave(number=s.waves + 1, lane=ZONE_SITE[e.site][1], attacker=e.player, extra=e.card)
+    if not s.extra:
+        s.extra_lane = -1
+
+
+def _undone(s: M9State, e: ev.SelectionUndone) -> None:
+    w = s.wave
+    assert w is not None
+    if e.stage == "attack":
+        w.attackers.pop()
+        w.targets.pop()
+    elif e.stage == "block":
+        w.blockers.pop()
+        w.blocked.pop()
+    else:
+        s.wave = None
+        s.step = "attack"
+
+
+def _destination(s: M9State, e: ev.DestinationChosen) -> None:
+    s.stack[-1].dest = ZONE_LOC[e.to]
 
 
 apply = Reducer[M9State](
@@ -323,5 +373,11 @@ apply = Reducer[M9State](
         ev.Embarked: _embarked,
         ev.Disembarked: _disembarked,
         ev.Spotted: _record_only,
+        ev.BlackwakeChecked: _bw_checked,
+        ev.BlackwakeResolved: _bw_resolved,
+        ev.ExtraAttackGranted: _extra_granted,
+        ev.ExtraAttackTaken: _extra_taken,
+        ev.SelectionUndone: _undone,
+        ev.DestinationChosen: _destination,
     }
 )

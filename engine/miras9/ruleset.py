@@ -14,7 +14,7 @@ import msgspec
 
 from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
-from annals.engine.miras9 import combat, stack, turn
+from annals.engine.miras9 import blackwake, combat, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.cards import validate_deck
@@ -22,7 +22,7 @@ from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, SECTIONS, SHIPPED, Pool, with_cards
 from annals.engine.miras9.reducer import apply
-from annals.engine.miras9.state import CARD_COUNTERS, SITE_NAMES, CardState, M9State, PlayerState
+from annals.engine.miras9.state import CARD_COUNTERS, EDITION, SITE_NAMES, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
@@ -66,13 +66,13 @@ class M9Ruleset:
         return self.pool.digest
 
     def card_pool_hashes(self) -> tuple[str, ...]:
-        """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-53)."""
+        """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-45)."""
         return (self.pool.digest, *EARLIER_POOLS)
 
     def new_state(self, header: LogHeader) -> M9State:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``, and whose
-        rules edition is its pool's (R-M9-53)."""
-        edition = EARLIER_POOLS.get(header.card_pool_hash, 2)
+        rules edition is its pool's (R-M9-45)."""
+        edition = EARLIER_POOLS.get(header.card_pool_hash, EDITION)
         if header.start_position:
             state = msgspec.msgpack.decode(header.start_position, type=M9State)
             state.edition = edition
@@ -100,6 +100,8 @@ class M9Ruleset:
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
         if s.over:
             return None
+        if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
+            return DecisionPoint(s.bd_player, "blackwake", blackwake.options(s))
         if s.bd_player >= 0:
             opts = pay_options(s)
             return DecisionPoint(s.bd_player, "battle_damage", opts) if opts else None
@@ -113,9 +115,11 @@ class M9Ruleset:
                 opts = combat.block_options(s)
                 return DecisionPoint(1 - w.attacker, "blockers", opts) if len(opts) > 1 else None
             return None
+        if s.extra:  # a card-granted extra attack, after the wave [M9-073]
+            return DecisionPoint(s.active, "extra_attack", combat.extra_options(s))
         ph = s.phase
         get = _PHASE_OPTIONS.get(ph)
-        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-53)
+        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-45)
             return DecisionPoint(s.active, ph, get(s))
         if ph == "awaken.flow":
             return DecisionPoint(s.active, "card_flow", turn.FLOW)
@@ -146,6 +150,9 @@ class M9Ruleset:
             return
         if s.wave is not None:
             combat.select(s, emit, choice)
+            return
+        if s.extra:
+            combat.take_extra(s, emit, choice)
             return
         ph = s.phase
         kind = type(choice)
@@ -213,6 +220,8 @@ class M9Ruleset:
             owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
+        if kind is ev.BattleDamagePaid and event.dst in HIDDEN and viewer != event.player:
+            return msgspec.structs.replace(event, card=UNKNOWN)  # a Blackwake put it into a hidden pile [M9-089]
         return event
 
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:

@@ -17,9 +17,10 @@ from typing import Any
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
 from annals.engine.miras9.effects import check_defeats, resolve
-from annals.engine.miras9.state import M9State, Spent
+from annals.engine.miras9.escape import destinations
+from annals.engine.miras9.state import LOC_NAMES, M9State, Spent
 from annals.schemas import miras9 as ev
-from annals.schemas.miras9 import Ability, Activate, Pass, PlayCard
+from annals.schemas.miras9 import Ability, Activate, CardDef, Escape, Pass, PlayCard
 
 PASS = Pass()
 
@@ -62,8 +63,20 @@ def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
         if d.type != "event" or "reaction" not in d.keywords or d.cost > budget or cid in seen:
             continue
         seen.add(cid)
-        opts.extend(PlayCard(c, -1, t) for t in legal_targets(s, d.target, player))
+        escape = _escape_of(d) if s.edition > 1 else None  # edition 1: leave the wave, no destination
+        for t in legal_targets(s, d.target, player):
+            if escape is None:
+                opts.append(PlayCard(c, -1, t))
+            else:  # the destination is chosen with the target [M9-114], [M9-117]
+                opts.extend(PlayCard(c, dest, t) for dest in destinations(s, s.cards[t], list(escape.traits), player))
     return opts
+
+
+def _escape_of(d: CardDef) -> Escape | None:
+    for e in d.effects:
+        if type(e) is Escape:
+            return e
+    return None
 
 
 def window_options(s: M9State) -> list[Any]:
@@ -99,6 +112,8 @@ def announce(s: M9State, emit: Emit, choice: Any) -> None:
         spend(s, emit, p, d.cost)
         emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "hand", "stack", "announce", 0))
         emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, -1, choice.target, p, len(s.stack) + 1))
+        if choice.loc >= 0:
+            emit(ev.DestinationChosen(s.n, s.turn, s.step, p, choice.card, LOC_NAMES[choice.loc]))
     else:
         pay_ability(s, emit, p, choice)
         emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, choice.ability, choice.target, p, len(s.stack) + 1))
@@ -115,6 +130,11 @@ def resolve_top(s: M9State, emit: Emit) -> None:
         kind, effects = a.target, list(a.effects)
     target = item.target
     fizzled = bool(kind) and target not in legal_targets(s, kind, item.controller)
+    if not fizzled and item.dest >= 0 and item.ability < 0:  # an announced destination must still be legal
+        escape = _escape_of(s.pool[cs.cid])
+        fizzled = escape is not None and item.dest not in destinations(
+            s, s.cards[target], list(escape.traits), item.controller
+        )
     resolve(s, emit, effects, item.card, item.controller, 0 if fizzled else target)
     check_defeats(s, emit)
     if item.ability < 0 and s.cards[item.card].zone == "stack":

@@ -121,6 +121,7 @@ class StackItem(msgspec.Struct, array_like=True):
     ability: int  # -1: the card itself
     target: int
     controller: int
+    dest: int = -1  # an announced destination (board position), e.g. Escape Route's
 
 
 class Wave(msgspec.Struct, kw_only=True):
@@ -136,6 +137,7 @@ class Wave(msgspec.Struct, kw_only=True):
     step: int = 1  # 1..7
     was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
     left: list[int] = []  # Units removed from the wave, in any role; they never rejoin it [M9-081]
+    extra: int = 0  # a card-granted extra attack: the one Unit that may attack in it [M9-073]
 
 
 def combatants(w: Wave) -> list[int]:
@@ -143,6 +145,9 @@ def combatants(w: Wave) -> list[int]:
     any that left the wave [M9-081]. The one definition used by targeting, leaving and card scripts."""
     members = w.attackers + w.blockers + [t for t in w.targets if t and t not in w.left]
     return list(dict.fromkeys(members))
+
+
+EDITION = 2  # the rules edition new games are played by; earlier shipped pools: ``pool.EARLIER_POOLS`` (R-M9-45)
 
 
 class M9State(GameState, kw_only=True, dict=True):
@@ -174,12 +179,16 @@ class M9State(GameState, kw_only=True, dict=True):
     bd_player: int = -1
     bd_sources: list[int] = []
     bd_paid: int = 0
+    bw_card: int = 0  # the card a Battle Damage point revealed, waiting on its Blackwake choice [M9-089]
+    # card-granted extra attacks waiting after the wave [M9-073], [M9-083]: the Units, and the lane of their Site
+    extra: list[int] = []
+    extra_lane: int = -1
     # once-per-turn and once-per-Site trackers, cleared by TurnBegan
     once: list[Spent] = []
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0
-    edition: int = 2  # 1: the first card pool's rules, without movement or crews (old logs replay as played)
+    edition: int = EDITION  # 1: a game of the first shipped pool, replayed by its rules (no movement, crews, Blackwake)
     card_defs: list[CardDefinition] = []
 
     def __post_init__(self) -> None:

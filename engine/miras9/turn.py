@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.core import Emit
-from annals.engine.miras9 import combat, crews, movement, stack
+from annals.engine.miras9 import blackwake, combat, crews, movement, stack
 from annals.engine.miras9.board import (
     can_act,
     counter,
@@ -32,7 +32,7 @@ from annals.engine.miras9.board import (
     set_echo,
     spend,
 )
-from annals.engine.miras9.damage import pay, settle
+from annals.engine.miras9.damage import settle
 from annals.engine.miras9.effects import check_defeats, fire, resolve
 from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
@@ -346,5 +346,5 @@ def attune_act(s: M9State, emit: Emit, choice: Any) -> None:
 
 
 def pay_act(s: M9State, emit: Emit, choice: Any) -> None:
-    pay(s, emit, choice)
+    blackwake.pay(s, emit, choice)  # a point, or the Blackwake choice of the card it revealed [M9-088]
     settle(s, emit)

@@ -177,6 +177,16 @@ COMMENT ON VIEW m9_crews IS 'Miras 9 hosts and crews [M9-060]-[M9-062], [M9-091]
 COMMENT ON COLUMN m9_crews.host IS 'The Vehicle or Unit-Ship boarded or left';
 COMMENT ON COLUMN m9_crews.boarding IS 'True for Embarked, false for Disembarked';
 COMMENT ON COLUMN m9_crews.reason IS 'embark, disembark, or why the crew had to leave: host_defeated, host_bounce, defeated (the crew member itself), ...';
+COMMENT ON VIEW m9_blackwake IS 'Miras 9 Blackwake [M9-088], [M9-089]: every check of a card a Battle Damage point revealed, and each outcome';
+COMMENT ON COLUMN m9_blackwake.revealed_from IS 'BlackwakeChecked: the pile the point revealed the card from (deck, resource or used)';
+COMMENT ON COLUMN m9_blackwake.instruction IS 'BlackwakeChecked: the card''s instruction, replace or effect; empty for a card without one';
+COMMENT ON COLUMN m9_blackwake.outcome IS 'BlackwakeResolved: declined, replaced or effect';
+COMMENT ON COLUMN m9_blackwake.replaced_to IS 'BlackwakeResolved replaced: the pile the card went to instead of Discard';
+COMMENT ON VIEW m9_extra_attacks IS 'Miras 9 card-granted extra attacks [M9-073], [M9-083]: each grant, and each made or let go';
+COMMENT ON COLUMN m9_extra_attacks.wave IS 'ExtraAttackGranted: the wave whose consequences granted it';
+COMMENT ON COLUMN m9_extra_attacks.site IS 'The Site position the extra attack is made at';
+COMMENT ON COLUMN m9_extra_attacks.reason IS 'ExtraAttackGranted: what granted it (killing_machine)';
+COMMENT ON COLUMN m9_extra_attacks.taken IS 'ExtraAttackTaken: true when the single-Unit wave was made, false when let go';
 COMMENT ON VIEW mor_commits IS 'MORANA sealed Commits, Reborn and Invocation commits, CommitDone and the Dusk flip [MOR-15], [MOR-16]';
 COMMENT ON COLUMN mor_commits.site IS 'Site committed to, 1-3 left to right';
 COMMENT ON COLUMN mor_commits.placed IS 'CommitDone: cards put face-down this turn';

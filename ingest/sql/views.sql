@@ -61,6 +61,18 @@ SELECT game, n, turn, step, player, kind, card, (extra->>'host')::INTEGER AS hos
        extra->>'reason' AS reason
 FROM events WHERE kind IN ('Embarked', 'Disembarked');
 
+CREATE OR REPLACE VIEW m9_blackwake AS       -- every Blackwake check [M9-088] and what came of it [M9-089]
+SELECT game, n, turn, step, player, kind, card, card_id, src AS revealed_from, extra->>'instruction' AS instruction,
+       extra->>'outcome' AS outcome, target, extra->>'to' AS replaced_to
+FROM events
+WHERE kind IN ('BlackwakeChecked', 'BlackwakeResolved');
+
+CREATE OR REPLACE VIEW m9_extra_attacks AS   -- card-granted extra attacks [M9-073], [M9-083]: grants, taken or let go
+SELECT game, n, turn, step, player, kind, card, (extra->>'wave')::INTEGER AS wave, extra->>'site' AS site,
+       extra->>'reason' AS reason, (extra->>'taken')::BOOLEAN AS taken
+FROM events
+WHERE kind IN ('ExtraAttackGranted', 'ExtraAttackTaken');
+
 -- MORANA ------------------------------------------------------------------------------------------------------------
 
 CREATE OR REPLACE VIEW mor_commits AS         -- sealed Commits (and Reborn/Invocation commits), the flip, CommitDone

@@ -39,7 +39,10 @@ def logs_copy(logs_dir: Path, tmp_path: Path) -> Path:
     return target
 
 
-REAL_GAMES = {"miras9": (3, ["windrunner", "tempest"]), "morana": (4, ["clash", "glory"])}
+REAL_GAMES = {
+    "miras9": (3, ["windrunner", "wreckers"]),
+    "morana": (4, ["clash", "glory"]),
+}  # movement, crews; Blackwake
 
 
 @pytest.fixture(scope="session")

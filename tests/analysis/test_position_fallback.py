@@ -53,7 +53,7 @@ def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline
             assert shown["over"] == (at == "end") and shown["winner"] == (t.final.winner if at == "end" else -1)
             note = result.stderr
             assert "was not found" in note and str(logs) in note and "from the database" in note
-        table = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:3"])
+        table = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:6"])
         assert table.exit_code == 0 and "omniscient view" in table.stdout and "counters" in table.stdout
 
 

@@ -93,7 +93,7 @@ def test_min_turns_and_dates(con: duckdb.DuckDBPyConnection, logs: list[GameLog]
     [
         (Filters(ruleset="nosuch"), "no ruleset 'nosuch'; known rulesets: "),
         (Filters(agent="heuristc"), "did you mean 'heuristic'"),
-        (Filters(deck="nosuch"), "known decks: clash, glory, tempest, windrunner"),
+        (Filters(deck="nosuch"), "known decks: clash, glory, windrunner, wreckers"),
         (Filters(event="nosuch"), "no event 'nosuch'"),
         (Filters(seat=2), "seats are 0 and 1"),
         (Filters(by="colour"), "cannot split by 'colour'"),

@@ -159,7 +159,8 @@ def test_no_phase_actions_during_a_wave_M9_114() -> None:
     phase_kinds = {ev.DeclareAt, ev.Awaken}
     assert phase_kinds <= {type(o) for o in t.options()}
     t.act(ev.DeclareAt(0))
-    wave_kinds = {ev.AddAttacker, ev.AssignBlocker, ev.Confirm, ev.Pass, ev.PlayCard, ev.Activate, ev.PayPoint}
+    wave_kinds = {ev.AddAttacker, ev.AssignBlocker, ev.Confirm, ev.Pass, ev.PlayCard, ev.Activate, ev.PayPoint,
+                  ev.TakeBack}  # fmt: skip
     seen = 0
     while t.s.wave is not None:
         opts = t.options()
@@ -179,12 +180,12 @@ def test_attacked_unit_that_escapes_leaves_the_wave_M9_081_M9_082_M9_116() -> No
     d = t.unit(1, "char-veteran", 0, tapped=1)  # 3/3: would trade with the raider
     escape = t.hand(1, "rx-escape")
     t.attack(0, [(a, d)])
-    t.act(ev.PlayCard(escape, -1, d))  # the defender has the first opportunity [M9-075]
+    t.act(ev.PlayCard(escape, 4, d))  # the defender has the first opportunity [M9-075]; to its Interior
     t.pass_window()
     assert [e.card for e in t.of(ev.LeftWave)] == [d]
     t.to_damage()
     assert not t.of(ev.CombatDamage) and not t.of(ev.BattleDamageAssigned)
-    assert t.c(a).wounds == 0 and t.c(d).wounds == 0 and t.c(d).zone == "lane:1:exterior"
+    assert t.c(a).wounds == 0 and t.c(d).wounds == 0 and t.c(d).zone == "lane:1:interior"
 
 
 def test_attacked_unit_defeated_before_damage_leaves_the_wave_M9_081() -> None:

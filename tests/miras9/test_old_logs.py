@@ -17,7 +17,7 @@ OLD = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-cdbf1905.l
 
 
 def test_a_log_of_the_first_pool_still_verifies_M9_031() -> None:
-    """Ruling R-M9-53: the committed log of the first pool (written before this change, no Move-phase decision
+    """Ruling R-M9-45: the committed log of the first pool (written before this change, no Move-phase decision
     [M9-031]) re-runs event for event under edition 1, and verify proves it."""
     log = read_log(OLD)
     assert log.header.card_pool_hash in EARLIER_POOLS and log.header.card_pool_hash != SHIPPED.digest

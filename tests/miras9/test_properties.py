@@ -31,7 +31,7 @@ BOTS = ["random", "heuristic"]
 
 # Fields that may hold -1, meaning "none": no player / no position (also: not En Route) / the card itself rather
 # than an ability.
-SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "origin"})
+SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "origin", "extra_lane", "dest"})
 # Modifiers may be negative; the effective values they feed are checked instead [M9-007].
 MODIFIERS = frozenset({"atk_mod", "grit_mod"})
 
@@ -273,7 +273,8 @@ def _all_events(seed: int) -> list[Any]:
 def test_hundreds_of_logs_rerun_identically(tmp_path: Path) -> None:
     """Re-running the decisions of many written logs reproduces them event for event."""
     for seed in range(300):
-        h = make_header(RULESET, seed, [DECKS[seed % 4], DECKS[(seed // 4) % 4]], [BOTS[seed % 2], "random"],
+        h = make_header(RULESET, seed, [DECKS[seed % len(DECKS)], DECKS[(seed // len(DECKS)) % len(DECKS)]],
+                        [BOTS[seed % 2], "random"],
                         max_turns=DEFAULT_MAX_TURNS)  # fmt: skip
         path = tmp_path / f"{seed}.log"
         play_one(RULESET, h, path)

@@ -113,7 +113,7 @@ def test_reaction_fizzles_on_illegal_target_costs_not_refunded_M9_111() -> None:
     escape = t.hand(0, "rx-escape")
     t.act(ev.Pass())
     t.act(ev.PlayCard(counter, -1, a))  # defender targets the attacker
-    t.act(ev.PlayCard(escape, -1, a))  # attacker escapes in response
+    t.act(ev.PlayCard(escape, 1, a))  # attacker escapes in response, to its Interior
     t.act(ev.Pass())
     t.act(ev.Pass())  # escape resolves
     t.act(ev.Pass())
