@@ -174,7 +174,9 @@ def continue_(
     seed: int = typer.Option(1, "--seed", help="Seed of the continued game."),
     bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
     decisions: Path | None = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
-    max_turns: int = typer.Option(0, "--max-turns", min=0, help="Stop after this many turns (0: none)."),
+    max_turns: int | None = typer.Option(
+        None, "--max-turns", min=0, help="Stop after this many turns (0: none; default: the ruleset's bot-game cap)."
+    ),
 ) -> None:
     """Play on from a position file with bots, into a new log.
 

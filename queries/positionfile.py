@@ -333,13 +333,14 @@ def continue_game(
     seed: int = 1,
     bots: Sequence[str] = ("random", "random"),
     script: list[int] | None = None,
-    max_turns: int = 0,
+    max_turns: int | None = None,
 ) -> GameResult:
-    """Play on from a loaded position with bots (after any scripted decisions) and write the new log."""
+    """Play on from a loaded position with bots (after any scripted decisions) and write the new log; ``max_turns``
+    None takes the ruleset's cap for bot games (as ``simulate`` does: bots need not finish a game), 0 none."""
     doc = loaded.doc
     check_seed(seed)
-    check_max_turns(max_turns)
     ruleset = get_ruleset(doc.ruleset)
+    max_turns = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
     state = msgspec.structs.replace(loaded.state, n=0)
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from annals.engine import agents
 from annals.engine.core import DecisionPoint
 from annals.engine.miras9.board import atk, grit, is_unit
 from annals.engine.miras9.state import M9State, lane_of, side_of
@@ -36,11 +37,22 @@ from annals.schemas.miras9 import (
     PayPoint,
     PickSite,
     PlayCard,
+    TakeBack,
     UseBlackwake,
     UseExtraAttack,
 )
 
 _PAY_ORDER = {"used": 0, "echo": 1, "deck": 2, "resource": 3, "hand": 4}
+
+
+class RandomAgent(agents.RandomAgent):
+    """Uniform among the options, but it never takes back a pick: taking back is for a person who changes their
+    mind before confirming [M9-074]; a random player taking back every other pick would almost never finish a
+    wave, and with its deck spent a game of two such players need never end."""
+
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
+        options = [o for o in point.options if type(o) is not TakeBack] or list(point.options)
+        return options[self.rng.below(len(options))]
 
 
 class HeuristicAgent:

@@ -12,11 +12,10 @@ from typing import Any
 
 import msgspec
 
-from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.miras9 import blackwake, combat, stack, turn
 from annals.engine.miras9.board import draw
-from annals.engine.miras9.bots import HeuristicAgent
+from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
