@@ -40,7 +40,7 @@ def logs_copy(logs_dir: Path, tmp_path: Path) -> Path:
 
 
 REAL_GAMES = {
-    "miras9": (3, ["windrunner", "wreckers"]),
+    "miras9": (4, ["windrunner", "wreckers"]),
     "morana": (4, ["clash", "glory"]),
 }  # movement, crews; Blackwake
 
