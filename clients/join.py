@@ -80,13 +80,16 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
             ):
                 _unblock_ctrl_c()
                 tries = 0
+                waiting: list[p.ServerMessage] = []
                 while ui.over is None:
                     try:
-                        message = p.decode_server(ws.recv())
+                        while not waiting:  # a frame holds one or more messages
+                            waiting = p.decode_frame(ws.recv())
                     except KeyboardInterrupt:
                         if ui.ask_leave():
                             ws.send(p.encode(p.Concede()).decode())
                         continue
+                    message = waiting.pop(0)
                     ui.handle(message)
                     if type(message) is p.Decide and message.player == ui.seat:
                         ws.send(p.encode(ui.prompt()).decode())

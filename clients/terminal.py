@@ -5,8 +5,9 @@ prompt: a number chooses that option (a choice that cannot be taken back, flagge
 terminal);
 ``help``, ``board`` (the seat's view with card names, stats and counters), ``hand``, ``card NAME`` (a card's
 text), ``log`` (the last events in words), ``options``. Ctrl-C asks whether to leave; leaving concedes, and the
-table records it. The same class serves ``annals play`` (``TerminalSeat``, in the same process) and
-``annals join URL --token T`` (``clients.join``).
+table records it. A spectator (``annals join`` with the spectators' token) is shown the events and the board
+as they reach it (the spectator view, held back by the table's delay). The same class serves ``annals play``
+(``TerminalSeat``, in the same process) and ``annals join URL --token T`` (``clients.join``).
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ class TerminalUI:
             self.board = message
             for zone in message.zones:
                 self._learn(zone.cards)
+            if self.seat < 0:  # a spectator is never asked: it is shown what happened, then the board as it stands
+                self._flush_events()
+                self.show_board()
         elif t is p.Decide:
             assert isinstance(message, p.Decide)
             self.decide = message

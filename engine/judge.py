@@ -24,7 +24,7 @@ from annals.engine.agents import ScriptedAgent
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
-from annals.engine.table import LiveTable
+from annals.engine.table import LiveTable, recorded_clocks
 from annals.schemas.errors import AnnalsError, ReplayMismatchError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import DRAW, KINDS, RESULT_KINDS, Intervention
@@ -235,5 +235,7 @@ def resume_table(path: Path) -> LiveTable:
     (``players.run_table``). Each seat is told the game so far (``LiveTable.replayed``)."""
     running, game = _rerun(path, None)
     writer = LogWriter.reopen(path, group_bytes=0)
-    return LiveTable(get_ruleset(game.header.ruleset), game.header, path, _game=running, _writer=writer,
-                     _replayed=game.events)  # fmt: skip
+    bank_ms, clock = recorded_clocks(game.events, len(game.header.players))  # the time banks as last recorded
+    return LiveTable(get_ruleset(game.header.ruleset), game.header, path, bank_ms=bank_ms, _game=running,
+                     _clock=clock, _writer=writer, _replayed=game.events,
+                     _replayed_decisions=game.decisions)  # fmt: skip

@@ -125,9 +125,12 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
     script = _Script(log.decisions, partial=partial)
     try:
         ruleset = get_ruleset(header.ruleset)
+        # a log of an earlier ruleset version this one still re-runs: each event compared as that version wrote it
+        recorded_as = ruleset.schema.earlier.get(header.ruleset_version)
+        version = header.ruleset_version if recorded_as is not None else ruleset.schema.version
         for field, logged, ours in (
             ("engine_version", header.engine_version, ENGINE_VERSION),
-            ("ruleset_version", header.ruleset_version, ruleset.schema.version),
+            ("ruleset_version", header.ruleset_version, version),
             ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
         ):
             if logged != ours:
@@ -142,6 +145,8 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
         def compare(event: Any) -> None:
             nonlocal checked
             n = checked
+            if recorded_as is not None:
+                event = recorded_as(event)
             if n >= len(expected):
                 raise _Differs(
                     f"event {n}", f"the log ends after event {n - 1}, but the game goes on", None, event

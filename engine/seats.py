@@ -10,7 +10,11 @@ seat's own deck, never the opponent's, nor the seed (which would give away every
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from functools import cache
 from typing import Any
+
+from msgspec.structs import asdict
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
 from annals.engine.views import SeatView, visible_position
@@ -23,15 +27,40 @@ _WORDS = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 def as_fields(record: Any) -> dict[str, Any]:
     """A Struct's fields by name (array-like Structs would otherwise encode as bare arrays)."""
-    return {name: getattr(record, name) for name in record.__struct_fields__}
+    return asdict(record)
 
 
 def as_json(record: Any) -> dict[str, Any]:
     return {"kind": type(record).__name__, **as_fields(record)}
 
 
+_POOLS: dict[int, tuple[Ruleset[Any], Mapping[str, CardInfo]]] = {}
+
+
+def _pool(ruleset: Ruleset[Any]) -> Mapping[str, CardInfo]:
+    """The ruleset's cards, built once per ruleset (a table makes a stream per seat; a catalog takes ~1 ms)."""
+    held = _POOLS.get(id(ruleset))
+    if held is None or held[0] is not ruleset:
+        held = _POOLS[id(ruleset)] = (ruleset, ruleset.cards())
+    return held[1]
+
+
+@cache
 def words(kind: str) -> str:
     return _WORDS.sub(" ", kind)
+
+
+_FIELDS: dict[tuple[type, int], tuple[tuple[str, str], ...]] = {}
+
+
+def _named_fields(kind: type, skip: int) -> tuple[tuple[str, str], ...]:
+    """A record type's fields to put in words (after the first ``skip``; not where a card moved from or to),
+    each with its name in words; worked out once per type."""
+    got = _FIELDS.get((kind, skip))
+    if got is None:
+        names = kind.__struct_fields__[skip:]  # type: ignore[attr-defined]
+        got = _FIELDS[kind, skip] = tuple((n, n.replace("_", " ")) for n in names if n not in ("src", "dst"))
+    return got
 
 
 def _described(card: CardInfo) -> str:
@@ -50,7 +79,7 @@ class SeatStream:
         self.seat = seat
         self.view = SeatView(ruleset, header, seat)
         self._names: dict[str, tuple[str, str]] = {}
-        self._pool = ruleset.cards()
+        self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
 
@@ -134,17 +163,19 @@ class SeatStream:
 
     def _fields_text(self, record: Any, *, skip: int = 0) -> str:
         parts = []
-        for name in record.__struct_fields__[skip:]:
+        for name, said in _named_fields(type(record), skip):
             v = getattr(record, name)
-            if name in ("src", "dst") or v == "" or v == []:
+            if v == "" or v == []:
                 continue
-            parts.append(f"{name.replace('_', ' ')} {self._value_text(name, v)}")
+            parts.append(f"{said} {self._value_text(name, v)}")
         moved = getattr(record, "dst", "")
         if moved:
             parts.append(f"to {moved}")
         return (": " + ", ".join(parts)) if parts else ""
 
     def _value_text(self, name: str, v: Any) -> str:
+        if type(v) is str:
+            return v
         if type(v) is int and v >= CARDS_PER_PLAYER and name not in ("value", "amount"):
             return self.label(v)
         if type(v) is int and v < 0 and name in ("card", "target"):

@@ -12,14 +12,17 @@ The server, the local ``annals play`` and the JSON-lines seats all drive a game 
 ``listeners`` get every omniscient event as it happens (the server turns them into each seat's view).
 
 A table is rebuilt from its live log (``LiveTable.resume``) after a crash: the decisions and table events read
-back are re-run through the rules (as ``annals verify`` does), the log is rewritten whole under a temporary
-name and moved into place, and the game goes on from the same question.
+back are re-run through the rules (as ``annals verify`` does), each seat's time bank is set to what the log last
+recorded for it (``recorded_clocks``), and the game goes on from the same question, appending to the same log
+(``LogWriter.reopen``): a judge's frames, abandoned branches and signatures already in it stay as they are. A
+torn last frame (a write cut by a power loss) is moved aside to ``LOG.torn-OFFSET`` before appending.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,6 +68,7 @@ class LiveTable:
         _clock: list[int] | None = None,
         _writer: LogWriter | None = None,
         _replayed: list[Any] | None = None,
+        _replayed_decisions: list[Decision[Any]] | None = None,
     ):
         self.ruleset = ruleset
         self.header = finalize_header(header)
@@ -76,25 +80,19 @@ class LiveTable:
         self.game = _game if _game is not None else Game(ruleset, self.header, [], views=False)
         self.game._on_event = self._event
         self.replayed: list[Any] = _replayed if _replayed is not None else []  # a resumed game's events so far
+        self.replayed_decisions: list[Decision[Any]] = _replayed_decisions or []  # and its decisions
         # a log reopened to append to (``judge.resume_table``) holds the game so far already
-        self._writer = _writer if _writer is not None else self._open_writer()
+        self._writer = _writer if _writer is not None else LogWriter(self.path, self.header, group_bytes=0)
         self.events_total = self.game.state.n
         self.decisions_total = self.game.decision_count
         self.closed: LogClose | None = None
         self._point: DecisionPoint[Any] | None = None
         self._asked_at = 0.0
 
-    def _open_writer(self) -> LogWriter:
-        """A new log holding the game so far (nothing for a new game): written aside, then moved into place."""
-        events, decisions = self.game.take_batch()
-        self.replayed = events  # for its seats' views
-        if not events and not decisions:
-            return LogWriter(self.path, self.header, group_bytes=0)
-        aside = self.path.with_name(self.path.name + ".resuming")
-        writer = LogWriter(aside, self.header, group_bytes=0)
-        writer.write_batch(events, decisions)
-        os.replace(aside, self.path)
-        return writer
+    def replayed_with_decisions(self) -> list[tuple[Any, int]]:
+        """Each replayed event with the number of decisions taken before it (a spectator's delay counts them)."""
+        ats = [d.at for d in self.replayed_decisions]
+        return [(e, bisect_right(ats, e.n)) for e in self.replayed]
 
     def _event(self, event: Any) -> None:
         for listener in self.listeners:
@@ -196,7 +194,7 @@ class LiveTable:
     def resume(
         cls, path: str | os.PathLike[str], *, bank_ms: int = 0, now: Callable[[], float] = time.monotonic
     ) -> LiveTable:
-        """The table of a live log cut short (a crash, a kill): re-run, rewritten whole, ready to go on."""
+        """The table of a live log cut short (a crash, a kill): re-run, its clocks as recorded, appended to."""
         header, events, decisions, close = read_prefix(path)
         if close is not None:
             raise ResumeError(f"{path}: the game is over ({close.end_reason}); there is nothing to resume")
@@ -204,16 +202,12 @@ class LiveTable:
         seats = len(header.players)
         agents = [ScriptedAgent([d for d in decisions if d.player == p]) for p in range(seats)]
         game = Game(ruleset, header, agents, views=False)
-        clock = [bank_ms] * seats
         done = 0
         s = game.state
         try:
             while not s.over:
                 if s.n < len(events) and type(events[s.n]) in TABLE_EVENTS:
-                    e = events[s.n]
-                    if type(e) is ClockCharged:
-                        clock[e.player] = e.left_ms
-                    game.emit(e)
+                    game.emit(events[s.n])
                     continue
                 point = ruleset.pending(s)
                 if point is None:
@@ -227,4 +221,43 @@ class LiveTable:
             raise ResumeError(f"{path}: the recorded decisions do not re-run ({exc})") from None
         if game.events[: len(events)] != events:
             raise ResumeError(f"{path}: re-running the decisions does not give the recorded events")
-        return cls(ruleset, header, path, bank_ms=bank_ms, now=now, _game=game, _clock=clock)
+        writer = append_to(path)
+        more_events, more_decisions = game.events[len(events) :], game.decisions[len(decisions) :]
+        game.take_batch()
+        if more_events or more_decisions:  # the rules went on past the last frame written: record it now
+            writer.write_batch(more_events, more_decisions)
+        bank_ms, clock = recorded_clocks(events, seats, bank_ms)
+        return cls(ruleset, header, path, bank_ms=bank_ms, now=now, _game=game, _clock=clock, _writer=writer,
+                   _replayed=events + more_events, _replayed_decisions=decisions + more_decisions)  # fmt: skip
+
+
+def recorded_clocks(events: list[Any], seats: int, bank_ms: int = 0) -> tuple[int, list[int]]:
+    """The time banks a log left: each seat's last ``ClockCharged``, the bank itself for a seat not yet charged.
+    With ``bank_ms`` 0 (not known: ``annals resume`` of a log) the bank is read from a first charge (spent + left;
+    a log with none had no clock, or no decision timed yet: then no clock)."""
+    charged = [e for e in events if type(e) is ClockCharged]
+    if not bank_ms:
+        first: dict[int, ClockCharged] = {}
+        for e in charged:
+            first.setdefault(e.player, e)
+        bank_ms = max((e.spent_ms + e.left_ms for e in first.values()), default=0)
+    clock = [bank_ms] * seats
+    for e in charged:
+        clock[e.player] = e.left_ms
+    return bank_ms, clock
+
+
+def append_to(path: str | os.PathLike[str]) -> LogWriter:
+    """A writer appending to a live log cut short. A torn last frame (only a write cut by the machine stopping
+    leaves one) is kept aside as ``LOG.torn-OFFSET`` and cut off, so that the log goes on from its whole frames."""
+    try:
+        with LogReader(path) as reader:
+            reader.read_to_end()
+    except TruncatedLogError as exc:
+        if exc.offset is None:
+            raise
+        with open(path, "r+b") as f:
+            f.seek(exc.offset)
+            Path(f"{os.fspath(path)}.torn-{exc.offset}").write_bytes(f.read())
+            f.truncate(exc.offset)
+    return LogWriter.reopen(path, group_bytes=0)

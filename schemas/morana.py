@@ -16,6 +16,8 @@ the same way (``Drew`` and ``DeckShuffled``); Nav, the Sites after Dusk, Slava a
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from annals.schemas.records import ClockCharged, Event, Forfeited
@@ -403,5 +405,13 @@ ALIASES = {
     "reborn": "RebornFired",
     "clash": "ClashFired",
 }
-# version 2: Flipped.embers; simultaneous turns [MOR-13]
-SCHEMA = RulesetSchema("morana", "2", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True, end_event=GameEnded)
+
+
+def as_version_1(event: Any) -> Any:
+    """An event as version 1 recorded it: the same rules, but ``Flipped`` without the Embers left [MOR-16]."""
+    return msgspec.structs.replace(event, embers=[]) if type(event) is Flipped else event
+
+
+# version 2: Flipped.embers; simultaneous turns [MOR-13]. Version 1 logs re-run and verify (``as_version_1``).
+SCHEMA = RulesetSchema("morana", "2", MoranaEvent, MoranaOption, ALIASES, simultaneous_turns=True, end_event=GameEnded,
+                       earlier={"1": as_version_1})  # fmt: skip

@@ -1,10 +1,12 @@
 """The one protocol every seat speaks: the messages between a table and a player's client, bot or program.
 
-The same messages go over a WebSocket (``annals serve``, one JSON text frame each) and over JSON lines on a local
-program's stdin/stdout (``annals play --players external:COMMAND``, one JSON object per line). Every message is
-an object whose ``type`` names it. ``schemas/protocol.schema.json`` is the JSON Schema of them all, generated from
-these types (``python -m annals.schemas.protocol`` prints it; a test holds the file equal to it and checks real
-games' messages against it).
+The same messages go over a WebSocket (``annals serve``) and over JSON lines on a local program's stdin/stdout
+(``annals play --players external:COMMAND``, one JSON object per line). On a WebSocket a text frame from the table
+holds one or more messages, one per line (JSON lines again, so ``split_frame`` reads both): what a seat is sent for
+one decision (its events, the board, the next question) goes out as one frame. A seat sends one message per frame.
+Every message is an object whose ``type`` names it. ``schemas/protocol.schema.json`` is the JSON Schema of them
+all, generated from these types (``python -m annals.schemas.protocol`` prints it; a test holds the file equal to it
+and checks real games' messages against it).
 
 Table → seat:
 
@@ -30,7 +32,9 @@ from typing import Any, Final
 
 import msgspec
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2  # 2: a table's frame holds one or more messages, one per line
+# Messages are made by the thousand a second and never hold themselves: ``gc=False`` keeps them out of the
+# collector's passes (a full pass over a busy server's heap stalled every table).
 MAX_MESSAGE_BYTES: Final = 64 * 1024  # a seat's message longer than this is refused (``too_long``)
 
 # error codes
@@ -43,7 +47,7 @@ SPECTATOR: Final = "spectator"  # a spectator tried to act
 ERROR_CODES: Final = (MALFORMED, UNKNOWN_MESSAGE, BAD_ANSWER, NOT_YOUR_DECISION, TOO_LONG, SPECTATOR)
 
 
-class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Card(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """A card instance the seat can identify, with its definition's id, name and printed text."""
 
     instance: int
@@ -52,7 +56,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     text: str = ""
 
 
-class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Player(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     seat: int
     name: str
     agent: str  # "human", "external", or a bot's name
@@ -61,7 +65,7 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     size: int  # cards in the deck
 
 
-class Hello(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="hello", tag_field="type"):
+class Hello(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="hello", tag_field="type"):
     protocol: int
     game_id: str
     ruleset: str
@@ -76,19 +80,19 @@ class Hello(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="hello"
     resumed_at: int = 0  # events of the seat's view already played when it (re)joined; they follow as events
 
 
-class EventMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="event", tag_field="type"):
+class EventMessage(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="event", tag_field="type"):
     event: dict[str, Any]  # {"kind": "Drew", "n": 12, "turn": 2, "step": "dawn", "player": 0, ...}
     text: str
     cards: list[Card] = []  # instances this event shows the seat for the first time
 
 
-class Zone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Zone(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     zone: str  # "hand", "site:2", "lane:0:exterior", ...
     side: str  # "p0", "p1", or "token"
     cards: list[Card]
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="board", tag_field="type"):
+class Board(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="board", tag_field="type"):
     """The seat's view of the position now (sent after each decision): every card it can identify by zone,
     the counters (``"p0:slava"``, ``"1004:power"``), how many cards it cannot see, and the board drawn as SVG
     when the server can draw it."""
@@ -101,7 +105,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="board"
     svg: str = ""
 
 
-class Option(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     index: int
     kind: str
     fields: dict[str, Any]
@@ -109,7 +113,7 @@ class Option(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     confirm: bool = False  # ends the seat's part of the step (or is once a game): a client asks before sending
 
 
-class Decide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="decide", tag_field="type"):
+class Decide(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="decide", tag_field="type"):
     decision: int  # the game's decision number
     player: int
     point: str
@@ -117,13 +121,13 @@ class Decide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="decid
     clock_ms: list[int]  # each seat's time bank now
 
 
-class Error(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="error", tag_field="type"):
+class Error(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="error", tag_field="type"):
     code: str  # one of ERROR_CODES
     message: str
     decision: int = -1  # the decide asked again, or -1
 
 
-class GameOver(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="game_over", tag_field="type"):
+class GameOver(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="game_over", tag_field="type"):
     winner: int  # -1: a draw or no result
     reason: str
     text: str
@@ -131,20 +135,20 @@ class GameOver(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="gam
     decisions: int
 
 
-class Close(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="close", tag_field="type"):
+class Close(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="close", tag_field="type"):
     reason: str
 
 
-class Answer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="answer", tag_field="type"):
+class Answer(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="answer", tag_field="type"):
     choose: int
     decision: int = -1  # the decide answered (-1: the one being asked)
 
 
-class Concede(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="concede", tag_field="type"):
+class Concede(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="concede", tag_field="type"):
     pass
 
 
-class _BareAnswer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _BareAnswer(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     choose: int
 
 
@@ -173,6 +177,27 @@ def encode(message: ServerMessage | ClientMessage) -> bytes:
 
 def decode_server(data: bytes | str) -> ServerMessage:
     return _server_decoder.decode(data)
+
+
+def join_frame(messages: list[bytes]) -> bytes:
+    """Encoded messages as one frame, one per line (JSON never holds a raw newline: msgspec escapes it)."""
+    return b"\n".join(messages)
+
+
+def split_frame(data: bytes | str) -> list[Any]:
+    """A table's frame as its messages, each decoded to a plain JSON object (``decode_frame`` for the types).
+
+    >>> split_frame('{"type":"event","event":{},"text":"a"}\n{"type":"close","reason":"game over"}')[1]
+    {'type': 'close', 'reason': 'game over'}
+    """
+    lines = data.splitlines() if isinstance(data, bytes) else data.split("\n")
+    return [_any_decoder.decode(line) for line in lines if line]
+
+
+def decode_frame(data: bytes | str) -> list[ServerMessage]:
+    """A table's frame as its messages (``ServerMessage``), in order."""
+    lines = data.splitlines() if isinstance(data, bytes) else data.split("\n")
+    return [_server_decoder.decode(line) for line in lines if line]
 
 
 def decode_client(data: bytes | str) -> ClientMessage:

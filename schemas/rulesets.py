@@ -10,7 +10,7 @@ so reading a MORANA log never imports the Miras 9 card code.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, NamedTuple
@@ -31,6 +31,9 @@ class RulesetSchema(NamedTuple):
     # Both players take each turn together (MORANA [MOR-13]): there is no first player, so ingest stores NULL.
     simultaneous_turns: bool = False
     end_event: Any = None  # the event that ends a game: the last of a finished log, whose winner and reason it gives
+    # Earlier versions whose logs this one still re-runs (the rules unchanged, only what an event records): for
+    # each, the event as this version emits it turned into how that version recorded it, for ``verify`` to compare.
+    earlier: Mapping[str, Callable[[Any], Any]] = {}
 
     @property
     def batch_type(self) -> Any:

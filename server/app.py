@@ -4,8 +4,9 @@
   internet); it opens ``/ws/ID?token=T``;
 * ``GET /static/NAME``             its files (Starlette's ``StaticFiles``: nothing outside that folder);
 * ``WS /ws/ID?token=T``            a seat (or, with the spectators' token, a spectator) of table ID: the protocol
-  of ``schemas.protocol``, one JSON message per text frame; ``&boards=0`` for no board messages, ``&svg=1`` for
-  boards drawn as SVG. A wrong token, or one of another table, is refused before the socket opens (403);
+  of ``schemas.protocol``, one or more JSON messages per text frame, one per line; ``&boards=0`` for no board
+  messages, ``&svg=1`` for boards drawn as SVG. A wrong token, or one of another table, is refused before the
+  socket opens (403);
 * ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
   at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?}``; the answer holds
   the seats' and the spectators' tokens, shown only this once;

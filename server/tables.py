@@ -31,28 +31,40 @@ Sender = Callable[[bytes], Awaitable[None]]
 
 
 class Connection:
-    """One client's socket: messages queue here and a writer task sends them in order, so a slow client never
-    holds up the table."""
+    """One client's socket: messages wait here and a writer task sends them in order, so a slow client never
+    holds up the table. Whatever has gathered when the writer runs goes out as one frame (``p.join_frame``): the
+    table queues a decision's events, board and next question without yielding, so a seat gets one frame per
+    decision, not one per message."""
 
     def __init__(self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False):
         self.seat = seat
         self.boards = boards  # a board message after each decision (a bot client may not want them)
         self.svg = svg  # and with it the board drawn as SVG (the browser client)
         self._send = send
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._waiting: list[bytes] = []
+        self._closing = False
+        self._ready = asyncio.Event()
         self.task = asyncio.create_task(self._writer())
         self.sent = 0  # spectators: how many of the spectator history it has been sent
 
     def put(self, message: bytes) -> None:
-        self._queue.put_nowait(message)
+        self._waiting.append(message)
+        self._ready.set()
 
     def close(self) -> None:
-        self._queue.put_nowait(None)
+        self._closing = True
+        self._ready.set()
 
     async def _writer(self) -> None:
         with contextlib.suppress(Exception):  # a socket gone mid-send: the reader side detaches it
-            while (message := await self._queue.get()) is not None:
-                await self._send(message)
+            while True:
+                await self._ready.wait()
+                self._ready.clear()
+                if self._waiting:
+                    frame, self._waiting = p.join_frame(self._waiting), []
+                    await self._send(frame)
+                if self._closing:
+                    return
 
 
 class Table:
@@ -70,14 +82,15 @@ class Table:
             seat: ruleset.agents()[kind](seat, rngs[seat]) for seat, kind in enumerate(record.seats) if kind != "human"
         }
         self.history: list[list[bytes]] = [[] for _ in record.seats]
-        self.spectator_history: list[tuple[int, bytes]] = []  # (decisions when it happened, message)
+        self.spectator_history: list[bytes] = []  # the spectators' messages of the events released to them
         self.connections: list[Connection] = []
         self.answers: asyncio.Queue[tuple[int, p.ClientMessage]] = asyncio.Queue()
         self.decide: p.Decide | None = None
-        self.ended: list[bytes] = []  # game_over (per seat, then spectators) once the game is over
+        self.ended: list[bytes] = []  # each seat's game_over once the game is over
+        self.spectator_ended: bytes | None = None  # and the spectators' (made when one is there to get it)
         self.done = asyncio.Event()
-        for event in live.replayed:  # a resumed game: its views so far
-            self._on_event(event, send=False)
+        for event, decisions in live.replayed_with_decisions():  # a resumed game: its views so far
+            self._on_event(event, send=False, decisions=decisions)
         live.listeners.append(self._on_event)
 
     # ---------------------------------------------------------------- who is who
@@ -91,7 +104,7 @@ class Table:
 
     # ---------------------------------------------------------------- messages out
 
-    def _on_event(self, event: Any, *, send: bool = True) -> None:
+    def _on_event(self, event: Any, *, send: bool = True, decisions: int = -1) -> None:
         for seat, stream in enumerate(self.streams):
             if seat in self.bots:
                 stream.view.feed(event)
@@ -100,41 +113,64 @@ class Table:
             self.history[seat].append(message)
             if send:
                 self._to_seat(seat, message)
-        self.events.append((event, self.live.game.decision_count))
-        if self.spectator is not None:
-            self._spectate(event, self.live.game.decision_count)
-
-    def _spectate(self, event: Any, decisions: int) -> None:
-        assert self.spectator is not None
-        self.spectator_history.append((decisions, p.encode(self.spectator.event(event))))
+        self.events.append((event, self.live.game.decision_count if decisions < 0 else decisions))
 
     def _spectator_stream(self) -> SeatStream:
-        """The spectators' view, folded from every event so far the first time a spectator comes."""
+        """The spectators' view, made when the first spectator comes (most tables have none). It is folded only
+        as far as the spectators have been shown (``_release_spectators``), so its board is the position as it
+        stood ``delay`` decisions ago, never the present."""
         if self.spectator is None:
             self.spectator = SeatStream(self.ruleset, self.live.header, SPECTATOR)
-            for event, decisions in self.events:
-                self._spectate(event, decisions)
+            self._catch_up_spectators()
         return self.spectator
+
+    def _catch_up_spectators(self) -> bool:
+        """Fold into the spectators' view every event they may now see: those from before the decision ``delay``
+        decisions back (all of them once the game is over). True if any was new."""
+        stream = self.spectator
+        if stream is None:
+            return False
+        over, events = self.live.over, self.events
+        ready = self.live.game.decision_count - self.record.delay
+        start = len(self.spectator_history)
+        while len(self.spectator_history) < len(events):
+            event, decisions = events[len(self.spectator_history)]
+            if not over and decisions > ready:
+                break
+            self.spectator_history.append(p.encode(stream.event(event)))
+        return len(self.spectator_history) > start
 
     def _to_seat(self, seat: int, message: bytes) -> None:
         for conn in self.connections:
             if conn.seat == seat:
                 conn.put(message)
 
-    def _release_spectators(self) -> None:
-        over = self.live.over
-        ready = self.live.game.decision_count - self.record.delay
+    def _release_spectators(self, joined: Connection | None = None) -> None:
+        """Send each spectator what it may now see: the events, then the board as of the last of them (when
+        anything was new to it), then the result once the game is over."""
+        if self.spectator is None:
+            return
+        self._catch_up_spectators()
+        history, made = self.spectator_history, dict[bool, bytes]()
         for conn in self.connections:
-            if conn.seat != SPECTATOR:
+            if conn.seat != SPECTATOR or conn.sent > len(history):
                 continue
-            history = self.spectator_history
-            while conn.sent < len(history) and (over or history[conn.sent][0] <= ready):
-                conn.put(history[conn.sent][1])
+            fresh = conn.sent < len(history) or conn is joined
+            while conn.sent < len(history):
+                conn.put(history[conn.sent])
                 conn.sent += 1
-            if over and self.ended and conn.sent == len(history):
-                conn.put(self.ended[-1])
+            if fresh and conn.boards:
+                if conn.svg not in made:
+                    made[conn.svg] = self.board(SPECTATOR, conn.svg)
+                conn.put(made[conn.svg])
+            close = self.live.closed
+            if close is not None:
+                if self.spectator_ended is None:
+                    over = self.spectator.game_over(close.winner, close.end_reason, close.events, close.decisions)
+                    self.spectator_ended = p.encode(over)
+                conn.put(self.spectator_ended)
                 conn.put(p.encode(p.Close("game over")))
-                conn.sent += 1
+                conn.sent += 1  # past the history: nothing more to send it
 
     def board(self, seat: int, svg: bool) -> bytes:
         stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
@@ -160,7 +196,7 @@ class Table:
         resumed = len(self.history[seat]) if seat >= 0 else 0
         conn.put(p.encode(stream.hello(self.live.clocks(), delay=self.record.delay, resumed_at=resumed)))
         if seat == SPECTATOR:
-            self._release_spectators()
+            self._release_spectators(joined=conn)
             return conn
         for message in self.history[seat]:
             conn.put(message)
@@ -243,8 +279,6 @@ class Table:
         for seat in range(len(self.streams)):
             self.ended.append(p.encode(self.streams[seat].game_over(close.winner, close.end_reason, close.events,
                                                                      close.decisions)))  # fmt: skip
-        self.ended.append(p.encode(self._spectator_stream().game_over(close.winner, close.end_reason, close.events,
-                                                                      close.decisions)))  # fmt: skip
         self._boards()
         for seat in range(len(self.streams)):
             if seat not in self.bots:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from annals.engine.rng import Rng
+from annals.schemas import protocol as p
 
 ADMIN = "test-admin-token-0123456789abcdef"
 
@@ -101,15 +103,28 @@ def server(data: Path, *extra: str) -> Iterator[Running]:
         stop(running)
 
 
-def play_seat(ws: ClientConnection, seed: int, *, stop_after: int | None = None, timeout: float = 30) -> list[Any]:
-    """Answer a random option at every decide for this seat; returns every message received (decoded). With
-    ``stop_after``, returns after that many answers (the socket stays open)."""
+_waiting: weakref.WeakKeyDictionary[ClientConnection, list[Any]] = weakref.WeakKeyDictionary()
+
+
+def recv(ws: ClientConnection, timeout: float = 10) -> Any:
+    """The next message from the table (decoded): a frame holds one or more, one per line."""
+    waiting = _waiting.setdefault(ws, [])
+    while not waiting:
+        waiting.extend(p.split_frame(ws.recv(timeout=timeout)))
+    return waiting.pop(0)
+
+
+def play_seat(
+    ws: ClientConnection, seed: int, *, stop_after: int | None = None, timeout: float = 30, think: float = 0
+) -> list[Any]:
+    """Answer a random option at every decide for this seat (after ``think`` seconds); returns every message
+    received (decoded). With ``stop_after``, returns after that many answers (the socket stays open)."""
     rng = Rng(seed)
     got: list[Any] = []
     seat = -2
     answered = 0
     while True:
-        message = json.loads(ws.recv(timeout=timeout))
+        message = recv(ws, timeout)
         got.append(message)
         kind = message["type"]
         if kind == "hello":
@@ -118,6 +133,7 @@ def play_seat(ws: ClientConnection, seed: int, *, stop_after: int | None = None,
             if stop_after is not None and answered >= stop_after:
                 return got
             choice = rng.below(len(message["options"]))
+            time.sleep(think)
             ws.send(json.dumps({"type": "answer", "choose": choice, "decision": message["decision"]}))
             answered += 1
         elif kind == "close":

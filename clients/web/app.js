@@ -1,4 +1,5 @@
-// The browser client of a live table: one WebSocket, the protocol of annals.schemas.protocol (JSON messages).
+// The browser client of a live table: one WebSocket, the protocol of annals.schemas.protocol (JSON messages,
+// one or more per frame, one per line).
 // Nothing is loaded from elsewhere: this file, style.css and index.html are all the page needs.
 
 const $ = (id) => document.getElementById(id);
@@ -119,8 +120,12 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function receive(raw) {
-  const message = JSON.parse(raw);
+function receive(frame) {
+  // a frame holds one or more messages, one per line (protocol 2)
+  for (const line of frame.split("\n")) if (line) receiveOne(JSON.parse(line));
+}
+
+function receiveOne(message) {
   switch (message.type) {
     case "hello": showHello(message); $("log").replaceChildren(); status("connected"); break;
     case "event": showEvent(message); break;

@@ -90,3 +90,30 @@ def test_a_browser_plays_miras9_against_a_bot(running: Running, browser: Any) ->
     info = running.wait_over(table["table"])
     assert rerun(read_log(info["log"])).ok
     page.close()
+
+
+def test_a_spectator_page_shows_the_board_of_the_delayed_spectator_view(running: Running, browser: Any) -> None:
+    """[MOR-07] The spectators' address in a browser: a board drawn as SVG of the spectator view (held back by
+    the table's delay), no hand and no options, the game's events, and the result at the end."""
+    import threading
+
+    from tests.serverkit import play_seat
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=2)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{running.base}/play/{table['table']}?token={table['spectator_token']}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    assert "you are spectator" in page.locator("#title").inner_text()
+    with running.socket(table["table"], table["tokens"][0]) as ws:
+        seat = threading.Thread(target=play_seat, args=(ws, 8), daemon=True)
+        seat.start()
+        page.wait_for_selector("#board svg [data-card]", timeout=30000)  # a card flipped face up, by id
+        seat.join(60)
+    page.wait_for_selector("body[data-over='true']", timeout=30000)
+    assert page.locator("#decision button").count() == 0 and page.locator("#hand li").count() == 0
+    assert page.locator("#log li").count() > 20 and "game over" in page.locator("#status").inner_text()
+    assert page.locator("#board svg").first.get_attribute("data-view") == "spectator"
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / "browser-spectator.png"), full_page=True)
+    assert rerun(read_log(running.wait_over(table["table"])["log"])).ok
+    page.close()

@@ -19,7 +19,7 @@ from annals.engine.replay import rerun
 from annals.schemas import protocol as p
 from annals.schemas.logfile import read_log
 from annals.server.store import TOKEN_BYTES, Store
-from tests.serverkit import Running, play_seat, server, start, stop
+from tests.serverkit import Running, play_seat, recv, server, start, stop
 
 
 @pytest.fixture(scope="module")
@@ -92,16 +92,16 @@ def test_a_spectator_cannot_act_and_sees_no_hand(running: Running) -> None:
     error code; the game goes on between the seats, and the spectator sees every card drawn only as hidden."""
     table = running.table("morana", ["clash", "glory"], ["human", "human"], delay=2)
     with running.socket(table["table"], table["spectator_token"]) as watcher:
-        hello = json.loads(watcher.recv(timeout=10))
+        hello = recv(watcher, 10)
         assert hello["type"] == "hello" and hello["seat"] == -1 and hello["deck"] == [] and hello["delay"] == 2
         watcher.send(json.dumps({"type": "answer", "choose": 0}))
         seen = []
-        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "error":
+        while (m := recv(watcher, 10))["type"] != "error":
             seen.append(m)
         assert m["code"] == p.SPECTATOR
         _both(running, table)
         while m["type"] != "close":
-            m = json.loads(watcher.recv(timeout=10))
+            m = recv(watcher, 10)
             seen.append(m)
     draws = [m["event"] for m in seen if m["type"] == "event" and m["event"]["kind"] == "Drew"]
     assert draws and all(e["card"] == -1 for e in draws)
@@ -115,7 +115,7 @@ def test_bad_messages_get_named_errors_and_the_question_again(running: Running) 
     closes the socket, and the seat reconnects and finishes; the log verifies."""
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
     with running.socket(table["table"], table["tokens"][0]) as ws:
-        while (m := json.loads(ws.recv(timeout=10)))["type"] != "decide":
+        while (m := recv(ws, 10))["type"] != "decide":
             pass
         n = len(m["options"])
         for bad, code in ((b"{not json", p.MALFORMED), (b"[]", p.MALFORMED), (b'{"type": "dance"}', p.UNKNOWN_MESSAGE),
@@ -125,13 +125,13 @@ def test_bad_messages_get_named_errors_and_the_question_again(running: Running) 
                           (b'{"type": "answer", "choose": 0, "pad": "' + b"x" * p.MAX_MESSAGE_BYTES + b'"}',
                            p.TOO_LONG)):  # fmt: skip
             ws.send(bad.decode())
-            while (reply := json.loads(ws.recv(timeout=10)))["type"] not in ("error",):
+            while (reply := recv(ws, 10))["type"] not in ("error",):
                 pass
             assert reply["code"] == code and reply["message"], bad[:40]
         ws.send("x" * (2 * 1024 * 1024))  # beyond the socket's frame limit: the server closes it
         with pytest.raises(ConnectionClosed):
             while True:
-                ws.recv(timeout=10)
+                recv(ws, 10)
     with running.socket(table["table"], table["tokens"][0]) as ws:
         got = play_seat(ws, 3)
     assert got[0]["type"] == "hello" and got[0]["resumed_at"] > 0
@@ -247,7 +247,7 @@ def test_many_decisions_each_on_disk_before_the_next_question(running: Running) 
     checked = 0
     with running.socket(table["table"], table["tokens"][0]) as ws:
         while True:
-            m = json.loads(ws.recv(timeout=10))
+            m = recv(ws, 10)
             if m["type"] == "decide":
                 _, _, decisions, _ = read_prefix(path)
                 assert len(decisions) == m["decision"]
@@ -273,14 +273,157 @@ def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running
         events = 0
         with contextlib.suppress(TimeoutError):
             while True:
-                events += json.loads(watcher.recv(timeout=0.5))["type"] == "event"
+                events += recv(watcher, 0.5)["type"] == "event"
         _, logged, decisions, _ = read_prefix(path)
         assert c >= 6 and events == decisions[c - 3].at < len(logged)
         m = asked
         while m["type"] != "close":  # play on: answer every question put to this seat
             if m["type"] == "decide" and m["player"] == 0:
                 seat.send(json.dumps({"type": "answer", "choose": 0, "decision": m["decision"]}))
-            m = json.loads(seat.recv(timeout=10))
-        while (m := json.loads(watcher.recv(timeout=10)))["type"] != "close":
+            m = recv(seat, 10)
+        while (m := recv(watcher, 10))["type"] != "close":
             events += m["type"] == "event"
     assert events == len(read_log(path).events)
+
+
+def test_a_spectator_gets_a_board_of_the_delayed_view_never_the_present(running: Running) -> None:
+    """[MOR-07] [MOR-21] Spectators get a board after each release of events: every board they get is exactly the
+    spectator view folded from the events they have been sent (the log's first k), so with delay 3 it shows the
+    position as it stood three decisions back, with no hand card named; at the end the board of the whole game."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=3)
+    with running.socket(table["table"], table["spectator_token"]) as watcher:
+        _seat_plays(running, table, seed=9)
+        seen = []
+        while (m := recv(watcher, 10))["type"] != "close":
+            seen.append(m)
+    log = read_log(running.wait_over(table["table"])["log"])
+    stream = SeatStream(get_ruleset("morana"), log.header, -1)
+    boards, events_sent = 0, 0
+    for m in seen:
+        if m["type"] == "event":
+            stream.event(log.events[events_sent])  # fold what the spectator has been sent, and no more
+            events_sent += 1
+        elif m["type"] == "board":
+            assert json.loads(p.encode(stream.board())) == m, f"board after {events_sent} events"
+            assert not [c for z in m["zones"] if z["zone"] == "hand" for c in z["cards"]]  # no hand card named
+            boards += 1
+    assert events_sent == len(log.events) and boards >= log.close.decisions // 2
+    assert seen[-1]["type"] == "game_over" and seen[-2]["type"] == "board"
+
+
+def _seat_plays(running: Running, table: dict[str, Any], seed: int) -> threading.Thread:
+    """Seat 0 of ``table`` played to the end by a random client in a thread (joined by the caller's reads)."""
+
+    def seat() -> None:
+        with running.socket(table["table"], table["tokens"][0]) as ws:
+            play_seat(ws, seed)
+
+    thread = threading.Thread(target=seat, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_kill_9_resume_appends_keeps_judge_frames_and_signatures_and_restores_time_banks(tmp_path: Path) -> None:
+    """[R-CORE-2] A clocked game: the server dies by SIGKILL mid-game; while it is down a judge's note and an
+    event's signature are appended to the live log. On restart the game resumes by appending: the final log
+    begins with every byte the log held (judge frame and signature included), and each seat's clock goes on from
+    the time bank the log last recorded for it, not from a fresh bank. The game finishes and verifies."""
+    from annals.engine.judge import intervene
+    from annals.engine.replay import verify_log
+    from annals.engine.table import read_prefix
+    from annals.schemas.judge import Intervention
+    from annals.schemas.keys import SigningKey
+    from annals.schemas.records import ClockCharged
+    from annals.schemas.signing import sign_log, verify_signature
+
+    first = start(tmp_path)
+    table = first.table("morana", ["clash", "glory"], ["human", "human"], clock=120)
+    log = tmp_path / "tables" / f"{table['table']}.log"
+
+    def part(i: int) -> None:
+        # the server is killed under it
+        with contextlib.suppress(ConnectionClosed, OSError), first.socket(table["table"], table["tokens"][i]) as ws:
+            play_seat(ws, 30 + i, timeout=15, think=0.03)
+
+    threads = [threading.Thread(target=part, args=(i,), daemon=True) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 30
+    while len(read_prefix(log)[2]) < 8 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    stop(first, kill=True)
+    for t in threads:
+        t.join(20)
+    _, events, decisions, close = read_prefix(log)
+    assert close is None and len(decisions) >= 8
+    recorded = {e.player: e.left_ms for e in events if type(e) is ClockCharged}
+    assert set(recorded) == {0, 1} and all(left < 120_000 - 20 for left in recorded.values())  # time was spent
+    intervene(log, Intervention("note", "R. Vance", note="server restarted after a crash"))
+    key = SigningKey.generate("Spring Open")
+    sign_log(log, key)
+    before = log.read_bytes()
+
+    second = start(tmp_path, first.port)
+    try:
+        got = _both(second, table, (40, 41))
+        info = second.wait_over(table["table"])
+    finally:
+        out = stop(second)
+    assert f"resumed table {table['table']}" in out and all(got[i][0]["resumed_at"] > 0 for i in (0, 1))
+    after = log.read_bytes()
+    assert after.startswith(before) and len(after) > len(before)  # appended, never rewritten
+    game = read_log(info["log"])
+    assert [j.record.note for j in game.judged] == ["server restarted after a crash"]
+    status = verify_signature(log)  # the signature over the prefix still checks; the frames after it await the key
+    assert status.signatures == 1 and "is followed by" in status.message and not status.ok
+    sign_log(log, key)  # the event's key re-signs the finished game (the server does not hold it)
+    assert verify_signature(log).ok and verify_signature(log).signatures == 2
+    later = [e for e in game.events[len(events) :] if type(e) is ClockCharged]
+    for seat in (0, 1):  # each seat's first charge after the restart starts from its recorded bank
+        charge = next(e for e in later if e.player == seat)
+        assert charge.left_ms + charge.spent_ms == recorded[seat] or charge.left_ms == 0
+    assert verify_log(log).events == len(game.events) and game.events[: len(events)] == events
+
+
+def test_a_torn_last_frame_is_moved_aside_and_the_game_resumes_from_the_whole_frames(tmp_path: Path) -> None:
+    """[R-CORE-2] A live log whose last write was cut short (half a frame on disk): ``LiveTable.resume`` moves
+    the torn bytes to LOG.torn-OFFSET, appends after the whole frames, and the finished game verifies."""
+    from annals.engine.players import run_table
+    from annals.engine.registry import get_ruleset
+    from annals.engine.simulate import make_header
+    from annals.engine.table import LiveTable
+    from tests.live import RandomClient
+
+    ruleset = get_ruleset("morana")
+    header = make_header(ruleset, 5, ["clash", "glory"], ["external", "external"], known_agents=["external"])
+    path = tmp_path / "live.log"
+    table = LiveTable(ruleset, header, path)
+    for _ in range(6):
+        point = table.question()
+        assert point is not None
+        table.answer(0)
+    table.question()
+    whole = path.read_bytes()  # six decisions, on disk before the seventh question
+    table.answer(0)
+    table.question()  # the seventh decision's frame is written...
+    table.abandon()
+    written = path.read_bytes()
+    torn = written[len(whole) : len(whole) + (len(written) - len(whole)) // 2]
+    path.write_bytes(whole + torn)  # ...but only its first half reached the disk
+    resumed = LiveTable.resume(path)
+    assert (tmp_path / f"live.log.torn-{len(whole)}").read_bytes() == torn
+    result = run_table(resumed, [RandomClient(resumed, 1), RandomClient(resumed, 2)])
+    game = read_log(path)
+    assert path.read_bytes().startswith(whole) and rerun(game).ok and result.decisions == len(game.decisions)
+    assert game.decisions[:6] == read_log_prefix_decisions(whole, tmp_path)
+
+
+def read_log_prefix_decisions(data: bytes, folder: Path) -> list[Any]:
+    from annals.engine.table import read_prefix
+
+    copy = folder / "prefix.log"
+    copy.write_bytes(data)
+    return read_prefix(copy)[2]

@@ -120,3 +120,33 @@ def test_leaving_with_ctrl_c_is_a_recorded_concession(running: Running) -> None:
     game = read_log(running.wait_over(table["table"])["log"])
     assert game.close.end_reason == "concession" and game.close.winner == 1
     assert type(game.events[-1]).__name__ == "Forfeited" and rerun(game).ok
+
+
+def test_a_spectator_in_the_terminal_sees_the_board_as_it_stood_delay_decisions_ago(running: Running) -> None:
+    """[MOR-07] ``annals join`` with the spectators' token: the board is drawn for the spectator (titled so) as
+    the events reach it, with card names on the Sites; the game is played by a client over the socket."""
+    import threading
+
+    from annals.engine.registry import get_ruleset
+    from annals.engine.views import deck_instances
+    from tests.serverkit import play_seat
+
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=2)
+    annals = Path(sys.executable).parent / "annals"
+    url = f"{running.base}/play/{table['table']}"
+    t = Tmux(f"{annals} join {url} --token {table['spectator_token']}; echo CLIENT-EXITED; sleep 30")
+    try:
+        _wait(t, "you are a spectator")
+        with running.socket(table["table"], table["tokens"][0]) as ws:
+            seat = threading.Thread(target=play_seat, args=(ws, 5), daemon=True)
+            seat.start()
+            seat.join(60)
+        screen = _wait(t, "CLIENT-EXITED", timeout=60)
+    finally:
+        t.close()
+    game = read_log(running.wait_over(table["table"])["log"])
+    assert screen.count("- spectator") >= 3 and "game over: " in screen
+    pool, instances = get_ruleset("morana").cards(), deck_instances(game.header)
+    flipped = {pool[instances[c]].name for e in game.events if type(e).__name__ == "Flipped" for c in e.cards}
+    assert flipped and any(name in screen for name in flipped)  # cards flipped at Dusk, by name on its board
+    assert rerun(game).ok
