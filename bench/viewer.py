@@ -6,12 +6,14 @@ Run: ``python -m bench.viewer [--events 600]``. Moves are timed twice over every
 first pass is cold (each board's lines parsed for the first time), the second warm; the page is as a reader has it
 once they have looked around. Then with the event list's scroll (which a move leaves to the next frame), and
 stepping through every event in order. The median is the cost of a move; on a machine whose cores other
-processes share, the tail also holds the time spent waiting for a core, so the load average is printed too.
+processes share, the tail also holds the time spent waiting for a core, so the load average is printed too, and
+each move is timed once more by its CPU time in a Chromium trace (which waiting does not stretch).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -79,8 +81,27 @@ def moves(path: Path) -> dict[str, list[float]]:
             "for (let c = 1; c <= n; c++) t.push(V.timeMove(c)); return t; }",
             n,
         )
+        out["cpu"], out["frame_cpu"] = move_cpu(browser, page, order)
         browser.close()
     return out
+
+
+def move_cpu(browser: Any, page: Any, order: list[int]) -> tuple[list[float], list[float]]:
+    """Each move as its own task under a Chromium trace: the CPU time of the renderer's main thread for the move
+    (the trace's thread clock, which a busy machine does not stretch as it does the wall clock), and per move all
+    that thread's CPU time, the frame's style, layout and paint after it included."""
+    browser.start_tracing(
+        page=page, categories=["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"]
+    )
+    for c in order:
+        page.evaluate("c => window.annalsViewer.timeMove(c)", c)
+    events = json.loads(browser.stop_tracing())["traceEvents"]
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}  # fmt: skip
+    done = [e for e in events if (e["pid"], e["tid"]) in main and e.get("ph") == "X"]
+    moves = sorted(e.get("tdur", 0) / 1000 for e in done if e["name"] == "Receive mojo message")[-len(order) :]
+    total = sum(e.get("tdur", 0) for e in done if e["name"] == "ThreadControllerImpl::RunTask") / 1000
+    return moves, [total / len(order)]
 
 
 def summary(ms: list[float]) -> str:
@@ -117,6 +138,8 @@ def main() -> None:
             print(f"  move to any event, player0 file, warm: {summary(timed['warm'])}")
             print(f"  move and the event list's scroll:      {summary(timed['scroll'])}")
             print(f"  step through every event in order:    {summary(timed['step'])}")
+            print(f"  move CPU (main thread, from a trace):  {summary(timed['cpu'])}")
+            print(f"  main-thread CPU per move, frame included: {timed['frame_cpu'][0]:.2f} ms")
             print(f"  (browser part {time.perf_counter() - started:.1f} s; load average {load:.1f} on "
                   f"{os.cpu_count()} cores: a busy machine stretches the tail, not the median)")  # fmt: skip
 

@@ -28,9 +28,6 @@ enum { T_INT, T_STR, T_LIST_INT, T_BOOL }; /* field types, as ingest/columnar.py
 enum { /* the events table's columns, in ingest.plans.EVENT_SCHEMA order */
        E_FILE, E_N, E_TURN, E_STEP, E_PLAYER, E_KIND, E_CONV, /* + 11 convention columns */
        E_EXTRA = E_CONV + 11, E_NCOLS };
-/* Absent-value sentinels stored as NULL (ingest.flatten.NULL_IF): 0 for card and target, "" for the zones,
-   counter, source and card id. */
-static const int conv_null_if_absent[11] = {1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1};
 
 enum { D_FILE, D_N, D_AT, D_PLAYER, D_POINT, D_NOFFERED, D_CHOSEN, D_CHOSEN_KIND, D_CHOSEN_OPTION, D_OFFERED,
        D_NCOLS };
@@ -45,6 +42,9 @@ typedef struct {
     int type;
     char *key;  /* extra: `{"name":` for the first, `,"name":` after */
     Py_ssize_t key_len;
+    int has_absent;     /* a convention field with an absent-value sentinel, stored as NULL (ingest.plans.ABSENT, per
+                           kind): an int field's value `absent`, a text field's "" */
+    int32_t absent;
 } Field;
 
 typedef struct {
@@ -151,10 +151,32 @@ static int plan_init(PlanObject *self, PyObject *args, PyObject *kw) {
         for (Py_ssize_t i = 0; i < width - 5; i++) {
             Field *f = &k->fields[i];
             PyObject *key;
-            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fields, i), "iiU:field", &f->column, &f->type, &key)) return -1;
+            PyObject *absent;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fields, i), "iiUO:field", &f->column, &f->type, &key, &absent))
+                return -1;
             if (f->column < -1 || f->column > 10 || f->type < T_INT || f->type > T_BOOL) {
                 PyErr_SetString(PyExc_ValueError, "a field's column must be -1..10 and its type 0..3");
                 return -1;
+            }
+            if (absent != Py_None) {
+                int ok = f->column >= 0 &&
+                         ((f->type == T_INT && PyLong_Check(absent)) ||
+                          (f->type == T_STR && PyUnicode_Check(absent) && PyUnicode_GET_LENGTH(absent) == 0));
+                if (!ok) {
+                    PyErr_SetString(PyExc_ValueError,
+                                    "an absent value must be an int of an int convention field or \"\" of a text one");
+                    return -1;
+                }
+                if (f->type == T_INT) {
+                    long v = PyLong_AsLong(absent);
+                    if ((v == -1 && PyErr_Occurred()) || v < INT32_MIN || v > INT32_MAX) {
+                        PyErr_Clear();
+                        PyErr_SetString(PyExc_ValueError, "an absent value must fit 32 bits");
+                        return -1;
+                    }
+                    f->absent = (int32_t)v;
+                }
+                f->has_absent = 1;
             }
             if (f->column >= 0) {
                 static const int want[4] = {COL_I32, COL_STR, COL_LIST, -1};
@@ -242,13 +264,13 @@ static int read_field(Rd *r, const Field *f, Col *ev) {
         if (f->type == T_INT) {
             int32_t v;
             if (rd_i32(r, &v) < 0) return -1;
-            return v == 0 && conv_null_if_absent[f->column] ? col_null(c) : col_i32(c, v);
+            return f->has_absent && v == f->absent ? col_null(c) : col_i32(c, v);
         }
         if (f->type == T_STR) {
             const char *s;
             Py_ssize_t n;
             if (rd_str(r, &s, &n) < 0) return -1;
-            return n == 0 && conv_null_if_absent[f->column] ? col_null(c) : col_str(c, s, n);
+            return n == 0 && f->has_absent ? col_null(c) : col_str(c, s, n);
         }
         Py_ssize_t n;
         if (rd_array(r, &n) < 0) return -1;

@@ -5,8 +5,9 @@ from typing import Any
 
 class Unsupported(Exception): ...
 
-# (name, width, fields) per event tag; fields[i] = (convention column or -1, type code, name) of row position 5 + i
-KindSpec = tuple[str, int, tuple[tuple[int, int, str], ...]]
+# (name, width, fields) per event tag; fields[i] = (convention column or -1, type code, name, the value stored as
+# NULL or None) of row position 5 + i (a text sentinel can only be "")
+KindSpec = tuple[str, int, tuple[tuple[int, int, str, int | str | None], ...]]
 # rows, nulls, validity, offsets (strings and lists) or None, values
 Column = tuple[int, int, Any, Any | None, Any]
 

@@ -74,18 +74,21 @@ def plan_for(schema: RulesetSchema) -> _columnar.Plan | None:
     plan = None
     tags = [*events, *options]
     if _columnar is not None and all(type(t) is int and 0 <= t < _MAX_TAG for t in tags):
-        kinds: list[tuple[str, int, tuple[tuple[int, int, str], ...]] | None] = [None] * (max(events) + 1)
+        kinds: list[_columnar.KindSpec | None] = [None] * (max(events) + 1)
         supported = True
         for tag, p in events.items():
-            fields: dict[int, tuple[int, int, str]] = {}
+            fields: dict[int, tuple[int, int, str, int | str | None]] = {}
             for name, i in p.convention.items():
-                fields[i] = (CONVENTIONS.index(name), _CONVENTION_CODES[CONVENTION_TYPES[name]], name)
+                absent = p.absent.get(name)
+                if isinstance(absent, str) and absent:
+                    supported = False  # the C code knows only "" as a text sentinel
+                fields[i] = (CONVENTIONS.index(name), _CONVENTION_CODES[CONVENTION_TYPES[name]], name, absent)
             for name, i, arrow in p.extra:
                 code = _EXTRA_CODES.get(arrow) if arrow is not None else None
                 if code is None:
                     supported = False
                     break
-                fields[i] = (-1, code, name)
+                fields[i] = (-1, code, name, None)
             if not supported:
                 break
             kinds[tag] = (p.name, p.width, tuple(fields[i] for i in range(5, p.width)))

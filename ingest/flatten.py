@@ -12,7 +12,8 @@ converted to Arrow in one pass (each row a struct of the kind's field types) and
 index its kind's plan names (``ingest.plans``): the convention columns of ``schemas.records``, and ``extra``, a
 JSON object of the other fields by name (encoded by polars). The table is then sorted by (file, event).
 Absent-value sentinels (``""`` for a zone, counter, source or card id; ``0`` for a card or target: instances start
-at 1000) become NULL (``NULL_IF``).
+at 1000) become NULL, per kind (``ingest.plans.ABSENT``, and a kind's own ``ABSENT``: Miras 9's
+``SelectionChanged.target`` 0 is the Site position, stored as 0; MORANA's ``ClashFired.target`` -1 is none).
 
 Field types are checked by that conversion to the kind's Arrow types: a value that does not convert sends the
 chunk through the typed decoder (``msgspec``, the ruleset's schema) file by file, which quarantines the culprit
@@ -104,10 +105,6 @@ class Chunk(NamedTuple):
     decisions: pa.Table
 
 
-# Absent-value sentinels, stored as NULL (ingest/_columnar.c does the same).
-NULL_IF = {"card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": ""}
-
-
 class _Kind(NamedTuple):
     """A kind's plan, ready for the column loop."""
 
@@ -116,6 +113,7 @@ class _Kind(NamedTuple):
     required: int
     pad: tuple[Any, ...]  # defaults of the fields from ``required`` to ``width``, for rows of old logs
     conv: list[int | None]  # per convention column, the row index that holds it
+    absent: list[Any]  # per convention column, the value stored as NULL (None: every value is real)
     x_names: tuple[str, ...]
     x_idx: list[int]
     x_types: list[pa.DataType | None]
@@ -145,6 +143,7 @@ def _kinds_for(ruleset: str, plans: dict[Any, KindPlan]) -> dict[Any, _Kind]:
                 p.required,
                 tuple(p.defaults[i] for i in range(p.required, p.width)),
                 [p.convention.get(c) for c in CONVENTIONS],
+                [p.absent.get(c) for c in CONVENTIONS],
                 tuple(f for f, _, _ in p.extra),
                 [i for _, i, _ in p.extra],
                 [t for _, _, t in p.extra],
@@ -179,12 +178,7 @@ class _Columns:
             return EVENT_SCHEMA.empty_table()
         table = pa.concat_tables(tables).combine_chunks()  # take() on one chunk per column is much faster
         order = pc.sort_indices(table, [("file_idx", "ascending"), ("n", "ascending")])
-        table = table.take(order)
-        for name, absent in NULL_IF.items():
-            i = table.schema.get_field_index(name)
-            column = table.column(i)
-            table = table.set_column(i, name, pc.if_else(pc.equal(column, absent), None, column))
-        return table
+        return table.take(order)
 
     @staticmethod
     def _kind_table(kind: _Kind, rows: list[Row], files: list[int]) -> pa.Table:
@@ -198,12 +192,13 @@ class _Columns:
             cols = list(zip(*rows, strict=True))
             cols[1:5] = [pa.array(c, t) for c, t in zip(cols[1:5], _ENVELOPE_TYPES, strict=True)]
         arrays: list[pa.Array] = [pa.array(files, pa.int32()), *cols[1:5], pa.repeat(pa.scalar(kind.name), m)]
-        for name, i in zip(CONVENTIONS, kind.conv, strict=True):
+        for name, i, absent in zip(CONVENTIONS, kind.conv, kind.absent, strict=True):
             kind_type = CONVENTION_TYPES[name]
             if i is None:
                 arrays.append(pa.nulls(m, kind_type))
-            else:
-                arrays.append(cols[i] if kind.row_type is not None else pa.array(cols[i], kind_type))
+                continue
+            column = cols[i] if kind.row_type is not None else pa.array(cols[i], kind_type)
+            arrays.append(column if absent is None else pc.if_else(pc.equal(column, absent), None, column))
         if not kind.x_names:
             arrays.append(pa.nulls(m, pa.string()))
         elif kind.row_type is not None and m >= _POLARS_MIN_ROWS:

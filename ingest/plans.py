@@ -55,6 +55,13 @@ DECISION_SCHEMA = pa.schema(
         ("offered", pa.string()),
     ]
 )
+# Absent-value sentinels of the convention columns, stored as NULL: ``0`` for a card or target (instances start at
+# 1000), ``""`` for a zone, counter, source or card id. An event kind whose field uses another sentinel, or none (its
+# every value is real, such as Miras 9 ``SelectionChanged.target`` 0: the Site position), says so in a class
+# attribute ``ABSENT: ClassVar[dict[str, int | str | None]]`` (field -> its sentinel, None: no sentinel).
+ABSENT: dict[str, int | str] = {
+    "card": 0, "target": 0, "src": "", "dst": "", "counter": "", "source": "", "card_id": "",
+}  # fmt: skip
 CONVENTION_PY: dict[str, Any] = {
     "card": int, "cards": list[int], "src": str, "dst": str, "counter": str, "holder": int, "value": int,
     "amount": int, "target": int, "source": str, "card_id": str,
@@ -68,6 +75,7 @@ class KindPlan(NamedTuple):
     defaults: dict[int, Any]  # index -> default, for rows written before a field was appended
     width: int  # a full row's length: the tag and every field
     required: int  # the shortest valid row: up to the last field without a default
+    absent: dict[str, int | str] = {}  # convention column -> the value stored as NULL (this kind's sentinels)
 
 
 def _union_members(union: Any) -> list[Any]:
@@ -113,6 +121,7 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
         extra: list[tuple[str, int, pa.DataType | None]] = []
         defaults: dict[int, Any] = {}
         fields = msgspec.structs.fields(cls)
+        overrides: dict[str, int | str | None] = getattr(cls, "ABSENT", {})
         for i, info in enumerate(fields, start=1):
             field, kind = info.name, _plain(info.type)
             if info.default is not msgspec.NODEFAULT:
@@ -125,9 +134,11 @@ def plans_for(schema: RulesetSchema) -> tuple[dict[Any, KindPlan], dict[Any, str
                 conv[field] = i
             else:
                 extra.append((field, i, arrow_type(kind)))
+        absent = {c: overrides.get(c, ABSENT.get(c)) for c in conv}
         events[cls.__struct_config__.tag] = KindPlan(
             cls.__name__, conv, extra, defaults, len(fields) + 1, 1 + max((i for i in range(1, len(fields) + 1)
-                                                                         if i not in defaults), default=0)
+                                                                         if i not in defaults), default=0),
+            {c: v for c, v in absent.items() if v is not None},
         )  # fmt: skip
     options = {cls.__struct_config__.tag: cls.__name__ for cls in _union_members(schema.option_type)}
     _plans[schema.name] = (events, options)

@@ -30,7 +30,7 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -253,6 +253,8 @@ class SelectionChanged(Event, tag=34):
     target: int  # the attacker's target (0: the Site position) or the attacker a blocker blocks
     stage: str  # "attack" | "block" | "site"
     lane: int = -1  # stage "site": the lane of the wave
+
+    ABSENT: ClassVar[dict[str, int | str | None]] = {"target": None}  # 0 is a real target: ingest stores it as 0
 
 
 M9Event = (

@@ -16,7 +16,7 @@ the same way (``Drew`` and ``DeckShuffled``); Nav, the Sites after Dusk, Slava a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -172,6 +172,8 @@ class ClashFired(Event, tag=18):
     site: int
     amount: int
     target: int
+
+    ABSENT: ClassVar[dict[str, int | str | None]] = {"target": -1}  # ingest stores "no target" as NULL
 
 
 class InvocationFired(Event, tag=19):

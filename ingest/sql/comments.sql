@@ -71,7 +71,7 @@ COMMENT ON COLUMN events.counter IS 'Counter changed (echo, wounds, slava, ember
 COMMENT ON COLUMN events.holder IS 'Who holds the counter: a seat, or a card instance for card counters';
 COMMENT ON COLUMN events.value IS 'The counter''s value after the change';
 COMMENT ON COLUMN events.amount IS 'A change or an amount (damage, wounds, Slava gained, ...)';
-COMMENT ON COLUMN events.target IS 'A targeted card instance; NULL for no target (the log''s 0 sentinel; a Miras 9 target of the Site position is 0 in WaveDeclared.targets, in extra)';
+COMMENT ON COLUMN events.target IS 'A targeted card instance; NULL: no target (the log''s 0, or MORANA ClashFired -1). 0 is a real target: in Miras 9 SelectionChanged the defender''s Site position (stage attack; stage site has no card, its lane in extra), as in WaveDeclared.targets';
 COMMENT ON COLUMN events.source IS 'Where something came from (dawn, offboard, echo, hand, ...; NULL: none)';
 COMMENT ON COLUMN events.card_id IS 'A card id named by the event (NULL: none)';
 COMMENT ON COLUMN events.extra IS 'Every other field of the event, by name, as JSON';

@@ -1,9 +1,46 @@
--- What was chosen at each decision point: option kind, how often, its share of the point, options offered, and the
--- games it happened in (the deciding player's seat is the one filtered).
-SELECT s.grp, g.ruleset, d.point, d.chosen_kind, count(*) AS decisions,
-       count(*) / sum(count(*)) OVER (PARTITION BY s.grp, g.ruleset, d.point) AS share,
-       avg(d.n_offered) AS mean_offered, count(DISTINCT d.game) AS games
-FROM decisions d
-JOIN sel_seats s ON s.game = d.game AND s.seat = d.player
-JOIN sel_games g ON g.game = d.game
-GROUP BY s.grp, g.ruleset, d.point, d.chosen_kind ORDER BY s.grp, g.ruleset, d.point, decisions DESC, d.chosen_kind;
+-- What was chosen at each decision point: per option kind, how often it was chosen, its share of the point, and
+-- its baselines. pick = chosen / decisions that offered it (uniform_pick: what choosing uniformly among the offered
+-- options would give, the mean of kind's options / options offered); chosen_* are the decided seat-games that
+-- chose it at that point, declined_* those offered it there that never chose it (the matched baseline). The
+-- deciding player's seat is the one filtered. Option kinds come from option_kinds (the offered JSON's first value).
+WITH d AS (
+    SELECT s.grp, s.ruleset, d.game, d.player AS seat, d.n, d.point, d.chosen_kind, d.n_offered, d.offered,
+           s.decided, s.won
+    FROM decisions d JOIN sel_seats s ON s.game = d.game AND s.seat = d.player
+),
+o AS (  -- per decision and option kind offered: how many options of that kind, and whether it was the one chosen
+    SELECT d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, k.kind, d.chosen_kind = k.kind AS chosen,
+           count(*) / any_value(d.n_offered) AS of_offered
+    FROM d CROSS JOIN unnest(d.offered::JSON[]) AS u(opt)
+    JOIN option_kinds k ON k.ruleset = d.ruleset AND k.tag = u.opt->>0
+    GROUP BY d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, d.n, k.kind, d.chosen_kind
+),
+seat_games AS (  -- per seat-game, point and kind: chosen there at least once, or only offered
+    SELECT grp, ruleset, point, kind, won, bool_or(chosen) AS chosen
+    FROM o WHERE decided GROUP BY grp, ruleset, game, seat, point, kind, won
+),
+picks AS (
+    SELECT grp, ruleset, point, kind, count(*) FILTER (WHERE chosen) AS decisions, count(*) AS offered_decisions,
+           avg(of_offered) AS uniform_pick
+    FROM o GROUP BY ALL
+),
+games AS (
+    SELECT grp, ruleset, point, kind,
+           count(*) FILTER (WHERE chosen) AS chosen_games, count(*) FILTER (WHERE chosen AND won) AS chosen_wins,
+           count(*) FILTER (WHERE NOT chosen) AS declined_games,
+           count(*) FILTER (WHERE NOT chosen AND won) AS declined_wins
+    FROM seat_games GROUP BY ALL
+),
+occurs AS (  -- the games it was chosen in at that point (each game once, whichever seats)
+    SELECT grp, ruleset, point, chosen_kind AS kind, count(DISTINCT game) AS games FROM d GROUP BY ALL
+)
+SELECT p.grp, p.ruleset, p.point, p.kind AS option_kind, p.decisions,
+       p.decisions / sum(p.decisions) OVER (PARTITION BY p.grp, p.ruleset, p.point) AS share,
+       p.offered_decisions, NULL::DOUBLE AS pick, round(p.uniform_pick, 4) AS uniform_pick,
+       coalesce(c.games, 0) AS games,
+       coalesce(g.chosen_games, 0) AS chosen_games, coalesce(g.chosen_wins, 0) AS chosen_wins,
+       coalesce(g.declined_games, 0) AS declined_games, coalesce(g.declined_wins, 0) AS declined_wins
+FROM picks p
+LEFT JOIN games g USING (grp, ruleset, point, kind)
+LEFT JOIN occurs c USING (grp, ruleset, point, kind)
+ORDER BY p.grp, p.ruleset, p.point, p.decisions DESC, p.kind;

@@ -48,6 +48,10 @@
     if (!svgRoot || D.lines[list[0]] !== D.lines[shownList[0]]) {
       board.innerHTML = svgAt(count);
       svgRoot = board.firstElementChild;
+      // The board's box is sized by the SVG's proportions, not by its content (CSS contain: strict), so a move
+      // lays out the board alone and not the page around it.
+      const box = svgRoot.viewBox.baseVal;
+      if (box && box.width && box.height) board.style.setProperty("--board-ratio", `${box.width} / ${box.height}`);
       shownList = list;
       shownNodes = [null, ...svgRoot.children, null];  // aligned with the lines: the first and last are the root
       return;
@@ -190,8 +194,11 @@
     if (!notesAt.has(pos)) notesAt.set(pos, []);
     notesAt.get(pos).push({ at, author, text });
   }
+  let notesShown = false;
   function showNotes(count) {
     const box = $("note-box"), here = notesAt.get(count);
+    if (!here && !notesShown) return;  // nothing to show, nothing shown: leave the page as it is
+    notesShown = !!here;
     box.hidden = !here;
     box.replaceChildren(...(here || []).map((n) => {
       const p = document.createElement("p");

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 from annals.ingest.flatten import collect
+from annals.queries.filters import Filters
 from annals.queries.reports import REPORTS, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
@@ -30,9 +31,10 @@ def con(real_db: Path) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(real_db), read_only=True)
 
 
-def independent(logs: list[GameLog]) -> Counter[tuple[str, str, str, str]]:
-    """(ruleset, card id, metric, games|wins) over decided seat-games, one count per game and seat."""
-    out: Counter[tuple[str, str, str, str]] = Counter()
+def independent(logs: list[GameLog], by: str | None = None, agent: str | None = None) -> Counter[tuple[str, ...]]:
+    """(ruleset, card id, metric, games|wins|turns) over decided seat-games, one count per game and seat; with
+    ``by`` ("agent" or "seat") the seat's value leads the key, with ``agent`` only that agent's seats count."""
+    out: Counter[tuple[str, ...]] = Counter()
     for log in logs:
         if log.close.winner < 0:
             continue
@@ -61,6 +63,9 @@ def independent(logs: list[GameLog]) -> Counter[tuple[str, str, str, str]]:
                     played.add(c)
         opening = {c for c, z in setup.items() if z == "hand"}
         for seat in (0, 1):
+            if agent is not None and log.header.players[seat].agent != agent:
+                continue
+            split = () if by is None else (log.header.players[seat].agent if by == "agent" else f"seat {seat}",)
             mine = [i for i in ids if i // 1000 - 1 == seat]
             for card_id in {ids[i] for i in mine}:
                 copies = {i for i in mine if ids[i] == card_id}
@@ -70,8 +75,10 @@ def independent(logs: list[GameLog]) -> Counter[tuple[str, str, str, str]]:
                 facts["gns"] = not facts["gih"]
                 for metric, hit in facts.items():
                     if hit:
-                        out[(log.header.ruleset, card_id, metric, "games")] += 1
-                        out[(log.header.ruleset, card_id, metric, "wins")] += log.close.winner == seat
+                        key = (*split, log.header.ruleset, card_id, metric)
+                        out[(*key, "games")] += 1
+                        out[(*key, "wins")] += log.close.winner == seat
+                        out[(*key, "turns")] += log.close.turns
     return out
 
 
@@ -80,9 +87,11 @@ def test_card_metrics_match_the_logs(con: duckdb.DuckDBPyConnection, logs: list[
     frame = run_report(con, "card_metrics", min_games=0).frame
     columns = [f"{m}_{k}" for m in METRICS for k in ("games", "wins")]
     got = rows(frame, ["ruleset", "card_id"], columns)
-    cards = {(r, c) for r, c, _, _ in want}
+    cards = {(k[0], k[1]) for k in want}
     assert set(got) == cards
     for key in cards:
+        turns = want[(*key, "gp", "turns")] / want[(*key, "gp", "games")]
+        assert frame.filter(ruleset=key[0], card_id=key[1])["gp_mean_turns"].item() == pytest.approx(turns, abs=0.005)
         assert got[key] == tuple(want[(*key, m, k)] for m in METRICS for k in ("games", "wins")), key
     assert sum(frame["gd_games"]) > 0 and sum(frame["used_games"]) > 0
     for row in frame.iter_rows(named=True):  # every rate carries its Wilson interval; IWD is GIH minus GNS
@@ -104,3 +113,28 @@ def test_resource_draws_count_as_drawn(con: duckdb.DuckDBPyConnection) -> None:
     assert (
         "Resource [M9-049]" in REPORTS["card_metrics"].description and "MORANA" in REPORTS["card_metrics"].description
     )
+
+
+@pytest.mark.parametrize(("by", "agent"), [("agent", None), ("seat", None), (None, "heuristic"), ("seat", "random")])
+def test_card_metrics_split_and_filtered_match_the_logs(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog], by: str | None, agent: str | None
+) -> None:
+    """--by agent|seat and --agent against the same independent count, split and filtered by the seat's header;
+    the mean length of the games with the card in hand too (the length-bias control the description names)."""
+    want = independent(logs, by, agent)
+    result = run_report(con, "card_metrics", min_games=0, filters=Filters(by=by, agent=agent))
+    frame = result.frame
+    lead = [by] if by else []
+    columns = [f"{m}_{k}" for m in METRICS for k in ("games", "wins")]
+    got = rows(frame, [*lead, "ruleset", "card_id"], columns)
+    keys = {k[:-2] for k in want}
+    assert keys and set(got) == keys
+    for key in keys:
+        assert got[key] == tuple(want[(*key, m, k)] for m in METRICS for k in ("games", "wins")), key
+    for row in frame.iter_rows(named=True):
+        key = tuple(row[c] for c in [*lead, "ruleset", "card_id"])
+        if want[(*key, "gih", "games")]:
+            mean = want[(*key, "gih", "turns")] / want[(*key, "gih", "games")]
+            assert row["gih_mean_turns"] == pytest.approx(mean, abs=0.005)
+        else:
+            assert row["gih_mean_turns"] is None

@@ -16,7 +16,7 @@ from annals.engine.replay import rerun
 from annals.ingest.flatten import collect
 from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
 from annals.queries.positions import Timeline, position_from_db
-from annals.queries.reports import run_report
+from annals.queries.reports import run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from tests.analysis.test_reports import independent_card_winrate, rows
 
@@ -118,8 +118,14 @@ def test_damage_payments(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) ->
     for log in by(logs, "miras9"):
         for e in kinds(log, "BattleDamagePaid"):
             want[(stage(e.turn), e.source)] += 1
-    got = rows(run_report(con, "damage_payments", min_games=0).frame, ["stage", "paid_from"], ["points"])
+    frame = run_report(con, "damage_payments", min_games=0).frame
+    got = rows(frame, ["stage", "paid_from"], ["points"])
     assert got == {k: (v,) for k, v in want.items()} and got
+    overall = Counter[str]()
+    for (_, source), v in want.items():
+        overall[source] += v
+    for row in frame.iter_rows(named=True):  # the unconditional share beside each stage's
+        assert row["share_overall"] == pytest.approx(overall[row["paid_from"]] / sum(want.values()))
 
 
 def test_stack_depth(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
@@ -135,8 +141,17 @@ def test_stack_depth(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> Non
                 current[1] += 1
                 if current[1] == 1:
                     responded[current[0]] += 1
-    got = rows(run_report(con, "stack_depth", min_games=0).frame, ["window_name"], ["windows", "responded"])
+    frame = run_report(con, "stack_depth", min_games=0).frame
+    got = rows(frame, ["window_name"], ["windows", "responded"])
     assert got == {(w,): (n, responded[w]) for w, n in windows.items()}
+    for row in frame.iter_rows(named=True):  # each rate with its interval, and the rate over every window beside it
+        lo, hi = wilson(row["responded"], row["windows"])
+        assert row["response_rate"] == pytest.approx(row["responded"] / row["windows"], abs=1e-4)
+        assert (row["response_rate_ci_low"], row["response_rate_ci_high"]) == (
+            pytest.approx(lo, abs=1e-4),
+            pytest.approx(hi, abs=1e-4),
+        )
+        assert row["all_response_rate"] == pytest.approx(sum(responded.values()) / sum(windows.values()), abs=1e-4)
 
 
 def test_manifest_pressure(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
@@ -202,6 +217,37 @@ def test_site_control(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
     got = rows(run_report(con, "site_control", min_games=0).frame, ["site"], columns)
     assert got == {(s,): tuple(c[k] for k in columns) for s, c in want.items()} and got
     assert sum(c["resolved_first"] for c in want.values()) > 0  # the sample has ordered resolutions
+
+
+def test_site_order(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-28] [MOR-29] who resolved each Site first and why, the seat-games where that player did so and their
+    wins, against every decided seat-game (the baseline); a simultaneous resolution has no first player."""
+    want: Counter[tuple[int, str, str]] = Counter()
+    of_site: Counter[int] = Counter()
+    base: Counter[str] = Counter()
+    for log in by(logs, "morana"):
+        if log.close.winner < 0:
+            continue
+        base["games"] += 2
+        base["wins"] += 1
+        hits: Counter[tuple[int, str, int]] = Counter()
+        for e in kinds(log, "SiteResolutionBegan"):
+            of_site[e.site] += 1
+            if e.first >= 0:
+                hits[(e.site, e.reason, e.first)] += 1
+        for (site, reason, seat), count in hits.items():
+            want[(site, reason, "resolutions")] += count
+            want[(site, reason, "games")] += 1
+            want[(site, reason, "wins")] += seat == log.close.winner
+    columns = ["resolutions", "of_resolutions", "games", "wins", "all_games", "all_wins"]
+    got = rows(run_report(con, "site_order", min_games=0).frame, ["site", "reason"], columns)
+    expect = {
+        (site, reason): (want[(site, reason, "resolutions")], of_site[site], want[(site, reason, "games")],
+                         want[(site, reason, "wins")], base["games"], base["wins"])
+        for site, reason, kind in want if kind == "games"
+    }  # fmt: skip
+    assert got == expect and got
+    assert sum(of_site.values()) > sum(v[0] for v in expect.values())  # simultaneous ones have no first player
 
 
 def test_morana_has_no_first_player(con: duckdb.DuckDBPyConnection) -> None:

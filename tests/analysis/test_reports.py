@@ -144,15 +144,57 @@ def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> Non
         assert median == pytest.approx(statistics.median(values))
 
 
-def test_decision_choices(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    want: Counter[tuple[str, str, str]] = Counter()
+def independent_choices(logs: list[GameLog]) -> dict[tuple[str, str, str], tuple[Any, ...]]:
+    """Per (ruleset, point, option kind): decisions that chose it, decisions that offered it, the mean share of the
+    offered options that were of that kind, and chosen/declined decided seat-games with their wins."""
+    picks: Counter[tuple[str, str, str]] = Counter()
+    offered: Counter[tuple[str, str, str]] = Counter()
+    shares: defaultdict[tuple[str, str, str], list[float]] = defaultdict(list)
+    games: Counter[tuple[str, str, str, str]] = Counter()
     for log in logs:
+        seen: defaultdict[tuple[str, str, str], dict[int, bool]] = defaultdict(dict)
         for d in log.decisions:
-            want[(log.header.ruleset, d.point, type(d.offered[d.chosen]).__name__)] += 1
-    got = rows(
-        run_report(con, "decision_choices", min_games=0).frame, ["ruleset", "point", "chosen_kind"], ["decisions"]
-    )
-    assert got == {k: (v,) for k, v in want.items()}
+            kinds = Counter(type(o).__name__ for o in d.offered)
+            chosen = type(d.offered[d.chosen]).__name__
+            for kind, count in kinds.items():
+                key = (log.header.ruleset, d.point, kind)
+                offered[key] += 1
+                picks[key] += kind == chosen
+                shares[key].append(count / len(d.offered))
+                seen[key][d.player] = seen[key].get(d.player, False) or kind == chosen
+        if log.close.winner >= 0:
+            for key, seats in seen.items():
+                for seat, did in seats.items():
+                    side = "chosen" if did else "declined"
+                    games[(*key, f"{side}_games")] += 1
+                    games[(*key, f"{side}_wins")] += log.close.winner == seat
+    names = ("chosen_games", "chosen_wins", "declined_games", "declined_wins")
+    return {
+        k: (picks[k], offered[k], round(statistics.fmean(shares[k]), 4), *(games[(*k, n)] for n in names))
+        for k in offered
+    }
+
+
+@pytest.mark.parametrize("games", ["toy", "real"])
+def test_decision_choices_with_their_baselines(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog], real_db: Path, real_logs: Path, games: str
+) -> None:
+    """Every option kind offered at each point: how often chosen when offered (with its interval) against choosing
+    uniformly, and the seat-games that chose it against those that were offered it and declined (Miras 9 and
+    MORANA games, and the toy rulesets)."""
+    if games == "real":
+        logs = [read_log(p) for p in collect([real_logs])]
+        con = duckdb.connect(str(real_db), read_only=True)
+    want = independent_choices(logs)
+    frame = run_report(con, "decision_choices", min_games=0).frame
+    values = ["decisions", "offered_decisions", "uniform_pick", "chosen_games", "chosen_wins", "declined_games",
+              "declined_wins"]  # fmt: skip
+    got = rows(frame, ["ruleset", "point", "option_kind"], values)
+    assert got == want
+    for row in frame.iter_rows(named=True):
+        lo, hi = wilson(row["decisions"], row["offered_decisions"])
+        assert row["pick"] == pytest.approx(row["decisions"] / row["offered_decisions"], abs=1e-4)
+        assert (row["pick_ci_low"], row["pick_ci_high"]) == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
 
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
