@@ -46,7 +46,7 @@ from annals.engine.simulate import (
 )
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
-from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.errors import AnnalsError, BadArgumentError, IllegalDecisionError
 from annals.schemas.files import default_games, output_file, unused
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
@@ -88,6 +88,10 @@ class BotSeat:
         assert self.point is not None, "a bot is asked only when a decision is pending"
         choice = self.agent.choose(self.stream.view.state, self.point)
         return p.Answer(list(self.point.options).index(choice))
+
+
+class BadTimeoutError(ExternalProgramError, BadArgumentError):
+    """A time limit that is not a positive number of seconds (a usage error: exit status 2)."""
 
 
 class ExternalPlayerError(SeatGone, ExternalProgramError):
@@ -326,7 +330,7 @@ def _check_programs(players: Sequence[str], timeout: float) -> None:
     """Every ``external:`` command names an executable, and the time limit is sane: checked before anything
     starts or the log is opened."""
     if not 0 < timeout <= MAX_TIMEOUT:
-        raise ExternalProgramError(
+        raise BadTimeoutError(
             f"--timeout {timeout:g} is outside 0 .. {MAX_TIMEOUT:g} seconds; give a positive number of seconds"
         )
     for spec in players:

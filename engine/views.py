@@ -15,7 +15,8 @@ from annals.engine.registry import get_ruleset
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.header import LogHeader
 from annals.schemas.logfile import GameLog
-from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, Decision, instance_id, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, Decision, instance_owner
+from annals.schemas.text import card_names
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 
@@ -87,17 +88,6 @@ def instances_in(event: Any) -> list[int]:
     return out
 
 
-def deck_instances(header: LogHeader) -> dict[int, str]:
-    """The card id of every deck instance and leader of the header, by instance."""
-    ids: dict[int, str] = {}
-    for seat, deck in enumerate(header.decks):
-        for i, card in enumerate(deck.cards):
-            ids[instance_id(seat, i)] = card
-        if deck.leader:
-            ids[instance_id(seat, LEADER_INDEX)] = deck.leader
-    return ids
-
-
 def _whole(event: Any, viewer: int) -> Any:
     return event
 
@@ -119,7 +109,7 @@ class SeatView:
         self.ruleset = ruleset
         self.viewer = viewer
         self.state: GameState = ruleset.new_state(header)
-        self._ids = deck_instances(header)
+        self._ids = card_names(header)
         self.known: dict[int, str] = {
             c: cid
             for c, cid in self._ids.items()

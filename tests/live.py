@@ -13,10 +13,10 @@ import msgspec
 from annals.engine.core import Ruleset
 from annals.engine.rng import Rng
 from annals.engine.table import LiveTable
-from annals.engine.views import deck_instances
 from annals.schemas import protocol as p
 from annals.schemas.header import LogHeader
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_owner
+from annals.schemas.text import card_names
 
 _LABEL = re.compile(r"\(#(\d+)\)")
 SCHEMA_FILE = Path(__file__).parent.parent / "schemas" / "protocol.schema.json"
@@ -88,7 +88,7 @@ def leaks(
     each decision's event count). Playing a card names it a few events before it lands face-up, all before
     anyone decides again; a card still hidden at the next decision must not have been named."""
     horizons = sorted(decided_at or [])
-    ids = deck_instances(header)
+    ids = card_names(header)
     foe = [c for c in ids if instance_owner(c) != seat and c % CARDS_PER_PLAYER != LEADER_INDEX]
     mine = {cid for c, cid in ids.items() if instance_owner(c) == seat or c % CARDS_PER_PLAYER == LEADER_INDEX}
     found = []

@@ -128,7 +128,7 @@ def test_a_spectator_in_the_terminal_sees_the_board_as_it_stood_delay_decisions_
     import threading
 
     from annals.engine.registry import get_ruleset
-    from annals.engine.views import deck_instances
+    from annals.schemas.text import card_names
     from tests.serverkit import play_seat
 
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], delay=2)
@@ -146,7 +146,7 @@ def test_a_spectator_in_the_terminal_sees_the_board_as_it_stood_delay_decisions_
         t.close()
     game = read_log(running.wait_over(table["table"])["log"])
     assert screen.count("- spectator") >= 3 and "game over: " in screen
-    pool, instances = get_ruleset("morana").cards(), deck_instances(game.header)
+    pool, instances = get_ruleset("morana").cards(), card_names(game.header)
     flipped = {pool[instances[c]].name for e in game.events if type(e).__name__ == "Flipped" for c in e.cards}
     assert flipped and any(name in screen for name in flipped)  # cards flipped at Dusk, by name on its board
     assert rerun(game).ok
