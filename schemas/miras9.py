@@ -361,8 +361,10 @@ class SelectionUndone(Event, tag=74):
     attack | block (the pick ``card``/``target`` removed) or site (the wave given up, its Site open again)."""
 
     card: int
-    target: int
+    target: int  # as in SelectionChanged: 0 is the Site position at stage "attack"
     stage: str
+
+    ABSENT: ClassVar[dict[str, int | str | None]] = {"target": None}  # 0 is a real target: ingest stores it as 0
 
 
 class DestinationChosen(Event, tag=75):

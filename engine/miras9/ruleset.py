@@ -99,6 +99,8 @@ class M9Ruleset:
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
         if s.over:
             return None
+        if s.wave is not None and s.wave.step == 5:  # damage being dealt: no one decides in it [M9-078]
+            return None
         if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
             return DecisionPoint(s.bd_player, "blackwake", blackwake.options(s))
         if s.bd_player >= 0:
@@ -205,8 +207,8 @@ class M9Ruleset:
             turn.phase(s, emit, "action")
         elif s.phase == "move":
             turn.phase(s, emit, "attune")
-        else:
-            raise AssertionError(f"no decision and nothing to do at phase {s.phase!r}, step {s.step!r}")
+        # else nothing to do: only a position saved inside one action (just after PhaseBegan "awaken", say); the
+        # runner names that a StalledGameError
 
     # ------------------------------------------------------------ views
 

@@ -61,7 +61,8 @@ def rulings() -> dict[str, list[str]]:
         rid = re.match(r"\*\*(R-M9-\d+)", block)
         assert rid is not None
         flat = " ".join(block.split())
-        tests = re.findall(r"(tests/[\w/]+\.py::\w+)", flat.split("Test:", 1)[1]) if "Test:" in flat else []
+        listed = re.split(r"\bTests?:", flat, maxsplit=1)
+        tests = re.findall(r"(tests/[\w/]+\.py::\w+)", listed[1]) if len(listed) > 1 else []
         out[rid.group(1)] = tests
     return out
 
