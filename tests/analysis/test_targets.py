@@ -2,8 +2,9 @@
 database stored before (schema version 2 kept every 0 as NULL).
 
 Miras 9: an attacker added at the defender's Site position has target 0 [M9-074] (``SelectionChanged``, as in
-``WaveDeclared.targets``); a card played or activated with no target has 0, which means none, as has a Blackwake instruction resolved on no card. MORANA: a Clash with no
-enemy Spirit at its Site hits nothing (R-MOR-07), ``ClashFired.target`` -1.
+``WaveDeclared.targets``); a card played or activated with no target has 0, which means none, as has a Blackwake
+instruction resolved on no card. MORANA: a Clash with no enemy Spirit at its Site hits nothing (R-MOR-07),
+``ClashFired.target`` -1.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from annals.ingest.flatten import collect, flatten_files
 from annals.ingest.schema import SCHEMA_VERSION, open_database
 from annals.schemas.logfile import LogReader, LogWriter, read_log
 
+# each kind's "no target"; SelectionChanged and SelectionUndone have none (0 is the Site position)
 NONE = {"CardPlayed": 0, "AbilityActivated": 0, "StackPushed": 0, "StackResolved": 0, "CombatDamage": 0,
-        "BlackwakeResolved": 0, "ClashFired": -1}  # fmt: skip  # each kind's "no target"; SelectionChanged and SelectionUndone have none
+        "BlackwakeResolved": 0, "ClashFired": -1}  # fmt: skip
 
 
 def expected(real_logs: Path) -> list[tuple[str, int, str, int | None]]:
