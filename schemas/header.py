@@ -7,6 +7,7 @@ those but the decisions, plus who played and where (tournament metadata).
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 
 import msgspec
 
@@ -113,12 +114,19 @@ def _default(field: msgspec.structs.FieldInfo) -> object:
     return field.default
 
 
+@cache
+def _fields_of(kind: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A struct type's fields (``msgspec.structs.fields`` evaluates the annotations each call: most of the cost of
+    a game id, which ingest derives for every log, before this)."""
+    return msgspec.structs.fields(kind)
+
+
 def _canonical(value: object) -> object:
     """``value`` as plain msgpack-able data, fields in declaration order, later fields left out at their default."""
     if isinstance(value, msgspec.Struct):
         known = _FIELDS_OF_FORMAT_1.get(type(value), frozenset())
         fields: dict[str, object] = {}
-        for field in msgspec.structs.fields(value):
+        for field in _fields_of(type(value)):
             item = getattr(value, field.name)
             if field.name in known or item != _default(field):
                 fields[field.name] = _canonical(item)
