@@ -203,6 +203,31 @@ class _Run:
         self.batch = _Batch()
         self.next_game = 1
 
+    def take(self, chunk: Chunk) -> None:
+        """A flattened chunk into the current batch: each game placed (numbered, skipped or quarantined), the rows
+        of those stored numbered by game."""
+        batch = self.batch
+        for s in chunk.skipped:
+            self.skipped(s)
+        for b in chunk.bad:
+            _quarantine(self.report, batch, b, self.strict)
+        keep: list[int] = []
+        gnos: list[int] = []
+        for i, meta in enumerate(chunk.games):
+            gno = self.place(meta)
+            gnos.append(gno)
+            if gno >= 0:
+                keep.append(i)
+        gno_array = pa.array(gnos, pa.int32())
+        events, decisions = chunk.events, chunk.decisions
+        if len(keep) != len(chunk.games):
+            keep_idx = pa.array(keep, pa.int32())
+            events = events.filter(pc.is_in(events.column("file_idx"), keep_idx))
+            decisions = decisions.filter(pc.is_in(decisions.column("file_idx"), keep_idx))
+        batch.events.append(_with_game(events, gno_array))
+        batch.decisions.append(_with_game(decisions, gno_array))
+        batch.rows += sum(chunk.games[i].events for i in keep)
+
     def skipped(self, s: Skipped) -> None:
         if s.game_id in self.claims.conflicted:
             self._conflict(s.file, s.game_id, s.events)
@@ -562,27 +587,8 @@ def _ingest(
         n_workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         done = 0
         for chunk in _results(_chunks(files, chunk_files), claims.digests(), n_workers, replay):
+            run.take(chunk)
             batch = run.batch
-            for s in chunk.skipped:
-                run.skipped(s)
-            for b in chunk.bad:
-                _quarantine(report, batch, b, strict)
-            keep: list[int] = []
-            gnos: list[int] = []
-            for i, meta in enumerate(chunk.games):
-                gno = run.place(meta)
-                gnos.append(gno)
-                if gno >= 0:
-                    keep.append(i)
-            gno_array = pa.array(gnos, pa.int32())
-            events, decisions = chunk.events, chunk.decisions
-            if len(keep) != len(chunk.games):
-                keep_idx = pa.array(keep, pa.int32())
-                events = events.filter(pc.is_in(events.column("file_idx"), keep_idx))
-                decisions = decisions.filter(pc.is_in(decisions.column("file_idx"), keep_idx))
-            batch.events.append(_with_game(events, gno_array))
-            batch.decisions.append(_with_game(decisions, gno_array))
-            batch.rows += sum(chunk.games[i].events for i in keep)
             done += len(chunk.games) + len(chunk.skipped) + len(chunk.bad)
             if batch.rows >= batch_rows >> max(0, 3 - report.batches):  # 1/8, 1/4, 1/2: the database starts sooner
                 writer.write(batch)

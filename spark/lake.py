@@ -2,8 +2,9 @@
 
 The lake has the tables and layout of the local export (``queries.export``: ``TABLE/ruleset=R/month=M/*.parquet``,
 omniscient view) and the same ``manifest.json`` tables section (rows, integer-column sums, digest). Each task runs
-ingest itself on its archive (``ingest.ingest``, the C fast path where built: the same flattening, checks and
-quarantine) into a scratch DuckDB file, then writes each table with the export's own query (``table_query``).
+ingest's own stages on its archive (``ingest.tables``, the C fast path where built: the same flattening, checks and
+quarantine) up to the Arrow tables ingest would insert, and writes each table straight from them with the
+export's own query (``table_query``) by DuckDB in memory: no rows go through a database file.
 The games of an archive are numbered from a base the driver gives (the archives in name order, each after the
 ones before), so a lake of archives built at once numbers games as one local ingest of them does.
 
@@ -27,8 +28,8 @@ from typing import Any, NamedTuple
 
 import duckdb
 
-from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
+from annals.ingest.tables import Types, column_types, ingest_tables, staged
 from annals.queries import sqlfiles
 from annals.queries.export import OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
 from annals.schemas.archive import SUFFIX, archive_digest, read_index
@@ -73,15 +74,15 @@ def _counted(con: duckdb.DuckDBPyConnection, query: str) -> dict[str, Any]:
     return {"rows": int(row[0]), "sums": {c: int(v) for c, v in zip(columns, row[1:], strict=True)}}
 
 
-def export_shard(shard: str, lake: str, first_game: int, digest: str) -> dict[str, Any]:
-    """One task: ingest the archive at ``shard`` into a scratch database, numbering its games from ``first_game``,
-    and write its rows of every table into ``lake``; return its marker (also written to ``_shards/``)."""
+def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
+    """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
+    ``first_game``) and each table's rows written from Arrow into ``lake``; return its marker (also written to
+    ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver."""
     name = Path(shard).name
     stem = name.removesuffix(SUFFIX)
+    ingested = ingest_tables([shard], first_game=first_game)
     with tempfile.TemporaryDirectory(prefix="annals-lake-") as tmp:
-        db = Path(tmp) / "shard.duckdb"
-        report = ingest([shard], db, first_game=first_game, workers=1)
-        con = open_database(db)
+        con = staged(ingested, types)
         tables: dict[str, Any] = {}
         out = Path(tmp) / "out"
         out.mkdir()
@@ -102,6 +103,7 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str) -> dict[st
             part = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
             shutil.copyfile(file, part)
             os.replace(part, dest)
+    report = ingested.report
     marker = {
         "shard": name, "path": shard, "digest": digest, "first_game": first_game, "games": report.games_added,
         "quarantined": report.quarantined, "tables": tables,
@@ -178,8 +180,9 @@ def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
     if todo:
         spark = session(master)
         target = os.fspath(lake.absolute())
+        types = column_types()
         rdd = spark.sparkContext.parallelize(todo, len(todo))
-        for marker in collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2]))):
+        for marker in collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types))):
             done[marker["shard"]] = marker
     manifest = manifest_of(done)
     _write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
