@@ -120,8 +120,10 @@ def report(
             from annals.spark.reports import report_on_spark
 
             result = report_on_spark(spark, name, lake, filters=filters, min_games=min_games)
+            inputs: list[Path] = []  # the lake is read by Spark, which may be elsewhere
         else:
             path = database(db)
+            inputs = [path]
             con = open_database(path, read_only=True)
             try:
                 result = run_report(con, name, min_games=min_games, database=str(path), filters=filters)
@@ -131,7 +133,7 @@ def report(
             out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
         elif fmt == "csv":
             err.print(f"{result.title}: {result.sample}", markup=False)
-        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=[path]), output)
+        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=inputs), output)
         if plot is not None:
             from annals.queries.plots import write_plot
 

@@ -3,9 +3,10 @@
 There is one definition of each report: its DuckDB SQL in ``queries/sql/report_NAME.sql`` (and the filters'
 ``select.sql``, the ``sample.sql`` line), translated to Spark SQL by SQLGlot (``translate``); the rows are then
 finished by the same code as DuckDB's (``queries.reports.finish_report``), so both engines give the same numbers
-on the same games. DuckDB's ``$name``
-parameters are bound as typed literals in the tree SQLGlot parsed (never pasted into text). The lake's tables are Spark
-views of its Parquet folders (``lake`` may be any path Spark reads: a folder, ``hdfs://``, ``s3a://``).
+on the same games. DuckDB's ``$name`` parameters are bound as typed literals in the tree SQLGlot parsed (never
+pasted into text); an ASOF join, which Spark SQL lacks, becomes an interval join (``spark.asof``). The lake's
+tables are Spark views of its Parquet folders (``lake`` may be any path Spark reads: a folder, ``hdfs://``,
+``s3a://``).
 
 What the lake does not hold is refused with a named error: the event reports (the tournament tables are not in
 the lake) and ``--since``/``--until`` (the lake keeps a game's month, not its recording time).
@@ -13,6 +14,7 @@ the lake) and ``--since``/``--until`` (the lake keeps a game's month, not its re
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -25,13 +27,15 @@ from annals.queries.export import OMNISCIENT
 from annals.queries.filters import Filters, NotApplicableError
 from annals.queries.reports import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
 from annals.schemas.errors import AnnalsError
+from annals.spark.asof import without_asof
 from annals.spark.session import session
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-NEEDS_ASOF = ("site_control", "slava_curves")  # reports whose DuckDB SQL has an ASOF JOIN
+class NotInLakeError(NotApplicableError):
+    """A report, or a filter, that needs what the lake does not hold (the tournament tables, recording times)."""
 
 
 class LakeNotFoundError(AnnalsError, FileNotFoundError):
@@ -93,7 +97,7 @@ def translate(name: str, values: dict[str, Any]) -> list[tuple[str | None, str]]
 
     out = []
     for table, query in _parsed(name):
-        bound = query.copy().transform(bind)
+        bound = without_asof(query).transform(bind)
         out.append((table, bound.sql(dialect="spark", unsupported_level=sqlglot.ErrorLevel.RAISE)))
     return out
 
@@ -138,14 +142,15 @@ def report_on_spark(
         raise UnknownReportError("report", name, REPORTS)
     f = filters if filters is not None else Filters()
     if spec.event_tables:
-        raise NotApplicableError(f"report {name!r} reads the tournament tables, which the lake does not hold")
-    if name in NEEDS_ASOF:
-        raise NotApplicableError(
-            f"report {name!r} uses an ASOF join, which Spark SQL does not have; run it on DuckDB (annals ingest)"
+        raise NotInLakeError(
+            f"report {name!r} reads the tournament tables, which the lake does not hold; run it on DuckDB "
+            "(annals ingest, then annals report without --spark)"
         )
     if f.since is not None or f.until is not None:
-        raise NotApplicableError("--since and --until need recording times, which the lake does not hold (months)")
+        raise NotInLakeError("--since and --until need recording times, which the lake does not hold (months)")
     refuse_inapplicable(name, spec, f, min_games)
+    if "://" not in lake:  # a local path: the JVM's working folder need not be this one (a session started before)
+        lake = os.path.abspath(lake)
     spark = session(master)
     open_lake(spark, lake)
     values: dict[str, Any] = {

@@ -62,8 +62,9 @@ def comment_of(line: str) -> str:
     return ""
 
 
-def readme_examples(text: str, where: str = "README.md") -> tuple[list[Example], list[str]]:
-    """The commands of every ```sh block of a Markdown text in order, and the lines not run (``make ...``)."""
+def readme_examples(text: str, where: str = "README.md", block: str = "sh") -> tuple[list[Example], list[str]]:
+    """The commands of every ```sh block of a Markdown text in order, and the lines not run (``make ...``).
+    ``block``: the blocks of another info string (the README's ```sh spark block: ``tests/spark`` runs it)."""
     examples: list[Example] = []
     skipped: list[str] = []
     lines = text.splitlines()
@@ -74,7 +75,7 @@ def readme_examples(text: str, where: str = "README.md") -> tuple[list[Example],
         number = i + 1
         i += 1
         if line.startswith("```"):
-            in_block = not in_block and line.strip() == "```sh"
+            in_block = not in_block and line.strip() == f"```{block}"
             continue
         if not in_block or not line.strip() or line.lstrip().startswith("#"):
             continue

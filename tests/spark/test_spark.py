@@ -5,6 +5,7 @@ Java; the missing-pyspark message is tested everywhere."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -149,10 +150,12 @@ def _compare(name: str, both: tuple[Path, Path], filters: Filters) -> None:
     assert on_spark.sample.split("; from")[0] == on_duckdb.sample.split("; from")[0]
 
 
-# The default run: exact percentiles, a split, a filter, a window and JSON fields; --soak runs every report.
+# The default run: exact percentiles, a split, a filter, a window and JSON fields, the two ASOF joins (rewritten
+# for Spark: spark.asof); --soak runs every report.
 FEW = [("game_length", Filters(ruleset="miras9")), ("deck_matrix", Filters(by="agent")),
-       ("damage_payments", Filters(agent="heuristic"))]  # fmt: skip
-SPARK_REPORTS = [n for n, s in REPORTS.items() if not s.event_tables and n not in ("site_control", "slava_curves")]
+       ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters()),
+       ("slava_curves", Filters(by="agent"))]  # fmt: skip
+SPARK_REPORTS = [n for n, s in REPORTS.items() if not s.event_tables]
 
 
 @needs_spark
@@ -169,6 +172,28 @@ def test_every_report_on_spark_equals_duckdb(name: str, both: tuple[Path, Path])
 
 
 @needs_spark
-def test_a_report_spark_sql_cannot_run_is_refused_by_name(both: tuple[Path, Path]) -> None:
-    result = runner.invoke(app, ["report", "site_control", "--spark", MASTER, "--lake", str(both[0])])
-    assert result.exit_code == 2 and "ASOF join" in result.output, result.output
+def test_a_report_the_lake_cannot_answer_is_refused_by_name(both: tuple[Path, Path]) -> None:
+    for name in [n for n, s in REPORTS.items() if s.event_tables]:
+        result = runner.invoke(app, ["report", name, "--spark", MASTER, "--lake", str(both[0])])
+        assert result.exit_code == 2 and "tournament tables" in result.output, result.output
+
+
+@needs_spark
+def test_the_readme_spark_commands_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's ```sh spark block, line by line through the CLI in this process (one Spark session for the
+    block: a subprocess per line would start one each); last in the module, as its master is the README's."""
+    from tests.test_examples import README, readme_examples
+
+    examples, skipped = readme_examples(README.read_text(), block="sh spark")
+    assert len(examples) >= 3 and not skipped
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ANNALS_HOME", str(tmp_path / "home"))
+    for example in examples:
+        args = shlex.split(example.line, comments=True)
+        assert args[0] == "annals" and not {"|", ">", "<", "&&", ";"} & set(args), f"{example.where}: not plain"
+        result = runner.invoke(app, args[1:])
+        assert result.exit_code == (1 if example.fails else 0), f"{example.where}: {example.line}\n{result.output}"
+    assert sorted(p.name for p in (tmp_path / "spark-shards").iterdir()) == [
+        f"morana-{lo:08d}-{lo + 9:08d}.shard" for lo in (1, 11, 21, 31)
+    ]
+    assert (tmp_path / "lake" / "manifest.json").is_file()
