@@ -4,6 +4,7 @@ Spark run of those reports against DuckDB's is in ``test_spark.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -31,27 +32,31 @@ def _rewritten(sql: str) -> str:
     return done.sql(dialect="duckdb")
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.fixture(scope="module")
+def con() -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = duckdb.connect()
+    yield connection
+    connection.close()
+
+
+@settings(max_examples=40, deadline=None)
 @given(left=rows, right=rows, op=st.sampled_from([">=", ">", "<=", "<"]), side=st.sampled_from(["LEFT ", ""]),
        flipped=st.booleans())  # fmt: skip
-def test_the_rewrite_matches_what_asof_matches(left: list[tuple[int, int]], right: list[tuple[int, int]], op: str,
-                                               side: str, flipped: bool) -> None:  # fmt: skip
-    con = duckdb.connect()
-    try:
-        con.execute("CREATE TABLE l (k INTEGER, x INTEGER)")
-        con.execute("CREATE TABLE r (k INTEGER, y INTEGER, v VARCHAR)")
-        if left:
-            con.executemany("INSERT INTO l VALUES (?, ?)", left)
-        unique = sorted(set(right))  # one row of R per key and y: ASOF's pick among equals is arbitrary
-        if unique:
-            con.executemany("INSERT INTO r VALUES (?, ?, ?)", [(k, y, f"{k}/{y}") for k, y in unique])
-        mirrored = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}[op]
-        cond = f"r.y {mirrored} l.x" if flipped else f"l.x {op} r.y"
-        sql = f"SELECT l.k, l.x, r.v FROM l ASOF {side}JOIN r ON l.k = r.k AND {cond}"
-        expected = sorted(con.execute(sql).fetchall(), key=repr)
-        assert sorted(con.execute(_rewritten(sql)).fetchall(), key=repr) == expected
-    finally:
-        con.close()
+def test_the_rewrite_matches_what_asof_matches(con: duckdb.DuckDBPyConnection, left: list[tuple[int, int]],
+                                               right: list[tuple[int, int]], op: str, side: str,
+                                               flipped: bool) -> None:  # fmt: skip
+    con.execute("CREATE OR REPLACE TABLE l (k INTEGER, x INTEGER)")
+    con.execute("CREATE OR REPLACE TABLE r (k INTEGER, y INTEGER, v VARCHAR)")
+    if left:
+        con.executemany("INSERT INTO l VALUES (?, ?)", left)
+    unique = sorted(set(right))  # one row of R per key and y: ASOF's pick among equals is arbitrary
+    if unique:
+        con.executemany("INSERT INTO r VALUES (?, ?, ?)", [(k, y, f"{k}/{y}") for k, y in unique])
+    mirrored = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}[op]
+    cond = f"r.y {mirrored} l.x" if flipped else f"l.x {op} r.y"
+    sql = f"SELECT l.k, l.x, r.v FROM l ASOF {side}JOIN r ON l.k = r.k AND {cond}"
+    expected = sorted(con.execute(sql).fetchall(), key=repr)
+    assert sorted(con.execute(_rewritten(sql)).fetchall(), key=repr) == expected
 
 
 def test_an_asof_join_of_another_shape_is_refused_by_name() -> None:

@@ -114,11 +114,13 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
 
     spark = session(MASTER)
     for table in OMNISCIENT:  # read back by DuckDB, and by Spark: the same rows and types
-        assert_frame_equal(_lake_table(lake, table), _lake_table(tmp_path / "export", table))
+        expected = _lake_table(tmp_path / "export", table)
+        assert_frame_equal(_lake_table(lake, table), expected)
         ours, theirs = (spark.read.parquet(str(folder / table)) for folder in (lake, tmp_path / "export"))
         assert ours.schema == theirs.schema, table
-        assert ours.exceptAll(theirs).count() == theirs.exceptAll(ours).count() == 0, table
-        assert ours.count() == local["tables"][table]["rows"]
+        read = pl.from_arrow(ours.toArrow())
+        assert isinstance(read, pl.DataFrame) and read.height == local["tables"][table]["rows"]
+        assert_frame_equal(read.sort(expected.columns).select(expected.columns), expected, check_dtypes=False)
     assert sum(1 for _ in lake.rglob("*.parquet")) == 4 * 7  # one file per archive and table: none twice
 
 
@@ -150,11 +152,10 @@ def _compare(name: str, both: tuple[Path, Path], filters: Filters) -> None:
     assert on_spark.sample.split("; from")[0] == on_duckdb.sample.split("; from")[0]
 
 
-# The default run: exact percentiles, a split, a filter, a window and JSON fields, the two ASOF joins (rewritten
-# for Spark: spark.asof); --soak runs every report.
+# The default run: exact percentiles, a split, a filter, a window and JSON fields, an ASOF join (rewritten for
+# Spark: spark.asof; slava_curves, the other, in --soak and on DuckDB in test_asof.py); --soak runs every report.
 FEW = [("game_length", Filters(ruleset="miras9")), ("deck_matrix", Filters(by="agent")),
-       ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters()),
-       ("slava_curves", Filters(by="agent"))]  # fmt: skip
+       ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters())]  # fmt: skip
 SPARK_REPORTS = [n for n, s in REPORTS.items() if not s.event_tables]
 
 
