@@ -162,11 +162,18 @@ class Table:
     # ---------------------------------------------------------------- messages out
 
     def _on_event(self, event: Any, *, send: bool = True, decisions: int = -1) -> None:
+        shared: tuple[tuple[str | None, ...], bytes] | None = None  # an event seats see alike is written once
         for seat, stream in enumerate(self.streams):
+            seen, new = stream.view.feed(event)
             if seat in self.bots:
-                stream.view.feed(event)
                 continue
-            message = p.encode(stream.event(event))
+            if seen is event and not new:  # not redacted for this seat, and it shows it nothing new
+                names = stream.names_in(seen)
+                if shared is None or shared[0] != names:
+                    shared = (names, p.encode(stream.message(seen, new)))
+                message = shared[1]
+            else:
+                message = p.encode(stream.message(seen, new))
             self.history[seat].append(message)
             if send:
                 self._to_seat(seat, message)
