@@ -41,7 +41,7 @@ from annals.engine.simulate import SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError
-from annals.server.store import Store, TableError, TableRecord, new_table_id, new_token, token_hash
+from annals.server.store import Store, TableError, TableRecord, matches, new_table_id, new_token, token_hash
 from annals.server.tables import MARK_S, SPECTATOR, Table
 
 WEB = Path(annals.clients.__file__).parent / "web"
@@ -118,14 +118,15 @@ class Server:
             return None
         return record
 
-    def table(self, table_id: str) -> Table | None:
-        """The table ``table_id``: in memory, or a finished one read back from its closed log (kept in memory
-        for another grace period), or None."""
+    def table(self, table_id: str, token: str) -> Table | None:
+        """The table ``table_id`` for a client with ``token``: in memory, or a finished one read back from its
+        closed log (kept in memory for another grace period; only for a token of its own, so that wrong tokens
+        cannot make the server read logs), or None."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         record = self._finished_record(table_id)
-        if record is None:
+        if record is None or not any(matches(token, h) for h in [*record.token_hashes, record.spectator_hash]):
             return None
         try:
             table = Table.finished(record, self.store.log_path(table_id))
@@ -227,8 +228,9 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         return JSONResponse(status)
 
     async def seat_socket(websocket: WebSocket) -> None:
-        table = server.table(websocket.path_params["table"])
-        seat = table.seat_for(websocket.query_params.get("token", "")) if table is not None else None
+        token = websocket.query_params.get("token", "")
+        table = server.table(websocket.path_params["table"], token)
+        seat = table.seat_for(token) if table is not None else None
         if table is None or seat is None:
             await websocket.close(code=4403)  # before accept: the handshake is refused (HTTP 403)
             return

@@ -78,6 +78,9 @@ def test_finished_tables_leave_memory_and_are_answered_from_their_closed_logs(tm
             with pytest.raises(InvalidStatus):  # read back from its log, the table still refuses another's token
                 s.socket(made["table"], people[(i + 1) % len(people)]["tokens"][0]).recv(timeout=5)
         _until_empty(s)
+        with pytest.raises(InvalidStatus):  # a wrong token does not even bring a finished table back to memory
+            s.socket(people[0]["table"], "not-a-token").recv(timeout=5)
+        assert _in_memory(s) == []
         status, missing = s.api("/api/tables/000000000000")
         assert status == 404 and "no such table" in missing["error"]
 
