@@ -22,6 +22,12 @@ def serve(
     ),
     clock: int = typer.Option(600, "--clock", help="Each seat's time bank in seconds for --table (0: none)."),
     delay: int = typer.Option(0, "--delay", help="Spectators see the game this many decisions late."),
+    keep_finished: float = typer.Option(
+        30.0, "--keep-finished", min=0, help="Seconds a finished table stays in memory (then read from its log)."
+    ),
+    clock_mark: float = typer.Option(
+        1.0, "--clock-mark", min=0.01, help="Seconds between writes of a person's thinking time beside the log."
+    ),
 ) -> None:
     """Serve tables over WebSocket (and the browser client); open games resume from their live logs.
 
@@ -43,6 +49,8 @@ def serve(
             port=port,
             tables=specs,
             say=lambda line: out.print(line, markup=False),
+            keep_s=keep_finished,
+            mark_s=clock_mark,
         )
 
 

@@ -24,7 +24,7 @@ from annals.engine.agents import ScriptedAgent
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
-from annals.engine.table import LiveTable, recorded_clocks
+from annals.engine.table import LiveTable, clock_trail, recorded_clocks
 from annals.schemas.errors import AnnalsError, ReplayMismatchError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import DRAW, KINDS, RESULT_KINDS, Intervention
@@ -54,6 +54,7 @@ class SoFar(msgspec.Struct):
     batches: list[Batch]
     close: LogClose | None
     signed: bool
+    judged: list[tuple[int, Intervention]] = []  # each judge frame's index and record
 
     @property
     def events(self) -> list[Any]:
@@ -74,7 +75,8 @@ def so_far(path: Path) -> SoFar:
         except TruncatedLogError as exc:
             if not exc.reason.startswith("log is truncated: no closing record"):
                 raise
-        return SoFar(reader.header, batches, reader.close_record, bool(reader.signatures))
+        judged = [(j.frame, j.record) for j in reader.judged]
+        return SoFar(reader.header, batches, reader.close_record, bool(reader.signatures), judged)
 
 
 def _check(record: Intervention, game: SoFar) -> None:
@@ -235,7 +237,8 @@ def resume_table(path: Path) -> LiveTable:
     (``players.run_table``). Each seat is told the game so far (``LiveTable.replayed``)."""
     running, game = _rerun(path, None)
     writer = LogWriter.reopen(path, group_bytes=0)
-    bank_ms, clock = recorded_clocks(game.events, len(game.header.players))  # the time banks as last recorded
+    trail = clock_trail([(b.index, b.events) for b in game.batches], game.judged)
+    bank_ms, clock = recorded_clocks(trail, len(game.header.players))  # as last recorded, with any extra time
     return LiveTable(get_ruleset(game.header.ruleset), game.header, path, bank_ms=bank_ms, _game=running,
                      _clock=clock, _writer=writer, _replayed=game.events,
                      _replayed_decisions=game.decisions)  # fmt: skip

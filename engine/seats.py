@@ -17,7 +17,7 @@ from typing import Any
 from msgspec.structs import asdict
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
-from annals.engine.views import SeatView, visible_position
+from annals.engine.views import SeatView, instances_in, visible_position
 from annals.schemas import protocol as p
 from annals.schemas.header import LogHeader
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, ClockCharged, Forfeited, instance_owner
@@ -150,7 +150,20 @@ class SeatStream:
     def event(self, event: Any) -> p.EventMessage:
         """Fold one omniscient event into the seat's view; the message of what the seat sees of it."""
         seen, new = self.view.feed(event)
+        return self.message(seen, new)
+
+    def message(self, seen: Any, new: dict[int, str]) -> p.EventMessage:
+        """The message of an event as the seat saw it (``SeatView.feed``: ``seen``, and the instances it showed
+        for the first time)."""
         return p.EventMessage(as_json(seen), self.event_text(seen), [self.card(c) for c in sorted(new)])
+
+    def names_in(self, seen: Any) -> tuple[str | None, ...]:
+        """What the seat knows of each card instance ``seen`` names (its card id, or None): all that the message
+        of an event the seat saw before depends on besides the event itself. Two seats that saw the same event,
+        are shown nothing new by it and know the same of the instances it names are sent the same message
+        (tokens are never known by id: they read the same to everyone)."""
+        known = self.view.known
+        return tuple([known.get(c) for c in instances_in(seen)])
 
     def event_text(self, seen: Any) -> str:
         kind = type(seen)
@@ -165,9 +178,14 @@ class SeatStream:
         parts = []
         for name, said in _named_fields(type(record), skip):
             v = getattr(record, name)
-            if v == "" or v == []:
-                continue
-            parts.append(f"{said} {self._value_text(name, v)}")
+            kind = type(v)
+            if kind is str:  # the common cases first: text as it is, a small number (0 .. a player's range)
+                if v:
+                    parts.append(f"{said} {v}")
+            elif kind is int and 0 <= v < CARDS_PER_PLAYER:
+                parts.append(f"{said} {v}")
+            elif kind is not list or v:
+                parts.append(f"{said} {self._value_text(name, v)}")
         moved = getattr(record, "dst", "")
         if moved:
             parts.append(f"to {moved}")

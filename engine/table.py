@@ -13,9 +13,16 @@ The server, the local ``annals play`` and the JSON-lines seats all drive a game 
 
 A table is rebuilt from its live log (``LiveTable.resume``) after a crash: the decisions and table events read
 back are re-run through the rules (as ``annals verify`` does), each seat's time bank is set to what the log last
-recorded for it (``recorded_clocks``), and the game goes on from the same question, appending to the same log
-(``LogWriter.reopen``): a judge's frames, abandoned branches and signatures already in it stay as they are. A
-torn last frame (a write cut by a power loss) is moved aside to ``LOG.torn-OFFSET`` before appending.
+recorded for it, plus any extra time a judge awarded after that (``recorded_clocks``), and the game goes on
+from the same question, appending to the same log (``LogWriter.reopen``): a judge's frames, abandoned branches and
+signatures already in it stay as they are. A torn last frame (a write cut by a power loss) is moved aside to
+``LOG.torn-OFFSET`` before appending.
+
+The time a question has been open is kept beside the log while a person is being asked (``note_open`` writes
+``LOG.open``: the decision, the seat, the milliseconds it has waited so far; the server renews it every second or
+so). A resumed table charges that seat what the file last said, as a ``ClockCharged`` written before the question
+is asked again: the time the question was open before the crash counts, the time the server was down does not
+(R-CORE-5).
 """
 
 from __future__ import annotations
@@ -27,32 +34,84 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from annals.engine.agents import ScriptedAgent
 from annals.engine.core import DecisionPoint, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import TURN_CAP_REASON, Game, finalize_header
 from annals.schemas.errors import AnnalsError, IllegalDecisionError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.judge import Intervention
 from annals.schemas.logfile import LogReader, LogWriter
 from annals.schemas.records import TABLE_EVENTS, ClockCharged, Decision, Forfeited
+
+MINUTE_MS = 60_000
 
 
 class ResumeError(AnnalsError, ValueError):
     """A live log that cannot be continued: closed already, or its decisions do not re-run."""
 
 
+class OpenQuestion(msgspec.Struct, frozen=True):
+    """``LOG.open``: the question being asked of a person, and how long it had waited when last written."""
+
+    decision: int
+    player: int
+    open_ms: int
+
+
+def open_path(log: str | os.PathLike[str]) -> Path:
+    return Path(f"{os.fspath(log)}.open")
+
+
+def read_open(log: str | os.PathLike[str]) -> OpenQuestion | None:
+    """The open question a server left beside ``log`` (None if none, or unreadable: then nothing is charged)."""
+    try:
+        return msgspec.json.decode(open_path(log).read_bytes(), type=OpenQuestion)
+    except (OSError, msgspec.DecodeError):
+        return None
+
+
+def with_decisions(events: list[Any], decisions: list[Decision[Any]]) -> list[tuple[Any, int]]:
+    """Each event with the number of decisions taken before it."""
+    ats = [d.at for d in decisions]
+    return [(e, bisect_right(ats, e.n)) for e in events]
+
+
 def read_prefix(path: str | os.PathLike[str]) -> tuple[LogHeader, list[Any], list[Decision[Any]], LogClose | None]:
     """Everything intact in a log written live: a crash leaves whole frames and a torn tail at most."""
+    header, events, decisions, close, _ = read_live(path)
+    return header, events, decisions, close
+
+
+def read_live(
+    path: str | os.PathLike[str],
+) -> tuple[LogHeader, list[Any], list[Decision[Any]], LogClose | None, list[Any]]:
+    """``read_prefix`` and the log's clock trail (``clock_trail``)."""
     events: list[Any] = []
     decisions: list[Decision[Any]] = []
+    batches = []
     with LogReader(path) as reader:
         try:
             for batch in reader.batches():
+                batches.append(batch)
                 events.extend(batch.events)
                 decisions.extend(batch.decisions)
         except TruncatedLogError:
             pass
-        return reader.header, events, decisions, reader.close_record
+        trail = clock_trail([(b.index, b.events) for b in batches], [(j.frame, j.record) for j in reader.judged])
+        return reader.header, events, decisions, reader.close_record, trail
+
+
+def clock_trail(batches: list[tuple[int, list[Any]]], judged: list[tuple[int, Intervention]]) -> list[Any]:
+    """What moved the clocks, in the order of the log's frames: each ``ClockCharged`` of the game as it stands
+    and each judge's ``extra_time`` award (a judge writes to a log while no server holds it, between frames)."""
+    items: list[tuple[int, int, Any]] = [(index, 1, r) for index, r in judged if r.kind == "extra_time"]
+    for index, events in batches:
+        items.extend((index, 0, e) for e in events if type(e) is ClockCharged)
+    items.sort(key=lambda item: (item[0], item[1]))
+    return [item for _, _, item in items]
 
 
 class LiveTable:
@@ -88,11 +147,11 @@ class LiveTable:
         self.closed: LogClose | None = None
         self._point: DecisionPoint[Any] | None = None
         self._asked_at = 0.0
+        self._marked = False  # a LOG.open was written for the question being asked
 
     def replayed_with_decisions(self) -> list[tuple[Any, int]]:
         """Each replayed event with the number of decisions taken before it (a spectator's delay counts them)."""
-        ats = [d.at for d in self.replayed_decisions]
-        return [(e, bisect_right(ats, e.n)) for e in self.replayed]
+        return with_decisions(self.replayed, self.replayed_decisions)
 
     def _event(self, event: Any) -> None:
         for listener in self.listeners:
@@ -140,6 +199,28 @@ class LiveTable:
     def clocks(self) -> list[int]:
         return [self.left_ms(seat) for seat in range(len(self.clock_ms))]
 
+    @property
+    def decision_count(self) -> int:
+        return self.game.decision_count
+
+    def note_open(self) -> None:
+        """Write beside the log how long the question now asked has waited (``LOG.open``, replaced whole), so a
+        server that dies while a person thinks still charges that time on resume. Nothing without a clock."""
+        point = self._point
+        if point is None or not self.bank_ms or self.closed is not None:
+            return
+        mark = OpenQuestion(self.game.decision_count, point.player, int((self._now() - self._asked_at) * 1000))
+        path = open_path(self.path)
+        aside = path.with_name(path.name + ".new")
+        aside.write_bytes(msgspec.json.encode(mark))
+        os.replace(aside, path)
+        self._marked = True
+
+    def _unmark(self) -> None:
+        if self._marked:
+            open_path(self.path).unlink(missing_ok=True)
+            self._marked = False
+
     def expired(self) -> bool:
         point = self._point
         return point is not None and self.bank_ms > 0 and self.left_ms(point.player) <= 0
@@ -161,6 +242,7 @@ class LiveTable:
             self.clock_ms[point.player] = left
             self.game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, left))
         self._point = None
+        self._unmark()
         self.game.answer(point, point.options[index])
 
     def forfeit(self, seat: int, reason: str) -> None:
@@ -183,6 +265,7 @@ class LiveTable:
         winner, reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON)
         self.closed = LogClose(winner, reason, self.events_total, self.decisions_total, s.turn)
         self._writer.close(self.closed)
+        open_path(self.path).unlink(missing_ok=True)
 
     def abandon(self) -> None:
         """Stop without a result (the server shutting down): the log stays open, to be resumed."""
@@ -195,7 +278,7 @@ class LiveTable:
         cls, path: str | os.PathLike[str], *, bank_ms: int = 0, now: Callable[[], float] = time.monotonic
     ) -> LiveTable:
         """The table of a live log cut short (a crash, a kill): re-run, its clocks as recorded, appended to."""
-        header, events, decisions, close = read_prefix(path)
+        header, events, decisions, close, trail = read_live(path)
         if close is not None:
             raise ResumeError(f"{path}: the game is over ({close.end_reason}); there is nothing to resume")
         ruleset = get_ruleset(header.ruleset)
@@ -222,28 +305,54 @@ class LiveTable:
         if game.events[: len(events)] != events:
             raise ResumeError(f"{path}: re-running the decisions does not give the recorded events")
         writer = append_to(path)
+        bank_ms, clock = recorded_clocks(trail, seats, bank_ms)
+        mark = read_open(path)
+        point = ruleset.pending(s) if not s.over else None
+        if bank_ms and mark is not None and point is not None and (mark.decision, mark.player) == (
+            game.decision_count, point.player,
+        ):  # fmt: skip
+            spent = min(max(mark.open_ms, 0), clock[point.player])  # the time it was open before the crash
+            clock[point.player] -= spent
+            game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, clock[point.player]))
         more_events, more_decisions = game.events[len(events) :], game.decisions[len(decisions) :]
         game.take_batch()
         if more_events or more_decisions:  # the rules went on past the last frame written: record it now
             writer.write_batch(more_events, more_decisions)
-        bank_ms, clock = recorded_clocks(events, seats, bank_ms)
+        open_path(path).unlink(missing_ok=True)  # charged (and on disk): a second crash does not charge it again
         return cls(ruleset, header, path, bank_ms=bank_ms, now=now, _game=game, _clock=clock, _writer=writer,
                    _replayed=events + more_events, _replayed_decisions=decisions + more_decisions)  # fmt: skip
 
 
-def recorded_clocks(events: list[Any], seats: int, bank_ms: int = 0) -> tuple[int, list[int]]:
-    """The time banks a log left: each seat's last ``ClockCharged``, the bank itself for a seat not yet charged.
-    With ``bank_ms`` 0 (not known: ``annals resume`` of a log) the bank is read from a first charge (spent + left;
-    a log with none had no clock, or no decision timed yet: then no clock)."""
-    charged = [e for e in events if type(e) is ClockCharged]
+def awarded(record: Intervention, seats: int) -> list[int]:
+    """The seats a judge's ``extra_time`` goes to: the match's clock is every seat's, unless it names a player
+    (R-CORE-6)."""
+    return [record.player] if 0 <= record.player < seats else list(range(seats))
+
+
+def recorded_clocks(trail: list[Any], seats: int, bank_ms: int = 0) -> tuple[int, list[int]]:
+    """The time banks a log left, from its clock trail (``clock_trail``; a plain list of events also does): each
+    seat's last ``ClockCharged``, the bank itself for a seat not yet charged, plus the minutes of every judge's
+    ``extra_time`` after that charge (R-CORE-6). With ``bank_ms`` 0 (not known: ``annals resume`` of a log) the bank
+    is read from a first charge (spent + left, less the extra time awarded before it; a log with none had no
+    clock, or no decision timed yet: then no clock, and extra time has nothing to go to)."""
     if not bank_ms:
-        first: dict[int, ClockCharged] = {}
-        for e in charged:
-            first.setdefault(e.player, e)
-        bank_ms = max((e.spent_ms + e.left_ms for e in first.values()), default=0)
+        extra, banks = [0] * seats, dict[int, int]()
+        for item in trail:
+            if type(item) is ClockCharged and item.player not in banks:
+                banks[item.player] = item.spent_ms + item.left_ms - extra[item.player]
+            elif type(item) is Intervention and item.kind == "extra_time":
+                for seat in awarded(item, seats):
+                    extra[seat] += item.minutes * MINUTE_MS
+        bank_ms = max(banks.values(), default=0)
     clock = [bank_ms] * seats
-    for e in charged:
-        clock[e.player] = e.left_ms
+    if not bank_ms:
+        return 0, clock
+    for item in trail:
+        if type(item) is ClockCharged:
+            clock[item.player] = item.left_ms
+        elif type(item) is Intervention and item.kind == "extra_time":
+            for seat in awarded(item, seats):
+                clock[seat] += item.minutes * MINUTE_MS
     return bank_ms, clock
 
 

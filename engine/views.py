@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from annals.engine.core import GameState, Position, Ruleset
 from annals.engine.registry import get_ruleset
 from annals.schemas.errors import UnknownNameError
@@ -64,15 +66,26 @@ def visible_position(ruleset: Ruleset[Any], state: GameState) -> Position:
     return Position(cards, {k: v for k, v in position.counters.items() if v})
 
 
+_NEVER_AN_INSTANCE = (str, bool, float)
+
+
 def _instance_fields(kind: type[Any]) -> tuple[str, ...]:
-    return tuple(kind.__struct_fields__[4:])  # past the envelope (n, turn, step, player)
+    """The fields past the envelope (n, turn, step, player) that can hold an instance: not those declared as
+    text, a flag or a fraction."""
+    return tuple(f.name for f in msgspec.structs.fields(kind)[4:] if f.type not in _NEVER_AN_INSTANCE)
 
 
 _FIELDS: dict[type[Any], tuple[str, ...]] = {}
+_last: tuple[Any, list[int]] = (None, [])  # the last event asked about: every seat's view asks of the same one
 
 
 def instances_in(event: Any) -> list[int]:
-    """Every card instance an event names (an int, or a list of ints, in the deck instances' range)."""
+    """Every card instance an event names (an int, or a list of ints, in the deck instances' range). The list
+    is shared with the next caller asking of the same event: read it, never change it."""
+    global _last
+    last = _last
+    if last[0] is event:
+        return last[1]
     kind = type(event)
     fields = _FIELDS.get(kind)
     if fields is None:
@@ -85,6 +98,7 @@ def instances_in(event: Any) -> list[int]:
                 out.append(v)
         elif type(v) is list:
             out.extend(c for c in v if type(c) is int and CARDS_PER_PLAYER <= c < TOKEN_BASE)
+    _last = (event, out)
     return out
 
 

@@ -10,7 +10,12 @@
 * ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
   at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?}``; the answer holds
   the seats' and the spectators' tokens, shown only this once;
-* ``GET /api/tables/ID``           whether the game is over, its result and log (admin token).
+* ``GET /api/tables``              the tables in the server's memory, each with whether it is over (admin token);
+* ``GET /api/tables/ID``           whether the game is over, its result and log (admin token); a finished table
+  that has left memory is answered from its closed log.
+
+A finished table stays in memory ``keep_s`` seconds (``annals serve --keep-finished``), then is dropped and its
+clients' sockets closed; a seat or spectator that comes for it later is served it read back from the log.
 """
 
 from __future__ import annotations
@@ -36,11 +41,12 @@ from annals.engine.simulate import SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError
-from annals.server.store import Store, TableError, TableRecord, new_table_id, new_token, token_hash
-from annals.server.tables import SPECTATOR, Table
+from annals.server.store import Store, TableError, TableRecord, matches, new_table_id, new_token, token_hash
+from annals.server.tables import MARK_S, SPECTATOR, Table
 
 WEB = Path(annals.clients.__file__).parent / "web"
 DEFAULT_CLOCK_S = 600
+KEEP_FINISHED_S = 30.0  # how long a finished table stays in memory before only its log holds it
 MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame (1009); smaller ones over the
 # protocol's limit get a too_long error
 
@@ -58,11 +64,16 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 class Server:
     """Every table of one data folder: made, resumed after a restart, run."""
 
-    def __init__(self, data: Path, admin_token: str | None = None):
+    def __init__(
+        self, data: Path, admin_token: str | None = None, *, keep_s: float = KEEP_FINISHED_S, mark_s: float = MARK_S
+    ):
         self.store = Store(data)
         self.admin_token = admin_token or new_token()
+        self.keep_s = keep_s
+        self.mark_s = mark_s
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.drops: dict[str, asyncio.TimerHandle] = {}  # finished tables waiting out their grace period
 
     def resume_all(self) -> list[str]:
         """Start again every open game of the data folder, from its live log."""
@@ -75,13 +86,71 @@ class Server:
                 live = LiveTable.resume(log, bank_ms=record.bank_ms)
             except AnnalsError:
                 continue  # over, or damaged: nothing to run (annals verify says which)
-            self._start(Table(record, live))
+            self._start(Table(record, live, mark_s=self.mark_s))
             resumed.append(record.table_id)
         return resumed
 
     def _start(self, table: Table) -> None:
-        self.tables[table.record.table_id] = table
-        self.tasks[table.record.table_id] = asyncio.get_running_loop().create_task(table.run())
+        table_id = table.record.table_id
+        self.tables[table_id] = table
+        task = asyncio.get_running_loop().create_task(table.run())
+        self.tasks[table_id] = task
+        task.add_done_callback(lambda _: self._drop_later(table_id) if table.live.over else None)
+
+    def _drop_later(self, table_id: str) -> None:
+        if table_id in self.tables and table_id not in self.drops:
+            self.drops[table_id] = asyncio.get_running_loop().call_later(self.keep_s, self._drop, table_id)
+
+    def _drop(self, table_id: str) -> None:
+        """A finished table leaves memory: its log on disk holds everything (``table`` reads it back)."""
+        self.drops.pop(table_id, None)
+        self.tasks.pop(table_id, None)
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.hang_up()
+
+    def _finished_record(self, table_id: str) -> TableRecord | None:
+        """The record of a table not in memory whose log is closed (None otherwise)."""
+        if table_id in self.tables:
+            return None
+        record = self.store.record(table_id)
+        if record is None or self.store.closed(table_id) is None:
+            return None
+        return record
+
+    def table(self, table_id: str, token: str) -> Table | None:
+        """The table ``table_id`` for a client with ``token``: in memory, or a finished one read back from its
+        closed log (kept in memory for another grace period; only for a token of its own, so that wrong tokens
+        cannot make the server read logs), or None."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        record = self._finished_record(table_id)
+        if record is None or not any(matches(token, h) for h in [*record.token_hashes, record.spectator_hash]):
+            return None
+        try:
+            table = Table.finished(record, self.store.log_path(table_id))
+        except AnnalsError:
+            return None  # damaged: annals verify says how
+        self.tables[table_id] = table
+        self._drop_later(table_id)
+        return table
+
+    def status(self, table_id: str) -> dict[str, Any] | None:
+        """Whether the game is over, its result, log and decisions; a finished table that has left memory from
+        its closing record, without reading it back into memory."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            close = table.live.closed
+            path, decisions = table.live.path, table.live.decision_count
+        else:
+            close = self.store.closed(table_id) if self.store.record(table_id) is not None else None
+            if close is None:
+                return None
+            path, decisions = self.store.log_path(table_id), close.decisions
+        result = None if close is None else {"winner": close.winner, "reason": close.end_reason}
+        return {"over": close is not None, "result": result, "log": str(path), "decisions": decisions,
+                "in_memory": table is not None}  # fmt: skip
 
     def create(self, spec: NewTable) -> dict[str, Any]:
         try:
@@ -108,10 +177,12 @@ class Server:
         )  # fmt: skip
         live = LiveTable(ruleset, header, self.store.log_path(table_id), bank_ms=record.bank_ms)
         self.store.save(record)
-        self._start(Table(record, live))
+        self._start(Table(record, live, mark_s=self.mark_s))
         return {"table": table_id, "tokens": tokens, "spectator_token": spectators, "game_id": header.game_id}
 
     async def stop(self) -> None:
+        for handle in self.drops.values():
+            handle.cancel()
         for task in self.tasks.values():
             task.cancel()
         for task in self.tasks.values():
@@ -142,27 +213,31 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         except (msgspec.DecodeError, TableError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
+    async def list_tables(request: Request) -> Response:
+        if not _admin(request, server):
+            return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
+        tables = [{"table": table_id, "over": table.live.over} for table_id, table in server.tables.items()]
+        return JSONResponse({"tables": tables})
+
     async def table_status(request: Request) -> Response:
         if not _admin(request, server):
             return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
-        table = server.tables.get(request.path_params["table"])
-        if table is None:
+        status = server.status(request.path_params["table"])
+        if status is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        close = table.live.closed
-        result = None if close is None else {"winner": close.winner, "reason": close.end_reason}
-        return JSONResponse({"over": close is not None, "result": result, "log": str(table.live.path),
-                             "decisions": table.live.game.decision_count})  # fmt: skip
+        return JSONResponse(status)
 
     async def seat_socket(websocket: WebSocket) -> None:
-        table = server.tables.get(websocket.path_params["table"])
-        seat = table.seat_for(websocket.query_params.get("token", "")) if table is not None else None
+        token = websocket.query_params.get("token", "")
+        table = server.table(websocket.path_params["table"], token)
+        seat = table.seat_for(token) if table is not None else None
         if table is None or seat is None:
             await websocket.close(code=4403)  # before accept: the handshake is refused (HTTP 403)
             return
         await websocket.accept()
         boards = websocket.query_params.get("boards", "1") != "0"
         svg = websocket.query_params.get("svg", "0") == "1"
-        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg)
+        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close)
         try:
             while True:
                 data = await websocket.receive_text()
@@ -184,6 +259,7 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Route("/", index),
         Route("/play/{table}", index),
         Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table}", table_status),
         WebSocketRoute("/ws/{table}", seat_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),

@@ -11,14 +11,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from pathlib import Path
 
 import msgspec
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, LogError
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import LogReader
 
 TOKEN_BYTES = 24  # 192 bits from ``secrets``: unguessable
+TABLE_ID = re.compile(r"[0-9a-f]{12}")  # ``new_table_id``: anything else names no table (nor any file)
 
 
 class TableError(AnnalsError, ValueError):
@@ -70,6 +74,26 @@ class Store:
         aside = path.with_name(path.name + ".new")
         aside.write_bytes(msgspec.json.encode(record))
         os.replace(aside, path)
+
+    def record(self, table_id: str) -> TableRecord | None:
+        """The record of table ``table_id``, or None if there is none."""
+        if not TABLE_ID.fullmatch(table_id):
+            return None
+        try:
+            return msgspec.json.decode(self.record_path(table_id).read_bytes(), type=TableRecord)
+        except (OSError, msgspec.DecodeError):
+            return None
+
+    def closed(self, table_id: str) -> LogClose | None:
+        """The closing record of table ``table_id``'s log, or None while it is open (or missing, or damaged)."""
+        if not TABLE_ID.fullmatch(table_id):
+            return None
+        try:
+            with LogReader(self.log_path(table_id)) as reader:
+                reader.read_to_end()
+                return reader.close_record
+        except (OSError, LogError):
+            return None
 
     def records(self) -> list[TableRecord]:
         out = []

@@ -6,6 +6,12 @@ of its view, the board and, if it is being asked, the decision again. Spectators
 by ``delay`` decisions. The loop writes every decision to the live log before the next question (``LiveTable``),
 waits for the seat's answer no longer than its time bank (then it forfeits on time, recorded as ``Forfeited``),
 sends errors for answers it cannot take and asks again. Bots sit in seats too, answering from their own view.
+While a person thinks on a clock, the table renews ``LOG.open`` every ``mark_s`` seconds (``LiveTable.note_open``),
+so a crash charges the time the question was open (R-CORE-5).
+
+A table whose game is over is dropped from the server's memory after a grace period (``Server.keep_s``); a
+client that comes for it later gets it read back from its closed log (``Table.finished``): the hello, its whole
+view, the result and the close, as if it had stayed.
 """
 
 from __future__ import annotations
@@ -13,21 +19,50 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.seats import SeatStream
 from annals.engine.simulate import seat_rngs
-from annals.engine.table import LiveTable
+from annals.engine.table import LiveTable, read_live, recorded_clocks, with_decisions
 from annals.queries.svgboard import render_svg
 from annals.schemas import protocol as p
 from annals.schemas.errors import IllegalDecisionError
+from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.records import CONCESSION_REASON, TIME_REASON
-from annals.server.store import TableRecord, matches
+from annals.server.store import TableError, TableRecord, matches
 
 SPECTATOR = -1
+MARK_S = 1.0  # how often the time a person has been thinking is written beside the log
 Sender = Callable[[bytes], Awaitable[None]]
+Hangup = Callable[[], Awaitable[None]]
+
+
+class Finished:
+    """A game over, read back from its closed log: what a ``Table`` shows its clients once the live game has
+    left memory (no rules run, nothing is written)."""
+
+    over = True
+
+    def __init__(self, record: TableRecord, path: Path):
+        header, events, decisions, close, trail = read_live(path)
+        if close is None:
+            raise TableError(f"{path}: the game is not over; it is resumed as a live table, not read back")
+        self.header: LogHeader = header
+        self.path = path
+        self.closed: LogClose | None = close
+        self.decision_count = close.decisions
+        self.listeners: list[Callable[[Any], None]] = []
+        self._clocks = recorded_clocks(trail, len(header.players), record.bank_ms)[1]
+        self._replayed = with_decisions(events, decisions)
+
+    def replayed_with_decisions(self) -> list[tuple[Any, int]]:
+        return self._replayed
+
+    def clocks(self) -> list[int]:
+        return list(self._clocks)
 
 
 class Connection:
@@ -36,8 +71,11 @@ class Connection:
     table queues a decision's events, board and next question without yielding, so a seat gets one frame per
     decision, not one per message."""
 
-    def __init__(self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False):
+    def __init__(
+        self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False, hangup: Hangup | None = None
+    ):
         self.seat = seat
+        self._hangup = hangup  # closes the socket, when the table leaves memory (``Table.hang_up``)
         self.boards = boards  # a board message after each decision (a bot client may not want them)
         self.svg = svg  # and with it the board drawn as SVG (the browser client)
         self._send = send
@@ -51,8 +89,10 @@ class Connection:
         self._waiting.append(message)
         self._ready.set()
 
-    def close(self) -> None:
+    def close(self, *, hang_up: bool = False) -> None:
         self._closing = True
+        if not hang_up:
+            self._hangup = None
         self._ready.set()
 
     async def _writer(self) -> None:
@@ -64,13 +104,16 @@ class Connection:
                     frame, self._waiting = p.join_frame(self._waiting), []
                     await self._send(frame)
                 if self._closing:
+                    if self._hangup is not None:
+                        await self._hangup()
                     return
 
 
 class Table:
-    def __init__(self, record: TableRecord, live: LiveTable):
+    def __init__(self, record: TableRecord, live: LiveTable | Finished, *, mark_s: float = MARK_S):
         self.record = record
         self.live = live
+        self.mark_s = mark_s
         ruleset = get_ruleset(record.ruleset)
         self.ruleset = ruleset
         header = live.header
@@ -93,6 +136,20 @@ class Table:
             self._on_event(event, send=False, decisions=decisions)
         live.listeners.append(self._on_event)
 
+    @classmethod
+    def finished(cls, record: TableRecord, path: Path) -> Table:
+        """The table of a game over, read back from its closed log (``TableError`` if it is not closed)."""
+        table = cls(record, Finished(record, path))
+        table._ended()
+        table.done.set()
+        return table
+
+    def hang_up(self) -> None:
+        """The table leaves memory: every client still connected is sent what waits, then its socket closes."""
+        for conn in list(self.connections):
+            conn.close(hang_up=True)
+        self.connections.clear()
+
     # ---------------------------------------------------------------- who is who
 
     def seat_for(self, token: str) -> int | None:
@@ -105,15 +162,22 @@ class Table:
     # ---------------------------------------------------------------- messages out
 
     def _on_event(self, event: Any, *, send: bool = True, decisions: int = -1) -> None:
+        shared: tuple[tuple[str | None, ...], bytes] | None = None  # an event seats see alike is written once
         for seat, stream in enumerate(self.streams):
+            seen, new = stream.view.feed(event)
             if seat in self.bots:
-                stream.view.feed(event)
                 continue
-            message = p.encode(stream.event(event))
+            if seen is event and not new:  # not redacted for this seat, and it shows it nothing new
+                names = stream.names_in(seen)
+                if shared is None or shared[0] != names:
+                    shared = (names, p.encode(stream.message(seen, new)))
+                message = shared[1]
+            else:
+                message = p.encode(stream.message(seen, new))
             self.history[seat].append(message)
             if send:
                 self._to_seat(seat, message)
-        self.events.append((event, self.live.game.decision_count if decisions < 0 else decisions))
+        self.events.append((event, self.live.decision_count if decisions < 0 else decisions))
 
     def _spectator_stream(self) -> SeatStream:
         """The spectators' view, made when the first spectator comes (most tables have none). It is folded only
@@ -131,7 +195,7 @@ class Table:
         if stream is None:
             return False
         over, events = self.live.over, self.events
-        ready = self.live.game.decision_count - self.record.delay
+        ready = self.live.decision_count - self.record.delay
         start = len(self.spectator_history)
         while len(self.spectator_history) < len(events):
             event, decisions = events[len(self.spectator_history)]
@@ -188,9 +252,11 @@ class Table:
                     made[key] = self.board(*key)
                 conn.put(made[key])
 
-    def attach(self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False) -> Connection:
+    def attach(
+        self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False, hangup: Hangup | None = None
+    ) -> Connection:
         """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked."""
-        conn = Connection(seat, send, boards=boards, svg=svg)
+        conn = Connection(seat, send, boards=boards, svg=svg, hangup=hangup)
         self.connections.append(conn)
         stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
         resumed = len(self.history[seat]) if seat >= 0 else 0
@@ -224,8 +290,12 @@ class Table:
 
     # ---------------------------------------------------------------- the loop
 
+    def _live(self) -> LiveTable:
+        assert isinstance(self.live, LiveTable), "a finished table read back from its log does not run"
+        return self.live
+
     async def run(self) -> None:
-        live = self.live
+        live = self._live()
         try:
             while (point := live.question()) is not None:
                 self._boards()
@@ -243,14 +313,18 @@ class Table:
             raise
 
     async def _ask(self, point: DecisionPoint[Any]) -> None:
-        live, seat = self.live, point.player
-        self.decide = self.streams[seat].decide(live.game.decision_count, point, live.clocks())
+        live, seat = self._live(), point.player
+        self.decide = self.streams[seat].decide(live.decision_count, point, live.clocks())
         self._to_seat(seat, p.encode(self.decide))
         while True:
             timeout = live.left_ms(seat) / 1000 if live.bank_ms else None
+            wait = min(timeout, self.mark_s) if timeout is not None and self.mark_s > 0 else timeout
             try:
-                who, message = await asyncio.wait_for(self.answers.get(), timeout)
+                who, message = await asyncio.wait_for(self.answers.get(), wait)
             except TimeoutError:
+                if live.left_ms(seat) > 0:  # still thinking: the time so far goes on disk beside the log
+                    live.note_open()
+                    continue
                 self.decide = None
                 live.forfeit(seat, TIME_REASON)
                 return
@@ -272,13 +346,16 @@ class Table:
             self.decide = None
             return
 
-    def _finish(self) -> None:
+    def _ended(self) -> None:
         close = self.live.closed
         assert close is not None
         self.decide = None
         for seat in range(len(self.streams)):
             self.ended.append(p.encode(self.streams[seat].game_over(close.winner, close.end_reason, close.events,
                                                                      close.decisions)))  # fmt: skip
+
+    def _finish(self) -> None:
+        self._ended()
         self._boards()
         for seat in range(len(self.streams)):
             if seat not in self.bots:
