@@ -56,13 +56,14 @@ import msgspec
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
-from annals.engine.runner import Game, finalize_header
+from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
 from annals.queries.positionfile import InvalidPositionError, PositionFile, validate
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
-from annals.schemas.header import LogHeader, PlayerInfo
-from annals.schemas.logfile import FORMAT_VERSION
+from annals.schemas.files import os_error, output_file
+from annals.schemas.header import SCENARIO_REASON, LogClose, LogHeader, PlayerInfo
+from annals.schemas.logfile import FORMAT_VERSION, LogWriter
 from annals.schemas.records import CARDS_PER_PLAYER, instance_owner
 from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
@@ -100,6 +101,7 @@ class Outcome(msgspec.Struct):
     failed: str
     events: int
     decisions: int
+    log: str = ""  # the log written ("" when none was)
 
 
 def _line_of(text: str, needle: Any, field: str = "") -> int:
@@ -452,9 +454,11 @@ def names_of(sc: Scenario) -> dict[int, str]:
     return out
 
 
-def run_scenario(sc: Scenario) -> Outcome:
+def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Outcome:
     """Play the scenario's decisions from its position (and the automatic steps after each), print every step
-    with card names, and check each expectation in order."""
+    with card names, and check each expectation in order. ``log``: also write the game there as an annals log (a
+    sandbox header whose ``start_position`` is the scenario's position; a game stopped after its decisions closes
+    with ``SCENARIO_REASON``), which ``annals verify`` re-runs and ``annals show`` reads. Never over a file."""
     ruleset = with_cards(get_ruleset(sc.ruleset), sc.header.cards)
     names = names_of(sc)
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
@@ -466,8 +470,14 @@ def run_scenario(sc: Scenario) -> Outcome:
         line = describe_event(event, names)  # seats as the scenario writes them: p1, p2
         lines.append("  " + re.sub(r" p([01])  ", lambda m: f" p{int(m.group(1)) + 1}  ", line, count=1))
 
+    if log is not None:
+        output_file(log, inputs=[sc.path], what="--out")
+        if Path(log).exists():
+            raise ScenarioError(f"{log} exists; give another --out (a log is never written over)")
     game = Game(ruleset, sc.header, [script, script], on_event=shown, views=False)
     state: GameState = game.state
+    frames: list[tuple[list[Any], list[Any]]] = []  # as the runner frames a game: whole turns, FRAME_EVENTS or more
+    frame_turn = state.turn
     steps = 0
     try:
         while not state.over and steps < 100_000:
@@ -476,8 +486,12 @@ def run_scenario(sc: Scenario) -> Outcome:
                 break
             game.step()
             steps += 1
+            if (state.turn != frame_turn and len(game.events) >= FRAME_EVENTS) or len(game.events) >= MAX_FRAME_EVENTS:
+                frames.append(game.take_batch())
+                frame_turn = state.turn
     except _Stop:
         pass
+    frames.append(game.take_batch())
     point = ruleset.pending(state) if not state.over else None
     if point is not None:
         offered = "; ".join(_option_text(o, names) for o in point.options[:12])
@@ -485,6 +499,12 @@ def run_scenario(sc: Scenario) -> Outcome:
     elif state.over:
         lines.append(f"  game over: {'winner ' + PLAYERS[state.winner] if state.winner >= 0 else 'no winner'} "
                      f"({state.end_reason})")  # fmt: skip
+    written = ""
+    if log is not None:
+        close = LogClose(state.winner if state.over else -1, state.end_reason if state.over else SCENARIO_REASON,
+                         len(events), sum(len(d) for _, d in frames), state.turn)  # fmt: skip
+        written = write_log(log, game.header, frames, close)
+        lines.append(f"  log: {written} (game {game.header.game_id}; annals verify / annals show read it)")
     run = _Run(state, ruleset, events, script.refused)
     failed = ""
     for line in sc.expect:
@@ -492,11 +512,28 @@ def run_scenario(sc: Scenario) -> Outcome:
         lines.append(f"  expect {line!r}: " + ("ok" if not problem else f"FAILED ({problem})"))
         if problem and not failed:
             failed = f"{sc.path}: expectation {line!r} failed: {problem}"
-    return Outcome(sc.path, lines, failed, len(events), script.next)
+    return Outcome(sc.path, lines, failed, len(events), script.next, written)
 
 
-def run_file(path: str | os.PathLike[str]) -> Outcome:
-    return run_scenario(load_scenario(path))
+def write_log(
+    path: str | os.PathLike[str], header: LogHeader, frames: list[tuple[list[Any], list[Any]]], close: LogClose
+) -> str:
+    """Write a played game's frames (events and decisions) and closing record as a new log file."""
+    try:
+        writer = LogWriter(path, header)
+    except FileExistsError:
+        raise ScenarioError(f"{path} exists; give another --out (a log is never written over)") from None
+    except OSError as exc:
+        raise os_error(exc, "write the scenario's log") from None
+    for batch, chosen in frames:
+        if batch or chosen:
+            writer.write_batch(batch, chosen)
+    writer.close(close)
+    return os.fspath(writer.path)
+
+
+def run_file(path: str | os.PathLike[str], log: str | os.PathLike[str] | None = None) -> Outcome:
+    return run_scenario(load_scenario(path), log)
 
 
 # ---------------------------------------------------------------- writing one from a real game

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.engine.replay import fold
+from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
 from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
 from annals.schemas.logfile import read_log
@@ -26,13 +27,19 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_scenario_plays_and_every_expectation_holds(path: Path) -> None:
-    outcome = run_file(path)
+def test_scenario_plays_and_every_expectation_holds(path: Path, tmp_path: Path) -> None:
+    outcome = run_file(path, tmp_path / "game.log")
     assert outcome.failed == "", "\n".join(outcome.lines)
     sc = load_scenario(path)
     assert sc.rules, f"{path.name} cites no paragraph it decides"
     assert sc.expect, f"{path.name} expects nothing"
     assert sc.header.sandbox and sc.ruleset == path.parent.name
+    # its game, written as a log: verify re-runs it from the scenario's position, event for event
+    checked = verify_log(outcome.log)
+    assert checked.events == outcome.events and checked.decisions == outcome.decisions
+    log = read_log(outcome.log)
+    start = msgspec.msgpack.decode(log.header.start_position, type=type(sc.built.state))
+    assert start == msgspec.structs.replace(sc.built.state, n=0) and log.header.sandbox
 
 
 def test_enough_scenarios_per_ruleset_each_citing_existing_paragraphs() -> None:
@@ -144,3 +151,48 @@ def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, r
         app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(tmp_path / "c.toml")]
     )
     assert cli.exit_code == 0, cli.stderr
+
+
+def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> None:
+    """``annals scenario run --out``: the game as a log (the stop after the scripted decisions is its end,
+    ``scenario_end``, no winner); ``annals verify`` re-runs it and ``annals show`` prints it with the result; a
+    default goes to ANNALS_HOME/scenarios, never over a file."""
+    source = ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml"
+    log = tmp_path / "bd.log"
+    result = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
+    assert result.exit_code == 0, result.stderr
+    assert f"log: {log}" in result.stdout
+    assert read_log(log).close.end_reason == "scenario_end" and read_log(log).close.winner == -1
+    verified = runner.invoke(app, ["verify", str(log)])
+    assert verified.exit_code == 0 and ": ok (28 events re-run identically" in verified.stdout, verified.stderr
+    shown = runner.invoke(app, ["show", str(log)])
+    assert shown.exit_code == 0 and "sandbox" in shown.stdout and "BattleDamagePaid" in shown.stdout
+    assert "result: no winner (scenario_end)" in shown.stdout
+    again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
+    assert again.exit_code == 1 and "exists" in again.stderr
+    home = tmp_path / "home"
+    won = ROOT / "tests" / "scenarios" / "morana" / "thirteen-slava-wins-in-the-rite.toml"
+    both = runner.invoke(app, ["scenario", "run", str(source), str(won), "-q"], env={"ANNALS_HOME": str(home)})
+    assert both.exit_code == 0, both.stderr
+    written = sorted(p.name for p in (home / "scenarios").iterdir())
+    assert written == ["battle-damage-point-by-point.log", "thirteen-slava-wins-in-the-rite.log"]
+    ended = read_log(home / "scenarios" / written[1]).close
+    assert ended.end_reason != "scenario_end" and ended.winner == 0  # a real end is the game's own result
+
+
+def test_scenario_end_closes_only_a_sandbox_game(tmp_path: Path) -> None:
+    """A log that is no scenario's (no sandbox header) cannot claim it stopped as a scenario: read refuses it."""
+    from annals.engine.runner import finalize_header
+    from annals.schemas.errors import AnnalsError
+    from annals.schemas.header import SCENARIO_REASON, LogClose
+    from annals.schemas.logfile import LogWriter
+
+    sc = load_scenario(ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml")
+    outcome = run_file(sc.path, tmp_path / "good.log")
+    good = read_log(outcome.log)
+    header = msgspec.structs.replace(good.header, sandbox=False, game_id="")
+    writer = LogWriter(tmp_path / "forged.log", finalize_header(header))
+    writer.write_batch(good.events, good.decisions)
+    writer.close(LogClose(-1, SCENARIO_REASON, len(good.events), len(good.decisions), good.close.turns))
+    with pytest.raises(AnnalsError, match=r"scenario_end.*sandbox"):
+        read_log(tmp_path / "forged.log")
