@@ -59,6 +59,7 @@ from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
 from annals.queries.positionfile import InvalidPositionError, PositionFile, validate
+from annals.queries.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
 from annals.schemas.files import os_error, output_file
@@ -104,25 +105,27 @@ class Outcome(msgspec.Struct):
     log: str = ""  # the log written ("" when none was)
 
 
-def _line_of(text: str, needle: Any, field: str = "") -> int:
-    """The line of ``text`` holding ``needle`` as written, looked for first in the table ``field`` is in (``[p1]``
-    for ``p1.board[0]``); 0 when it cannot be found."""
-    if needle is None:
-        return 0
-    token = str(needle)
-    lines = text.splitlines()
-    top = re.split(r"[.\[]", field, maxsplit=1)[0]
-    start: int = next((i for i, line in enumerate(lines) if line.strip() == f"[{top}]"), 0)
-    for k in [*range(start, len(lines)), *range(start)]:
-        if token and token in lines[k]:
-            return int(k) + 1
-    return 0
-
-
-def _error(path: str, text: str, field: str, message: str, needle: Any = None) -> ScenarioError:
-    line = _line_of(text, needle, field)
+def _error(path: str, text: str, field: str, message: str, *at: str) -> ScenarioError:
+    """``FILE:LINE: FIELD: MESSAGE``, the line that of the value at key path ``field`` as the TOML is written (or
+    of the first of ``at`` found, or of the nearest enclosing value; no line when none is written)."""
+    lines = value_lines(text)
+    line = next((n for n in (line_of(lines, key) for key in (*at, field)) if n), 0)
     where = f"{path}:{line}" if line else path
     return ScenarioError(f"{where}: {field}: {message}")
+
+
+def _card_path(doc: dict[str, Any], sections: tuple[str, ...], message: str) -> str:
+    """The key path of the card table (and field) a ``CardDataError`` names: ``cards[1].power``."""
+    named = re.search(r"'([^']+)'", message)
+    field = re.search(r"at `\$\.(\w+)", message)
+    for section in sections:
+        tables = doc.get(section)
+        if not isinstance(tables, list) or named is None:
+            continue
+        for i, table in enumerate(tables):
+            if isinstance(table, dict) and table.get("id") == named.group(1):
+                return f"{section}[{i}]" + (f".{field.group(1)}" if field and field.group(1) in table else "")
+    return sections[0] if sections else "cards"
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
@@ -138,12 +141,12 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError(f"{p}: not valid TOML ({exc}); fix the syntax there") from None
     unknown = sorted(set(doc) - TOP)
     if unknown:
-        raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}", unknown[0])
+        raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}")
     name = doc.get("ruleset")
     if name not in ruleset_names():
-        raise _error(p, text, "ruleset", f"{name!r} is not a ruleset; use one of {ruleset_names()}", "ruleset")
+        raise _error(p, text, "ruleset", f"{name!r} is not a ruleset; use one of {ruleset_names()}")
     if name not in BUILDERS:
-        raise _error(p, text, "ruleset", f"ruleset {name!r} has no position builder for scenarios", "ruleset")
+        raise _error(p, text, "ruleset", f"ruleset {name!r} has no position builder for scenarios")
     ruleset = get_ruleset(name)
     sections = getattr(ruleset, "card_sections", ("cards",))
     tables: dict[str, Any] = {k: doc[k] for k in ("cards", "wardens") if k in doc}
@@ -151,14 +154,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         cards = definitions_from_tables(tables, sections, p)
         ruleset = with_cards(ruleset, cards)
     except CardDataError as exc:
-        cid = re.search(r"'([^']+)'", str(exc))
-        raise _error(p, text, "cards", f"{exc}", cid.group(1) if cid else "[[cards]]") from None
+        raise _error(p, text, "cards", f"{exc}", _card_path(doc, tuple(tables), str(exc))) from None
     pool = getattr(ruleset, "pool", None)
     builder = importlib.import_module(BUILDERS[name])
     try:
         built: Built = builder.from_spec(doc, pool) if pool is not None else builder.from_spec(doc)
     except SpecError as exc:
-        raise _error(p, text, exc.field, str(exc).split(": ", 1)[1], exc.value) from None
+        raise _error(p, text, exc.field, str(exc).split(": ", 1)[1]) from None
     header = scenario_header(ruleset, built, str(doc.get("scenario", "")))
     position = PositionFile(
         ruleset=name, ruleset_version=header.ruleset_version, card_pool_hash=header.card_pool_hash,
@@ -168,20 +170,20 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     try:
         validate(ruleset, position, built.state)
     except InvalidPositionError as exc:
-        raise _error(p, text, "position", f"{exc}", "[p1]") from None
+        raise _error(p, text, "position", f"{exc}", "position", "p1") from None
     rules = doc.get("rules", [])
     if not isinstance(rules, list) or not all(isinstance(r, str) and re.fullmatch(r"(M9|MOR)-\d+", r) for r in rules):
-        raise _error(p, text, "rules", 'list the paragraphs it decides, e.g. rules = ["M9-086"]', "rules")
+        raise _error(p, text, "rules", 'list the paragraphs it decides, e.g. rules = ["M9-086"]')
     lists = {}
     for key in ("decisions", "expect"):
         value = doc.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]', key)
+            raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]')
         lists[key] = value
     for i, line in enumerate(lists["expect"]):
         problem = _expectation_problem(line, built.labels)
         if problem:
-            raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}", line)
+            raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}")
     return Scenario(p, str(doc.get("scenario", "")), name, rules, built, header, lists["decisions"],
                     lists["expect"], text)  # fmt: skip
 
@@ -428,7 +430,7 @@ class _Script:
                 self.refused[k + 1] = True
                 self.out.append(f"? decision {k + 1} {line!r}: refused ({exc})")
                 raise _Stop from None
-            raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}", line) from None
+            raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}") from None
         self.refused[k + 1] = False
         self.next = k + 1
         self.out.append(f"? decision {k + 1} ({PLAYERS[point.player]} at {point.point}): "

@@ -96,13 +96,18 @@ BAD = {  # what is changed in a good file -> what the one-line error must say (a
 }
 
 
+AT = {"card in two places": 'board = [{ card = "a1='}  # where the error is, when not at the changed text
+
+
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_scenario_file_names_file_line_field_and_fix(tmp_path: Path, case: str) -> None:
     (old, new), message = BAD[case]
     assert old in BASE
     path = tmp_path / "bad.toml"
-    path.write_text(BASE.replace(old, new, 1))
-    with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
+    text = BASE.replace(old, new, 1)
+    path.write_text(text)
+    line = text[: text.index(AT.get(case, new))].count("\n") + 1
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: ") + message):
         run_file(path)
     result = runner.invoke(app, ["scenario", "run", str(path)])
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -111,9 +116,55 @@ def test_a_bad_scenario_file_names_file_line_field_and_fix(tmp_path: Path, case:
 def test_a_bad_card_definition_in_a_scenario_names_the_field(tmp_path: Path) -> None:
     text = (ROOT / "tests" / "scenarios" / "morana" / "worked-example-clash.toml").read_text()
     path = tmp_path / "bad.toml"
-    path.write_text(text.replace("power = 2\n", 'power = "two"\n', 1))
-    with pytest.raises(ScenarioError, match=r"cards: .*t-stone.*power"):
+    text = text.replace("power = 2\n", 'power = "two"\n', 1)
+    path.write_text(text)
+    line = text[: text.index('power = "two"')].count("\n") + 1  # the field's own line in the card's table
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: ") + r"cards: .*t-stone.*power"):
         load_scenario(path)
+
+
+ONE_PER_LINE = """decisions = [
+  "p1 declare_at lane=exterior",
+  "p1 add_attacker card=a1",
+  "p1 confirm",
+  "p2 pass",
+  "p1 pass",
+  "p1 pass",
+  "p2 pass",
+  "p2 pay_point source=echo",
+  "p2 pay_point source=deck",
+  "p2 pay_point source=echo",
+]
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "bad"),
+    [
+        (("echo = 2", "echo = 1"), 9),  # the second 'pay_point source=echo': no Echo left to pay with [M9-087]
+        (('  "p1 pass",\n  "p2 pass",\n  "p2 pay', '  "p2 pass",\n  "p1 pass",\n  "p2 pay'), 5),  # [M9-075]
+    ],
+)
+def test_an_illegal_decision_written_twice_points_at_the_second(
+    tmp_path: Path, change: tuple[str, str], bad: int
+) -> None:
+    """The same decision text twice, the first legal and the second not: the error names the second's line (the
+    attacker has priority first in the window before damage [M9-075]; Battle Damage is paid from Echo only while
+    there is Echo [M9-087])."""
+    head, rest = BASE.split("decisions = [", 1)
+    text = head + ONE_PER_LINE + rest.split("]\n", 1)[1]
+    text = text.replace(*change, 1)
+    path = tmp_path / "twice.toml"
+    path.write_text(text)
+    lines = text.splitlines()
+    written = load_scenario(path).decisions
+    first = written.index(written[bad])
+    assert first < bad  # the same text, earlier and legal
+    line = lines.index("decisions = [") + 2 + bad  # one decision a line
+    assert lines[line - 1] == lines[line - 1 - (bad - first)] == f'  "{written[bad]}",'
+    refused = ".*(not offered|it is p1's decision)"
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: decisions[{bad}]: ") + refused):
+        run_file(path)
 
 
 def test_a_failing_expectation_exits_1_naming_it(tmp_path: Path) -> None:
