@@ -58,7 +58,7 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
-from annals.queries.positionfile import InvalidPositionError, PositionFile, validate
+from annals.queries.positionfile import InvalidPositionError, PositionFile, check_continuable, validate
 from annals.queries.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
@@ -70,7 +70,7 @@ from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
-                 "decisions", "expect"})  # fmt: skip
+                 "decisions", "expect", "wave", "battle_damage"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
 LANE_WORDS = {"exterior": 0, "interior": 1, "space": 2}
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -169,6 +169,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     )  # fmt: skip
     try:
         validate(ruleset, position, built.state)
+        check_continuable(ruleset, position, built.state)  # the rules can go on from it (a wave's step, say)
     except InvalidPositionError as exc:
         raise _error(p, text, "position", f"{exc}", "position", "p1") from None
     rules = doc.get("rules", [])

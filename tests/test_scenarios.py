@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -247,3 +248,82 @@ def test_scenario_end_closes_only_a_sandbox_game(tmp_path: Path) -> None:
     writer.close(LogClose(-1, SCENARIO_REASON, len(good.events), len(good.decisions), good.close.turns))
     with pytest.raises(AnnalsError, match=r"scenario_end.*sandbox"):
         read_log(tmp_path / "forged.log")
+
+
+def _options_by_card(state: Any, options: Any) -> list[str]:
+    """The options with each card instance written as its card id (a rebuilt position numbers cards afresh)."""
+    out = []
+    for option in options:
+        fields = []
+        for name in option.__struct_fields__:
+            value = getattr(option, name)
+            card = state.cards.get(value) if isinstance(value, int) and value >= 1000 else None
+            fields.append(f"{name}={card.cid if card is not None else value}")
+        out.append(f"{type(option).__name__}({', '.join(fields)})")
+    return sorted(out)
+
+
+def test_a_miras9_scenario_stops_anywhere_in_a_wave_of_a_real_game(tmp_path: Path) -> None:
+    """Every decision of real games, inside waves too (attackers, blockers, reaction windows with the stack, Battle
+    Damage owed) [M9-073]-[M9-080], [M9-086], [M9-114]: written as a scenario at that event and read back, the same
+    player is asked the same question with the same options (cards by id) as in the game."""
+    from annals.engine.miras9.builder import to_spec
+    from annals.engine.miras9.ruleset import RULESET
+    from annals.engine.spec import SpecError
+
+    results = simulate("miras9", 3, 21, ["vanguard", "tempest"], ["heuristic", "heuristic"], tmp_path, max_turns=12)
+    points: dict[str, int] = {}
+    held = refused = 0
+    for result in results:
+        log = read_log(result.path)
+        for d in log.decisions[1::3]:
+            real = fold(log, d.at)
+            try:
+                to_spec(real)
+            except SpecError:
+                refused += 1
+                continue
+            path = tmp_path / f"at-{d.at}.toml"
+            path.write_text(scenario_from_log(result.path, f"event:{d.at - 1}"))  # the position after event at-1
+            mine = load_scenario(path).built.state
+            ours, theirs = RULESET.pending(mine), RULESET.pending(real)
+            assert ours is not None and theirs is not None
+            assert (ours.player, ours.point) == (theirs.player, theirs.point), (d.at, real.step)
+            assert _options_by_card(mine, ours.options) == _options_by_card(real, theirs.options), (d.at, real.step)
+            assert (mine.wave is None) == (real.wave is None) and mine.window == real.window
+            assert len(mine.stack) == len(real.stack) and len(mine.bd_sources) == len(real.bd_sources)
+            points[real.step] = points.get(real.step, 0) + 1
+            points["with a stack"] = points.get("with a stack", 0) + bool(real.stack)
+            points["with Battle Damage owed"] = points.get("with Battle Damage owed", 0) + (real.bd_player >= 0)
+            held += 1
+            path.unlink()
+    inside = {"attack.declare", "attack.blockers", "attack.reactions_before_damage", "attack.consequences"}
+    assert inside <= set(points), points  # the stops inside a wave were all reached
+    assert held > 10 * max(refused, 1), (held, refused)
+
+
+WAVE_BASE = (ROOT / "tests" / "scenarios" / "miras9" / "wave-stack-waiting-before-damage.toml").read_text()
+BAD_WAVES = {  # a wave the rules could not have reached -> the error (file:line: field: ...)
+    "ready attacker": ((", tapped = true }]", " }]"), r"wave\.attackers\[0\]\.card: 'a1' is declared .* \[M9-074\]"),
+    "damage step": (('step = "reactions_before_damage"', 'step = "damage"'), r"wave\.step: .* \[M9-078\]"),
+    "stack outside a window": (
+        ('step = "reactions_before_damage"', 'step = "consequences"'),
+        r"wave\.stack: consequences is no reaction window",
+    ),
+    "not a reaction": (
+        ('"s1=rx-counter"', '"s1=char-recruit"'),
+        r"wave\.stack\[0\]\.card: .* no Reaction: .*\[M9-042\]",
+    ),
+    "attacker elsewhere": (('lane = "exterior"\nstep', 'lane = "space"\nstep'), r"wave\.attackers\[0\]\.card: .*"),
+    "owed outside consequences": (("[p1]", '[battle_damage]\nsources = ["a1"]\n\n[p1]'), r"battle_damage: .*M9-079"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_WAVES))
+def test_a_wave_the_rules_could_not_reach_is_refused_naming_the_field(tmp_path: Path, case: str) -> None:
+    (old, new), message = BAD_WAVES[case]
+    assert old in WAVE_BASE
+    path = tmp_path / "bad-wave.toml"
+    path.write_text(WAVE_BASE.replace(old, new, 1))
+    with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
+        load_scenario(path)
