@@ -277,7 +277,7 @@ def test_a_miras9_scenario_stops_anywhere_in_a_wave_of_a_real_game(tmp_path: Pat
     for result in results:
         log = read_log(result.path)
         for d in log.decisions[1::3]:
-            real = fold(log, d.at)
+            real: Any = fold(log, d.at)
             try:
                 to_spec(real)
             except SpecError:
@@ -285,7 +285,7 @@ def test_a_miras9_scenario_stops_anywhere_in_a_wave_of_a_real_game(tmp_path: Pat
                 continue
             path = tmp_path / f"at-{d.at}.toml"
             path.write_text(scenario_from_log(result.path, f"event:{d.at - 1}"))  # the position after event at-1
-            mine = load_scenario(path).built.state
+            mine: Any = load_scenario(path).built.state
             ours, theirs = RULESET.pending(mine), RULESET.pending(real)
             assert ours is not None and theirs is not None
             assert (ours.player, ours.point) == (theirs.player, theirs.point), (d.at, real.step)
