@@ -18,7 +18,8 @@ a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` 
     paid = 1                                # points paid already (default 0)
 
 What the rules would have done on the way is the judge's to write: declared attackers are tapped [M9-074] and
-committed blockers too [M9-076] (``tapped = true`` in their board entries), a Reaction's cost paid. Everything
+committed blockers too [M9-076] (``tapped = true`` in their board entries; checked up to the window before damage,
+after which Killing Machine may ready one), a Reaction's cost paid. Everything
 else the builder checks and refuses naming the field: each attacker on the board, the attacking player's, in the
 wave's lane column [M9-066]; each target an enemy Unit in that column; each blocker the defender's, in the column,
 blocking an attacker of the wave [M9-068]; blockers only from the blockers step on; a stack only in a window; a
@@ -107,7 +108,7 @@ def read(
             if target not in s.board or tcs.ctrl == attacker or lane_of(tcs.loc) != lane:
                 raise SpecError(f"{field}.target", f"{item['target']!r} is not an enemy Unit in the {lane_name} "
                                 "column; leave target out to attack the Site [M9-066]", item["target"])  # fmt: skip
-        if step >= 2 and not cs.tapped:
+        if 2 <= step <= 4 and not cs.tapped:  # (Killing Machine readies one in the consequences step)
             raise SpecError(f"{field}.card", f"{item['card']!r} is declared (step {step_name}) but ready: declaring "
                             "taps the attackers [M9-074]; add tapped = true to its board entry",
                             item["card"])  # fmt: skip
@@ -133,7 +134,7 @@ def read(
             raise SpecError(
                 f"{field}.blocks", f"{value.get('blocks')!r} is not an attacker of the wave", value["blocks"]
             )
-        if step >= 4 and not bcs.tapped:
+        if step == 4 and not bcs.tapped:
             raise SpecError(f"{field}.card", f"{value['card']!r} is a committed blocker (step {step_name}) but ready: "
                             "blockers tap when committed [M9-076]; add tapped = true", value["card"])  # fmt: skip
         w.blockers.append(b)
