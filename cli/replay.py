@@ -29,8 +29,8 @@ def replay(
     cards: Path = typer.Option(..., "--cards", help="A TOML file of changed (or added) card definitions."),
     output: Literal["text", "json"] = typer.Option("text", "--format", help="text, or JSON lines then the summary."),
 ) -> None:
-    """Re-run each game's decisions under changed card text: does it still replay, where does it first differ,
-    did the result change; then a summary over all of them.
+    """Re-run each game's decisions under changed card text: where it first differs, and its outcome (unchanged,
+    same result, result changed, illegal: a recorded decision no longer legal, off log); then a summary.
 
     Example: annals simulate miras9 -n 4 --out season && printf '[[cards]]\\nid = "char-raider"\\nname = "Raider"\\ntype = "unit"\\ntraits = ["character"]\\ncost = 2\\natk = 4\\ngrit = 2\\necho = 1\\n' > errata.toml && annals replay season --cards errata.toml
     """  # noqa: E501

@@ -8,7 +8,7 @@ import typer
 
 from annals.cli.app import app, fail, out, reported
 from annals.queries.scenario import run_file, scenario_from_log, template
-from annals.schemas.files import expand
+from annals.schemas.files import annals_home, expand, output_folder, unused
 
 scenario_app = typer.Typer(
     help="Scenario files: a small position, scripted decisions and expectations, played by the rules. "
@@ -22,17 +22,27 @@ app.add_typer(scenario_app, name="scenario")
 def run(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="Scenario files or glob patterns."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only each file's result, not every step."),
+    log_out: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Where each scenario's game is written as a log: the log file for one scenario, a folder (created "
+        "when missing) for several or when it is one (default: ANNALS_HOME/scenarios, NAME.log).",
+    ),
 ) -> None:
-    """Play each scenario, print every step with card names, check its expectations; exit 1 at the first failure.
+    """Play each scenario, print every step with card names, check its expectations, and write its game as a log
+    (annals verify and annals show read it); exit 1 at the first failure.
 
-    Example: annals scenario new morana --output r.toml && annals scenario run r.toml
+    Example: annals scenario new morana --output r.toml && annals scenario run r.toml --out r.log
     """
     with reported():
         paths = expand(files)
+        as_file = log_out is not None and len(paths) == 1 and not log_out.is_dir()
+        folder = None if as_file else output_folder(log_out or annals_home() / "scenarios", what="--out")
         failed = ""
         for path in paths:
-            outcome = run_file(path)
-            for line in outcome.lines if not quiet else outcome.lines[:1]:
+            log = log_out if folder is None else unused(folder / f"{path.stem}.log")
+            outcome = run_file(path, log)
+            for line in outcome.lines if not quiet else [outcome.lines[0], f"  log: {outcome.log}"]:
                 out.print(line, markup=False, highlight=False)
             if outcome.failed and not failed:
                 failed = outcome.failed

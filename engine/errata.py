@@ -26,9 +26,23 @@ from annals.engine.core import DecisionPoint, GameState
 from annals.engine.registry import get_ruleset, with_cards
 from annals.engine.runner import Game
 from annals.schemas.carddefs import CardDefinition
-from annals.schemas.header import TURN_CAP_REASON
+from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import TABLE_EVENTS
+
+OUTCOMES = ("unchanged", "same_result", "result_changed", "illegal", "off_log")
+"""What a game becomes under the errata, one of:
+
+* ``unchanged``: it replays event for event;
+* ``same_result``: every recorded decision is still legal and answers the same question, some event differs,
+  and the game ends as it did (same winner and end reason);
+* ``result_changed``: every recorded decision is still legal and answers the same question, up to an end that
+  differs (another winner or end reason): *it would have ended differently*;
+* ``illegal``: a recorded decision is asked (same player, same decision point) but the choice the log made there is
+  not offered any more: *under the errata the game could not have been played as it was*; what it would have
+  become after is unknown;
+* ``off_log``: the game asks a question the log never answered at that point (another player or decision point,
+  or more questions after the log's last decision): it went another way, and the log cannot say how it ends."""
 
 
 class ErrataReplay(msgspec.Struct, frozen=True):
@@ -39,35 +53,64 @@ class ErrataReplay(msgspec.Struct, frozen=True):
     replays: bool  # every recorded decision still legal, none missing or left over
     first_difference: int  # the first event number that differs from the log; -1 when none does
     difference: str  # what differs there ("" when nothing does)
-    illegal_decision: int  # the first recorded decision not offered any more (-1: none)
+    illegal_decision: int  # the recorded decision whose choice is not offered any more (-1: none)
     reason: str  # why it stopped replaying ("" when it replays)
     winner: int  # the re-run's (-1: none or not reached)
     end_reason: str  # the re-run's ("" when it did not reach an end)
     result_changed: bool
+    outcome: str = "unchanged"  # one of OUTCOMES
+    logged_winner: int = -1  # the log's result, to say what changed
+    logged_end_reason: str = ""
+    illegal_at: int = -1  # the event count at which the illegal decision was asked (-1: none)
 
     def line(self) -> str:
-        head = f"{self.path}: "
-        if self.replays and self.first_difference < 0:
-            return head + "unchanged: replays event for event"
-        parts = ["replays" if self.replays else f"no longer replays ({self.reason})"]
-        if self.first_difference >= 0:
-            parts.append(f"first differs at event {self.first_difference} ({self.difference})")
-        if self.end_reason:
-            parts.append(f"result {'changed' if self.result_changed else 'unchanged'}: "
-                         f"{_result(self.winner, self.end_reason)}")  # fmt: skip
-        return head + "; ".join(parts)
+        head = f"{self.path}: {self.outcome.replace('_', ' ')}: "
+        differs = (
+            f"first differs at event {self.first_difference} ({self.difference})" if self.first_difference >= 0 else ""
+        )
+        logged = _result(self.logged_winner, self.logged_end_reason)
+        if self.outcome == "unchanged":
+            return head + "replays event for event"
+        if self.outcome == "illegal":
+            before = (
+                f"; the game had already diverged: {differs}"
+                if 0 <= self.first_difference < self.illegal_at
+                else " (the game was the log's, event for event, until then)"
+            )
+            return (head + f"under the errata the game could not have been played as it was: {self.reason}{before}; "
+                    f"the log ended {logged}")  # fmt: skip
+        if self.outcome == "off_log":
+            return (
+                head + f"the game goes another way ({self.reason}); {differs}; the log ended {logged}, the re-run's "
+                "end is unknown"
+            )
+        now = _result(self.winner, self.end_reason)
+        if self.outcome == "result_changed":
+            return (
+                head
+                + f"it would have ended {now}, not {logged}; {differs}"
+                + (f"; {self.reason}" if self.reason else "")
+            )
+        return head + f"{differs}; it ends as it did: {now}" + (f"; {self.reason}" if self.reason else "")
 
 
 class ErrataSummary(msgspec.Struct, frozen=True):
+    """Over many games: how many became each outcome (they add up to ``games``); ``diverged`` is every game but the
+    unchanged ones."""
+
     games: int
-    replayed: int  # still replay
-    diverged: int  # some event differs
+    unchanged: int
+    diverged: int
+    same_result: int
     result_changed: int
-    illegal: int  # games where a recorded decision became illegal
+    illegal: int
+    off_log: int
 
     def line(self) -> str:
-        return (f"{self.games} games: {self.replayed} still replay, {self.diverged} diverged, {self.result_changed} "
-                f"with a changed result, {self.illegal} with a decision that became illegal")  # fmt: skip
+        return (f"{self.games} games: {self.unchanged} unchanged, {self.diverged} diverged: {self.same_result} ending "
+                f"as they did, {self.result_changed} that would have ended differently, {self.illegal} that could "
+                f"not have been played as they were (a recorded decision became illegal), {self.off_log} that went "
+                "another way the log cannot follow")  # fmt: skip
 
 
 def _result(winner: int, reason: str) -> str:
@@ -75,8 +118,12 @@ def _result(winner: int, reason: str) -> str:
 
 
 class _Stop(Exception):
-    def __init__(self, reason: str, decision: int = -1):
-        self.reason, self.decision = reason, decision
+    def __init__(self, outcome: str, reason: str, decision: int = -1, at: int = -1):
+        self.outcome, self.reason, self.decision, self.at = outcome, reason, decision, at
+
+
+class _LogEnd(Exception):
+    """A log stopped before the game's end (``_ByValue.partial``) has no more decisions: the re-run stops there."""
 
 
 class _ByValue:
@@ -85,18 +132,28 @@ class _ByValue:
     def __init__(self, log: GameLog):
         self.decisions = log.decisions
         self.next = 0
+        self.state: GameState | None = None
+        # a log stopped before the game's end (a judge ended it, a scenario's decisions ran out): it is followed
+        # as far as it goes, and the game's questions after its last decision are where it stops
+        reason = log.close.end_reason
+        self.partial = reason.startswith(JUDGE_REASON_PREFIX) or (reason == SCENARIO_REASON and log.header.sandbox)
 
     def choose(self, view: object, point: DecisionPoint[Any]) -> Any:
         k = self.next
+        if k >= len(self.decisions) and self.partial:
+            raise _LogEnd
         if k >= len(self.decisions):
-            raise _Stop(f"the game asks {point.point!r} of player {point.player} after the log's last decision")
+            raise _Stop("off_log", f"the game asks {point.point!r} of player {point.player} after the log's last "
+                        "decision")  # fmt: skip
         d = self.decisions[k]
         if (d.player, d.point) != (point.player, point.point):
-            raise _Stop(f"decision {k} was player {d.player}'s {d.point!r}; the game now asks player {point.player}'s "
-                        f"{point.point!r}", k)  # fmt: skip
+            raise _Stop("off_log", f"decision {k} was player {d.player}'s {d.point!r}; the game now asks player "
+                        f"{point.player}'s {point.point!r}")  # fmt: skip
         chosen = d.offered[d.chosen]
         if chosen not in point.options:
-            raise _Stop(f"decision {k} chose {chosen!r}, which is no longer offered", k)
+            at = self.state.n if self.state is not None else -1
+            raise _Stop("illegal", f"decision {k} (player {d.player} at {d.point!r}) chose {chosen!r}, which is no "
+                        "longer offered", k, at)  # fmt: skip
         self.next = k + 1
         return chosen
 
@@ -136,8 +193,9 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
 
     game = Game(ruleset, new_header, [script] * len(header.players), on_event=seen, views=False)
     s: GameState = game.state
+    script.state = s
     cap = header.max_turns
-    reason, illegal = "", -1
+    reason, illegal, illegal_at, stopped, log_end = "", -1, -1, "", False
     try:
         while not s.over:
             if cap and s.turn > cap:
@@ -148,7 +206,9 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
             else:
                 game.step()
     except _Stop as stop:
-        reason, illegal = stop.reason, stop.decision
+        reason, illegal, illegal_at, stopped = stop.reason, stop.decision, stop.at, stop.outcome
+    except _LogEnd:
+        log_end = True
     if not reason and script.next < len(log.decisions):
         reason = f"the game ends with {len(log.decisions) - script.next} recorded decision(s) left"
     if first < 0 and len(expected) != len(events):
@@ -158,11 +218,20 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
         logged = expected[first] if first < len(expected) else None
         now = events[first] if first < len(events) else None
         difference = _describe(logged, now)
-    ended = s.over or (cap and s.turn > cap)
+    ended = bool(s.over or (cap and s.turn > cap)) and not stopped
     winner, end_reason = (s.winner, s.end_reason) if s.over else (-1, TURN_CAP_REASON if ended else "")
-    changed = bool(ended) and not reason and (winner, end_reason) != (log.close.winner, log.close.end_reason)
+    logged = (log.close.winner, log.close.end_reason)
+    if log_end:  # stopped where the log stops, as the log did
+        winner, end_reason = logged
+    changed = ended and (winner, end_reason) != logged  # an end reached with every recorded decision legal
+    if stopped:
+        outcome = stopped
+    elif changed:
+        outcome = "result_changed"
+    else:
+        outcome = "same_result" if first >= 0 else "unchanged"
     return ErrataReplay(path, header.game_id, not reason, first, difference, illegal, reason,
-                        winner if ended else -1, end_reason, changed)  # fmt: skip
+                        winner if ended else -1, end_reason, changed, outcome, *logged, illegal_at)  # fmt: skip
 
 
 def replay_logs(paths: Sequence[str | os.PathLike[str]], cards: Sequence[CardDefinition]) -> list[ErrataReplay]:
@@ -170,10 +239,6 @@ def replay_logs(paths: Sequence[str | os.PathLike[str]], cards: Sequence[CardDef
 
 
 def summarize(reports: Sequence[ErrataReplay]) -> ErrataSummary:
-    return ErrataSummary(
-        len(reports),
-        sum(r.replays for r in reports),
-        sum(r.first_difference >= 0 for r in reports),
-        sum(r.result_changed for r in reports),
-        sum(r.illegal_decision >= 0 for r in reports),
-    )
+    count = {name: sum(r.outcome == name for r in reports) for name in OUTCOMES}
+    return ErrataSummary(len(reports), count["unchanged"], len(reports) - count["unchanged"], count["same_result"],
+                         count["result_changed"], count["illegal"], count["off_log"])  # fmt: skip

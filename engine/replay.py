@@ -28,7 +28,7 @@ from annals.engine.core import DecisionPoint, GameState
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
 from annals.schemas.errors import AnnalsError, CardDataError, InconsistentLogError
-from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON
+from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
 from annals.schemas.records import TABLE_EVENTS, Decision
@@ -115,13 +115,15 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
     """Play the log's game again from its header and decisions; compare every event as it is emitted, then where
     the game ends and the closing record.
 
-    ``partial`` (by default: a game a judge ended, whose closing record is the judge's) re-runs only as far as the
+    ``partial`` (by default: a game a judge ended, whose closing record is the judge's, or a scenario's game
+    stopped after its scripted decisions) re-runs only as far as the
     recorded decisions go: every logged event must come, and nothing is said of an end the log does not reach."""
     header = log.header
     expected = log.events
     checked = 0
     if partial is None:
-        partial = log.close.end_reason.startswith(JUDGE_REASON_PREFIX)
+        ended_by = log.close.end_reason
+        partial = ended_by.startswith(JUDGE_REASON_PREFIX) or (ended_by == SCENARIO_REASON and header.sandbox)
     script = _Script(log.decisions, partial=partial)
     try:
         try:

@@ -262,7 +262,7 @@ def read_decisions(path: str | os.PathLike[str]) -> list[int]:
 PROBE_STEPS = 10_000  # automatic steps the probe allows before the first decision (a whole turn takes far fewer)
 
 
-def _check_continuable(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
+def check_continuable(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None:
     """The rules can go on from here to the next decision (or the end). A position is a point between events, but
     an action of the rules can emit several; saved between two of them (or edited into such a point), the engine
     has nothing to do next (``StalledGameError``)."""
@@ -302,7 +302,7 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
         raise InvalidPositionError(f"{path}: the state does not match {doc.ruleset}'s state: {exc}") from None
     try:
         validate(ruleset, doc, state)
-        _check_continuable(ruleset, doc, state)
+        check_continuable(ruleset, doc, state)
     except InvalidPositionError as exc:
         raise InvalidPositionError(f"{path}: {exc}") from None
     return LoadedPosition(doc, state, hashlib.blake2b(bytes(doc.state), digest_size=16).hexdigest())

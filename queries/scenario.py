@@ -56,19 +56,21 @@ import msgspec
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
-from annals.engine.runner import Game, finalize_header
+from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
-from annals.queries.positionfile import InvalidPositionError, PositionFile, validate
+from annals.queries.positionfile import InvalidPositionError, PositionFile, check_continuable, validate
+from annals.queries.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
-from annals.schemas.header import LogHeader, PlayerInfo
-from annals.schemas.logfile import FORMAT_VERSION
+from annals.schemas.files import os_error, output_file
+from annals.schemas.header import SCENARIO_REASON, LogClose, LogHeader, PlayerInfo
+from annals.schemas.logfile import FORMAT_VERSION, LogWriter
 from annals.schemas.records import CARDS_PER_PLAYER, instance_owner
 from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
-                 "decisions", "expect"})  # fmt: skip
+                 "decisions", "expect", "wave", "battle_damage"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
 LANE_WORDS = {"exterior": 0, "interior": 1, "space": 2}
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -100,27 +102,30 @@ class Outcome(msgspec.Struct):
     failed: str
     events: int
     decisions: int
+    log: str = ""  # the log written ("" when none was)
 
 
-def _line_of(text: str, needle: Any, field: str = "") -> int:
-    """The line of ``text`` holding ``needle`` as written, looked for first in the table ``field`` is in (``[p1]``
-    for ``p1.board[0]``); 0 when it cannot be found."""
-    if needle is None:
-        return 0
-    token = str(needle)
-    lines = text.splitlines()
-    top = re.split(r"[.\[]", field, maxsplit=1)[0]
-    start: int = next((i for i, line in enumerate(lines) if line.strip() == f"[{top}]"), 0)
-    for k in [*range(start, len(lines)), *range(start)]:
-        if token and token in lines[k]:
-            return int(k) + 1
-    return 0
-
-
-def _error(path: str, text: str, field: str, message: str, needle: Any = None) -> ScenarioError:
-    line = _line_of(text, needle, field)
+def _error(path: str, text: str, field: str, message: str, *at: str) -> ScenarioError:
+    """``FILE:LINE: FIELD: MESSAGE``, the line that of the value at key path ``field`` as the TOML is written (or
+    of the first of ``at`` found, or of the nearest enclosing value; no line when none is written)."""
+    lines = value_lines(text)
+    line = next((n for n in (line_of(lines, key) for key in (*at, field)) if n), 0)
     where = f"{path}:{line}" if line else path
     return ScenarioError(f"{where}: {field}: {message}")
+
+
+def _card_path(doc: dict[str, Any], sections: tuple[str, ...], message: str) -> str:
+    """The key path of the card table (and field) a ``CardDataError`` names: ``cards[1].power``."""
+    named = re.search(r"'([^']+)'", message)
+    field = re.search(r"at `\$\.(\w+)", message)
+    for section in sections:
+        tables = doc.get(section)
+        if not isinstance(tables, list) or named is None:
+            continue
+        for i, table in enumerate(tables):
+            if isinstance(table, dict) and table.get("id") == named.group(1):
+                return f"{section}[{i}]" + (f".{field.group(1)}" if field and field.group(1) in table else "")
+    return sections[0] if sections else "cards"
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
@@ -136,12 +141,12 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError(f"{p}: not valid TOML ({exc}); fix the syntax there") from None
     unknown = sorted(set(doc) - TOP)
     if unknown:
-        raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}", unknown[0])
+        raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}")
     name = doc.get("ruleset")
     if name not in ruleset_names():
-        raise _error(p, text, "ruleset", f"{name!r} is not a ruleset; use one of {ruleset_names()}", "ruleset")
+        raise _error(p, text, "ruleset", f"{name!r} is not a ruleset; use one of {ruleset_names()}")
     if name not in BUILDERS:
-        raise _error(p, text, "ruleset", f"ruleset {name!r} has no position builder for scenarios", "ruleset")
+        raise _error(p, text, "ruleset", f"ruleset {name!r} has no position builder for scenarios")
     ruleset = get_ruleset(name)
     sections = getattr(ruleset, "card_sections", ("cards",))
     tables: dict[str, Any] = {k: doc[k] for k in ("cards", "wardens") if k in doc}
@@ -149,14 +154,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         cards = definitions_from_tables(tables, sections, p)
         ruleset = with_cards(ruleset, cards)
     except CardDataError as exc:
-        cid = re.search(r"'([^']+)'", str(exc))
-        raise _error(p, text, "cards", f"{exc}", cid.group(1) if cid else "[[cards]]") from None
+        raise _error(p, text, "cards", f"{exc}", _card_path(doc, tuple(tables), str(exc))) from None
     pool = getattr(ruleset, "pool", None)
     builder = importlib.import_module(BUILDERS[name])
     try:
         built: Built = builder.from_spec(doc, pool) if pool is not None else builder.from_spec(doc)
     except SpecError as exc:
-        raise _error(p, text, exc.field, str(exc).split(": ", 1)[1], exc.value) from None
+        raise _error(p, text, exc.field, str(exc).split(": ", 1)[1]) from None
     header = scenario_header(ruleset, built, str(doc.get("scenario", "")))
     position = PositionFile(
         ruleset=name, ruleset_version=header.ruleset_version, card_pool_hash=header.card_pool_hash,
@@ -165,21 +169,22 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     )  # fmt: skip
     try:
         validate(ruleset, position, built.state)
+        check_continuable(ruleset, position, built.state)  # the rules can go on from it (a wave's step, say)
     except InvalidPositionError as exc:
-        raise _error(p, text, "position", f"{exc}", "[p1]") from None
+        raise _error(p, text, "position", f"{exc}", "position", "p1") from None
     rules = doc.get("rules", [])
     if not isinstance(rules, list) or not all(isinstance(r, str) and re.fullmatch(r"(M9|MOR)-\d+", r) for r in rules):
-        raise _error(p, text, "rules", 'list the paragraphs it decides, e.g. rules = ["M9-086"]', "rules")
+        raise _error(p, text, "rules", 'list the paragraphs it decides, e.g. rules = ["M9-086"]')
     lists = {}
     for key in ("decisions", "expect"):
         value = doc.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]', key)
+            raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]')
         lists[key] = value
     for i, line in enumerate(lists["expect"]):
         problem = _expectation_problem(line, built.labels)
         if problem:
-            raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}", line)
+            raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}")
     return Scenario(p, str(doc.get("scenario", "")), name, rules, built, header, lists["decisions"],
                     lists["expect"], text)  # fmt: skip
 
@@ -426,7 +431,7 @@ class _Script:
                 self.refused[k + 1] = True
                 self.out.append(f"? decision {k + 1} {line!r}: refused ({exc})")
                 raise _Stop from None
-            raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}", line) from None
+            raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}") from None
         self.refused[k + 1] = False
         self.next = k + 1
         self.out.append(f"? decision {k + 1} ({PLAYERS[point.player]} at {point.point}): "
@@ -452,9 +457,11 @@ def names_of(sc: Scenario) -> dict[int, str]:
     return out
 
 
-def run_scenario(sc: Scenario) -> Outcome:
+def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Outcome:
     """Play the scenario's decisions from its position (and the automatic steps after each), print every step
-    with card names, and check each expectation in order."""
+    with card names, and check each expectation in order. ``log``: also write the game there as an annals log (a
+    sandbox header whose ``start_position`` is the scenario's position; a game stopped after its decisions closes
+    with ``SCENARIO_REASON``), which ``annals verify`` re-runs and ``annals show`` reads. Never over a file."""
     ruleset = with_cards(get_ruleset(sc.ruleset), sc.header.cards)
     names = names_of(sc)
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
@@ -466,8 +473,14 @@ def run_scenario(sc: Scenario) -> Outcome:
         line = describe_event(event, names)  # seats as the scenario writes them: p1, p2
         lines.append("  " + re.sub(r" p([01])  ", lambda m: f" p{int(m.group(1)) + 1}  ", line, count=1))
 
+    if log is not None:
+        output_file(log, inputs=[sc.path], what="--out")
+        if Path(log).exists():
+            raise ScenarioError(f"{log} exists; give another --out (a log is never written over)")
     game = Game(ruleset, sc.header, [script, script], on_event=shown, views=False)
     state: GameState = game.state
+    frames: list[tuple[list[Any], list[Any]]] = []  # as the runner frames a game: whole turns, FRAME_EVENTS or more
+    frame_turn = state.turn
     steps = 0
     try:
         while not state.over and steps < 100_000:
@@ -476,8 +489,12 @@ def run_scenario(sc: Scenario) -> Outcome:
                 break
             game.step()
             steps += 1
+            if (state.turn != frame_turn and len(game.events) >= FRAME_EVENTS) or len(game.events) >= MAX_FRAME_EVENTS:
+                frames.append(game.take_batch())
+                frame_turn = state.turn
     except _Stop:
         pass
+    frames.append(game.take_batch())
     point = ruleset.pending(state) if not state.over else None
     if point is not None:
         offered = "; ".join(_option_text(o, names) for o in point.options[:12])
@@ -485,6 +502,12 @@ def run_scenario(sc: Scenario) -> Outcome:
     elif state.over:
         lines.append(f"  game over: {'winner ' + PLAYERS[state.winner] if state.winner >= 0 else 'no winner'} "
                      f"({state.end_reason})")  # fmt: skip
+    written = ""
+    if log is not None:
+        close = LogClose(state.winner if state.over else -1, state.end_reason if state.over else SCENARIO_REASON,
+                         len(events), sum(len(d) for _, d in frames), state.turn)  # fmt: skip
+        written = write_log(log, game.header, frames, close)
+        lines.append(f"  log: {written} (game {game.header.game_id}; annals verify / annals show read it)")
     run = _Run(state, ruleset, events, script.refused)
     failed = ""
     for line in sc.expect:
@@ -492,11 +515,28 @@ def run_scenario(sc: Scenario) -> Outcome:
         lines.append(f"  expect {line!r}: " + ("ok" if not problem else f"FAILED ({problem})"))
         if problem and not failed:
             failed = f"{sc.path}: expectation {line!r} failed: {problem}"
-    return Outcome(sc.path, lines, failed, len(events), script.next)
+    return Outcome(sc.path, lines, failed, len(events), script.next, written)
 
 
-def run_file(path: str | os.PathLike[str]) -> Outcome:
-    return run_scenario(load_scenario(path))
+def write_log(
+    path: str | os.PathLike[str], header: LogHeader, frames: list[tuple[list[Any], list[Any]]], close: LogClose
+) -> str:
+    """Write a played game's frames (events and decisions) and closing record as a new log file."""
+    try:
+        writer = LogWriter(path, header)
+    except FileExistsError:
+        raise ScenarioError(f"{path} exists; give another --out (a log is never written over)") from None
+    except OSError as exc:
+        raise os_error(exc, "write the scenario's log") from None
+    for batch, chosen in frames:
+        if batch or chosen:
+            writer.write_batch(batch, chosen)
+    writer.close(close)
+    return os.fspath(writer.path)
+
+
+def run_file(path: str | os.PathLike[str], log: str | os.PathLike[str] | None = None) -> Outcome:
+    return run_scenario(load_scenario(path), log)
 
 
 # ---------------------------------------------------------------- writing one from a real game

@@ -37,7 +37,14 @@ import msgspec
 
 from annals.schemas.carddefs import digest_problems
 from annals.schemas.errors import InconsistentLogError
-from annals.schemas.header import JUDGE_REASON_PREFIX, TURN_CAP_REASON, LogClose, LogHeader, game_id_of
+from annals.schemas.header import (
+    JUDGE_REASON_PREFIX,
+    SCENARIO_REASON,
+    TURN_CAP_REASON,
+    LogClose,
+    LogHeader,
+    game_id_of,
+)
 from annals.schemas.records import Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
@@ -287,6 +294,14 @@ def check_result(
         )
     if record.end_reason.startswith(JUDGE_REASON_PREFIX):
         return  # a judge ended the game outside the rules (schemas.judge); verify re-runs up to that point
+    if record.end_reason == SCENARIO_REASON:
+        if not header.sandbox or record.winner != NO_PLAYER:
+            raise where.error(
+                "close: end_reason" if not header.sandbox else "close: winner",
+                f"{SCENARIO_REASON!r} ends only a scenario's game (a sandbox header), with winner -1; this log has "
+                f"sandbox {header.sandbox} and winner {record.winner}",
+            )
+        return  # stopped after its scripted decisions; verify re-runs up to that point
     cap = header.max_turns
     if record.end_reason != TURN_CAP_REASON or record.winner != NO_PLAYER or not cap or last.turn <= cap:
         raise where.error(

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.engine.replay import fold
+from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
 from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
 from annals.schemas.logfile import read_log
@@ -26,13 +28,19 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_scenario_plays_and_every_expectation_holds(path: Path) -> None:
-    outcome = run_file(path)
+def test_scenario_plays_and_every_expectation_holds(path: Path, tmp_path: Path) -> None:
+    outcome = run_file(path, tmp_path / "game.log")
     assert outcome.failed == "", "\n".join(outcome.lines)
     sc = load_scenario(path)
     assert sc.rules, f"{path.name} cites no paragraph it decides"
     assert sc.expect, f"{path.name} expects nothing"
     assert sc.header.sandbox and sc.ruleset == path.parent.name
+    # its game, written as a log: verify re-runs it from the scenario's position, event for event
+    checked = verify_log(outcome.log)
+    assert checked.events == outcome.events and checked.decisions == outcome.decisions
+    log = read_log(outcome.log)
+    start = msgspec.msgpack.decode(log.header.start_position, type=type(sc.built.state))
+    assert start == msgspec.structs.replace(sc.built.state, n=0) and log.header.sandbox
 
 
 def test_enough_scenarios_per_ruleset_each_citing_existing_paragraphs() -> None:
@@ -89,13 +97,18 @@ BAD = {  # what is changed in a good file -> what the one-line error must say (a
 }
 
 
+AT = {"card in two places": 'board = [{ card = "a1='}  # where the error is, when not at the changed text
+
+
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_scenario_file_names_file_line_field_and_fix(tmp_path: Path, case: str) -> None:
     (old, new), message = BAD[case]
     assert old in BASE
     path = tmp_path / "bad.toml"
-    path.write_text(BASE.replace(old, new, 1))
-    with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
+    text = BASE.replace(old, new, 1)
+    path.write_text(text)
+    line = text[: text.index(AT.get(case, new))].count("\n") + 1
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: ") + message):
         run_file(path)
     result = runner.invoke(app, ["scenario", "run", str(path)])
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -104,9 +117,55 @@ def test_a_bad_scenario_file_names_file_line_field_and_fix(tmp_path: Path, case:
 def test_a_bad_card_definition_in_a_scenario_names_the_field(tmp_path: Path) -> None:
     text = (ROOT / "tests" / "scenarios" / "morana" / "worked-example-clash.toml").read_text()
     path = tmp_path / "bad.toml"
-    path.write_text(text.replace("power = 2\n", 'power = "two"\n', 1))
-    with pytest.raises(ScenarioError, match=r"cards: .*t-stone.*power"):
+    text = text.replace("power = 2\n", 'power = "two"\n', 1)
+    path.write_text(text)
+    line = text[: text.index('power = "two"')].count("\n") + 1  # the field's own line in the card's table
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: ") + r"cards: .*t-stone.*power"):
         load_scenario(path)
+
+
+ONE_PER_LINE = """decisions = [
+  "p1 declare_at lane=exterior",
+  "p1 add_attacker card=a1",
+  "p1 confirm",
+  "p2 pass",
+  "p1 pass",
+  "p1 pass",
+  "p2 pass",
+  "p2 pay_point source=echo",
+  "p2 pay_point source=deck",
+  "p2 pay_point source=echo",
+]
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "bad"),
+    [
+        (("echo = 2", "echo = 1"), 9),  # the second 'pay_point source=echo': no Echo left to pay with [M9-087]
+        (('  "p1 pass",\n  "p2 pass",\n  "p2 pay', '  "p2 pass",\n  "p1 pass",\n  "p2 pay'), 5),  # [M9-075]
+    ],
+)
+def test_an_illegal_decision_written_twice_points_at_the_second(
+    tmp_path: Path, change: tuple[str, str], bad: int
+) -> None:
+    """The same decision text twice, the first legal and the second not: the error names the second's line (the
+    attacker has priority first in the window before damage [M9-075]; Battle Damage is paid from Echo only while
+    there is Echo [M9-087])."""
+    head, rest = BASE.split("decisions = [", 1)
+    text = head + ONE_PER_LINE + rest.split("]\n", 1)[1]
+    text = text.replace(*change, 1)
+    path = tmp_path / "twice.toml"
+    path.write_text(text)
+    lines = text.splitlines()
+    written = load_scenario(path).decisions
+    first = written.index(written[bad])
+    assert first < bad  # the same text, earlier and legal
+    line = lines.index("decisions = [") + 2 + bad  # one decision a line
+    assert lines[line - 1] == lines[line - 1 - (bad - first)] == f'  "{written[bad]}",'
+    refused = ".*(not offered|it is p1's decision)"
+    with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: decisions[{bad}]: ") + refused):
+        run_file(path)
 
 
 def test_a_failing_expectation_exits_1_naming_it(tmp_path: Path) -> None:
@@ -144,3 +203,127 @@ def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, r
         app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(tmp_path / "c.toml")]
     )
     assert cli.exit_code == 0, cli.stderr
+
+
+def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> None:
+    """``annals scenario run --out``: the game as a log (the stop after the scripted decisions is its end,
+    ``scenario_end``, no winner); ``annals verify`` re-runs it and ``annals show`` prints it with the result; a
+    default goes to ANNALS_HOME/scenarios, never over a file."""
+    source = ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml"
+    log = tmp_path / "bd.log"
+    result = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
+    assert result.exit_code == 0, result.stderr
+    assert f"log: {log}" in result.stdout
+    assert read_log(log).close.end_reason == "scenario_end" and read_log(log).close.winner == -1
+    verified = runner.invoke(app, ["verify", str(log)])
+    assert verified.exit_code == 0 and ": ok (28 events re-run identically" in verified.stdout, verified.stderr
+    shown = runner.invoke(app, ["show", str(log)])
+    assert shown.exit_code == 0 and "sandbox" in shown.stdout and "BattleDamagePaid" in shown.stdout
+    assert "result: no winner (scenario_end)" in shown.stdout
+    again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
+    assert again.exit_code == 1 and "exists" in again.stderr
+    home = tmp_path / "home"
+    won = ROOT / "tests" / "scenarios" / "morana" / "thirteen-slava-wins-in-the-rite.toml"
+    both = runner.invoke(app, ["scenario", "run", str(source), str(won), "-q"], env={"ANNALS_HOME": str(home)})
+    assert both.exit_code == 0, both.stderr
+    written = sorted(p.name for p in (home / "scenarios").iterdir())
+    assert written == ["battle-damage-point-by-point.log", "thirteen-slava-wins-in-the-rite.log"]
+    ended = read_log(home / "scenarios" / written[1]).close
+    assert ended.end_reason != "scenario_end" and ended.winner == 0  # a real end is the game's own result
+
+
+def test_scenario_end_closes_only_a_sandbox_game(tmp_path: Path) -> None:
+    """A log that is no scenario's (no sandbox header) cannot claim it stopped as a scenario: read refuses it."""
+    from annals.engine.runner import finalize_header
+    from annals.schemas.errors import AnnalsError
+    from annals.schemas.header import SCENARIO_REASON, LogClose
+    from annals.schemas.logfile import LogWriter
+
+    sc = load_scenario(ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml")
+    outcome = run_file(sc.path, tmp_path / "good.log")
+    good = read_log(outcome.log)
+    header = msgspec.structs.replace(good.header, sandbox=False, game_id="")
+    writer = LogWriter(tmp_path / "forged.log", finalize_header(header))
+    writer.write_batch(good.events, good.decisions)
+    writer.close(LogClose(-1, SCENARIO_REASON, len(good.events), len(good.decisions), good.close.turns))
+    with pytest.raises(AnnalsError, match=r"scenario_end.*sandbox"):
+        read_log(tmp_path / "forged.log")
+
+
+def _options_by_card(state: Any, options: Any) -> list[str]:
+    """The options with each card instance written as its card id (a rebuilt position numbers cards afresh)."""
+    out = []
+    for option in options:
+        fields = []
+        for name in option.__struct_fields__:
+            value = getattr(option, name)
+            card = state.cards.get(value) if isinstance(value, int) and value >= 1000 else None
+            fields.append(f"{name}={card.cid if card is not None else value}")
+        out.append(f"{type(option).__name__}({', '.join(fields)})")
+    return sorted(out)
+
+
+def test_a_miras9_scenario_stops_anywhere_in_a_wave_of_a_real_game(tmp_path: Path) -> None:
+    """Every decision of real games, inside waves too (attackers, blockers, reaction windows with the stack, Battle
+    Damage owed) [M9-073]-[M9-080], [M9-086], [M9-114]: written as a scenario at that event and read back, the same
+    player is asked the same question with the same options (cards by id) as in the game."""
+    from annals.engine.miras9.builder import to_spec
+    from annals.engine.miras9.ruleset import RULESET
+    from annals.engine.spec import SpecError
+
+    results = simulate("miras9", 3, 21, ["vanguard", "tempest"], ["heuristic", "heuristic"], tmp_path, max_turns=12)
+    points: dict[str, int] = {}
+    held = refused = 0
+    for result in results:
+        log = read_log(result.path)
+        for d in log.decisions[1::3]:
+            real: Any = fold(log, d.at)
+            try:
+                to_spec(real)
+            except SpecError:
+                refused += 1
+                continue
+            path = tmp_path / f"at-{d.at}.toml"
+            path.write_text(scenario_from_log(result.path, f"event:{d.at - 1}"))  # the position after event at-1
+            mine: Any = load_scenario(path).built.state
+            ours, theirs = RULESET.pending(mine), RULESET.pending(real)
+            assert ours is not None and theirs is not None
+            assert (ours.player, ours.point) == (theirs.player, theirs.point), (d.at, real.step)
+            assert _options_by_card(mine, ours.options) == _options_by_card(real, theirs.options), (d.at, real.step)
+            assert (mine.wave is None) == (real.wave is None) and mine.window == real.window
+            assert len(mine.stack) == len(real.stack) and len(mine.bd_sources) == len(real.bd_sources)
+            points[real.step] = points.get(real.step, 0) + 1
+            points["with a stack"] = points.get("with a stack", 0) + bool(real.stack)
+            points["with Battle Damage owed"] = points.get("with Battle Damage owed", 0) + (real.bd_player >= 0)
+            held += 1
+            path.unlink()
+    inside = {"attack.declare", "attack.blockers", "attack.reactions_before_damage", "attack.consequences"}
+    assert inside <= set(points), points  # the stops inside a wave were all reached
+    assert held > 10 * max(refused, 1), (held, refused)
+
+
+WAVE_BASE = (ROOT / "tests" / "scenarios" / "miras9" / "wave-stack-waiting-before-damage.toml").read_text()
+BAD_WAVES = {  # a wave the rules could not have reached -> the error (file:line: field: ...)
+    "ready attacker": ((", tapped = true }]", " }]"), r"wave\.attackers\[0\]\.card: 'a1' is declared .* \[M9-074\]"),
+    "damage step": (('step = "reactions_before_damage"', 'step = "damage"'), r"wave\.step: .* \[M9-078\]"),
+    "stack outside a window": (
+        ('step = "reactions_before_damage"', 'step = "consequences"'),
+        r"wave\.stack: consequences is no reaction window",
+    ),
+    "not a reaction": (
+        ('"s1=rx-counter"', '"s1=char-recruit"'),
+        r"wave\.stack\[0\]\.card: .* no Reaction: .*\[M9-042\]",
+    ),
+    "attacker elsewhere": (('lane = "exterior"\nstep', 'lane = "space"\nstep'), r"wave\.attackers\[0\]\.card: .*"),
+    "owed outside consequences": (("[p1]", '[battle_damage]\nsources = ["a1"]\n\n[p1]'), r"battle_damage: .*M9-079"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_WAVES))
+def test_a_wave_the_rules_could_not_reach_is_refused_naming_the_field(tmp_path: Path, case: str) -> None:
+    (old, new), message = BAD_WAVES[case]
+    assert old in WAVE_BASE
+    path = tmp_path / "bad-wave.toml"
+    path.write_text(WAVE_BASE.replace(old, new, 1))
+    with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
+        load_scenario(path)

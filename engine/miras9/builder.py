@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from annals.engine.miras9 import wavespec
 from annals.engine.miras9.cards import SPIRIT_SUFFIX
 from annals.engine.miras9.pool import SHIPPED, Pool
 from annals.engine.miras9.ruleset import RULESET
@@ -164,7 +165,7 @@ class Table:
 # ---------------------------------------------------------------- a position from a judge's spec
 
 PLAYER_FIELDS = frozenset({"planet", "echo", "deck", "hand", "resource", "used", "discard", "exile", "sites", "board"})
-POSITION_FIELDS = frozenset({"turn", "phase", "active", "first"})
+POSITION_FIELDS = frozenset({"turn", "phase", "active", "first", "attacked"})
 PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate")
 STATUS = ("tapped", "attuned")
 COUNTS = ("wounds", "shield")
@@ -178,7 +179,8 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
     ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
-    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, and ``host`` (an Equipment's Unit, by label)."""
+    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, and ``host`` (an Equipment's Unit, by label); a wave in
+    progress, its window and stack and Battle Damage owed as ``wavespec`` reads them."""
     names = {d.name.lower(): cid for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     known = {cid: d for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
@@ -190,6 +192,12 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     s.phase = s.step = phase
     s.active = seat(pos.get("active", "p1"), "position.active")
     s.first = seat(pos.get("first", "p1"), "position.first")
+    for i, lane_name in enumerate(cards_list(pos.get("attacked", []), "position.attacked")):
+        if lane_name not in LANES:
+            raise SpecError(
+                f"position.attacked[{i}]", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name
+            )
+        s.attacked.append(LANES.index(lane_name))  # lanes with a wave this turn already [M9-073]
     number = Numbering(instance_id)
     leaders: list[str] = []
     hosts: list[tuple[int, str, str]] = []
@@ -293,6 +301,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
         if host not in number.labels or number.labels[host] not in s.board:
             raise SpecError(field, f"{host!r} is no label of a Unit on the board; name the equipped Unit's label", host)
         s.cards[iid].host = number.labels[host]
+    wavespec.read(spec, s, number.labels, number.add, known, names)  # a wave in progress, its window and stack
     decks = [DeckList(f"scenario-{key}", number.cards[p], leaders[p]) for p, key in enumerate(PLAYERS)]
     s.card_defs = list(pool.extra)
     s.__post_init__()
@@ -300,12 +309,13 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
 
 
 def to_spec(s: M9State) -> dict[str, Any]:
-    """The spec ``from_spec`` reads for a position at a phase's main decision (a judge's scenario from a real game);
-    ``SpecError`` for a position in the middle of a wave, a reaction window or Battle Damage, which a spec cannot
-    hold yet."""
-    if s.phase not in PHASES or s.wave is not None or s.window or s.bd_player >= 0 or s.stack_cards:
-        raise SpecError("position", f"the game is at {s.step!r} (a wave, window or Battle Damage in progress); "
-                        "choose a coordinate at a phase's main decision, e.g. turn:5/action", s.step)  # fmt: skip
+    """The spec ``from_spec`` reads for a position at a phase's main decision or inside a wave (its window, stack
+    and Battle Damage owed: ``wavespec``), a judge's scenario from a real game; ``SpecError`` for what a spec
+    cannot hold yet (set-up, a card resolving, a Blackwake choice, an extra attack)."""
+    resolving = set(s.stack_cards) - {item.card for item in s.stack}
+    if s.phase not in PHASES or resolving:
+        raise SpecError("position", f"the game is at {s.step!r} (set-up, or a card resolving); choose a coordinate "
+                        "at a decision, e.g. turn:5/action", s.step)  # fmt: skip
     labels = {iid: f"{'ab'[cs.owner]}{iid % 1000 + 1}" for iid, cs in s.cards.items() if iid < TOKEN_BASE}
     labels.update({iid: f"t{iid - TOKEN_BASE + 1}" for iid in s.cards if iid >= TOKEN_BASE})
 
@@ -315,6 +325,8 @@ def to_spec(s: M9State) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "position": {"turn": s.turn, "phase": s.phase, "active": PLAYERS[s.active], "first": PLAYERS[max(s.first, 0)]}
     }
+    if s.attacked:
+        spec["position"]["attacked"] = [LANES[lane] for lane in s.attacked]
     for p, pl in enumerate(s.players):
         side: dict[str, Any] = {"planet": named(pl.leader), "echo": pl.echo}
         for pile in PILES:
@@ -342,4 +354,5 @@ def to_spec(s: M9State) -> dict[str, Any]:
             board.append(item)
         side["board"] = board
         spec[PLAYERS[p]] = side
+    wavespec.write(s, labels, spec)
     return spec

@@ -119,7 +119,8 @@ SITE_FIELDS = frozenset({"card", "power", "sealed"})
 
 def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     """A MORANA position at Commit from a judge's spec (see ``engine.spec``): ``[position]`` turn, committing
-    (who takes Commit now: ``p1``, or ``p2`` once p1 has sealed), initiative (``p1``, ``p2`` or ``none``); per
+    (who takes Commit now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
+    initiative (``p1``, ``p2`` or ``none``); per
     player ``warden``, ``slava``, ``embers``, ``invoked``, the piles ``deck`` (top card first), ``hand``, ``nav``
     and ``site1``..``site3``: a card there is a string (face-up at its printed Power) or a table with ``card``,
     ``power`` and ``sealed`` (face-down, committed this turn)."""
@@ -130,7 +131,8 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     s = MoranaState(ids=[[], []], wardens=["", ""], wardens_seated=[True, True])
     s.turn = integer(pos.get("turn", 1), "position.turn", 1)
     s.step = "commit"
-    s.committing = seat(pos.get("committing", "p1"), "position.committing")
+    committing = pos.get("committing", "p1")  # "done": both Commits sealed, Dusk is next [MOR-16]
+    s.committing = COMMIT_DONE if committing == "done" else seat(committing, "position.committing")
     initiative = pos.get("initiative", "none")
     s.initiative = -1 if initiative == "none" else seat(initiative, "position.initiative")
     number = Numbering(instance_id)
@@ -182,13 +184,13 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
 def to_spec(s: MoranaState) -> dict[str, Any]:
     """The spec ``from_spec`` reads for a position at Commit (a judge's scenario from a real game); ``SpecError``
     for a position in Dusk or the Rite, which a spec cannot hold yet."""
-    if s.step != "commit" or s.committing > 1 or s.revealed or s.reborning or s.invoking:
+    if s.step != "commit" or s.committing > COMMIT_DONE or s.revealed or s.reborning or s.invoking:
         raise SpecError("position", f"the game is at {s.step!r}; choose a coordinate at a Commit, e.g. turn:3/commit",
                         s.step)  # fmt: skip
     spec: dict[str, Any] = {
         "position": {
             "turn": s.turn,
-            "committing": PLAYERS[s.committing],
+            "committing": PLAYERS[s.committing] if s.committing < COMMIT_DONE else "done",
             "initiative": PLAYERS[s.initiative] if s.initiative >= 0 else "none",
         }
     }

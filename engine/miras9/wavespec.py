@@ -1,0 +1,283 @@
+"""A Miras 9 position inside an attack wave, as a judge writes it: the ``[wave]`` and ``[battle_damage]`` tables of
+a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` writes them with ``write``).
+
+    [wave]                                  # a wave in progress [M9-073]-[M9-080]
+    lane = "exterior"
+    step = "reactions_before_damage"        # declare, reactions_before_blocks, blockers, reactions_before_damage,
+                                            # consequences, after_wave (damage is dealt at once: no one stops in it)
+    attackers = ["a1", { card = "a2", target = "b2" }]   # a label attacks the Site; a table names the Unit attacked
+    blockers = [{ card = "b1", blocks = "a1" }]          # picked (step blockers) or committed (after it)
+    priority = "p2"                         # in a window (the steps reactions_*, after_wave): who may act now
+    passes = 1                              # consecutive passes so far (default 0)
+    stack = [{ card = "s1=rx-counter", target = "a1" }]  # bottom first: a Reaction announced (it is on the stack),
+                                            # or { card = "u1", ability = 0, target = "a1" }: a Unit's ability
+    number = 1                              # the wave's number in the game (default 1)
+
+    [battle_damage]                         # owed by the defender, in the consequences step [M9-079], [M9-086]
+    sources = ["a1", "a1", "a1"]            # one attacker a point, in order
+    paid = 1                                # points paid already (default 0)
+
+What the rules would have done on the way is the judge's to write: declared attackers are tapped [M9-074] and
+committed blockers too [M9-076] (``tapped = true`` in their board entries; checked up to the window before damage,
+after which Killing Machine may ready one), a Reaction's cost paid. Everything
+else the builder checks and refuses naming the field: each attacker on the board, the attacking player's, in the
+wave's lane column [M9-066]; each target an enemy Unit in that column; each blocker the defender's, in the column,
+blocking an attacker of the wave [M9-068]; blockers only from the blockers step on; a stack only in a window; a
+card on the stack a Reaction [M9-042]; Battle Damage only in the consequences step, from attackers of the wave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from annals.engine.miras9.combat import STEP_NAMES
+from annals.engine.miras9.state import CardState, M9State, StackItem, Wave, lane_of, side_of
+from annals.engine.spec import PLAYERS, SpecError, card_id, entry, integer, seat
+from annals.engine.spec import table as spec_table
+from annals.schemas.miras9 import LANES
+
+WAVE_FIELDS = frozenset({"lane", "step", "attackers", "blockers", "priority", "passes", "stack", "number"})
+BD_FIELDS = frozenset({"sources", "paid"})
+STEPS = {name: i for i, name in enumerate(STEP_NAMES) if name and name != "damage"}
+WINDOWS = {2: "before_blocks", 4: "before_damage", 7: "after_wave"}  # the wave steps that are reaction windows
+STACK_FIELDS = frozenset({"card", "target", "ability", "controller", "dest"})
+
+
+def _label(value: Any, labels: dict[str, int], field: str) -> int:
+    if not isinstance(value, str) or value not in labels:
+        raise SpecError(field, f"{value!r} is no card label of the position; name a card by its label", value)
+    return labels[value]
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise SpecError(field, "must be a list", field)
+    return value
+
+
+def read(
+    spec: dict[str, Any],
+    s: M9State,
+    labels: dict[str, int],
+    new_card: Callable[[int, str, str, str], int],
+    known: dict[str, Any],
+    names: dict[str, str],
+) -> None:
+    """Put the spec's wave, window, stack and Battle Damage owed into ``s`` (the board already placed).
+    ``new_card(owner, cid, label, field)`` numbers a card written on the stack."""
+    if "wave" not in spec:
+        if "battle_damage" in spec:
+            raise SpecError("battle_damage", "Battle Damage is owed in a wave's consequences step [M9-079]; add a "
+                            '[wave] with step = "consequences"', "battle_damage")  # fmt: skip
+        return
+    if s.phase != "attack":
+        raise SpecError("wave", f'a wave is made in the attack phase [M9-073]; set phase = "attack", not {s.phase!r}')
+    t = spec_table(spec, "wave", "", WAVE_FIELDS)
+    lane_name = t.get("lane")
+    if lane_name not in LANES:
+        raise SpecError("wave.lane", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
+    lane = LANES.index(lane_name)
+    step_name = t.get("step", "declare")
+    if step_name == "damage":
+        raise SpecError("wave.step", "combat damage is dealt at once, no one decides in it [M9-078]: start at "
+                        "reactions_before_damage (before it) or consequences (after it)", step_name)  # fmt: skip
+    if step_name not in STEPS:
+        raise SpecError("wave.step", f"{step_name!r} is not a step of a wave; use one of {', '.join(STEPS)}", step_name)
+    step = STEPS[step_name]
+    attacker = s.active
+    number = integer(t.get("number", 1), "wave.number", 1)
+    w = Wave(number=number, lane=lane, attacker=attacker, step=step)
+    cards = s.cards
+    for i, value in enumerate(_list(t.get("attackers", []), "wave.attackers")):
+        field = f"wave.attackers[{i}]"
+        item = value if isinstance(value, dict) else {"card": value}
+        unknown = sorted(set(item) - {"card", "target"})
+        if unknown:
+            raise SpecError(f"{field}.{unknown[0]}", "unknown field; an attacker has card and target", unknown[0])
+        a = _label(item.get("card"), labels, f"{field}.card")
+        cs = cards[a]
+        if a not in s.board or cs.ctrl != attacker or lane_of(cs.loc) != lane:
+            raise SpecError(f"{field}.card", f"{item['card']!r} is not a Unit of the attacking player "
+                            f"({PLAYERS[attacker]}) on the board in the {lane_name} column [M9-066]",
+                            item["card"])  # fmt: skip
+        target = 0
+        if "target" in item:
+            target = _label(item["target"], labels, f"{field}.target")
+            tcs = cards[target]
+            if target not in s.board or tcs.ctrl == attacker or lane_of(tcs.loc) != lane:
+                raise SpecError(f"{field}.target", f"{item['target']!r} is not an enemy Unit in the {lane_name} "
+                                "column; leave target out to attack the Site [M9-066]", item["target"])  # fmt: skip
+        if 2 <= step <= 4 and not cs.tapped:  # (Killing Machine readies one in the consequences step)
+            raise SpecError(f"{field}.card", f"{item['card']!r} is declared (step {step_name}) but ready: declaring "
+                            "taps the attackers [M9-074]; add tapped = true to its board entry",
+                            item["card"])  # fmt: skip
+        w.attackers.append(a)
+        w.targets.append(target)
+    if step >= 2 and not w.attackers:
+        raise SpecError("wave.attackers", f"a wave declared (step {step_name}) has attackers; list them", "attackers")
+    blockers = _list(t.get("blockers", []), "wave.blockers")
+    if blockers and step < 3:
+        raise SpecError("wave.blockers", f"blockers are picked from the blockers step on [M9-076], not at "
+                        f"{step_name}", "blockers")  # fmt: skip
+    for i, value in enumerate(blockers):
+        field = f"wave.blockers[{i}]"
+        if not isinstance(value, dict) or set(value) - {"card", "blocks"}:
+            raise SpecError(field, 'a blocker is { card = "b1", blocks = "a1" }', i)
+        b = _label(value.get("card"), labels, f"{field}.card")
+        bcs = cards[b]
+        if b not in s.board or bcs.ctrl != 1 - attacker or lane_of(bcs.loc) != lane:
+            raise SpecError(f"{field}.card", f"{value['card']!r} is not a Unit of the defender on the board in the "
+                            f"{lane_name} column [M9-068]", value["card"])  # fmt: skip
+        blocked = _label(value.get("blocks"), labels, f"{field}.blocks")
+        if blocked not in w.attackers:
+            raise SpecError(
+                f"{field}.blocks", f"{value.get('blocks')!r} is not an attacker of the wave", value["blocks"]
+            )
+        if step == 4 and not bcs.tapped:
+            raise SpecError(f"{field}.card", f"{value['card']!r} is a committed blocker (step {step_name}) but ready: "
+                            "blockers tap when committed [M9-076]; add tapped = true", value["card"])  # fmt: skip
+        w.blockers.append(b)
+        w.blocked.append(blocked)
+    if step >= 4:
+        w.was_blocked = sorted(set(w.blocked))
+    s.wave = w
+    s.step = f"attack.{step_name}"
+    s.waves = number if step >= 2 else number - 1
+    if step >= 2 and lane not in s.attacked:
+        s.attacked.append(lane)
+    _window(t, s, step, step_name, labels, new_card, known, names)
+    _battle_damage(spec, s, step, labels)
+
+
+def _window(
+    t: dict[str, Any],
+    s: M9State,
+    step: int,
+    step_name: str,
+    labels: dict[str, int],
+    new_card: Callable[[int, str, str, str], int],
+    known: dict[str, Any],
+    names: dict[str, str],
+) -> None:
+    window = WINDOWS.get(step)
+    stack = _list(t.get("stack", []), "wave.stack")
+    if window is None:
+        for key in ("priority", "passes", "stack"):
+            if key in t:
+                raise SpecError(f"wave.{key}", f"{step_name} is no reaction window: no priority, passes or stack "
+                                "there [M9-114]", key)  # fmt: skip
+        return
+    for i, value in enumerate(stack):
+        field = f"wave.stack[{i}]"
+        if not isinstance(value, dict) or set(value) - STACK_FIELDS:
+            raise SpecError(field, 'a stack entry is { card = "s1=rx-counter", target = "a1" } or { card = "u1", '
+                            "ability = 0, target = ... }", i)  # fmt: skip
+        target = _label(value["target"], labels, f"{field}.target") if "target" in value else 0
+        dest = -1
+        if "dest" in value:
+            m = str(value["dest"]).split(":")
+            if len(m) != 2 or m[0] not in PLAYERS or m[1] not in LANES:
+                raise SpecError(f"{field}.dest", "a destination is a board position, e.g. p2:interior", value["dest"])
+            dest = PLAYERS.index(m[0]) * 3 + LANES.index(m[1])
+        if "ability" in value:
+            card = _label(value.get("card"), labels, f"{field}.card")
+            cs = s.cards[card]
+            ability = integer(value["ability"], f"{field}.ability")
+            abilities = s.pool[cs.cid].abilities
+            if card not in s.board or ability >= len(abilities):
+                raise SpecError(f"{field}.ability", f"{value['card']!r} on the board has no ability {ability}", ability)
+            controller = cs.ctrl
+        else:
+            if "controller" not in value:
+                raise SpecError(f"{field}.controller", 'say whose Reaction it is: controller = "p1" or "p2"', "card")
+            controller = seat(value["controller"], f"{field}.controller")
+            label, written = entry(value.get("card"), f"{field}.card")
+            cid = card_id(known, names, written, f"{field}.card")
+            d = known[cid]
+            if d.type != "event" or "reaction" not in d.keywords:
+                raise SpecError(f"{field}.card", f"{cid!r} is no Reaction: only Reactions and abilities wait on the "
+                                "stack [M9-042], [M9-114]", written)  # fmt: skip
+            card = new_card(controller, cid, label, f"{field}.card")
+            s.cards[card] = CardState(iid=card, cid=cid, owner=controller, ctrl=controller, zone="stack")
+            s.stack_cards.append(card)
+            ability = -1
+        s.stack.append(StackItem(card, ability, target, controller, dest))
+    first = 1 - s.wave.attacker if window == "before_blocks" else s.wave.attacker  # type: ignore[union-attr]
+    default = 1 - s.stack[-1].controller if s.stack else first  # after an announcement the opponent acts
+    s.window = window
+    s.priority = seat(t.get("priority", PLAYERS[default]), "wave.priority")
+    s.passes = integer(t.get("passes", 0), "wave.passes")
+    if s.passes > 1:
+        raise SpecError("wave.passes", "two passes in a row resolve the top item or close the window [M9-115]: "
+                        "write 0 or 1", s.passes)  # fmt: skip
+
+
+def _battle_damage(spec: dict[str, Any], s: M9State, step: int, labels: dict[str, int]) -> None:
+    if "battle_damage" not in spec:
+        return
+    w = s.wave
+    assert w is not None
+    if step != 6:
+        raise SpecError("battle_damage", "Battle Damage is owed in the consequences step [M9-079]; set the wave's "
+                        'step = "consequences"', "battle_damage")  # fmt: skip
+    t = spec_table(spec, "battle_damage", "", BD_FIELDS)
+    sources = _list(t.get("sources", []), "battle_damage.sources")
+    if not sources:
+        raise SpecError("battle_damage.sources", 'name the attacker of each point, e.g. sources = ["a1", "a1"]')
+    for i, value in enumerate(sources):
+        a = _label(value, labels, f"battle_damage.sources[{i}]")
+        if a not in w.attackers:
+            raise SpecError(f"battle_damage.sources[{i}]", f"{value!r} is not an attacker of the wave", value)
+        s.bd_sources.append(a)
+    s.bd_paid = integer(t.get("paid", 0), "battle_damage.paid")
+    if s.bd_paid >= len(s.bd_sources):
+        raise SpecError("battle_damage.paid", f"{s.bd_paid} of {len(s.bd_sources)} points paid: nothing is owed; "
+                        "paid counts the points paid already", s.bd_paid)  # fmt: skip
+    s.bd_player = 1 - w.attacker
+
+
+def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
+    """The wave, window, stack and Battle Damage of ``s`` into ``spec`` (labels as ``to_spec`` wrote them);
+    ``SpecError`` for what a spec cannot hold (a Blackwake choice or an extra attack waiting, combat damage)."""
+    if s.bw_card or s.extra:
+        raise SpecError("position", f"the game is at {s.step!r}, waiting on a Blackwake choice or an extra attack, "
+                        "which a scenario cannot hold yet; choose another coordinate", s.step)  # fmt: skip
+    w = s.wave
+    if w is None:
+        if s.window or s.stack or s.bd_player >= 0:
+            raise SpecError("position", f"the game is at {s.step!r}: a window outside a wave", s.step)
+        return
+    if w.step == 5 or w.left or w.extra:
+        raise SpecError("position", f"the game is at {s.step!r} (combat damage, a Unit that left the wave or an extra "
+                        "attack), which a scenario cannot hold yet; choose another coordinate", s.step)  # fmt: skip
+    wave: dict[str, Any] = {"lane": LANES[w.lane], "step": STEP_NAMES[w.step], "number": w.number}
+    wave["attackers"] = [labels[a] if not t else {"card": labels[a], "target": labels[t]}
+                         for a, t in zip(w.attackers, w.targets, strict=True)]  # fmt: skip
+    if w.blockers:
+        wave["blockers"] = [
+            {"card": labels[b], "blocks": labels[a]} for b, a in zip(w.blockers, w.blocked, strict=True)
+        ]
+    if s.window:
+        wave["priority"] = PLAYERS[s.priority]
+        wave["passes"] = s.passes
+        stack = []
+        for item in s.stack:
+            entry_: dict[str, Any] = {}
+            if item.ability >= 0:
+                entry_ = {"card": labels[item.card], "ability": item.ability}
+            else:
+                entry_ = {
+                    "card": f"{labels[item.card]}={s.cards[item.card].cid}",
+                    "controller": PLAYERS[item.controller],
+                }
+            if item.target:
+                entry_["target"] = labels[item.target]
+            if item.dest >= 0:
+                entry_["dest"] = f"{PLAYERS[side_of(item.dest)]}:{LANES[lane_of(item.dest)]}"
+            stack.append(entry_)
+        if stack:
+            wave["stack"] = stack
+    spec["wave"] = wave
+    if s.bd_player >= 0:
+        spec["battle_damage"] = {"sources": [labels[a] for a in s.bd_sources], "paid": s.bd_paid}
