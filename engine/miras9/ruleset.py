@@ -213,7 +213,8 @@ class M9Ruleset:
     # ------------------------------------------------------------ views
 
     def redact(self, event: Any, viewer: int) -> Any:
-        """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]."""
+        """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]. A
+        card Battle Damage revealed [M9-088] stays shown wherever its Blackwake puts it (ruling R-M9-53)."""
         kind = type(event)
         if kind is ev.PileShuffled or kind is ev.DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
@@ -221,8 +222,10 @@ class M9Ruleset:
             owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
-        if kind is ev.BattleDamagePaid and event.dst in HIDDEN and viewer != event.player:
-            return msgspec.structs.replace(event, card=UNKNOWN)  # a Blackwake put it into a hidden pile [M9-089]
+        if kind is ev.BattleDamagePaid and event.src == "hand" and event.dst in HIDDEN and viewer != event.player:
+            return msgspec.structs.replace(event, card=UNKNOWN)  # no rule does this: a card from Hand stays hidden
+        # A point paid from Main Deck, Resource or Used showed its card to both players (``BlackwakeChecked``), so
+        # where a Blackwake replacement puts it (Hand, or on top of Resource) is public too (ruling R-M9-53)
         return event
 
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:
