@@ -42,6 +42,12 @@ NEW_KINDS = {"UnitMoved", "Arrived", "Embarked", "Disembarked", "Spotted", "Blac
              "ExtraAttackGranted", "ExtraAttackTaken", "SelectionUndone", "DestinationChosen"}  # fmt: skip
 
 
+def old_ids() -> frozenset[str]:
+    ids = earlier_cards(OLD)
+    assert ids is not None
+    return ids
+
+
 def edited(source: Path, out: Path, *, events: Any = None, **fields: Any) -> Path:
     """A copy of ``source`` with header fields replaced (the game id re-derived) and, with ``events``, each event
     passed through it; frames and closing record as they were."""
@@ -89,7 +95,8 @@ def test_the_edition_1_pool_file_is_that_pool_R_M9_45() -> None:
     for digest, path in EARLIER_FILES.items():
         assert pool_hash(path) == digest and digest in EARLIER_POOLS
     assert set(EARLIER_POOLS) == set(EARLIER_FILES)
-    ids = earlier_cards(OLD)
+    ids = old_ids()
+    assert earlier_cards(SHIPPED.digest) is None
     assert "char-recruit" in ids and "veh-hauler" not in ids and "char-salvager" not in ids
     assert ids < {cid for cid in SHIPPED}
 
@@ -101,7 +108,7 @@ def test_an_edition_1_header_over_a_deck_of_later_cards_is_refused_M9_031(
     the first of its deck's cards that pool did not have, and the hash that would fit."""
     bad = edited(logs["windrunner"], tmp_path / "claims-edition-1.log", card_pool_hash=OLD)
     header = read_log(bad).header
-    ids = earlier_cards(OLD)
+    ids = old_ids()
     p, deck = next((p, d) for p, d in enumerate(header.decks) if d.name == "windrunner")
     first = next(c for c in (deck.leader, *deck.cards) if c not in ids)
     error = refused(bad, CardNotInPoolError)
@@ -118,7 +125,7 @@ def test_an_edition_1_header_over_events_of_later_cards_is_refused_M9_031(
     """[M9-031] The same header, its decks also edited to edition-1 cards: the events still name the cards played
     (the leader placed first), and the first such event is named."""
     source = read_log(logs["windrunner"])
-    ids = earlier_cards(OLD)
+    ids = old_ids()
     decks = [DeckList(d.name, [c if c in ids else "char-recruit" for c in d.cards],
                       d.leader if d.leader in ids else "planet-kessra") for d in source.header.decks]  # fmt: skip
     bad = edited(logs["windrunner"], tmp_path / "old-decks.log", card_pool_hash=OLD, decks=decks)
