@@ -23,7 +23,8 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import DecisionPoint, GameState
-from annals.engine.registry import get_ruleset, with_cards
+from annals.engine.registry import get_ruleset, ruleset_for, with_cards
+from annals.engine.replay import check_pool
 from annals.engine.runner import Game
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
@@ -174,6 +175,7 @@ def _describe(logged: Any, now: Any) -> str:
 def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -> ErrataReplay:
     """``log``'s decisions re-run with ``cards`` added to (or replacing in) the pool it was played with."""
     header = log.header
+    check_pool(log, ruleset_for(header), path)  # a header naming the wrong pool would re-run by the wrong rules
     merged = {(d.section, d.id): d for d in header.cards}
     merged.update({(d.section, d.id): d for d in cards})
     extra = tuple(merged.values())

@@ -5,7 +5,8 @@ then ``rerun`` plays the game again with this engine from the header, answering 
 with the next recorded decision. It proves:
 
 * the header is one this engine re-runs: its engine version, ruleset version and card-pool hash are this
-  engine's (the format version and game id were checked by the reader);
+  engine's (the format version and game id were checked by the reader), or the pool is an earlier shipped one the
+  ruleset re-runs by its own rules; and the log fits that pool (``check_pool``: a named ``CardPoolError``);
 * every decision is the answer to the question the game asked at that point: same player, decision point and
   options, ``at`` the event count when it was asked, taken in order (``n``), none left over;
 * every event is the one the rules emit, field by field, and the game ends (or reaches the header's turn cap)
@@ -24,10 +25,10 @@ from typing import Any
 import msgspec
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import DecisionPoint, GameState
+from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
-from annals.schemas.errors import AnnalsError, CardDataError, InconsistentLogError
+from annals.schemas.errors import AnnalsError, CardDataError, CardPoolError, InconsistentLogError, UnknownCardPoolError
 from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import AbandonedBranch, GameLog, read_log
@@ -45,11 +46,37 @@ class ReplayReport(msgspec.Struct, frozen=True):
     offset: int = -1
     field: str = ""  # the record and field at fault: "event 12: amount", "decision 3: at", "close: winner"
     decisions_checked: int = 0
+    pool: bool = False  # the header's card pool does not fit the log: ``check_pool`` raises its named error
 
 
 class _Differs(Exception):
-    def __init__(self, field: str, reason: str, expected: Any = "", actual: Any = ""):
+    def __init__(self, field: str, reason: str, expected: Any = "", actual: Any = "", *, pool: bool = False):
         self.field, self.reason, self.expected, self.actual = field, reason, expected, actual
+        self.pool = pool  # the header's card pool does not fit the log (``check_pool`` names it)
+
+
+def check_pool(log: GameLog, ruleset: Ruleset[Any], path: str | os.PathLike[str] = "") -> None:
+    """The header's card pool is one this engine re-runs (its own, or an earlier shipped one the ruleset lists in
+    ``card_pool_hashes``), and fits the log (the ruleset's optional ``check_log``, e.g. Miras 9's editions: ruling
+    R-M9-45); else a named ``CardPoolError``."""
+    header = log.header
+    logged, ours = header.card_pool_hash, ruleset.card_pool_hash()
+    known = (ours, *getattr(ruleset, "card_pool_hashes", tuple)())
+    if not header.cards and logged not in known:
+        earlier = [h for h in known[1:] if h != ours]
+        raise UnknownCardPoolError(
+            str(path),
+            f"card pool {logged!r} is not one this engine re-runs: its own is {ours!r}"
+            + (f", earlier ones {', '.join(map(repr, earlier))}" if earlier else "")
+            + f"; the log was written with another card pool (by engine {header.engine_version}) or its header was "
+            "edited: verify it with the annals that wrote it, or restore the header's card_pool_hash",
+            frame=0,
+            offset=log.header_at,
+            field="header: card_pool_hash",
+        )
+    check = getattr(ruleset, "check_log", None)
+    if check is not None:
+        check(log, str(path))
 
 
 def _first_field(logged: Any, rerun: Any) -> str:
@@ -138,12 +165,13 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
             ("ruleset_version", header.ruleset_version, version),
             ("card_pool_hash", header.card_pool_hash, ruleset.card_pool_hash()),
         ):
-            if (
-                field == "card_pool_hash"
-                and not header.cards
-                and logged in getattr(ruleset, "card_pool_hashes", tuple)()
-            ):
-                continue  # an earlier shipped pool the ruleset still re-runs as played (a ruleset may list them)
+            if field == "card_pool_hash" and not header.cards:
+                try:  # this pool or an earlier shipped one the ruleset re-runs, and one that fits the log
+                    check_pool(log, ruleset)
+                except CardPoolError as exc:
+                    message = exc.reason.removeprefix(f"{exc.field}: ")
+                    raise _Differs(exc.field or "header: card_pool_hash", message, pool=True) from None
+                continue
             if logged != ours and field == "card_pool_hash" and header.cards:
                 ids = ", ".join(d.id for d in header.cards)
                 raise _Differs(
@@ -154,6 +182,12 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
                     ours,
                 )
 
+            if logged == ours and field == "card_pool_hash":
+                try:  # the embedded definitions make the pool named: does the log fit its edition?
+                    check_pool(log, ruleset)
+                except CardPoolError as exc:
+                    message = exc.reason.removeprefix(f"{exc.field}: ")
+                    raise _Differs(exc.field or "header: card_pool_hash", message, pool=True) from None
             if logged != ours:
                 raise _Differs(
                     f"header: {field}",
@@ -225,8 +259,9 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
         frame, offset = _where(log, d.field)
         n = checked if d.field.startswith("event") else -1
         return ReplayReport(
-            False, checked, n, _shown(d.expected), _shown(d.actual), d.reason, frame, offset, d.field, script.next
-        )
+            False, checked, n, _shown(d.expected), _shown(d.actual), d.reason, frame, offset, d.field, script.next,
+            d.pool,
+        )  # fmt: skip
     except Exception as exc:  # a hostile log must end in a report, whatever the engine makes of it
         frame, offset = log.frame_of_event(checked)
         reason = str(exc) if isinstance(exc, AnnalsError) else f"the re-run failed: {type(exc).__name__}: {exc}"
@@ -294,6 +329,8 @@ def verify_game(log: GameLog, path: str | os.PathLike[str]) -> Verification:
     """``verify_log`` of a log already read (the judges' records and signature are checked beside it)."""
     report = rerun(log)
     if not report.ok:
+        if report.pool:
+            check_pool(log, ruleset_for(log.header), path)  # raises the CardPoolError the re-run reported
         detail = report.reason
         if report.expected or report.actual:
             detail += f" (logged: {report.expected or '-'}; re-run: {report.actual or '-'})"

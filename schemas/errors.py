@@ -53,6 +53,24 @@ class InconsistentLogError(CorruptLogError):
     or (from ``verify``) a record that the re-run of the game does not reproduce."""
 
 
+class CardPoolError(InconsistentLogError):
+    """The header's card-pool hash does not fit the log (ruling R-M9-45): the message names the pool, the deck
+    card, event or decision at fault, and the hash the header would need."""
+
+
+class UnknownCardPoolError(CardPoolError):
+    """The header names a card pool that is neither this engine's nor an earlier one it still re-runs."""
+
+
+class CardNotInPoolError(CardPoolError):
+    """A deck or an event names a card that the pool the header names did not have."""
+
+
+class EditionMismatchError(CardPoolError):
+    """The log holds a record the rules edition of the header's pool never makes (an edition-1 game with a move),
+    or lacks one it always makes (a Move-phase decision under edition 2)."""
+
+
 class TruncatedLogError(LogError):
     """The log ends early: every complete frame before ``offset`` is valid, the tail is torn or missing."""
 

@@ -81,9 +81,9 @@ def _remove_from_zone(s: M9State, card: int, zone: str, owner: int) -> int:
             return pile.pop()
         elif card in pile:
             pile.remove(card)
-        elif -1 in pile:  # a redacted stream: the card sat in this pile as an unknown (-1)
-            pile.remove(-1)
-        else:  # a seat's view that placed a revealed Blackwake card wrongly in this pile: take the top (known gap)
+        elif -1 in pile:  # a redacted stream: the card sat in this pile as an unknown (-1), the topmost one (a
+            del pile[len(pile) - 1 - pile[::-1].index(-1)]  # draw takes the top), so the known ones keep their place
+        else:  # a view that lost track of the card (none in tests/miras9/test_view_exact.py does): the top
             pile.pop()
     elif zone in ZONE_BOARD:
         s.board.remove(card)
@@ -248,7 +248,10 @@ def _bd_paid(s: M9State, e: ev.BattleDamagePaid) -> None:
     if e.source == "echo":
         s.players[e.holder].echo = e.value
     else:
-        _remove_from_zone(s, e.card, e.src, e.player)
+        if e.src == "hand":
+            _remove_from_zone(s, e.card, e.src, e.player)
+        else:  # [M9-087] the top card of that pile, whatever a seat's view held there (a -1, or the card itself)
+            getattr(s.players[e.player], e.src).pop()
         getattr(s.players[e.player], e.dst).append(e.card)  # Discard, or where a Blackwake put it instead
         cs = s.cards.get(e.card)
         if cs is not None:

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
-from annals.engine.miras9 import blackwake, combat, stack, turn
+from annals.engine.miras9 import blackwake, combat, editions, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
@@ -26,6 +26,7 @@ from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import DeckList, LogHeader
+from annals.schemas.logfile import GameLog
 from annals.schemas.miras9 import SCHEMA
 from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
@@ -67,6 +68,11 @@ class M9Ruleset:
     def card_pool_hashes(self) -> tuple[str, ...]:
         """Every pool whose games this engine re-runs as played: this one and the earlier ones (R-M9-45)."""
         return (self.pool.digest, *EARLIER_POOLS)
+
+    def check_log(self, log: GameLog, path: str) -> None:
+        """Refuse a log whose header names a card pool its decks, events or decisions do not fit: a named
+        ``CardPoolError`` (``editions.check_log``, ruling R-M9-45)."""
+        editions.check_log(log, path)
 
     def new_state(self, header: LogHeader) -> M9State:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``, and whose
@@ -213,7 +219,8 @@ class M9Ruleset:
     # ------------------------------------------------------------ views
 
     def redact(self, event: Any, viewer: int) -> Any:
-        """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]."""
+        """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]. A
+        card Battle Damage revealed [M9-088] stays shown wherever its Blackwake puts it (ruling R-M9-53)."""
         kind = type(event)
         if kind is ev.PileShuffled or kind is ev.DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
@@ -221,8 +228,10 @@ class M9Ruleset:
             owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
-        if kind is ev.BattleDamagePaid and event.dst in HIDDEN and viewer != event.player:
-            return msgspec.structs.replace(event, card=UNKNOWN)  # a Blackwake put it into a hidden pile [M9-089]
+        if kind is ev.BattleDamagePaid and event.src == "hand" and event.dst in HIDDEN and viewer != event.player:
+            return msgspec.structs.replace(event, card=UNKNOWN)  # no rule does this: a card from Hand stays hidden
+        # A point paid from Main Deck, Resource or Used showed its card to both players (``BlackwakeChecked``), so
+        # where a Blackwake replacement puts it (Hand, or on top of Resource) is public too (ruling R-M9-53)
         return event
 
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:

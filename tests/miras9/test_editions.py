@@ -8,6 +8,7 @@ from pathlib import Path
 import msgspec
 
 from annals.engine.miras9.cards import build_pool, pool_hash
+from annals.engine.miras9.editions import EARLIER_FILES
 from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
 from annals.engine.miras9.ruleset import RULESET
 from annals.engine.miras9.state import M9State
@@ -20,7 +21,7 @@ from tests.miras9.table import Table
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 OLD_LOG = FIXTURES / "miras9-edition1.log"  # tempest against vanguard, written by the engine before issue 14
-OLD_POOL = FIXTURES / "miras9-cards-edition1.toml"  # that engine's engine/miras9/data/cards.toml
+OLD_POOL = EARLIER_FILES["cdbf1905cc74e766"]  # that engine's engine/miras9/data/cards.toml, kept beside it
 ERRATA = {"rx-escape"}  # the cards whose current text differs from edition 1's [M9-113]
 
 

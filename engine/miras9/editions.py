@@ -1,0 +1,136 @@
+"""Does a log's header name the card pool its game was played with? Ruling R-M9-45 re-runs a log of an earlier
+shipped pool by that pool's rules edition, so a header naming the wrong pool would re-run the game by the wrong
+rules; ``check_log`` refuses it first, with a named error saying what does not fit and which hash would.
+
+* An earlier pool's cards are its own shipped file, kept beside today's (``EARLIER_FILES``, by pool hash; its
+  bytes hash to that name, checked by the tests). A deck card or an event's card id outside it:
+  ``CardNotInPoolError``.
+* Edition 1 had no movement, crews, Blackwake, extra attacks or take back: no event kind from tag
+  ``EDITION_2_EVENT_TAG`` on, no option kind from ``EDITION_2_OPTION_TAG`` on, no decision at the points
+  ``EDITION_2_POINTS``. Any of them under an edition-1 header: ``EditionMismatchError``.
+* The reverse: edition 2 asks a Move-phase decision every turn [M9-037]; a log of an edition-2 pool (today's, or
+  an earlier one of edition 2) whose Move phase passes with no decision was played by edition 1:
+  ``EditionMismatchError``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from annals.engine.miras9.cards import DATA
+from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
+from annals.engine.miras9.state import EDITION
+from annals.schemas import miras9 as ev
+from annals.schemas.errors import CardNotInPoolError, CardPoolError, EditionMismatchError
+from annals.schemas.logfile import GameLog
+
+EARLIER_FILES = {"cdbf1905cc74e766": DATA / "cards-edition1.toml"}  # each earlier pool's cards.toml, by hash
+EDITION_2_EVENT_TAG = 60  # UnitMoved (60) .. DestinationChosen (75) and any kind added since
+EDITION_2_OPTION_TAG = 40  # MoveUnit (40) .. UseExtraAttack (52) and any kind added since
+EDITION_2_POINTS = frozenset({"move", "blackwake", "extra_attack"})
+EDITION_1 = "edition 1: before movement, crews, Blackwake and extra attacks"
+
+
+class _Card(msgspec.Struct):
+    id: str
+
+
+class _Ids(msgspec.Struct):
+    cards: list[_Card] = []
+
+
+@cache
+def earlier_cards(digest: str) -> frozenset[str] | None:
+    """The card ids of the earlier shipped pool ``digest``; None without its file in ``EARLIER_FILES`` (the tests
+    require one for every pool of ``pool.EARLIER_POOLS``)."""
+    path = EARLIER_FILES.get(digest)
+    if path is None:
+        return None
+    return frozenset(c.id for c in msgspec.toml.decode(path.read_bytes(), type=_Ids).cards)
+
+
+def _tag(record: Any) -> int:
+    tag = type(record).__struct_config__.tag
+    return tag if type(tag) is int else 0
+
+
+def check_log(log: GameLog, path: str) -> None:
+    """Raise a ``CardPoolError`` when the header's pool does not fit the log's decks, events or decisions."""
+    header = log.header
+    if header.start_position:  # a position file's game: its state says what it holds, not its pool's edition
+        return
+    digest = header.card_pool_hash
+    earlier = digest in EARLIER_POOLS and not header.cards
+    edition = EARLIER_POOLS[digest] if earlier else EDITION
+    if edition >= 2:
+        _check_current(log, path)
+    ids = earlier_cards(digest) if earlier else None
+    if ids is None:  # today's pool (or today's plus embedded cards: the hash proves those)
+        return
+    pool = f"card pool {digest!r} ({EDITION_1 if edition == 1 else f'edition {edition}'})"
+    fix = (
+        f"if the game was played with this engine's pool, the header's card_pool_hash must be {SHIPPED.digest!r}; "
+        "else the log was edited (R-M9-45)"
+    )
+    for p, deck in enumerate(header.decks):
+        for cid in (deck.leader, *deck.cards):
+            if cid not in ids:
+                raise _error(CardNotInPoolError, log, path, "header: decks",
+                             f"player {p}'s deck {deck.name!r} holds {cid!r}, which is not in the {pool} that the "
+                             f"header names: {fix}")  # fmt: skip
+    for e in log.events:
+        named = getattr(e, "card_id", None)
+        if type(named) is str and named and named not in ids:
+            raise _error(CardNotInPoolError, log, path, f"event {e.n}: card_id",
+                         f"{type(e).__name__} names {named!r}, which is not in the {pool} that the header names: "
+                         f"{fix}")  # fmt: skip
+        if edition == 1 and _tag(e) >= EDITION_2_EVENT_TAG:
+            raise _error(EditionMismatchError, log, path, f"event {e.n}: kind",
+                         f"{type(e).__name__} is an event the rules of the {pool} that the header names never "
+                         f"make: {fix}")  # fmt: skip
+    if edition != 1:
+        return
+    for d in log.decisions:
+        later = [type(o).__name__ for o in d.offered if _tag(o) >= EDITION_2_OPTION_TAG]
+        if d.point in EDITION_2_POINTS or later:
+            what = f"offers {later[0]}" if later else f"is asked at point {d.point!r}"
+            raise _error(EditionMismatchError, log, path, f"decision {d.n}: point",
+                         f"decision {d.n} {what}, which the rules of the {pool} that the header names never ask: "
+                         f"{fix}")  # fmt: skip
+
+
+def _check_current(log: GameLog, path: str) -> None:
+    """Today's edition asks a Move-phase decision right after every ``PhaseBegan`` "move" [M9-037]: a log whose
+    Move phase goes straight on to Attune with none was played by edition 1."""
+    asked = {d.at for d in log.decisions if d.point == "move"}
+    events = log.events
+    for i in range(len(events) - 1):
+        e, after = events[i], events[i + 1]
+        if type(e) is not ev.PhaseBegan or e.phase != "move" or type(after) is not ev.PhaseBegan:
+            continue
+        if after.phase == "attune" and i + 1 not in asked:
+            earlier = ", ".join(f"{h!r} (edition {n})" for h, n in EARLIER_POOLS.items() if n == 1)
+            raise _error(EditionMismatchError, log, path, f"event {i + 1}: kind",
+                         f"the Move phase of turn {e.turn} passes with no Move-phase decision, which the rules of "
+                         f"card pool {log.header.card_pool_hash!r} that the header names ask every turn [M9-037]: "
+                         f"the game was played by an earlier edition; its header's card_pool_hash must be that "
+                         f"pool's ({earlier}), or the log was edited (R-M9-45)")  # fmt: skip
+        return  # the first Move phase decides it
+
+
+def _error(kind: type[CardPoolError], log: GameLog, path: str, field: str, message: str) -> CardPoolError:
+    record = field.partition(":")[0]
+    name, _, number = record.partition(" ")
+    if name == "event":
+        frame, offset = log.frame_of_event(int(number))
+    elif name == "decision":
+        frame, offset = log.frame_of_decision(int(number))
+    else:
+        frame, offset = 0, log.header_at
+    return kind(path, message, frame=frame, offset=offset, field=field)
+
+
+__all__ = ["EARLIER_FILES", "check_log", "earlier_cards"]
