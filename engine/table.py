@@ -22,7 +22,7 @@ The time a question has been open is kept beside the log while a person is being
 ``LOG.open``: the decision, the seat, the milliseconds it has waited so far; the server renews it every second or
 so). A resumed table charges that seat what the file last said, as a ``ClockCharged`` written before the question
 is asked again: the time the question was open before the crash counts, the time the server was down does not
-(R-CORE-5).
+(R-CORE-6).
 """
 
 from __future__ import annotations
@@ -325,14 +325,14 @@ class LiveTable:
 
 def awarded(record: Intervention, seats: int) -> list[int]:
     """The seats a judge's ``extra_time`` goes to: the match's clock is every seat's, unless it names a player
-    (R-CORE-6)."""
+    (R-CORE-7)."""
     return [record.player] if 0 <= record.player < seats else list(range(seats))
 
 
 def recorded_clocks(trail: list[Any], seats: int, bank_ms: int = 0) -> tuple[int, list[int]]:
     """The time banks a log left, from its clock trail (``clock_trail``; a plain list of events also does): each
     seat's last ``ClockCharged``, the bank itself for a seat not yet charged, plus the minutes of every judge's
-    ``extra_time`` after that charge (R-CORE-6). With ``bank_ms`` 0 (not known: ``annals resume`` of a log) the bank
+    ``extra_time`` after that charge (R-CORE-7). With ``bank_ms`` 0 (not known: ``annals resume`` of a log) the bank
     is read from a first charge (spent + left, less the extra time awarded before it; a log with none had no
     clock, or no decision timed yet: then no clock, and extra time has nothing to go to)."""
     if not bank_ms:

@@ -7,7 +7,7 @@ by ``delay`` decisions. The loop writes every decision to the live log before th
 waits for the seat's answer no longer than its time bank (then it forfeits on time, recorded as ``Forfeited``),
 sends errors for answers it cannot take and asks again. Bots sit in seats too, answering from their own view.
 While a person thinks on a clock, the table renews ``LOG.open`` every ``mark_s`` seconds (``LiveTable.note_open``),
-so a crash charges the time the question was open (R-CORE-5).
+so a crash charges the time the question was open (R-CORE-6).
 
 A table whose game is over is dropped from the server's memory after a grace period (``Server.keep_s``); a
 client that comes for it later gets it read back from its closed log (``Table.finished``): the hello, its whole

@@ -1,6 +1,6 @@
 """The clocks of a game resumed after the server dies: a judge's extra time awarded while it was down goes into
-the time banks (R-CORE-6), and the time the question had been open before the crash is charged, the time the
-server was down is not (R-CORE-5). Real servers on 127.0.0.1, killed with SIGKILL."""
+the time banks (R-CORE-7), and the time the question had been open before the crash is charged, the time the
+server was down is not (R-CORE-6). Real servers on 127.0.0.1, killed with SIGKILL."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def _finish(s: Running, table: dict[str, Any]) -> tuple[dict[str, Any], list[Any
 
 
 def test_a_judges_extra_time_given_while_the_server_is_down_is_in_the_clocks_on_resume(tmp_path: Path) -> None:
-    """[R-CORE-6] The server is killed mid-game; a judge awards 2 minutes (``annals judge extra-time``) to the live
+    """[R-CORE-7] The server is killed mid-game; a judge awards 2 minutes (``annals judge extra-time``) to the live
     log; on restart both seats' banks are what the log last recorded plus 2 minutes (the hello says so), the
     person's next charge counts down from there, and the finished game verifies."""
     first, table, log, _ = _asked_then_killed(tmp_path, 5, 0, "--clock-mark", "60")
@@ -77,7 +77,7 @@ def test_a_judges_extra_time_given_while_the_server_is_down_is_in_the_clocks_on_
 
 
 def test_the_time_a_question_was_open_before_a_crash_is_charged_and_the_downtime_is_not(tmp_path: Path) -> None:
-    """[R-CORE-5] The person thinks 1.5 s over a question, the server is killed and stays down 2 s: the restarted
+    """[R-CORE-6] The person thinks 1.5 s over a question, the server is killed and stays down 2 s: the restarted
     table charges the person the time the question had been open as last written beside the log (every 0.1 s),
     as a ClockCharged before the question is asked again, and not the 2 s the server was down; the mark is then
     gone (a second crash does not charge it twice), and the game finishes and verifies."""
@@ -110,7 +110,7 @@ def test_the_time_a_question_was_open_before_a_crash_is_charged_and_the_downtime
 
 
 def test_annals_resume_also_adds_the_judges_extra_time(tmp_path: Path) -> None:
-    """[R-CORE-6] ``annals resume`` of a log cut short (``judge.resume_table``, the bank read from the log): an
+    """[R-CORE-7] ``annals resume`` of a log cut short (``judge.resume_table``, the bank read from the log): an
     extra-time award with no player goes to both seats; one naming a player to that seat only."""
     from annals.engine.registry import get_ruleset
     from annals.engine.simulate import make_header

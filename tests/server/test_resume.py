@@ -42,7 +42,7 @@ def _cut_short(path: Path, decisions: int) -> list[int]:
 
 
 def test_the_server_resume_restores_each_seats_time_bank(tmp_path: Path) -> None:
-    """[R-CORE-2] After 9 decisions each seat has spent time; the resumed table's banks are the recorded ones."""
+    """[R-CORE-5] After 9 decisions each seat has spent time; the resumed table's banks are the recorded ones."""
     path = tmp_path / "live.log"
     left = _cut_short(path, 9)
     assert all(ms < BANK_MS for ms in left)
@@ -53,7 +53,7 @@ def test_the_server_resume_restores_each_seats_time_bank(tmp_path: Path) -> None
 
 
 def test_annals_resume_restores_time_banks_read_from_the_log(tmp_path: Path) -> None:
-    """[R-CORE-2] ``annals resume`` is not told the bank: it reads it from the first charge of each seat (spent
+    """[R-CORE-5] ``annals resume`` is not told the bank: it reads it from the first charge of each seat (spent
     + left) and each seat goes on from its last recorded bank; the next charge counts down from there."""
     path = tmp_path / "live.log"
     left = _cut_short(path, 9)

@@ -327,7 +327,7 @@ def _seat_plays(running: Running, table: dict[str, Any], seed: int) -> threading
 
 
 def test_kill_9_resume_appends_keeps_judge_frames_and_signatures_and_restores_time_banks(tmp_path: Path) -> None:
-    """[R-CORE-2] A clocked game: the server dies by SIGKILL mid-game; while it is down a judge's note and an
+    """[R-CORE-5] A clocked game: the server dies by SIGKILL mid-game; while it is down a judge's note and an
     event's signature are appended to the live log. On restart the game resumes by appending: the final log
     begins with every byte the log held (judge frame and signature included), and each seat's clock goes on from
     the time bank the log last recorded for it, not from a fresh bank. The game finishes and verifies."""
@@ -389,7 +389,7 @@ def test_kill_9_resume_appends_keeps_judge_frames_and_signatures_and_restores_ti
 
 
 def test_a_torn_last_frame_is_moved_aside_and_the_game_resumes_from_the_whole_frames(tmp_path: Path) -> None:
-    """[R-CORE-2] A live log whose last write was cut short (half a frame on disk): ``LiveTable.resume`` moves
+    """[R-CORE-5] A live log whose last write was cut short (half a frame on disk): ``LiveTable.resume`` moves
     the torn bytes to LOG.torn-OFFSET, appends after the whole frames, and the finished game verifies."""
     from annals.engine.players import run_table
     from annals.engine.registry import get_ruleset
