@@ -147,7 +147,9 @@ REPORTS: dict[str, ReportSpec] = {
         False,
         "Per Site (1-3, left to right), Rite scorings won by seat 0, seat 1, ties; resolved_first counts scorings "
         "where one player resolved that Site first that turn [MOR-28], [MOR-29] (not simultaneously), "
-        "won_by_first those the first resolver won. MORANA has no first player [MOR-13].",
+        "won_by_first those the first resolver won, first_win_rate = won_by_first / resolved_first with its Wilson "
+        "interval. MORANA has no first player [MOR-13].",
+        proportions={"first_win_rate": ("won_by_first", "resolved_first")},
     ),
     "site_order": ReportSpec(
         "Who resolved first at each Site, and why",
