@@ -103,7 +103,10 @@ REPORTS: dict[str, ReportSpec] = {
         "interval, against uniform_pick (the rate choosing uniformly among the offered options would give); "
         "games it was chosen in; chosen_games/chosen_wins the decided seat-games that chose it there, "
         "declined_games/declined_wins those offered it there that never chose it (the matched baseline). Seat "
-        "filters select the deciding player." + LENGTH,
+        "filters select the deciding player." + LENGTH + " weighted_chosen_*/weighted_declined_* remove that lean "
+        "here: each seat-game offered the kind counts once, split between chosen and declined by the share of its "
+        "decisions there that chose it, so more chances no longer make a game 'chosen'; their intervals take the "
+        "summed weights as the number of games (an approximation).",
         ALL_BY,
         proportions={"pick": ("decisions", "offered_decisions")},
     ),
