@@ -5,6 +5,11 @@ ingests them, then times ``card_metrics`` (the 17lands card metrics: filters, th
 aggregation, Wilson intervals in polars) plain, split ``--by agent`` and filtered ``--agent heuristic``, against
 a ceiling measured in the same run: the same aggregation as one bare SQL query over ``card_games`` with no
 filters, no selection tables and no polars. Goal: every variant under 200 ms.
+
+The selection step alone (``queries.filters``: ``select.sql`` making ``sel_games``/``sel_seats``) is timed built
+afresh, as every report paid before selections were kept, and taken from those kept on the read-only connection;
+then every report on the games (not the event reports) on one fresh connection, twice: the first pass builds
+one selection per set of rulesets read, the second builds none.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from pathlib import Path
 
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.filters import Filters
-from annals.queries.reports import run_report
+from annals.queries.filters import Filters, build, select
+from annals.queries.reports import REPORTS, run_report
 from bench.ingest import make_logs, percentiles
 from bench.timing import run_in_work_folder
 
@@ -56,6 +61,20 @@ def run(folder: Path, events: int, workers: int) -> None:
         timed = samples(lambda f=filters: run_report(con, "card_metrics", filters=f, min_games=0))
         print(f"{label}: {percentiles(timed)}; best {min(timed) * 1e3:.1f} ms = {min(timed) / best_ceiling:.1f}x "
               f"the ceiling (goal < 200 ms)")  # fmt: skip
+    for label, filters in [("plain", Filters()), ("--by agent", Filters(by="agent"))]:
+        built = samples(lambda f=filters: build(con, f, None))
+        select(con, filters, None)
+        kept = samples(lambda f=filters: select(con, f, None))
+        print(f"selection {label}: built afresh {percentiles(built)}; kept {percentiles(kept)}; best "
+              f"{min(built) * 1e3:.1f} ms -> {min(kept) * 1e3:.3f} ms")  # fmt: skip
+    con.close()
+    names = [n for n, s in REPORTS.items() if not s.event_tables]
+    con = open_database(db, read_only=True)
+    for run_no in (1, 2):
+        start = time.perf_counter()
+        for name in names:
+            run_report(con, name, min_games=0 if REPORTS[name].sample_column else None)
+        print(f"all {len(names)} game reports on one connection, pass {run_no}: {time.perf_counter() - start:.2f} s")
     con.close()
 
 

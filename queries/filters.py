@@ -6,10 +6,19 @@ A *game filter* (``ruleset``, ``event``, ``since``/``until``, ``min_turns``) kee
 reads only those seats; a report about whole games reads the games with such a seat. ``by`` splits a per-seat
 report by the seat's agent, deck or seat number (the ``grp`` column of ``sel_seats``; ``opp_grp`` is the other
 seat's value).
+
+Building the selection costs tens of milliseconds over a large database (the joins of ``games`` and ``players``
+carrying every seat's agent and deck strings into a temporary table; ``bench/reports.py`` times it), so on a
+read-only connection, whose data cannot change while it is open, each selection is built once and kept: up to
+``KEPT`` of them per connection, the one in use under the names ``sel_games``/``sel_seats`` and the others renamed
+aside (``sel_games_N``/``sel_seats_N``), renamed back when the same filters and rulesets come again. A connection
+that can write rebuilds the selection every time.
 """
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -88,10 +97,25 @@ def check(con: duckdb.DuckDBPyConnection, f: Filters) -> None:
         raise UnknownValueError(f"--min-turns {f.min_turns} is negative; give 0 or more")
 
 
-def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
-    """(Re)create the temporary tables ``sel_games`` and ``sel_seats`` for ``f`` and the report's ``rulesets``
-    (None: every ruleset). Works on a read-only connection: temporary tables live in memory."""
-    params: dict[str, Any] = {
+KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)
+
+
+@dataclass
+class _Kept:
+    """The selections kept on one connection: the key of the one named ``sel_games``/``sel_seats`` now, and the
+    slot number of each one renamed aside (oldest first)."""
+
+    read_only: bool
+    current: str | None = None
+    aside: dict[str, int] = field(default_factory=dict)
+    slots: int = 0
+
+
+_KEPT: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, _Kept] = weakref.WeakKeyDictionary()
+
+
+def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
+    return {
         "ruleset": f.ruleset,
         "rulesets": list(rulesets) if rulesets is not None else None,
         "event": f.event,
@@ -103,6 +127,52 @@ def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...]
         "seat": f.seat,
         "by": f.by,
     }
+
+
+def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
+    """(Re)create ``sel_games`` and ``sel_seats`` for ``f`` and ``rulesets`` by running ``select.sql``."""
+    params = _params(f, rulesets)
     for statement in sqlfiles.load("select").split(";\n"):
         if statement.strip():
             con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
+
+
+def _rename(con: duckdb.DuckDBPyConnection, old: str, new: str) -> None:
+    for table in ("sel_games", "sel_seats"):  # names made here from fixed words and slot numbers only
+        con.execute(f"ALTER TABLE temp.main.{table}{old} RENAME TO {table}{new}")
+
+
+def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
+    """Make ``sel_games`` and ``sel_seats`` the selection for ``f`` and the report's ``rulesets`` (None: every
+    ruleset): built by ``select.sql``, or on a read-only connection the one kept from an earlier call with the same
+    filters and rulesets. Works on a read-only connection: temporary tables live in memory."""
+    kept = _KEPT.get(con)
+    if kept is None:
+        kept = _Kept(read_only=bool(con.execute(sqlfiles.load("read_only")).fetchall()[0][0]))
+        _KEPT[con] = kept
+    if not kept.read_only:
+        build(con, f, rulesets)
+        return
+    key = msgspec.json.encode([f, rulesets]).decode()
+    if key == kept.current:
+        return
+    try:
+        if kept.current is not None:  # set the selection in use aside
+            kept.slots += 1
+            _rename(con, "", f"_{kept.slots}")
+            kept.aside[kept.current] = kept.slots
+            kept.current = None
+        slot = kept.aside.pop(key, None)
+        if slot is not None:
+            _rename(con, f"_{slot}", "")
+        else:
+            build(con, f, rulesets)
+        kept.current = key
+        while len(kept.aside) >= KEPT:  # forget the oldest set aside
+            oldest = kept.aside.pop(next(iter(kept.aside)))
+            for table in ("sel_games", "sel_seats"):
+                con.execute(f"DROP TABLE IF EXISTS temp.main.{table}_{oldest}")
+    except duckdb.CatalogException:  # a kept table was dropped by someone else: start again from nothing
+        _KEPT[con] = _Kept(read_only=True)
+        build(con, f, rulesets)
+        _KEPT[con].current = key

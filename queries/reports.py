@@ -103,7 +103,10 @@ REPORTS: dict[str, ReportSpec] = {
         "interval, against uniform_pick (the rate choosing uniformly among the offered options would give); "
         "games it was chosen in; chosen_games/chosen_wins the decided seat-games that chose it there, "
         "declined_games/declined_wins those offered it there that never chose it (the matched baseline). Seat "
-        "filters select the deciding player." + LENGTH,
+        "filters select the deciding player." + LENGTH + " weighted_chosen_*/weighted_declined_* remove that lean "
+        "here: each seat-game offered the kind counts once, split between chosen and declined by the share of its "
+        "decisions there that chose it, so more chances no longer make a game 'chosen'; their intervals take the "
+        "summed weights as the number of games (an approximation).",
         ALL_BY,
         proportions={"pick": ("decisions", "offered_decisions")},
     ),
@@ -147,7 +150,9 @@ REPORTS: dict[str, ReportSpec] = {
         False,
         "Per Site (1-3, left to right), Rite scorings won by seat 0, seat 1, ties; resolved_first counts scorings "
         "where one player resolved that Site first that turn [MOR-28], [MOR-29] (not simultaneously), "
-        "won_by_first those the first resolver won. MORANA has no first player [MOR-13].",
+        "won_by_first those the first resolver won, first_win_rate = won_by_first / resolved_first with its Wilson "
+        "interval. MORANA has no first player [MOR-13].",
+        proportions={"first_win_rate": ("won_by_first", "resolved_first")},
     ),
     "site_order": ReportSpec(
         "Who resolved first at each Site, and why",

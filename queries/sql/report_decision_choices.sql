@@ -3,6 +3,9 @@
 -- options would give, the mean of kind's options / options offered); chosen_* are the decided seat-games that
 -- chose it at that point, declined_* those offered it there that never chose it (the matched baseline). The
 -- deciding player's seat is the one filtered. Option kinds come from option_kinds (the offered JSON's first value).
+-- weighted_*: each decided seat-game offered the kind at that point weighs 1, split between chosen and declined by
+-- the share of its decisions there that chose it (a game offered it 10 times and choosing it 5 counts half to
+-- each), so a long game with many chances to choose it no longer lands among chosen_games for that alone.
 WITH d AS (
     SELECT s.grp, s.ruleset, d.game, d.player AS seat, d.n, d.point, d.chosen_kind, d.n_offered, d.offered,
            s.decided, s.won
@@ -16,7 +19,7 @@ o AS (  -- per decision and option kind offered: how many options of that kind, 
     GROUP BY d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, d.n, k.kind, d.chosen_kind
 ),
 seat_games AS (  -- per seat-game, point and kind: chosen there at least once, or only offered
-    SELECT grp, ruleset, point, kind, won, bool_or(chosen) AS chosen
+    SELECT grp, ruleset, point, kind, won, bool_or(chosen) AS chosen, avg(chosen::INTEGER) AS share
     FROM o WHERE decided GROUP BY grp, ruleset, game, seat, point, kind, won
 ),
 picks AS (
@@ -28,7 +31,11 @@ games AS (
     SELECT grp, ruleset, point, kind,
            count(*) FILTER (WHERE chosen) AS chosen_games, count(*) FILTER (WHERE chosen AND won) AS chosen_wins,
            count(*) FILTER (WHERE NOT chosen) AS declined_games,
-           count(*) FILTER (WHERE NOT chosen AND won) AS declined_wins
+           count(*) FILTER (WHERE NOT chosen AND won) AS declined_wins,
+           round(sum(share), 4) AS weighted_chosen_games,
+           round(coalesce(sum(share) FILTER (WHERE won), 0), 4) AS weighted_chosen_wins,
+           round(sum(1 - share), 4) AS weighted_declined_games,
+           round(coalesce(sum(1 - share) FILTER (WHERE won), 0), 4) AS weighted_declined_wins
     FROM seat_games GROUP BY ALL
 ),
 occurs AS (  -- the games it was chosen in at that point (each game once, whichever seats)
@@ -39,7 +46,11 @@ SELECT p.grp, p.ruleset, p.point, p.kind AS option_kind, p.decisions,
        p.offered_decisions, NULL::DOUBLE AS pick, round(p.uniform_pick, 4) AS uniform_pick,
        coalesce(c.games, 0) AS games,
        coalesce(g.chosen_games, 0) AS chosen_games, coalesce(g.chosen_wins, 0) AS chosen_wins,
-       coalesce(g.declined_games, 0) AS declined_games, coalesce(g.declined_wins, 0) AS declined_wins
+       coalesce(g.declined_games, 0) AS declined_games, coalesce(g.declined_wins, 0) AS declined_wins,
+       coalesce(g.weighted_chosen_games, 0) AS weighted_chosen_games,
+       coalesce(g.weighted_chosen_wins, 0) AS weighted_chosen_wins,
+       coalesce(g.weighted_declined_games, 0) AS weighted_declined_games,
+       coalesce(g.weighted_declined_wins, 0) AS weighted_declined_wins
 FROM picks p
 LEFT JOIN games g USING (grp, ruleset, point, kind)
 LEFT JOIN occurs c USING (grp, ruleset, point, kind)

@@ -4,12 +4,14 @@ macro agree on every event, and each game-specific report matches an independent
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import msgspec
+import polars as pl
 import pytest
 
 from annals.engine.replay import rerun
@@ -19,7 +21,7 @@ from annals.ingest.flatten import _flatten_files, collect, flatten_files
 from annals.ingest.loader import ingest
 from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
 from annals.queries.positions import Timeline, position_from_db
-from annals.queries.reports import run_report, wilson
+from annals.queries.reports import Z95, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from tests.analysis.conftest import REAL_GAMES
 from tests.analysis.test_reports import independent_card_winrate, rows
@@ -221,6 +223,49 @@ def test_site_control(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
     got = rows(run_report(con, "site_control", min_games=0).frame, ["site"], columns)
     assert got == {(s,): tuple(c[k] for k in columns) for s, c in want.items()} and got
     assert sum(c["resolved_first"] for c in want.values()) > 0  # the sample has ordered resolutions
+
+
+def test_site_control_first_win_rate_interval(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[MOR-28] [MOR-29] won_by_first / resolved_first recounted from the logged events with polars (each Rite
+    scoring matched to the latest resolution of that Site that turn before it), and its interval checked to be the
+    Wilson score interval: both bounds solve |rate - p| = z * sqrt(p (1 - p) / n), and they hold the rate."""
+    ev = [
+        (i, e.n, e.turn, e.site, type(e).__name__, getattr(e, "first", None), getattr(e, "winner", None))
+        for i, log in enumerate(by(logs, "morana"))
+        for e in kinds(log, "SiteResolutionBegan", "SiteScored")
+    ]
+    frame = pl.DataFrame(ev, schema=["game", "n", "turn", "site", "kind", "first", "winner"], orient="row")
+    began = frame.filter(pl.col("kind") == "SiteResolutionBegan").select("game", "turn", "site", "n", "first")
+    scored = frame.filter(pl.col("kind") == "SiteScored").select("game", "turn", "site", "n", "winner")
+    matched = scored.sort("n").join_asof(  # n ascends within each game's events, so within each group
+        began.sort("n"), on="n", by=["game", "turn", "site"], strategy="backward", check_sortedness=False
+    )
+    want = (
+        matched.with_columns(ordered=pl.col("first").fill_null(-1) >= 0)
+        .group_by("site")
+        .agg(
+            resolved_first=pl.col("ordered").sum(),
+            won_by_first=(pl.col("ordered") & (pl.col("winner") == pl.col("first"))).sum(),
+        )
+    )
+    got = run_report(con, "site_control", min_games=0).frame
+    assert got.columns.index("first_win_rate") == got.columns.index("won_by_first") + 1
+    assert {r[0]: r[1:] for r in want.iter_rows()} == {
+        r[0]: r[1:] for r in got.select("site", "resolved_first", "won_by_first").iter_rows()
+    }
+    checked = 0
+    for row in got.iter_rows(named=True):
+        n, k = row["resolved_first"], row["won_by_first"]
+        if n == 0:
+            assert row["first_win_rate"] is None and row["first_win_rate_ci_low"] is None
+            continue
+        rate, lo, hi = row["first_win_rate"], row["first_win_rate_ci_low"], row["first_win_rate_ci_high"]
+        assert rate == pytest.approx(k / n, abs=5e-5) and 0 <= lo <= rate <= hi <= 1
+        for bound in (lo, hi):  # the score equation, with the bound rounded to 4 places
+            assert abs(k / n - bound) == pytest.approx(Z95 * math.sqrt(bound * (1 - bound) / n), abs=2e-4)
+        assert (lo, hi) == pytest.approx(wilson(k, n), abs=5e-5)
+        checked += 1
+    assert checked > 0  # the sample has ordered resolutions to check
 
 
 def test_site_order(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:

@@ -1,0 +1,65 @@
+"""The selection tables kept per read-only connection (``queries.filters.select``): reports run one after another
+on one connection, switching filters and rulesets back and forth past the number kept, give exactly what each
+gives on a fresh connection; a connection that can write rebuilds the selection, so it sees changed data."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from annals.queries.filters import KEPT, Filters
+from annals.queries.reports import REPORTS, ReportResult, run_report
+
+RUNS = [
+    ("card_metrics", Filters()),
+    ("slava_curves", Filters()),  # MORANA only: another selection under the same filters
+    ("damage_payments", Filters()),  # Miras 9 only
+    ("card_metrics", Filters(by="agent")),
+    ("first_player", Filters(agent="heuristic")),
+    ("deck_matrix", Filters(by="agent")),
+    ("game_length", Filters(min_turns=8)),
+    ("decision_choices", Filters(seat=1)),
+    ("site_control", Filters(deck="clash")),
+    ("card_winrate", Filters(agent="random", by="seat")),
+    ("initiative", Filters(by="deck")),
+]
+
+
+def same(a: ReportResult, b: ReportResult) -> bool:
+    return (a.sample, a.hidden, a.frame.schema, a.frame.write_csv()) == (b.sample, b.hidden, b.frame.schema,
+                                                                           b.frame.write_csv())  # fmt: skip
+
+
+def temp_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary ORDER BY 1").fetchall()]
+
+
+def test_kept_selections_answer_as_fresh_ones(real_db: Path) -> None:
+    assert len({(f, REPORTS[n].rulesets) for n, f in RUNS}) > KEPT  # more selections than are kept: some dropped
+    fresh = {}
+    for name, f in RUNS:
+        con = duckdb.connect(str(real_db), read_only=True)
+        fresh[(name, f)] = run_report(con, name, filters=f, min_games=0, database="db")
+        con.close()
+    con = duckdb.connect(str(real_db), read_only=True)
+    for name, f in [*RUNS, *reversed(RUNS), *RUNS[::2], *RUNS[1::3]]:
+        assert same(run_report(con, name, filters=f, min_games=0, database="db"), fresh[(name, f)]), (name, f)
+        kept = temp_tables(con)
+        assert {"sel_games", "sel_seats"} <= set(kept) and len(kept) <= 2 * KEPT  # in use, and at most KEPT - 1 aside
+    assert any(t.startswith("sel_seats_") for t in temp_tables(con))  # some were set aside, not rebuilt
+    con.close()
+
+
+def test_a_writable_connection_sees_changed_games(real_db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "copy.duckdb"
+    shutil.copy(real_db, path)
+    con = duckdb.connect(str(path))
+    before = run_report(con, "game_length", min_games=0).frame
+    con.execute("UPDATE games SET turns = turns + 100")
+    after = run_report(con, "game_length", min_games=0).frame
+    assert after["games"].to_list() == before["games"].to_list()
+    assert [round(t - 100, 4) for t in after["mean_turns"]] == [round(t, 4) for t in before["mean_turns"]]
+    assert temp_tables(con) == ["sel_games", "sel_seats"]  # nothing kept aside on a writable connection
+    con.close()
