@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
-from annals.engine.miras9 import blackwake, combat, stack, turn
+from annals.engine.miras9 import blackwake, combat, shipsites, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
@@ -21,7 +21,7 @@ from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, SECTIONS, SHIPPED, Pool, with_cards
 from annals.engine.miras9.reducer import apply
-from annals.engine.miras9.state import CARD_COUNTERS, EDITION, SITE_NAMES, CardState, M9State, PlayerState
+from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
@@ -129,7 +129,7 @@ class M9Ruleset:
             return DecisionPoint(s.active, "generate", opts) if len(opts) > 1 else None
         if ph == "setup.site":
             for p, pl in enumerate(s.players):
-                if not any(pl.sites):
+                if not any(pl.sites) and not any(cs.owner == p for cs in shipsites.ship_sites(s)):
                     return DecisionPoint(p, "starting_site", turn.site_options(s, p))
             return None
         if ph == "setup.mulligan":
@@ -179,8 +179,7 @@ class M9Ruleset:
                 draw(s, emit, s.active, choice.amount, "resource", "generate")
                 turn.phase(s, emit, "action")
         elif ph == "setup.site":
-            p = s.cards[choice.card].owner
-            emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "deck", SITE_NAMES[p][choice.lane], "setup"))
+            turn.place_site(s, emit, s.cards[choice.card].owner, choice.card, choice.lane, "setup")
         elif ph == "setup.mulligan":
             p = 0 if not s.players[0].mulligan_done else 1
             turn.mulligan(s, emit, rng, p, choice.take)
