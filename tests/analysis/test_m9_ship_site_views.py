@@ -4,16 +4,20 @@ flattens them as the reference does."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
 
+from annals.engine.miras9.state import ROUTE_NAMES
 from annals.engine.simulate import simulate
 from annals.ingest import columnar
 from annals.ingest.flatten import collect, flatten_files
 from annals.ingest.loader import ingest
+from annals.queries.positionfile import InvalidPositionError, load_position, position_file
+from annals.queries.positions import Timeline, position_from_db
 from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
 from tests.analysis.test_columnar import assert_same, fast
@@ -51,9 +55,51 @@ def test_ship_site_view_equals_the_logged_events(corsair_logs: Path, tmp_path: P
         ).fetchall()
         assert got == sorted(want, key=lambda r: (r[0], not r[3], r[2]))
     assert all(seen.values()), seen  # the sample games really move Ship-Sites and attack them
+    for log_path in collect([corsair_logs]):  # the SQL position() macro agrees with the fold after each of them
+        timeline = Timeline.from_file(log_path)
+        for n, e in enumerate(timeline.events):
+            if type(e) in (ev.ShipSiteMoved, ev.ShipSiteAttacked):
+                assert timeline.position(n + 1) == position_from_db(con, timeline.header.game_id, n), (log_path, n)
 
 
 @pytest.mark.skipif(not columnar.BUILT, reason="the C extension is not built here")
 def test_the_c_path_flattens_ship_site_events_as_the_reference(corsair_logs: Path) -> None:
     files = collect([corsair_logs])
     assert_same(fast(files), flatten_files(files, {}, fast=False))
+
+
+def test_a_position_with_a_ship_site_reads_back_and_an_impossible_one_is_refused_M9_064(
+    corsair_logs: Path, tmp_path: Path
+) -> None:
+    """A position file holds a Ship-Site at the position it moved to and reads back to the same state; one En Route
+    (a Ship-Site moves at once, ruling R-M9-53) or sharing its position with another [M9-064] is refused."""
+    found = None
+    for log_path in collect([corsair_logs]):
+        timeline = Timeline.from_file(log_path)
+        for n, e in enumerate(timeline.events):
+            if type(e) is ev.ShipSiteMoved:
+                state = timeline.state_after(n + 1)
+                others = [c for c in state.board if state.cards[c].cid.startswith("ss-") and c != e.cards[0]]
+                if others:
+                    found = (timeline, n + 1, e, others[0])
+                    break
+        if found:
+            break
+    assert found is not None, "no sample position with two Ship-Sites in play"
+    timeline, count, moved, other = found
+    path = tmp_path / "ship.json"
+    path.write_bytes(position_file(timeline, count))
+    assert load_position(path).state == timeline.state_after(count)
+    doc = json.loads(path.read_text())
+    card = doc["state"]["cards"][str(moved.cards[0])]
+    assert card["zone"] == moved.dst
+    card["zone"] = ROUTE_NAMES[card["loc"]]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match="never En Route"):
+        load_position(path)
+    card["zone"] = moved.dst
+    twin = doc["state"]["cards"][str(other)]
+    twin["zone"], twin["loc"] = card["zone"], card["loc"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=r"M9-064"):
+        load_position(path)
