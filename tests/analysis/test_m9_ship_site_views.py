@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from annals.engine.miras9.state import ROUTE_NAMES
+from annals.engine.miras9.state import ROUTE_NAMES, M9State
 from annals.engine.simulate import simulate
 from annals.ingest import columnar
 from annals.ingest.flatten import collect, flatten_files
@@ -79,6 +79,7 @@ def test_a_position_with_a_ship_site_reads_back_and_an_impossible_one_is_refused
         for n, e in enumerate(timeline.events):
             if type(e) is ev.ShipSiteMoved:
                 state = timeline.state_after(n + 1)
+                assert isinstance(state, M9State)
                 others = [c for c in state.board if state.cards[c].cid.startswith("ss-") and c != e.cards[0]]
                 if others:
                     found = (timeline, n + 1, e, others[0])
