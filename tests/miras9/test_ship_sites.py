@@ -3,9 +3,13 @@ R-M9-55 (engine/miras9/shipsites.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from annals.engine.miras9.board import atk, is_unit, legal_targets, spottable, ward
+from annals.engine.miras9.builder import from_spec, to_spec
 from annals.engine.miras9.combat import attackers_in
 from annals.engine.miras9.turn import end_turn, generation_max
+from annals.engine.spec import SpecError
 from annals.schemas import miras9 as ev
 from tests.miras9.table import FILLER, Table
 
@@ -230,3 +234,27 @@ def test_an_edition_2_game_places_a_ship_site_as_a_site_R_M9_45() -> None:
     t.s.phase = t.s.step = "action"
     card = t.hand(0, "ss-bastion")
     assert not any(type(o) is ev.PlayCard and o.card == card for o in t.options())
+
+
+def test_a_scenario_position_holds_a_ship_site_and_its_crew_and_round_trips_M9_030_M9_060() -> None:
+    """A judge's position lists a Ship-Site on the board [M9-030] and crew ``aboard`` their host [M9-060];
+    ``to_spec`` writes it back the same; a Ship-Site named as a Site is refused with a hint."""
+    spec = {
+        "position": {"turn": 2, "phase": "move", "active": "p1"},
+        "p1": {
+            "board": [
+                {"card": "s1=ss-bastion", "lane": "space"},
+                {"card": "c1=spirit-wisp", "lane": "space", "aboard": "s1"},
+            ]
+        },
+        "p2": {"sites": {"exterior": "site-outpost"}},
+    }
+    built = from_spec(spec)
+    s, labels = built.state, built.labels
+    shipc, crew = s.cards[labels["s1"]], s.cards[labels["c1"]]
+    assert (shipc.zone, shipc.attuned, shipc.crew, crew.aboard) == ("lane:0:space", 0, 1, shipc.iid)
+    again = from_spec(to_spec(s)).state
+    assert again.cards[crew.iid].aboard == shipc.iid and again.cards[shipc.iid].crew == 1
+    bad = {**spec, "p1": {"sites": {"space": "ss-bastion"}}}
+    with pytest.raises(SpecError, match="Ship-Site: list it under board"):
+        from_spec(bad)
