@@ -277,7 +277,7 @@ def cards(ruleset: str) -> list[CardInfo]:
     >>> import annals
     >>> pool = annals.cards("miras9")
     >>> len(pool) > 60, sorted({c.type.split(" ")[0] for c in pool})
-    (True, ['equipment', 'event', 'planet', 'site', 'token', 'unit'])
+    (True, ['equipment', 'event', 'planet', 'ship-site', 'site', 'token', 'unit'])
     """
     from annals.queries.cards import pool
 

@@ -127,6 +127,27 @@ def _miras9(s: Any, f: Fields) -> None:
         for i, loc in enumerate(getattr(s, name)):
             f.range(f"{name}[{i}]", loc, 0, 5, "a board position (side * 3 + lane)")
     f.range("next_token", s.next_token, 0, COUNTER_MAX)
+    _ship_sites(s)
+
+
+def _ship_sites(s: Any) -> None:
+    """A Ship-Site in play stands at a board position, never En Route, aboard or attached, and two never share a
+    position [M9-064] (rulings R-M9-53)."""
+    from annals.engine.miras9.state import LOC_NAMES
+
+    held: dict[int, int] = {}
+    for c in s.board:
+        card = s.cards[c]
+        if s.pool[card.cid].type != "ship_site":
+            continue
+        path = f"cards[{c}]"
+        if card.zone not in LOC_NAMES:
+            raise bad(f"{path}.zone", card.zone, "a board position lane:<side>:<lane>: a Ship-Site is never En Route")
+        if card.aboard or card.host:
+            raise bad(f"{path}.aboard", card.aboard or card.host, "0: a Ship-Site boards and attaches to nothing")
+        if card.loc in held:
+            raise bad(f"{path}.loc", card.loc, f"a position without Ship-Site {held[card.loc]} [M9-064]")
+        held[card.loc] = c
 
 
 def _morana(s: Any, f: Fields) -> None:

@@ -36,6 +36,10 @@ Events follow the field-name conventions of ``schemas.records``. Event families,
 * **extra attacks and declarations**: ``ExtraAttackGranted``, ``ExtraAttackTaken`` (a single-Unit wave, or let
   go), ``SelectionUndone`` (a pick taken back before the confirm), ``DestinationChosen`` (a stack item's
   announced destination, e.g. Escape Route's).
+* **Ship-Sites**: a Ship-Site card on the board stands at a board position ``lane:<side>:<lane>`` like a Unit (it
+  is not one [M9-030]); ``ShipSiteMoved`` (it moves at once, with its crew and Equipment [M9-063]: ``kind`` move |
+  contest | return, ``cost`` paid), ``ShipSiteAttacked`` (an unblocked attacker strikes it: no Battle Damage,
+  ``amount`` its wounds and ``retaliation`` the Ship-Site's [M9-072]).
 * **actions and effects**: ``CardPlayed``, ``AbilityActivated``, ``Awakened``, ``Manifested``, ``Pressured``,
   ``Restored``, ``TriggerFired``, ``ReplacementApplied``, ``DamagePrevented``.
 """
@@ -374,6 +378,31 @@ class DestinationChosen(Event, tag=75):
     to: str
 
 
+# Ship-Sites [M9-063]-[M9-065], [M9-072]: tags from 80 (70..79 are Blackwake and extra attacks).
+
+
+class ShipSiteMoved(Event, tag=80):
+    """A Ship-Site moves at once [M9-063] (tapped, ``cost`` paid), with its crew and the Equipment on it (the rest
+    of ``cards``): ``kind`` move (between its controller's positions), contest (onto an enemy position) or return
+    (from an enemy position to its controller's)."""
+
+    cards: list[int]
+    src: str
+    dst: str
+    cost: int
+    kind: str
+
+
+class ShipSiteAttacked(Event, tag=81):
+    """An unblocked attacker strikes a Ship-Site [M9-072]: no player Battle Damage; the attacker's ``amount`` of
+    wounds and the Ship-Site's ``retaliation`` (0 unmanned) are dealt at once (their ``CombatDamage`` follow)."""
+
+    source: int
+    card: int
+    amount: int
+    retaliation: int
+
+
 M9Event = (
     PlanetPlaced
     | DeckPrepared
@@ -420,6 +449,8 @@ M9Event = (
     | ExtraAttackTaken
     | SelectionUndone
     | DestinationChosen
+    | ShipSiteMoved
+    | ShipSiteAttacked
     | ClockCharged
     | Forfeited
 )
@@ -550,6 +581,13 @@ class UseExtraAttack(_Opt, frozen=True, tag=52):
     take: bool
 
 
+class MoveShipSite(_Opt, frozen=True, tag=60):
+    """Move Ship-Site ``card`` to board position ``loc`` [M9-063]."""
+
+    card: int
+    loc: int
+
+
 M9Option = (
     PickSite
     | Mulligan
@@ -574,6 +612,7 @@ M9Option = (
     | TakeBack
     | UseBlackwake
     | UseExtraAttack
+    | MoveShipSite
 )
 
 # ---------------------------------------------------------------- card definitions

@@ -8,6 +8,8 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
 * [M9-040], [M9-059] where a Unit may enter; [M9-004] ``cannot`` prevails over a permission (see ``may_enter``).
 * [M9-054], [M9-055] an En Route card (zone ``route:...``) is no Unit on the board unless Spotted, and even then
   never acts; [M9-057], [M9-061] a host is manned by eligible crew; [M9-056] crew give presence through the host.
+* [M9-030], [M9-065] a Ship-Site on the board (zone ``lane:...`` of its position) is no Unit; any Ship-Site at a
+  position takes the abilities of the Site under it (``ship_at``), so their statics and entry bans are not in force.
 * [M9-081] leaving the wave; [M9-013] tokens; [M9-046], [M9-047], [M9-050] paying resources, Echo never below 0.
 """
 
@@ -47,6 +49,28 @@ def is_unit(s: M9State, cs: CardState) -> bool:
     )
 
 
+SHIP_SITE = "ship_site"
+
+
+def ship_at(s: M9State, loc: int) -> int:
+    """The Ship-Site at board position ``loc``, or 0 (two never share one [M9-064])."""
+    cards = s.cards
+    for c in s.board:
+        cs = cards[c]
+        if cs.loc == loc and s.pool[cs.cid].type == SHIP_SITE and cs.zone in ZONE_LOC:
+            return c
+    return 0
+
+
+def site_in_force(s: M9State, side: int, lane: int) -> int:
+    """The Site card at ``side``'s half of ``lane`` whose abilities are in force: 0 for the basic lane token or
+    when a Ship-Site there covers it (friendly) or contests it (enemy) [M9-065]."""
+    site = s.players[side].sites[lane]
+    if site and s.pool.ship_cids and ship_at(s, side * 3 + lane):
+        return 0
+    return site
+
+
 def manned(d: CardDef, cs: CardState | None = None) -> bool:
     """[M9-057] a Vehicle or Ship with Crew 1+ is manned while an eligible Unit of its controller is aboard
     (ruling R-M9-49); Crew 0 is always manned."""
@@ -73,7 +97,7 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
             ):
                 total += getattr(st, field)
     for side in (0, 1):
-        site = s.players[side].sites[lane]
+        site = site_in_force(s, side, lane)  # [M9-065]
         if site and cards[site].cid in s.pool.static_cids:
             for st in s.pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
@@ -157,7 +181,7 @@ def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
         return True
     if "infiltrate" not in d.keywords:
         return False
-    site = s.players[side].sites[lane]
+    site = site_in_force(s, side, lane)  # [M9-065]
     return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
 
 

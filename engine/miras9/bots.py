@@ -6,8 +6,10 @@ prevention and pump Reactions on its own endangered combatants, Manifest and Pre
 Battle Damage from the piles it needs least. It mans every unmanned host it can, moves a Unit out of a column the
 enemy holds into one it does not (to the enemy half, to Pressure there), Spots enemy Units that are En Route where
 it can attack them, and never disembarks. It uses every Blackwake it can (a wound where it kills), makes every
-granted extra attack, and sends an endangered Character out of the wave by Escape Route. It reads only public
-state and its own cards.
+granted extra attack, and sends an endangered Character out of the wave by Escape Route. A Ship-Site of its own
+contests an enemy Exterior or Space that no enemy Unit holds (and comes back when the enemy gathers there), its
+crew step off there to Pressure, and it attacks an enemy Ship-Site whose retaliation it survives. It reads only
+public state and its own cards.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from typing import Any
 
 from annals.engine import agents
 from annals.engine.core import DecisionPoint
-from annals.engine.miras9.board import atk, grit, is_unit
-from annals.engine.miras9.state import M9State, lane_of, side_of
+from annals.engine.miras9.board import atk, grit, is_unit, ship_at
+from annals.engine.miras9.combat import attackers_in
+from annals.engine.miras9.shipsites import covers_site, is_ship_site, retaliation
+from annals.engine.miras9.state import M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
 from annals.schemas.miras9 import (
     Activate,
@@ -27,10 +31,12 @@ from annals.schemas.miras9 import (
     CardFlow,
     Confirm,
     DeclareAt,
+    Disembark,
     DoManifest,
     DoPressure,
     Embark,
     Generate,
+    MoveShipSite,
     MoveUnit,
     Mulligan,
     Pass,
@@ -96,6 +102,8 @@ class HeuristicAgent:
         v = float(d.cost) + 0.5
         if d.type == "site":
             v += 3 + d.gen
+        elif d.type == "ship_site":
+            v += 3 + d.gen + d.crew * 0.3
         elif d.type == "unit":
             v += (d.atk + d.grit) * 0.3
             if side_of(o.loc) != self.player:
@@ -132,8 +140,9 @@ class HeuristicAgent:
     def _embark(self, s: M9State, opts: list[Any]) -> Any:
         """Man an unmanned host (the first legal boarding of a host with no crew yet)."""
         for o in opts:
-            if type(o) is Embark and s.cards[o.host].crew == 0:
-                return o
+            host = s.cards[o.host] if type(o) is Embark else None
+            if host is not None and host.crew == 0 and not (is_ship_site(s, host) and side_of(host.loc) != self.player):
+                return o  # never back aboard a contesting Ship-Site its crew stepped off (that would loop)
         return None
 
     def _held(self, s: M9State, lane: int) -> int:
@@ -148,6 +157,9 @@ class HeuristicAgent:
         board = self._embark(s, opts)
         if board is not None:
             return board
+        ship = self._ship_move(s, opts)
+        if ship is not None:
+            return ship
         best, best_score = None, 0.0
         for o in opts:
             if type(o) is not MoveUnit:
@@ -161,10 +173,39 @@ class HeuristicAgent:
             return best
         return Pass()
 
+    def _ship_move(self, s: M9State, opts: list[Any]) -> Any:
+        """Contest an enemy position whose column no enemy Unit holds; come back from one the enemy holds."""
+        budget = len(s.players[self.player].resource)
+        for o in opts:
+            if type(o) is not MoveShipSite:
+                continue
+            cs = s.cards[o.card]
+            here, there = self._held(s, lane_of(cs.loc)), self._held(s, lane_of(o.loc))
+            if side_of(cs.loc) != self.player and side_of(o.loc) == self.player and here and not there:
+                return o  # return from a contest the enemy now holds
+            if side_of(cs.loc) == self.player and side_of(o.loc) != self.player and not there and budget >= 3:
+                return o  # contest: the enemy Site loses its abilities, the crew can Pressure there
+        return None
+
+    def _disembark(self, s: M9State, opts: list[Any]) -> Any:
+        """Step ready crew off a Ship-Site contesting an enemy position no enemy Unit holds, to Pressure there."""
+        for o in opts:
+            if type(o) is not Disembark:
+                continue
+            cs = s.cards[o.card]
+            host = s.cards[cs.aboard]
+            if (is_ship_site(s, host) and side_of(host.loc) != self.player and not self._held(s, lane_of(host.loc))
+                    and cs.attuned and not cs.tapped):  # fmt: skip
+                return o
+        return None
+
     def _action(self, s: M9State, opts: list[Any]) -> Any:
         aw = self._best_awaken(s, opts)
         if aw is not None:
             return aw
+        off = self._disembark(s, opts)
+        if off is not None:
+            return off
         board = self._embark(s, opts)
         if board is not None:
             return board
@@ -187,7 +228,16 @@ class HeuristicAgent:
         if aw is not None:
             return aw
         decl = [o for o in opts if type(o) is DeclareAt]
-        return decl[0] if decl else Pass()
+        open_ = [o for o in decl if not covers_site(s, 1 - self.player, o.lane)]
+        if open_:
+            return open_[0]
+        for o in decl:  # the enemy's Ship-Site covers the Site: attack it only where someone survives or sinks it
+            ship = s.cards[ship_at(s, loc_of(1 - self.player, o.lane))]
+            left = grit(s, ship) - ship.wounds
+            for u in attackers_in(s, self.player, o.lane):
+                if retaliation(s, ship) < grit(s, u) - u.wounds or atk(s, u) >= left:
+                    return o
+        return Pass()
 
     def _attackers(self, s: M9State, opts: list[Any]) -> Any:
         adds = [o for o in opts if type(o) is AddAttacker]
@@ -202,6 +252,11 @@ class HeuristicAgent:
                 foe = s.cards[o.target]
                 if atk(s, me) >= grit(s, foe) - foe.wounds and atk(s, foe) < grit(s, me) - me.wounds:
                     return o
+        for o in adds:  # an enemy Ship-Site whose retaliation it survives [M9-072]
+            me = s.cards[o.card]
+            ship = s.cards.get(o.target) if o.target else None
+            if ship is not None and is_ship_site(s, ship) and retaliation(s, ship) < grit(s, me) - me.wounds:
+                return o
         for o in adds:
             me = s.cards[o.card]
             if o.target == 0 and (grit(s, me) > best_blocker or atk(s, me) >= 3 or not blockers):

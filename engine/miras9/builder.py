@@ -170,7 +170,7 @@ PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate"
 STATUS = ("tapped", "attuned")
 COUNTS = ("wounds", "shield")
 MODS = ("atk_mod", "grit_mod")
-BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "awakened", *STATUS, *COUNTS, *MODS})
+BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "aboard", "awakened", *STATUS, *COUNTS, *MODS})
 
 
 def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
@@ -201,6 +201,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     number = Numbering(instance_id)
     leaders: list[str] = []
     hosts: list[tuple[int, str, str]] = []
+    crews: list[tuple[int, str, str]] = []
     boards: list[tuple[int, list[Any]]] = []
     for p, key in enumerate(PLAYERS):
         side = spec_table(spec, key, "", PLAYER_FIELDS)
@@ -239,7 +240,9 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
             lane = LANES.index(lane_name)
             label, written = entry(value, field)
             cid = card_id(known, names, written, field)
-            if known[cid].type not in ("site", "ship_site"):
+            if known[cid].type == "ship_site":  # in play it stands on the board (ruling R-M9-53)
+                raise SpecError(field, f"{cid!r} is a Ship-Site: list it under board with its lane", written)
+            if known[cid].type != "site":
                 raise SpecError(field, f"{cid!r} is a {known[cid].type}, not a Site", written)
             iid = number.add(p, cid, label, field)
             s.cards[iid] = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone=SITE_NAMES[p][lane], loc=loc_of(p, lane))
@@ -270,7 +273,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                 number.labels.pop(label, None)
                 number.label(label, iid, f"{field}.card")
             else:
-                if known[cid].type not in ("unit", "equipment", "token"):
+                if known[cid].type not in ("unit", "equipment", "token", "ship_site"):
                     raise SpecError(
                         f"{field}.card", f"{cid!r} is a {known[cid].type}: not a card on the board", written
                     )
@@ -284,7 +287,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                     cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
                 s.cards[iid] = cs
             cs.loc, cs.zone = where, LOC_NAMES[where]
-            cs.attuned = 1
+            cs.attuned = int(known[cid].type != "ship_site")  # a Ship-Site is no Unit: never Attuned
             for name in STATUS:
                 if name in value:
                     setattr(cs, name, flag(value[name], f"{field}.{name}"))
@@ -296,11 +299,20 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                     setattr(cs, name, integer(value[name], f"{field}.{name}", -99))
             if "host" in value:
                 hosts.append((iid, str(value["host"]), f"{field}.host"))
+            if "aboard" in value:  # crew: the label of the host it is embarked on [M9-060]
+                crews.append((iid, str(value["aboard"]), f"{field}.aboard"))
             s.board.append(iid)
     for iid, host, field in hosts:
         if host not in number.labels or number.labels[host] not in s.board:
             raise SpecError(field, f"{host!r} is no label of a Unit on the board; name the equipped Unit's label", host)
         s.cards[iid].host = number.labels[host]
+    for iid, host, field in crews:
+        h = number.labels.get(host)
+        if h is None or h not in s.board or s.cards[h].loc != s.cards[iid].loc:
+            raise SpecError(field, f"{host!r} is no label of a host at this card's position; name its host", host)
+        s.cards[iid].aboard = h
+        if s.cards[iid].owner == s.cards[h].ctrl:  # [M9-061] only the host controller's Units man it
+            s.cards[h].crew += 1
     wavespec.read(spec, s, number.labels, number.add, known, names)  # a wave in progress, its window and stack
     decks = [DeckList(f"scenario-{key}", number.cards[p], leaders[p]) for p, key in enumerate(PLAYERS)]
     s.card_defs = list(pool.extra)
@@ -351,6 +363,8 @@ def to_spec(s: M9State) -> dict[str, Any]:
                     item[name] = value
             if cs.host:
                 item["host"] = labels[cs.host]
+            if cs.aboard:
+                item["aboard"] = labels[cs.aboard]
             board.append(item)
         side["board"] = board
         spec[PLAYERS[p]] = side

@@ -100,7 +100,9 @@ def stats(c: CardDef, pool: dict[str, CardDef]) -> dict[str, int]:
     if c.type in ("unit", "token"):
         numbers = {"ATK": c.atk, "GRIT": c.grit, "ECHO": c.echo}
         return numbers | ({"Crew": c.crew} if c.crew >= 0 else {})
-    if c.type in ("site", "ship_site"):
+    if c.type == "ship_site":  # [M9-030] it takes wounds (GRIT) and retaliates (ATK, while manned: R-M9-55)
+        return {"Generation": c.gen, "ATK": c.atk, "GRIT": c.grit} | ({"Crew": c.crew} if c.crew >= 0 else {})
+    if c.type == "site":
         return {"Generation": c.gen} | ({"Crew": c.crew} if c.crew >= 0 else {})
     if c.type == "planet":
         spirit = pool[c.id + SPIRIT_SUFFIX]

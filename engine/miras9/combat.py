@@ -8,6 +8,10 @@ Targets are enemy Units in the column or the Site position itself (0); a basic l
 at a time, and confirm them together; nothing else happens in between [M9-074], [M9-076]. Until the confirm each
 pick can be taken back, last first, and with no pick left the Site itself (ruling R-M9-44).
 
+Ship-Sites (``shipsites``, rulings R-M9-54, R-M9-55): an enemy Ship-Site in the column is a target; the defender's
+Site position is not while the defender's own Ship-Site covers it; an unblocked attack on a Ship-Site deals no
+Battle Damage but wounds it and takes its retaliation at once [M9-072].
+
 Card-granted extra attacks [M9-073], [M9-083] (ruling R-M9-42, settles A-16): Raithe's Killing Machine readies him
 and grants one extra attack in the consequences step when Units his attack wounded (its target or its blockers)
 are defeated and he is still on the board. After the wave ends its controller makes it at once, alone, at the same
@@ -19,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.core import Emit
+from annals.engine.miras9 import shipsites
 from annals.engine.miras9.board import atk, can_act, counter, defn, is_unit
 from annals.engine.miras9.damage import deal, settle
 from annals.engine.miras9.effects import check_defeats, fire
@@ -62,20 +67,25 @@ def blockers_in(s: M9State, player: int, lane: int) -> list[CardState]:
 
 
 def target_ok(s: M9State, w: Wave, t: int) -> bool:
-    """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082]."""
+    """An opposing Unit still on the board in the wave's column and still in the wave [M9-066], [M9-081], [M9-082],
+    or an enemy Ship-Site in the column (ruling R-M9-54)."""
     cs = s.cards.get(t)
-    return cs is not None and is_unit(s, cs) and cs.ctrl != w.attacker and lane_of(cs.loc) == w.lane and t not in w.left
+    if cs is None or cs.ctrl == w.attacker or lane_of(cs.loc) != w.lane or t in w.left:
+        return False
+    return is_unit(s, cs) or shipsites.is_ship_site(s, cs)
 
 
 def declare_options(s: M9State) -> list[DeclareAt]:
     p = s.active
+    # a covered Site position leaves its covering Ship-Site to attack, so every lane has a target (R-M9-54)
     return [DeclareAt(lane) for lane in range(3) if lane not in s.attacked and attackers_in(s, p, lane)]
 
 
 def selection_options(s: M9State) -> list[Any]:
     w = s.wave
     assert w is not None
-    targets = [0] + [c for c in s.board if target_ok(s, w, c)]
+    site = [] if shipsites.covers_site(s, 1 - w.attacker, w.lane) else [0]  # ruling R-M9-54 (A-27)
+    targets = site + [c for c in s.board if target_ok(s, w, c)]
     opts: list[Any] = [CONFIRM] if w.attackers else []
     for cs in attackers_in(s, w.attacker, w.lane):
         if cs.iid not in w.attackers and (not w.extra or cs.iid == w.extra):  # an extra attack is his alone
@@ -173,12 +183,14 @@ def confirm_blocks(s: M9State, emit: Emit) -> None:
 Hit = tuple[int, int, int, list[int]]  # (source, target, amount, the blockers combined in a retaliation)
 
 
-def _wave_hits(s: M9State, w: Wave) -> tuple[list[Hit], list[tuple[int, int]]]:
-    """Who wounds whom in the wave, with current ATK [M9-078], and the unblocked attackers' Battle Damage
-    (attacker, amount) against the defender's Site position."""
+def _wave_hits(s: M9State, w: Wave) -> tuple[list[Hit], list[tuple[int, int]], list[Hit]]:
+    """Who wounds whom in the wave, with current ATK [M9-078], the unblocked attackers' Battle Damage
+    (attacker, amount) against the defender's Site position, and the unblocked attacks on Ship-Sites (attacker,
+    Ship-Site, ATK, [retaliation]) [M9-072]."""
     cards = s.cards
     hits: list[Hit] = []
     battle: list[tuple[int, int]] = []
+    ships: list[Hit] = []
     for a, t in zip(w.attackers, w.targets, strict=True):
         acs = cards[a]
         power = atk(s, acs)
@@ -190,10 +202,15 @@ def _wave_hits(s: M9State, w: Wave) -> tuple[list[Hit], list[tuple[int, int]]]:
         elif t == 0:  # [M9-071]
             if power:
                 battle.append((a, power))
+        elif target_ok(s, w, t) and shipsites.is_ship_site(s, cards[t]):  # [M9-072] no Battle Damage
+            back = shipsites.retaliation(s, cards[t])
+            ships.append((a, t, power, [back]))
+            hits.append((a, t, power, []))
+            hits.append((t, a, back, []))
         elif target_ok(s, w, t):  # [M9-070]
             hits.append((a, t, power, []))
             hits.append((t, a, atk(s, cards[t]), []))
-    return hits, battle
+    return hits, battle, ships
 
 
 def combat_damage(s: M9State, emit: Emit) -> None:
@@ -204,11 +221,19 @@ def combat_damage(s: M9State, emit: Emit) -> None:
     site = defended_site(w)
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
     cards = s.cards
-    hits, battle = _wave_hits(s, w)
+    hits, battle, ships = _wave_hits(s, w)
+    for a, ship, amount, (back,) in ships:
+        emit(ev.ShipSiteAttacked(s.n, s.turn, s.step, w.attacker, a, ship, amount, back))
+    struck_ships = {ship for _, ship, _, _ in ships}  # not Units: Killing Machine needs a Unit [M9-083]
     machines = {a for a in w.attackers if KILLING_MACHINE in defn(s, cards[a]).keywords}
     struck: dict[int, set[int]] = {}  # Killing Machine attacker -> the Units his attack wounded
     for src, tgt, amount, combined in hits:
-        if amount and deal(s, emit, src, cards[tgt], amount, "combat", combined) and src in machines:
+        if (
+            amount
+            and deal(s, emit, src, cards[tgt], amount, "combat", combined)
+            and src in machines
+            and (tgt not in struck_ships)
+        ):
             struck.setdefault(src, set()).add(tgt)
     for a, amount in battle:
         emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))

@@ -5,12 +5,11 @@ rules; ``check_log`` refuses it first, with a named error saying what does not f
 * An earlier pool's cards are its own shipped file, kept beside today's (``EARLIER_FILES``, by pool hash; its
   bytes hash to that name, checked by the tests). A deck card or an event's card id outside it:
   ``CardNotInPoolError``.
-* Edition 1 had no movement, crews, Blackwake, extra attacks or take back: no event kind from tag
-  ``EDITION_2_EVENT_TAG`` on, no option kind from ``EDITION_2_OPTION_TAG`` on, no decision at the points
-  ``EDITION_2_POINTS``. Any of them under an edition-1 header: ``EditionMismatchError``.
-* The reverse: edition 2 asks a Move-phase decision every turn [M9-037]; a log of an edition-2 pool (today's, or
-  an earlier one of edition 2) whose Move phase passes with no decision was played by edition 1:
-  ``EditionMismatchError``.
+* Each edition only added: its event kinds and option kinds take tags from ``ADDED_TAGS[edition]`` on (edition 2:
+  movement, crews, Blackwake, extra attacks, take back; edition 3: Ship-Sites), and edition 2 added the decision
+  points ``EDITION_2_POINTS``. Any of them under the header of an earlier edition: ``EditionMismatchError``.
+* The reverse: edition 2 and later ask a Move-phase decision every turn [M9-037]; a log of such a pool (today's, or
+  an earlier one) whose Move phase passes with no decision was played by edition 1: ``EditionMismatchError``.
 """
 
 from __future__ import annotations
@@ -27,9 +26,13 @@ from annals.schemas import miras9 as ev
 from annals.schemas.errors import CardNotInPoolError, CardPoolError, EditionMismatchError
 from annals.schemas.logfile import GameLog
 
-EARLIER_FILES = {"cdbf1905cc74e766": DATA / "cards-edition1.toml"}  # each earlier pool's cards.toml, by hash
-EDITION_2_EVENT_TAG = 60  # UnitMoved (60) .. DestinationChosen (75) and any kind added since
-EDITION_2_OPTION_TAG = 40  # MoveUnit (40) .. UseExtraAttack (52) and any kind added since
+EARLIER_FILES = {  # each earlier pool's cards.toml, by hash
+    "cdbf1905cc74e766": DATA / "cards-edition1.toml",
+    "ff31c769e9757719": DATA / "cards-edition2.toml",
+}
+# edition -> (first event tag, first option tag) of the kinds it added: edition 2 UnitMoved (60) .. DestinationChosen
+# (75) and MoveUnit (40) .. UseExtraAttack (52); edition 3 ShipSiteMoved (80) .. and MoveShipSite (60) ..
+ADDED_TAGS = {2: (60, 40), 3: (80, 60)}
 EDITION_2_POINTS = frozenset({"move", "blackwake", "extra_attack"})
 EDITION_1 = "edition 1: before movement, crews, Blackwake and extra attacks"
 
@@ -87,19 +90,23 @@ def check_log(log: GameLog, path: str) -> None:
             raise _error(CardNotInPoolError, log, path, f"event {e.n}: card_id",
                          f"{type(e).__name__} names {named!r}, which is not in the {pool} that the header names: "
                          f"{fix}")  # fmt: skip
-        if edition == 1 and _tag(e) >= EDITION_2_EVENT_TAG:
+        if _later(edition, _tag(e), 0):
             raise _error(EditionMismatchError, log, path, f"event {e.n}: kind",
                          f"{type(e).__name__} is an event the rules of the {pool} that the header names never "
                          f"make: {fix}")  # fmt: skip
-    if edition != 1:
-        return
     for d in log.decisions:
-        later = [type(o).__name__ for o in d.offered if _tag(o) >= EDITION_2_OPTION_TAG]
-        if d.point in EDITION_2_POINTS or later:
+        later = [type(o).__name__ for o in d.offered if _later(edition, _tag(o), 1)]
+        if (edition == 1 and d.point in EDITION_2_POINTS) or later:
             what = f"offers {later[0]}" if later else f"is asked at point {d.point!r}"
             raise _error(EditionMismatchError, log, path, f"decision {d.n}: point",
                          f"decision {d.n} {what}, which the rules of the {pool} that the header names never ask: "
                          f"{fix}")  # fmt: skip
+
+
+def _later(edition: int, tag: int, which: int) -> bool:
+    """Is an event (``which`` 0) or option (1) of this tag of a kind a later edition than ``edition`` added?"""
+    added = ADDED_TAGS.get(edition + 1)
+    return added is not None and tag >= added[which]
 
 
 def _check_current(log: GameLog, path: str) -> None:
@@ -133,4 +140,4 @@ def _error(kind: type[CardPoolError], log: GameLog, path: str, field: str, messa
     return kind(path, message, frame=frame, offset=offset, field=field)
 
 
-__all__ = ["EARLIER_FILES", "check_log", "earlier_cards"]
+__all__ = ["ADDED_TAGS", "EARLIER_FILES", "check_log", "earlier_cards"]

@@ -34,6 +34,7 @@ from annals.engine.miras9.board import (
 from annals.engine.miras9.damage import deal, leave_board
 from annals.engine.miras9.escape import destinations
 from annals.engine.miras9.movement import spot
+from annals.engine.miras9.shipsites import is_ship_site, ship_sites
 from annals.engine.miras9.state import (
     LOC_NAMES,
     REPLACEMENT,
@@ -259,12 +260,13 @@ def check_defeats(s: M9State, emit: Emit) -> None:
     replacement that cannot cure GRIT 0 does not loop."""
     saved: list[int] = []
     while not s.over:
-        doomed = [cs for cs in units(s) if cs.iid not in saved and cs.wounds >= grit(s, cs)]
+        candidates = units(s) + ship_sites(s)  # a Ship-Site is defeated by its wounds too [M9-030] (R-M9-55)
+        doomed = [cs for cs in candidates if cs.iid not in saved and cs.wounds >= grit(s, cs)]
         if not doomed:
             return
         for cs in doomed:
-            if is_unit(s, cs) and not defeat(s, emit, cs):  # an earlier defeat may have moved it already
-                saved.append(cs.iid)
+            if (is_unit(s, cs) or is_ship_site(s, cs)) and not defeat(s, emit, cs):  # an earlier defeat may have
+                saved.append(cs.iid)  # moved it already
 
 
 __all__ = ["check_defeats", "combatants", "counter", "defeat", "fire", "grit", "resolve", "set_echo", "units"]

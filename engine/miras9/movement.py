@@ -17,7 +17,17 @@
 from __future__ import annotations
 
 from annals.engine.core import Emit
-from annals.engine.miras9.board import _static_sum, can_act, counter, defn, is_unit, spend, spottable, unit_lanes
+from annals.engine.miras9.board import (
+    _static_sum,
+    can_act,
+    counter,
+    defn,
+    is_unit,
+    site_in_force,
+    spend,
+    spottable,
+    unit_lanes,
+)
 from annals.engine.miras9.state import (
     ALL_LOCS,
     LOC_NAMES,
@@ -46,7 +56,7 @@ def may_reach(s: M9State, cs: CardState, loc: int) -> bool:
     side = side_of(loc)
     if side == cs.ctrl:
         return True
-    site = s.players[side].sites[lane_of(loc)]
+    site = site_in_force(s, side, lane_of(loc))  # [M9-065] a Ship-Site there takes the Site's abilities
     return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
 
 

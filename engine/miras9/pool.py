@@ -28,6 +28,7 @@ class Pool(dict[str, CardDef]):
     spirit: dict[str, CardDef]
     static_cids: frozenset[str]
     spirit_static: frozenset[str]
+    ship_cids: frozenset[str]
     digest: str
     extra: tuple[CardDefinition, ...]
 
@@ -36,6 +37,7 @@ class Pool(dict[str, CardDef]):
         self.spirit = {cid[: -len(SPIRIT_SUFFIX)]: d for cid, d in cards.items() if cid.endswith(SPIRIT_SUFFIX)}
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
+        self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
         self.digest = digest
         self.extra = tuple(extra)
 
@@ -70,7 +72,7 @@ def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
 # The shipped pools before this one, by hash, and the rules edition their games were played under
 # (``M9State.edition``). Each later pool only adds cards, so the shipped pool holds every card of theirs unchanged
 # (ruling R-M9-45).
-EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1}
+EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1, "ff31c769e9757719": 2}
 DECKS: dict[str, DeckList] = load_decks(SHIPPED)
 DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)
 

@@ -331,6 +331,14 @@ def _undone(s: M9State, e: ev.SelectionUndone) -> None:
         s.step = "attack"
 
 
+def _ship_moved(s: M9State, e: ev.ShipSiteMoved) -> None:
+    """[M9-063] a Ship-Site, its crew and Equipment reach their new position at once (ruling R-M9-53)."""
+    loc = ZONE_LOC[e.dst]
+    for c in e.cards:
+        cs = s.cards[c]
+        cs.zone, cs.loc = e.dst, loc
+
+
 def _destination(s: M9State, e: ev.DestinationChosen) -> None:
     s.stack[-1].dest = ZONE_LOC[e.to]
 
@@ -382,5 +390,7 @@ apply = Reducer[M9State](
         ev.ExtraAttackTaken: _extra_taken,
         ev.SelectionUndone: _undone,
         ev.DestinationChosen: _destination,
+        ev.ShipSiteMoved: _ship_moved,
+        ev.ShipSiteAttacked: _record_only,
     }
 )

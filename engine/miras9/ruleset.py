@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
-from annals.engine.miras9 import blackwake, combat, editions, stack, turn
+from annals.engine.miras9 import blackwake, combat, editions, shipsites, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
@@ -21,7 +21,7 @@ from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, SECTIONS, SHIPPED, Pool, with_cards
 from annals.engine.miras9.reducer import apply
-from annals.engine.miras9.state import CARD_COUNTERS, EDITION, SITE_NAMES, CardState, M9State, PlayerState
+from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
@@ -135,7 +135,7 @@ class M9Ruleset:
             return DecisionPoint(s.active, "generate", opts) if len(opts) > 1 else None
         if ph == "setup.site":
             for p, pl in enumerate(s.players):
-                if not any(pl.sites):
+                if not any(pl.sites) and not any(cs.owner == p for cs in shipsites.ship_sites(s)):
                     return DecisionPoint(p, "starting_site", turn.site_options(s, p))
             return None
         if ph == "setup.mulligan":
@@ -185,8 +185,7 @@ class M9Ruleset:
                 draw(s, emit, s.active, choice.amount, "resource", "generate")
                 turn.phase(s, emit, "action")
         elif ph == "setup.site":
-            p = s.cards[choice.card].owner
-            emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "deck", SITE_NAMES[p][choice.lane], "setup"))
+            turn.place_site(s, emit, s.cards[choice.card].owner, choice.card, choice.lane, "setup")
         elif ph == "setup.mulligan":
             p = 0 if not s.players[0].mulligan_done else 1
             turn.mulligan(s, emit, rng, p, choice.take)
@@ -220,7 +219,7 @@ class M9Ruleset:
 
     def redact(self, event: Any, viewer: int) -> Any:
         """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]. A
-        card Battle Damage revealed [M9-088] stays shown wherever its Blackwake puts it (ruling R-M9-53)."""
+        card Battle Damage revealed [M9-088] stays shown wherever its Blackwake puts it (ruling R-M9-57)."""
         kind = type(event)
         if kind is ev.PileShuffled or kind is ev.DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
@@ -231,7 +230,7 @@ class M9Ruleset:
         if kind is ev.BattleDamagePaid and event.src == "hand" and event.dst in HIDDEN and viewer != event.player:
             return msgspec.structs.replace(event, card=UNKNOWN)  # no rule does this: a card from Hand stays hidden
         # A point paid from Main Deck, Resource or Used showed its card to both players (``BlackwakeChecked``), so
-        # where a Blackwake replacement puts it (Hand, or on top of Resource) is public too (ruling R-M9-53)
+        # where a Blackwake replacement puts it (Hand, or on top of Resource) is public too (ruling R-M9-57)
         return event
 
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:

@@ -147,7 +147,7 @@ def combatants(w: Wave) -> list[int]:
     return list(dict.fromkeys(members))
 
 
-EDITION = 2  # the rules edition new games are played by; earlier shipped pools: ``pool.EARLIER_POOLS`` (R-M9-45)
+EDITION = 3  # the rules edition new games are played by; earlier shipped pools: ``pool.EARLIER_POOLS`` (R-M9-45)
 
 
 class M9State(GameState, kw_only=True, dict=True):
@@ -188,7 +188,7 @@ class M9State(GameState, kw_only=True, dict=True):
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0
-    edition: int = EDITION  # 1: a game of the first shipped pool, replayed by its rules (no movement, crews, Blackwake)
+    edition: int = EDITION  # 1: the first shipped pool's rules (no movement, crews, Blackwake); 2: no Ship-Sites
     card_defs: list[CardDefinition] = []
 
     def __post_init__(self) -> None:

@@ -6,7 +6,8 @@
 * Losing at the start of a turn [M9-023], [M9-051].
 * The turn [M9-031]-[M9-038]: Awaken (ready [M9-052]; the card-flow choice; generation up to the maximum, ruling
   R-M9-05), Action (play cards [M9-039]-[M9-042], Action abilities [M9-045]), Attack (waves, ``combat``), Move
-  (normal movement, embarking and disembarking: ``movement``, ``crews``; Awaken too, ruling R-M9-52), Attune
+  (normal movement, embarking and disembarking: ``movement``, ``crews``; Ship-Site moves: ``shipsites``; Awaken
+  too, ruling R-M9-52), Attune
   (Manifest, Pressure [M9-093]-[M9-097], Restore [M9-101], Resource-to-Hand draws [M9-049]), then passing the turn
   ends Unattuned [M9-038] and temporary modifiers.
 * Planet and Spirit [M9-102]-[M9-105]: Awaken at any main decision of one's own turn, paying the threshold
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from annals.engine.core import Emit
-from annals.engine.miras9 import blackwake, combat, crews, movement, stack
+from annals.engine.miras9 import blackwake, combat, crews, movement, shipsites, stack
 from annals.engine.miras9.board import (
     can_act,
     counter,
@@ -47,6 +48,7 @@ from annals.schemas.miras9 import (
     DoRestore,
     Embark,
     Generate,
+    MoveShipSite,
     MoveUnit,
     Mulligan,
     Pass,
@@ -74,6 +76,13 @@ def begin(s: M9State, emit: Emit, decks: list[list[int]]) -> None:
         emit(ev.PlanetPlaced(s.n, 0, "setup", p, pl.leader, s.cards[pl.leader].cid))
         emit(ev.DeckPrepared(s.n, 0, "setup", p, decks[p]))
     phase(s, emit, "setup.site")
+
+
+SHIP_SITE_EDITION = 3  # the first edition with Ship-Sites in play; before it one was placed as a Site (R-M9-45)
+
+
+def ships_in_play(s: M9State) -> bool:
+    return s.edition >= SHIP_SITE_EDITION
 
 
 def site_options(s: M9State, p: int) -> list[PickSite]:
@@ -134,9 +143,17 @@ def start_turn(s: M9State, emit: Emit, p: int) -> None:
 
 
 def generation_max(s: M9State, p: int) -> int:
-    """Ruling R-M9-05: the sum of the resource values of the player's real Sites (a basic lane token gives 0)."""
-    cards = s.cards
-    return sum(s.pool[cards[c].cid].gen for c in s.players[p].sites if c)
+    """Ruling R-M9-05: the sum of the resource values of the player's real Sites (a basic lane token gives 0);
+    a friendly Ship-Site replaces the value of the Site it covers (ruling R-M9-54)."""
+    return shipsites.generation(s, p)
+
+
+def place_site(s: M9State, emit: Emit, p: int, card: int, lane: int, reason: str) -> None:
+    """A Site to its slot; a Ship-Site to its board position on ``p``'s half (ruling R-M9-53)."""
+    if s.pool[s.cards[card].cid].type == "ship_site" and ships_in_play(s):
+        move(s, emit, card, LOC_NAMES[loc_of(p, lane)], reason)
+    else:
+        move(s, emit, card, SITE_NAMES[p][lane], reason)
 
 
 def end_turn(s: M9State, emit: Emit) -> None:
@@ -183,6 +200,8 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
             opts.extend(PlayCard(c, loc) for loc in ALL_LOCS if may_enter(s, d, p, loc))
         elif t == "site":
             opts.extend(PlayCard(c, loc_of(p, lane)) for lane in d.lanes if not pl.sites[lane])
+        elif t == "ship_site" and ships_in_play(s):  # ruling R-M9-53: at one of its lanes, where none is
+            opts.extend(PlayCard(c, loc) for loc in shipsites.place_options(s, p, d.lanes))
         elif t == "equipment":
             opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(s, cards[h]))
         elif t == "event" and "reaction" not in d.keywords:
@@ -205,6 +224,7 @@ def move_options(s: M9State) -> list[Any]:
     p = s.active
     opts: list[Any] = [PASS]
     opts.extend(movement.move_options(s, p))
+    opts.extend(shipsites.ship_options(s, p))  # [M9-063]
     opts.extend(crews.crew_options(s, p))
     opts.extend(awaken_options(s, p))
     return opts
@@ -232,7 +252,7 @@ def attune_options(s: M9State) -> list[Any]:
         if side_of(cs.loc) == p:
             if cs.loc not in s.manifested:
                 opts.append(DoManifest(c))
-        elif cs.loc not in s.pressured:
+        elif cs.loc not in s.pressured and not shipsites.pressure_barred(s, p, lane):  # [M9-100]
             opts.append(DoPressure(c))
     if pl.echo >= RESTORE_COST and pl.discard:  # ruling R-M9-14: Restore needs a card to move
         opts.append(DoRestore())
@@ -266,8 +286,8 @@ def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
     if t == "unit":
         move(s, emit, opt.card, LOC_NAMES[opt.loc], "play")  # enters Unattuned [M9-053]
         fire(s, emit, s.cards[opt.card], "enter")
-    elif t == "site":
-        move(s, emit, opt.card, SITE_NAMES[p][lane_of(opt.loc)], "play")
+    elif t == "site" or t == "ship_site":
+        place_site(s, emit, p, opt.card, lane_of(opt.loc), "play")
     elif t == "equipment":  # [M9-041]
         move(s, emit, opt.card, LOC_NAMES[s.cards[opt.target].loc], "attach", opt.target)
     else:  # [M9-042] resolve, then Discard
@@ -315,6 +335,8 @@ def main_act(s: M9State, emit: Emit, choice: Any) -> bool:
 def move_act(s: M9State, emit: Emit, choice: Any) -> None:
     if type(choice) is MoveUnit:
         movement.move_unit(s, emit, s.active, choice)
+    elif type(choice) is MoveShipSite:
+        shipsites.move_ship(s, emit, s.active, choice)
     elif not main_act(s, emit, choice):
         phase(s, emit, "attune")
 

@@ -209,3 +209,10 @@ COMMENT ON COLUMN decision_options.option IS 'Index of the option in offered, fr
 COMMENT ON COLUMN decision_options.kind IS 'Option class name';
 COMMENT ON COLUMN decision_options.chosen IS 'This option was the one chosen';
 COMMENT ON COLUMN decision_options.fields IS 'The option''s fields: MAP from field name to JSON value';
+COMMENT ON VIEW m9_ship_sites IS 'Miras 9 Ship-Sites: each move, contest and return [M9-063] (one row per card: the Ship-Site, then the crew and Equipment aboard), and each unblocked attack on one [M9-072]';
+COMMENT ON COLUMN m9_ship_sites.ship_site IS 'True for the Ship-Site (ShipSiteMoved: false for its crew and Equipment)';
+COMMENT ON COLUMN m9_ship_sites.cost IS 'ShipSiteMoved: resources paid (1 between friendly positions, 2 to contest or return)';
+COMMENT ON COLUMN m9_ship_sites.move_kind IS 'ShipSiteMoved: move (between its controller''s positions), contest (onto an enemy position) or return';
+COMMENT ON COLUMN m9_ship_sites.attacker IS 'ShipSiteAttacked: the unblocked attacker that struck the Ship-Site (no Battle Damage)';
+COMMENT ON COLUMN m9_ship_sites.amount IS 'ShipSiteAttacked: the wounds the attacker dealt it (its ATK)';
+COMMENT ON COLUMN m9_ship_sites.retaliation IS 'ShipSiteAttacked: the Ship-Site''s retaliation (its ATK while manned, 0 unmanned)';

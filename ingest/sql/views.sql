@@ -102,3 +102,13 @@ FROM decisions d
 JOIN games g USING (game)
 CROSS JOIN unnest(d.offered::JSON[]) WITH ORDINALITY AS o(opt, idx)
 JOIN option_kinds k ON k.ruleset = g.ruleset AND k.tag = o.opt->>0;
+
+CREATE OR REPLACE VIEW m9_ship_sites AS      -- Ship-Site moves (one row per card: the Ship-Site, then its riders)
+SELECT e.game, e.n, e.turn, e.step, e.player, e.kind, c.card, c.idx = 1 AS ship_site, e.src, e.dst,  -- [M9-063],
+       (e.extra->>'cost')::INTEGER AS cost, e.extra->>'kind' AS move_kind,                  -- and attacks on
+       NULL::INTEGER AS attacker, NULL::INTEGER AS amount, NULL::INTEGER AS retaliation      -- them [M9-072]
+FROM (SELECT * FROM events WHERE kind = 'ShipSiteMoved') e, unnest(e.cards) WITH ORDINALITY AS c(card, idx)
+UNION ALL
+SELECT game, n, turn, step, player, kind, card, TRUE, NULL, NULL, NULL, NULL,
+       coalesce((extra->>'source')::INTEGER, TRY_CAST(source AS INTEGER)), amount, (extra->>'retaliation')::INTEGER
+FROM events WHERE kind = 'ShipSiteAttacked';

@@ -14,6 +14,7 @@ from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-cdbf1905.log"
+MOVES = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-ff31c769.log"  # edition 2: no Ship-Sites
 
 
 def test_a_log_of_the_first_pool_still_verifies_M9_031() -> None:
@@ -39,7 +40,21 @@ def test_a_changed_first_pool_log_is_refused() -> None:
     assert not rerun(broken).ok
 
 
-def test_a_new_game_is_edition_2_and_its_move_phase_asks() -> None:
+def test_a_new_game_is_edition_3_and_its_move_phase_asks() -> None:
     """A game of the current pool has the Move-phase decision the first pool's games never had."""
     h = make_header(RULESET, 1, ["windrunner", "vanguard"], ["random", "random"], max_turns=5)
-    assert h.card_pool_hash == SHIPPED.digest and RULESET.new_state(h).edition == 2
+    assert h.card_pool_hash == SHIPPED.digest and RULESET.new_state(h).edition == 3
+
+
+def test_a_log_of_the_movement_pool_still_verifies_M9_031() -> None:
+    """Ruling R-M9-45: the committed log of the second pool (movement and crews, written before Ship-Sites were
+    added: a windrunner game that moves and embarks) re-runs event for event under edition 2, and verify proves
+    it."""
+    log = read_log(MOVES)
+    assert EARLIER_POOLS.get(log.header.card_pool_hash) == 2 and log.header.card_pool_hash != SHIPPED.digest
+    assert RULESET.new_state(log.header).edition == 2
+    assert any(type(e) is ev.UnitMoved for e in log.events) and any(type(e) is ev.Embarked for e in log.events)
+    report = rerun(log)
+    assert report.ok and report.events_checked == len(log.events), report
+    proved = verify_log(MOVES)
+    assert (proved.events, proved.winner) == (len(log.events), log.close.winner)

@@ -214,3 +214,21 @@ def test_the_errors_are_inconsistent_logs() -> None:
     handles a damaged log handles these."""
     for kind in (UnknownCardPoolError, CardNotInPoolError, EditionMismatchError):
         assert issubclass(kind, CardPoolError) and issubclass(kind, InconsistentLogError)
+
+
+def test_an_edition_2_header_over_a_ship_site_deck_is_refused_M9_031_M9_030(tmp_path: Path) -> None:
+    """[M9-031] [M9-030] A corsairs game (a Ship-Site deck, edition 3) with its header made to name the pool
+    before Ship-Sites: refused at the header, naming a card that pool did not have; the kept file of that pool
+    has no Ship-Site card of today's pool."""
+    before = "ff31c769e9757719"
+    assert EARLIER_POOLS[before] == 2
+    ids = earlier_cards(before)
+    assert ids is not None and old_ids() < ids
+    game = annals.simulate("miras9", 1, decks=["corsairs", "vanguard"], out=tmp_path / "g", seed=5)[0]
+    assert any(type(e).__name__ == "ShipSiteMoved" for e in read_log(game).events)  # the deck's rules happened
+    bad = edited(game, tmp_path / "claims-edition-2.log", card_pool_hash=before)
+    error = refused(bad, CardNotInPoolError)
+    assert error.field == "header: decks"
+    named = str(error).split(" holds ", 1)[1].split("'")[1]
+    assert named not in ids and named in {cid for cid in SHIPPED}
+    assert f"card pool {before!r} (edition 2)" in str(error)

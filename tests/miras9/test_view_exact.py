@@ -3,7 +3,7 @@ view (``engine.views.SeatView``: the redacted stream folded) equals the true sta
 know [M9-011]: the card identities of its own Hand; the size of every hidden pile [M9-012]; everything public (the
 board, Discard and Exile, Sites, Echo, the wave, the stack and every control field) exactly. Any identity a view
 holds in a hidden pile is the true one (a view is never wrong, only ignorant), and a card Battle Damage revealed
-[M9-088] is where its Blackwake put it in both seats' views (ruling R-M9-53), with no other hidden card shown.
+[M9-088] is where its Blackwake put it in both seats' views (ruling R-M9-57), with no other hidden card shown.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def play(seed: int) -> Counter[str]:
 @given(st.integers(min_value=0, max_value=2**32))
 def test_each_seats_view_is_the_truth_projected_M9_011_M9_012_M9_089(seed: int) -> None:
     """[M9-011] [M9-012] [M9-089] at every event, each seat's view is the true state projected to what it may
-    know, and a Blackwake replacement's card is where it went in both views (ruling R-M9-53)."""
+    know, and a Blackwake replacement's card is where it went in both views (ruling R-M9-57)."""
     play(seed)
 
 
