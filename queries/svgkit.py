@@ -34,6 +34,7 @@ STYLE = (
     ".frame{fill:#fffdf8;stroke:#b9b2a3;stroke-width:1;}"
     ".lane{fill:#efeadf;stroke:#cfc6b4;stroke-width:1;}"
     ".site{fill:#e7f0e2;stroke:#7a9a6a;stroke-width:1.2;}"
+    ".site.covered{fill:#dfe6f2;}.site.contested{stroke:#b04a3a;stroke-dasharray:4 2;}"
     ".back{fill:#5b4b8a;stroke:#2e2352;stroke-width:1;}"
     ".p0{fill:#dbe7f7;stroke:#1f4e8c;stroke-width:1.4;}"
     ".p1{fill:#f8dcdc;stroke:#9b2226;stroke-width:1.4;}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from annals.engine.miras9.board import atk, defn, echo_of, grit
+from annals.engine.miras9.board import atk, defn, echo_of, grit, ship_at
 from annals.engine.miras9.state import CardState, M9State
 from annals.queries.svgkit import (
     CLOSE_SVG,
@@ -92,21 +92,26 @@ def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str]) -
 
 def _site(s: M9State, side: int, lane: int, x: float, y: float) -> str:
     card = s.players[side].sites[lane] if side < len(s.players) else 0
+    ship = ship_at(s, side * 3 + lane) if s.pool.ship_cids else 0
+    # a Ship-Site there takes the Site's abilities: its own covers the Site, an enemy one contests it [M9-065]
+    over = "" if not ship else ("covered" if s.cards[ship].ctrl == side else "contested")
     if not card:
-        return _site_line(side, lane, x, y, 0, "", 0)
+        return _site_line(side, lane, x, y, 0, "", 0, over)
     d = defn(s, s.cards[card])
-    return _site_line(side, lane, x, y, card, d.name, d.gen)
+    return _site_line(side, lane, x, y, card, d.name, d.gen, over)
 
 
 @lru_cache(maxsize=1024)
-def _site_line(side: int, lane: int, x: float, y: float, card: int, name: str, gen: int) -> str:
+def _site_line(side: int, lane: int, x: float, y: float, card: int, name: str, gen: int, over: str) -> str:
     zone = f"site:{side}:{LANES[lane]}"
+    cls = "site" + (f" {over}" if over else "")
+    note = f" · {over.upper()}" if over else ""
     if not card:
-        body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, f"basic {LANES[lane]} position", "small")
-        body += text(8, 31, f"p{side}", "h", SIDE_INK[side])
+        body = rect(0, 0, COL_W - 8, 38, cls) + text(8, 16, f"basic {LANES[lane]} position", "small")
+        body += text(8, 31, f"p{side}{note}", "h", SIDE_INK[side])
         return group(x, y, f' data-zone="{zone}" data-side="{side}" data-basic="1"', body)
-    body = rect(0, 0, COL_W - 8, 38, "site") + text(8, 16, clip(name, 34), "h")
-    body += text(8, 31, f"p{side} Site" + (f" · generates {gen}" if gen else ""), "small")
+    body = rect(0, 0, COL_W - 8, 38, cls) + text(8, 16, clip(name, 34), "h")
+    body += text(8, 31, f"p{side} Site" + (f" · generates {gen}" if gen and over != "covered" else "") + note, "small")
     return group(x, y, card_attrs(card, zone, name), body)
 
 
@@ -133,6 +138,9 @@ def _unit_facts(s: M9State, cs: CardState) -> tuple[str, str, int, int, int, int
     kind = " · ".join(d.traits) if d.traits else d.type
     if d.type == "equipment":
         kind = "equipment (dropped)"
+    elif d.type == "ship_site":  # a location in play, not a Unit [M9-030]: whose Site it stands on says what it does
+        kind = "Ship-Site covers" if cs.ctrl == cs.loc // 3 else "Ship-Site contests"
+        kind += f" · crew {cs.crew}" if cs.crew else ""
     if cs.zone.startswith("route:"):  # at its destination's column, not there yet [M9-054]
         kind += " · EN ROUTE" + (" · spotted" if cs.spotted else "")
     if cs.aboard:

@@ -126,3 +126,24 @@ def test_toy_rulesets_get_a_listing(games: dict[str, list[GameLog]]) -> None:
     rules = get_ruleset("toy")
     header = make_header(rules, 1, ["pile", "pile"], ["random", "random"])
     drawn(render_svg("toy", rules.new_state(header), None))
+
+
+def test_ship_sites_are_drawn_covering_or_contesting_the_site_under_them_M9_065_M9_030() -> None:
+    """[M9-030] a Ship-Site in play is drawn at its board position as a location (not with a Unit's traits);
+    [M9-065] the Site under it says whether its own Ship-Site covers it (the Ship-Site's generation replaces the
+    Site's, so the Site's is not shown) or an enemy's contests it (the Site keeps its generation)."""
+    from annals.engine.miras9.builder import Table
+
+    t = Table(phase="move")
+    foundry = t.site(1, "site-foundry", 0)
+    own = t.site(0, "site-outpost", 2)
+    corsair = t.add(0, "ss-corsair", "board", lane=0, side=1)  # p0's, contesting p1's Exterior
+    bastion = t.add(0, "ss-bastion", "board", lane=2, side=0)  # p0's own, covering its Space
+    svg = render_svg("miras9", t.s, None, title="Ship-Sites")
+    d = drawn(svg)
+    assert d.cards[corsair] == t.s.cards[corsair].zone and d.cards[bastion] == t.s.cards[bastion].zone
+    gen = t.s.pool[t.s.cards[foundry].cid].gen
+    assert gen and f"p1 Site · generates {gen} · CONTESTED" in svg
+    assert "p0 Site · COVERED" in svg and t.s.cards[own].zone == "site:0:space"
+    assert svg.count(">Ship-Site contests<") == 1 and svg.count(">Ship-Site covers<") == 1
+    assert 'class="site contested"' in svg and 'class="site covered"' in svg
