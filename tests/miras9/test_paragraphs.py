@@ -98,3 +98,28 @@ def test_planets_differ_in_threshold_and_spirit_form_M9_104() -> None:
         assert spirit is not None
         forms[planet] = (spirit.name, atk(t.s, cs), grit(t.s, cs), len(t.s.players[0].resource) - resource)
     assert forms == {"planet-ashen": ("Ashen Revenant", 2, 4, 1), "planet-kessra": ("Kessra Ascendant", 5, 5, 0)}
+
+
+def test_aftershock_and_the_manual_site_battle_are_not_in_play_M9_124() -> None:
+    """[M9-124] Aftershock and the older manual Site Battle are tabled prototypes, not current play unless a
+    supported card invokes them: no shipped card names either, the log has no event or option kind for them, and
+    an unblocked attack on a Site is settled only by Battle Damage paid point by point [M9-086]."""
+    import typing
+
+    import msgspec
+
+    texts = {cid: msgspec.json.encode(d).decode().lower() for cid, d in SHIPPED.items()}
+    assert len(texts) > 40
+    for word in ("aftershock", "site battle", "site_battle"):
+        assert not [cid for cid, t in texts.items() if word in t], word
+    kinds = [k.__name__.lower() for k in (*typing.get_args(ev.M9Event), *typing.get_args(ev.M9Option))]
+    assert len(kinds) > 60
+    assert not [k for k in kinds if "aftershock" in k or "sitebattle" in k]
+    t = Table(phase="attack")
+    raider = t.unit(0, "char-raider", 0)
+    t.attack(0, [(raider, 0)])
+    t.to_damage()
+    assert t.point().point == "battle_damage" and t.s.bd_sources == [raider] * atk(t.s, t.c(raider))
+    assert [type(e).__name__ for e in t.events if type(e).__name__.startswith("BattleDamage")] == [
+        "BattleDamageAssigned"
+    ]
