@@ -128,8 +128,8 @@ def test_bad_messages_get_named_errors_and_the_question_again(running: Running) 
             while (reply := recv(ws, 10))["type"] not in ("error",):
                 pass
             assert reply["code"] == code and reply["message"], bad[:40]
-        ws.send("x" * (2 * 1024 * 1024))  # beyond the socket's frame limit: the server closes it
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(ConnectionClosed):  # the server closes it: while the frame is still going out, or after
+            ws.send("x" * (2 * 1024 * 1024))  # beyond the socket's frame limit
             while True:
                 recv(ws, 10)
     with running.socket(table["table"], table["tokens"][0]) as ws:
