@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import msgspec
 import pytest
 
 from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
@@ -17,7 +16,7 @@ from annals.engine.miras9.state import M9State
 from annals.engine.runner import Game
 from annals.engine.simulate import bots_for, make_header
 from annals.schemas import miras9 as ev
-from tests.miras9.test_properties import _check
+from tests.miras9.test_properties import _check, play_folding
 
 DECKS = sorted(RULESET.decks())
 BOTS = ["heuristic", "random"]
@@ -62,16 +61,7 @@ def play(games: int, fold_every: int = 5, *, until: tuple[str, ...] = ()) -> Cou
         h = make_header(RULESET, seed, decks, bots, max_turns=DEFAULT_MAX_TURNS)
         g = Game(RULESET, h, bots_for(RULESET, h), on_event=check)
         current.append(g)
-        folded = RULESET.new_state(h)
-        steps = 0
-        while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
-            g.step()
-            for e in g.events:
-                RULESET.apply(folded, e)
-            g.events.clear()
-            steps += 1
-            if steps % fold_every == 0:
-                assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
+        play_folding(g, fold_every)
         for view in g.views:  # a seat's view folds the redacted stream (Blackwake cards revealed, then hidden)
             seen, state = view.state, g.state
             assert isinstance(seen, M9State) and isinstance(state, M9State)

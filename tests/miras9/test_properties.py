@@ -8,6 +8,7 @@ Two dozen games run by default; two thousand behind ``--soak``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,25 @@ def tally(fired: Counter[str], s: M9State, e: Any) -> None:
 FIRED: Counter[str] = Counter()  # what the invariant games made happen (printed by the soak test)
 
 
+def play_folding(g: Game, fold_every: int, after_step: Callable[[M9State], None] | None = None) -> M9State:
+    """Play ``g`` to its end or the turn cap, folding its events into a state of their own (returned) and comparing
+    it with the engine's every ``fold_every`` decisions; ``after_step`` checks the engine's state after each."""
+    folded = RULESET.new_state(g.header)
+    steps = 0
+    while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
+        g.step()
+        for e in g.events:
+            RULESET.apply(folded, e)
+        g.events.clear()
+        steps += 1
+        if after_step is not None:
+            assert isinstance(g.state, M9State)
+            after_step(g.state)
+        if steps % fold_every == 0:
+            assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
+    return folded
+
+
 def _game(seed: int, fold_every: int = 1) -> Game:
     """Play one seeded game (decks and bots chosen by the seed), checking the invariants after EVERY event and the
     fold of the log against the engine state every ``fold_every`` decisions and at the end."""
@@ -143,18 +163,7 @@ def _game(seed: int, fold_every: int = 1) -> Game:
         checked[0] += 1
 
     g = Game(RULESET, h, agents, on_event=check_event)
-    folded = RULESET.new_state(h)
-    steps = 0
-    while not g.state.over and g.state.turn <= DEFAULT_MAX_TURNS:
-        g.step()
-        for e in g.events:
-            RULESET.apply(folded, e)
-        g.events.clear()
-        steps += 1
-        assert isinstance(g.state, M9State)
-        _check_effective(g.state)
-        if steps % fold_every == 0:
-            assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
+    folded = play_folding(g, fold_every, _check_effective)
     assert msgspec.msgpack.encode(folded) == msgspec.msgpack.encode(g.state)
     assert checked[0] == g.state.n  # every event was checked
     return g
