@@ -152,7 +152,7 @@ def _restamped(base: str, header: Any) -> str:
 def _today(header: Any) -> str:
     """Says that the header names today's pool (re-stamped) when it does."""
     return (
-        " (its header is stamped with today's pool, edition 3)"
+        f" (its header is stamped with today's pool, edition {EDITION})"
         if pool_base(header.card_pool_hash, header.cards) == SHIPPED.digest
         else ""
     )
