@@ -12,6 +12,10 @@ same question when the options around it change. It tells
 * whether the result changed (winner or end reason), when the re-run reached an end.
 
 Chance is the header's seed, as in the game (R-CORE-3), so a difference is the errata's, or follows from it.
+
+A log of an earlier rules edition (a ruleset's optional ``edition_note``: Miras 9 keeps each earlier pool's
+edition, ruling R-M9-45) is re-run by that edition's rules, the changed cards on that edition's pool (ruling
+R-M9-61: the re-run's header names their hash over that pool, so its game is that edition's), and its line says so.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import DecisionPoint, GameState
-from annals.engine.registry import get_ruleset, ruleset_for, with_cards
+from annals.engine.registry import ruleset_for, with_cards
 from annals.engine.replay import check_pool
 from annals.engine.runner import Game
 from annals.schemas.carddefs import CardDefinition
@@ -63,9 +67,12 @@ class ErrataReplay(msgspec.Struct, frozen=True):
     logged_winner: int = -1  # the log's result, to say what changed
     logged_end_reason: str = ""
     illegal_at: int = -1  # the event count at which the illegal decision was asked (-1: none)
+    edition: str = ""  # the log's rules edition when it is not today's, in words ("" for today's)
 
     def line(self) -> str:
         head = f"{self.path}: {self.outcome.replace('_', ' ')}: "
+        if self.edition:
+            head += f"[{self.edition}: re-run by its own edition's rules, the changed cards on its pool] "
         differs = (
             f"first differs at event {self.first_difference} ({self.difference})" if self.first_difference >= 0 else ""
         )
@@ -106,12 +113,15 @@ class ErrataSummary(msgspec.Struct, frozen=True):
     result_changed: int
     illegal: int
     off_log: int
+    earlier_edition: int = 0  # games of an earlier rules edition, each re-run by its own (ruling R-M9-61)
 
     def line(self) -> str:
+        editions = (f"; {self.earlier_edition} of them of an earlier rules edition, each re-run by its own"
+                    if self.earlier_edition else "")  # fmt: skip
         return (f"{self.games} games: {self.unchanged} unchanged, {self.diverged} diverged: {self.same_result} ending "
                 f"as they did, {self.result_changed} that would have ended differently, {self.illegal} that could "
                 f"not have been played as they were (a recorded decision became illegal), {self.off_log} that went "
-                "another way the log cannot follow")  # fmt: skip
+                f"another way the log cannot follow{editions}")  # fmt: skip
 
 
 def _result(winner: int, reason: str) -> str:
@@ -172,15 +182,28 @@ def _describe(logged: Any, now: Any) -> str:
     return type(logged).__name__
 
 
-def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -> ErrataReplay:
-    """``log``'s decisions re-run with ``cards`` added to (or replacing in) the pool it was played with."""
+def errata_header(log: GameLog, cards: Sequence[CardDefinition]) -> tuple[Any, Any]:
+    """The ruleset and header ``log``'s game is re-run with under ``cards``: ``cards`` added to (or put in place
+    in) the cards it was played with, on the pool it was played with (for a log of an earlier edition, that
+    edition's: the header then names their hash over that pool, so the re-run keeps the edition, ruling R-M9-61)."""
     header = log.header
-    check_pool(log, ruleset_for(header), path)  # a header naming the wrong pool would re-run by the wrong rules
+    played = ruleset_for(header)
     merged = {(d.section, d.id): d for d in header.cards}
     merged.update({(d.section, d.id): d for d in cards})
     extra = tuple(merged.values())
-    ruleset = with_cards(get_ruleset(header.ruleset), extra)
-    new_header = msgspec.structs.replace(header, cards=extra, card_pool_hash=ruleset.card_pool_hash())
+    ruleset = with_cards(played, extra)
+    return ruleset, msgspec.structs.replace(header, cards=extra, card_pool_hash=ruleset.card_pool_hash())
+
+
+def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -> ErrataReplay:
+    """``log``'s decisions re-run with ``cards`` added to (or replacing in) the pool it was played with, by the
+    rules edition it was played by."""
+    header = log.header
+    played = ruleset_for(header)
+    check_pool(log, played, path)  # a header naming the wrong pool would re-run by the wrong rules
+    note = getattr(played, "edition_note", None)
+    edition: str = note(header) if note is not None else ""
+    ruleset, new_header = errata_header(log, cards)
     script = _ByValue(log)
     expected = log.events
     events: list[Any] = []
@@ -233,7 +256,8 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
     else:
         outcome = "same_result" if first >= 0 else "unchanged"
     return ErrataReplay(path, header.game_id, not reason, first, difference, illegal, reason,
-                        winner if ended else -1, end_reason, changed, outcome, *logged, illegal_at)  # fmt: skip
+                        winner if ended else -1, end_reason, changed, outcome, *logged, illegal_at,
+                        edition)  # fmt: skip
 
 
 def replay_logs(paths: Sequence[str | os.PathLike[str]], cards: Sequence[CardDefinition]) -> list[ErrataReplay]:
@@ -243,4 +267,5 @@ def replay_logs(paths: Sequence[str | os.PathLike[str]], cards: Sequence[CardDef
 def summarize(reports: Sequence[ErrataReplay]) -> ErrataSummary:
     count = {name: sum(r.outcome == name for r in reports) for name in OUTCOMES}
     return ErrataSummary(len(reports), count["unchanged"], len(reports) - count["unchanged"], count["same_result"],
-                         count["result_changed"], count["illegal"], count["off_log"])  # fmt: skip
+                         count["result_changed"], count["illegal"], count["off_log"],
+                         sum(bool(r.edition) for r in reports))  # fmt: skip

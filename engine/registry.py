@@ -90,8 +90,14 @@ def with_cards(ruleset: Ruleset[Any], cards: Sequence[CardDefinition]) -> Rulese
 
 
 def ruleset_for(header: LogHeader) -> Ruleset[Any]:
-    """The ruleset a log's game was played with: its ruleset, with the card definitions its header embeds."""
-    return with_cards(get_ruleset(header.ruleset), header.cards)
+    """The ruleset a log's game was played with: its ruleset, with the card definitions its header embeds (on the
+    pool its header names, for a ruleset that keeps earlier editions: its optional ``for_header``)."""
+    ruleset = get_ruleset(header.ruleset)
+    pick = getattr(ruleset, "for_header", None)
+    if pick is not None:
+        chosen: Ruleset[Any] = pick(header)
+        return chosen
+    return with_cards(ruleset, header.cards)
 
 
 def load_cards(ruleset_name: str, path: str | Path) -> list[CardDefinition]:

@@ -147,6 +147,9 @@ def _ship_sites(s: Any) -> None:
             raise bad(f"{path}.aboard", card.aboard or card.host, "0: a Ship-Site boards and attaches to nothing")
         if card.loc in held:
             raise bad(f"{path}.loc", card.loc, f"a position without Ship-Site {held[card.loc]} [M9-064]")
+        if card.loc % 3 == 1 and card.loc // 3 != card.ctrl and "contest_interior" not in s.pool[card.cid].keywords:
+            raise bad(f"{path}.loc", card.loc, "not the enemy Interior: this Ship-Site's text does not permit it to "
+                      "contest one [M9-064] (ruling R-M9-58)")  # fmt: skip
         held[card.loc] = c
 
 

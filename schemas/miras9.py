@@ -794,8 +794,11 @@ CardType = Literal["unit", "site", "ship_site", "equipment", "event", "planet", 
 Trait = Literal["character", "spirit", "vehicle", "ship"]
 # rapid: the card's normal movement arrives at once instead of going En Route [M9-058] ("card text may change ...")
 # killing_machine: Raithe's Killing Machine [M9-083] (ready and one extra attack when his attack defeats a Unit)
+# contest_interior: a Ship-Site that may contest an enemy Interior [M9-064] ("unless card text permits it")
+# crew_manifest: a host whose embarked Characters and Spirits may Manifest [M9-099] (the distinct action it grants)
 Keyword = Literal[
-    "infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "rapid", "killing_machine"
+    "infiltrate", "no_enemy_entry", "cannot_block", "cannot_attack", "reaction", "rapid", "killing_machine",
+    "contest_interior", "crew_manifest",
 ]  # fmt: skip
 
 

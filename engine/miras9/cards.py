@@ -73,6 +73,12 @@ def build_pool(cards: list[CardDef], where: str = "card data") -> dict[str, Card
             raise CardDataError(f"{where}: Unit {c.id!r} needs at least one trait and GRIT above 0")
         if c.type in ("site", "ship_site") and not c.lanes:
             raise CardDataError(f"{where}: Site {c.id!r} needs its legal lanes, e.g. lanes = [0, 1]")
+        if c.type == "site" and c.abilities:  # ruling R-M9-59: a Site's abilities are its statics and entry bans
+            raise CardDataError(
+                f"{where}: Site {c.id!r} has activated abilities, which a Site cannot have (its abilities are its "
+                "statics and keywords, lost while a Ship-Site covers or contests it [M9-065]): make it a Ship-Site, "
+                "or give it statics"
+            )
     for c in cards:
         effects = list(c.effects)
         for t in c.triggers:

@@ -17,6 +17,8 @@ KEYWORDS = {
     "cannot_block": "Cannot block",
     "cannot_attack": "Cannot attack",
     "reaction": "Reaction",
+    "contest_interior": "May contest an enemy Interior",
+    "crew_manifest": "Its crew may Manifest",
 }
 TARGETS = {
     "friendly_unit": "a friendly Unit",

@@ -10,6 +10,10 @@
 * Ruling R-M9-50 (A-20): ready, Attuned crew establish Battle Presence through the host, automatically [M9-056];
   crew do not attack, block, move, Manifest or Pressure themselves: the host does, with its own ECHO [M9-098],
   [M9-099].
+* Ruling R-M9-60: a host whose text grants it (``crew_manifest``) lets its embarked Characters and Spirits
+  Manifest, the distinct action [M9-099] names: each as a Unit would [M9-094], [M9-097] (ready and Attuned, the
+  tap its cost; at a friendly Site with no active enemy Battle Presence; one Manifest a Site a turn), with its own
+  ECHO; never Pressure.
 * Ruling R-M9-51 (A-11, A-19): crew travel with a moving host, En Route with it and keeping their own status
   [M9-062]. A host defeated in Space: its crew are discarded (put into Discard, not defeated: no "defeated"
   trigger or replacement; an awakened Spirit returns to its Planet zone as any departing paired card does); defeated
@@ -30,11 +34,26 @@ from annals.schemas.miras9 import Disembark, Embark
 
 SPACE = 2
 BOARDERS = frozenset({"character", "spirit"})  # [M9-061]: Vehicles and Ships never embark
+CREW_MANIFEST = "crew_manifest"  # a host's text that grants its crew the Manifest action [M9-099]
 
 
 def may_board(s: M9State, cs: CardState) -> bool:
     d = defn(s, cs)
     return cs.aboard == 0 and d.crew < 0 and (cs.face == 1 or bool(BOARDERS.intersection(d.traits)))
+
+
+def crew_may_manifest(s: M9State, cs: CardState) -> bool:
+    """Ruling R-M9-60: ``cs`` is crew of a host of its controller whose text grants it Manifest [M9-099], and ready
+    and Attuned (the tap is the cost, R-M9-07); where and how often are Manifest's own rules [M9-094], [M9-097]."""
+    host = s.cards.get(cs.aboard) if cs.aboard else None
+    return (
+        host is not None
+        and host.ctrl == cs.ctrl
+        and cs.tapped == 0
+        and cs.attuned == 1
+        and cs.zone in ZONE_LOC
+        and CREW_MANIFEST in defn(s, host).keywords
+    )
 
 
 def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
@@ -95,4 +114,4 @@ def unload(s: M9State, emit: Emit, cs: CardState, reason: str, leave: Leave) -> 
             leave(s, emit, o, "discard", "host_lost")  # [M9-091] discarded at Space
 
 
-__all__ = ["crew_act", "crew_options", "may_board", "unload"]
+__all__ = ["crew_act", "crew_may_manifest", "crew_options", "may_board", "unload"]

@@ -9,7 +9,13 @@ rules; ``check_log`` refuses it first, with a named error saying what does not f
   movement, crews, Blackwake, extra attacks, take back; edition 3: Ship-Sites), and edition 2 added the decision
   points ``EDITION_2_POINTS``. Any of them under the header of an earlier edition: ``EditionMismatchError``.
 * The reverse: edition 2 and later ask a Move-phase decision every turn [M9-037]; a log of such a pool (today's, or
-  an earlier one) whose Move phase passes with no decision was played by edition 1: ``EditionMismatchError``.
+  an earlier one) whose Move phase passes with no decision was played by edition 1: ``EditionMismatchError``. And
+  edition 3 puts a Ship-Site in play at a board position [M9-030]: a log of today's pool in which one went into a
+  Site slot was played by edition 2 (ruling R-M9-56), and the reverse under an edition-2 header.
+* A pool with embedded cards is built on a shipped pool (``pool.pool_base``: an errata replay of an earlier
+  edition's game keeps its edition, ruling R-M9-61); the checks are that base's, its card ids those of the base and
+  the embedded ones, and a re-stamped header (today's pool over an earlier edition's game) is named as such, with
+  the hash the header should have named.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from typing import Any
 import msgspec
 
 from annals.engine.miras9.cards import DATA
-from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
-from annals.engine.miras9.state import EDITION
+from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED, pool_base, with_cards
+from annals.engine.miras9.state import EDITION, ZONE_LOC, ZONE_SITE
 from annals.schemas import miras9 as ev
+from annals.schemas.carddefs import extended_pool_hash
 from annals.schemas.errors import CardNotInPoolError, CardPoolError, EditionMismatchError
 from annals.schemas.logfile import GameLog
+from annals.schemas.records import instance_id
 
 EARLIER_FILES = {  # each earlier pool's cards.toml, by hash
     "cdbf1905cc74e766": DATA / "cards-edition1.toml",
@@ -66,17 +74,21 @@ def check_log(log: GameLog, path: str) -> None:
     if header.start_position:  # a position file's game: its state says what it holds, not its pool's edition
         return
     digest = header.card_pool_hash
-    earlier = digest in EARLIER_POOLS and not header.cards
-    edition = EARLIER_POOLS[digest] if earlier else EDITION
+    base = pool_base(digest, header.cards)
+    earlier = base in EARLIER_POOLS
+    edition = EARLIER_POOLS[base] if earlier else EDITION
     if edition >= 2:
         _check_current(log, path)
-    ids = earlier_cards(digest) if earlier else None
+    ids = earlier_cards(base) if earlier else None
     if ids is None:  # today's pool (or today's plus embedded cards: the hash proves those)
+        _check_ship_sites(log, path, edition)
         return
-    pool = f"card pool {digest!r} ({EDITION_1 if edition == 1 else f'edition {edition}'})"
+    ids = ids | {d.id for d in header.cards}
+    embedded = " with the embedded cards" if header.cards else ""
+    pool = f"card pool {digest!r} ({EDITION_1 if edition == 1 else f'edition {edition}'}{embedded})"
     fix = (
-        f"if the game was played with this engine's pool, the header's card_pool_hash must be {SHIPPED.digest!r}; "
-        "else the log was edited (R-M9-45)"
+        "if the game was played with this engine's pool, the header's card_pool_hash must be "
+        f"{_restamped(SHIPPED.digest, header)!r}; else the log was edited (R-M9-45)"
     )
     for p, deck in enumerate(header.decks):
         for cid in (deck.leader, *deck.cards):
@@ -101,6 +113,7 @@ def check_log(log: GameLog, path: str) -> None:
             raise _error(EditionMismatchError, log, path, f"decision {d.n}: point",
                          f"decision {d.n} {what}, which the rules of the {pool} that the header names never ask: "
                          f"{fix}")  # fmt: skip
+    _check_ship_sites(log, path, edition)
 
 
 def _later(edition: int, tag: int, which: int) -> bool:
@@ -119,13 +132,55 @@ def _check_current(log: GameLog, path: str) -> None:
         if type(e) is not ev.PhaseBegan or e.phase != "move" or type(after) is not ev.PhaseBegan:
             continue
         if after.phase == "attune" and i + 1 not in asked:
-            earlier = ", ".join(f"{h!r} (edition {n})" for h, n in EARLIER_POOLS.items() if n == 1)
+            header = log.header
+            embedded = " with the embedded cards" if header.cards else ""
+            earlier = ", ".join(f"{_restamped(h, header)!r} (edition {n}{embedded})"
+                                for h, n in EARLIER_POOLS.items() if n == 1)  # fmt: skip
             raise _error(EditionMismatchError, log, path, f"event {i + 1}: kind",
                          f"the Move phase of turn {e.turn} passes with no Move-phase decision, which the rules of "
-                         f"card pool {log.header.card_pool_hash!r} that the header names ask every turn [M9-037]: "
-                         f"the game was played by an earlier edition; its header's card_pool_hash must be that "
-                         f"pool's ({earlier}), or the log was edited (R-M9-45)")  # fmt: skip
+                         f"card pool {header.card_pool_hash!r} that the header names ask every turn [M9-037]: "
+                         f"the game was played by an earlier edition{_today(header)}; its header's card_pool_hash "
+                         f"must be that pool's ({earlier}), or the log was edited (R-M9-45, R-M9-61)")  # fmt: skip
         return  # the first Move phase decides it
+
+
+def _restamped(base: str, header: Any) -> str:
+    """The hash a header with these embedded cards names on shipped pool ``base`` (ruling R-M9-61)."""
+    return extended_pool_hash(base, header.cards)
+
+
+def _today(header: Any) -> str:
+    """Says that the header names today's pool (re-stamped) when it does."""
+    return (
+        f" (its header is stamped with today's pool, edition {EDITION})"
+        if pool_base(header.card_pool_hash, header.cards) == SHIPPED.digest
+        else ""
+    )
+
+
+def _check_ship_sites(log: GameLog, path: str, edition: int) -> None:
+    """Edition 3 puts a Ship-Site in play at a board position [M9-030]; edition 2 placed one in a Site slot (ruling
+    R-M9-56). A Ship-Site moved the other edition's way says the header names the wrong edition."""
+    header = log.header
+    if edition < 2 or header.start_position:
+        return
+    pool = with_cards(tuple(header.cards))
+    ships = {instance_id(p, i) for p, deck in enumerate(header.decks) for i, cid in enumerate(deck.cards)
+             if cid in pool and pool[cid].type == "ship_site"}  # fmt: skip
+    if not ships:
+        return
+    wrong = ZONE_SITE if edition >= 3 else ZONE_LOC
+    for e in log.events:
+        if type(e) is ev.CardMoved and e.card in ships and e.dst in wrong:
+            played = 2 if edition >= 3 else 3
+            where = "into a Site slot" if played == 2 else "into play at a board position"
+            fits = [h for h, n in EARLIER_POOLS.items() if n == played] if played == 2 else [SHIPPED.digest]
+            raise _error(EditionMismatchError, log, path, f"event {e.n}: dst",
+                         f"a Ship-Site goes {where} ({e.dst}), as only the rules of edition {played} put one, not "
+                         f"those of card pool {header.card_pool_hash!r} (edition {edition}) that the header names"
+                         f"{_today(header) if edition >= 3 else ''}; its header's card_pool_hash must be "
+                         f"{', '.join(repr(_restamped(h, header)) for h in fits)}, or the log was edited "
+                         "(R-M9-56, R-M9-61)")  # fmt: skip
 
 
 def _error(kind: type[CardPoolError], log: GameLog, path: str, field: str, message: str) -> CardPoolError:

@@ -59,6 +59,8 @@ def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
     else:
         return None
     cs = s.cards.get(c) if c else None
+    if cs is not None and to == "self" and is_ship_site(s, cs):  # a Ship-Site's ability on itself (R-M9-59)
+        return cs
     return cs if cs is not None and is_unit(s, cs) else None
 
 

@@ -5,6 +5,12 @@ awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``s
 (``digest``: the shipped file's hash for the shipped pool) and the definitions it adds to the shipped pool
 (``extra``, embedded in the header and state of a game played with them). The rules never read a module global:
 each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
+
+A pool is built on a shipped pool (``base``): today's, or an earlier one whose games keep that edition's rules
+(ruling R-M9-45). Its cards are today's either way (every earlier pool only lacks cards, and its one errata is its
+edition's rule); what the base changes is the hash, so a game of an earlier edition played with extra or changed
+cards (an errata replay, ruling R-M9-61) names ``extended_pool_hash(base, extra)`` and ``pool_base`` finds the
+edition again from the header alone.
 """
 
 from __future__ import annotations
@@ -31,8 +37,9 @@ class Pool(dict[str, CardDef]):
     ship_cids: frozenset[str]
     digest: str
     extra: tuple[CardDefinition, ...]
+    base: str
 
-    def __init__(self, cards: dict[str, CardDef], digest: str, extra: Sequence[CardDefinition] = ()):
+    def __init__(self, cards: dict[str, CardDef], digest: str, extra: Sequence[CardDefinition] = (), base: str = ""):
         super().__init__(cards)
         self.spirit = {cid[: -len(SPIRIT_SUFFIX)]: d for cid, d in cards.items() if cid.endswith(SPIRIT_SUFFIX)}
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
@@ -40,10 +47,12 @@ class Pool(dict[str, CardDef]):
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
         self.digest = digest
         self.extra = tuple(extra)
+        self.base = base or digest  # the shipped pool it is built on (its hash): today's or an earlier edition's
 
     def with_cards(self, extra: Sequence[CardDefinition]) -> Pool:
-        """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id)."""
-        return with_cards(tuple(extra))
+        """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id), on
+        this pool's base."""
+        return with_cards(tuple(extra), self.base)
 
 
 _SHIPPED_CARDS: list[CardDef] = decode_cards(DATA / "cards.toml")
@@ -51,10 +60,12 @@ SHIPPED = Pool(build_pool(_SHIPPED_CARDS, str(DATA / "cards.toml")), file_hash()
 
 
 @cache
-def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
-    """The shipped pool with ``extra`` (cached: every state of a game shares its pool)."""
+def with_cards(extra: tuple[CardDefinition, ...], base: str = "") -> Pool:
+    """The shipped pool with ``extra`` (cached: every state of a game shares its pool), on ``base`` (today's shipped
+    pool by default, or an earlier one's hash: its games' edition, ruling R-M9-61)."""
+    base = base or SHIPPED.digest
     if not extra:
-        return SHIPPED
+        return SHIPPED if base == SHIPPED.digest else Pool(dict(SHIPPED), base)
     by_id = {c.id: c for c in _SHIPPED_CARDS}
     for d in extra:
         if d.section not in SECTIONS:
@@ -66,14 +77,28 @@ def with_cards(extra: tuple[CardDefinition, ...]) -> Pool:
             )
         by_id[card.id] = card
     cards = build_pool(list(by_id.values()), "card definitions")
-    return Pool(cards, extended_pool_hash(SHIPPED.digest, extra), extra)
+    return Pool(cards, extended_pool_hash(base, extra), extra, base)
 
 
 # The shipped pools before this one, by hash, and the rules edition their games were played under
 # (``M9State.edition``). Each later pool only adds cards, so the shipped pool holds every card of theirs unchanged
 # (ruling R-M9-45).
 EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1, "ff31c769e9757719": 2}
+
+
+def pool_base(digest: str, extra: Sequence[CardDefinition] = ()) -> str:
+    """The shipped pool a header's pool (``card_pool_hash`` ``digest``, embedded cards ``extra``) is built on:
+    today's, or the earlier one whose hash the embedded cards extend to ``digest`` (ruling R-M9-61). Today's when
+    none fits (an unknown pool, or an embedded card edited: the checks that re-run a log name those)."""
+    if not extra:
+        return digest if digest in EARLIER_POOLS else SHIPPED.digest
+    for base in (SHIPPED.digest, *EARLIER_POOLS):
+        if extended_pool_hash(base, extra) == digest:
+            return base
+    return SHIPPED.digest
+
+
 DECKS: dict[str, DeckList] = load_decks(SHIPPED)
 DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)
 
-__all__ = ["DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "SHIPPED", "Pool", "with_cards"]
+__all__ = ["DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "SHIPPED", "Pool", "pool_base", "with_cards"]

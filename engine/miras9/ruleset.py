@@ -19,7 +19,16 @@ from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
-from annals.engine.miras9.pool import DECKS, DEFAULT_DECKS, EARLIER_POOLS, SECTIONS, SHIPPED, Pool, with_cards
+from annals.engine.miras9.pool import (
+    DECKS,
+    DEFAULT_DECKS,
+    EARLIER_POOLS,
+    SECTIONS,
+    SHIPPED,
+    Pool,
+    pool_base,
+    with_cards,
+)
 from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
@@ -54,8 +63,30 @@ class M9Ruleset:
         self.pool = pool  # the pool this instance's games are played with (a game's state carries its own)
 
     def with_cards(self, cards: Sequence[CardDefinition]) -> M9Ruleset:
-        """The ruleset played with the shipped pool plus ``cards`` (new cards, or shipped ones changed)."""
-        return M9Ruleset(with_cards(tuple(cards)))
+        """The ruleset played with the shipped pool plus ``cards`` (new cards, or shipped ones changed), on this
+        ruleset's base pool (today's, or an earlier edition's: ruling R-M9-61)."""
+        return M9Ruleset(with_cards(tuple(cards), self.pool.base))
+
+    def for_header(self, header: LogHeader) -> M9Ruleset:
+        """The ruleset a log's game was played with: its embedded cards on the shipped pool its header's hash is
+        built on, today's or an earlier edition's (``pool.pool_base``, rulings R-M9-45, R-M9-61)."""
+        base = pool_base(header.card_pool_hash, header.cards)
+        if base == self.pool.base and not header.cards:
+            return self
+        return M9Ruleset(with_cards(tuple(header.cards), base))
+
+    def edition(self, header: LogHeader) -> int:
+        """The rules edition a header's game is played by: its pool's base's (R-M9-45, R-M9-61)."""
+        return EARLIER_POOLS.get(pool_base(header.card_pool_hash, header.cards), EDITION)
+
+    def edition_note(self, header: LogHeader) -> str:
+        """The rules edition of a header's game when it is not today's ("" for today's), in words: what
+        ``annals replay`` says of such a log (ruling R-M9-61)."""
+        edition = self.edition(header)
+        if edition == EDITION:
+            return ""
+        base = pool_base(header.card_pool_hash, header.cards)
+        return f"rules edition {edition} (card pool {base!r}), not today's edition {EDITION}"
 
     @property
     def extra_cards(self) -> list[CardDefinition]:
@@ -77,7 +108,7 @@ class M9Ruleset:
     def new_state(self, header: LogHeader) -> M9State:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``, and whose
         rules edition is its pool's (R-M9-45)."""
-        edition = EARLIER_POOLS.get(header.card_pool_hash, EDITION)
+        edition = self.edition(header)
         if header.start_position:
             state = msgspec.msgpack.decode(header.start_position, type=M9State)
             state.edition = edition

@@ -20,6 +20,8 @@ choose it. Its Crew N is its Crew Limit; Characters and Spirits embark on it as 
   [M9-072]. Wounds reaching its GRIT defeat it (to Discard, crew as for any host, R-M9-51) [M9-030].
 * Ruling R-M9-56: enemy Units aboard a Ship-Site in a column prevent Pressure in that column, whatever their
   status [M9-100].
+* Ruling R-M9-58: a Ship-Site whose own text permits it (``contest_interior``) may contest an enemy Interior,
+  whatever its lanes, for 2 as any contest [M9-064], [M9-063].
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ from annals.engine.miras9.board import SHIP_SITE, atk, counter, defn, manned, sh
 from annals.engine.miras9.movement import companions
 from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, ZONE_LOC, CardState, M9State, lane_of, loc_of, side_of
 from annals.schemas import miras9 as ev
-from annals.schemas.miras9 import MoveShipSite
+from annals.schemas.miras9 import CardDef, MoveShipSite
 
 INTERIOR = 1
 MOVE_COST = 1  # [M9-063] between friendly Exterior and Space
 CONTEST_COST = 2  # [M9-063] contesting an enemy position, or returning from it
+CONTEST_INTERIOR = "contest_interior"  # the card text that permits contesting an enemy Interior [M9-064]
 
 
 def is_ship_site(s: M9State, cs: CardState) -> bool:
@@ -54,13 +57,23 @@ def cost_to(cs: CardState, loc: int) -> int:
 
 
 def may_go(s: M9State, cs: CardState, loc: int) -> bool:
-    """Ruling R-M9-53: a lane of the card, never enemy Interior, never where another Ship-Site is [M9-064]."""
+    """Ruling R-M9-53: a lane of the card, never enemy Interior, never where another Ship-Site is [M9-064]; ruling
+    R-M9-58: a Ship-Site whose text permits it (``contest_interior``) may contest an enemy Interior, whatever its
+    lanes."""
     lane = lane_of(loc)
-    if loc == cs.loc or lane not in s.pool[cs.cid].lanes:
+    if loc == cs.loc:
         return False
     if side_of(loc) != cs.ctrl and lane == INTERIOR:
+        if not interior_permitted(s.pool[cs.cid]):
+            return False
+    elif lane not in s.pool[cs.cid].lanes:
         return False
     return not ship_at(s, loc)
+
+
+def interior_permitted(d: CardDef) -> bool:
+    """[M9-064] "unless card text permits it": the Ship-Site's own ``contest_interior`` (ruling R-M9-58)."""
+    return CONTEST_INTERIOR in d.keywords
 
 
 def ship_options(s: M9State, p: int) -> list[MoveShipSite]:
@@ -136,6 +149,7 @@ def pressure_barred(s: M9State, p: int, lane: int) -> bool:
 __all__ = [
     "covers_site",
     "generation",
+    "interior_permitted",
     "is_ship_site",
     "move_ship",
     "place_options",

@@ -8,6 +8,9 @@
   the window.
 * Ruling R-M9-29: Reactions and reaction-timing abilities are used in attack-wave windows only; abilities naming a
   phase (``action``, ``attune``) are used at their phase's main decision and resolve at once.
+* Ruling R-M9-59: a Ship-Site in play has activated abilities as a Unit has, used by its controller wherever it
+  stands (covering its own Site or contesting an enemy one [M9-065]); it has no entry delay, so a tap cost needs it
+  ready only [M9-043], [M9-053].
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
 from annals.engine.miras9.effects import check_defeats, resolve
 from annals.engine.miras9.escape import destinations
+from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import LOC_NAMES, M9State, Spent
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import Ability, Activate, CardDef, Escape, Pass, PlayCard
@@ -31,7 +35,7 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
     pl = s.players[player]
     if a.cost > len(pl.resource) or a.echo > pl.echo:
         return False
-    if a.tap and (cs.tapped or not cs.attuned):
+    if a.tap and (cs.tapped or not (cs.attuned or is_ship_site(s, cs))):  # a Ship-Site: ready (ruling R-M9-59)
         return False
     return not (a.once_per_turn and Spent(card, i) in s.once)
 
@@ -44,7 +48,7 @@ def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
         if cs.ctrl != player:
             continue
         d = defn(s, cs)
-        if not d.abilities or not is_unit(s, cs):
+        if not d.abilities or not (is_unit(s, cs) or is_ship_site(s, cs)):
             continue
         for i, a in enumerate(d.abilities):
             if a.timing == timing and ability_ok(s, player, c, i, a):

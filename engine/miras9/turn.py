@@ -244,7 +244,10 @@ def attune_options(s: M9State) -> list[Any]:
     cards = s.cards
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != p or not can_act(s, cs):  # ruling R-M9-07: the tap is a cost
+        if cs.ctrl != p:
+            continue
+        crew = cs.aboard != 0 and crews.crew_may_manifest(s, cs)  # [M9-099] granted by its host (ruling R-M9-60)
+        if not crew and not can_act(s, cs):  # ruling R-M9-07: the tap is a cost
             continue
         lane = lane_of(cs.loc)
         if presence(s, lane, 1 - p):  # [M9-094], [M9-095]
@@ -252,7 +255,7 @@ def attune_options(s: M9State) -> list[Any]:
         if side_of(cs.loc) == p:
             if cs.loc not in s.manifested:
                 opts.append(DoManifest(c))
-        elif cs.loc not in s.pressured and not shipsites.pressure_barred(s, p, lane):  # [M9-100]
+        elif not crew and cs.loc not in s.pressured and not shipsites.pressure_barred(s, p, lane):  # [M9-100]
             opts.append(DoPressure(c))
     if pl.echo >= RESTORE_COST and pl.discard:  # ruling R-M9-14: Restore needs a card to move
         opts.append(DoRestore())
