@@ -70,7 +70,7 @@ from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
-                 "decisions", "expect", "wave", "battle_damage"})  # fmt: skip
+                 "decisions", "expect", "wave", "battle_damage", "extra_attack"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
 LANE_WORDS = {"exterior": 0, "interior": 1, "space": 2}
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
