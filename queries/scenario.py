@@ -15,7 +15,7 @@ A scenario is a TOML file (the README shows worked examples; ``tests/scenarios/`
 
     decisions = ["p1 declare_at lane=exterior", "p1 add_attacker card=a1", "p1 confirm"]
     expect = ["p2.echo == 1", "a1 in p2.discard", "winner == p1", "decision 4 is refused",
-              "event WaveDeclared before event BattleDamageDealt"]
+              "event WaveDeclared before event BattleDamagePaid"]
 
 The position is written the way a judge thinks (``engine.spec``; per ruleset ``engine.miras9.builder.from_spec``
 and ``engine.morana.builder.from_spec``): cards as ``"LABEL=card-id"``, named by label afterwards. A scenario is
