@@ -239,8 +239,11 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
     ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
-    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, and ``host`` (an Equipment's Unit, by label); a wave in
-    progress, its window and stack and Battle Damage owed as ``wavespec`` reads them."""
+    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, ``spotted``, ``host`` (an Equipment's Unit, by label) and
+    ``origin`` (En Route from that board position to its lane and side [M9-054]); this turn's trackers and the
+    wave count in ``[position]`` (``waves``, ``manifested``, ``pressured``, ``once``) and the board's ``arrival``
+    order; a wave in progress, its window and stack, Battle Damage owed, a Blackwake choice waiting and extra
+    attacks waiting as ``wavespec`` reads them."""
     names = {d.name.lower(): cid for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     known = {cid: d for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
@@ -398,8 +401,8 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
 
 def to_spec(s: M9State) -> dict[str, Any]:
     """The spec ``from_spec`` reads for a position at a phase's main decision or inside a wave (its window, stack
-    and Battle Damage owed: ``wavespec``), a judge's scenario from a real game; ``SpecError`` for what a spec
-    cannot hold yet (set-up, a card resolving, a Blackwake choice, an extra attack)."""
+    and Battle Damage owed, a Blackwake choice or extra attacks waiting: ``wavespec``), a judge's scenario from a
+    real game; ``SpecError`` for what a spec cannot hold (set-up, a card resolving, combat damage being dealt)."""
     resolving = set(s.stack_cards) - {item.card for item in s.stack}
     if s.phase not in PHASES or resolving:
         raise SpecError("position", f"the game is at {s.step!r} (set-up, or a card resolving); choose a coordinate "
