@@ -15,7 +15,7 @@ A scenario is a TOML file (the README shows worked examples; ``tests/scenarios/`
 
     decisions = ["p1 declare_at lane=exterior", "p1 add_attacker card=a1", "p1 confirm"]
     expect = ["p2.echo == 1", "a1 in p2.discard", "winner == p1", "decision 4 is refused",
-              "event WaveDeclared before event BattleDamageDealt"]
+              "event WaveDeclared before event BattleDamagePaid"]
 
 The position is written the way a judge thinks (``engine.spec``; per ruleset ``engine.miras9.builder.from_spec``
 and ``engine.morana.builder.from_spec``): cards as ``"LABEL=card-id"``, named by label afterwards. A scenario is
@@ -42,11 +42,13 @@ A bad file is refused with ``ScenarioError``: the file, the line and field, and 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import operator
 import os
 import re
 import tomllib
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -70,7 +72,7 @@ from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
-                 "decisions", "expect", "wave", "battle_damage"})  # fmt: skip
+                 "decisions", "expect", "wave", "battle_damage", "extra_attack"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
 LANE_WORDS = {"exterior": 0, "interior": 1, "space": 2}
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -181,8 +183,9 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]')
         lists[key] = value
+    kinds = frozenset(t.__name__ for t in typing.get_args(ruleset.schema.event_type))
     for i, line in enumerate(lists["expect"]):
-        problem = _expectation_problem(line, built.labels)
+        problem = _expectation_problem(line, built.labels, kinds)
         if problem:
             raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}")
     return Scenario(p, str(doc.get("scenario", "")), name, rules, built, header, lists["decisions"],
@@ -281,10 +284,17 @@ _HAPPENED = re.compile(rf"^\s*(no\s+)?{_EVENT}\s*$")
 GAME_FIELDS = ("winner", "over", "turn", "phase", "step")
 
 
-def _expectation_problem(line: str, labels: dict[str, int]) -> str:
+def _expectation_problem(line: str, labels: dict[str, int], kinds: frozenset[str] = frozenset()) -> str:
     for pattern in (_ORDER, _HAPPENED, _DECISION, _IN):
         m = pattern.match(line)
         if m:
+            if kinds and pattern in (_ORDER, _HAPPENED):  # "no event KIND" of a kind that does not exist holds always
+                named = [m.group(2)] if pattern is _HAPPENED else [m.group(1), m.group(3)]
+                unknown = [k for k in named if k not in kinds]
+                if unknown:
+                    close = difflib.get_close_matches(unknown[0], sorted(kinds), n=3)
+                    hint = f"; did you mean {', '.join(close)}?" if close else ""
+                    return f"{unknown[0]!r} is no event kind of the ruleset{hint}"
             if pattern is _IN and m.group(1) not in labels:
                 return f"{m.group(1)!r} is no card label of the position"
             if pattern in (_ORDER, _HAPPENED):

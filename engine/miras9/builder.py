@@ -21,10 +21,14 @@ from annals.engine.miras9.ruleset import RULESET
 from annals.engine.miras9.state import (
     LOC_NAMES,
     PILES,
+    REPLACEMENT,
+    ROUTE_NAMES,
     SITE_NAMES,
+    ZONE_ROUTE,
     CardState,
     M9State,
     PlayerState,
+    Spent,
     lane_of,
     loc_of,
     side_of,
@@ -165,12 +169,68 @@ class Table:
 # ---------------------------------------------------------------- a position from a judge's spec
 
 PLAYER_FIELDS = frozenset({"planet", "echo", "deck", "hand", "resource", "used", "discard", "exile", "sites", "board"})
-POSITION_FIELDS = frozenset({"turn", "phase", "active", "first", "attacked"})
+POSITION_FIELDS = frozenset({"turn", "phase", "active", "first", "attacked", "waves", "manifested", "pressured",
+                             "once", "arrival"})  # fmt: skip
 PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate")
-STATUS = ("tapped", "attuned")
+STATUS = ("tapped", "attuned", "spotted")
 COUNTS = ("wounds", "shield")
 MODS = ("atk_mod", "grit_mod")
-BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "aboard", "awakened", *STATUS, *COUNTS, *MODS})
+BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "aboard", "awakened", "origin", *STATUS, *COUNTS, *MODS})
+
+
+def place(value: Any, field: str) -> int:
+    """A board position written ``"p2:interior"`` (that player's half of the lane) as its ``loc``."""
+    side, _, lane = str(value).partition(":")
+    if side not in PLAYERS or lane not in LANES:
+        raise SpecError(field, f'{value!r} is not a board position; write e.g. "p2:interior"', value)
+    return loc_of(PLAYERS.index(side), LANES.index(lane))
+
+
+def place_name(loc: int) -> str:
+    return f"{PLAYERS[side_of(loc)]}:{LANES[lane_of(loc)]}"
+
+
+def _arrival(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
+    """``arrival``: every card on the board, by label, in the order it arrived (which orders simultaneous
+    defeats and leaving a wave); default: p1's board entries as written, then p2's."""
+    if "arrival" not in pos:
+        return
+    order = []
+    for i, value in enumerate(cards_list(pos["arrival"], "position.arrival")):
+        card = labels.get(value) if isinstance(value, str) else None
+        if card not in s.board or card in order:
+            raise SpecError(f"position.arrival[{i}]", f"{value!r} is not the label of a card on the board (once "
+                            "each)", value)  # fmt: skip
+        order.append(card)
+    if len(order) != len(s.board):
+        by_card = {v: k for k, v in labels.items()}
+        missing = [by_card.get(c, f"the unlabelled {s.cards[c].cid}") for c in s.board if c not in order]
+        raise SpecError("position.arrival", f"lists {len(order)} of the {len(s.board)} cards on the board; add "
+                        f"{', '.join(missing)} (label every card on the board)", "arrival")  # fmt: skip
+    s.board[:] = order
+
+
+def _trackers(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
+    """This turn's trackers [M9-044], [M9-097]: ``manifested`` and ``pressured`` (board positions with a Manifest
+    or a Pressure this turn), ``once`` (once-per-turn abilities used: ``{ card = "u1", ability = 0 }``, ability -1
+    for the card's replacement effect)."""
+    for name in ("manifested", "pressured"):
+        for i, value in enumerate(cards_list(pos.get(name, []), f"position.{name}")):
+            loc = place(value, f"position.{name}[{i}]")
+            if loc in getattr(s, name):
+                raise SpecError(f"position.{name}[{i}]", f"{value!r} is listed twice", value)
+            getattr(s, name).append(loc)
+    for i, value in enumerate(cards_list(pos.get("once", []), "position.once")):
+        field = f"position.once[{i}]"
+        if not isinstance(value, dict) or set(value) - {"card", "ability"} or "card" not in value:
+            raise SpecError(field, 'a use is { card = "u1", ability = 0 } (ability -1: its replacement effect)', i)
+        card = labels.get(value["card"]) if isinstance(value["card"], str) else None
+        if card is None:
+            raise SpecError(f"{field}.card", f"{value['card']!r} is no card label of the position", value["card"])
+        ability = integer(value.get("ability", 0), f"{field}.ability", REPLACEMENT)
+        if ability >= len(s.pool[s.cards[card].cid].abilities):
+            raise SpecError(f"{field}.ability", f"{value['card']!r} has no ability {ability}", ability)
+        s.once.append(Spent(card, ability))
 
 
 def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
@@ -179,8 +239,11 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
     ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
-    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, and ``host`` (an Equipment's Unit, by label); a wave in
-    progress, its window and stack and Battle Damage owed as ``wavespec`` reads them."""
+    ``wounds``, ``shield``, ``atk_mod``, ``grit_mod``, ``spotted``, ``host`` (an Equipment's Unit, by label) and
+    ``origin`` (En Route from that board position to its lane and side [M9-054]); this turn's trackers and the
+    wave count in ``[position]`` (``waves``, ``manifested``, ``pressured``, ``once``) and the board's ``arrival``
+    order; a wave in progress, its window and stack, Battle Damage owed, a Blackwake choice waiting and extra
+    attacks waiting as ``wavespec`` reads them."""
     names = {d.name.lower(): cid for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     known = {cid: d for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
@@ -266,6 +329,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
             if lane_name not in LANES:
                 raise SpecError(f"{field}.lane", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
             where = loc_of(seat(value.get("side", key), f"{field}.side"), LANES.index(lane_name))
+            origin = place(value["origin"], f"{field}.origin") if "origin" in value else -1
             if cid == leaders[p]:  # the paired card, awakened: its Spirit face on the board [M9-104]
                 iid = instance_id(p, LEADER_INDEX)
                 cs = s.cards[iid]
@@ -287,6 +351,12 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                     cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
                 s.cards[iid] = cs
             cs.loc, cs.zone = where, LOC_NAMES[where]
+            if origin >= 0:  # En Route from ``origin`` to its lane and side [M9-054]
+                if origin == where or known[cid].type == "ship_site":
+                    why = "a card En Route (a Unit, or Equipment with it) left another board position [M9-054]"
+                    raise SpecError(f"{field}.origin", f"{why}: give the position it left, or leave origin out",
+                                    value["origin"])  # fmt: skip
+                cs.zone, cs.origin = ROUTE_NAMES[where], origin
             cs.attuned = int(known[cid].type != "ship_site")  # a Ship-Site is no Unit: never Attuned
             for name in STATUS:
                 if name in value:
@@ -313,7 +383,16 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
         s.cards[iid].aboard = h
         if s.cards[iid].owner == s.cards[h].ctrl:  # [M9-061] only the host controller's Units man it
             s.cards[h].crew += 1
+    _arrival(pos, s, number.labels)
+    _trackers(pos, s, number.labels)
     wavespec.read(spec, s, number.labels, number.add, known, names)  # a wave in progress, its window and stack
+    wavespec.read_extra(spec, s, number.labels)  # extra attacks granted, waiting
+    if "waves" in pos:  # the waves made so far this game (a wave in progress says it by its number)
+        waves = integer(pos["waves"], "position.waves")
+        if s.wave is not None and waves != s.waves:
+            raise SpecError("position.waves", f"{waves} does not agree with the wave in progress (number "
+                            f"{s.wave.number}): write {s.waves} or leave waves out", waves)  # fmt: skip
+        s.waves = waves
     decks = [DeckList(f"scenario-{key}", number.cards[p], leaders[p]) for p, key in enumerate(PLAYERS)]
     s.card_defs = list(pool.extra)
     s.__post_init__()
@@ -322,8 +401,8 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
 
 def to_spec(s: M9State) -> dict[str, Any]:
     """The spec ``from_spec`` reads for a position at a phase's main decision or inside a wave (its window, stack
-    and Battle Damage owed: ``wavespec``), a judge's scenario from a real game; ``SpecError`` for what a spec
-    cannot hold yet (set-up, a card resolving, a Blackwake choice, an extra attack)."""
+    and Battle Damage owed, a Blackwake choice or extra attacks waiting: ``wavespec``), a judge's scenario from a
+    real game; ``SpecError`` for what a spec cannot hold (set-up, a card resolving, combat damage being dealt)."""
     resolving = set(s.stack_cards) - {item.card for item in s.stack}
     if s.phase not in PHASES or resolving:
         raise SpecError("position", f"the game is at {s.step!r} (set-up, or a card resolving); choose a coordinate "
@@ -339,6 +418,18 @@ def to_spec(s: M9State) -> dict[str, Any]:
     }
     if s.attacked:
         spec["position"]["attacked"] = [LANES[lane] for lane in s.attacked]
+    if s.waves and s.wave is None:
+        spec["position"]["waves"] = s.waves
+    for name in ("manifested", "pressured"):
+        if getattr(s, name):
+            spec["position"][name] = [place_name(loc) for loc in getattr(s, name)]
+    written = [c for p in range(2) for c in s.board if s.cards[c].owner == p]
+    if written != s.board:
+        spec["position"]["arrival"] = [labels[c] for c in s.board]
+    if s.once:
+        spec["position"]["once"] = [
+            {"card": labels[u.card], "ability": u.ability} for u in s.once if s.cards[u.card].zone != "gone"
+        ]  # a token gone from play uses nothing more
     for p, pl in enumerate(s.players):
         side: dict[str, Any] = {"planet": named(pl.leader), "echo": pl.echo}
         for pile in PILES:
@@ -354,6 +445,8 @@ def to_spec(s: M9State) -> dict[str, Any]:
             item: dict[str, Any] = {"card": named(c), "lane": LANES[lane_of(cs.loc)]}
             if side_of(cs.loc) != p:
                 item["side"] = PLAYERS[side_of(cs.loc)]
+            if cs.zone in ZONE_ROUTE:  # En Route: to its lane and side, from the position it left [M9-054]
+                item["origin"] = place_name(cs.origin)
             for name in (*STATUS, *COUNTS, *MODS):
                 value = getattr(cs, name)
                 if name in STATUS:

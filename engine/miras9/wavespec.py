@@ -12,10 +12,20 @@ a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` 
     stack = [{ card = "s1=rx-counter", target = "a1" }]  # bottom first: a Reaction announced (it is on the stack),
                                             # or { card = "u1", ability = 0, target = "a1" }: a Unit's ability
     number = 1                              # the wave's number in the game (default 1)
+    left = ["b2"]                           # Units that left the wave [M9-081] (no longer attackers or blockers)
+    was_blocked = ["a1"]                    # attackers blocked when blockers were committed (default: those the
+                                            # blockers block); they stay blocked with no blocker left [M9-082]
+    extra = "a1"                            # the wave is this Unit's card-granted extra attack [M9-073]
 
     [battle_damage]                         # owed by the defender, in the consequences step [M9-079], [M9-086]
     sources = ["a1", "a1", "a1"]            # one attacker a point, in order
     paid = 1                                # points paid already (default 0)
+    revealed = "deck"                       # the next point, paid from the top of that pile (deck, resource, used),
+                                            # revealed a Blackwake card whose owner chooses now [M9-088], [M9-089]
+
+    [extra_attack]                          # extra attacks granted, waiting [M9-073], [M9-083] (Killing Machine)
+    units = ["a1"]                          # the Units granted one, in order
+    lane = "exterior"                       # the lane of the Site they attack
 
 What the rules would have done on the way is the judge's to write: declared attackers are tapped [M9-074] and
 committed blockers too [M9-076] (``tapped = true`` in their board entries; checked up to the window before damage,
@@ -36,9 +46,12 @@ from annals.engine.miras9.state import CardState, M9State, StackItem, Wave, lane
 from annals.engine.spec import PLAYERS, SpecError, card_id, entry, integer, seat
 from annals.engine.spec import table as spec_table
 from annals.schemas.miras9 import LANES
+from annals.schemas.records import TOKEN_BASE
 
-WAVE_FIELDS = frozenset({"lane", "step", "attackers", "blockers", "priority", "passes", "stack", "number"})
-BD_FIELDS = frozenset({"sources", "paid"})
+WAVE_FIELDS = frozenset({"lane", "step", "attackers", "blockers", "priority", "passes", "stack", "number", "left",
+                         "was_blocked", "extra"})  # fmt: skip
+BD_FIELDS = frozenset({"sources", "paid", "revealed"})
+EXTRA_FIELDS = frozenset({"units", "lane"})
 STEPS = {name: i for i, name in enumerate(STEP_NAMES) if name and name != "damage"}
 WINDOWS = {2: "before_blocks", 4: "before_damage", 7: "after_wave"}  # the wave steps that are reaction windows
 STACK_FIELDS = frozenset({"card", "target", "ability", "controller", "dest"})
@@ -54,6 +67,34 @@ def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
         raise SpecError(field, "must be a list", field)
     return value
+
+
+def _left(
+    value: Any,
+    s: M9State,
+    labels: dict[str, int],
+    new_card: Callable[[int, str, str, str], int],
+    known: dict[str, Any],
+    names: dict[str, str],
+    field: str,
+) -> int:
+    """A Unit that left the wave: a label, or ``"t1=token-drone"`` for a token that left play with it and no longer
+    exists [M9-013] (a target or blocker the wave still remembers)."""
+    label, written = entry(value, field)
+    if not written or written == label or "=" not in str(value):
+        return _label(value, labels, field)
+    cid = card_id(known, names, written, field)
+    if known[cid].type != "token":
+        raise SpecError(field, f"{cid!r} is no token: a card that left the wave is written by its label", value)
+    iid = TOKEN_BASE + s.next_token  # numbered as the board's tokens are
+    s.next_token += 1
+    foe = 1 - s.active  # remembered only as an attacker's target: the defender's
+    s.cards[iid] = CardState(iid=iid, cid=cid, owner=foe, ctrl=foe, zone="gone", token=True)
+    if label:
+        if label in labels:
+            raise SpecError(field, f"label {label!r} is used twice; rename one", value)
+        labels[label] = iid
+    return iid
 
 
 def read(
@@ -89,6 +130,14 @@ def read(
     number = integer(t.get("number", 1), "wave.number", 1)
     w = Wave(number=number, lane=lane, attacker=attacker, step=step)
     cards = s.cards
+    for i, value in enumerate(_list(t.get("left", []), "wave.left")):  # they never rejoin it [M9-081]
+        w.left.append(_left(value, s, labels, new_card, known, names, f"wave.left[{i}]"))
+    if "extra" in t:  # a card-granted extra attack: its Unit alone attacks in it [M9-073]
+        w.extra = _label(t["extra"], labels, "wave.extra")
+        ecs = cards[w.extra]
+        if w.extra not in s.board or ecs.ctrl != attacker or lane_of(ecs.loc) != lane:
+            raise SpecError("wave.extra", f"{t['extra']!r} is not a Unit of the attacking player on the board in the "
+                            f"{lane_name} column [M9-073]", t["extra"])  # fmt: skip
     for i, value in enumerate(_list(t.get("attackers", []), "wave.attackers")):
         field = f"wave.attackers[{i}]"
         item = value if isinstance(value, dict) else {"card": value}
@@ -105,16 +154,21 @@ def read(
         if "target" in item:
             target = _label(item["target"], labels, f"{field}.target")
             tcs = cards[target]
-            if target not in s.board or tcs.ctrl == attacker or lane_of(tcs.loc) != lane:
+            if target not in w.left and (target not in s.board or tcs.ctrl == attacker or lane_of(tcs.loc) != lane):
                 raise SpecError(f"{field}.target", f"{item['target']!r} is not an enemy Unit in the {lane_name} "
                                 "column; leave target out to attack the Site [M9-066]", item["target"])  # fmt: skip
+        if a in w.left:
+            raise SpecError(f"{field}.card", f"{item['card']!r} left the wave: it is no attacker any more [M9-081]",
+                            item["card"])  # fmt: skip
+        if w.extra and a != w.extra:
+            raise SpecError(f"{field}.card", f"the extra attack is {t['extra']!r}'s alone [M9-073]", item["card"])
         if 2 <= step <= 4 and not cs.tapped:  # (Killing Machine readies one in the consequences step)
             raise SpecError(f"{field}.card", f"{item['card']!r} is declared (step {step_name}) but ready: declaring "
                             "taps the attackers [M9-074]; add tapped = true to its board entry",
                             item["card"])  # fmt: skip
         w.attackers.append(a)
         w.targets.append(target)
-    if step >= 2 and not w.attackers:
+    if step >= 2 and not w.attackers and not w.left:
         raise SpecError("wave.attackers", f"a wave declared (step {step_name}) has attackers; list them", "attackers")
     blockers = _list(t.get("blockers", []), "wave.blockers")
     if blockers and step < 3:
@@ -129,8 +183,11 @@ def read(
         if b not in s.board or bcs.ctrl != 1 - attacker or lane_of(bcs.loc) != lane:
             raise SpecError(f"{field}.card", f"{value['card']!r} is not a Unit of the defender on the board in the "
                             f"{lane_name} column [M9-068]", value["card"])  # fmt: skip
+        if b in w.left:
+            raise SpecError(f"{field}.card", f"{value['card']!r} left the wave: it blocks no more [M9-081]",
+                            value["card"])  # fmt: skip
         blocked = _label(value.get("blocks"), labels, f"{field}.blocks")
-        if blocked not in w.attackers:
+        if blocked not in w.attackers and blocked not in w.left:
             raise SpecError(
                 f"{field}.blocks", f"{value.get('blocks')!r} is not an attacker of the wave", value["blocks"]
             )
@@ -141,6 +198,17 @@ def read(
         w.blocked.append(blocked)
     if step >= 4:
         w.was_blocked = sorted(set(w.blocked))
+        if "was_blocked" in t:
+            w.was_blocked = sorted({_label(v, labels, f"wave.was_blocked[{i}]")
+                                    for i, v in enumerate(_list(t["was_blocked"], "wave.was_blocked"))})  # fmt: skip
+            stray = [a for a in w.was_blocked if a not in w.attackers and a not in w.left]
+            if stray or not set(w.blocked) <= set(w.was_blocked):
+                raise SpecError("wave.was_blocked", "list the attackers of the wave blocked when blockers were "
+                                "committed (every attacker a blocker blocks among them) [M9-082]",
+                                "was_blocked")  # fmt: skip
+    elif "was_blocked" in t:
+        raise SpecError("wave.was_blocked", f"blockers are committed after the blockers step [M9-076], not at "
+                        f"{step_name}", "was_blocked")  # fmt: skip
     s.wave = w
     s.step = f"attack.{step_name}"
     s.waves = number if step >= 2 else number - 1
@@ -235,23 +303,63 @@ def _battle_damage(spec: dict[str, Any], s: M9State, step: int, labels: dict[str
         raise SpecError("battle_damage.paid", f"{s.bd_paid} of {len(s.bd_sources)} points paid: nothing is owed; "
                         "paid counts the points paid already", s.bd_paid)  # fmt: skip
     s.bd_player = 1 - w.attacker
+    if "revealed" in t:  # the point being paid revealed a Blackwake card: its owner's choice waits [M9-089]
+        from annals.engine.miras9.blackwake import CHECKED, instruction
+
+        pile = t["revealed"]
+        if pile not in CHECKED:
+            raise SpecError("battle_damage.revealed", f"{pile!r}: a point reveals the top card of deck, resource or "
+                            "used [M9-088]", pile)  # fmt: skip
+        cards = getattr(s.players[s.bd_player], pile)
+        if not cards or not instruction(s.pool[s.cards[cards[-1]].cid]):
+            why = f"the top card of the defender's {pile} has no Blackwake instruction, so no choice waits [M9-089]"
+            raise SpecError("battle_damage.revealed", f"{why}: put one there or leave revealed out", pile)
+        s.bw_card = cards[-1]
+
+
+def read_extra(spec: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
+    """The ``[extra_attack]`` table: extra attacks granted and waiting, their Units and the lane of their Site."""
+    if "extra_attack" not in spec:
+        return
+    if s.phase != "attack":
+        raise SpecError("extra_attack", 'extra attacks are granted in a wave [M9-073]: set phase = "attack"')
+    t = spec_table(spec, "extra_attack", "", EXTRA_FIELDS)
+    lane_name = t.get("lane")
+    if lane_name not in LANES:
+        raise SpecError("extra_attack.lane", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
+    units = _list(t.get("units", []), "extra_attack.units")
+    if not units:
+        raise SpecError("extra_attack.units", 'name the Units granted an extra attack, e.g. units = ["a1"]', "units")
+    for i, value in enumerate(units):
+        card = _label(value, labels, f"extra_attack.units[{i}]")
+        if card not in s.board or s.cards[card].ctrl != s.active:
+            raise SpecError(f"extra_attack.units[{i}]", f"{value!r} is not a Unit of the active player on the board",
+                            value)  # fmt: skip
+        s.extra.append(card)
+    s.extra_lane = LANES.index(lane_name)
 
 
 def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
-    """The wave, window, stack and Battle Damage of ``s`` into ``spec`` (labels as ``to_spec`` wrote them);
-    ``SpecError`` for what a spec cannot hold (a Blackwake choice or an extra attack waiting, combat damage)."""
-    if s.bw_card or s.extra:
-        raise SpecError("position", f"the game is at {s.step!r}, waiting on a Blackwake choice or an extra attack, "
-                        "which a scenario cannot hold yet; choose another coordinate", s.step)  # fmt: skip
+    """The wave, window, stack, Battle Damage (and a Blackwake choice) and extra attacks waiting of ``s`` into
+    ``spec`` (labels as ``to_spec`` wrote them); ``SpecError`` for what a spec cannot hold (combat damage being
+    dealt, which no one stops in)."""
+    if s.extra:
+        spec["extra_attack"] = {"units": [labels[c] for c in s.extra], "lane": LANES[s.extra_lane]}
     w = s.wave
     if w is None:
         if s.window or s.stack or s.bd_player >= 0:
             raise SpecError("position", f"the game is at {s.step!r}: a window outside a wave", s.step)
         return
-    if w.step == 5 or w.left or w.extra:
-        raise SpecError("position", f"the game is at {s.step!r} (combat damage, a Unit that left the wave or an extra "
-                        "attack), which a scenario cannot hold yet; choose another coordinate", s.step)  # fmt: skip
+    if w.step == 5:
+        raise SpecError("position", f"the game is at {s.step!r}: combat damage is dealt at once [M9-078]; choose "
+                        "the coordinate before or after it", s.step)  # fmt: skip
     wave: dict[str, Any] = {"lane": LANES[w.lane], "step": STEP_NAMES[w.step], "number": w.number}
+    if w.left:  # a token gone from play with its card id, to be made again as it was [M9-013]
+        wave["left"] = [labels[c] if s.cards[c].zone != "gone" else f"{labels[c]}={s.cards[c].cid}" for c in w.left]
+    if w.extra:
+        wave["extra"] = labels[w.extra]
+    if w.step >= 4 and w.was_blocked != sorted(set(w.blocked)):
+        wave["was_blocked"] = [labels[a] for a in w.was_blocked]
     wave["attackers"] = [labels[a] if not t else {"card": labels[a], "target": labels[t]}
                          for a, t in zip(w.attackers, w.targets, strict=True)]  # fmt: skip
     if w.blockers:
@@ -281,3 +389,5 @@ def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
     spec["wave"] = wave
     if s.bd_player >= 0:
         spec["battle_damage"] = {"sources": [labels[a] for a in s.bd_sources], "paid": s.bd_paid}
+        if s.bw_card:
+            spec["battle_damage"]["revealed"] = s.cards[s.bw_card].zone

@@ -13,7 +13,8 @@ from typing import Any
 
 from annals.engine.morana.cards import Pool, shipped_pool
 from annals.engine.morana.ruleset import RULESET
-from annals.engine.morana.state import COMMIT_DONE, MoranaState
+from annals.engine.morana.state import COMMIT_DONE, LAST_TURN, OFFBOARD_CAP, REBORN_LIMIT, MoranaState
+from annals.engine.morana.turn import STAGES
 from annals.engine.rng import Rng
 from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
 from annals.engine.spec import table as spec_table
@@ -112,27 +113,44 @@ class Table:
 
 # ---------------------------------------------------------------- a position from a judge's spec
 
-PLAYER_FIELDS = frozenset({"warden", "slava", "embers", "deck", "hand", "nav", "site1", "site2", "site3", "invoked"})
-POSITION_FIELDS = frozenset({"turn", "committing", "initiative"})
-SITE_FIELDS = frozenset({"card", "power", "sealed"})
+PLAYER_FIELDS = frozenset({"warden", "slava", "embers", "deck", "hand", "nav", "site1", "site2", "site3", "invoked",
+                           "invoking", "reborns", "offboard", "initiative_granted"})  # fmt: skip
+POSITION_FIELDS = frozenset({"turn", "step", "committing", "initiative", "commit_order"})
+SITE_FIELDS = frozenset({"card", "power", "sealed", "reborn"})
+STEPS = ("commit", *STAGES)  # where a position stops: a Commit, or the start of Dusk, the Rite or a Dawn
 
 
 def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
-    """A MORANA position at Commit from a judge's spec (see ``engine.spec``): ``[position]`` turn, committing
-    (who takes Commit now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
-    initiative (``p1``, ``p2`` or ``none``); per
-    player ``warden``, ``slava``, ``embers``, ``invoked``, the piles ``deck`` (top card first), ``hand``, ``nav``
-    and ``site1``..``site3``: a card there is a string (face-up at its printed Power) or a table with ``card``,
-    ``power`` and ``sealed`` (face-down, committed this turn)."""
+    """A MORANA position from a judge's spec (see ``engine.spec``): ``[position]`` turn, step (``commit``, the
+    default, or the start of an automatic stage: ``dusk``, both Commits sealed and nothing flipped yet; ``rite``,
+    Dusk resolved and nothing scored; ``dawn``, the turn begun and nothing drawn [MOR-13]), committing (at Commit,
+    who takes it now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
+    initiative (``p1``, ``p2`` or ``none``: the holder this turn); per player ``warden``, ``slava``, ``embers``,
+    ``invoked`` (the Invocation used this game), ``invoking`` (sealed this Commit, resolving at Dusk), this turn's
+    trackers ``reborns`` (Reborns committed [MOR-23]; default: the cards sealed with ``reborn``), ``offboard``
+    (off-board Slava gained [MOR-31]) and ``initiative_granted`` (Initiative granted for the next turn [MOR-29]),
+    the piles ``deck`` (top card first), ``hand``, ``nav`` and ``site1``..``site3``: a card there is a string
+    (face-up at its printed Power) or a table with ``card``, ``power``, ``sealed`` (face-down, committed this
+    turn) and ``reborn`` (sealed from Nav: a Reborn)."""
     p = pool if pool is not None else shipped_pool()
     names = {c.name.lower(): cid for cid, c in p.cards.items()}
     wnames = {w.name.lower(): wid for wid, w in p.wardens.items()}
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
     s = MoranaState(ids=[[], []], wardens=["", ""], wardens_seated=[True, True])
     s.turn = integer(pos.get("turn", 1), "position.turn", 1)
-    s.step = "commit"
-    committing = pos.get("committing", "p1")  # "done": both Commits sealed, Dusk is next [MOR-16]
+    if s.turn > LAST_TURN:
+        raise SpecError("position.turn", f"{s.turn} is past the last turn, {LAST_TURN} [MOR-05]", s.turn)
+    step = pos.get("step", "commit")
+    if step not in STEPS:
+        raise SpecError("position.step", f"{step!r} is not where a position stops; use one of {', '.join(STEPS)}",
+                        step)  # fmt: skip
+    s.step = step
+    s.boundary = step != "commit"
+    committing = pos.get("committing", "p1" if step == "commit" else "done")  # "done": Dusk is next [MOR-16]
     s.committing = COMMIT_DONE if committing == "done" else seat(committing, "position.committing")
+    if step not in ("commit", "dawn") and s.committing != COMMIT_DONE:  # (Dawn's Commit is yet to come)
+        raise SpecError("position.committing", f"at {step} both Commits are sealed: leave committing out or write "
+                        '"done"', committing)  # fmt: skip
     initiative = pos.get("initiative", "none")
     s.initiative = -1 if initiative == "none" else seat(initiative, "position.initiative")
     number = Numbering(instance_id)
@@ -142,8 +160,15 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
         s.wardens[player] = card_id(p.wardens, wnames, written, f"{key}.warden")
         number.label(label, instance_id(player, LEADER_INDEX), f"{key}.warden")
         s.slava[player] = integer(side.get("slava", 0), f"{key}.slava")
-        s.embers[player] = integer(side.get("embers", s.turn), f"{key}.embers")
+        s.embers[player] = integer(side.get("embers", s.turn if step == "commit" else 0), f"{key}.embers")
         s.invoked[player] = bool(flag(side.get("invoked", False), f"{key}.invoked"))
+        if flag(side.get("invoking", False), f"{key}.invoking"):
+            if step not in ("commit", "dusk"):
+                raise SpecError(f"{key}.invoking", f"a sealed Invocation resolves at Dusk [MOR-33]: none waits at "
+                                f"{step}", "invoking")  # fmt: skip
+            s.invoking.append(player)
+            s.invoked[player] = True
+        reborned = 0
         for zone in ("deck", "hand", "nav", "site1", "site2", "site3"):
             ids = []
             for i, value in enumerate(cards_list(side.get(zone, []), f"{key}.{zone}")):
@@ -154,7 +179,8 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                         raise SpecError(field, f"a card in {zone} is written as a string", i)
                     unknown = sorted(set(value) - SITE_FIELDS)
                     if unknown:
-                        raise SpecError(f"{field}.{unknown[0]}", "unknown field; use card, power, sealed", unknown[0])
+                        raise SpecError(f"{field}.{unknown[0]}", "unknown field; use card, power, sealed, reborn",
+                                        unknown[0])  # fmt: skip
                     extra, value = value, value.get("card")
                 label, written = entry(value, field)
                 cid = card_id(p.cards, names, written, field)
@@ -164,9 +190,21 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                 if zone.startswith("site"):
                     k = int(zone[4:])
                     card = p.cards[cid]
-                    if extra.get("sealed", False):
+                    if flag(extra.get("sealed", False), f"{field}.sealed"):
+                        if step not in ("commit", "dusk"):
+                            raise SpecError(f"{field}.sealed", f"everything sealed is flipped at Dusk [MOR-16]: no "
+                                            f"card is face-down at {step}", "sealed")  # fmt: skip
                         s.sealed.append(iid)
                         s.sealed_sites.append(k)
+                        if flag(extra.get("reborn", False), f"{field}.reborn"):
+                            if card.kind != "spirit":
+                                raise SpecError(f"{field}.reborn", f"{cid!r} is a Charm: only Spirits are Reborn "
+                                                "[MOR-21]", "reborn")  # fmt: skip
+                            s.reborning.append(iid)
+                            reborned += 1
+                    elif "reborn" in extra:
+                        raise SpecError(f"{field}.reborn", "a Reborn is sealed from Nav this turn: add sealed = true",
+                                        "reborn")  # fmt: skip
                     elif card.kind == "spirit":
                         s.power[iid] = integer(extra.get("power", card.power), f"{field}.power")
                     elif "power" in extra:
@@ -175,25 +213,63 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                 s.sites[player][int(zone[4:]) - 1].extend(ids)
             else:
                 getattr(s, zone)[player].extend(reversed(ids) if zone == "deck" else ids)  # deck: top first
+        s.reborns[player] = integer(side.get("reborns", reborned), f"{key}.reborns")
+        if not reborned <= s.reborns[player] <= REBORN_LIMIT:
+            raise SpecError(f"{key}.reborns", f"{s.reborns[player]} Reborns this turn: at most {REBORN_LIMIT} "
+                            f"[MOR-23], and at least the {reborned} sealed with reborn = true",
+                            "reborns")  # fmt: skip
+        s.offboard[player] = integer(side.get("offboard", 0), f"{key}.offboard")
+        if s.offboard[player] > OFFBOARD_CAP:
+            raise SpecError(f"{key}.offboard", f"{s.offboard[player]}: off-board Slava is capped at {OFFBOARD_CAP} "
+                            "a turn [MOR-31]", "offboard")  # fmt: skip
+        s.initiative_next[player] = bool(flag(side.get("initiative_granted", False), f"{key}.initiative_granted"))
+    _commit_order(pos, s, number.labels)
     decks = [DeckList(f"scenario-{key}", list(s.ids[i]), s.wardens[i]) for i, key in enumerate(PLAYERS)]
     s.card_defs = list(p.extra)
     s.__post_init__()
     return Built(s, number.labels, decks)
 
 
+def _commit_order(pos: dict[str, Any], s: MoranaState, labels: dict[str, int]) -> None:
+    """``commit_order``: the sealed cards' labels in the order they were committed, which is the order they are
+    revealed in at Dusk (default: as written, p1's Sites left to right, then p2's)."""
+    if "commit_order" not in pos:
+        return
+    order = cards_list(pos["commit_order"], "position.commit_order")
+    site_of = dict(zip(s.sealed, s.sealed_sites, strict=True))
+    cards = []
+    for i, label in enumerate(order):
+        card = labels.get(label) if isinstance(label, str) else None
+        if card not in site_of or card in cards:
+            raise SpecError(f"position.commit_order[{i}]", f"{label!r} is not the label of a sealed card (once "
+                            "each); list the labels of the cards written with sealed = true", label)  # fmt: skip
+        cards.append(card)
+    if len(cards) != len(site_of):
+        missing = sorted(k for k, v in labels.items() if v in site_of and v not in cards)
+        raise SpecError("position.commit_order", f"lists {len(cards)} of the {len(site_of)} sealed cards; add "
+                        f"{', '.join(missing)}", "commit_order")  # fmt: skip
+    s.sealed = cards
+    s.sealed_sites = [site_of[c] for c in cards]
+
+
 def to_spec(s: MoranaState) -> dict[str, Any]:
-    """The spec ``from_spec`` reads for a position at Commit (a judge's scenario from a real game); ``SpecError``
-    for a position in Dusk or the Rite, which a spec cannot hold yet."""
-    if s.step != "commit" or s.committing > COMMIT_DONE or s.revealed or s.reborning or s.invoking:
-        raise SpecError("position", f"the game is at {s.step!r}; choose a coordinate at a Commit, e.g. turn:3/commit",
+    """The spec ``from_spec`` reads for a position at a Commit or at the start of Dusk, the Rite or a Dawn (a
+    judge's scenario from a real game); ``SpecError`` for a position inside a stage (``turn:T/site:2``), which
+    the rules could not go on from."""
+    if s.step not in STEPS or (s.step != "commit" and not s.boundary) or s.revealed or s.over:
+        raise SpecError("position", f"the game is at {s.step!r}, inside a stage; choose a coordinate at a Commit or "
+                        "at the start of a stage, e.g. turn:3/commit, turn:3/dusk, turn:3/rite or turn:4/dawn",
                         s.step)  # fmt: skip
-    spec: dict[str, Any] = {
-        "position": {
-            "turn": s.turn,
-            "committing": PLAYERS[s.committing] if s.committing < COMMIT_DONE else "done",
-            "initiative": PLAYERS[s.initiative] if s.initiative >= 0 else "none",
-        }
-    }
+    position: dict[str, Any] = {"turn": s.turn}
+    if s.step != "commit":
+        position["step"] = s.step
+    else:
+        position["committing"] = PLAYERS[s.committing] if s.committing < COMMIT_DONE else "done"
+    position["initiative"] = PLAYERS[s.initiative] if s.initiative >= 0 else "none"
+    spec: dict[str, Any] = {"position": position}
+    written = [c for p in (0, 1) for site in s.sites[p] for c in site if c in s.sealed]
+    if written != s.sealed:
+        position["commit_order"] = [f"{'ab'[c // 1000 - 1]}{c % 1000 + 1}" for c in s.sealed]
     for p in (0, 1):
 
         def named(iid: int, p: int = p) -> str:
@@ -202,6 +278,15 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
         side: dict[str, Any] = {"warden": s.wardens[p], "slava": s.slava[p], "embers": s.embers[p]}
         if s.invoked[p]:
             side["invoked"] = True
+        if p in s.invoking:
+            side["invoking"] = True
+        reborned = sum(1 for c in s.reborning if c // 1000 == p + 1)
+        if s.reborns[p] != reborned:
+            side["reborns"] = s.reborns[p]
+        if s.offboard[p]:
+            side["offboard"] = s.offboard[p]
+        if s.initiative_next[p]:
+            side["initiative_granted"] = True
         side["deck"] = [s.ids[p][c % 1000] for c in reversed(s.deck[p])]
         side["hand"] = [named(c) for c in s.hand[p]]
         side["nav"] = [named(c) for c in s.nav[p]]
@@ -209,7 +294,7 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
             cards: list[Any] = []
             for c in s.sites[p][k]:
                 if c in s.sealed:
-                    cards.append({"card": named(c), "sealed": True})
+                    cards.append({"card": named(c), "sealed": True, **({"reborn": True} if c in s.reborning else {})})
                 elif c in s.power and s.power[c] != s.pool.cards[s.ids[p][c % 1000]].power:
                     cards.append({"card": named(c), "power": s.power[c]})
                 else:

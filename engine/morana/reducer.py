@@ -23,6 +23,7 @@ def _warden(s: MoranaState, e: ev.WardenChosen) -> None:
 
 
 def _drew(s: MoranaState, e: ev.Drew) -> None:
+    s.boundary = False  # Dawn's first action (or an effect's draw)
     deck = s.deck[e.player]
     if deck[-1] == e.card or e.card not in deck:  # the top card, or a redacted deck of placeholders
         deck.pop()
@@ -35,8 +36,13 @@ def _nothing(s: MoranaState, e: Event) -> None:
     pass
 
 
+def _acted(s: MoranaState, e: Event) -> None:
+    s.boundary = False  # the first action of a stage (a skipped draw at Dawn, a Site scored in the Rite)
+
+
 def _turn(s: MoranaState, e: ev.TurnBegan) -> None:
     s.turn, s.step = e.turn, e.step
+    s.boundary = True
     s.initiative = e.initiative
     s.initiative_next = [False, False]
     s.reborns = [0, 0]
@@ -45,6 +51,7 @@ def _turn(s: MoranaState, e: ev.TurnBegan) -> None:
 
 def _step(s: MoranaState, e: ev.StepBegan) -> None:
     s.step = e.step
+    s.boundary = e.step in ("dusk", "rite")
     if e.step == "commit":
         s.committing = 0
 
@@ -100,6 +107,7 @@ def _flipped(s: MoranaState, e: ev.Flipped) -> None:
     s.revealed = list(e.cards)
     s.sealed = []
     s.sealed_sites = []
+    s.boundary = False
 
 
 def _resolution(s: MoranaState, e: Event) -> None:
@@ -155,6 +163,7 @@ def _slava(s: MoranaState, e: ev.SlavaGained) -> None:
 
 def _ended(s: MoranaState, e: ev.GameEnded) -> None:
     s.over, s.winner, s.end_reason, s.step = True, e.winner, e.reason, e.step
+    s.boundary = False
 
 
 apply = Reducer[MoranaState](
@@ -162,7 +171,7 @@ apply = Reducer[MoranaState](
         ev.DeckShuffled: _shuffled,
         ev.WardenChosen: _warden,
         ev.Drew: _drew,
-        ev.DrawSkipped: _nothing,
+        ev.DrawSkipped: _acted,
         ev.TurnBegan: _turn,
         ev.StepBegan: _step,
         ev.EmbersChanged: _embers,
@@ -183,7 +192,7 @@ apply = Reducer[MoranaState](
         ev.Defeated: _defeated,
         ev.CharmSpent: _charm_spent,
         ev.InitiativeGranted: _initiative,
-        ev.SiteScored: _nothing,
+        ev.SiteScored: _acted,
         ev.SlavaGained: _slava,
         ev.GameEnded: _ended,
     }

@@ -31,7 +31,7 @@ from annals.engine.morana.cards import (
 )
 from annals.engine.morana.resolution import definition
 from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
-from annals.engine.morana.turn import commit, dusk_and_rite, options, setup
+from annals.engine.morana.turn import commit, dusk_and_rite, options, resume, setup
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
 from annals.schemas.carddefs import CardDefinition
@@ -97,8 +97,10 @@ class MoranaRuleset:
             commit(s, emit, choice)
         elif s.step == "setup":
             setup(s, emit, rng)
-        else:
+        elif s.step == "commit":
             dusk_and_rite(s, emit)
+        else:  # a position saved at the start of Dusk, the Rite or a Dawn
+            resume(s, emit)
 
     def redact(self, event: Any, viewer: int) -> Any:
         t = type(event)

@@ -60,6 +60,8 @@ class MoranaState(GameState, kw_only=True, dict=True):
         default_factory=lambda: [False, False]
     )  # granted this turn, for the next
     committing: int = 0  # the player taking Commit now (0, then 1), or COMMIT_DONE
+    # at the start of Dusk, the Rite or a Dawn: its opening event applied, none of its actions yet (``turn.resume``)
+    boundary: bool = False
     card_defs: list[CardDefinition] = []
 
     def __post_init__(self) -> None:

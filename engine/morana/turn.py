@@ -11,6 +11,11 @@
   (``resolution``) [MOR-16].
 * Rite: +1 Slava per Site with strictly more Power [MOR-17], [MOR-19]; then the 13 check, and after Turn 8 the
   tiebreaks [MOR-05] (R-MOR-01 .. R-MOR-04).
+
+Dusk, the Rite and the next Dawn run in one ``advance`` (no one decides between them), but each stage's opening
+event (``StepBegan`` dusk or rite, ``TurnBegan``) leaves ``MoranaState.boundary`` set until the stage's first
+action, so a position saved there (``turn:T/dusk``, ``turn:T/rite``, ``turn:T/dawn``) goes on with ``resume``:
+the same events, in the same order, as the game that ran through it [MOR-13].
 """
 
 from __future__ import annotations
@@ -76,6 +81,11 @@ def dawn(s: MoranaState, emit: Emit, turn: int) -> None:
     a, b = s.initiative_next
     holder = 0 if a and not b else 1 if b and not a else NOBODY  # both granted: they cancel (R-MOR-06)
     emit(ev.TurnBegan(s.n, turn, "dawn", NOBODY, holder))
+    _dawn_actions(s, emit, turn)
+
+
+def _dawn_actions(s: MoranaState, emit: Emit, turn: int) -> None:
+    """Dawn after ``TurnBegan``: the draws, the Embers, Bloom, then Commit [MOR-12], [MOR-14]."""
     for p in (0, 1):
         draw(s, emit, "dawn", p, "dawn")
     for p in (0, 1):
@@ -153,6 +163,11 @@ def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
 def dusk(s: MoranaState, emit: Emit) -> None:
     """[MOR-16]: the flip, the lapse of unspent Embers (R-MOR-11), Invocations, then the Sites left to right."""
     emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
+    _dusk_actions(s, emit)
+
+
+def _dusk_actions(s: MoranaState, emit: Emit) -> None:
+    """Dusk after its ``StepBegan``: the flip, the lapse, Invocations, the Sites."""
     sealed = list(s.sealed)
     reborn, invoking = list(s.reborning), sorted(s.invoking)
     emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), reborn, invoking, list(s.embers)))
@@ -185,6 +200,11 @@ def site_power(s: MoranaState, p: int, k: int) -> int:
 def rite(s: MoranaState, emit: Emit) -> None:
     """[MOR-17]: score every Site left to right, then one check for 13 (R-MOR-01)."""
     emit(ev.StepBegan(s.n, s.turn, "rite", NOBODY))
+    _rite_actions(s, emit)
+
+
+def _rite_actions(s: MoranaState, emit: Emit) -> None:
+    """The Rite after its ``StepBegan``: the scoring, the 13 check, then the end or the next Dawn."""
     controlled = [0, 0]
     for k in range(SITES):
         pw = [site_power(s, 0, k), site_power(s, 1, k)]
@@ -200,6 +220,24 @@ def rite(s: MoranaState, emit: Emit) -> None:
         end(s, emit, controlled, "")
     else:
         dawn(s, emit, s.turn + 1)
+
+
+STAGES = ("dusk", "rite", "dawn")  # the automatic stages a position may stop at the start of
+
+
+def resume(s: MoranaState, emit: Emit) -> None:
+    """Go on from the start of an automatic stage (``s.boundary``): the rest of it and what follows, up to the next
+    Commit or the end, as ``dusk_and_rite`` would have run it. Anywhere else inside a stage, nothing: such a position
+    cannot go on (the runner names it a stalled game)."""
+    if not s.boundary or s.over:
+        return
+    if s.step == "dusk":
+        _dusk_actions(s, emit)
+        rite(s, emit)
+    elif s.step == "rite":
+        _rite_actions(s, emit)
+    elif s.step == "dawn":
+        _dawn_actions(s, emit, s.turn)
 
 
 def end(s: MoranaState, emit: Emit, controlled: list[int], reached: str) -> None:

@@ -26,6 +26,7 @@ from annals.engine.simulate import simulate
 from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
 from annals.queries.positions import Timeline
 from annals.schemas.logfile import read_log
+from tests.resumecheck import stops
 
 GAMES = {"miras9": ["bastion", "tempest"], "morana": ["clash", "glory"], "cardtoy": ["low", "high"]}
 SLICES = 9  # positions per game: set-up, evenly through the game, and the end
@@ -43,8 +44,11 @@ def positions() -> list[tuple[str, dict[str, Any]]]:
         for log in sorted((root / ruleset).glob("*.log")):
             timeline = Timeline.from_file(log)
             total = len(timeline.events)
+            at = [*stops(timeline.log), total] if ruleset == "morana" else []
             for k in range(SLICES):
                 count = total * k // (SLICES - 1)
+                if at:  # inside a MORANA stage no position goes on (a stop: a Commit, or a stage's start)
+                    count = next(c for c in at if c >= count)
                 found.append((ruleset, json.loads(position_file(timeline, count))))
     return found
 

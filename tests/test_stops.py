@@ -1,0 +1,291 @@
+"""Stop anywhere: a position taken at any stop of a real game (every decision, and MORANA's automatic stage
+boundaries: the start of Dusk, the Rite and a Dawn), written as a scenario and read back, plays on exactly as the
+game did; what a position cannot hold is refused by name.
+
+MORANA [MOR-13]: Dawn [MOR-14], Commit [MOR-15], Dusk [MOR-16], the Rite [MOR-17], [MOR-19], with this turn's
+trackers (Reborns [MOR-23], off-board Slava [MOR-31], Initiative granted [MOR-29]). Miras 9: inside waves
+[M9-073]-[M9-082] with Units that left them [M9-081], a Blackwake choice waiting [M9-088], [M9-089], a
+card-granted extra attack waiting [M9-073], En Route cards [M9-054], and the turn trackers (once per turn [M9-044],
+Manifest and Pressure [M9-097]) and the wave count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.miras9 import builder as m9
+from annals.engine.miras9.state import ZONE_ROUTE, M9State
+from annals.engine.morana import builder as mor
+from annals.engine.replay import fold, verify_log
+from annals.engine.simulate import simulate
+from annals.engine.spec import SpecError
+from annals.queries.positionfile import InvalidPositionError, load_position, position_file
+from annals.queries.positions import Timeline
+from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
+from annals.schemas.logfile import read_log
+from tests.resumecheck import resume_matches, stops
+
+runner = CliRunner()
+
+
+def test_morana_every_stop_of_real_games_resumes_identically_MOR_13_MOR_16_MOR_17(tmp_path: Path) -> None:
+    """Every Commit decision and the start of every Dawn, Dusk and Rite of real games: the rest of the game, event
+    for event, from the position rebuilt through a scenario spec [MOR-13], [MOR-14], [MOR-16], [MOR-17]."""
+    seen: Counter[str] = Counter()
+    for result in simulate("morana", 10, 61, None, ["heuristic", "random"], tmp_path):
+        log = read_log(result.path)
+        for count in stops(log):
+            state: Any = fold(log, count)
+            if state.step == "setup":
+                continue
+            compared = resume_matches(log, count, mor)
+            assert compared == len(log.events) - count  # to the game's end
+            seen[state.step] += 1
+            seen["with Reborns this turn"] += any(state.reborns)
+            seen["with a sealed Invocation"] += bool(state.invoking)
+            seen["with Initiative granted"] += any(state.initiative_next)
+            seen["with off-board Slava"] += any(state.offboard)
+    assert {"commit", "dusk", "rite", "dawn"} <= set(seen), seen
+    assert all(seen[k] for k in ("with Reborns this turn", "with Initiative granted", "with off-board Slava")), seen
+
+
+def test_morana_inside_a_stage_is_refused_by_name_MOR_16(tmp_path: Path) -> None:
+    """Between a stage's start and its end (a Site resolving, a Site scored) no position goes on: a scenario
+    refuses it naming the stops, a position file as saved in the middle of an action [MOR-16]; the stage starts
+    themselves load and play on."""
+    (result,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path)
+    timeline = Timeline.from_file(result.path)
+    for at in ("turn:3/site:2", "turn:3/rite:1", "turn:3/dusk.site1"):
+        with pytest.raises(ScenarioError, match=r"inside a stage; choose .*turn:3/rite"):
+            scenario_from_log(result.path, at)
+        path = tmp_path / "mid.json"
+        path.write_bytes(position_file(timeline, timeline.resolve(at), at))
+        with pytest.raises(InvalidPositionError, match="middle of an action"):
+            load_position(path)
+    for at in ("turn:3/dusk", "turn:3/rite", "turn:4/dawn", "turn:4/commit"):
+        saved = tmp_path / f"{at.replace(':', '-').replace('/', '-')}.json"
+        cli = runner.invoke(app, ["position", result.path, "--at", at, "--save", str(saved)])
+        assert cli.exit_code == 0, cli.stderr
+        out = tmp_path / f"{saved.stem}.log"
+        played = runner.invoke(app, ["continue", str(saved), "--bots", "heuristic,heuristic", "--out", str(out)])
+        assert played.exit_code == 0, played.stderr
+        assert verify_log(out).events > 0
+
+
+@pytest.mark.parametrize("at", ["turn:3/dusk", "turn:3/rite", "turn:4/dawn"])
+def test_annals_scenario_new_at_a_morana_stage_starts_there_MOR_17(tmp_path: Path, at: str) -> None:
+    """``annals scenario new --from LOG --at turn:T/rite`` (and Dusk, Dawn) writes a scenario that starts there:
+    its game, run, gives the rest of that turn as the log has it [MOR-17]."""
+    (result,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path)
+    out = tmp_path / "at.toml"
+    cli = runner.invoke(app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(out)])
+    assert cli.exit_code == 0, cli.stderr
+    stage = at.split("/")[1]
+    assert f'step = "{stage}"' in out.read_text()
+    outcome = run_file(out, tmp_path / "at.log")
+    assert outcome.failed == ""
+    log = read_log(result.path)
+    count = Timeline(log).resolve(at)
+    mine = [type(e).__name__ for e in read_log(outcome.log).events]
+    theirs = [type(e).__name__ for e in log.events[count : count + len(mine)]]
+    assert mine == theirs and mine  # up to the next Commit decision
+    assert stage != "rite" or mine[0] == "SiteScored"
+
+
+GAMES = {  # deck pairs and seeds whose heuristic games reach every kind of stop asked for below
+    ("wreckers", "corsairs"): 41,
+    ("wreckers", "wayfarer"): 41,
+}
+
+
+def _features(s: M9State) -> list[str]:
+    w = s.wave
+    return [name for name, present in {
+        "a Blackwake choice waiting": s.bw_card,
+        "an extra attack waiting": s.extra,
+        "inside an extra attack": w is not None and w.extra,
+        "a Unit that left the wave": w is not None and w.left,
+        "an En Route card": any(s.cards[c].zone in ZONE_ROUTE for c in s.board),
+        "a once-per-turn ability used": s.once,
+        "a Manifest this turn": s.manifested,
+        "a stack": s.stack,
+        "Battle Damage owed": s.bd_player >= 0,
+    }.items() if present]  # fmt: skip
+
+
+def test_miras9_every_decision_of_real_games_resumes_identically(tmp_path: Path) -> None:
+    """Every decision of real games after set-up, inside waves too, with a Blackwake choice waiting [M9-088],
+    [M9-089], an extra attack waiting or under way [M9-073], Units that left the wave [M9-081], cards En Route
+    [M9-054], once-per-turn uses [M9-044] and Manifests made [M9-097]: the rest of the game, event for event, from
+    the position rebuilt through a scenario spec. Set-up alone is refused, by name."""
+    seen: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for (a, b), seed in GAMES.items():
+        for result in simulate("miras9", 3, seed, [a, b], ["heuristic", "heuristic"], tmp_path / a / b, max_turns=14):
+            log = read_log(result.path)
+            for count in stops(log):
+                state: Any = fold(log, count)
+                try:
+                    assert resume_matches(log, count, m9) == len(log.events) - count
+                except SpecError as exc:
+                    refused[state.phase] += 1
+                    assert "set-up" in str(exc), exc
+                    continue
+                seen[state.step] += 1
+                seen.update(_features(state))
+    assert set(refused) <= {"setup.site", "setup.mulligan"}, refused
+    wanted = {"attack.declare", "attack.blockers", "attack.reactions_before_damage", "attack.consequences",
+              "attack.after_wave", "action", "move", "attune", "awaken.flow", "awaken.generate"}  # fmt: skip
+    assert wanted <= set(seen), seen
+    for feature in ("a Blackwake choice waiting", "an extra attack waiting", "inside an extra attack",
+                    "a Unit that left the wave", "an En Route card", "a once-per-turn ability used",
+                    "a Manifest this turn", "a stack", "Battle Damage owed"):  # fmt: skip
+        assert seen[feature], (feature, seen)
+
+
+def test_miras9_what_a_position_cannot_hold_is_refused_by_name() -> None:
+    """Combat damage (dealt at once, no one stops in it [M9-078]) and a card resolving are refused, naming why."""
+    s = m9.from_spec({"position": {"phase": "action"}, "p1": {"hand": ["e1=ev-strike"]}}).state
+    resolving = msgspec.structs.replace(s)
+    card = next(iter(c for c, cs in s.cards.items() if cs.cid == "ev-strike"))
+    resolving.players[0].hand.remove(card)
+    resolving.cards[card].zone = "stack"
+    resolving.stack_cards = [card]
+    with pytest.raises(SpecError, match="a card resolving"):
+        m9.to_spec(resolving)
+    spec = {"position": {"phase": "attack"}, "wave": {"lane": "exterior", "step": "reactions_before_damage",
+            "attackers": ["a1"]}, "p1": {"board": [{"card": "a1=char-raider", "tapped": True}]}}  # fmt: skip
+    dealing = m9.from_spec(spec).state
+    assert dealing.wave is not None
+    dealing.wave.step, dealing.window = 5, ""
+    with pytest.raises(SpecError, match=r"combat damage is dealt at once \[M9-078\]"):
+        m9.to_spec(dealing)
+
+
+def _load(tmp_path: Path, text: str) -> Any:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return load_scenario(path)
+
+
+MOR_BASE = """scenario = "x"
+ruleset = "morana"
+rules = ["MOR-17"]
+expect = ["turn == 4"]
+
+[position]
+turn = 4
+step = "rite"
+
+[p1]
+deck = ["kikimora"]
+site1 = [{ card = "a1=bannik", power = 3 }]
+
+[p2]
+deck = ["kikimora"]
+"""
+
+MOR_BAD = {  # a change to a good file -> the field the error names and what it says
+    "unknown step": (('step = "rite"', 'step = "dusk.site2"'), r"position\.step: 'dusk\.site2' is not where"),
+    "sealed at the Rite": (("power = 3 }", "sealed = true }"), r"p1\.site1\[0\]\.sealed: everything sealed is flipped"),
+    "committing at the Rite": (('step = "rite"', 'step = "rite"\ncommitting = "p1"'), r"position\.committing: at rite"),
+    "too many Reborns": (("[p2]", "reborns = 3\n[p2]"), r"p1\.reborns: 3 Reborns this turn: at most 2 \[MOR-23\]"),
+    "off-board over the cap": (("[p2]", "offboard = 5\n[p2]"), r"p1\.offboard: 5: off-board Slava is capped at 4"),
+    "Invocation at the Rite": (("[p2]", "invoking = true\n[p2]"), r"p1\.invoking: a sealed Invocation resolves"),
+    "commit order of no sealed card": (
+        ('step = "rite"', 'step = "dusk"\ncommit_order = ["a1"]'),
+        r"position\.commit_order\[0\]: 'a1' is not the label of a sealed card",
+    ),
+    "reborn without sealed": (("power = 3 }", "reborn = true }"), r"p1\.site1\[0\]\.reborn: a Reborn is sealed"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MOR_BAD))
+def test_a_bad_morana_stop_names_the_field(tmp_path: Path, case: str) -> None:
+    (old, new), message = MOR_BAD[case]
+    assert old in MOR_BASE
+    with pytest.raises(ScenarioError, match=r"bad\.toml:\d+: " + message):
+        _load(tmp_path, MOR_BASE.replace(old, new, 1))
+    assert _load(tmp_path, MOR_BASE).built.state.boundary  # the base itself loads, at the start of the Rite
+
+
+M9_BASE = """scenario = "x"
+ruleset = "miras9"
+rules = ["M9-088"]
+expect = ["turn == 3"]
+
+[position]
+turn = 3
+phase = "attack"
+active = "p1"
+
+[wave]
+lane = "exterior"
+step = "consequences"
+attackers = ["a1"]
+
+[battle_damage]
+sources = ["a1"]
+revealed = "deck"
+
+[p1]
+deck = ["char-recruit"]
+board = [{ card = "a1=char-raider", lane = "exterior", tapped = true }, { card = "u2=char-recruit", lane = "interior" }]
+
+[p2]
+deck = ["d1=char-drifter", "char-recruit"]
+"""
+
+M9_BAD = {
+    "revealed without a Blackwake": (
+        ('"d1=char-drifter", ', ""),
+        r"battle_damage\.revealed: the top card of the defender's deck has no Blackwake instruction",
+    ),
+    "revealed from hand": (('revealed = "deck"', 'revealed = "hand"'), r"battle_damage\.revealed: 'hand': a point"),
+    "waves against the wave": (('active = "p1"', 'active = "p1"\nwaves = 4'), r"position\.waves: 4 does not agree"),
+    "manifested nowhere": (('active = "p1"', 'active = "p1"\nmanifested = ["p3:exterior"]'),
+                           r"position\.manifested\[0\]: 'p3:exterior' is not a board position"),
+    "once of no ability": (('active = "p1"', 'active = "p1"\nonce = [{ card = "a1", ability = 3 }]'),
+                           r"position\.once\[0\]\.ability: 'a1' has no ability 3"),
+    "arrival missing one": (('active = "p1"', 'active = "p1"\narrival = ["a1"]'),
+                            r"position\.arrival: lists 1 of the 2 cards on the board; add u2"),
+    "origin its own place": (('lane = "interior" }', 'lane = "interior", origin = "p1:interior" }'),
+                             r"p1\.board\[1\]\.origin: a card En Route"),
+    "left and attacking": (('attackers = ["a1"]', 'attackers = ["a1"]\nleft = ["a1"]'),
+                           r"wave\.attackers\[0\]\.card: 'a1' left the wave"),
+    "extra of another Unit": (('attackers = ["a1"]', 'attackers = ["a1"]\nextra = "u2"'), r"wave\.extra: 'u2' is not"),
+    "extra attack of the defender": (("[p1]", '[extra_attack]\nunits = ["d1"]\nlane = "exterior"\n\n[p1]'),
+                                     r"extra_attack\.units\[0\]: 'd1' is not a Unit of the active player"),
+    "no event kind": (('expect = ["turn == 3"]', 'expect = ["no event BattleDamageDealt"]'),
+                      r"expect\[0\]: .*'BattleDamageDealt' is no event kind of the ruleset"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(M9_BAD))
+def test_a_bad_miras9_stop_names_the_field(tmp_path: Path, case: str) -> None:
+    (old, new), message = M9_BAD[case]
+    assert old in M9_BASE
+    with pytest.raises(ScenarioError, match=r"bad\.toml:\d+: " + message):
+        _load(tmp_path, M9_BASE.replace(old, new, 1))
+    assert _load(tmp_path, M9_BASE).built.state.bw_card  # the base itself loads, its Blackwake choice waiting
+
+
+def test_old_position_files_without_the_boundary_field_still_load(tmp_path: Path) -> None:
+    """A MORANA position file written before ``boundary`` existed (no such field) loads at a Commit as before."""
+    (result,) = simulate("morana", 1, 5, None, ["heuristic", "heuristic"], tmp_path)
+    timeline = Timeline.from_file(result.path)
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:2/commit")))
+    del doc["state"]["boundary"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    assert not load_position(path).state.boundary
+    assert re.search(r'"boundary"', position_file(timeline, timeline.resolve("turn:2/rite")).decode())
