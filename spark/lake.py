@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
-from annals.ingest.tables import Types, column_types, ingest_tables, staged
+from annals.ingest.tables import Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
 from annals.queries.export import OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
 from annals.schemas.archive import SUFFIX, archive_digest, read_index
@@ -39,6 +42,7 @@ from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
 MARKERS = "_shards"
+JSON = pa.json_(pa.string())
 
 
 class LakeConflictError(AnnalsError, ValueError):
@@ -64,45 +68,103 @@ def _write_atomic(path: Path, text: str) -> None:
 INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT")
 
 
-def _counted(con: duckdb.DuckDBPyConnection, query: str) -> dict[str, Any]:
-    """Rows and integer-column sums of ``query``, as ``queries.export.digest_of`` counts them, in one aggregate."""
-    relation = con.sql(query)
-    columns = [c for c, t in zip(relation.columns, relation.types, strict=True)
-               if str(t) in INTEGERS and c not in PARTITION]  # fmt: skip
-    sums = ", ".join(f'coalesce(sum("{c}"::BIGINT), 0)' for c in columns)
-    row = con.execute(f"SELECT count(*){', ' + sums if sums else ''} FROM ({query})").fetchall()[0]
+def _counted(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> dict[str, Any]:
+    """Rows and integer-column sums of ``rows``, as ``queries.export.digest_of`` counts them, in one aggregate."""
+    con.register("_counted", rows)
+    try:
+        relation = con.sql("SELECT * FROM _counted")
+        columns = [c for c, t in zip(relation.columns, relation.types, strict=True)
+                   if str(t) in INTEGERS and c not in PARTITION]  # fmt: skip
+        sums = ", ".join(f'coalesce(sum("{c}"::BIGINT), 0)' for c in columns)
+        row = con.execute(f"SELECT count(*){', ' + sums if sums else ''} FROM _counted").fetchall()[0]
+    finally:
+        con.unregister("_counted")
     return {"rows": int(row[0]), "sums": {c: int(v) for c, v in zip(columns, row[1:], strict=True)}}
+
+
+def _hive(value: object) -> str:
+    """A partition value as a folder name part, percent-encoded as DuckDB's ``PARTITION_BY`` encodes it."""
+    return quote(str(value), safe="")
+
+
+def _as_json(table: pa.Table, json_columns: set[str]) -> pa.Table:
+    """Columns of the schema's JSON type as Arrow's JSON extension type (DuckDB hands them over as strings), so
+    the Parquet files mark them JSON as DuckDB's own writer does."""
+    for i, name in enumerate(table.column_names):
+        if name in json_columns and not isinstance(table.schema.field(i).type, pa.JsonType):
+            chunks = [pa.ExtensionArray.from_storage(JSON, c) for c in table.column(i).chunks]
+            table = table.set_column(i, pa.field(name, JSON), pa.chunked_array(chunks, JSON))
+    return table
+
+
+def _with_keys(
+    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, keys: pa.Table, json_columns: set[str]
+) -> pa.Table | None:
+    """``table_query(table)``'s rows made in Arrow, for a table ingest gave as Arrow rows already typed as the
+    database types them (events, decisions: most of the rows): its rows with each game's partition keys looked up,
+    where DuckDB would copy every value out again (about 0.2 us an event). None where the Arrow rows are not of the
+    table's exact types, or the table has a column named like a key: then DuckDB runs the query."""
+    if arrow is None or set(PARTITION) & set(arrow.column_names):
+        return None
+    typed = _as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
+    if not arrow.schema.equals(typed):
+        return None
+    at = pc.index_in(arrow.column("game"), keys.column("game"))
+    if at.null_count:  # a row of a game without keys: the query's inner join drops it
+        return None
+    for key in PARTITION:
+        arrow = arrow.append_column(key, keys.column(key).take(at))
+    return arrow
+
+
+def write_partitioned(table: pa.Table, folder: Path, stem: str) -> list[Path]:
+    """``table``'s rows as ``folder/KEY=V/KEY=V/STEM_0.parquet``, one file per value of its last two columns (the
+    partition keys, as ``PARTITION_BY`` lays them out: the keys in the path, not in the file); each file written
+    under a temporary name and renamed, so a retried task replaces what a killed attempt left. Returns the files."""
+    keys = table.column_names[-len(PARTITION) :]
+    rows = table.select(range(table.num_columns - len(PARTITION)))
+    groups = table.select(keys).group_by(keys, use_threads=False).aggregate([])
+    written = []
+    for values in groups.to_pylist():
+        part = rows
+        if groups.num_rows > 1:
+            mask = pc.and_(*(pc.equal(table.column(k), values[k]) for k in keys))
+            part = rows.filter(mask)
+        dest = folder.joinpath(*(f"{k}={_hive(values[k])}" for k in keys), f"{stem}_0.parquet")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
+        pq.write_table(part, tmp)
+        os.replace(tmp, dest)
+        written.append(dest)
+    return written
 
 
 def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
     """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
     ``first_game``) and each table's rows written from Arrow into ``lake``; return its marker (also written to
-    ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver."""
+    ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver.
+
+    Each table's rows are the export's own query (``table_query``) run by DuckDB in memory over ingest's Arrow
+    tables, taken as Arrow and written by pyarrow (``write_partitioned``): several times faster than DuckDB's
+    ``COPY ... PARTITION_BY`` for the same files' columns, types and rows."""
+    types = types if types is not None else column_types()
     name = Path(shard).name
     stem = name.removesuffix(SUFFIX)
     ingested = ingest_tables([shard], first_game=first_game)
-    with tempfile.TemporaryDirectory(prefix="annals-lake-") as tmp:
-        con = staged(ingested, types)
-        tables: dict[str, Any] = {}
-        out = Path(tmp) / "out"
-        out.mkdir()
-        try:
-            con.execute(sqlfiles.load("export_keys"))
-            for table in OMNISCIENT:
-                query = table_query(table)
-                con.execute(
-                    f"COPY ({query}) TO '{out / table}' (FORMAT parquet, PARTITION_BY (ruleset, month), "
-                    f"FILENAME_PATTERN '{stem}_{{i}}')"
-                )
-                tables[table] = _counted(con, query)
-        finally:
-            con.close()
-        for file in sorted(out.rglob("*.parquet")):
-            dest = Path(lake) / file.relative_to(out)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            part = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-            shutil.copyfile(file, part)
-            os.replace(part, dest)
+    con = staged(ingested, types, threads=1)  # a task is one core
+    tables: dict[str, Any] = {}
+    try:
+        con.execute(sqlfiles.load("export_keys"))
+        keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
+        for table in OMNISCIENT:
+            json_columns = {c for c, t in types[table] if t == "JSON"}
+            rows = _with_keys(con, table, ingested.tables.get(table), keys, json_columns)
+            if rows is None:
+                rows = _as_json(con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table(), json_columns)
+            write_partitioned(rows, Path(lake) / table, stem)
+            tables[table] = _counted(con, rows)
+    finally:
+        con.close()
     report = ingested.report
     marker = {
         "shard": name, "path": shard, "digest": digest, "first_game": first_game, "games": report.games_added,
@@ -150,6 +212,16 @@ def manifest_of(done: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "quarantined": quarantined}  # fmt: skip
 
 
+@cache
+def _schema() -> tuple[Types, str]:
+    """The schema's column types (sent to the tasks) and the lake's README, from one database in memory."""
+    con = open_database(":memory:")
+    try:
+        return types_of(con), _readme(con, list(OMNISCIENT), "omniscient")
+    finally:
+        con.close()
+
+
 def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
     """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark; see the module docstring."""
     require()
@@ -177,19 +249,14 @@ def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
             continue
         todo.append((os.fspath(path), base, digest))
         base += len(archive.members)
+    types, readme = _schema()
     if todo:
         spark = session(master)
         target = os.fspath(lake.absolute())
-        types = column_types()
         rdd = spark.sparkContext.parallelize(todo, len(todo))
         for marker in collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types))):
             done[marker["shard"]] = marker
     manifest = manifest_of(done)
     _write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    with tempfile.TemporaryDirectory(prefix="annals-lake-") as tmp:
-        con = open_database(Path(tmp) / "empty.duckdb")
-        try:
-            _write_atomic(lake / "README.md", _readme(con, list(OMNISCIENT), "omniscient"))
-        finally:
-            con.close()
+    _write_atomic(lake / "README.md", readme)
     return LakeExport([Path(t[0]).name for t in todo], skipped, manifest)
