@@ -6,7 +6,8 @@ ingest's own stages on its archive (``ingest.tables``, the C fast path where bui
 quarantine) up to the Arrow tables ingest would insert, and writes each table straight from them with the
 export's own query (``table_query``) by DuckDB in memory: no rows go through a database file.
 The games of an archive are numbered from a base the driver gives (the archives in name order, each after the
-ones before), so a lake of archives built at once numbers games as one local ingest of them does.
+ones before, a quarantined game taking no number: ``build_lake``), so a lake of archives numbers games as one
+local ingest of them does.
 
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -57,6 +59,7 @@ class LakeExport(NamedTuple):
     exported: list[str]  # archives exported by this run
     skipped: list[str]  # archives the lake held already
     manifest: dict[str, Any]
+    renumbered: list[str] = []  # archives the lake held, exported again to close a gap in the numbering
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -222,9 +225,27 @@ def _schema() -> tuple[Types, str]:
         con.close()
 
 
-def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
-    """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark; see the module docstring."""
-    require()
+Task = tuple[str, int, str]  # an archive's path, the number of its first game, the digest of its index
+Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
+
+
+class _Unit(NamedTuple):
+    name: str
+    path: str
+    digest: str
+    games: int  # its games as exported (its members until then: at least as many)
+    first: int | None  # the number of its first game in the lake (None: not exported yet)
+
+
+def build_lake(shards: list[Path], lake: Path, run: Runner) -> LakeExport:
+    """Export the archives under ``shards`` into ``lake``, each task run by ``run`` (Spark's, or in this process).
+
+    The archives are numbered as one local ingest of them numbers games: those the lake holds first (by their first
+    game), then the new ones in name order, each game after the ones before. A new archive's count is not known
+    before its task has checked every game (a damaged one is quarantined and takes no number), so each is first
+    given room for all of its members; an archive whose first game then moves (a game before it quarantined) is
+    exported again with its right number, its files and marker replaced. A lake left with a gap by an export
+    stopped between the two is closed up the same way by the next export."""
     archives = _archives(shards)
     if not archives:
         raise NoArchivesError(
@@ -232,8 +253,8 @@ def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
         )
     lake.mkdir(parents=True, exist_ok=True)
     done = markers(lake)
-    base = 1 + max((m["first_game"] + m["games"] - 1 for m in done.values()), default=0)
-    todo: list[tuple[str, int, str]] = []
+    units = [_Unit(m["shard"], m["path"], m["digest"], m["games"], m["first_game"])
+             for m in sorted(done.values(), key=lambda m: m["first_game"])]  # fmt: skip
     skipped: list[str] = []
     for path in archives:
         archive = read_index(path)
@@ -247,16 +268,38 @@ def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
                 )
             skipped.append(path.name)
             continue
-        todo.append((os.fspath(path), base, digest))
-        base += len(archive.members)
+        units.append(_Unit(path.name, os.fspath(path), digest, len(archive.members), None))
+    new = [u.name for u in units if u.first is None]
     types, readme = _schema()
-    if todo:
-        spark = session(master)
-        target = os.fspath(lake.absolute())
-        rdd = spark.sparkContext.parallelize(todo, len(todo))
-        for marker in collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types))):
+    renumbered: set[str] = set()
+    for _ in range(len(units) + 1):  # twice at most: every count is exact after the first run
+        todo: list[Task] = []
+        base = 1
+        for u in units:
+            if u.first != base:
+                todo.append((u.path, base, u.digest))
+                if u.first is not None:
+                    renumbered.add(u.name)
+            base += u.games
+        if not todo:
+            break
+        for marker in run(todo, types):
             done[marker["shard"]] = marker
+        units = [u._replace(games=done[u.name]["games"], first=done[u.name]["first_game"]) for u in units]
     manifest = manifest_of(done)
     _write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     _write_atomic(lake / "README.md", readme)
-    return LakeExport([Path(t[0]).name for t in todo], skipped, manifest)
+    return LakeExport(new, skipped, manifest, sorted(renumbered - set(new)))
+
+
+def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
+    """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark, one task per archive; see
+    the module docstring and ``build_lake``."""
+    require()
+    target = os.fspath(lake.absolute())
+
+    def on_spark(todo: list[Task], types: Types) -> list[dict[str, Any]]:
+        rdd = session(master).sparkContext.parallelize(todo, len(todo))
+        return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types)))
+
+    return build_lake(shards, lake, on_spark)
