@@ -22,29 +22,27 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
 from annals.ingest.tables import Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
-from annals.queries.export import OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
+from annals.queries.export import EVENT_TABLES, OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
 from annals.schemas.archive import SUFFIX, archive_digest, read_index
 from annals.schemas.errors import AnnalsError
 from annals.spark import require
+from annals.spark.lake_events import event_markers, export_events, open_event
+from annals.spark.parquet import INTEGERS, as_json, counted, write_atomic, write_partitioned
 from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
 MARKERS = "_shards"
-JSON = pa.json_(pa.string())
 
 
 class LakeConflictError(AnnalsError, ValueError):
@@ -62,44 +60,6 @@ class LakeExport(NamedTuple):
     renumbered: list[str] = []  # archives the lake held, exported again to close a gap in the numbering
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT")
-
-
-def _counted(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> dict[str, Any]:
-    """Rows and integer-column sums of ``rows``, as ``queries.export.digest_of`` counts them, in one aggregate."""
-    con.register("_counted", rows)
-    try:
-        relation = con.sql("SELECT * FROM _counted")
-        columns = [c for c, t in zip(relation.columns, relation.types, strict=True)
-                   if str(t) in INTEGERS and c not in PARTITION]  # fmt: skip
-        sums = ", ".join(f'coalesce(sum("{c}"::BIGINT), 0)' for c in columns)
-        row = con.execute(f"SELECT count(*){', ' + sums if sums else ''} FROM _counted").fetchall()[0]
-    finally:
-        con.unregister("_counted")
-    return {"rows": int(row[0]), "sums": {c: int(v) for c, v in zip(columns, row[1:], strict=True)}}
-
-
-def _hive(value: object) -> str:
-    """A partition value as a folder name part, percent-encoded as DuckDB's ``PARTITION_BY`` encodes it."""
-    return quote(str(value), safe="")
-
-
-def _as_json(table: pa.Table, json_columns: set[str]) -> pa.Table:
-    """Columns of the schema's JSON type as Arrow's JSON extension type (DuckDB hands them over as strings), so
-    the Parquet files mark them JSON as DuckDB's own writer does."""
-    for i, name in enumerate(table.column_names):
-        if name in json_columns and not isinstance(table.schema.field(i).type, pa.JsonType):
-            chunks = [pa.ExtensionArray.from_storage(JSON, c) for c in table.column(i).chunks]
-            table = table.set_column(i, pa.field(name, JSON), pa.chunked_array(chunks, JSON))
-    return table
-
-
 def _with_keys(
     con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, keys: pa.Table, json_columns: set[str]
 ) -> pa.Table | None:
@@ -109,7 +69,7 @@ def _with_keys(
     table's exact types, or the table has a column named like a key: then DuckDB runs the query."""
     if arrow is None or set(PARTITION) & set(arrow.column_names):
         return None
-    typed = _as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
+    typed = as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
     if not arrow.schema.equals(typed):
         return None
     at = pc.index_in(arrow.column("game"), keys.column("game"))
@@ -118,28 +78,6 @@ def _with_keys(
     for key in PARTITION:
         arrow = arrow.append_column(key, keys.column(key).take(at))
     return arrow
-
-
-def write_partitioned(table: pa.Table, folder: Path, stem: str) -> list[Path]:
-    """``table``'s rows as ``folder/KEY=V/KEY=V/STEM_0.parquet``, one file per value of its last two columns (the
-    partition keys, as ``PARTITION_BY`` lays them out: the keys in the path, not in the file); each file written
-    under a temporary name and renamed, so a retried task replaces what a killed attempt left. Returns the files."""
-    keys = table.column_names[-len(PARTITION) :]
-    rows = table.select(range(table.num_columns - len(PARTITION)))
-    groups = table.select(keys).group_by(keys, use_threads=False).aggregate([])
-    written = []
-    for values in groups.to_pylist():
-        part = rows
-        if groups.num_rows > 1:
-            mask = pc.and_(*(pc.equal(table.column(k), values[k]) for k in keys))
-            part = rows.filter(mask)
-        dest = folder.joinpath(*(f"{k}={_hive(values[k])}" for k in keys), f"{stem}_0.parquet")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-        pq.write_table(part, tmp)
-        os.replace(tmp, dest)
-        written.append(dest)
-    return written
 
 
 def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
@@ -163,9 +101,9 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Typ
             json_columns = {c for c, t in types[table] if t == "JSON"}
             rows = _with_keys(con, table, ingested.tables.get(table), keys, json_columns)
             if rows is None:
-                rows = _as_json(con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table(), json_columns)
+                rows = as_json(con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table(), json_columns)
             write_partitioned(rows, Path(lake) / table, stem)
-            tables[table] = _counted(con, rows)
+            tables[table] = counted(con, rows)
     finally:
         con.close()
     report = ingested.report
@@ -175,7 +113,7 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Typ
     }  # fmt: skip
     markers = Path(lake) / MARKERS
     markers.mkdir(parents=True, exist_ok=True)
-    _write_atomic(markers / f"{stem}.json", json.dumps(marker, sort_keys=True))
+    write_atomic(markers / f"{stem}.json", json.dumps(marker, sort_keys=True))
     return marker
 
 
@@ -199,30 +137,29 @@ def markers(lake: Path) -> dict[str, dict[str, Any]]:
     return found
 
 
-def manifest_of(done: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The lake's manifest: the local export's tables section (rows, sums and digest, summed over the archives),
-    and each archive's marker."""
-    tables: dict[str, Any] = {}
-    for table in OMNISCIENT:
-        rows = sum(m["tables"][table]["rows"] for m in done.values())
-        sums: dict[str, int] = {}
-        for m in done.values():
-            for column, value in m["tables"][table]["sums"].items():
-                sums[column] = sums.get(column, 0) + value
-        tables[table] = {"rows": rows, "sums": sums, "digest": canonical_digest(rows, sums)}
+def _summed(table: str, counts: list[dict[str, Any]], types: Types) -> dict[str, Any]:
+    """A table's rows and integer-column sums over its parts (every integer column, 0 where there are none), with
+    their digest: what ``queries.export.digest_of`` gives for the whole table."""
+    sums = {c: 0 for c, t in types[table] if t in INTEGERS and c not in PARTITION}
+    for part in counts:
+        for column, value in part["sums"].items():
+            sums[column] = sums.get(column, 0) + value
+    rows = sum(part["rows"] for part in counts)
+    return {"rows": rows, "sums": sums, "digest": canonical_digest(rows, sums)}
+
+
+def manifest_of(
+    done: dict[str, dict[str, Any]], events: dict[str, dict[str, Any]] | None = None, types: Types | None = None
+) -> dict[str, Any]:
+    """The lake's manifest: the local export's tables section (rows, sums and digest, summed over the archives
+    and, for the tournament tables, the events), and each archive's and event's marker."""
+    types = types if types is not None else column_types()
+    events = events or {}
+    tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in OMNISCIENT}
+    tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
     quarantined = [line for m in done.values() for line in m["quarantined"]]
     return {"view": "omniscient", "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
-            "quarantined": quarantined}  # fmt: skip
-
-
-@cache
-def _schema() -> tuple[Types, str]:
-    """The schema's column types (sent to the tasks) and the lake's README, from one database in memory."""
-    con = open_database(":memory:")
-    try:
-        return types_of(con), _readme(con, list(OMNISCIENT), "omniscient")
-    finally:
-        con.close()
+            "events": events, "quarantined": quarantined}  # fmt: skip
 
 
 Task = tuple[str, int, str]  # an archive's path, the number of its first game, the digest of its index
@@ -237,8 +174,9 @@ class _Unit(NamedTuple):
     first: int | None  # the number of its first game in the lake (None: not exported yet)
 
 
-def build_lake(shards: list[Path], lake: Path, run: Runner) -> LakeExport:
-    """Export the archives under ``shards`` into ``lake``, each task run by ``run`` (Spark's, or in this process).
+def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = ()) -> LakeExport:
+    """Export the archives under ``shards`` into ``lake``, each task run by ``run`` (Spark's, or in this process),
+    and the tournament tables of the event folders ``events`` (``spark.lake_events``).
 
     The archives are numbered as one local ingest of them numbers games: those the lake holds first (by their first
     game), then the new ones in name order, each game after the ones before. A new archive's count is not known
@@ -247,10 +185,12 @@ def build_lake(shards: list[Path], lake: Path, run: Runner) -> LakeExport:
     exported again with its right number, its files and marker replaced. A lake left with a gap by an export
     stopped between the two is closed up the same way by the next export."""
     archives = _archives(shards)
-    if not archives:
+    if not archives and (shards or not events):
         raise NoArchivesError(
-            f"no archives (*{SUFFIX}) in {', '.join(map(str, shards))}; write them with annals simulate --shard-size"
+            f"no archives (*{SUFFIX}) in {', '.join(map(str, shards)) or 'no --shards'}; write them with annals "
+            "simulate --shard-size"
         )
+    stores = [open_event(folder) for folder in events]
     lake.mkdir(parents=True, exist_ok=True)
     done = markers(lake)
     units = [_Unit(m["shard"], m["path"], m["digest"], m["games"], m["first_game"])
@@ -270,7 +210,13 @@ def build_lake(shards: list[Path], lake: Path, run: Runner) -> LakeExport:
             continue
         units.append(_Unit(path.name, os.fspath(path), digest, len(archive.members), None))
     new = [u.name for u in units if u.first is None]
-    types, readme = _schema()
+    con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
+    try:
+        types = types_of(con)
+        readme = _readme(con, [*OMNISCIENT, *EVENT_TABLES], "omniscient")
+        held_events = {**event_markers(lake), **export_events(con, stores, lake, types)}
+    finally:
+        con.close()
     renumbered: set[str] = set()
     for _ in range(len(units) + 1):  # twice at most: every count is exact after the first run
         todo: list[Task] = []
@@ -286,15 +232,15 @@ def build_lake(shards: list[Path], lake: Path, run: Runner) -> LakeExport:
         for marker in run(todo, types):
             done[marker["shard"]] = marker
         units = [u._replace(games=done[u.name]["games"], first=done[u.name]["first_game"]) for u in units]
-    manifest = manifest_of(done)
-    _write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    _write_atomic(lake / "README.md", readme)
+    manifest = manifest_of(done, held_events, types)
+    write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_atomic(lake / "README.md", readme)
     return LakeExport(new, skipped, manifest, sorted(renumbered - set(new)))
 
 
-def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
-    """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark, one task per archive; see
-    the module docstring and ``build_lake``."""
+def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence[Path] = ()) -> LakeExport:
+    """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark, one task per archive, and
+    the tournament tables of the event folders ``events``; see the module docstring and ``build_lake``."""
     require()
     target = os.fspath(lake.absolute())
 
@@ -302,4 +248,4 @@ def export_to_lake(master: str, shards: list[Path], lake: Path) -> LakeExport:
         rdd = session(master).sparkContext.parallelize(todo, len(todo))
         return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types)))
 
-    return build_lake(shards, lake, on_spark)
+    return build_lake(shards, lake, on_spark, events)

@@ -16,12 +16,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from annals.engine.simulate import simulate
+from annals.engine.tournament.store import EventStore
+from annals.ingest.events import ingest_events
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.ingest.tables import Types, ingest_tables, staged
-from annals.queries.export import OMNISCIENT, export
+from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
 from annals.schemas.archive import archive_digest, read_archive, read_index
 from annals.spark.lake import Task, build_lake, export_shard, manifest_of
+from annals.spark.lake_events import SCHEMA_FILE, NotAnEventError, event_stem
 
 BOTS = ["heuristic", "random"]
 
@@ -157,3 +160,38 @@ def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(damaged_first: l
     assert again.renumbered == [p.name for p in damaged_first[1:]]
     assert _numbers(stopped) == local
     assert again.manifest["tables"] == done.manifest["tables"]
+
+
+def test_the_lake_holds_an_events_tournament_tables_as_the_local_export_does(
+    event_folder: Path, tmp_path: Path
+) -> None:
+    """An event folder's tournament tables (what the event reports read) in the lake: the local export's files
+    of a database the event was ingested into, row for row, and replaced (not added to) when exported again."""
+    store = EventStore.open(event_folder)
+    con = open_database(tmp_path / "local.duckdb")
+    try:
+        ingest_events(con, [store])
+        local = export(con, tmp_path / "export")
+    finally:
+        con.close()
+    lake = tmp_path / "lake"
+    build_lake([], lake, _local_runner(lake), [event_folder])
+    done = build_lake([], lake, _local_runner(lake), [event_folder])  # again: the same files, replaced
+    assert done.manifest["tables"] == local["tables"]
+    assert [m["event_id"] for m in done.manifest["events"].values()] == [store.config().event_id]
+    reader = duckdb.connect()
+    try:
+        for table in EVENT_TABLES:
+            assert sorted(p.name for p in (lake / table).iterdir()) == [
+                f"{event_stem(store.config().event_id)}_0.parquet",
+                SCHEMA_FILE,
+            ]
+            a, b = _rows(reader, lake, table), _rows(reader, tmp_path / "export", table)
+            assert reader.sql(a).types == reader.sql(b).types
+            for first, second in ((a, b), (b, a)):
+                assert reader.execute(f"SELECT count(*) FROM (({first}) EXCEPT ALL ({second}))").fetchall() == [(0,)]
+            assert reader.sql(f"SELECT count(*) FROM ({a})").fetchall()[0][0] == local["tables"][table]["rows"] > 0
+    finally:
+        reader.close()
+    with pytest.raises(NotAnEventError, match="not an event folder"):
+        build_lake([], lake, _local_runner(lake), [tmp_path])
