@@ -3,15 +3,16 @@
 The lake has the tables and layout of the local export (``queries.export``: ``TABLE/ruleset=R/month=M/*.parquet``,
 omniscient view) and the same ``manifest.json`` tables section (rows, integer-column sums, digest). Each task runs
 ingest's own stages on its archive (``ingest.tables``, the C fast path where built: the same flattening, checks and
-quarantine) up to the Arrow tables ingest would insert, and writes each table straight from them with the
-export's own query (``table_query``) by DuckDB in memory: no rows go through a database file.
+quarantine) up to the Arrow tables ingest would insert, and writes each table from them with the export's own
+query (``table_query``) by DuckDB in memory, the files by pyarrow (``spark.parquet``): no rows go through a
+database file. Event folders give the tournament tables (``spark.lake_events``).
 The games of an archive are numbered from a base the driver gives (the archives in name order, each after the
 ones before, a quarantined game taking no number: ``build_lake``), so a lake of archives numbers games as one
 local ingest of them does.
 
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
-content is refused (``LakeConflictError``). A task's files get fixed names (``NAME_0.parquet``), copied under a
+content is refused (``LakeConflictError``). A task's files get fixed names (``NAME_0.parquet``), written under a
 temporary name and renamed, so a retried task overwrites what a killed attempt left, never adds to it.
 
 The lake must be a folder every executor can write: a local folder in local mode, a shared file system (or an

@@ -24,7 +24,7 @@ from typing import Any
 import duckdb
 
 from annals.engine.tournament.store import EventStore
-from annals.ingest.events import TABLES, ingest_events
+from annals.ingest.events import TABLES, ingest_events, is_event_folder
 from annals.ingest.tables import Types
 from annals.queries.export import EVENT_TABLES, event_query
 from annals.schemas.errors import AnnalsError
@@ -46,8 +46,6 @@ def event_stem(event_id: str) -> str:
 
 def open_event(folder: Path) -> EventStore:
     """The event folder at ``folder``, or ``NotAnEventError`` saying what an event folder holds."""
-    from annals.ingest.events import is_event_folder
-
     if not is_event_folder(folder):
         raise NotAnEventError(
             f"{folder} is not an event folder (no event file in it); --events takes folders made by annals event new"
