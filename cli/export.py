@@ -22,26 +22,31 @@ def export_command(
         None, "--spark", metavar="MASTER", help="Build (or append to) a lake from --shards on Spark: local[2], ..."
     ),
     shards: list[Path] = typer.Option([], "--shards", help="Archives, or folders of them, for --spark (repeatable)."),
+    events: list[Path] = typer.Option(
+        [], "--events", help="Event folders whose tournament tables go into the lake, for --spark (repeatable)."
+    ),
 ) -> None:
     """Write one Parquet table per entity, partitioned by ruleset and month, with a README and a manifest.
 
     With --spark the archives are turned into the same tables on Spark, one task per archive, appending to the
-    folder: an archive already in it is skipped.
+    folder: an archive already in it is skipped. --events puts each event folder's tournament tables in the lake
+    (replacing what an earlier export of the event put there), for the event reports.
 
     Example: annals export dataset/ --db annals.duckdb --format parquet --view spectator
     """
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)
     if spark is not None:
-        if not shards or view != "omniscient":
-            fail("--spark needs --shards ARCHIVES (and writes the omniscient view)", code=2)
+        if not (shards or events) or view != "omniscient":
+            fail("--spark needs --shards ARCHIVES or --events EVENT_FOLDER (and writes the omniscient view)", code=2)
         with reported():
             from annals.spark.lake import export_to_lake
 
-            done = export_to_lake(spark, shards, folder)
+            done = export_to_lake(spark, shards, folder, events)
         counts = ", ".join(f"{t} {m['rows']}" for t, m in done.manifest["tables"].items())
         out.print(
-            f"lake {folder}: {len(done.exported)} archives exported, {len(done.skipped)} already there; {counts} "
+            f"lake {folder}: {len(done.exported)} archives exported, {len(done.skipped)} already there, "
+            f"{len(done.renumbered)} renumbered; {len(events)} events; {counts} "
             f"rows; {len(done.manifest['quarantined'])} games quarantined",
             markup=False,
         )

@@ -84,6 +84,14 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, path: str = "") -> None:
 
 def _option_kinds(con: duckdb.DuckDBPyConnection) -> None:
     """Every known ruleset's option types with their field names, for the ``decision_options`` view."""
+    rows = option_kind_rows()
+    if rows:
+        con.executemany("INSERT INTO option_kinds VALUES (?, ?, ?, ?)", rows)
+
+
+def option_kind_rows() -> list[tuple[str, str, str, list[str]]]:
+    """The ``option_kinds`` table's rows: (ruleset, tag, option class name, field names) of every known ruleset
+    (the lake's reports on Spark make the table from them too: it is the code's, not the games')."""
     rows: list[tuple[str, str, str, list[str]]] = []
     for name in ruleset_names():
         try:
@@ -94,8 +102,7 @@ def _option_kinds(con: duckdb.DuckDBPyConnection) -> None:
             info = msgspec.inspect.type_info(option)
             if isinstance(info, msgspec.inspect.StructType):
                 rows.append((name, str(info.tag), option.__name__, [f.encode_name for f in info.fields]))
-    if rows:
-        con.executemany("INSERT INTO option_kinds VALUES (?, ?, ?, ?)", rows)
+    return rows
 
 
 def comment_everything(con: duckdb.DuckDBPyConnection) -> None:

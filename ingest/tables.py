@@ -64,12 +64,17 @@ def column_types() -> Types:
     """Each table's columns and DuckDB types, in order, as the schema makes them (once per process)."""
     con = open_database(":memory:")
     try:
-        rows = con.execute(
-            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' "
-            "ORDER BY table_name, column_index"
-        ).fetchall()
+        return types_of(con)
     finally:
         con.close()
+
+
+def types_of(con: duckdb.DuckDBPyConnection) -> Types:
+    """Each table's columns and DuckDB types, in order, in the database ``con``."""
+    rows = con.execute(
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' "
+        "ORDER BY table_name, column_index"
+    ).fetchall()
     types: dict[str, list[tuple[str, str]]] = {}
     for table, column, kind in rows:
         types.setdefault(table, []).append((column, kind))
@@ -80,15 +85,19 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def staged(ingested: IngestedTables, types: Types | None = None) -> duckdb.DuckDBPyConnection:
+def staged(
+    ingested: IngestedTables, types: Types | None = None, *, threads: int | None = None
+) -> duckdb.DuckDBPyConnection:
     """An in-memory connection where ``games``, ``players``, ``deck_cards``, ``game_dates``, ``events`` and
     ``decisions`` are the Arrow rows typed as the database's, and ``card_facts``, ``card_games`` are derived by
     ingest's SQL; the caller closes it. ``types``: ``column_types()``, when the caller has it (a Spark driver
-    sends it to its tasks, so no executor builds a schema)."""
+    sends it to its tasks, so no executor builds a schema). ``threads``: DuckDB's threads (default: every core)."""
     types = types if types is not None else column_types()
     con = duckdb.connect()
     try:
         con.execute("SET enable_progress_bar = false")
+        if threads is not None:
+            con.execute(f"SET threads = {int(threads)}")
         for table in (*FILLED, "events", "decisions"):
             columns = types[table]
             arrow = ingested.tables.get(table)

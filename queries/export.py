@@ -31,6 +31,9 @@ from annals.schemas.logfile import read_log
 
 VIEWS = ("omniscient", "spectator")
 OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
+# The tournament tables an event folder fills (``ingest.events``; interventions, which logs fill too, are not
+# exported): small, so one file each, not partitioned, and in the omniscient view only (seeds, deck lists).
+EVENT_TABLES = ("tournaments", "entrants", "rounds", "pairings", "matches", "match_games", "standings")
 SPECTATOR = ("games", "players")
 PARTITION = ("ruleset", "month")
 
@@ -79,6 +82,12 @@ def table_query(table: str, view: str = "omniscient") -> str:
     return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
 
 
+def event_query(table: str) -> str:
+    """The rows of the tournament table ``table`` in the dataset (one definition for the local export and the
+    lake's event files, ``annals.spark.lake_events``)."""
+    return f"SELECT * FROM {table}"
+
+
 def canonical_digest(rows: int, sums: dict[str, int]) -> str:
     """The digest of a table from its row count and integer-column sums (see the module docstring)."""
     return _canonical(rows, sums)
@@ -103,6 +112,12 @@ def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omnisci
         con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, month))")
         frame = con.sql(query).pl()
         manifest["tables"][table] = digest_of(frame)
+    for table in EVENT_TABLES if view == "omniscient" else ():
+        query = event_query(table)
+        (folder / table).mkdir()
+        con.execute(f"COPY ({query}) TO '{folder / table / 'data_0.parquet'}' (FORMAT parquet)")
+        manifest["tables"][table] = digest_of(con.sql(query).pl())
+        tables.append(table)
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     (folder / "README.md").write_text(_readme(con, tables, view))
     return manifest
@@ -112,7 +127,8 @@ def _readme(con: duckdb.DuckDBPyConnection, tables: list[str], view: str) -> str
     lines = [
         f"# annals dataset ({view} view)",
         "",
-        "One folder per table, hive-partitioned by `ruleset` and `month` (the month the game's log was written).",
+        "One folder per table, hive-partitioned by `ruleset` and `month` (the month the game's log was written);",
+        "the tournament tables (`tournaments`, `entrants`, ..., omniscient view) are small and not partitioned.",
         "Read with DuckDB `read_parquet('TABLE/**/*.parquet', hive_partitioning = true)`, polars",
         "`pl.scan_parquet('TABLE/**/*.parquet', hive_partitioning=True)` or `pyarrow.dataset.dataset('TABLE',",
         "partitioning='hive')`. `manifest.json` holds each table's rows, integer-column sums and their SHA-256",

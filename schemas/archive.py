@@ -278,6 +278,12 @@ def _load(path: str) -> tuple[Archive, bytes]:
     return _cached(os.fspath(path), st.st_mtime_ns, st.st_size)
 
 
+@lru_cache(maxsize=64)
+def _by_id(path: str, mtime_ns: int, size: int) -> dict[str, Member]:
+    """The archive's members by game id (the first of an id, as ``Archive.member`` finds it)."""
+    return {m.game_id: m for m in reversed(_cached(path, mtime_ns, size)[0].members)}
+
+
 def read_archive(path: str | os.PathLike[str]) -> Archive:
     """The archive at ``path``: its members (by the index, else by walking the entries)."""
     return _load(os.fspath(path))[0]
@@ -327,10 +333,12 @@ def member_bytes(text: str | os.PathLike[str]) -> bytes:
     parts = split_ref(text)
     if parts is None:
         raise FileNotFoundError(os.fspath(text))
-    archive, data = _load(parts[0])
+    st = os.stat(parts[0])
+    version = (parts[0], st.st_mtime_ns, st.st_size)
+    archive, data = _cached(*version)
     if archive.problem is not None and parts[1] == f"@{archive.problem.offset}":
         raise archive.problem
-    m = archive.member(parts[1])
+    m = _by_id(*version).get(parts[1]) or archive.member(parts[1])
     return data[m.offset : m.offset + m.length]
 
 

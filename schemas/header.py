@@ -131,8 +131,8 @@ def _canonical(value: object) -> object:
             if field.name in known or item != _default(field):
                 fields[field.name] = _canonical(item)
         return fields
-    if isinstance(value, list):
-        return [_canonical(item) for item in value]
+    if isinstance(value, list):  # a deck's card ids are most of a header: plain items are taken as they are
+        return [_canonical(item) if isinstance(item, (msgspec.Struct, list)) else item for item in value]
     return value
 
 

@@ -8,8 +8,9 @@ pasted into text); an ASOF join, which Spark SQL lacks, becomes an interval join
 tables are Spark views of its Parquet folders (``lake`` may be any path Spark reads: a folder, ``hdfs://``,
 ``s3a://``).
 
-What the lake does not hold is refused with a named error: the event reports (the tournament tables are not in
-the lake) and ``--since``/``--until`` (the lake keeps a game's month, not its recording time).
+The event reports read the lake's tournament tables (``spark.lake_events``: written from event folders, ``export
+--events``). What the lake does not hold is refused with a named error: ``--since``/``--until`` (the lake keeps a
+game's month, not its recording time), and the event reports on a lake written before it held tournament tables.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ import polars as pl
 import sqlglot
 from sqlglot import exp
 
+from annals.ingest.schema import option_kind_rows
 from annals.queries import sqlfiles
-from annals.queries.export import OMNISCIENT
+from annals.queries.export import EVENT_TABLES, OMNISCIENT
 from annals.queries.filters import Filters, NotApplicableError
 from annals.queries.reports import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
 from annals.schemas.errors import AnnalsError
@@ -76,14 +78,23 @@ def _literal(name: str, value: Any) -> exp.Expr:
 def _spark_form(node: exp.Expr) -> exp.Expr:
     """Where SQLGlot's Spark output would change a result, Spark's exact form of the DuckDB function: an exact
     ``percentile_disc(q) WITHIN GROUP (ORDER BY x)`` for ``quantile_disc(x, q)`` (not ``percentile_approx``), and
-    ``any_value(x, true)`` for DuckDB's ``any_value``, which skips NULLs."""
+    ``any_value(x, true)`` for DuckDB's ``any_value``, which skips NULLs; ``from_json`` for a cast to ``JSON[]``."""
     if isinstance(node, exp.PercentileDisc) and node.expression is not None:
         ordered = exp.Order(expressions=[exp.Ordered(this=node.this.copy())])
         return exp.WithinGroup(this=exp.Anonymous(this="PERCENTILE_DISC", expressions=[node.expression.copy()]),
                                expression=ordered)  # fmt: skip
     if isinstance(node, exp.IgnoreNulls) and isinstance(node.this, exp.AnyValue):
         return exp.Anonymous(this="ANY_VALUE", expressions=[node.this.this.copy(), exp.true()])
+    if isinstance(node, exp.Cast) and _is_json_array(node.to):
+        return exp.Anonymous(this="FROM_JSON", expressions=[node.this.copy(), exp.Literal.string("ARRAY<STRING>")])
     return node
+
+
+def _is_json_array(kind: exp.DataType) -> bool:
+    """``JSON[]``: a JSON text's array, each item as JSON, which Spark (no JSON type; the lake's JSON columns are
+    strings) gets from ``from_json(x, 'ARRAY<STRING>')``: each item its JSON text, read on by ``->>``."""
+    items = kind.expressions
+    return kind.is_type(exp.DataType.Type.ARRAY) and len(items) == 1 and items[0].is_type(exp.DataType.Type.JSON)
 
 
 def translate(name: str, values: dict[str, Any]) -> list[tuple[str | None, str]]:
@@ -116,11 +127,23 @@ def _run(spark: SparkSession, name: str, values: dict[str, Any]) -> pl.DataFrame
     return rows
 
 
+def _exists(spark: SparkSession, path: str) -> bool:
+    """Whether ``path`` exists, asked of the file system Spark reads it with (a local folder, HDFS, S3...)."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+    return bool(hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(hadoop_path))
+
+
 def open_lake(spark: SparkSession, lake: str) -> None:
     """Each table of the lake as a temporary view, partition columns included (``game_dates`` from ``games``,
-    without times: the lake keeps months)."""
+    without times: the lake keeps months; ``option_kinds`` from the rulesets this annals knows, as
+    ``ingest.schema`` makes it)."""
     reader = spark.read.option("recursiveFileLookup", "false")
-    for table in OMNISCIENT:
+    for table in (*OMNISCIENT, *EVENT_TABLES):
+        if table in EVENT_TABLES and not _exists(spark, f"{lake.rstrip('/')}/{table}"):
+            spark.catalog.dropTempView(table)  # a lake written before it held them: the event reports say so
+            continue
         try:
             frame = reader.parquet(f"{lake.rstrip('/')}/{table}")
         except Exception as exc:  # AnalysisException: PATH_NOT_FOUND
@@ -129,6 +152,8 @@ def open_lake(spark: SparkSession, lake: str) -> None:
                 "--shards ARCHIVES`"
             ) from exc
         frame.createOrReplaceTempView(table)
+    kinds = spark.createDataFrame(option_kind_rows(), "ruleset STRING, tag STRING, kind STRING, fields ARRAY<STRING>")
+    kinds.createOrReplaceTempView("option_kinds")  # the rulesets' option types: annals' own, as a database has
     spark.sql("CREATE OR REPLACE TEMPORARY VIEW game_dates AS SELECT game, CAST(NULL AS TIMESTAMP) AS recorded_at "
               "FROM games")  # fmt: skip
 
@@ -141,11 +166,6 @@ def report_on_spark(
     if spec is None:
         raise UnknownReportError("report", name, REPORTS)
     f = filters if filters is not None else Filters()
-    if spec.event_tables:
-        raise NotInLakeError(
-            f"report {name!r} reads the tournament tables, which the lake does not hold; run it on DuckDB "
-            "(annals ingest, then annals report without --spark)"
-        )
     if f.since is not None or f.until is not None:
         raise NotInLakeError("--since and --until need recording times, which the lake does not hold (months)")
     refuse_inapplicable(name, spec, f, min_games)
@@ -153,6 +173,11 @@ def report_on_spark(
         lake = os.path.abspath(lake)
     spark = session(master)
     open_lake(spark, lake)
+    if spec.event_tables and not all(spark.catalog.tableExists(t) for t in EVENT_TABLES):
+        raise NotInLakeError(
+            f"report {name!r} reads the tournament tables, which the lake at {lake} does not hold (it was written "
+            "before lakes held them): export again into a new lake, with --events EVENT_FOLDER for each event"
+        )
     values: dict[str, Any] = {
         "ruleset": f.ruleset, "rulesets": list(spec.rulesets) if spec.rulesets is not None else None,
         "event": f.event, "since": None, "until": None, "min_turns": f.min_turns, "agent": f.agent, "deck": f.deck,

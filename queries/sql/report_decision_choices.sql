@@ -11,11 +11,16 @@ WITH d AS (
            s.decided, s.won
     FROM decisions d JOIN sel_seats s ON s.game = d.game AND s.seat = d.player
 ),
+offers AS (  -- each option offered, by its tag (unnested alone: Spark joins only after a LATERAL VIEW)
+    SELECT d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, d.n, d.chosen_kind, d.n_offered,
+           u.opt->>0 AS tag
+    FROM d CROSS JOIN unnest(d.offered::JSON[]) AS u(opt)
+),
 o AS (  -- per decision and option kind offered: how many options of that kind, and whether it was the one chosen
     SELECT d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, k.kind, d.chosen_kind = k.kind AS chosen,
            count(*) / any_value(d.n_offered) AS of_offered
-    FROM d CROSS JOIN unnest(d.offered::JSON[]) AS u(opt)
-    JOIN option_kinds k ON k.ruleset = d.ruleset AND k.tag = u.opt->>0
+    FROM offers d
+    JOIN option_kinds k ON k.ruleset = d.ruleset AND k.tag = d.tag
     GROUP BY d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, d.n, k.kind, d.chosen_kind
 ),
 seat_games AS (  -- per seat-game, point and kind: chosen there at least once, or only offered

@@ -1,23 +1,30 @@
 """The lake's task (``spark.lake.export_shard``, run here without Spark) writes each table straight from ingest's
 Arrow tables (``ingest.tables``): the files, their schemas and their rows are those of the local export of a
 database ingested from the same archives, a damaged game quarantined alone with the same line. The same lake built
-on Spark and read back by Spark is compared in ``test_spark.py``."""
+on Spark and read back by Spark is compared in ``test_spark.py``; the driver's numbering (``build_lake``) is
+run here with the tasks in this process."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow.parquet as pq
 import pytest
 
 from annals.engine.simulate import simulate
+from annals.engine.tournament.store import EventStore
+from annals.ingest.events import ingest_events
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.ingest.tables import ingest_tables, staged
-from annals.queries.export import OMNISCIENT, export
+from annals.ingest.tables import Types, ingest_tables, staged
+from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
 from annals.schemas.archive import archive_digest, read_archive, read_index
-from annals.spark.lake import export_shard, manifest_of
+from annals.spark.lake import Task, build_lake, export_shard, manifest_of
+from annals.spark.lake_events import SCHEMA_FILE, NotAnEventError, event_stem
 
 BOTS = ["heuristic", "random"]
 
@@ -91,3 +98,100 @@ def test_staged_tables_hold_what_a_database_ingested_from_the_logs_holds(archive
     finally:
         mem.close()
         db.close()
+
+
+def _local_runner(lake: Path, stop_after: int | None = None) -> Callable[[list[Task], Types], list[dict[str, Any]]]:
+    """``build_lake``'s runner in this process (what each Spark task runs); with ``stop_after``, the export
+    stops (an error) on the run after that many, as a driver killed between its two jobs would."""
+    runs = [0]
+
+    def run(todo: list[Task], types: Types) -> list[dict[str, Any]]:
+        if stop_after is not None and runs[0] >= stop_after:
+            raise KeyboardInterrupt
+        runs[0] += 1
+        return [export_shard(path, str(lake), first, digest, types) for path, first, digest in reversed(todo)]
+
+    return run
+
+
+def _numbers(lake: Path) -> list[tuple[int, str]]:
+    con = duckdb.connect()
+    try:
+        return sorted(con.sql(f"SELECT game, game_id FROM ({_rows(con, lake, 'games')})").fetchall())
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def damaged_first(archives: list[Path], tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The same archives, the one with a damaged game renamed to come first (so every later archive follows it)."""
+    root = tmp_path_factory.mktemp("damaged-first")
+    copies = [root / f"{'a' if shard == archives[-1] else 'b'}-{shard.name}" for shard in archives]
+    for shard, copy in zip(archives, copies, strict=True):
+        shutil.copyfile(shard, copy)
+    return sorted(copies)
+
+
+def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(damaged_first: list[Path], tmp_path: Path) -> None:
+    """The lake numbers games as a local ingest of the same archives does, though the damaged game in the first
+    archive was given a number's room before its task found it; a lake left with the gap (an export stopped
+    between its two runs) is closed up by the next export, which renumbers the archives after it."""
+    report = ingest(damaged_first, tmp_path / "local.duckdb")
+    con = open_database(tmp_path / "local.duckdb", read_only=True)
+    try:
+        local = sorted(con.execute("SELECT game, game_id FROM games").fetchall())
+    finally:
+        con.close()
+    assert report.files_quarantined == 1 and [n for n, _ in local] == list(range(1, len(local) + 1))
+
+    lake = tmp_path / "lake"
+    done = build_lake(damaged_first, lake, _local_runner(lake))
+    assert _numbers(lake) == local
+    assert done.exported == [p.name for p in damaged_first] and done.renumbered == []
+    shards = done.manifest["shards"]
+    assert [(shards[p.name]["first_game"], shards[p.name]["games"]) for p in damaged_first] == [(1, 4), (5, 3), (8, 2)]
+
+    stopped = tmp_path / "stopped"
+    with pytest.raises(KeyboardInterrupt):
+        build_lake(damaged_first, stopped, _local_runner(stopped, stop_after=1))
+    assert _numbers(stopped) != local  # the room left for the damaged game: the later archives one number up
+    again = build_lake(damaged_first, stopped, _local_runner(stopped))
+    assert again.exported == [] and again.skipped == [p.name for p in damaged_first]
+    assert again.renumbered == [p.name for p in damaged_first[1:]]
+    assert _numbers(stopped) == local
+    assert again.manifest["tables"] == done.manifest["tables"]
+
+
+def test_the_lake_holds_an_events_tournament_tables_as_the_local_export_does(
+    event_folder: Path, tmp_path: Path
+) -> None:
+    """An event folder's tournament tables (what the event reports read) in the lake: the local export's files
+    of a database the event was ingested into, row for row, and replaced (not added to) when exported again."""
+    store = EventStore.open(event_folder)
+    con = open_database(tmp_path / "local.duckdb")
+    try:
+        ingest_events(con, [store])
+        local = export(con, tmp_path / "export")
+    finally:
+        con.close()
+    lake = tmp_path / "lake"
+    build_lake([], lake, _local_runner(lake), [event_folder])
+    done = build_lake([], lake, _local_runner(lake), [event_folder])  # again: the same files, replaced
+    assert done.manifest["tables"] == local["tables"]
+    assert [m["event_id"] for m in done.manifest["events"].values()] == [store.config().event_id]
+    reader = duckdb.connect()
+    try:
+        for table in EVENT_TABLES:
+            assert sorted(p.name for p in (lake / table).iterdir()) == [
+                f"{event_stem(store.config().event_id)}_0.parquet",
+                SCHEMA_FILE,
+            ]
+            a, b = _rows(reader, lake, table), _rows(reader, tmp_path / "export", table)
+            assert reader.sql(a).types == reader.sql(b).types
+            for first, second in ((a, b), (b, a)):
+                assert reader.execute(f"SELECT count(*) FROM (({first}) EXCEPT ALL ({second}))").fetchall() == [(0,)]
+            assert reader.sql(f"SELECT count(*) FROM ({a})").fetchall()[0][0] == local["tables"][table]["rows"] > 0
+    finally:
+        reader.close()
+    with pytest.raises(NotAnEventError, match="not an event folder"):
+        build_lake([], lake, _local_runner(lake), [tmp_path])

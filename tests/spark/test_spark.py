@@ -1,11 +1,13 @@
 """Annals on Spark in local mode (``local[2,2]``: two cores, a failed task tried twice): simulations equal a local
 run game by game, a killed task leaves the same output, the lake equals the local export and appends
-idempotently, and the reports on Spark SQL give DuckDB's numbers. Skipped, with the reason, without pyspark or
+idempotently, and the reports on Spark SQL (the event reports over the lake's tournament tables too) give DuckDB's
+numbers. Skipped, with the reason, without pyspark or
 Java; the missing-pyspark message is tested everywhere."""
 
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,9 +19,12 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.simulate import simulate
+from annals.engine.tournament import event as lib
+from annals.engine.tournament.store import EventStore
+from annals.ingest.events import ingest_events
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.export import OMNISCIENT, export
+from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
 from annals.queries.filters import Filters
 from annals.queries.reports import REPORTS, run_report
 from annals.spark import missing
@@ -121,16 +126,24 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
         read = pl.from_arrow(ours.toArrow())
         assert isinstance(read, pl.DataFrame) and read.height == local["tables"][table]["rows"]
         assert_frame_equal(read.sort(expected.columns).select(expected.columns), expected, check_dtypes=False)
-    assert sum(1 for _ in lake.rglob("*.parquet")) == 4 * 7  # one file per archive and table: none twice
+    files = [p for table in OMNISCIENT for p in (lake / table).rglob("*.parquet")]
+    assert len(files) == 4 * 7  # one file per archive and table: none twice
 
 
 @pytest.fixture(scope="module")
-def both(games: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def both(games: Path, event_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The archives and an event's tournament tables as a lake, and as a database (the archives ingested, the
+    event's tables written by ``ingest_events``: its games are not in the archives, nor so in the database)."""
     from annals.spark.lake import export_to_lake
 
     root = tmp_path_factory.mktemp("reports")
-    export_to_lake(MASTER, [games / "m9", games / "mor"], root / "lake")
+    export_to_lake(MASTER, [games / "m9", games / "mor"], root / "lake", [event_folder])
     ingest([games / "m9", games / "mor"], root / "db.duckdb")
+    con = open_database(root / "db.duckdb")
+    try:
+        ingest_events(con, [EventStore.open(event_folder)])
+    finally:
+        con.close()
     return root / "lake", root / "db.duckdb"
 
 
@@ -153,10 +166,12 @@ def _compare(name: str, both: tuple[Path, Path], filters: Filters) -> None:
 
 
 # The default run: exact percentiles, a split, a filter, a window and JSON fields, an ASOF join (rewritten for
-# Spark: spark.asof; slava_curves, the other, in --soak and on DuckDB in test_asof.py); --soak runs every report.
+# Spark: spark.asof; slava_curves, the other, in --soak and on DuckDB in test_asof.py), the three event reports
+# over the lake's tournament tables; --soak runs every report.
 FEW = [("game_length", Filters(ruleset="miras9")), ("deck_matrix", Filters(by="agent")),
-       ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters())]  # fmt: skip
-SPARK_REPORTS = [n for n, s in REPORTS.items() if not s.event_tables]
+       ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters()),
+       ("metagame", Filters(ruleset="morana")), ("event_decks", Filters()), ("event_standings", Filters())]  # fmt: skip
+SPARK_REPORTS = list(REPORTS)
 
 
 @needs_spark
@@ -173,10 +188,26 @@ def test_every_report_on_spark_equals_duckdb(name: str, both: tuple[Path, Path])
 
 
 @needs_spark
-def test_a_report_the_lake_cannot_answer_is_refused_by_name(both: tuple[Path, Path]) -> None:
+def test_the_event_reports_read_the_events_of_the_lake(both: tuple[Path, Path], event_folder: Path) -> None:
+    from annals.spark.reports import report_on_spark
+
+    store = EventStore.open(event_folder)
+    eid = store.config().event_id
+    table = report_on_spark(MASTER, "event_standings", str(both[0]), filters=Filters(event=eid)).frame
+    assert table["player_id"].to_list() == [p for _, p in lib.placings(store)] and len(store.players()) == 5
+    assert report_on_spark(MASTER, "metagame", str(both[0]), filters=Filters(ruleset="miras9")).frame.height == 0
+
+
+@needs_spark
+def test_a_report_the_lake_cannot_answer_is_refused_by_name(both: tuple[Path, Path], tmp_path: Path) -> None:
+    old = tmp_path / "old-lake"  # a lake written before lakes held the tournament tables
+    shutil.copytree(both[0], old, ignore=shutil.ignore_patterns(*EVENT_TABLES))
     for name in [n for n, s in REPORTS.items() if s.event_tables]:
-        result = runner.invoke(app, ["report", name, "--spark", MASTER, "--lake", str(both[0])])
-        assert result.exit_code == 2 and "tournament tables" in result.output, result.output
+        result = runner.invoke(app, ["report", name, "--spark", MASTER, "--lake", str(old)])
+        assert result.exit_code == 2 and "tournament tables" in result.output and "--events" in result.output
+    result = runner.invoke(app, ["report", "game_length", "--spark", MASTER, "--lake", str(both[0]), "--since",
+                                 "2020-01-01"])  # fmt: skip
+    assert result.exit_code == 2 and "--since and --until need recording times" in result.output, result.output
 
 
 @needs_spark

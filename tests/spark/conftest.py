@@ -1,0 +1,21 @@
+"""The event the lake tests share: a small MORANA Swiss event with a top cut, played by bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annals.engine.tournament import event as lib
+from annals.engine.tournament.store import EventStore
+
+
+@pytest.fixture(scope="session")
+def event_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Five bots (odd: a bye each round), two Swiss rounds of best-of-one, a top 2: every tournament table filled."""
+    folder = tmp_path_factory.mktemp("lake-event") / "event"
+    lib.new_event(folder, "lake", "morana", rounds=2, best_of=1, top=2, seed=5)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 5)
+    lib.run_event(store)
+    return folder
