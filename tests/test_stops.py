@@ -370,6 +370,10 @@ def test_a_coordinate_inside_an_action_is_refused_naming_the_stops(tmp_path: Pat
     with pytest.raises(ScenarioError, match=r"after event \d+ \(CardPlayed\) the game is inside one action.*choose "
                        r"event:\d+ \(before it\) or event:\d+ \(after it\)"):  # fmt: skip
         scenario_from_log(result.path, "CardPlayed:1")
+    saved = tmp_path / "mid.json"  # nor is a position file saved there: it would play on from a half-done action
+    cli = runner.invoke(app, ["position", result.path, "--at", "CardPlayed:1", "--save", str(saved)])
+    assert cli.exit_code == 1 and "inside one action of the rules" in cli.stderr, cli.stderr
+    assert not saved.exists()
     out = tmp_path / "turn.toml"
     cli = runner.invoke(app, ["scenario", "new", "--from", result.path, "--at", "turn:5", "--output", str(out)])
     assert cli.exit_code == 0, cli.stderr
