@@ -241,7 +241,8 @@ def _trackers(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
 def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     """A Miras 9 position from a judge's spec (see ``engine.spec``): ``[position]`` turn, phase (one of
     ``PHASES``, or of ``BEGUN``: ``turn``, the turn just begun, its survival check [M9-023] and Awaken phase next;
-    ``awaken``, the Awaken phase just begun, its arrivals and readying next [M9-032]), active and first player; per player ``planet`` (the paired card: its Planet zone unless a board
+    ``awaken``, the Awaken phase just begun, its arrivals and readying next [M9-032]), active and first player;
+    per player ``planet`` (the paired card: its Planet zone unless a board
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
     ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
