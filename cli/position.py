@@ -15,6 +15,7 @@ from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.queries.stops import check_stop
 from annals.schemas.archive import log_exists
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import NoMatchError, default_database, default_games, expand, output_file, unused
@@ -143,6 +144,7 @@ def position(
             b = board(timeline, count, view, at)
             svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
+                check_stop(timeline.log, count)  # inside one action of the rules no position holds (issue 13)
                 save_position(save, position_file(timeline, count, at), inputs=[log])
         elif fmt == "svg":
             raise LogNotFoundError(

@@ -592,6 +592,12 @@ def scenario_from_log(log: str | os.PathLike[str], at: str) -> str:
         spec = builder.to_spec(state)
     except SpecError as exc:
         raise ScenarioError(f"{log} at {at} (after event {count - 1}): {str(exc).split(': ', 1)[1]}") from None
+    from annals.queries.stops import NotAStopError, check_stop
+
+    try:
+        check_stop(game, count)
+    except NotAStopError as exc:
+        raise ScenarioError(f"{log} at {at}: {exc}") from None
     title = f"game {game.header.game_id} at {at}"
     note = f"From {Path(log).name} at {at} (after {count} events). Sandbox: {SANDBOX}."
     if game.header.cards:

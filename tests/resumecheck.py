@@ -20,6 +20,7 @@ from annals.engine.replay import fold
 from annals.engine.runner import Game, drive
 from annals.engine.spec import Built
 from annals.queries.scenario import scenario_header
+from annals.queries.stops import stops as game_stops
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
 
@@ -124,13 +125,8 @@ def resume_matches(log: GameLog, count: int, builder: Any) -> int:
     return len(mine)
 
 
-STAGE_STARTS = {"morana": frozenset({"StepBegan", "TurnBegan"})}  # the automatic stages a position stops at
-
-
 def stops(log: GameLog) -> list[int]:
-    """The coordinates (event counts) where a game stops between two actions: every decision, and (MORANA)
-    after the opening event of each stage: Dawn, Commit, Dusk, the Rite."""
-    at = {d.at for d in log.decisions}
-    starts = STAGE_STARTS.get(log.header.ruleset, frozenset())
-    at.update(i + 1 for i, e in enumerate(log.events) if type(e).__name__ in starts)
-    return sorted(at)
+    """The coordinates (event counts) where a game stops (``queries.stops``): between two moves of the rules, and
+    at the boundaries a state holds inside one (MORANA's Dawn, Dusk and Rite; Miras 9's turn, Awaken phase and
+    the wave steps whose window opens next)."""
+    return game_stops(log)

@@ -177,7 +177,7 @@ def test_a_failing_expectation_exits_1_naming_it(tmp_path: Path) -> None:
     assert "Recruit[d1]" in result.stdout  # every step printed with card names
 
 
-@pytest.mark.parametrize(("ruleset", "at"), [("miras9", "turn:4/action"), ("morana", "turn:3/commit")])
+@pytest.mark.parametrize(("ruleset", "at"), [("miras9", "turn:4/attack"), ("morana", "turn:3/commit")])
 def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, ruleset: str, at: str) -> None:
     (result,) = simulate(ruleset, 1, 11, None, ["heuristic", "heuristic"], tmp_path)
     log = read_log(result.path)

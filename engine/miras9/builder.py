@@ -33,6 +33,7 @@ from annals.engine.miras9.state import (
     loc_of,
     side_of,
 )
+from annals.engine.miras9.turn import at_boundary
 from annals.engine.rng import Rng
 from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
 from annals.engine.spec import table as spec_table
@@ -172,6 +173,10 @@ PLAYER_FIELDS = frozenset({"planet", "echo", "deck", "hand", "resource", "used",
 POSITION_FIELDS = frozenset({"turn", "phase", "active", "first", "attacked", "waves", "manifested", "pressured",
                              "once", "arrival"})  # fmt: skip
 PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate")
+# where a position stops without a decision: the turn just begun (TurnBegan: the survival check and Awaken follow),
+# the Awaken phase just begun (arrivals and readying follow) [M9-023], [M9-031], [M9-032]
+BEGUN = ("turn", "awaken")
+TURN_TRACKERS = ("attacked", "manifested", "pressured", "once")  # cleared as a turn begins
 STATUS = ("tapped", "attuned", "spotted")
 COUNTS = ("wounds", "shield")
 MODS = ("atk_mod", "grit_mod")
@@ -235,7 +240,9 @@ def _trackers(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
 
 def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     """A Miras 9 position from a judge's spec (see ``engine.spec``): ``[position]`` turn, phase (one of
-    ``PHASES``), active and first player; per player ``planet`` (the paired card: its Planet zone unless a board
+    ``PHASES``, or of ``BEGUN``: ``turn``, the turn just begun, its survival check [M9-023] and Awaken phase next;
+    ``awaken``, the Awaken phase just begun, its arrivals and readying next [M9-032]), active and first player;
+    per player ``planet`` (the paired card: its Planet zone unless a board
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
     ``card``, ``lane``, ``side`` (whose half: the owner's unless told), ``tapped``, ``attuned`` (default true),
@@ -248,11 +255,20 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     known = {cid: d for cid, d in pool.items() if not cid.endswith(SPIRIT_SUFFIX)}
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
     phase = pos.get("phase", "action")
-    if phase not in PHASES:
-        raise SpecError("position.phase", f"{phase!r} is not a phase a position starts in; use one of {PHASES}", phase)
+    if phase not in PHASES + BEGUN:
+        raise SpecError("position.phase", f"{phase!r} is not a phase a position starts in; use one of "
+                        f"{PHASES + BEGUN}", phase)  # fmt: skip
     s = M9State(cards={}, players=[PlayerState(mulligan_done=True), PlayerState(mulligan_done=True)])
     s.turn = integer(pos.get("turn", 1), "position.turn", 1)
     s.phase = s.step = phase
+    if phase in BEGUN:
+        s.boundary = s.n  # held there: the rules go on with the turn's (the phase's) automatic work
+        for name in TURN_TRACKERS:
+            if name in pos:
+                raise SpecError(f"position.{name}", f"this turn's trackers are empty as it begins [M9-031]: leave "
+                                f"{name} out at phase {phase!r}", name)  # fmt: skip
+    if phase == "turn":  # still the step the last turn ended in (the set-up's mulligans before turn 1)
+        s.phase = s.step = "attune" if s.turn > 1 else "setup.mulligan"
     s.active = seat(pos.get("active", "p1"), "position.active")
     s.first = seat(pos.get("first", "p1"), "position.first")
     for i, lane_name in enumerate(cards_list(pos.get("attacked", []), "position.attacked")):
@@ -404,17 +420,20 @@ def to_spec(s: M9State) -> dict[str, Any]:
     and Battle Damage owed, a Blackwake choice or extra attacks waiting: ``wavespec``), a judge's scenario from a
     real game; ``SpecError`` for what a spec cannot hold (set-up, a card resolving, combat damage being dealt)."""
     resolving = set(s.stack_cards) - {item.card for item in s.stack}
-    if s.phase not in PHASES or resolving:
+    begun = at_boundary(s) and s.wave is None
+    if (s.phase not in PHASES and not begun) or resolving:
         raise SpecError("position", f"the game is at {s.step!r} (set-up, or a card resolving); choose a coordinate "
-                        "at a decision, e.g. turn:5/action", s.step)  # fmt: skip
+                        "at a decision, e.g. turn:5/action, or where a turn or phase begins, e.g. turn:5",
+                        s.step)  # fmt: skip
     labels = {iid: f"{'ab'[cs.owner]}{iid % 1000 + 1}" for iid, cs in s.cards.items() if iid < TOKEN_BASE}
     labels.update({iid: f"t{iid - TOKEN_BASE + 1}" for iid in s.cards if iid >= TOKEN_BASE})
 
     def named(iid: int) -> str:
         return f"{labels[iid]}={s.cards[iid].cid}"
 
+    phase = ("awaken" if s.phase == "awaken" else "turn") if begun else s.phase
     spec: dict[str, Any] = {
-        "position": {"turn": s.turn, "phase": s.phase, "active": PLAYERS[s.active], "first": PLAYERS[max(s.first, 0)]}
+        "position": {"turn": s.turn, "phase": phase, "active": PLAYERS[s.active], "first": PLAYERS[max(s.first, 0)]}
     }
     if s.attacked:
         spec["position"]["attacked"] = [LANES[lane] for lane in s.attacked]

@@ -24,6 +24,7 @@ from annals.engine.miras9.state import (
 from annals.schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
+OPENING = frozenset({2, 4, 7})  # the wave steps that begin with a reaction window [M9-075], [M9-077], [M9-080]
 
 
 def _planet(s: M9State, e: ev.PlanetPlaced) -> None:
@@ -54,6 +55,7 @@ def _mulligan(s: M9State, e: ev.MulliganTaken) -> None:
 
 def _turn(s: M9State, e: ev.TurnBegan) -> None:
     s.turn, s.active = e.turn, e.active
+    s.boundary = e.n + 1  # the turn begun, nothing else yet (``M9State.boundary``)
     s.attacked = []
     s.once = []
     s.manifested = []
@@ -62,6 +64,8 @@ def _turn(s: M9State, e: ev.TurnBegan) -> None:
 
 def _phase(s: M9State, e: ev.PhaseBegan) -> None:
     s.phase = s.step = e.phase
+    if e.phase == "awaken":  # the one phase that runs without a decision: its arrivals and readying follow
+        s.boundary = e.n + 1
 
 
 def _over(s: M9State, e: ev.GameOver) -> None:
@@ -192,6 +196,8 @@ def _wave_step(s: M9State, e: ev.WaveStep) -> None:
     assert s.wave is not None
     s.wave.step = e.step_no
     s.step = f"attack.{e.name}"
+    if e.step_no in OPENING:  # its reaction window opens next
+        s.boundary = e.n + 1
 
 
 def _selection(s: M9State, e: ev.SelectionChanged) -> None:

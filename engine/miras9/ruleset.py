@@ -134,7 +134,7 @@ class M9Ruleset:
     # ------------------------------------------------------------ the loop
 
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
-        if s.over:
+        if s.over or s.boundary == s.n:  # just after a turn, phase or step began: its automatic work is next
             return None
         if s.wave is not None and s.wave.step == 5:  # damage being dealt: no one decides in it [M9-078]
             return None
@@ -222,7 +222,9 @@ class M9Ruleset:
             turn.mulligan(s, emit, rng, p, choice.take)
 
     def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
-        if s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
+        if s.boundary == s.n:  # a position held just after a turn, the Awaken phase or a wave step began
+            turn.resume(s, emit)
+        elif s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
             decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)

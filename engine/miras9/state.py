@@ -188,6 +188,10 @@ class M9State(GameState, kw_only=True, dict=True):
     manifested: list[int] = []  # positions (loc) with a Manifest this turn [M9-097]
     pressured: list[int] = []
     next_token: int = 0
+    # ``n`` just after the opening event of a turn (TurnBegan), the Awaken phase (PhaseBegan awaken) or a wave
+    # step whose window opens next (WaveStep 2, 4, 7): the position is held there while ``boundary == n``, so
+    # the next event (whatever it is) ends it. ``turn.resume`` goes on from it [M9-031], [M9-032], [M9-114]
+    boundary: int = -1
     edition: int = EDITION  # 1: the first shipped pool's rules (no movement, crews, Blackwake); 2: no Ship-Sites
     card_defs: list[CardDefinition] = []
 

@@ -125,11 +125,22 @@ def mulligan(s: M9State, emit: Emit, rng: Rng, p: int, take: bool) -> None:
 
 def start_turn(s: M9State, emit: Emit, p: int) -> None:
     emit(ev.TurnBegan(s.n, s.turn + 1, "awaken", p, p))
+    _turn_begun(s, emit, p)
+
+
+def _turn_begun(s: M9State, emit: Emit, p: int) -> None:
+    """The turn after ``TurnBegan``: the survival check [M9-023], then the Awaken phase."""
     pl = s.players[p]
     if not (pl.deck or pl.resource or pl.used):  # [M9-023]
         emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - p, "survival_clock"))
         return
     phase(s, emit, "awaken")
+    _awaken_begun(s, emit, p)
+
+
+def _awaken_begun(s: M9State, emit: Emit, p: int) -> None:
+    """The Awaken phase after its ``PhaseBegan``: arrivals, readying, then the card-flow choice [M9-032]."""
+    pl = s.players[p]
     movement.arrive_all(s, emit, p)  # [M9-032] En Route cards arrive, then are readied with the rest
     cards = s.cards
     for c in list(s.board):
@@ -140,6 +151,27 @@ def start_turn(s: M9State, emit: Emit, p: int) -> None:
         phase(s, emit, "awaken.flow")
     else:  # ruling R-M9-13: with no Main Deck the card-flow action is skipped
         phase(s, emit, "awaken.generate")
+
+
+WINDOW_FIRST = {2: ("before_blocks", 1), 4: ("before_damage", 0), 7: ("after_wave", 0)}  # 1: the defender
+
+
+def at_boundary(s: M9State) -> bool:
+    """Held just after a turn, the Awaken phase or a wave step with a window to open began (``M9State.boundary``)."""
+    return s.boundary == s.n and not s.over
+
+
+def resume(s: M9State, emit: Emit) -> None:
+    """Go on from a boundary (``at_boundary``) as the action that reached it would have: open the wave step's
+    window [M9-075], [M9-077], [M9-080], run the Awaken phase [M9-032], or the turn begun [M9-023], [M9-031]."""
+    w = s.wave
+    if w is not None and w.step in WINDOW_FIRST and not s.window:
+        name, defender = WINDOW_FIRST[w.step]
+        stack.open_window(s, emit, name, 1 - w.attacker if defender else w.attacker)
+    elif s.phase == "awaken":
+        _awaken_begun(s, emit, s.active)
+    else:
+        _turn_begun(s, emit, s.active)
 
 
 def generation_max(s: M9State, p: int) -> int:

@@ -7,6 +7,8 @@ a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` 
                                             # consequences, after_wave (damage is dealt at once: no one stops in it)
     attackers = ["a1", { card = "a2", target = "b2" }]   # a label attacks the Site; a table names the Unit attacked
     blockers = [{ card = "b1", blocks = "a1" }]          # picked (step blockers) or committed (after it)
+    window = "open"                         # the steps reactions_*, after_wave: "open" (default), "opening" (the
+                                            # step just began, its window opens next) or "closed" (both passed)
     priority = "p2"                         # in a window (the steps reactions_*, after_wave): who may act now
     passes = 1                              # consecutive passes so far (default 0)
     stack = [{ card = "s1=rx-counter", target = "a1" }]  # bottom first: a Reaction announced (it is on the stack),
@@ -49,7 +51,8 @@ from annals.schemas.miras9 import LANES
 from annals.schemas.records import TOKEN_BASE
 
 WAVE_FIELDS = frozenset({"lane", "step", "attackers", "blockers", "priority", "passes", "stack", "number", "left",
-                         "was_blocked", "extra"})  # fmt: skip
+                         "was_blocked", "extra", "window"})  # fmt: skip
+WINDOW_STATES = ("open", "opening", "closed")
 BD_FIELDS = frozenset({"sources", "paid", "revealed"})
 EXTRA_FIELDS = frozenset({"units", "lane"})
 STEPS = {name: i for i, name in enumerate(STEP_NAMES) if name and name != "damage"}
@@ -230,11 +233,16 @@ def _window(
 ) -> None:
     window = WINDOWS.get(step)
     stack = _list(t.get("stack", []), "wave.stack")
-    if window is None:
-        for key in ("priority", "passes", "stack"):
+    state = t.get("window", "open")
+    if state not in WINDOW_STATES:
+        raise SpecError("wave.window", f"{state!r}: a window is {', '.join(WINDOW_STATES)}", state)
+    if window is None or state != "open":
+        for key in ("priority", "passes", "stack", *(("window",) if window is None else ())):
             if key in t:
-                raise SpecError(f"wave.{key}", f"{step_name} is no reaction window: no priority, passes or stack "
-                                "there [M9-114]", key)  # fmt: skip
+                why = "is no reaction window" if window is None else f"has its window {state}"
+                raise SpecError(f"wave.{key}", f"{step_name} {why}: no priority, passes or stack there [M9-114]", key)
+        if state == "opening":  # the step just began: its window opens next (``M9State.boundary``)
+            s.boundary = s.n
         return
     for i, value in enumerate(stack):
         field = f"wave.stack[{i}]"
@@ -366,6 +374,8 @@ def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
         wave["blockers"] = [
             {"card": labels[b], "blocks": labels[a]} for b, a in zip(w.blockers, w.blocked, strict=True)
         ]
+    if w.step in WINDOWS and not s.window:  # the window not open yet, or closed already (both passed)
+        wave["window"] = "opening" if s.boundary == s.n else "closed"
     if s.window:
         wave["priority"] = PLAYERS[s.priority]
         wave["passes"] = s.passes

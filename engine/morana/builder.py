@@ -256,6 +256,10 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
     """The spec ``from_spec`` reads for a position at a Commit or at the start of Dusk, the Rite or a Dawn (a
     judge's scenario from a real game); ``SpecError`` for a position inside a stage (``turn:T/site:2``), which
     the rules could not go on from."""
+    if s.paying:
+        raise SpecError("position", "the game is inside a Commit action: its Embers are paid and its card not sealed "
+                        f"yet [MOR-15]; choose the Commit before the payment or after the sealing, e.g. "
+                        f"turn:{s.turn}/commit", "paying")  # fmt: skip
     if s.step not in STEPS or (s.step != "commit" and not s.boundary) or s.revealed or s.over:
         raise SpecError("position", f"the game is at {s.step!r}, inside a stage; choose a coordinate at a Commit or "
                         "at the start of a stage, e.g. turn:3/commit, turn:3/dusk, turn:3/rite or turn:4/dawn",

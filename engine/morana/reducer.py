@@ -56,11 +56,16 @@ def _step(s: MoranaState, e: ev.StepBegan) -> None:
         s.committing = 0
 
 
+PAYMENTS = frozenset({"commit", "reborn", "invocation"})  # a Commit action's cost, paid before it is sealed
+
+
 def _embers(s: MoranaState, e: ev.EmbersChanged) -> None:
     s.embers[e.holder] = e.value
+    s.paying = e.source in PAYMENTS  # until the card (or Invocation) it pays for is sealed
 
 
 def _committed(s: MoranaState, e: ev.Committed) -> None:
+    s.paying = False
     s.hand[e.player].remove(e.card)
     s.sites[e.player][e.site - 1].append(e.card)
     s.sealed.append(e.card)
@@ -68,6 +73,7 @@ def _committed(s: MoranaState, e: ev.Committed) -> None:
 
 
 def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
+    s.paying = False
     s.nav[e.player].remove(e.card)
     s.sites[e.player][e.site - 1].append(e.card)
     s.sealed.append(e.card)
@@ -77,6 +83,7 @@ def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
 
 
 def _invocation_committed(s: MoranaState, e: ev.InvocationCommitted) -> None:
+    s.paying = False
     s.invoking.append(e.player)
     s.invoked[e.player] = True
 

@@ -62,6 +62,8 @@ class MoranaState(GameState, kw_only=True, dict=True):
     committing: int = 0  # the player taking Commit now (0, then 1), or COMMIT_DONE
     # at the start of Dusk, the Rite or a Dawn: its opening event applied, none of its actions yet (``turn.resume``)
     boundary: bool = False
+    # between a Commit action's payment (``EmbersChanged`` commit, reborn, invocation) and its sealing: no stop
+    paying: bool = False
     card_defs: list[CardDefinition] = []
 
     def __post_init__(self) -> None:

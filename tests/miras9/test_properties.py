@@ -32,7 +32,8 @@ BOTS = ["random", "heuristic"]
 
 # Fields that may hold -1, meaning "none": no player / no position (also: not En Route) / the card itself rather
 # than an ability.
-SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "origin", "extra_lane", "dest"})
+SENTINELS = frozenset({"winner", "first", "priority", "bd_player", "loc", "ability", "origin", "extra_lane", "dest",
+                       "boundary"})  # fmt: skip
 # Modifiers may be negative; the effective values they feed are checked instead [M9-007].
 MODIFIERS = frozenset({"atk_mod", "grit_mod"})
 
