@@ -1,9 +1,10 @@
 """Card pools as values: the shipped pool, and the shipped pool with extra or changed card definitions.
 
 A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
-awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``), its hash
-(``digest``: the shipped file's hash for the shipped pool) and the definitions it adds to the shipped pool
-(``extra``, embedded in the header and state of a game played with them). The rules never read a module global:
+awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``; per value they
+change: ``modifying``, ``spirit_modifying``), its hash (``digest``: the shipped file's hash for the shipped pool)
+and the definitions it adds to the shipped pool (``extra``, embedded in the header and state of a game played
+with them). The rules never read a module global:
 each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
 """
 
@@ -29,6 +30,8 @@ class Pool(dict[str, CardDef]):
     static_cids: frozenset[str]
     spirit_static: frozenset[str]
     ship_cids: frozenset[str]
+    modifying: dict[str, frozenset[str]]
+    spirit_modifying: dict[str, frozenset[str]]
     digest: str
     extra: tuple[CardDefinition, ...]
 
@@ -38,12 +41,25 @@ class Pool(dict[str, CardDef]):
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
+        self.modifying = _modifying(cards)
+        self.spirit_modifying = _modifying(self.spirit)
         self.digest = digest
         self.extra = tuple(extra)
 
     def with_cards(self, extra: Sequence[CardDefinition]) -> Pool:
         """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id)."""
         return with_cards(tuple(extra))
+
+
+STAT_FIELDS = ("atk", "grit", "echo", "ward", "move_cost")  # the values a ``Static`` adds to
+
+
+def _modifying(cards: dict[str, CardDef]) -> dict[str, frozenset[str]]:
+    """Per value a static may change, the cards with a static that changes it (the others add 0 to it)."""
+    return {
+        field: frozenset(cid for cid, d in cards.items() if any(getattr(st, field) for st in d.statics))
+        for field in STAT_FIELDS
+    }
 
 
 _SHIPPED_CARDS: list[CardDef] = decode_cards(DATA / "cards.toml")
