@@ -132,14 +132,10 @@ def ward(s: M9State, cs: CardState) -> int:
 def can_act(s: M9State, cs: CardState) -> bool:
     """Ready, Attuned, at a board position (not En Route [M9-054]), not aboard a host, manned: may attack, block,
     move, Manifest, Pressure [M9-053], [M9-057], [M9-066], [M9-068]."""
-    return (
-        cs.tapped == 0
-        and cs.attuned == 1
-        and cs.zone in ZONE_LOC
-        and cs.aboard == 0
-        and is_unit(s, cs)
-        and manned(defn(s, cs), cs)
-    )
+    if cs.tapped or cs.attuned != 1 or cs.aboard or cs.zone not in ZONE_LOC:
+        return False
+    d = defn(s, cs)
+    return (cs.face == 1 or d.type in UNIT_TYPES) and manned(d, cs)  # a Unit (``is_unit``), manned
 
 
 def presence(s: M9State, lane: int, player: int) -> bool:

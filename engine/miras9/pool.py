@@ -2,7 +2,8 @@
 
 A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
 awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``; per value they
-change: ``modifying``, ``spirit_modifying``), its hash (``digest``: the shipped file's hash for the shipped pool)
+change: ``modifying``, ``spirit_modifying``), those with activated abilities per timing (``timed``,
+``spirit_timed``), its hash (``digest``: the shipped file's hash for the shipped pool)
 and the definitions it adds to the shipped pool (``extra``, embedded in the header and state of a game played
 with them). The rules never read a module global:
 each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
@@ -32,6 +33,8 @@ class Pool(dict[str, CardDef]):
     ship_cids: frozenset[str]
     modifying: dict[str, frozenset[str]]
     spirit_modifying: dict[str, frozenset[str]]
+    timed: dict[str, frozenset[str]]
+    spirit_timed: dict[str, frozenset[str]]
     digest: str
     extra: tuple[CardDefinition, ...]
 
@@ -43,6 +46,8 @@ class Pool(dict[str, CardDef]):
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
         self.modifying = _modifying(cards)
         self.spirit_modifying = _modifying(self.spirit)
+        self.timed = _timed(cards)
+        self.spirit_timed = _timed(self.spirit)
         self.digest = digest
         self.extra = tuple(extra)
 
@@ -59,6 +64,15 @@ def _modifying(cards: dict[str, CardDef]) -> dict[str, frozenset[str]]:
     return {
         field: frozenset(cid for cid, d in cards.items() if any(getattr(st, field) for st in d.statics))
         for field in STAT_FIELDS
+    }
+
+
+def _timed(cards: dict[str, CardDef]) -> dict[str, frozenset[str]]:
+    """Per timing (``Ability.timing``), the cards with an activated ability of that timing."""
+    timings = {a.timing for d in cards.values() for a in d.abilities}
+    return {
+        timing: frozenset(cid for cid, d in cards.items() if any(a.timing == timing for a in d.abilities))
+        for timing in timings
     }
 
 
