@@ -187,4 +187,4 @@ apply = Reducer[MoranaState](
         ev.SlavaGained: _slava,
         ev.GameEnded: _ended,
     }
-)
+).apply
