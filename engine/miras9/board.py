@@ -120,6 +120,15 @@ def grit(s: M9State, cs: CardState) -> int:
     return v if v > 0 else 0
 
 
+def grit_reached(s: M9State, cs: CardState) -> bool:
+    """[M9-084] do ``cs``'s wounds reach its effective GRIT (GRIT 0 needs none)? Where no static of the pool lowers
+    GRIT, effective GRIT is at least printed GRIT plus modifiers, so wounds below that never reach it and the statics
+    need not be summed (most Units, most of the time)."""
+    if not s.pool.lowers_grit and cs.wounds < defn(s, cs).grit + cs.grit_mod:
+        return False
+    return cs.wounds >= grit(s, cs)
+
+
 def echo_of(s: M9State, cs: CardState) -> int:
     v = defn(s, cs).echo + _static_sum(s, cs, "echo")
     return v if v > 0 else 0

@@ -1,12 +1,15 @@
 """Card pools as values: the shipped pool, and the shipped pool with extra or changed card definitions.
 
 A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
-awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``; per value they
-change: ``modifying``, ``spirit_modifying``), those with activated abilities per timing (``timed``,
-``spirit_timed``), its hash (``digest``: the shipped file's hash for the shipped pool)
-and the definitions it adds to the shipped pool (``extra``, embedded in the header and state of a game played
-with them). The rules never read a module global:
-each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
+awakened Spirit faces (``spirit``); the card ids the rules look for on the board, so that a scan skips the other
+cards without reading their definitions: Ship-Sites (``ship_cids``), hosts (``host_cids``, Crew 1+), cards with
+statics (``static_cids``; per value a static changes, ``modifying``), cards with activated abilities per timing
+(``timed``), each with its Spirit-face counterpart where a Spirit can be one (``spirit_static``,
+``spirit_modifying``, ``spirit_timed``, keyed by the Planet's id); whether any static lowers GRIT
+(``lowers_grit``); its hash (``digest``: the shipped file's hash
+for the shipped pool) and the definitions it adds to the shipped pool (``extra``, embedded in the header and state
+of a game played with them). The rules never read a module global: each game's state carries its pool
+(``M9State.pool``), so a rule reads ``s.pool[cid]``.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ class Pool(dict[str, CardDef]):
     static_cids: frozenset[str]
     spirit_static: frozenset[str]
     ship_cids: frozenset[str]
+    host_cids: frozenset[str]
     modifying: dict[str, frozenset[str]]
     spirit_modifying: dict[str, frozenset[str]]
     timed: dict[str, frozenset[str]]
     spirit_timed: dict[str, frozenset[str]]
+    lowers_grit: bool
     digest: str
     extra: tuple[CardDefinition, ...]
 
@@ -44,9 +49,11 @@ class Pool(dict[str, CardDef]):
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
+        self.host_cids = frozenset(cid for cid, d in cards.items() if d.crew > 0)  # a Spirit face never is one
         self.modifying = _modifying(cards)
         self.spirit_modifying = _modifying(self.spirit)
         self.timed = _timed(cards)
+        self.lowers_grit = any(st.grit < 0 for d in cards.values() for st in d.statics)
         self.spirit_timed = _timed(self.spirit)
         self.digest = digest
         self.extra = tuple(extra)
