@@ -71,14 +71,16 @@ def _forfeited(state: GameState, event: Forfeited) -> None:
 class Reducer(Generic[S]):
     """``apply(state, event)`` by dispatch on the event's exact type (a dict lookup, not ``match``).
 
-    Every reducer also handles the table's events of ``schemas.records`` (``ClockCharged``, ``Forfeited``).
+    Every reducer also handles the table's events of ``schemas.records`` (``ClockCharged``, ``Forfeited``). A
+    ruleset exports the bound method ``Reducer(...).apply`` as its ``apply``: called once per event, it costs half
+    what calling the instance costs (``__call__``, the same function).
     """
 
     def __init__(self, handlers: Mapping[type[Any], Callable[[S, Any], None]]):
         self._handlers: dict[type[Any], Callable[[S, Any], None]] = {ClockCharged: _clock, Forfeited: _forfeited}
         self._handlers.update(handlers)
 
-    def __call__(self, state: S, event: Event) -> None:
+    def apply(self, state: S, event: Event) -> None:
         handler = self._handlers.get(type(event))
         if handler is None:
             raise UnknownEventError(f"no reducer handler for event {event!r}")
@@ -86,6 +88,8 @@ class Reducer(Generic[S]):
             raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
         handler(state, event)
         state.n += 1
+
+    __call__ = apply
 
     def handles(self) -> frozenset[type[Any]]:
         return frozenset(self._handlers)

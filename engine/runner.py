@@ -116,16 +116,15 @@ class Game:
     def answer(self, point: DecisionPoint[Any], choice: Any) -> None:
         """Record ``choice`` at ``point`` (one of its options, else ``IllegalDecisionError``, the state untouched)
         and let the rules act on it."""
+        offered = list(point.options)
         try:
-            chosen = list(point.options).index(choice)
+            chosen = offered.index(choice)
         except ValueError:
             raise IllegalDecisionError(
                 f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
                 f"{len(point.options)} legal options; choose one of those offered"
             ) from None
-        self.decisions.append(
-            Decision(self.decision_count, self.state.n, point.player, point.point, list(point.options), chosen)
-        )
+        self.decisions.append(Decision(self.decision_count, self.state.n, point.player, point.point, offered, chosen))
         self.decision_count += 1
         self.ruleset.advance(self.state, choice, self.emit, self.rng)
 

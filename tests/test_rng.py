@@ -40,6 +40,20 @@ def test_below_stays_in_range(seed: int, n: int) -> None:
     assert all(0 <= rng.below(n) < n for _ in range(20))
 
 
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.lists(st.integers(min_value=1, max_value=2**64), max_size=30))
+def test_below_is_next_u64_rejection_sampled(seed: int, ns: list[int]) -> None:
+    """below() writes out next_u64's step for speed: it must draw exactly what next_u64 would (rejecting the top
+    ``2**64 % n`` values), and leave the generator in the same state."""
+    fast, reference = Rng(seed), Rng(seed)
+    for n in ns:
+        limit = 2**64 - 2**64 % n
+        x = reference.next_u64()
+        while x >= limit:
+            x = reference.next_u64()
+        assert fast.below(n) == x % n
+        assert fast.state == reference.state
+
+
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.lists(st.integers(), max_size=40))
 def test_shuffle_is_a_permutation(seed: int, items: list[int]) -> None:
     shuffled = list(items)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from annals.engine.core import Emit
 from annals.engine.miras9.state import (
+    ALL_LOCS,
     LOC_NAMES,
     ZONE_LOC,
     ZONE_ROUTE,
@@ -78,12 +79,16 @@ def manned(d: CardDef, cs: CardState | None = None) -> bool:
 
 
 def _static_sum(s: M9State, cs: CardState, field: str) -> int:
+    """The static modifiers of ``field`` on ``cs`` [M9-110]: only the cards whose statics change ``field`` are
+    looked at (``Pool.modifying``; the others add 0)."""
     total = 0
     cards = s.cards
+    pool = s.pool
+    cids, spirit_cids = pool.modifying[field], pool.spirit_modifying[field]
     iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
-        if (o.cid not in s.pool.spirit_static) if o.face else (o.cid not in s.pool.static_cids):
+        if o.cid not in (spirit_cids if o.face else cids):
             continue
         if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-47)
             continue
@@ -97,9 +102,9 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
             ):
                 total += getattr(st, field)
     for side in (0, 1):
-        site = site_in_force(s, side, lane)  # [M9-065]
-        if site and cards[site].cid in s.pool.static_cids:
-            for st in s.pool[cards[site].cid].statics:
+        site = s.players[side].sites[lane]
+        if site and cards[site].cid in cids and site_in_force(s, side, lane):  # [M9-065]
+            for st in pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
                     total += getattr(st, field)
     return total
@@ -115,6 +120,15 @@ def grit(s: M9State, cs: CardState) -> int:
     return v if v > 0 else 0
 
 
+def grit_reached(s: M9State, cs: CardState) -> bool:
+    """[M9-084] do ``cs``'s wounds reach its effective GRIT (GRIT 0 needs none)? Where no static of the pool lowers
+    GRIT, effective GRIT is at least printed GRIT plus modifiers, so wounds below that never reach it and the statics
+    need not be summed (most Units, most of the time)."""
+    if not s.pool.lowers_grit and cs.wounds < defn(s, cs).grit + cs.grit_mod:
+        return False
+    return cs.wounds >= grit(s, cs)
+
+
 def echo_of(s: M9State, cs: CardState) -> int:
     v = defn(s, cs).echo + _static_sum(s, cs, "echo")
     return v if v > 0 else 0
@@ -127,14 +141,10 @@ def ward(s: M9State, cs: CardState) -> int:
 def can_act(s: M9State, cs: CardState) -> bool:
     """Ready, Attuned, at a board position (not En Route [M9-054]), not aboard a host, manned: may attack, block,
     move, Manifest, Pressure [M9-053], [M9-057], [M9-066], [M9-068]."""
-    return (
-        cs.tapped == 0
-        and cs.attuned == 1
-        and cs.zone in ZONE_LOC
-        and cs.aboard == 0
-        and is_unit(s, cs)
-        and manned(defn(s, cs), cs)
-    )
+    if cs.tapped or cs.attuned != 1 or cs.aboard or cs.zone not in ZONE_LOC:
+        return False
+    d = defn(s, cs)
+    return (cs.face == 1 or d.type in UNIT_TYPES) and manned(d, cs)  # a Unit (``is_unit``), manned
 
 
 def presence(s: M9State, lane: int, player: int) -> bool:
@@ -171,18 +181,28 @@ def unit_lanes(d: CardDef) -> tuple[int, ...]:
     return (0, 1)
 
 
+def entry_barred(s: M9State, loc: int) -> bool:
+    """Does the Site at board position ``loc`` say enemy Units cannot enter? Not while a Ship-Site there takes its
+    abilities [M9-065]."""
+    site = site_in_force(s, side_of(loc), lane_of(loc))
+    return bool(site) and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords
+
+
 def may_enter(s: M9State, d: CardDef, player: int, loc: int) -> bool:
     """[M9-040] own positions by lane; an enemy position only with Infiltrate, and never where the Site there says
     enemy Units cannot enter: the prohibition prevails over the permission [M9-004]."""
-    side, lane = side_of(loc), lane_of(loc)
-    if lane not in unit_lanes(d):
-        return False
-    if side == player:
-        return True
-    if "infiltrate" not in d.keywords:
-        return False
-    site = site_in_force(s, side, lane)  # [M9-065]
-    return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
+    return loc in entries(s, d, player)
+
+
+def entries(s: M9State, d: CardDef, player: int) -> list[int]:
+    """The board positions a Unit of card ``d`` played by ``player`` may enter (``may_enter``), in ``loc`` order."""
+    lanes = unit_lanes(d)
+    infiltrate = "infiltrate" in d.keywords
+    return [
+        loc
+        for loc in ALL_LOCS
+        if lane_of(loc) in lanes and (side_of(loc) == player or (infiltrate and not entry_barred(s, loc)))
+    ]
 
 
 # ---------------------------------------------------------------- targets

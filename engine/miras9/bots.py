@@ -48,6 +48,7 @@ from annals.schemas.miras9 import (
     UseExtraAttack,
 )
 
+TAKE_BACK_POINTS = frozenset({"attackers", "blockers"})  # the decisions that offer a take-back [M9-074], [M9-076]
 _PAY_ORDER = {"used": 0, "echo": 1, "deck": 2, "resource": 3, "hand": 4}
 
 
@@ -57,7 +58,9 @@ class RandomAgent(agents.RandomAgent):
     wave, and with its deck spent a game of two such players need never end."""
 
     def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
-        options = [o for o in point.options if type(o) is not TakeBack] or list(point.options)
+        options = point.options
+        if point.point in TAKE_BACK_POINTS:
+            options = [o for o in options if type(o) is not TakeBack] or options
         return options[self.rng.below(len(options))]
 
 

@@ -45,13 +45,18 @@ def defended_site(w: Wave) -> str:
 
 
 def _able_in(s: M9State, player: int, lane: int, barred_by: str) -> list[CardState]:
-    """``player``'s ready, Attuned, manned Units in the lane column whose card does not say ``barred_by``
-    ("cannot attack" / "cannot block": a prohibition beats any permission [M9-004])."""
+    """``player``'s ready, Attuned, manned Units in the lane column (every column: ``lane`` -1) whose card does not
+    say ``barred_by`` ("cannot attack" / "cannot block": a prohibition beats any permission [M9-004])."""
     cards = s.cards
     out = []
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl == player and lane_of(cs.loc) == lane and can_act(s, cs) and barred_by not in defn(s, cs).keywords:
+        if (
+            cs.ctrl == player
+            and (lane < 0 or lane_of(cs.loc) == lane)
+            and can_act(s, cs)
+            and barred_by not in defn(s, cs).keywords
+        ):
             out.append(cs)
     return out
 
@@ -78,7 +83,8 @@ def target_ok(s: M9State, w: Wave, t: int) -> bool:
 def declare_options(s: M9State) -> list[DeclareAt]:
     p = s.active
     # a covered Site position leaves its covering Ship-Site to attack, so every lane has a target (R-M9-54)
-    return [DeclareAt(lane) for lane in range(3) if lane not in s.attacked and attackers_in(s, p, lane)]
+    able = {lane_of(cs.loc) for cs in _able_in(s, p, -1, "cannot_attack")}  # the columns with an attacker
+    return [DeclareAt(lane) for lane in range(3) if lane not in s.attacked and lane in able]
 
 
 def selection_options(s: M9State) -> list[Any]:

@@ -60,8 +60,11 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     """[M9-060] every legal embark and disembark of player ``p`` right now."""
     cards = s.cards
     opts: list[Embark | Disembark] = []
+    host_cids = s.pool.host_cids  # Crew 1+ (an awakened Spirit, ``face`` 1, is no host)
     hosts = [
-        cards[c] for c in s.board if cards[c].ctrl == p and cards[c].zone in ZONE_LOC and defn(s, cards[c]).crew > 0
+        cs
+        for c in s.board
+        if (cs := cards[c]).ctrl == p and not cs.face and cs.cid in host_cids and cs.zone in ZONE_LOC
     ]
     if not hosts:
         return opts

@@ -24,6 +24,7 @@ from annals.engine.miras9.board import (
     defn,
     draw,
     grit,
+    grit_reached,
     is_unit,
     leave_wave,
     make_token,
@@ -263,7 +264,7 @@ def check_defeats(s: M9State, emit: Emit) -> None:
     saved: list[int] = []
     while not s.over:
         candidates = units(s) + ship_sites(s)  # a Ship-Site is defeated by its wounds too [M9-030] (R-M9-55)
-        doomed = [cs for cs in candidates if cs.iid not in saved and cs.wounds >= grit(s, cs)]
+        doomed = [cs for cs in candidates if cs.iid not in saved and grit_reached(s, cs)]
         if not doomed:
             return
         for cs in doomed:

@@ -22,8 +22,8 @@ from annals.engine.miras9.board import (
     can_act,
     counter,
     defn,
+    entry_barred,
     is_unit,
-    site_in_force,
     spend,
     spottable,
     unit_lanes,
@@ -49,15 +49,15 @@ def move_cost(s: M9State, cs: CardState) -> int:
     return v if v > 0 else 0
 
 
-def may_reach(s: M9State, cs: CardState, loc: int) -> bool:
-    """Ruling R-M9-46: a lane the trait may use [M9-059], and an enemy half only where its Site allows entry."""
-    if loc == cs.loc or lane_of(loc) not in unit_lanes(defn(s, cs)):
-        return False
-    side = side_of(loc)
-    if side == cs.ctrl:
-        return True
-    site = site_in_force(s, side, lane_of(loc))  # [M9-065] a Ship-Site there takes the Site's abilities
-    return not (site and "no_enemy_entry" in s.pool[s.cards[site].cid].keywords)
+def reachable(s: M9State, cs: CardState) -> list[int]:
+    """Ruling R-M9-46: the positions one move reaches: a lane the trait may use [M9-059], on either half, but an
+    enemy half only where its Site allows entry."""
+    lanes = unit_lanes(defn(s, cs))
+    return [
+        loc
+        for loc in ALL_LOCS
+        if loc != cs.loc and lane_of(loc) in lanes and (side_of(loc) == cs.ctrl or not entry_barred(s, loc))
+    ]
 
 
 def move_options(s: M9State, p: int) -> list[MoveUnit]:
@@ -69,7 +69,7 @@ def move_options(s: M9State, p: int) -> list[MoveUnit]:
         cs = cards[c]
         if cs.ctrl != p or not can_act(s, cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
             continue
-        opts.extend(MoveUnit(c, loc) for loc in ALL_LOCS if may_reach(s, cs, loc))
+        opts.extend(MoveUnit(c, loc) for loc in reachable(s, cs))
     return opts
 
 

@@ -1,10 +1,14 @@
 """Card pools as values: the shipped pool, and the shipped pool with extra or changed card definitions.
 
 A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
-awakened Spirit faces (``spirit``), the cards with statics (``static_cids``, ``spirit_static``), its hash
-(``digest``: the shipped file's hash for the shipped pool) and the definitions it adds to the shipped pool
-(``extra``, embedded in the header and state of a game played with them). The rules never read a module global:
-each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
+awakened Spirit faces (``spirit``); the card ids the rules look for on the board, so that a scan skips the other
+cards without reading their definitions: Ship-Sites (``ship_cids``), hosts (``host_cids``, Crew 1+), cards with
+statics (``static_cids``; per value a static changes, ``modifying``), cards with activated abilities per timing
+(``timed``), each with its Spirit-face counterpart where a Spirit can be one (``spirit_static``,
+``spirit_modifying``, ``spirit_timed``, keyed by the Planet's id); whether any static lowers GRIT
+(``lowers_grit``); its hash (``digest``: the shipped file's hash for the shipped pool) and the definitions it adds
+to the shipped pool (``extra``, embedded in the header and state of a game played with them). The rules never read a module global: each game's state carries its pool
+(``M9State.pool``), so a rule reads ``s.pool[cid]``.
 
 A pool is built on a shipped pool (``base``): today's, or an earlier one whose games keep that edition's rules
 (ruling R-M9-45). Its cards are today's either way (every earlier pool only lacks cards, and its one errata is its
@@ -35,6 +39,12 @@ class Pool(dict[str, CardDef]):
     static_cids: frozenset[str]
     spirit_static: frozenset[str]
     ship_cids: frozenset[str]
+    host_cids: frozenset[str]
+    modifying: dict[str, frozenset[str]]
+    spirit_modifying: dict[str, frozenset[str]]
+    timed: dict[str, frozenset[str]]
+    spirit_timed: dict[str, frozenset[str]]
+    lowers_grit: bool
     digest: str
     extra: tuple[CardDefinition, ...]
     base: str
@@ -45,6 +55,12 @@ class Pool(dict[str, CardDef]):
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
+        self.host_cids = frozenset(cid for cid, d in cards.items() if d.crew > 0)  # a Spirit face never is one
+        self.modifying = _modifying(cards)
+        self.spirit_modifying = _modifying(self.spirit)
+        self.timed = _timed(cards)
+        self.lowers_grit = any(st.grit < 0 for d in cards.values() for st in d.statics)
+        self.spirit_timed = _timed(self.spirit)
         self.digest = digest
         self.extra = tuple(extra)
         self.base = base or digest  # the shipped pool it is built on (its hash): today's or an earlier edition's
@@ -53,6 +69,26 @@ class Pool(dict[str, CardDef]):
         """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id), on
         this pool's base."""
         return with_cards(tuple(extra), self.base)
+
+
+STAT_FIELDS = ("atk", "grit", "echo", "ward", "move_cost")  # the values a ``Static`` adds to
+
+
+def _modifying(cards: dict[str, CardDef]) -> dict[str, frozenset[str]]:
+    """Per value a static may change, the cards with a static that changes it (the others add 0 to it)."""
+    return {
+        field: frozenset(cid for cid, d in cards.items() if any(getattr(st, field) for st in d.statics))
+        for field in STAT_FIELDS
+    }
+
+
+def _timed(cards: dict[str, CardDef]) -> dict[str, frozenset[str]]:
+    """Per timing (``Ability.timing``), the cards with an activated ability of that timing."""
+    timings = {a.timing for d in cards.values() for a in d.abilities}
+    return {
+        timing: frozenset(cid for cid, d in cards.items() if any(a.timing == timing for a in d.abilities))
+        for timing in timings
+    }
 
 
 _SHIPPED_CARDS: list[CardDef] = decode_cards(DATA / "cards.toml")

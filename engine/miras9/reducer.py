@@ -399,4 +399,4 @@ apply = Reducer[M9State](
         ev.ShipSiteMoved: _ship_moved,
         ev.ShipSiteAttacked: _record_only,
     }
-)
+).apply

@@ -45,10 +45,12 @@ def is_ship_site(s: M9State, cs: CardState) -> bool:
 
 
 def ship_sites(s: M9State) -> list[CardState]:
+    """The Ship-Sites in play, in board order (``is_ship_site``: a Ship-Site card at a board position)."""
     cards = s.cards
-    if not s.pool.ship_cids:
+    ships = s.pool.ship_cids
+    if not ships:
         return []
-    return [cards[c] for c in s.board if is_ship_site(s, cards[c])]
+    return [cs for c in s.board if (cs := cards[c]).cid in ships and cs.zone in ZONE_LOC]
 
 
 def cost_to(cs: CardState, loc: int) -> int:
@@ -107,11 +109,14 @@ def generation(s: M9State, p: int) -> int:
     """Ruling R-M9-54 (and R-M9-05): per lane of ``p``'s half, the covering Ship-Site's resource value, else the
     Site's; a Ship-Site contesting elsewhere generates nothing, and a contested Site still generates [M9-065]."""
     cards = s.cards
+    ships: dict[int, CardState] = {}  # by position, as ``ship_at`` finds them (two never share one [M9-064])
+    for cs in ship_sites(s):
+        ships.setdefault(cs.loc, cs)
     total = 0
     for lane, site in enumerate(s.players[p].sites):
-        ship = ship_at(s, loc_of(p, lane)) if s.pool.ship_cids else 0
-        if ship and cards[ship].ctrl == p:
-            total += s.pool[cards[ship].cid].gen
+        ship = ships.get(loc_of(p, lane))
+        if ship is not None and ship.ctrl == p:
+            total += s.pool[ship.cid].gen
         elif site:
             total += s.pool[cards[site].cid].gen
     return total

@@ -27,6 +27,7 @@ from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import Ability, Activate, CardDef, Escape, Pass, PlayCard
 
 PASS = Pass()
+NONE: frozenset[str] = frozenset()
 
 
 def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
@@ -43,14 +44,15 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
 def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
     opts: list[Activate] = []
     cards = s.cards
+    cids = s.pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
+    spirit_cids = s.pool.spirit_timed.get(timing, NONE)
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != player:
+        if cs.ctrl != player or cs.cid not in (spirit_cids if cs.face else cids):
             continue
-        d = defn(s, cs)
-        if not d.abilities or not (is_unit(s, cs) or is_ship_site(s, cs)):
+        if not (is_unit(s, cs) or is_ship_site(s, cs)):  # ruling R-M9-59: a Ship-Site's abilities too
             continue
-        for i, a in enumerate(d.abilities):
+        for i, a in enumerate(defn(s, cs).abilities):
             if a.timing == timing and ability_ok(s, player, c, i, a):
                 opts.extend(Activate(c, i, t) for t in legal_targets(s, a.target, player))
     return opts

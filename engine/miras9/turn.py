@@ -25,9 +25,9 @@ from annals.engine.miras9.board import (
     counter,
     draw,
     echo_of,
+    entries,
     is_unit,
     legal_targets,
-    may_enter,
     move,
     presence,
     set_echo,
@@ -35,7 +35,7 @@ from annals.engine.miras9.board import (
 )
 from annals.engine.miras9.damage import settle
 from annals.engine.miras9.effects import check_defeats, fire, resolve
-from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
+from annals.engine.miras9.state import LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import (
@@ -229,7 +229,7 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
             continue
         t = d.type
         if t == "unit":
-            opts.extend(PlayCard(c, loc) for loc in ALL_LOCS if may_enter(s, d, p, loc))
+            opts.extend(PlayCard(c, loc) for loc in entries(s, d, p))
         elif t == "site":
             opts.extend(PlayCard(c, loc_of(p, lane)) for lane in d.lanes if not pl.sites[lane])
         elif t == "ship_site" and ships_in_play(s):  # ruling R-M9-53: at one of its lanes, where none is
@@ -274,6 +274,7 @@ def attune_options(s: M9State) -> list[Any]:
     pl = s.players[p]
     opts: list[Any] = [PASS]
     cards = s.cards
+    held: dict[int, bool] = {}  # per column: does the enemy establish Battle Presence there
     for c in s.board:
         cs = cards[c]
         if cs.ctrl != p:
@@ -282,7 +283,9 @@ def attune_options(s: M9State) -> list[Any]:
         if not crew and not can_act(s, cs):  # ruling R-M9-07: the tap is a cost
             continue
         lane = lane_of(cs.loc)
-        if presence(s, lane, 1 - p):  # [M9-094], [M9-095]
+        if lane not in held:
+            held[lane] = presence(s, lane, 1 - p)
+        if held[lane]:  # [M9-094], [M9-095]
             continue
         if side_of(cs.loc) == p:
             if cs.loc not in s.manifested:

@@ -203,4 +203,4 @@ apply = Reducer[MoranaState](
         ev.SlavaGained: _slava,
         ev.GameEnded: _ended,
     }
-)
+).apply
