@@ -7,8 +7,8 @@ statics (``static_cids``; per value a static changes, ``modifying``), cards with
 (``timed``), each with its Spirit-face counterpart where a Spirit can be one (``spirit_static``,
 ``spirit_modifying``, ``spirit_timed``, keyed by the Planet's id); whether any static lowers GRIT
 (``lowers_grit``); its hash (``digest``: the shipped file's hash for the shipped pool) and the definitions it adds
-to the shipped pool (``extra``, embedded in the header and state of a game played with them). The rules never read a module global: each game's state carries its pool
-(``M9State.pool``), so a rule reads ``s.pool[cid]``.
+to the shipped pool (``extra``, embedded in the header and state of a game played with them). The rules never read
+a module global: each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
 
 A pool is built on a shipped pool (``base``): today's, or an earlier one whose games keep that edition's rules
 (ruling R-M9-45). Its cards are today's either way (every earlier pool only lacks cards, and its one errata is its
