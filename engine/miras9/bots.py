@@ -3,13 +3,14 @@
 keep its hand, ramp early, play the most expensive useful card, awaken when it can, attack the Site position with
 every attacker unless a defender would trade favourably, block to kill or to save big Battle Damage, use
 prevention and pump Reactions on its own endangered combatants, Manifest and Pressure everything it can, and pay
-Battle Damage from the piles it needs least. It mans every unmanned host it can, moves a Unit out of a column the
-enemy holds into one it does not (to the enemy half, to Pressure there), Spots enemy Units that are En Route where
-it can attack them, and never disembarks. It uses every Blackwake it can (a wound where it kills), makes every
-granted extra attack, and sends an endangered Character out of the wave by Escape Route. A Ship-Site of its own
-contests an enemy Exterior or Space that no enemy Unit holds (and comes back when the enemy gathers there), its
-crew step off there to Pressure, and it attacks an enemy Ship-Site whose retaliation it survives. It reads only
-public state and its own cards.
+Battle Damage from Hand first (Main Deck, Resource and Used hold off the survival clock [M9-023]), then from the
+piles it needs least. It mans every unmanned host it can, moves a Unit out of a column the enemy holds into one it
+does not (to the enemy half, to Pressure there), Spots enemy Units that are En Route where it can attack them, and
+never disembarks. It uses every Blackwake it can (a wound where it kills), makes every granted extra attack, and
+sends an endangered Character out of the wave by Escape Route. A Ship-Site of its own contests an enemy Exterior
+or Space that no enemy Unit holds (and comes back when the enemy gathers there), its crew step off there to
+Pressure, and it attacks an enemy Ship-Site whose retaliation it survives. It reads only public state and its own
+cards.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ from annals.schemas.miras9 import (
 )
 
 TAKE_BACK_POINTS = frozenset({"attackers", "blockers"})  # the decisions that offer a take-back [M9-074], [M9-076]
-_PAY_ORDER = {"used": 0, "echo": 1, "deck": 2, "resource": 3, "hand": 4}
+# Battle Damage is paid from Hand first (its cheapest card): Main Deck, Resource and Used are the survival clock
+# [M9-023], which cards in Hand do not hold off; then Used, Echo, Main Deck, Resource.
+_PAY_ORDER = {"hand": 0, "used": 1, "echo": 2, "deck": 3, "resource": 4}
 
 
 class RandomAgent(agents.RandomAgent):
@@ -367,7 +370,7 @@ class HeuristicAgent:
         def key(o: PayPoint) -> tuple[int, int]:
             rank = _PAY_ORDER[o.source]
             if o.source == "echo" and leader.zone == "planet" and pl.echo >= s.pool[leader.cid].threshold - 2:
-                rank = 3
+                rank = _PAY_ORDER["resource"]  # saving up to Awaken
             cost = s.pool[s.cards[o.card].cid].cost if o.card else 0
             return (rank, cost)
 
