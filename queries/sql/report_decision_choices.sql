@@ -6,6 +6,8 @@
 -- weighted_*: each decided seat-game offered the kind at that point weighs 1, split between chosen and declined by
 -- the share of its decisions there that chose it (a game offered it 10 times and choosing it 5 counts half to
 -- each), so a long game with many chances to choose it no longer lands among chosen_games for that alone.
+-- Shares are summed as DECIMAL: a sum of doubles depends on the order the threads add them in, and a total on a
+-- rounding tie (17/32 = 0.53125) would then round either way from one run to the next.
 WITH d AS (
     SELECT s.grp, s.ruleset, d.game, d.player AS seat, d.n, d.point, d.chosen_kind, d.n_offered, d.offered,
            s.decided, s.won
@@ -18,13 +20,14 @@ offers AS (  -- each option offered, by its tag (unnested alone: Spark joins onl
 ),
 o AS (  -- per decision and option kind offered: how many options of that kind, and whether it was the one chosen
     SELECT d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, k.kind, d.chosen_kind = k.kind AS chosen,
-           count(*) / any_value(d.n_offered) AS of_offered
+           CAST(count(*) / any_value(d.n_offered) AS DECIMAL(38, 12)) AS of_offered
     FROM offers d
     JOIN option_kinds k ON k.ruleset = d.ruleset AND k.tag = d.tag
     GROUP BY d.grp, d.ruleset, d.game, d.seat, d.decided, d.won, d.point, d.n, k.kind, d.chosen_kind
 ),
 seat_games AS (  -- per seat-game, point and kind: chosen there at least once, or only offered
-    SELECT grp, ruleset, point, kind, won, bool_or(chosen) AS chosen, avg(chosen::INTEGER) AS share
+    SELECT grp, ruleset, point, kind, won, bool_or(chosen) AS chosen,
+           CAST(avg(chosen::INTEGER) AS DECIMAL(38, 12)) AS share
     FROM o WHERE decided GROUP BY grp, ruleset, game, seat, point, kind, won
 ),
 picks AS (
@@ -37,10 +40,10 @@ games AS (
            count(*) FILTER (WHERE chosen) AS chosen_games, count(*) FILTER (WHERE chosen AND won) AS chosen_wins,
            count(*) FILTER (WHERE NOT chosen) AS declined_games,
            count(*) FILTER (WHERE NOT chosen AND won) AS declined_wins,
-           round(sum(share), 4) AS weighted_chosen_games,
-           round(coalesce(sum(share) FILTER (WHERE won), 0), 4) AS weighted_chosen_wins,
-           round(sum(1 - share), 4) AS weighted_declined_games,
-           round(coalesce(sum(1 - share) FILTER (WHERE won), 0), 4) AS weighted_declined_wins
+           CAST(round(sum(share), 4) AS DOUBLE) AS weighted_chosen_games,
+           CAST(round(coalesce(sum(share) FILTER (WHERE won), 0), 4) AS DOUBLE) AS weighted_chosen_wins,
+           CAST(round(sum(1 - share), 4) AS DOUBLE) AS weighted_declined_games,
+           CAST(round(coalesce(sum(1 - share) FILTER (WHERE won), 0), 4) AS DOUBLE) AS weighted_declined_wins
     FROM seat_games GROUP BY ALL
 ),
 occurs AS (  -- the games it was chosen in at that point (each game once, whichever seats)
@@ -48,7 +51,7 @@ occurs AS (  -- the games it was chosen in at that point (each game once, whiche
 )
 SELECT p.grp, p.ruleset, p.point, p.kind AS option_kind, p.decisions,
        p.decisions / sum(p.decisions) OVER (PARTITION BY p.grp, p.ruleset, p.point) AS share,
-       p.offered_decisions, NULL::DOUBLE AS pick, round(p.uniform_pick, 4) AS uniform_pick,
+       p.offered_decisions, NULL::DOUBLE AS pick, CAST(round(p.uniform_pick, 4) AS DOUBLE) AS uniform_pick,
        coalesce(c.games, 0) AS games,
        coalesce(g.chosen_games, 0) AS chosen_games, coalesce(g.chosen_wins, 0) AS chosen_wins,
        coalesce(g.declined_games, 0) AS declined_games, coalesce(g.declined_wins, 0) AS declined_wins,

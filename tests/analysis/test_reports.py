@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,12 @@ def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> Non
         assert median == pytest.approx(statistics.median(values))
 
 
+def sql_round(x: float, places: int) -> float:
+    """``round(x, places)`` as SQL (DuckDB) rounds a double: half away from zero on its exact binary value, where
+    Python's ``round`` goes half to even (0.53125 is 0.5313 in SQL, 0.5312 in Python)."""
+    return float(Decimal(x).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP))
+
+
 def independent_choices(logs: list[GameLog]) -> dict[tuple[str, str, str], tuple[Any, ...]]:
     """Per (ruleset, point, option kind): decisions that chose it, decisions that offered it, the mean share of the
     offered options that were of that kind, and chosen/declined decided seat-games with their wins."""
@@ -170,7 +177,7 @@ def independent_choices(logs: list[GameLog]) -> dict[tuple[str, str, str], tuple
                     games[(*key, f"{side}_wins")] += log.close.winner == seat
     names = ("chosen_games", "chosen_wins", "declined_games", "declined_wins")
     return {
-        k: (picks[k], offered[k], round(statistics.fmean(shares[k]), 4), *(games[(*k, n)] for n in names))
+        k: (picks[k], offered[k], sql_round(statistics.fmean(shares[k]), 4), *(games[(*k, n)] for n in names))
         for k in offered
     }
 
