@@ -325,7 +325,8 @@ class Table:
                 who, message = await asyncio.wait_for(self.answers.get(), wait)
             except TimeoutError:
                 if live.left_ms(seat) > 0:  # still thinking: the time so far goes on disk beside the log
-                    live.note_open()
+                    # fsynced, so on a worker thread: the other tables go on meanwhile (this one waits for it)
+                    await asyncio.to_thread(live.note_open)
                     continue
                 self.decide = None
                 live.forfeit(seat, TIME_REASON)
