@@ -51,6 +51,8 @@ def words(kind: str) -> str:
 
 
 _FIELDS: dict[tuple[type, int], tuple[tuple[str, str], ...]] = {}
+_AMOUNTS = frozenset(("value", "amount"))  # fields whose numbers are never card instances
+_CARDS = frozenset(("card", "target"))  # fields where a negative number is a card the seat cannot see
 
 
 def _named_fields(kind: type, skip: int) -> tuple[tuple[str, str], ...]:
@@ -79,6 +81,7 @@ class SeatStream:
         self.seat = seat
         self.view = SeatView(ruleset, header, seat)
         self._names: dict[str, tuple[str, str]] = {}
+        self._labels: dict[int, str] = {}  # each known instance's ``label``
         self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
@@ -118,10 +121,16 @@ class SeatStream:
         return p.Board(s.turn, s.step, listed, counters, hidden, svg)
 
     def label(self, value: int) -> str:
-        """A card instance in words: its name when the seat knows it, else ``a hidden card``."""
+        """A card instance in words: its name when the seat knows it, else ``a hidden card``. A known instance's
+        label is kept (an instance never changes its card, and the seat never forgets it: ``SeatView.known``
+        only grows), so at most one per instance of the game."""
+        got = self._labels.get(value)
+        if got is not None:
+            return got
         cid = self.view.known.get(value)
         if cid is not None:
-            return f"{self.name_of(cid)} (#{value})"
+            got = self._labels[value] = f"{self.name_of(cid)} (#{value})"
+            return got
         return f"token #{value}" if value >= TOKEN_BASE else "a hidden card"
 
     def hello(self, clock_ms: list[int], *, delay: int = 0, resumed_at: int = 0) -> p.Hello:
@@ -189,13 +198,18 @@ class SeatStream:
         parts = []
         for name, said in _named_fields(kind, skip):
             v = values[name]
-            kind = type(v)
-            if kind is str:  # the common cases first: text as it is, a small number (0 .. a player's range)
+            of = type(v)
+            if of is str:  # the common cases first: text as it is, a number (a small one, or an instance's)
                 if v:
                     parts.append(f"{said} {v}")
-            elif kind is int and 0 <= v < CARDS_PER_PLAYER:
-                parts.append(f"{said} {v}")
-            elif kind is not list or v:
+            elif of is int:
+                if 0 <= v < CARDS_PER_PLAYER or (v >= 0 and name in _AMOUNTS):
+                    parts.append(f"{said} {v}")
+                elif v >= CARDS_PER_PLAYER:
+                    parts.append(f"{said} {self.label(v)}")
+                else:
+                    parts.append(f"{said} {'a hidden card' if name in _CARDS else v}")
+            elif of is not list or v:
                 parts.append(f"{said} {self._value_text(name, v)}")
         moved = values.get("dst", "")
         if moved:
@@ -205,9 +219,9 @@ class SeatStream:
     def _value_text(self, name: str, v: Any) -> str:
         if type(v) is str:
             return v
-        if type(v) is int and v >= CARDS_PER_PLAYER and name not in ("value", "amount"):
+        if type(v) is int and v >= CARDS_PER_PLAYER and name not in _AMOUNTS:
             return self.label(v)
-        if type(v) is int and v < 0 and name in ("card", "target"):
+        if type(v) is int and v < 0 and name in _CARDS:
             return "a hidden card"
         if type(v) is list and v and all(x == -1 for x in v) and name == "cards":
             return f"{len(v)} face down"

@@ -322,7 +322,8 @@ class Table:
             timeout = live.left_ms(seat) / 1000 if live.bank_ms else None
             wait = min(timeout, self.mark_s) if timeout is not None and self.mark_s > 0 else timeout
             try:
-                who, message = await asyncio.wait_for(self.answers.get(), wait)
+                async with asyncio.timeout(wait):  # no task made per wait, as ``wait_for`` makes one
+                    who, message = await self.answers.get()
             except TimeoutError:
                 if live.left_ms(seat) > 0:  # still thinking: the time so far goes on disk beside the log
                     # fsynced, so on a worker thread: the other tables go on meanwhile (this one waits for it)
