@@ -30,6 +30,7 @@ from annals.engine.players import run_table
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import make_header
 from annals.engine.table import LiveTable
+from annals.server.serve import PROFILE_ENV
 from tests.live import RandomClient
 from tests.serverkit import Running, start, stop
 
@@ -134,7 +135,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--ruleset", default="morana", choices=sorted(DECKS))
     parser.add_argument("--think-ms", type=float, default=0, help="each client's mean time to answer (0: at once)")
+    parser.add_argument("--profile", type=Path, help="run the server under cProfile; its stats to this file")
     args = parser.parse_args()
+    if args.profile:
+        os.environ[PROFILE_ENV] = str(args.profile.resolve())
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         ceiling_decisions, ceiling_s = in_process(args.ruleset, args.games, Path(tmp))

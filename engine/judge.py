@@ -24,7 +24,7 @@ from annals.engine.agents import ScriptedAgent
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
-from annals.engine.table import LiveTable, clock_trail, recorded_clocks
+from annals.engine.table import LiveTable, charge_open, clock_trail, open_path, recorded_clocks
 from annals.schemas.errors import AnnalsError, ReplayMismatchError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import DRAW, KINDS, RESULT_KINDS, Intervention
@@ -239,6 +239,11 @@ def resume_table(path: Path) -> LiveTable:
     writer = LogWriter.reopen(path, group_bytes=0)
     trail = clock_trail([(b.index, b.events) for b in game.batches], game.judged)
     bank_ms, clock = recorded_clocks(trail, len(game.header.players))  # as last recorded, with any extra time
-    return LiveTable(get_ruleset(game.header.ruleset), game.header, path, bank_ms=bank_ms, _game=running,
-                     _clock=clock, _writer=writer, _replayed=game.events,
-                     _replayed_decisions=game.decisions)  # fmt: skip
+    ruleset = get_ruleset(game.header.ruleset)
+    charged: list[Any] = []
+    if charge_open(ruleset, running, path, bank_ms, clock):  # the time a question was open before a crash
+        charged, _ = running.take_batch()
+        writer.write_batch(charged, [])
+    open_path(path).unlink(missing_ok=True)  # charged (and on disk), or of no question here: not charged again
+    return LiveTable(ruleset, game.header, path, bank_ms=bank_ms, _game=running, _clock=clock, _writer=writer,
+                     _replayed=game.events + charged, _replayed_decisions=game.decisions)  # fmt: skip

@@ -51,6 +51,8 @@ def words(kind: str) -> str:
 
 
 _FIELDS: dict[tuple[type, int], tuple[tuple[str, str], ...]] = {}
+_AMOUNTS = frozenset(("value", "amount"))  # fields whose numbers are never card instances
+_CARDS = frozenset(("card", "target"))  # fields where a negative number is a card the seat cannot see
 
 
 def _named_fields(kind: type, skip: int) -> tuple[tuple[str, str], ...]:
@@ -79,6 +81,7 @@ class SeatStream:
         self.seat = seat
         self.view = SeatView(ruleset, header, seat)
         self._names: dict[str, tuple[str, str]] = {}
+        self._labels: dict[int, str] = {}  # each known instance's ``label``
         self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
@@ -118,10 +121,16 @@ class SeatStream:
         return p.Board(s.turn, s.step, listed, counters, hidden, svg)
 
     def label(self, value: int) -> str:
-        """A card instance in words: its name when the seat knows it, else ``a hidden card``."""
+        """A card instance in words: its name when the seat knows it, else ``a hidden card``. A known instance's
+        label is kept (an instance never changes its card, and the seat never forgets it: ``SeatView.known``
+        only grows), so at most one per instance of the game."""
+        got = self._labels.get(value)
+        if got is not None:
+            return got
         cid = self.view.known.get(value)
         if cid is not None:
-            return f"{self.name_of(cid)} (#{value})"
+            got = self._labels[value] = f"{self.name_of(cid)} (#{value})"
+            return got
         return f"token #{value}" if value >= TOKEN_BASE else "a hidden card"
 
     def hello(self, clock_ms: list[int], *, delay: int = 0, resumed_at: int = 0) -> p.Hello:
@@ -152,10 +161,19 @@ class SeatStream:
         seen, new = self.view.feed(event)
         return self.message(seen, new)
 
-    def message(self, seen: Any, new: dict[int, str]) -> p.EventMessage:
+    def message(
+        self, seen: Any, new: dict[int, str], worded: tuple[dict[str, Any], str] | None = None
+    ) -> p.EventMessage:
         """The message of an event as the seat saw it (``SeatView.feed``: ``seen``, and the instances it showed
-        for the first time)."""
-        return p.EventMessage(as_json(seen), self.event_text(seen), [self.card(c) for c in sorted(new)])
+        for the first time). ``worded``: the event's fields and text as ``worded`` gave them for another seat
+        that saw the same ``seen`` and knows the same of it (``names_in``), to be shared rather than made again."""
+        fields, text = worded if worded is not None else self.worded(seen)
+        return p.EventMessage(fields, text, [self.card(c) for c in sorted(new)] if new else [])
+
+    def worded(self, seen: Any) -> tuple[dict[str, Any], str]:
+        """An event's fields (with its ``kind``) and its text in words, as this seat knows the cards it names."""
+        fields = as_json(seen)
+        return fields, self.event_text(seen, fields)
 
     def names_in(self, seen: Any) -> tuple[str | None, ...]:
         """What the seat knows of each card instance ``seen`` names (its card id, or None): all that the message
@@ -165,28 +183,35 @@ class SeatStream:
         known = self.view.known
         return tuple([known.get(c) for c in instances_in(seen)])
 
-    def event_text(self, seen: Any) -> str:
+    def event_text(self, seen: Any, fields: dict[str, Any] | None = None) -> str:
+        """An event in words (``fields``: its fields by name, when the caller has them already)."""
         kind = type(seen)
         who = f"p{seen.player}" if seen.player >= 0 else "game"
         if kind is ClockCharged:
             return f"{who} took {seen.spent_ms / 1000:.1f} s ({seen.left_ms / 1000:.0f} s left)"
         if kind is Forfeited:
             return f"{who} forfeits ({seen.reason}): p{seen.winner} wins"
-        return f"t{seen.turn} {seen.step} {who}: {words(kind.__name__)}{self._fields_text(seen, skip=4)}"
+        values = fields if fields is not None else as_fields(seen)
+        return f"t{seen.turn} {seen.step} {who}: {words(kind.__name__)}{self._fields_text(kind, values, skip=4)}"
 
-    def _fields_text(self, record: Any, *, skip: int = 0) -> str:
+    def _fields_text(self, kind: type, values: dict[str, Any], *, skip: int = 0) -> str:
         parts = []
-        for name, said in _named_fields(type(record), skip):
-            v = getattr(record, name)
-            kind = type(v)
-            if kind is str:  # the common cases first: text as it is, a small number (0 .. a player's range)
+        for name, said in _named_fields(kind, skip):
+            v = values[name]
+            of = type(v)
+            if of is str:  # the common cases first: text as it is, a number (a small one, or an instance's)
                 if v:
                     parts.append(f"{said} {v}")
-            elif kind is int and 0 <= v < CARDS_PER_PLAYER:
-                parts.append(f"{said} {v}")
-            elif kind is not list or v:
+            elif of is int:
+                if 0 <= v < CARDS_PER_PLAYER or (v >= 0 and name in _AMOUNTS):
+                    parts.append(f"{said} {v}")
+                elif v >= CARDS_PER_PLAYER:
+                    parts.append(f"{said} {self.label(v)}")
+                else:
+                    parts.append(f"{said} {'a hidden card' if name in _CARDS else v}")
+            elif of is not list or v:
                 parts.append(f"{said} {self._value_text(name, v)}")
-        moved = getattr(record, "dst", "")
+        moved = values.get("dst", "")
         if moved:
             parts.append(f"to {moved}")
         return (": " + ", ".join(parts)) if parts else ""
@@ -194,9 +219,9 @@ class SeatStream:
     def _value_text(self, name: str, v: Any) -> str:
         if type(v) is str:
             return v
-        if type(v) is int and v >= CARDS_PER_PLAYER and name not in ("value", "amount"):
+        if type(v) is int and v >= CARDS_PER_PLAYER and name not in _AMOUNTS:
             return self.label(v)
-        if type(v) is int and v < 0 and name in ("card", "target"):
+        if type(v) is int and v < 0 and name in _CARDS:
             return "a hidden card"
         if type(v) is list and v and all(x == -1 for x in v) and name == "cards":
             return f"{len(v)} face down"
@@ -206,8 +231,9 @@ class SeatStream:
 
     def option(self, index: int, option: Any) -> p.Option:
         kind = type(option).__name__
-        text = words(kind) + self._fields_text(option)
-        return p.Option(index, kind, as_fields(option), text, kind in self.confirm)
+        fields = as_fields(option)
+        text = words(kind) + self._fields_text(type(option), fields)
+        return p.Option(index, kind, fields, text, kind in self.confirm)
 
     def decide(self, decision: int, point: DecisionPoint[Any], clock_ms: list[int]) -> p.Decide:
         options = [self.option(i, o) for i, o in enumerate(point.options)]

@@ -20,9 +20,10 @@ signatures already in it stay as they are. A torn last frame (a write cut by a p
 
 The time a question has been open is kept beside the log while a person is being asked (``note_open`` writes
 ``LOG.open``: the decision, the seat, the milliseconds it has waited so far; the server renews it every second or
-so). A resumed table charges that seat what the file last said, as a ``ClockCharged`` written before the question
-is asked again: the time the question was open before the crash counts, the time the server was down does not
-(R-CORE-6).
+so; each write fsynced, the log first). A resumed table (``resume`` here, ``judge.resume_table`` for ``annals
+resume``: both through ``charge_open``) charges that seat what the file last said, as a ``ClockCharged`` written
+before the question is asked again: the time the question was open before the crash counts, the time the server
+was down does not (R-CORE-6).
 """
 
 from __future__ import annotations
@@ -71,6 +72,27 @@ def read_open(log: str | os.PathLike[str]) -> OpenQuestion | None:
         return msgspec.json.decode(open_path(log).read_bytes(), type=OpenQuestion)
     except (OSError, msgspec.DecodeError):
         return None
+
+
+def charge_open(
+    ruleset: Ruleset[Any], game: Game, path: str | os.PathLike[str], bank_ms: int, clock: list[int]
+) -> bool:
+    """R-CORE-6 for a game re-run from its live log ``path`` (the server's crash resume and ``annals resume``
+    alike): if ``LOG.open`` says the question now pending was open for a while before the crash, that seat is
+    charged it (``clock`` updated, a ``ClockCharged`` emitted into ``game``, to be written by the caller before
+    it removes the file). True if a charge was made. Nothing without a clock, or when the file is of another
+    question (a judge's backup since, or a decision taken after it was written)."""
+    mark = read_open(path)
+    s = game.state
+    if not bank_ms or mark is None or s.over:
+        return False
+    point = ruleset.pending(s)
+    if point is None or (mark.decision, mark.player) != (game.decision_count, point.player):
+        return False
+    spent = min(max(mark.open_ms, 0), clock[point.player])  # the time it was open before the crash
+    clock[point.player] -= spent
+    game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, clock[point.player]))
+    return True
 
 
 def with_decisions(events: list[Any], decisions: list[Decision[Any]]) -> list[tuple[Any, int]]:
@@ -210,9 +232,14 @@ class LiveTable:
         if point is None or not self.bank_ms or self.closed is not None:
             return
         mark = OpenQuestion(self.game.decision_count, point.player, int((self._now() - self._asked_at) * 1000))
+        if not self._marked:  # the question's frame durable before a file that names it (a power loss)
+            self._writer.sync()
         path = open_path(self.path)
         aside = path.with_name(path.name + ".new")
-        aside.write_bytes(msgspec.json.encode(mark))
+        with open(aside, "wb") as f:
+            f.write(msgspec.json.encode(mark))
+            f.flush()
+            os.fsync(f.fileno())  # whole on disk before it replaces the last one: never an empty or torn file
         os.replace(aside, path)
         self._marked = True
 
@@ -306,14 +333,7 @@ class LiveTable:
             raise ResumeError(f"{path}: re-running the decisions does not give the recorded events")
         writer = append_to(path)
         bank_ms, clock = recorded_clocks(trail, seats, bank_ms)
-        mark = read_open(path)
-        point = ruleset.pending(s) if not s.over else None
-        if bank_ms and mark is not None and point is not None and (mark.decision, mark.player) == (
-            game.decision_count, point.player,
-        ):  # fmt: skip
-            spent = min(max(mark.open_ms, 0), clock[point.player])  # the time it was open before the crash
-            clock[point.player] -= spent
-            game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, clock[point.player]))
+        charge_open(ruleset, game, path, bank_ms, clock)
         more_events, more_decisions = game.events[len(events) :], game.decisions[len(decisions) :]
         game.take_batch()
         if more_events or more_decisions:  # the rules went on past the last frame written: record it now

@@ -215,6 +215,12 @@ class LogWriter:
             del view
             self._pending = bytearray()
 
+    def sync(self) -> None:
+        """Write what is waiting and make the file so far durable (fsync): a live table does it before it writes
+        anything beside the log that refers to the frames in it (``LOG.open``)."""
+        self.flush()
+        os.fsync(self._file.fileno())
+
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
         self._frame(KIND_BATCH, (events, decisions))
 

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hmac
 import secrets
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +42,22 @@ from annals.engine.simulate import SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError
-from annals.server.store import Store, TableError, TableRecord, matches, new_table_id, new_token, token_hash
+from annals.server.store import (
+    Signature,
+    Store,
+    TableError,
+    TableRecord,
+    matches,
+    new_table_id,
+    new_token,
+    token_hash,
+)
 from annals.server.tables import MARK_S, SPECTATOR, Table
 
 WEB = Path(annals.clients.__file__).parent / "web"
 DEFAULT_CLOCK_S = 600
 KEEP_FINISHED_S = 30.0  # how long a finished table stays in memory before only its log holds it
+FINISHED_KEPT = 8  # finished tables kept aside once dropped, so that one asked for again is not read back anew
 MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame (1009); smaller ones over the
 # protocol's limit get a too_long error
 
@@ -74,6 +85,9 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.drops: dict[str, asyncio.TimerHandle] = {}  # finished tables waiting out their grace period
+        # the last FINISHED_KEPT tables dropped, each with its log's signature: reused while the log is unchanged
+        self.finished: OrderedDict[str, tuple[Signature, Table]] = OrderedDict()
+        self.read_back = 0  # finished tables read back from their logs (what ``finished`` saves)
 
     def resume_all(self) -> list[str]:
         """Start again every open game of the data folder, from its live log."""
@@ -108,6 +122,11 @@ class Server:
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.hang_up()
+            signature = self.store.signature(table_id)
+            if table.live.over and signature is not None:
+                self.finished[table_id] = (signature, table)
+                while len(self.finished) > FINISHED_KEPT:
+                    self.finished.popitem(last=False)
 
     def _finished_record(self, table_id: str) -> TableRecord | None:
         """The record of a table not in memory whose log is closed (None otherwise)."""
@@ -121,17 +140,23 @@ class Server:
     def table(self, table_id: str, token: str) -> Table | None:
         """The table ``table_id`` for a client with ``token``: in memory, or a finished one read back from its
         closed log (kept in memory for another grace period; only for a token of its own, so that wrong tokens
-        cannot make the server read logs), or None."""
+        cannot make the server read logs; one of the last ``FINISHED_KEPT`` dropped is taken back as it was, if
+        its log is unchanged), or None."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         record = self._finished_record(table_id)
         if record is None or not any(matches(token, h) for h in [*record.token_hashes, record.spectator_hash]):
             return None
-        try:
-            table = Table.finished(record, self.store.log_path(table_id))
-        except AnnalsError:
-            return None  # damaged: annals verify says how
+        held = self.finished.pop(table_id, None)
+        if held is not None and held[0] == self.store.signature(table_id):
+            table = held[1]  # dropped a while ago and its log unchanged since: what it would read back
+        else:
+            try:
+                table = Table.finished(record, self.store.log_path(table_id))
+            except AnnalsError:
+                return None  # damaged: annals verify says how
+            self.read_back += 1
         self.tables[table_id] = table
         self._drop_later(table_id)
         return table

@@ -17,6 +17,7 @@ from annals.server.tables import MARK_S
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 ADMIN_ENV = "ANNALS_ADMIN_TOKEN"
+PROFILE_ENV = "ANNALS_SERVE_PROFILE"  # a file: the server runs under cProfile and writes its stats there on exit
 
 
 def serve(
@@ -67,4 +68,15 @@ def serve(
         log_level="warning",
         lifespan="on",
     )
-    uvicorn.Server(config).run()
+    profile = os.environ.get(PROFILE_ENV)
+    if not profile:
+        uvicorn.Server(config).run()
+        return
+    import cProfile  # ``python -m bench.server --profile FILE``: where the server's time goes under load
+    import signal
+
+    # uvicorn raises the signal that stopped it again once it has shut down: caught here, the stats get written
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    with cProfile.Profile() as profiler:
+        uvicorn.Server(config).run()
+    profiler.dump_stats(profile)

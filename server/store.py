@@ -13,6 +13,7 @@ import hmac
 import os
 import re
 import secrets
+from collections import OrderedDict
 from pathlib import Path
 
 import msgspec
@@ -23,6 +24,8 @@ from annals.schemas.logfile import LogReader
 
 TOKEN_BYTES = 24  # 192 bits from ``secrets``: unguessable
 TABLE_ID = re.compile(r"[0-9a-f]{12}")  # ``new_table_id``: anything else names no table (nor any file)
+CLOSED_KEPT = 4096  # closing records of finished logs kept in memory (a few hundred bytes each)
+Signature = tuple[int, int, int]  # a log file's size, modification time and inode: it changes when the log does
 
 
 class TableError(AnnalsError, ValueError):
@@ -59,9 +62,16 @@ def new_table_id() -> str:
 
 
 class Store:
-    def __init__(self, data: Path):
+    """The tables' folder. The closing records of finished logs are kept (``closed``), up to ``closed_kept`` of
+    them, the least recently asked for going first; each is checked against its log's ``signature`` at every
+    call, so a log changed since (a judge's backup, a game played on) is read again."""
+
+    def __init__(self, data: Path, *, closed_kept: int = CLOSED_KEPT):
         self.folder = data / "tables"
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.closed_kept = closed_kept
+        self._closed: OrderedDict[str, tuple[Signature, LogClose]] = OrderedDict()
+        self.logs_read = 0  # logs ``closed`` has read to the end (what the kept records save)
 
     def record_path(self, table_id: str) -> Path:
         return self.folder / f"{table_id}.json"
@@ -84,16 +94,43 @@ class Store:
         except (OSError, msgspec.DecodeError):
             return None
 
+    def signature(self, table_id: str) -> Signature | None:
+        """What changes when table ``table_id``'s log does (None if there is no log)."""
+        try:
+            st = self.log_path(table_id).stat()
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns, st.st_ino
+
     def closed(self, table_id: str) -> LogClose | None:
-        """The closing record of table ``table_id``'s log, or None while it is open (or missing, or damaged)."""
+        """The closing record of table ``table_id``'s log, or None while it is open (or missing, or damaged).
+        A finished log is read once, then answered from memory while its signature stays the same."""
         if not TABLE_ID.fullmatch(table_id):
             return None
+        signature = self.signature(table_id)
+        held = self._closed.get(table_id)
+        if held is not None and held[0] == signature:
+            self._closed.move_to_end(table_id)
+            return held[1]
+        self._closed.pop(table_id, None)
+        if signature is None:
+            return None
+        self.logs_read += 1
         try:
             with LogReader(self.log_path(table_id)) as reader:
                 reader.read_to_end()
-                return reader.close_record
+                close = reader.close_record
         except (OSError, LogError):
             return None
+        if close is not None and self.signature(table_id) == signature:  # not written to while it was read
+            self._closed[table_id] = (signature, close)
+            while len(self._closed) > self.closed_kept:
+                self._closed.popitem(last=False)
+        return close
+
+    def kept_closed(self) -> int:
+        """How many closing records are kept in memory (never more than ``closed_kept``)."""
+        return len(self._closed)
 
     def records(self) -> list[TableRecord]:
         out = []

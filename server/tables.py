@@ -162,18 +162,20 @@ class Table:
     # ---------------------------------------------------------------- messages out
 
     def _on_event(self, event: Any, *, send: bool = True, decisions: int = -1) -> None:
-        shared: tuple[tuple[str | None, ...], bytes] | None = None  # an event seats see alike is written once
+        # An event seats see alike (the same ``seen``, naming cards they know alike) is put in words once, and
+        # written once if it shows neither of them anything new: ``last`` is the previous seat's.
+        last: tuple[Any, SeatStream, tuple[dict[str, Any], str], bytes | None] | None = None
         for seat, stream in enumerate(self.streams):
             seen, new = stream.view.feed(event)
             if seat in self.bots:
                 continue
-            if seen is event and not new:  # not redacted for this seat, and it shows it nothing new
-                names = stream.names_in(seen)
-                if shared is None or shared[0] != names:
-                    shared = (names, p.encode(stream.message(seen, new)))
-                message = shared[1]
+            if last is not None and last[0] is seen and stream.names_in(seen) == last[1].names_in(seen):
+                worded, encoded = last[2], last[3]
+                message = encoded if encoded is not None and not new else p.encode(stream.message(seen, new, worded))
             else:
-                message = p.encode(stream.message(seen, new))
+                worded = stream.worded(seen)
+                message = p.encode(stream.message(seen, new, worded))
+            last = (seen, stream, worded, None if new else message)
             self.history[seat].append(message)
             if send:
                 self._to_seat(seat, message)
@@ -320,10 +322,12 @@ class Table:
             timeout = live.left_ms(seat) / 1000 if live.bank_ms else None
             wait = min(timeout, self.mark_s) if timeout is not None and self.mark_s > 0 else timeout
             try:
-                who, message = await asyncio.wait_for(self.answers.get(), wait)
+                async with asyncio.timeout(wait):  # no task made per wait, as ``wait_for`` makes one
+                    who, message = await self.answers.get()
             except TimeoutError:
                 if live.left_ms(seat) > 0:  # still thinking: the time so far goes on disk beside the log
-                    live.note_open()
+                    # fsynced, so on a worker thread: the other tables go on meanwhile (this one waits for it)
+                    await asyncio.to_thread(live.note_open)
                     continue
                 self.decide = None
                 live.forfeit(seat, TIME_REASON)

@@ -131,3 +131,69 @@ def test_annals_resume_also_adds_the_judges_extra_time(tmp_path: Path) -> None:
     intervene(path, Intervention("extra_time", "R. Vance", minutes=3, player=1))
     resumed = resume_table(path)
     assert resumed.bank_ms == 60_000 and resumed.clock_ms == [left[0] + 60_000, left[1] + 240_000]
+
+
+def _cut_while_thinking(path: Path, answers: int, think_ticks: int) -> tuple[list[int], int]:
+    """A clocked live table (a fake clock of 0.25 s ticks): ``answers`` answers, then a question open for
+    ``think_ticks`` ticks with ``LOG.open`` written as a server writes it, then cut short (the process dies).
+    Returns the banks as recorded and the events written."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.simulate import make_header
+    from annals.engine.table import LiveTable
+
+    ruleset = get_ruleset("morana")
+    header = make_header(ruleset, 3, ["clash", "glory"], ["external", "external"], known_agents=["external"])
+    now = [0.0]
+    table = LiveTable(ruleset, header, path, bank_ms=60_000, now=lambda: now[0])
+    for _ in range(answers):
+        assert table.question() is not None
+        now[0] += 0.25
+        table.answer(0)
+    assert table.question() is not None
+    now[0] += 0.25 * think_ticks
+    table.note_open()
+    table.abandon()
+    return list(table.clock_ms), table.events_total
+
+
+def test_annals_resume_charges_the_time_a_question_was_open_before_a_crash(tmp_path: Path) -> None:
+    """[R-CORE-6] ``annals resume`` of a live log a server left with ``LOG.open`` (a question open 7.5 s when
+    last written) charges that seat the 7.5 s, as the server's own crash resume does (the same
+    ``charge_open``): a ClockCharged written to the log before the question is asked again, the file removed,
+    and the game played on to the end verifies with the charge once in it."""
+    from annals.engine.players import resume_live
+
+    path = tmp_path / "live.log"
+    banks, written = _cut_while_thinking(path, 6, 30)
+    mark = read_open(path)
+    assert mark is not None and mark.open_ms == 7_500
+    table = resume_table(path)
+    assert not open_path(path).exists()
+    _, events, decisions, _, _ = read_live(path)  # the charge is on disk before anything is asked
+    charge = events[written]
+    assert type(charge) is ClockCharged and (charge.player, charge.spent_ms) == (mark.player, 7_500)
+    assert charge.left_ms == banks[mark.player] - 7_500 == table.clock_ms[mark.player]
+    assert table.replayed[-1] == charge and len(decisions) == mark.decision
+    table.abandon()  # cut again before the question is answered: a second resume charges nothing more
+    result = resume_live(path, ["random", "random"])
+    game = read_log(path)
+    assert game.close is not None and result.decisions == game.close.decisions
+    assert rerun(game).ok and game.events[written] == charge
+    assert sum(1 for e in game.events if type(e) is ClockCharged and e.spent_ms == 7_500 and e.n == charge.n) == 1
+
+
+def test_annals_resume_does_not_charge_a_mark_of_another_question(tmp_path: Path) -> None:
+    """[R-CORE-6] A ``LOG.open`` that names a decision other than the one pending (left from before a judge's
+    backup, say) is not charged by ``annals resume``; it is removed so that it can never be."""
+    path = tmp_path / "live.log"
+    banks, written = _cut_while_thinking(path, 6, 30)
+    mark = read_open(path)
+    assert mark is not None
+    stale = open_path(path)
+    stale.write_bytes(stale.read_bytes().replace(b'"decision":%d' % mark.decision, b'"decision":%d' % (mark.decision
+                                                                                                     + 3)))  # fmt: skip
+    assert read_open(path) is not None and read_open(path).decision == mark.decision + 3  # type: ignore[union-attr]
+    table = resume_table(path)
+    assert table.clock_ms == banks and not stale.exists()
+    _, events, _, _, _ = read_live(path)
+    assert len(events) == written
