@@ -123,7 +123,8 @@ def in_process(ruleset: str, games: int, folder: Path) -> tuple[int, float]:
     decisions = 0
     start_at = time.perf_counter()
     for i in range(games):
-        header = make_header(rules, i, DECKS[ruleset], ["external", "external"], known_agents=["external"])
+        cap = rules.default_max_turns  # the server's tables' own cap: random play may never end a Miras 9 game
+        header = make_header(rules, i, DECKS[ruleset], ["external"] * 2, known_agents=["external"], max_turns=cap)
         table = LiveTable(rules, header, folder / f"{i}.log")
         result = run_table(table, [RandomClient(table, i * 2), RandomClient(table, i * 2 + 1)])
         decisions += result.decisions
