@@ -13,14 +13,13 @@ import pytest
 
 from annals.engine.miras9.state import ROUTE_NAMES, M9State
 from annals.engine.simulate import simulate
-from annals.ingest import columnar
 from annals.ingest.flatten import collect, flatten_files
 from annals.ingest.loader import ingest
 from annals.queries.positionfile import InvalidPositionError, load_position, position_file
 from annals.queries.positions import Timeline, position_from_db
 from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
-from tests.analysis.test_columnar import assert_same, fast
+from tests.analysis.test_columnar import assert_same, fast, needs_c
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def test_ship_site_view_equals_the_logged_events(corsair_logs: Path, tmp_path: P
                 assert timeline.position(n + 1) == position_from_db(con, timeline.header.game_id, n), (log_path, n)
 
 
-@pytest.mark.skipif(not columnar.BUILT, reason="the C extension is not built here")
+@needs_c
 def test_the_c_path_flattens_ship_site_events_as_the_reference(corsair_logs: Path) -> None:
     files = collect([corsair_logs])
     assert_same(fast(files), flatten_files(files, {}, fast=False))

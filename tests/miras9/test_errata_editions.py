@@ -137,9 +137,7 @@ def test_an_old_edition_game_stamped_with_todays_pool_is_named_by_verify_M9_037_
     outcome, out = _independent(OLD_LOGS[0], cards, tmp_path / "edition1.log")
     assert outcome in ("unchanged", "same_result", "result_changed")
     stamped = _restamp(out, tmp_path / "stamped-1.log")
-    with pytest.raises(EditionMismatchError) as caught:
-        verify_log(stamped)
-    message = str(caught.value)
+    message = _refusal(stamped)
     assert "passes with no Move-phase decision" in message and "stamped with today's pool" in message
     assert repr(extended_pool_hash("cdbf1905cc74e766", cards)) in message
     report = rerun(read_log(stamped))
@@ -151,12 +149,16 @@ def test_an_old_edition_game_stamped_with_todays_pool_is_named_by_verify_M9_037_
     placed = [e for e in log.events if type(e) is ev.CardMoved and e.dst.startswith("site:")]
     names = {c: cid for p, d in enumerate(log.header.decks) for c, cid in _ids(p, d.cards)}
     assert any(names.get(e.card) == "site-outpost" for e in placed)  # the Ship-Site went into a Site slot
-    stamped = _restamp(out, tmp_path / "stamped-2.log")
-    with pytest.raises(EditionMismatchError) as caught:
-        verify_log(stamped)
-    message = str(caught.value)
+    message = _refusal(_restamp(out, tmp_path / "stamped-2.log"))
     assert "a Ship-Site goes into a Site slot" in message and "stamped with today's pool" in message
     assert repr(extended_pool_hash("ff31c769e9757719", ships)) in message
+
+
+def _refusal(stamped: Path) -> str:
+    """What verify says refusing a log whose header names the wrong edition's pool."""
+    with pytest.raises(EditionMismatchError) as caught:
+        verify_log(stamped)
+    return str(caught.value)
 
 
 def _ids(p: int, cards: list[str]) -> list[tuple[int, str]]:
