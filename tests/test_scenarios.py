@@ -305,7 +305,10 @@ def test_a_miras9_scenario_stops_anywhere_in_a_wave_of_a_real_game(tmp_path: Pat
 WAVE_BASE = (ROOT / "tests" / "scenarios" / "miras9" / "wave-stack-waiting-before-damage.toml").read_text()
 BAD_WAVES = {  # a wave the rules could not have reached -> the error (file:line: field: ...)
     "ready attacker": ((", tapped = true }]", " }]"), r"wave\.attackers\[0\]\.card: 'a1' is declared .* \[M9-074\]"),
-    "damage step": (('step = "reactions_before_damage"', 'step = "damage"'), r"wave\.step: .* \[M9-078\]"),
+    "a stack in the damage step": (
+        ('step = "reactions_before_damage"', 'step = "damage"'),
+        r"wave\.stack: damage is no reaction window: .* \[M9-114\]",
+    ),  # [M9-078]
     "stack outside a window": (
         ('step = "reactions_before_damage"', 'step = "consequences"'),
         r"wave\.stack: consequences is no reaction window",

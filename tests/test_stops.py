@@ -269,6 +269,14 @@ M9_BAD = {
     "extra of another Unit": (('attackers = ["a1"]', 'attackers = ["a1"]\nextra = "u2"'), r"wave\.extra: 'u2' is not"),
     "extra attack of the defender": (("[p1]", '[extra_attack]\nunits = ["d1"]\nlane = "exterior"\n\n[p1]'),
                                      r"extra_attack\.units\[0\]: 'd1' is not a Unit of the active player"),
+    "begun at a window step": (('step = "consequences"', 'step = "after_wave"\nbegun = true'),
+                               r'wave\.begun: begun is for the damage and consequences steps; after_wave starts at '
+                               r'window = "opening"'),
+    "inside the damage step": (('step = "consequences"', 'step = "damage"\nbegun = false'),
+                               r"wave\.begun: combat damage is dealt at once, no one stops in it \[M9-078\]"),
+    "wounds after the defeats": (('step = "consequences"',
+                                  'step = "consequences"\nwounded = [{ card = "u2", by = "a1" }]'),
+                                 r"wave\.wounded: the wounds placed are read at the start of the consequences step"),
     "no event kind": (('expect = ["turn == 3"]', 'expect = ["no event BattleDamageDealt"]'),
                       r"expect\[0\]: .*'BattleDamageDealt' is no event kind of the ruleset"),
 }  # fmt: skip
@@ -306,6 +314,8 @@ def _kind(s: Any) -> str:
     """What kind of stop a position accepted at is (the new boundaries by name)."""
     if hasattr(s, "players"):
         w = s.wave
+        if at_boundary(s) and w is not None and w.step in (5, 6):
+            return "damage begun" if w.step == 5 else "consequences begun"
         if at_boundary(s):
             return "window opening" if w is not None else "awaken begun" if s.phase == "awaken" else "turn begun"
         if w is not None and w.step in (2, 4, 7) and not s.window:
@@ -354,7 +364,8 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
                 continue
             assert compared == len(log.events) - count
             accepted[_kind(state)] += 1
-    wanted = ({"turn begun", "awaken begun", "window opening", "window closed", "other"} if ruleset == "miras9"
+    wanted = ({"turn begun", "awaken begun", "window opening", "window closed", "damage begun", "consequences begun",
+               "other"} if ruleset == "miras9"
               else {"morana commit", "morana dusk", "morana rite", "morana dawn"})  # fmt: skip
     assert wanted <= set(accepted), accepted
     assert refused["inside an action"], refused

@@ -221,29 +221,47 @@ def _wave_hits(s: M9State, w: Wave) -> tuple[list[Hit], list[tuple[int, int]], l
 
 def combat_damage(s: M9State, emit: Emit) -> None:
     """Steps 5 and 6: all combat wounds at once with current stats [M9-078], [M9-081]; Battle Damage established;
-    then defeats and the Battle Damage to pay [M9-079]."""
+    then defeats and the Battle Damage to pay [M9-079]. A position is held at the start of each (``deal_damage``,
+    ``consequences``: ``M9State.boundary``)."""
+    w = s.wave
+    assert w is not None
+    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], defended_site(w)))
+    deal_damage(s, emit)
+
+
+def deal_damage(s: M9State, emit: Emit) -> None:
+    """The damage step after its ``WaveStep``: every combat wound at once, Battle Damage established [M9-078];
+    then the consequences step."""
     w = s.wave
     assert w is not None
     site = defended_site(w)
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], site))
     cards = s.cards
     hits, battle, ships = _wave_hits(s, w)
     for a, ship, amount, (back,) in ships:
         emit(ev.ShipSiteAttacked(s.n, s.turn, s.step, w.attacker, a, ship, amount, back))
-    struck_ships = {ship for _, ship, _, _ in ships}  # not Units: Killing Machine needs a Unit [M9-083]
-    machines = {a for a in w.attackers if KILLING_MACHINE in defn(s, cards[a]).keywords}
-    struck: dict[int, set[int]] = {}  # Killing Machine attacker -> the Units his attack wounded
     for src, tgt, amount, combined in hits:
-        if (
-            amount
-            and deal(s, emit, src, cards[tgt], amount, "combat", combined)
-            and src in machines
-            and (tgt not in struck_ships)
-        ):
-            struck.setdefault(src, set()).add(tgt)
+        if amount:
+            deal(s, emit, src, cards[tgt], amount, "combat", combined)  # the wounds placed: ``Wave.wounded``
     for a, amount in battle:
         emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
     emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
+    consequences(s, emit)
+
+
+def consequences(s: M9State, emit: Emit) -> None:
+    """The consequences step after its ``WaveStep`` [M9-079]: defeats; Killing Machine's extra attack for each of
+    its Units whose attack wounded a Unit (not a Ship-Site) now defeated, if it survived [M9-083]; the Battle
+    Damage triggers of the unblocked attackers that assigned it; then the Battle Damage owed is settled."""
+    w = s.wave
+    assert w is not None
+    site = defended_site(w)
+    cards = s.cards
+    machines = {a for a in w.attackers if KILLING_MACHINE in defn(s, cards[a]).keywords}
+    struck: dict[int, set[int]] = {}  # Killing Machine attacker -> the Units his attack wounded
+    for src, tgt in w.wounded:
+        if src in machines and not shipsites.is_ship_site(s, cards[tgt]):  # a Ship-Site struck is no Unit
+            struck.setdefault(src, set()).add(tgt)
+    battle = list(dict.fromkeys(s.bd_sources[s.bd_paid :]))  # the attackers that assigned Battle Damage, in order
     defeated: set[int] = set()
 
     def watch(e: Any) -> None:
@@ -256,10 +274,28 @@ def combat_damage(s: M9State, emit: Emit) -> None:
         if hit & defeated and a in cards and is_unit(s, cards[a]) and a not in defeated:
             emit(ev.ExtraAttackGranted(s.n, s.turn, s.step, w.attacker, a, w.number, site, KILLING_MACHINE))
             counter(s, emit, cards[a], "tapped", 0, KILLING_MACHINE)
-    for a, _ in battle:
+    for a in battle:
         if is_unit(s, cards[a]):
             fire(s, emit, cards[a], "battle_damage")
     settle(s, emit)
+
+
+class _Work(Exception):
+    """Raised by a probe ``emit``: the rules had something to do."""
+
+
+def consequences_idle(s: M9State) -> bool:
+    """True when the consequences step has nothing to do (no defeat, trigger or loss): run with an ``emit`` that
+    stops at the first event, which no rule lets change the state before it is applied."""
+
+    def probe(e: Any) -> None:
+        raise _Work
+
+    try:
+        consequences(s, probe)
+    except _Work:
+        return False
+    return True
 
 
 def after_wave(s: M9State, emit: Emit) -> None:

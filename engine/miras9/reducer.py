@@ -24,7 +24,9 @@ from annals.engine.miras9.state import (
 from annals.schemas import miras9 as ev
 
 _PILE_SET = frozenset(PILES)
-OPENING = frozenset({2, 4, 7})  # the wave steps that begin with a reaction window [M9-075], [M9-077], [M9-080]
+# the wave steps a position is held at the start of: those that begin with a reaction window [M9-075], [M9-077],
+# [M9-080], and the automatic ones, combat damage [M9-078] and its consequences [M9-079]
+OPENING = frozenset({2, 4, 5, 6, 7})
 
 
 def _planet(s: M9State, e: ev.PlanetPlaced) -> None:
@@ -196,8 +198,13 @@ def _wave_step(s: M9State, e: ev.WaveStep) -> None:
     assert s.wave is not None
     s.wave.step = e.step_no
     s.step = f"attack.{e.name}"
-    if e.step_no in OPENING:  # its reaction window opens next
+    if e.step_no in OPENING:  # its reaction window opens next, or its automatic work follows
         s.boundary = e.n + 1
+
+
+def _combat_damage(s: M9State, e: ev.CombatDamage) -> None:
+    if e.amount and s.wave is not None:  # wounds placed: the consequences step looks who wounded whom [M9-083]
+        s.wave.wounded.append((e.source, e.target))
 
 
 def _selection(s: M9State, e: ev.SelectionChanged) -> None:
@@ -379,7 +386,7 @@ apply = Reducer[M9State](
         ev.WaveStep: _wave_step,
         ev.WaveDeclared: _declared,
         ev.BlockersDeclared: _blockers,
-        ev.CombatDamage: _record_only,
+        ev.CombatDamage: _combat_damage,
         ev.LeftWave: _left,
         ev.WaveEnded: _wave_end,
         ev.BattleDamageAssigned: _bd_assigned,

@@ -134,8 +134,10 @@ class M9Ruleset:
     # ------------------------------------------------------------ the loop
 
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
-        if s.over or s.boundary == s.n:  # just after a turn, phase or step began: its automatic work is next
+        if s.over:
             return None
+        if s.boundary == s.n and not (s.wave is not None and s.wave.step == 6 and combat.consequences_idle(s)):
+            return None  # just after a turn, phase or step began: its automatic work is next
         if s.wave is not None and s.wave.step == 5:  # damage being dealt: no one decides in it [M9-078]
             return None
         if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
@@ -223,8 +225,12 @@ class M9Ruleset:
 
     def _auto(self, s: M9State, emit: Emit, rng: Rng) -> None:
         if s.boundary == s.n:  # a position held just after a turn, the Awaken phase or a wave step began
+            before = s.n
             turn.resume(s, emit)
-        elif s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
+            if s.n != before:
+                return
+            # the consequences step had nothing to do [M9-079]: on as from its end
+        if s.phase == "setup":  # a new game (a position may start anywhere else, at any event number)
             decks = [sorted(c for c, cs in s.cards.items() if cs.owner == p and cs.iid != pl.leader)
                      for p, pl in enumerate(s.players)]  # fmt: skip
             turn.begin(s, emit, decks)

@@ -138,6 +138,9 @@ class Wave(msgspec.Struct, kw_only=True):
     was_blocked: list[int] = []  # attackers with committed blockers: they stay blocked [M9-082]
     left: list[int] = []  # Units removed from the wave, in any role; they never rejoin it [M9-081]
     extra: int = 0  # a card-granted extra attack: the one Unit that may attack in it [M9-073]
+    # (source, target) of every combat wound placed in the damage step [M9-078] (``CombatDamage``): what the
+    # consequences step reads for Killing Machine [M9-083], so a position held at its start goes on as the game did
+    wounded: list[tuple[int, int]] = []
 
 
 def combatants(w: Wave) -> list[int]:
@@ -189,8 +192,9 @@ class M9State(GameState, kw_only=True, dict=True):
     pressured: list[int] = []
     next_token: int = 0
     # ``n`` just after the opening event of a turn (TurnBegan), the Awaken phase (PhaseBegan awaken) or a wave
-    # step whose window opens next (WaveStep 2, 4, 7): the position is held there while ``boundary == n``, so
-    # the next event (whatever it is) ends it. ``turn.resume`` goes on from it [M9-031], [M9-032], [M9-114]
+    # step that runs automatically or opens a window (WaveStep 2, 4, 5, 6, 7): the position is held there while
+    # ``boundary == n``, so the next event (whatever it is) ends it. ``turn.resume`` goes on from it [M9-031],
+    # [M9-032], [M9-078], [M9-079], [M9-114]
     boundary: int = -1
     edition: int = EDITION  # 1: the first shipped pool's rules (no movement, crews, Blackwake); 2: no Ship-Sites
     card_defs: list[CardDefinition] = []

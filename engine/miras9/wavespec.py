@@ -4,7 +4,11 @@ a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` 
     [wave]                                  # a wave in progress [M9-073]-[M9-080]
     lane = "exterior"
     step = "reactions_before_damage"        # declare, reactions_before_blocks, blockers, reactions_before_damage,
-                                            # consequences, after_wave (damage is dealt at once: no one stops in it)
+                                            # damage (just begun: no wound dealt yet; it is dealt at once [M9-078]),
+                                            # consequences, after_wave
+    begun = true                            # consequences only: the step just begun, its defeats next [M9-079]
+    wounded = [{ card = "b1", by = "a1" }]  # consequences begun: the combat wounds placed [M9-078] (by whom),
+                                            # which Killing Machine reads [M9-083]
     attackers = ["a1", { card = "a2", target = "b2" }]   # a label attacks the Site; a table names the Unit attacked
     blockers = [{ card = "b1", blocks = "a1" }]          # picked (step blockers) or committed (after it)
     window = "open"                         # the steps reactions_*, after_wave: "open" (default), "opening" (the
@@ -45,17 +49,18 @@ from typing import Any
 
 from annals.engine.miras9.combat import STEP_NAMES
 from annals.engine.miras9.state import CardState, M9State, StackItem, Wave, lane_of, side_of
-from annals.engine.spec import PLAYERS, SpecError, card_id, entry, integer, seat
+from annals.engine.spec import PLAYERS, SpecError, card_id, entry, flag, integer, seat
 from annals.engine.spec import table as spec_table
 from annals.schemas.miras9 import LANES
 from annals.schemas.records import TOKEN_BASE
 
 WAVE_FIELDS = frozenset({"lane", "step", "attackers", "blockers", "priority", "passes", "stack", "number", "left",
-                         "was_blocked", "extra", "window"})  # fmt: skip
+                         "was_blocked", "extra", "window", "begun", "wounded"})  # fmt: skip
 WINDOW_STATES = ("open", "opening", "closed")
 BD_FIELDS = frozenset({"sources", "paid", "revealed"})
 EXTRA_FIELDS = frozenset({"units", "lane"})
-STEPS = {name: i for i, name in enumerate(STEP_NAMES) if name and name != "damage"}
+STEPS = {name: i for i, name in enumerate(STEP_NAMES) if name}
+DAMAGE, CONSEQUENCES = 5, 6  # the automatic steps: held at their start only (``M9State.boundary``)
 WINDOWS = {2: "before_blocks", 4: "before_damage", 7: "after_wave"}  # the wave steps that are reaction windows
 STACK_FIELDS = frozenset({"card", "target", "ability", "controller", "dest"})
 
@@ -123,9 +128,6 @@ def read(
         raise SpecError("wave.lane", f"{lane_name!r} is not a lane; use {', '.join(LANES)}", lane_name)
     lane = LANES.index(lane_name)
     step_name = t.get("step", "declare")
-    if step_name == "damage":
-        raise SpecError("wave.step", "combat damage is dealt at once, no one decides in it [M9-078]: start at "
-                        "reactions_before_damage (before it) or consequences (after it)", step_name)  # fmt: skip
     if step_name not in STEPS:
         raise SpecError("wave.step", f"{step_name!r} is not a step of a wave; use one of {', '.join(STEPS)}", step_name)
     step = STEPS[step_name]
@@ -165,7 +167,7 @@ def read(
                             item["card"])  # fmt: skip
         if w.extra and a != w.extra:
             raise SpecError(f"{field}.card", f"the extra attack is {t['extra']!r}'s alone [M9-073]", item["card"])
-        if 2 <= step <= 4 and not cs.tapped:  # (Killing Machine readies one in the consequences step)
+        if 2 <= step <= DAMAGE and not cs.tapped:  # (Killing Machine readies one in the consequences step)
             raise SpecError(f"{field}.card", f"{item['card']!r} is declared (step {step_name}) but ready: declaring "
                             "taps the attackers [M9-074]; add tapped = true to its board entry",
                             item["card"])  # fmt: skip
@@ -194,7 +196,7 @@ def read(
             raise SpecError(
                 f"{field}.blocks", f"{value.get('blocks')!r} is not an attacker of the wave", value["blocks"]
             )
-        if step == 4 and not bcs.tapped:
+        if 4 <= step <= DAMAGE and not bcs.tapped:
             raise SpecError(f"{field}.card", f"{value['card']!r} is a committed blocker (step {step_name}) but ready: "
                             "blockers tap when committed [M9-076]; add tapped = true", value["card"])  # fmt: skip
         w.blockers.append(b)
@@ -218,7 +220,37 @@ def read(
     if step >= 2 and lane not in s.attacked:
         s.attacked.append(lane)
     _window(t, s, step, step_name, labels, new_card, known, names)
+    _begun(t, s, step, step_name, labels)
     _battle_damage(spec, s, step, labels)
+
+
+def _begun(t: dict[str, Any], s: M9State, step: int, step_name: str, labels: dict[str, int]) -> None:
+    """The automatic steps' starts: ``damage`` is held only just begun, before any wound [M9-078]; ``consequences``
+    with ``begun = true`` just begun, its defeats next, with the combat wounds placed (``wounded``) [M9-079]."""
+    begun = flag(t.get("begun", step == DAMAGE), "wave.begun")
+    if "begun" in t and step not in (DAMAGE, CONSEQUENCES):
+        why = 'window = "opening"' if step in WINDOWS else "its decision"
+        raise SpecError("wave.begun", f"begun is for the damage and consequences steps; {step_name} starts at {why}",
+                        "begun")  # fmt: skip
+    if step == DAMAGE and not begun:
+        raise SpecError("wave.begun", "combat damage is dealt at once, no one stops in it [M9-078]: start at its "
+                        "beginning (leave begun out) or at consequences", "begun")  # fmt: skip
+    if "wounded" in t and not (step == CONSEQUENCES and begun):
+        raise SpecError(
+            "wave.wounded",
+            "the wounds placed are read at the start of the consequences step "
+            '[M9-083]: set step = "consequences" and begun = true, or leave wounded out',
+            "wounded",
+        )
+    w = s.wave
+    assert w is not None
+    for i, value in enumerate(_list(t.get("wounded", []), "wave.wounded")):
+        field = f"wave.wounded[{i}]"
+        if not isinstance(value, dict) or set(value) != {"card", "by"}:
+            raise SpecError(field, 'a wound placed is { card = "b1", by = "a1" }', i)
+        w.wounded.append((_label(value["by"], labels, f"{field}.by"), _label(value["card"], labels, f"{field}.card")))
+    if begun:
+        s.boundary = s.n
 
 
 def _window(
@@ -358,7 +390,8 @@ def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
         if s.window or s.stack or s.bd_player >= 0:
             raise SpecError("position", f"the game is at {s.step!r}: a window outside a wave", s.step)
         return
-    if w.step == 5:
+    begun = s.boundary == s.n
+    if w.step == DAMAGE and not begun:
         raise SpecError("position", f"the game is at {s.step!r}: combat damage is dealt at once [M9-078]; choose "
                         "the coordinate before or after it", s.step)  # fmt: skip
     wave: dict[str, Any] = {"lane": LANES[w.lane], "step": STEP_NAMES[w.step], "number": w.number}
@@ -370,6 +403,10 @@ def write(s: M9State, labels: dict[int, str], spec: dict[str, Any]) -> None:
         wave["was_blocked"] = [labels[a] for a in w.was_blocked]
     wave["attackers"] = [labels[a] if not t else {"card": labels[a], "target": labels[t]}
                          for a, t in zip(w.attackers, w.targets, strict=True)]  # fmt: skip
+    if w.step == CONSEQUENCES and begun:  # its defeats next, with the wounds the damage step placed [M9-079]
+        wave["begun"] = True
+        if w.wounded:
+            wave["wounded"] = [{"card": labels[c], "by": labels[b]} for b, c in w.wounded]
     if w.blockers:
         wave["blockers"] = [
             {"card": labels[b], "blocks": labels[a]} for b, a in zip(w.blockers, w.blocked, strict=True)
