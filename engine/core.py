@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -50,6 +50,16 @@ class GameState(msgspec.Struct, kw_only=True):
     over: bool = False
     winner: int = -1  # -1: none yet, or a draw once ``over``
     end_reason: str = ""
+
+    # the fields that hold "just after event n": a position is held there while the field equals ``n``
+    HELD_AT: ClassVar[tuple[str, ...]] = ()
+
+
+def from_event_zero(state: S) -> S:
+    """``state`` numbered from event 0 (a continued game numbers its events afresh): ``n`` is 0, and a field of
+    ``HELD_AT`` that held the position just after its last event still does."""
+    held = {name: 0 if getattr(state, name) == state.n else -1 for name in type(state).HELD_AT}
+    return msgspec.structs.replace(state, n=0, **held)
 
 
 class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True):

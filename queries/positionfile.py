@@ -39,7 +39,7 @@ from typing import Any
 import msgspec
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.core import DecisionPoint, GameState, Ruleset, from_event_zero
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
 from annals.engine.simulate import bots_for, check_max_turns, check_seed
@@ -341,7 +341,7 @@ def continue_game(
     check_seed(seed)
     ruleset = get_ruleset(doc.ruleset)
     max_turns = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
-    state = msgspec.structs.replace(loaded.state, n=0)
+    state = from_event_zero(loaded.state)  # numbered afresh: a position held at a boundary still is
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
     header = msgspec.structs.replace(

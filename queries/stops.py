@@ -32,7 +32,7 @@ class NotAStopError(AnnalsError, ValueError):
 
 
 def _morana_held(s: Any) -> bool:
-    return bool(s.boundary) and not s.over
+    return (bool(s.boundary) or s.site_begun == s.n) and not s.over
 
 
 def _miras9_held(s: Any) -> bool:

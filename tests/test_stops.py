@@ -56,24 +56,28 @@ def test_morana_every_stop_of_real_games_resumes_identically_MOR_13_MOR_16_MOR_1
             seen["with a sealed Invocation"] += bool(state.invoking)
             seen["with Initiative granted"] += any(state.initiative_next)
             seen["with off-board Slava"] += any(state.offboard)
-    assert {"commit", "dusk", "rite", "dawn"} <= set(seen), seen
+            seen["with cards revealed, to fire"] += bool(state.revealed)
+    assert {"commit", "dusk", "dusk.site1", "dusk.site2", "dusk.site3", "rite", "dawn"} <= set(seen), seen
+    assert seen["with cards revealed, to fire"], seen
     assert all(seen[k] for k in ("with Reborns this turn", "with Initiative granted", "with off-board Slava")), seen
 
 
 def test_morana_inside_a_stage_is_refused_by_name_MOR_16(tmp_path: Path) -> None:
-    """Between a stage's start and its end (a Site resolving, a Site scored) no position goes on: a scenario
-    refuses it naming the stops, a position file as saved in the middle of an action [MOR-16]; the stage starts
-    themselves load and play on."""
+    """Between a stage's start and its end (a Site's effects resolving, a Site scored, the cards flipped) no
+    position goes on: a scenario refuses it naming the stops, a position file as saved in the middle of an action
+    [MOR-16]; the stage starts and each Site's resolution start (the Sites resolve in order, left to right
+    [MOR-16], [MOR-19]) load and play on."""
     (result,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path)
     timeline = Timeline.from_file(result.path)
-    for at in ("turn:3/site:2", "turn:3/rite:1", "turn:3/dusk.site1"):
+    for at in ("turn:3/OmenFired:1", "turn:3/rite:1", "turn:3/flip:1"):
         with pytest.raises(ScenarioError, match=r"inside a stage; choose .*turn:3/rite"):
             scenario_from_log(result.path, at)
         path = tmp_path / "mid.json"
         path.write_bytes(position_file(timeline, timeline.resolve(at), at))
         with pytest.raises(InvalidPositionError, match="middle of an action"):
             load_position(path)
-    for at in ("turn:3/dusk", "turn:3/rite", "turn:4/dawn", "turn:4/commit"):
+    for at in ("turn:3/dusk", "turn:3/site:1", "turn:3/site:2", "turn:3/dusk.site3", "turn:3/rite", "turn:4/dawn",
+               "turn:4/commit"):  # fmt: skip
         saved = tmp_path / f"{at.replace(':', '-').replace('/', '-')}.json"
         cli = runner.invoke(app, ["position", result.path, "--at", at, "--save", str(saved)])
         assert cli.exit_code == 0, cli.stderr
@@ -199,7 +203,19 @@ deck = ["kikimora"]
 """
 
 MOR_BAD = {  # a change to a good file -> the field the error names and what it says
-    "unknown step": (('step = "rite"', 'step = "dusk.site2"'), r"position\.step: 'dusk\.site2' is not where"),
+    "unknown step": (('step = "rite"', 'step = "dusk.invocation"'), r"position\.step: 'dusk\.invocation' is not where"),
+    "revealed at the Rite": (
+        ("power = 3 }", "revealed = true }"),
+        r"p1\.site1\[0\]\.revealed: a card flipped this "
+        r"Dusk waits to fire only at a Site's resolution",
+    ),
+    "revealed at a Site resolved": (
+        (
+            'step = "rite"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
+            'step = "dusk.site2"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", revealed = true }]',
+        ),
+        r"p1\.site1\[0\]\.revealed: .*at its own Site or one not yet resolved",
+    ),
     "sealed at the Rite": (("power = 3 }", "sealed = true }"), r"p1\.site1\[0\]\.sealed: everything sealed is flipped"),
     "committing at the Rite": (('step = "rite"', 'step = "rite"\ncommitting = "p1"'), r"position\.committing: at rite"),
     "too many Reborns": (("[p2]", "reborns = 3\n[p2]"), r"p1\.reborns: 3 Reborns this turn: at most 2 \[MOR-23\]"),
@@ -366,7 +382,8 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
             accepted[_kind(state)] += 1
     wanted = ({"turn begun", "awaken begun", "window opening", "window closed", "damage begun", "consequences begun",
                "other"} if ruleset == "miras9"
-              else {"morana commit", "morana dusk", "morana rite", "morana dawn"})  # fmt: skip
+              else {"morana commit", "morana dusk", "morana dusk.site1", "morana dusk.site2", "morana dusk.site3",
+                    "morana rite", "morana dawn"})  # fmt: skip
     assert wanted <= set(accepted), accepted
     assert refused["inside an action"], refused
     assert ruleset == "miras9" or refused["Embers paid, not sealed"], refused

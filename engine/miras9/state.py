@@ -196,6 +196,7 @@ class M9State(GameState, kw_only=True, dict=True):
     # ``boundary == n``, so the next event (whatever it is) ends it. ``turn.resume`` goes on from it [M9-031],
     # [M9-032], [M9-078], [M9-079], [M9-114]
     boundary: int = -1
+    HELD_AT: ClassVar[tuple[str, ...]] = ("boundary",)
     edition: int = EDITION  # 1: the first shipped pool's rules (no movement, crews, Blackwake); 2: no Ship-Sites
     card_defs: list[CardDefinition] = []
 

@@ -14,7 +14,7 @@ from typing import Any
 from annals.engine.morana.cards import Pool, shipped_pool
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import COMMIT_DONE, LAST_TURN, OFFBOARD_CAP, REBORN_LIMIT, MoranaState
-from annals.engine.morana.turn import STAGES
+from annals.engine.morana.turn import SITE_STEPS, STAGES
 from annals.engine.rng import Rng
 from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
 from annals.engine.spec import table as spec_table
@@ -116,22 +116,25 @@ class Table:
 PLAYER_FIELDS = frozenset({"warden", "slava", "embers", "deck", "hand", "nav", "site1", "site2", "site3", "invoked",
                            "invoking", "reborns", "offboard", "initiative_granted"})  # fmt: skip
 POSITION_FIELDS = frozenset({"turn", "step", "committing", "initiative", "commit_order"})
-SITE_FIELDS = frozenset({"card", "power", "sealed", "reborn"})
-STEPS = ("commit", *STAGES)  # where a position stops: a Commit, or the start of Dusk, the Rite or a Dawn
+SITE_FIELDS = frozenset({"card", "power", "sealed", "reborn", "revealed"})
+# where a position stops: a Commit, or the start of Dusk, a Site's resolution in it, the Rite or a Dawn
+STEPS = ("commit", *STAGES, *SITE_STEPS)
 
 
 def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     """A MORANA position from a judge's spec (see ``engine.spec``): ``[position]`` turn, step (``commit``, the
     default, or the start of an automatic stage: ``dusk``, both Commits sealed and nothing flipped yet; ``rite``,
-    Dusk resolved and nothing scored; ``dawn``, the turn begun and nothing drawn [MOR-13]), committing (at Commit,
-    who takes it now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
+    Dusk resolved and nothing scored; ``dawn``, the turn begun and nothing drawn [MOR-13]; ``dusk.site1`` ..
+    ``dusk.site3``, that Site's resolution begun in Dusk, the Sites left of it resolved [MOR-16]), committing
+    (at Commit, who takes it now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
     initiative (``p1``, ``p2`` or ``none``: the holder this turn); per player ``warden``, ``slava``, ``embers``,
     ``invoked`` (the Invocation used this game), ``invoking`` (sealed this Commit, resolving at Dusk), this turn's
     trackers ``reborns`` (Reborns committed [MOR-23]; default: the cards sealed with ``reborn``), ``offboard``
     (off-board Slava gained [MOR-31]) and ``initiative_granted`` (Initiative granted for the next turn [MOR-29]),
     the piles ``deck`` (top card first), ``hand``, ``nav`` and ``site1``..``site3``: a card there is a string
     (face-up at its printed Power) or a table with ``card``, ``power``, ``sealed`` (face-down, committed this
-    turn) and ``reborn`` (sealed from Nav: a Reborn)."""
+    turn), ``revealed`` (at a Site's resolution: flipped this Dusk, its Omen, Reborn or Charm yet to fire) and
+    ``reborn`` (sealed, or revealed, from Nav: a Reborn)."""
     p = pool if pool is not None else shipped_pool()
     names = {c.name.lower(): cid for cid, c in p.cards.items()}
     wnames = {w.name.lower(): wid for wid, w in p.wardens.items()}
@@ -145,7 +148,9 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
         raise SpecError("position.step", f"{step!r} is not where a position stops; use one of {', '.join(STEPS)}",
                         step)  # fmt: skip
     s.step = step
-    s.boundary = step != "commit"
+    s.boundary = step in STAGES
+    if step in SITE_STEPS:
+        s.site_begun = s.n  # held as the Site's resolution begins
     committing = pos.get("committing", "p1" if step == "commit" else "done")  # "done": Dusk is next [MOR-16]
     s.committing = COMMIT_DONE if committing == "done" else seat(committing, "position.committing")
     if step not in ("commit", "dawn") and s.committing != COMMIT_DONE:  # (Dawn's Commit is yet to come)
@@ -190,7 +195,23 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                 if zone.startswith("site"):
                     k = int(zone[4:])
                     card = p.cards[cid]
-                    if flag(extra.get("sealed", False), f"{field}.sealed"):
+                    if flag(extra.get("revealed", False), f"{field}.revealed"):  # flipped, its band to fire
+                        if step not in SITE_STEPS or k < SITE_STEPS.index(step) + 1:
+                            raise SpecError(f"{field}.revealed", "a card flipped this Dusk waits to fire only at a "
+                                            "Site's resolution, at its own Site or one not yet resolved [MOR-16]",
+                                            "revealed")  # fmt: skip
+                        if "sealed" in extra:
+                            raise SpecError(f"{field}.sealed", "a revealed card is flipped: leave sealed out",
+                                            "sealed")  # fmt: skip
+                        s.revealed.append(iid)
+                        if flag(extra.get("reborn", False), f"{field}.reborn"):
+                            if card.kind != "spirit":
+                                raise SpecError(f"{field}.reborn", f"{cid!r} is a Charm: only Spirits are Reborn "
+                                                "[MOR-21]", "reborn")  # fmt: skip
+                            s.reborning.append(iid)
+                        if card.kind == "spirit":
+                            s.power[iid] = integer(extra.get("power", card.power), f"{field}.power")
+                    elif flag(extra.get("sealed", False), f"{field}.sealed"):
                         if step not in ("commit", "dusk"):
                             raise SpecError(f"{field}.sealed", f"everything sealed is flipped at Dusk [MOR-16]: no "
                                             f"card is face-down at {step}", "sealed")  # fmt: skip
@@ -260,9 +281,16 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
         raise SpecError("position", "the game is inside a Commit action: its Embers are paid and its card not sealed "
                         f"yet [MOR-15]; choose the Commit before the payment or after the sealing, e.g. "
                         f"turn:{s.turn}/commit", "paying")  # fmt: skip
-    if s.step not in STEPS or (s.step != "commit" and not s.boundary) or s.revealed or s.over:
+    at_site = s.step in SITE_STEPS and s.site_begun == s.n
+    if (
+        s.step not in STEPS
+        or (s.step != "commit" and not s.boundary and not at_site)
+        or s.over
+        or (s.revealed and not at_site)
+    ):
         raise SpecError("position", f"the game is at {s.step!r}, inside a stage; choose a coordinate at a Commit or "
-                        "at the start of a stage, e.g. turn:3/commit, turn:3/dusk, turn:3/rite or turn:4/dawn",
+                        "at the start of a stage or of a Site's resolution, e.g. turn:3/commit, turn:3/dusk, "
+                        "turn:3/site:2, turn:3/rite or turn:4/dawn",
                         s.step)  # fmt: skip
     position: dict[str, Any] = {"turn": s.turn}
     if s.step != "commit":
@@ -297,7 +325,14 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
         for k in range(3):
             cards: list[Any] = []
             for c in s.sites[p][k]:
-                if c in s.sealed:
+                if c in s.revealed:  # flipped this Dusk, its band yet to fire at its Site
+                    item = {"card": named(c), "revealed": True}
+                    if c in s.reborning:
+                        item["reborn"] = True
+                    if c in s.power and s.power[c] != s.pool.cards[s.ids[p][c % 1000]].power:
+                        item["power"] = s.power[c]
+                    cards.append(item)
+                elif c in s.sealed:
                     cards.append({"card": named(c), "sealed": True, **({"reborn": True} if c in s.reborning else {})})
                 elif c in s.power and s.power[c] != s.pool.cards[s.ids[p][c % 1000]].power:
                     cards.append({"card": named(c), "power": s.power[c]})

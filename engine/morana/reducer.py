@@ -121,6 +121,11 @@ def _resolution(s: MoranaState, e: Event) -> None:
     s.step = e.step
 
 
+def _site_resolution(s: MoranaState, e: ev.SiteResolutionBegan) -> None:
+    s.step = e.step
+    s.site_begun = e.n + 1  # the Site's resolution begun, none of its effects yet
+
+
 def _band(s: MoranaState, e: ev.OmenFired | ev.CharmFired) -> None:
     s.revealed.remove(e.card)
 
@@ -188,7 +193,7 @@ apply = Reducer[MoranaState](
         ev.CommitDone: _commit_done,
         ev.Sealed: _nothing,
         ev.Flipped: _flipped,
-        ev.SiteResolutionBegan: _resolution,
+        ev.SiteResolutionBegan: _site_resolution,
         ev.InvocationResolutionBegan: _resolution,
         ev.OmenFired: _band,
         ev.RebornFired: _reborn_fired,

@@ -298,7 +298,15 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     step = f"dusk.site{site}"
     first, reason = order(s)
     emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
+    site_actions(s, emit, site)
+
+
+def site_actions(s: MoranaState, emit: Emit, site: int) -> None:
+    """One Site after its ``SiteResolutionBegan``: Swift effects first, then the rest, in the order it named (which
+    nothing between the two changes)."""
     if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
         return
+    step = f"dusk.site{site}"
+    first, _ = order(s)
     for swift in (True, False):
         _resolve(s, emit, step, first, partial(_items, s, site=site, swift=swift))

@@ -62,6 +62,10 @@ class MoranaState(GameState, kw_only=True, dict=True):
     committing: int = 0  # the player taking Commit now (0, then 1), or COMMIT_DONE
     # at the start of Dusk, the Rite or a Dawn: its opening event applied, none of its actions yet (``turn.resume``)
     boundary: bool = False
+    # ``n`` just after a Site's ``SiteResolutionBegan`` at Dusk: held there (none of its effects yet) while
+    # ``site_begun == n``; the next event, whatever it is, ends it [MOR-16], [MOR-19] (``turn.resume``)
+    site_begun: int = -1
+    HELD_AT: ClassVar[tuple[str, ...]] = ("site_begun",)
     # between a Commit action's payment (``EmbersChanged`` commit, reborn, invocation) and its sealing: no stop
     paying: bool = False
     card_defs: list[CardDefinition] = []

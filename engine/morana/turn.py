@@ -14,8 +14,10 @@
 
 Dusk, the Rite and the next Dawn run in one ``advance`` (no one decides between them), but each stage's opening
 event (``StepBegan`` dusk or rite, ``TurnBegan``) leaves ``MoranaState.boundary`` set until the stage's first
-action, so a position saved there (``turn:T/dusk``, ``turn:T/rite``, ``turn:T/dawn``) goes on with ``resume``:
-the same events, in the same order, as the game that ran through it [MOR-13].
+action, and each Site's ``SiteResolutionBegan`` in Dusk sets ``MoranaState.site_begun`` (the Sites resolve in
+order, left to right [MOR-16], [MOR-19]), so a position saved there (``turn:T/dusk``, ``turn:T/site:2``,
+``turn:T/rite``, ``turn:T/dawn``) goes on with ``resume``: the same events, in the same order, as the game that ran
+through it [MOR-13].
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from annals.engine.morana.resolution import (
     draw,
     resolve_invocations,
     resolve_site,
+    site_actions,
     vigil_amount,
 )
 from annals.engine.morana.state import (
@@ -223,15 +226,24 @@ def _rite_actions(s: MoranaState, emit: Emit) -> None:
 
 
 STAGES = ("dusk", "rite", "dawn")  # the automatic stages a position may stop at the start of
+SITE_STEPS = tuple(f"dusk.site{k}" for k in _SITE_RANGE)  # and each Site's resolution in Dusk [MOR-16], [MOR-19]
 
 
 def resume(s: MoranaState, emit: Emit) -> None:
     """Go on from the start of an automatic stage (``s.boundary``): the rest of it and what follows, up to the next
     Commit or the end, as ``dusk_and_rite`` would have run it. Anywhere else inside a stage, nothing: such a position
     cannot go on (the runner names it a stalled game)."""
-    if not s.boundary or s.over:
+    if s.over:
         return
-    if s.step == "dusk":
+    if s.site_begun == s.n and s.step in SITE_STEPS:  # a Site's resolution begun: it, the Sites after it, the Rite
+        k = SITE_STEPS.index(s.step) + 1
+        site_actions(s, emit, k)
+        for later in range(k + 1, SITES + 1):
+            resolve_site(s, emit, later)
+        rite(s, emit)
+    elif not s.boundary:
+        return
+    elif s.step == "dusk":
         _dusk_actions(s, emit)
         rite(s, emit)
     elif s.step == "rite":

@@ -39,7 +39,7 @@ def _play(seed: int) -> Game:
     return game
 
 
-SENTINEL_FIELDS = frozenset({"winner", "initiative"})  # -1 means "nobody" there, by design
+SENTINEL_FIELDS = frozenset({"winner", "initiative", "site_begun"})  # -1 means "nobody" / "no Site begun", by design
 
 
 def _ints(value: Any) -> list[int]:
