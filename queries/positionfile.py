@@ -19,7 +19,8 @@ Card instances follow ``schemas.records.instance_id`` (seat 0's deck card i is 1
 Reading checks, and refuses with ``InvalidPositionError`` naming the problem: the decks against the construction
 rules (the ruleset's ``new_state``; not for a ``"sandbox": true`` file, a judge's small position), each
 instance's card against its deck list, a card in two places (see ``CHECKERS`` and ``ZONE_FIELDS``), a card that is
-no instance of the decks, a negative counter (``*_mod`` counters are signed).
+no instance of the decks, a negative counter (``*_mod`` counters are signed), a state inside one action of the
+rules (``queries.midway``: the field, what is half done, the fix).
 
 Continuing writes a new log whose header has ``branched_from`` (source game, event, the position's digest) and
 ``start_position`` (the state, msgpack); the ruleset's ``new_state`` starts from it. The continued game numbers its
@@ -44,6 +45,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
 from annals.engine.simulate import bots_for, check_max_turns, check_seed
 from annals.ingest.cardpools import definitions
+from annals.queries.midway import check_not_midway
 from annals.queries.positionchecks import CHECKS, check_for
 from annals.queries.positiondomains import Fields, check_ints
 from annals.queries.positiondomains import InvalidPositionError as InvalidPositionError
@@ -189,6 +191,7 @@ def validate(ruleset: Ruleset[Any], doc: PositionFile, state: GameState) -> None
     check = check_for(doc.ruleset, ruleset)
     assert check is not None  # _check_document refused the ruleset otherwise
     check(state, Fields(doc.decks, _pool(doc), ruleset.new_state(_header(doc))))
+    check_not_midway(doc.ruleset, state)  # half an action done: named before play, not found when it stalls
     names = card_names(_header(doc))
     for iid, cid in sorted(instance_cards(state).items()):
         if iid < TOKEN_BASE and iid in names and cid and names[iid] != cid:

@@ -29,6 +29,7 @@ from annals.engine.morana import builder as mor
 from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
 from annals.engine.spec import SpecError
+from annals.queries.midway import check_not_midway
 from annals.queries.positionfile import InvalidPositionError, load_position, position_file
 from annals.queries.positions import Timeline
 from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
@@ -74,7 +75,7 @@ def test_morana_inside_a_stage_is_refused_by_name_MOR_16(tmp_path: Path) -> None
             scenario_from_log(result.path, at)
         path = tmp_path / "mid.json"
         path.write_bytes(position_file(timeline, timeline.resolve(at), at))
-        with pytest.raises(InvalidPositionError, match="middle of an action"):
+        with pytest.raises(InvalidPositionError, match="inside one action of the rules"):
             load_position(path)
     for at in ("turn:3/dusk", "turn:3/site:1", "turn:3/site:2", "turn:3/dusk.site3", "turn:3/rite", "turn:4/dawn",
                "turn:4/commit"):  # fmt: skip
@@ -293,6 +294,9 @@ M9_BAD = {
     "wounds after the defeats": (('step = "consequences"',
                                   'step = "consequences"\nwounded = [{ card = "u2", by = "a1" }]'),
                                  r"wave\.wounded: the wounds placed are read at the start of the consequences step"),
+    "wounds reaching GRIT": (('lane = "exterior", tapped = true }', 'lane = "exterior", tapped = true, wounds = 9 }'),
+                             r"position: .*state\.cards\[\d+\]\.wounds = 9 is not allowed: below its GRIT 2: defeats "
+                             r"are checked after every action \[M9-084\]"),
     "no event kind": (('expect = ["turn == 3"]', 'expect = ["no event BattleDamageDealt"]'),
                       r"expect\[0\]: .*'BattleDamageDealt' is no event kind of the ruleset"),
 }  # fmt: skip
@@ -364,6 +368,11 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
                 check_stop(log, count, at)
             except NotAStopError as exc:
                 assert count not in at
+                try:  # what the state shows half done, a position file's loader names (queries.midway)
+                    check_not_midway(ruleset, state)
+                except InvalidPositionError as named:
+                    assert "inside one action of the rules" in str(named) or "is not allowed" in str(named)
+                    refused["named by the position loader"] += 1
                 assert re.search(r"inside one action of the rules.*; choose (start|event:\d+) \(before it\)",
                                  str(exc)), exc  # fmt: skip
                 if getattr(state, "paying", False):
@@ -379,6 +388,7 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
                 refused["set-up"] += 1
                 continue
             assert compared == len(log.events) - count
+            check_not_midway(ruleset, state)  # a stop is never taken for half an action
             accepted[_kind(state)] += 1
     wanted = ({"turn begun", "awaken begun", "window opening", "window closed", "damage begun", "consequences begun",
                "other"} if ruleset == "miras9"
@@ -386,6 +396,7 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
                     "morana rite", "morana dawn"})  # fmt: skip
     assert wanted <= set(accepted), accepted
     assert refused["inside an action"], refused
+    assert refused["named by the position loader"], refused
     assert ruleset == "miras9" or refused["Embers paid, not sealed"], refused
 
 
@@ -420,3 +431,86 @@ def test_a_coordinate_inside_an_action_is_refused_naming_the_stops(tmp_path: Pat
     assert cli.exit_code == 1
     assert "inside a Commit action: its Embers are paid" in cli.stderr, cli.stderr
     assert not paid.exists()
+
+
+def _edited(tmp_path: Path, log: Path, at: str, edit: Any) -> Path:
+    """The position file of ``log`` at the stop ``at``, its state edited by ``edit(state)``."""
+    timeline = Timeline.from_file(log)
+    doc = json.loads(position_file(timeline, timeline.resolve(at), at))
+    edit(doc["state"])
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _awaken_half_done(s: dict[str, Any]) -> None:
+    s["phase"] = s["step"] = "awaken"
+
+
+def _lethal_wounds(s: dict[str, Any]) -> None:
+    s["cards"][str(s["board"][0])]["wounds"] = 99
+
+
+def _resolving(s: dict[str, Any]) -> None:
+    card = s["players"][0]["hand"].pop()
+    s["cards"][str(card)]["zone"] = "stack"
+    s["stack_cards"] = [card]
+
+
+MIDWAY = {  # a hand edit of a real stop's position file -> what the loader says (field, what is half done)
+    "awaken at work": ("miras9", "turn:5/action", _awaken_half_done,
+                       r"state\.phase = 'awaken' is not allowed: .*inside one action of the rules \[M9-032\]; set "
+                       r"boundary to n"),
+    "wounds reach GRIT": ("miras9", "turn:5/action", _lethal_wounds,
+                          r"state\.cards\[\d+\]\.wounds = 99 is not allowed: below its GRIT \d+: defeats are checked "
+                          r"after every action \[M9-084\]"),
+    "a card resolving": ("miras9", "turn:5/action", _resolving,
+                         r"state\.stack_cards = \[\d+\] is not allowed: .* is resolving, inside one action of the "
+                         r"rules \[M9-042\]; move it to its owner's discard"),
+    "Embers paid, not sealed": ("morana", "turn:3/commit", lambda s: s.update(paying=True),
+                                r"state\.paying = True is not allowed: false: Embers paid for a Commit action not "
+                                r"yet sealed .*\[MOR-15\]"),
+    "Dusk at work": ("morana", "turn:3/dusk", lambda s: s.update(boundary=False),
+                     r"state\.boundary = False is not allowed: true at 'dusk': dusk runs without a stop"),
+    "a Site's effects at work": ("morana", "turn:3/site:2", lambda s: s.update(site_begun=-1),
+                                 r"state\.site_begun = -1 is not allowed: n \(\d+\) at 'dusk\.site2'.*\[MOR-16\]"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(MIDWAY))
+def test_a_hand_edited_position_inside_an_action_is_refused_by_name(tmp_path: Path, case: str) -> None:
+    """A position file edited into half of an action (the Awaken phase's arrivals and readying at work [M9-032],
+    wounds reaching GRIT with the defeats not checked [M9-084], an Event resolving [M9-042], Embers paid for a
+    Commit not sealed [MOR-15], Dusk or a Site's resolution at work [MOR-13], [MOR-16]) is refused by the loader
+    before play, naming the field, what is half done and the fix; the file as saved loads."""
+    ruleset, at, edit, message = MIDWAY[case]
+    decks = None if ruleset == "morana" else ["wreckers", "corsairs"]
+    seed = 3 if ruleset == "morana" else 41
+    (result,) = simulate(ruleset, 1, seed, decks, ["heuristic", "heuristic"], tmp_path, max_turns=8)
+    assert load_position(_edited(tmp_path, Path(result.path), at, lambda s: None)).state
+    with pytest.raises(InvalidPositionError, match=message):
+        load_position(_edited(tmp_path, Path(result.path), at, edit))
+
+
+def test_a_position_file_held_at_a_boundary_continues_as_the_game_did(tmp_path: Path) -> None:
+    """``annals continue`` numbers the events afresh and keeps the boundary a position is held at: a Miras 9 turn
+    just begun (its survival check and Awaken next [M9-023], [M9-031]) and a MORANA Site's resolution just begun
+    [MOR-16] go on with the same automatic events as the game."""
+    for ruleset, decks, seed, at in (("miras9", ["wreckers", "corsairs"], 41, "turn:5"),
+                                     ("morana", None, 3, "turn:3/site:2")):  # fmt: skip
+        (result,) = simulate(ruleset, 1, seed, decks, ["heuristic", "heuristic"], tmp_path / ruleset, max_turns=8)
+        saved = tmp_path / f"{ruleset}.json"
+        cli = runner.invoke(app, ["position", result.path, "--at", at, "--save", str(saved)])
+        assert cli.exit_code == 0, cli.stderr
+        out = tmp_path / f"{ruleset}.log"
+        played = runner.invoke(app, ["continue", str(saved), "--bots", "heuristic,heuristic", "--out", str(out)])
+        assert played.exit_code == 0, played.stderr
+        log = read_log(result.path)
+        count = Timeline(log).resolve(at)
+        first = next(d.at for d in log.decisions if d.at >= count) - count  # the automatic events up to a decision
+        mine = [_key(e) for e in read_log(out).events[:first]]
+        assert mine and mine == [_key(e) for e in log.events[count : count + first]]
+
+
+def _key(event: Any) -> tuple[Any, ...]:
+    return (type(event).__name__, *(getattr(event, f) for f in event.__struct_fields__ if f != "n"))
