@@ -16,6 +16,7 @@ from annals.queries.board import Board, board, board_svg, stored_board
 from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
 from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
 from annals.queries.stops import check_stop
+from annals.queries.storedlog import stored_log
 from annals.schemas.archive import log_exists
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import NoMatchError, default_database, default_games, expand, output_file, unused
@@ -38,11 +39,24 @@ def log_for(source: str, db: Path) -> Path:
     return Path(rows[0][0])
 
 
-def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str, save: Path | None) -> Board:
+def stored_timeline(game_id: str, log: Path, db: Path) -> Timeline:
+    """The game's log rebuilt from the database (``queries.storedlog``: its stored decisions re-run, each event
+    checked against the stored one), for a game whose log is gone from ``log``."""
+    con = open_database(db, read_only=True)
+    try:
+        timeline = Timeline(stored_log(con, game_id))
+    finally:
+        con.close()
+    err.print(f"note: the log at {log} was not found, so the game was rebuilt from the database {db} (its stored "
+              "decisions re-run, every event checked against the stored one)", markup=False)  # fmt: skip
+    return timeline
+
+
+def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str) -> Board:
     """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log``."""
     viewer_of(view)
-    if view != "omniscient" or save is not None:
-        wanted = f"--view {view}" if view != "omniscient" else "--save"
+    if view != "omniscient":
+        wanted = f"--view {view}"
         raise LogNotFoundError(
             f"game {game_id!r} was ingested from {str(log)!r}, which is not there now, and {wanted} needs the log "
             f"(the database holds only the omniscient position); pass the log's path instead of the game id: "
@@ -56,7 +70,7 @@ def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str, s
         con.close()
     err.print(
         f"note: the log at {log} was not found, so this position comes from the database {db} (the position() "
-        "macro: omniscient; turn and step are the last event's); pass the log's path for views and --save",
+        "macro: omniscient; turn and step are the last event's); pass the log's path for views",
         markup=False,
     )
     return b
@@ -138,21 +152,21 @@ def position(
         log = paths[0] if paths else log_for(source, db)
         if output is not None:
             output_file(output, inputs=[log, db], what="--output")
-        if log_exists(log):
-            timeline = Timeline.from_file(log)
+        if log_exists(log) or save is not None:  # --save by game id: the log rebuilt from the database, checked
+            timeline = Timeline.from_file(log) if log_exists(log) else stored_timeline(source, log, db)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
             svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
                 check_stop(timeline.log, count)  # inside one action of the rules no position holds (issue 13)
-                save_position(save, position_file(timeline, count, at), inputs=[log])
+                save_position(save, position_file(timeline, count, at), inputs=[log, db])
         elif fmt == "svg":
             raise LogNotFoundError(
                 f"game {source!r} was ingested from {str(log)!r}, which is not there now, and --format svg draws "
                 f"from the log; pass the log's path instead of the game id"
             )
         else:
-            b = board_from_database(source, log, db, at, view, save)
+            b = board_from_database(source, log, db, at, view)
     if fmt != "board" and output is not None:
         text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
         output.write_text(text + "\n", encoding="utf-8")

@@ -1,6 +1,7 @@
 """``annals position GAME_ID`` when the log the game was ingested from is gone: the omniscient board comes from the
-database's ``position()`` macro, saying so; what needs the log (a player's view, ``--save``) is refused with a
-``LogNotFoundError`` naming where the log was expected and what to pass instead."""
+database's ``position()`` macro, saying so; a player's view needs the log and is refused with a ``LogNotFoundError``
+naming where the log was expected and what to pass instead; ``--save`` rebuilds the log from the stored decisions
+(``queries.storedlog``, every event checked against the stored one) and, as from the log, saves only at a stop."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from annals.cli.main import app
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
 from annals.queries.board import board, stored_board
+from annals.queries.positionfile import position_file
 from annals.queries.positions import CoordinateError, StoredGame, Timeline
 
 runner = CliRunner()
@@ -60,7 +62,7 @@ def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline
 def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Timeline], Path], tmp_path: Path) -> None:
     db, timelines, logs = moved
     gid = timelines[0].header.game_id
-    for extra in (["--view", "player0"], ["--save", str(tmp_path / "pos.json")]):
+    for extra in (["--view", "player0"], ["--view", "player1", "--format", "json"]):
         result = runner.invoke(app, ["position", gid, "--db", str(db), *extra])
         assert result.exit_code == 1
         assert result.stderr.startswith(f"error: game {gid!r} was ingested from ")
@@ -69,6 +71,48 @@ def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Time
     assert not (tmp_path / "pos.json").exists()
     bad = runner.invoke(app, ["position", gid, "--db", str(db), "--view", "judge"])
     assert bad.exit_code == 2 and "unknown view 'judge'" in bad.stderr
+
+
+def test_save_by_game_id_rebuilds_the_log_and_keeps_to_the_stops(
+    moved: tuple[Path, list[Timeline], Path], tmp_path: Path
+) -> None:
+    """With the log gone, ``--save`` writes the very file the log would have given (the game re-run from its stored
+    decisions), at a stop only: inside one action of the rules (a Miras 9 card played, its cost not paid [M9-039];
+    MORANA's cards flipped, Dusk under way [MOR-16]) it is refused naming the stops, as from the log (issue 13)."""
+    db, timelines, _ = moved
+    for t in timelines:
+        gid = t.header.game_id
+        saved = tmp_path / f"{gid}.json"
+        result = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:3", "--save", str(saved)])
+        assert result.exit_code == 0, result.stderr
+        assert "rebuilt from the database" in result.stderr
+        assert saved.read_bytes() == position_file(t, t.resolve("turn:3"), "turn:3")
+        inside = "CardPlayed:1" if t.header.ruleset == "miras9" else "flip:1"
+        mid = tmp_path / "mid.json"
+        refused = runner.invoke(app, ["position", gid, "--db", str(db), "--at", inside, "--save", str(mid)])
+        assert refused.exit_code == 1 and not mid.exists()
+        assert "inside one action of the rules" in refused.stderr and "(before it)" in refused.stderr
+
+
+def test_a_stored_game_that_does_not_replay_is_refused_by_name(
+    moved: tuple[Path, list[Timeline], Path], tmp_path: Path
+) -> None:
+    """A stored decision changed (the database no longer the game's): the re-run does not give the stored events
+    back, and ``--save`` is refused naming the game and what to pass, never saving another game's position."""
+    db, timelines, _ = moved
+    gid = timelines[0].header.game_id
+    con = duckdb.connect(str(db))
+    con.execute(
+        "UPDATE decisions SET chosen = (chosen + 1) % n_offered WHERE n_offered > 1 AND "
+        "game = (SELECT game FROM games WHERE game_id = ?) AND n = (SELECT min(n) FROM decisions WHERE n_offered > 1 "
+        "AND game = (SELECT game FROM games WHERE game_id = ?))",
+        [gid, gid],
+    )
+    con.close()
+    saved = tmp_path / "pos.json"
+    result = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "end", "--save", str(saved)])
+    assert result.exit_code == 1 and not saved.exists()
+    assert result.stderr.startswith(f"error: game {gid!r}: ") and "pass the log's path" in result.stderr
 
 
 def test_stored_coordinates_resolve_as_the_log_does(real_db: Path, real_logs: Path) -> None:
