@@ -199,8 +199,9 @@ def _morana(s: Any, f: Fields) -> None:
         f.player(f"invoking[{i}]", p)
     f.player("initiative", s.initiative, nobody=True)
     f.range("committing", s.committing, 0, COMMIT_DONE, "the player taking Commit (0, 1) or 2 once both sealed")
-    if s.boundary and s.step not in ("dusk", "rite", "dawn"):
-        raise bad("boundary", s.boundary, f"false at {s.step!r}: only the start of Dusk, the Rite or a Dawn is one")
+    if s.boundary and s.step not in ("dusk", "rite", "dawn", "setup"):
+        raise bad("boundary", s.boundary, f"false at {s.step!r}: only the start of Dusk, the Rite or a Dawn, or "
+                  "set-up's end, is one")  # fmt: skip
 
 
 CHECKS: dict[str, Check] = {"miras9": _miras9, "morana": _morana}

@@ -48,7 +48,7 @@ def test_morana_every_stop_of_real_games_resumes_identically_MOR_13_MOR_16_MOR_1
         log = read_log(result.path)
         for count in stops(log):
             state: Any = fold(log, count)
-            if state.step == "setup" or state.over:
+            if (state.step == "setup" and not state.boundary) or state.over:  # set-up under way (chance pending)
                 continue
             compared = resume_matches(log, count, mor)
             assert compared == len(log.events) - count  # to the game's end
@@ -58,7 +58,7 @@ def test_morana_every_stop_of_real_games_resumes_identically_MOR_13_MOR_16_MOR_1
             seen["with Initiative granted"] += any(state.initiative_next)
             seen["with off-board Slava"] += any(state.offboard)
             seen["with cards revealed, to fire"] += bool(state.revealed)
-    assert {"commit", "dusk", "dusk.site1", "dusk.site2", "dusk.site3", "rite", "dawn"} <= set(seen), seen
+    assert {"setup", "commit", "dusk", "dusk.site1", "dusk.site2", "dusk.site3", "rite", "dawn"} <= set(seen), seen
     assert seen["with cards revealed, to fire"], seen
     assert all(seen[k] for k in ("with Reborns this turn", "with Initiative granted", "with off-board Slava")), seen
 
@@ -336,6 +336,8 @@ def _kind(s: Any) -> str:
         w = s.wave
         if at_boundary(s) and w is not None and w.step in (5, 6):
             return "damage begun" if w.step == 5 else "consequences begun"
+        if at_boundary(s) and w is None and s.turn == 0:
+            return "set-up done"
         if at_boundary(s):
             return "window opening" if w is not None else "awaken begun" if s.phase == "awaken" else "turn begun"
         if w is not None and w.step in (2, 4, 7) and not s.window:
@@ -390,10 +392,11 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
             assert compared == len(log.events) - count
             check_not_midway(ruleset, state)  # a stop is never taken for half an action
             accepted[_kind(state)] += 1
-    wanted = ({"turn begun", "awaken begun", "window opening", "window closed", "damage begun", "consequences begun",
-               "other"} if ruleset == "miras9"
-              else {"morana commit", "morana dusk", "morana dusk.site1", "morana dusk.site2", "morana dusk.site3",
-                    "morana rite", "morana dawn"})  # fmt: skip
+    m9_wanted = {"set-up done", "turn begun", "awaken begun", "window opening", "window closed", "damage begun",
+                 "consequences begun", "other"}  # fmt: skip
+    morana_wanted = {f"morana {step}" for step in ("setup", "commit", "dusk", "dusk.site1", "dusk.site2",
+                                                   "dusk.site3", "rite", "dawn")}  # fmt: skip
+    wanted = m9_wanted if ruleset == "miras9" else morana_wanted
     assert wanted <= set(accepted), accepted
     assert refused["inside an action"], refused
     assert refused["named by the position loader"], refused
@@ -514,3 +517,28 @@ def test_a_position_file_held_at_a_boundary_continues_as_the_game_did(tmp_path: 
 
 def _key(event: Any) -> tuple[Any, ...]:
     return (type(event).__name__, *(getattr(event, f) for f in event.__struct_fields__ if f != "n"))
+
+
+def test_the_end_of_set_up_is_a_stop_and_set_up_itself_is_refused(tmp_path: Path) -> None:
+    """Right after set-up, before the first turn, is a stop in both rulesets: Miras 9 once the first player is
+    chosen [M9-022] (``phase = "setup.done"``), MORANA once the opening hands are drawn (``step = "setup"``); a
+    scenario written there plays the first turn as the game did. Inside set-up (the deal's shuffles and draws, a
+    mulligan to come) the generator's draws are still to be made and no position is taken (R-M9-63, R-MOR-24)."""
+    (m9game,) = simulate("miras9", 1, 41, ["wreckers", "corsairs"], ["heuristic", "heuristic"], tmp_path / "m9",
+                         max_turns=4)  # fmt: skip
+    (morgame,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path / "mor")
+    for result, at, written in ((m9game, "FirstPlayerChosen:1", 'phase = "setup.done"'),
+                                (morgame, "turn:0/Drew:8", 'step = "setup"')):  # fmt: skip
+        out = tmp_path / f"{written[:5]}.toml"
+        cli = runner.invoke(app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(out)])
+        assert cli.exit_code == 0, cli.stderr
+        assert written in out.read_text() and "turn =" not in out.read_text().split("[p1]")[0]
+        outcome = run_file(out, tmp_path / f"{written[:5]}.log")
+        assert outcome.failed == ""
+        log = read_log(result.path)
+        count = Timeline(log).resolve(at)
+        mine = [type(e).__name__ for e in read_log(outcome.log).events]
+        assert mine[0] == "TurnBegan" and mine == [type(e).__name__ for e in log.events[count : count + len(mine)]]
+        for inside in ("start", "turn:0/PileShuffled:1" if log.header.ruleset == "miras9" else "turn:0/Drew:7"):
+            with pytest.raises(ScenarioError, match=r"set-up|inside a stage|inside one action"):
+                scenario_from_log(result.path, inside)

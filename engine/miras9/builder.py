@@ -175,7 +175,7 @@ POSITION_FIELDS = frozenset({"turn", "phase", "active", "first", "attacked", "wa
 PHASES = ("action", "attack", "move", "attune", "awaken.flow", "awaken.generate")
 # where a position stops without a decision: the turn just begun (TurnBegan: the survival check and Awaken follow),
 # the Awaken phase just begun (arrivals and readying follow) [M9-023], [M9-031], [M9-032]
-BEGUN = ("turn", "awaken")
+BEGUN = ("turn", "awaken", "setup.done")  # setup.done: hands dealt, mulligans taken, first player chosen [M9-022]
 TURN_TRACKERS = ("attacked", "manifested", "pressured", "once")  # cleared as a turn begins
 STATUS = ("tapped", "attuned", "spotted")
 COUNTS = ("wounds", "shield")
@@ -241,7 +241,9 @@ def _trackers(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
 def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
     """A Miras 9 position from a judge's spec (see ``engine.spec``): ``[position]`` turn, phase (one of
     ``PHASES``, or of ``BEGUN``: ``turn``, the turn just begun, its survival check [M9-023] and Awaken phase next;
-    ``awaken``, the Awaken phase just begun, its arrivals and readying next [M9-032]), active and first player;
+    ``awaken``, the Awaken phase just begun, its arrivals and readying next [M9-032]; ``setup.done``, set-up over:
+    hands dealt, mulligans taken, the first player chosen, whose first turn is next [M9-022]; no ``turn``), active
+    and first player;
     per player ``planet`` (the paired card: its Planet zone unless a board
     entry names it, awakened), ``echo``, the piles ``deck`` (top card first), ``hand``, ``resource`` (top first),
     ``used``, ``discard``, ``exile``, ``sites`` (``{exterior = "site-outpost"}``) and ``board``: tables with
@@ -260,6 +262,11 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                         f"{PHASES + BEGUN}", phase)  # fmt: skip
     s = M9State(cards={}, players=[PlayerState(mulligan_done=True), PlayerState(mulligan_done=True)])
     s.turn = integer(pos.get("turn", 1), "position.turn", 1)
+    if phase == "setup.done":  # before the first turn: turn 0
+        if "turn" in pos:
+            raise SpecError("position.turn", "set-up comes before turn 1: leave turn out at phase setup.done",
+                            pos["turn"])  # fmt: skip
+        s.turn = 0
     s.phase = s.step = phase
     if phase in BEGUN:
         s.boundary = s.n  # held there: the rules go on with the turn's (the phase's) automatic work
@@ -267,7 +274,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
             if name in pos:
                 raise SpecError(f"position.{name}", f"this turn's trackers are empty as it begins [M9-031]: leave "
                                 f"{name} out at phase {phase!r}", name)  # fmt: skip
-    if phase == "turn":  # still the step the last turn ended in (the set-up's mulligans before turn 1)
+    if phase in ("turn", "setup.done"):  # still the step the last turn ended in (set-up's mulligans before turn 1)
         s.phase = s.step = "attune" if s.turn > 1 else "setup.mulligan"
     s.active = seat(pos.get("active", "p1"), "position.active")
     s.first = seat(pos.get("first", "p1"), "position.first")
@@ -431,10 +438,12 @@ def to_spec(s: M9State) -> dict[str, Any]:
     def named(iid: int) -> str:
         return f"{labels[iid]}={s.cards[iid].cid}"
 
-    phase = ("awaken" if s.phase == "awaken" else "turn") if begun else s.phase
+    phase = ("awaken" if s.phase == "awaken" else "setup.done" if s.turn == 0 else "turn") if begun else s.phase
     spec: dict[str, Any] = {
         "position": {"turn": s.turn, "phase": phase, "active": PLAYERS[s.active], "first": PLAYERS[max(s.first, 0)]}
     }
+    if phase == "setup.done":
+        del spec["position"]["turn"]
     if s.attacked:
         spec["position"]["attacked"] = [LANES[lane] for lane in s.attacked]
     if s.waves and s.wave is None:

@@ -49,6 +49,7 @@ def _shuffled(s: M9State, e: ev.PileShuffled) -> None:
 
 def _first(s: M9State, e: ev.FirstPlayerChosen) -> None:
     s.first = e.first
+    s.boundary = e.n + 1  # set-up done [M9-022]: the first player's first turn next
 
 
 def _mulligan(s: M9State, e: ev.MulliganTaken) -> None:

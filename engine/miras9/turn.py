@@ -157,15 +157,16 @@ WINDOW_FIRST = {2: ("before_blocks", 1), 4: ("before_damage", 0), 7: ("after_wav
 
 
 def at_boundary(s: M9State) -> bool:
-    """Held just after a turn, the Awaken phase or a wave step that runs automatically or opens a window began
-    (``M9State.boundary``)."""
+    """Held just after set-up ended (the first player chosen), a turn, the Awaken phase or a wave step that runs
+    automatically or opens a window began (``M9State.boundary``)."""
     return s.boundary == s.n and not s.over
 
 
 def resume(s: M9State, emit: Emit) -> None:
     """Go on from a boundary (``at_boundary``) as the action that reached it would have: open the wave step's
     window [M9-075], [M9-077], [M9-080], deal the combat damage [M9-078] or run the consequences [M9-079] (which
-    may have nothing to do), run the Awaken phase [M9-032], or the turn begun [M9-023], [M9-031]."""
+    may have nothing to do), run the Awaken phase [M9-032], begin the first turn after set-up [M9-022], or the turn
+    begun [M9-023], [M9-031]."""
     w = s.wave
     if w is not None and w.step in WINDOW_FIRST and not s.window:
         name, defender = WINDOW_FIRST[w.step]
@@ -176,6 +177,8 @@ def resume(s: M9State, emit: Emit) -> None:
         combat.consequences(s, emit)
     elif s.phase == "awaken":
         _awaken_begun(s, emit, s.active)
+    elif s.turn == 0:  # set-up done, the first player chosen: their first turn [M9-022]
+        start_turn(s, emit, s.first)
     else:
         _turn_begun(s, emit, s.active)
 

@@ -118,14 +118,15 @@ PLAYER_FIELDS = frozenset({"warden", "slava", "embers", "deck", "hand", "nav", "
 POSITION_FIELDS = frozenset({"turn", "step", "committing", "initiative", "commit_order"})
 SITE_FIELDS = frozenset({"card", "power", "sealed", "reborn", "revealed"})
 # where a position stops: a Commit, or the start of Dusk, a Site's resolution in it, the Rite or a Dawn
-STEPS = ("commit", *STAGES, *SITE_STEPS)
+STEPS = ("commit", "setup", *STAGES, *SITE_STEPS)  # setup: set-up done, the first Dawn next
 
 
 def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     """A MORANA position from a judge's spec (see ``engine.spec``): ``[position]`` turn, step (``commit``, the
     default, or the start of an automatic stage: ``dusk``, both Commits sealed and nothing flipped yet; ``rite``,
     Dusk resolved and nothing scored; ``dawn``, the turn begun and nothing drawn [MOR-13]; ``dusk.site1`` ..
-    ``dusk.site3``, that Site's resolution begun in Dusk, the Sites left of it resolved [MOR-16]), committing
+    ``dusk.site3``, that Site's resolution begun in Dusk, the Sites left of it resolved [MOR-16]; ``setup``, set-up
+    done: decks shuffled, Wardens placed, opening hands drawn (R-MOR-16), the first Dawn next; no ``turn``), committing
     (at Commit, who takes it now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
     initiative (``p1``, ``p2`` or ``none``: the holder this turn); per player ``warden``, ``slava``, ``embers``,
     ``invoked`` (the Invocation used this game), ``invoking`` (sealed this Commit, resolving at Dusk), this turn's
@@ -141,6 +142,10 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     pos = spec_table(spec, "position", "", POSITION_FIELDS)
     s = MoranaState(ids=[[], []], wardens=["", ""], wardens_seated=[True, True])
     s.turn = integer(pos.get("turn", 1), "position.turn", 1)
+    if pos.get("step") == "setup":  # before turn 1
+        if "turn" in pos:
+            raise SpecError("position.turn", "set-up comes before turn 1: leave turn out at step setup", pos["turn"])
+        s.turn = 0
     if s.turn > LAST_TURN:
         raise SpecError("position.turn", f"{s.turn} is past the last turn, {LAST_TURN} [MOR-05]", s.turn)
     step = pos.get("step", "commit")
@@ -148,7 +153,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
         raise SpecError("position.step", f"{step!r} is not where a position stops; use one of {', '.join(STEPS)}",
                         step)  # fmt: skip
     s.step = step
-    s.boundary = step in STAGES
+    s.boundary = step in STAGES or step == "setup"
     if step in SITE_STEPS:
         s.site_begun = s.n  # held as the Site's resolution begins
     committing = pos.get("committing", "p1" if step == "commit" else "done")  # "done": Dusk is next [MOR-16]
@@ -292,7 +297,7 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
                         "at the start of a stage or of a Site's resolution, e.g. turn:3/commit, turn:3/dusk, "
                         "turn:3/site:2, turn:3/rite or turn:4/dawn",
                         s.step)  # fmt: skip
-    position: dict[str, Any] = {"turn": s.turn}
+    position: dict[str, Any] = {"turn": s.turn} if s.step != "setup" else {}
     if s.step != "commit":
         position["step"] = s.step
     else:

@@ -9,7 +9,7 @@ the revealed cards from hand (a placeholder) or Nav to their Sites.
 from __future__ import annotations
 
 from annals.engine.core import Reducer
-from annals.engine.morana.state import COMMIT_DONE, MoranaState
+from annals.engine.morana.state import COMMIT_DONE, OPENING_HAND, MoranaState
 from annals.schemas import morana as ev
 from annals.schemas.records import Event, instance_owner
 
@@ -30,6 +30,8 @@ def _drew(s: MoranaState, e: ev.Drew) -> None:
     else:
         deck.remove(e.card)
     s.hand[e.player].append(e.card)
+    if e.source == "opening" and e.player == 1 and len(s.hand[1]) == OPENING_HAND:
+        s.boundary = True  # set-up done (the second player's opening hand drawn): the first Dawn next
 
 
 def _nothing(s: MoranaState, e: Event) -> None:

@@ -95,7 +95,7 @@ class MoranaRuleset:
     def advance(self, s: MoranaState, choice: Any, emit: Emit, rng: Rng) -> None:
         if choice is not None:
             commit(s, emit, choice)
-        elif s.step == "setup":
+        elif s.step == "setup" and not s.boundary:  # (set-up done, a position held there: the first Dawn next)
             setup(s, emit, rng)
         elif s.step == "commit":
             dusk_and_rite(s, emit)

@@ -225,7 +225,7 @@ def _rite_actions(s: MoranaState, emit: Emit) -> None:
         dawn(s, emit, s.turn + 1)
 
 
-STAGES = ("dusk", "rite", "dawn")  # the automatic stages a position may stop at the start of
+STAGES = ("dusk", "rite", "dawn")  # the automatic stages a position may stop at the start of (and set-up's end)
 SITE_STEPS = tuple(f"dusk.site{k}" for k in _SITE_RANGE)  # and each Site's resolution in Dusk [MOR-16], [MOR-19]
 
 
@@ -243,6 +243,8 @@ def resume(s: MoranaState, emit: Emit) -> None:
         rite(s, emit)
     elif not s.boundary:
         return
+    elif s.step == "setup":  # set-up done: the first turn
+        dawn(s, emit, 1)
     elif s.step == "dusk":
         _dusk_actions(s, emit)
         rite(s, emit)
