@@ -523,7 +523,7 @@ def test_the_end_of_set_up_is_a_stop_and_set_up_itself_is_refused(tmp_path: Path
     """Right after set-up, before the first turn, is a stop in both rulesets: Miras 9 once the first player is
     chosen [M9-022] (``phase = "setup.done"``), MORANA once the opening hands are drawn (``step = "setup"``); a
     scenario written there plays the first turn as the game did. Inside set-up (the deal's shuffles and draws, a
-    mulligan to come) the generator's draws are still to be made and no position is taken (R-M9-63, R-MOR-24)."""
+    mulligan to come) the generator's draws are still to be made and no position is taken (R-M9-64, R-MOR-24)."""
     (m9game,) = simulate("miras9", 1, 41, ["wreckers", "corsairs"], ["heuristic", "heuristic"], tmp_path / "m9",
                          max_turns=4)  # fmt: skip
     (morgame,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path / "mor")

@@ -13,7 +13,7 @@ from tests.resumecheck import resume_matches, stops
 
 
 def test_damage_and_consequences_are_held_at_their_start_only_M9_078_M9_079(tmp_path: Path) -> None:
-    """R-M9-62: just after the damage step's and the consequences step's ``WaveStep`` the game stops (no wound
+    """R-M9-63: just after the damage step's and the consequences step's ``WaveStep`` the game stops (no wound
     dealt yet [M9-078]; no defeat yet, the wounds placed remembered for Killing Machine [M9-079], [M9-083]) and goes
     on event for event as the game did; after a wound of the damage step it does not stop."""
     checked = {5: 0, 6: 0}
@@ -34,7 +34,7 @@ def test_damage_and_consequences_are_held_at_their_start_only_M9_078_M9_079(tmp_
 
 
 def test_set_up_ends_at_a_stop_the_first_player_chosen_M9_022(tmp_path: Path) -> None:
-    """R-M9-63: once the first player is chosen [M9-022] the game stops before the first turn and goes on as it
+    """R-M9-64: once the first player is chosen [M9-022] the game stops before the first turn and goes on as it
     did; before that, inside set-up [M9-019]-[M9-021], only the start is a stop (no position is taken there)."""
     (result,) = simulate("miras9", 1, 41, ["wreckers", "corsairs"], ["heuristic", "heuristic"], tmp_path,
                          max_turns=4)  # fmt: skip
