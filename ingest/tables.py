@@ -48,7 +48,7 @@ def ingest_tables(paths: Sequence[str | Path], *, first_game: int = 1) -> Ingest
     batch = run.batch
     if batch.games or batch.bad:
         report.batches = 1
-    made = _tables(batch)
+    made = _tables(batch, combine=False)  # pyarrow writes the chunks as they are: no copy
     tables = {name: made.games[key] for name, key in FILLED.items() if key in made.games}
     for name, table in (("events", made.events), ("decisions", made.decisions)):
         if table is not None and table.num_rows:

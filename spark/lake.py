@@ -29,7 +29,6 @@ from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from annals.ingest.schema import open_database
 from annals.ingest.tables import Types, column_types, ingest_tables, staged, types_of
@@ -61,24 +60,16 @@ class LakeExport(NamedTuple):
     renumbered: list[str] = []  # archives the lake held, exported again to close a gap in the numbering
 
 
-def _with_keys(
-    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, keys: pa.Table, json_columns: set[str]
+def _typed(
+    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, json_columns: set[str]
 ) -> pa.Table | None:
-    """``table_query(table)``'s rows made in Arrow, for a table ingest gave as Arrow rows already typed as the
-    database types them (events, decisions: most of the rows): its rows with each game's partition keys looked up,
-    where DuckDB would copy every value out again (about 0.2 us an event). None where the Arrow rows are not of the
-    table's exact types, or the table has a column named like a key: then DuckDB runs the query."""
+    """``table``'s rows as ingest gave them in Arrow, where they are already typed as the database types them
+    (events, decisions: most of the rows), so they are written as they are, where DuckDB would copy every value
+    out again (about 0.2 us an event); None where they are not (DuckDB then casts them)."""
     if arrow is None or set(PARTITION) & set(arrow.column_names):
         return None
     typed = as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
-    if not arrow.schema.equals(typed):
-        return None
-    at = pc.index_in(arrow.column("game"), keys.column("game"))
-    if at.null_count:  # a row of a game without keys: the query's inner join drops it
-        return None
-    for key in PARTITION:
-        arrow = arrow.append_column(key, keys.column(key).take(at))
-    return arrow
+    return arrow if arrow.schema.equals(typed) else None
 
 
 def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
@@ -86,9 +77,10 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Typ
     ``first_game``) and each table's rows written from Arrow into ``lake``; return its marker (also written to
     ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver.
 
-    Each table's rows are the export's own query (``table_query``) run by DuckDB in memory over ingest's Arrow
-    tables, taken as Arrow and written by pyarrow (``write_partitioned``): several times faster than DuckDB's
-    ``COPY ... PARTITION_BY`` for the same files' columns, types and rows."""
+    Each table's rows are ingest's Arrow rows where they are typed as the database types them (``_typed``), else
+    the export's own query (``table_query``) run by DuckDB in memory over them; they are split into partitions by
+    their games' keys (``export_keys``, a row per game) and written by pyarrow (``write_partitioned``): several
+    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows."""
     types = types if types is not None else column_types()
     name = Path(shard).name
     stem = name.removesuffix(SUFFIX)
@@ -100,11 +92,13 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Typ
         keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
         for table in OMNISCIENT:
             json_columns = {c for c, t in types[table] if t == "JSON"}
-            rows = _with_keys(con, table, ingested.tables.get(table), keys, json_columns)
-            if rows is None:
-                rows = as_json(con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table(), json_columns)
-            write_partitioned(rows, Path(lake) / table, stem)
-            tables[table] = counted(con, rows)
+            rows, names = _typed(con, table, ingested.tables.get(table), json_columns), PARTITION
+            if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
+                rows = con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table()  # names made distinct
+                names = tuple(rows.column_names[-len(PARTITION) :])
+                rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
+            write_partitioned(rows, keys, Path(lake) / table, stem, names)
+            tables[table] = counted(rows)
     finally:
         con.close()
     report = ingested.report

@@ -82,7 +82,7 @@ def export_events(con: duckdb.DuckDBPyConnection, stores: list[EventStore], lake
                 write_file(rows, dest)
             else:
                 dest.unlink(missing_ok=True)
-            tables[table] = counted(con, rows)
+            tables[table] = counted(rows)
         marker = {"event_id": event_id, "folder": str(store.folder.resolve()), "tables": tables}
         write_atomic(folder / f"{stem}.json", json.dumps(marker, sort_keys=True))
         done[stem] = marker
