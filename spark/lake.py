@@ -31,13 +31,14 @@ import duckdb
 import pyarrow as pa
 
 from annals.ingest.schema import open_database
-from annals.ingest.tables import Types, column_types, ingest_tables, staged, types_of
+from annals.ingest.tables import CLAIM_ERRORS, Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
 from annals.queries.export import EVENT_TABLES, OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
-from annals.schemas.archive import SUFFIX, archive_digest, read_index
+from annals.schemas.archive import SUFFIX, Archive, archive_digest, read_index
 from annals.schemas.errors import AnnalsError
 from annals.spark import require
-from annals.spark.lake_events import event_markers, export_events, open_event
+from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
+from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
 from annals.spark.parquet import INTEGERS, as_json, counted, write_atomic, write_partitioned
 from annals.spark.session import collect, session
 
@@ -72,19 +73,27 @@ def _typed(
     return arrow if arrow.schema.equals(typed) else None
 
 
-def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
+def export_shard(
+    shard: str, lake: str, first_game: int, digest: str, types: Types | None = None, plan: Plan | None = None
+) -> dict[str, Any]:
     """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
-    ``first_game``) and each table's rows written from Arrow into ``lake``; return its marker (also written to
-    ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver.
+    ``first_game``, its game ids claimed as ``plan`` says: ``spark.lake_claims``) and each table's rows written
+    from Arrow into ``lake``; return its marker (also written to ``_shards/``). ``types``: the schema's column
+    types (``ingest.tables.column_types``), sent by the driver.
 
     Each table's rows are ingest's Arrow rows where they are typed as the database types them (``_typed``), else
     the export's own query (``table_query``) run by DuckDB in memory over them; they are split into partitions by
     their games' keys (``export_keys``, a row per game) and written by pyarrow (``write_partitioned``): several
-    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows."""
+    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows. The judge's
+    records of its games (``interventions``) are one file, ``interventions/STEM_0.parquet``, as the tournament
+    tables are (``spark.lake_events``)."""
     types = types if types is not None else column_types()
+    plan = plan if plan is not None else empty_plan()
     name = Path(shard).name
     stem = name.removesuffix(SUFFIX)
-    ingested = ingest_tables([shard], first_game=first_game)
+    ingested = ingest_tables(
+        [shard], first_game=first_game, claims=claims_of(plan), withdrawn=frozenset(plan["withdrawn"])
+    )
     con = staged(ingested, types, threads=1)  # a task is one core
     tables: dict[str, Any] = {}
     try:
@@ -99,11 +108,14 @@ def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Typ
                 rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
             write_partitioned(rows, keys, Path(lake) / table, stem, names)
             tables[table] = counted(rows)
+        tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
     finally:
         con.close()
     report = ingested.report
+    damaged = sorted({b.file.rpartition("#")[2] for b in ingested.bad if b.error not in CLAIM_ERRORS})
     marker = {
         "shard": name, "path": shard, "digest": digest, "first_game": first_game, "games": report.games_added,
+        "numbers": ingested.next_game - first_game, "plan": plan_digest(plan), "damaged": damaged,
         "quarantined": report.quarantined, "tables": tables,
     }  # fmt: skip
     markers = Path(lake) / MARKERS
@@ -147,17 +159,20 @@ def manifest_of(
     done: dict[str, dict[str, Any]], events: dict[str, dict[str, Any]] | None = None, types: Types | None = None
 ) -> dict[str, Any]:
     """The lake's manifest: the local export's tables section (rows, sums and digest, summed over the archives
-    and, for the tournament tables, the events), and each archive's and event's marker."""
+    and, for the tournament tables, the events; the judge's records over both), and each archive's and event's
+    marker."""
     types = types if types is not None else column_types()
     events = events or {}
     tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in OMNISCIENT}
     tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
+    parts = [m["tables"][JUDGED] for m in [*done.values(), *events.values()] if JUDGED in m["tables"]]
+    tables[JUDGED] = _summed(JUDGED, parts, types)  # a marker from before they were exported: none counted
     quarantined = [line for m in done.values() for line in m["quarantined"]]
     return {"view": "omniscient", "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
             "events": events, "quarantined": quarantined}  # fmt: skip
 
 
-Task = tuple[str, int, str]  # an archive's path, the number of its first game, the digest of its index
+Task = tuple[str, int, str, Plan]  # an archive's path, its first game's number, its index's digest, its plan
 Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
 
 
@@ -165,8 +180,37 @@ class _Unit(NamedTuple):
     name: str
     path: str
     digest: str
-    games: int  # its games as exported (its members until then: at least as many)
+    games: dict[str, str] | None  # its game ids and chain digests (``lake_claims.Holdings``); None: file gone
+    numbers: int | None  # the game numbers it took when exported (None: not exported yet)
     first: int | None  # the number of its first game in the lake (None: not exported yet)
+    plan: str | None  # the digest of the plan it was exported with
+    damaged: frozenset[str] = frozenset()  # its damaged games, as its task found them
+
+
+def _games(archive: Archive) -> dict[str, str]:
+    games: dict[str, str] = {}
+    for m in archive.members:
+        games.setdefault(m.game_id, m.digest)  # the first of an id: the one ``ARCHIVE#GAME_ID`` reads
+    return games
+
+
+def _exported(unit: _Unit, marker: dict[str, Any]) -> _Unit:
+    """``unit`` as its marker says it was exported (a marker from before plans: no damage known, no plan)."""
+    return unit._replace(
+        numbers=marker.get("numbers", marker["games"]), first=marker["first_game"],
+        plan=marker.get("plan", EMPTY_PLAN_DIGEST), damaged=frozenset(marker.get("damaged", ())),
+    )  # fmt: skip
+
+
+def _held(marker: dict[str, Any]) -> _Unit:
+    """An archive the lake holds, its ids read again from its index (None when its file has gone: it is then
+    neither planned again nor exported again)."""
+    try:
+        games: dict[str, str] | None = _games(read_index(marker["path"]))
+    except OSError:
+        games = None
+    unit = _Unit(marker["shard"], marker["path"], marker["digest"], games, None, None, None)
+    return _exported(unit, marker)
 
 
 def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = ()) -> LakeExport:
@@ -174,11 +218,12 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     and the tournament tables of the event folders ``events`` (``spark.lake_events``).
 
     The archives are numbered as one local ingest of them numbers games: those the lake holds first (by their first
-    game), then the new ones in name order, each game after the ones before. A new archive's count is not known
-    before its task has checked every game (a damaged one is quarantined and takes no number), so each is first
-    given room for all of its members; an archive whose first game then moves (a game before it quarantined) is
-    exported again with its right number, its files and marker replaced. A lake left with a gap by an export
-    stopped between the two is closed up the same way by the next export."""
+    game), then the new ones in name order, each game after the ones before; a game id in several archives is kept
+    once, or not at all in a conflict, as ingest keeps it (``spark.lake_claims``: the driver's plan from the
+    indexes). A damaged game is not known before its task has checked it (it is quarantined and takes no number),
+    so its archive is first given room for it; an archive whose first game then moves (a game before it
+    quarantined), or whose part of the plan changes, is exported again, its files and marker replaced. A lake
+    left so by an export stopped between the two is brought right the same way by the next export."""
     archives = _archives(shards)
     if not archives and (shards or not events):
         raise NoArchivesError(
@@ -188,8 +233,7 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     stores = [open_event(folder) for folder in events]
     lake.mkdir(parents=True, exist_ok=True)
     done = markers(lake)
-    units = [_Unit(m["shard"], m["path"], m["digest"], m["games"], m["first_game"])
-             for m in sorted(done.values(), key=lambda m: m["first_game"])]  # fmt: skip
+    units = [_held(m) for m in sorted(done.values(), key=lambda m: m["first_game"])]
     skipped: list[str] = []
     for path in archives:
         archive = read_index(path)
@@ -203,7 +247,7 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
                 )
             skipped.append(path.name)
             continue
-        units.append(_Unit(path.name, os.fspath(path), digest, len(archive.members), None))
+        units.append(_Unit(path.name, os.fspath(path), digest, _games(archive), None, None, None))
     new = [u.name for u in units if u.first is None]
     con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
     try:
@@ -213,20 +257,24 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     finally:
         con.close()
     renumbered: set[str] = set()
-    for _ in range(len(units) + 1):  # twice at most: every count is exact after the first run
+    for _ in range(len(units) + 2):  # three times at most: the plan and every count are exact after the first
+        holdings = [Holdings(u.name, u.path, {g: d for g, d in (u.games or {}).items() if g not in u.damaged})
+                    for u in units]  # fmt: skip
+        planned = plan_claims(holdings)
         todo: list[Task] = []
         base = 1
         for u in units:
-            if u.first != base:
-                todo.append((u.path, base, u.digest))
+            plan = planned[u.name]
+            if u.games is not None and (u.first != base or u.plan != plan_digest(plan.plan)):
+                todo.append((u.path, base, u.digest, plan.plan))
                 if u.first is not None:
                     renumbered.add(u.name)
-            base += u.games
+            base += plan.numbers if u.games is not None else (u.numbers or 0)  # exact once its damage is known
         if not todo:
             break
         for marker in run(todo, types):
             done[marker["shard"]] = marker
-        units = [u._replace(games=done[u.name]["games"], first=done[u.name]["first_game"]) for u in units]
+        units = [_exported(u, done[u.name]) if u.name in done else u for u in units]
     manifest = manifest_of(done, held_events, types)
     write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     write_atomic(lake / "README.md", readme)
@@ -241,6 +289,6 @@ def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence
 
     def on_spark(todo: list[Task], types: Types) -> list[dict[str, Any]]:
         rdd = session(master).sparkContext.parallelize(todo, len(todo))
-        return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types)))
+        return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types, t[3])))
 
     return build_lake(shards, lake, on_spark, events)
