@@ -39,7 +39,7 @@ from annals.schemas.errors import AnnalsError
 from annals.spark import require
 from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
 from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
-from annals.spark.parquet import INTEGERS, as_json, counted, write_atomic, write_partitioned
+from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_partitioned
 from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
@@ -106,7 +106,7 @@ def export_shard(
                 rows = con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table()  # names made distinct
                 names = tuple(rows.column_names[-len(PARTITION) :])
                 rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
-            write_partitioned(rows, keys, Path(lake) / table, stem, names)
+            write_partitioned(rows, keys, Path(lake) / table, stem, names, first_game)
             tables[table] = counted(rows)
         tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
     finally:
@@ -122,6 +122,39 @@ def export_shard(
     markers.mkdir(parents=True, exist_ok=True)
     write_atomic(markers / f"{stem}.json", json.dumps(marker, sort_keys=True))
     return marker
+
+
+def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, Any] | None:
+    """One task: an archive the lake holds, exported with the plan it still has, its games numbered from
+    ``first_game`` instead (a damaged game before it found): each of its files' ``game`` column moved in place
+    (``parquet.renumber_file``; no flattening again), then its marker. None where a file does not say its number
+    (written before files did): the archive is then exported again."""
+    stem = marker["shard"].removesuffix(SUFFIX)
+    for table in OMNISCIENT:
+        for path in sorted((Path(lake) / table).glob(f"**/{stem}_0.parquet")):
+            if not renumber_file(path, first_game):
+                return None
+    delta = first_game - marker["first_game"]
+    tables = {}
+    for table, counts in marker["tables"].items():
+        sums = dict(counts["sums"])
+        if "game" in sums and table in OMNISCIENT:
+            sums["game"] += delta * counts["rows"]
+        tables[table] = {**counts, "sums": sums}
+    moved = {**marker, "first_game": first_game, "tables": tables}
+    write_atomic(Path(lake) / MARKERS / f"{stem}.json", json.dumps(moved, sort_keys=True))
+    return moved
+
+
+def run_task(task: Task, lake: str, types: Types) -> dict[str, Any]:
+    """What each Spark task runs: ``move_shard`` where the task carries the archive's marker, and it can, else
+    ``export_shard``."""
+    path, first, digest, plan, marker = task
+    if marker is not None:
+        moved = move_shard(lake, marker, first)
+        if moved is not None:
+            return moved
+    return export_shard(path, lake, first, digest, types, plan)
 
 
 def _archives(paths: list[Path]) -> list[Path]:
@@ -172,7 +205,9 @@ def manifest_of(
             "events": events, "quarantined": quarantined}  # fmt: skip
 
 
-Task = tuple[str, int, str, Plan]  # an archive's path, its first game's number, its index's digest, its plan
+# An archive's path, its first game's number, its index's digest, its plan, and its marker where only its first
+# game moves (its files are renumbered in place: ``move_shard``).
+Task = tuple[str, int, str, Plan, dict[str, Any] | None]
 Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
 
 
@@ -265,8 +300,9 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
         base = 1
         for u in units:
             plan = planned[u.name]
-            if u.games is not None and (u.first != base or u.plan != plan_digest(plan.plan)):
-                todo.append((u.path, base, u.digest, plan.plan))
+            same = u.plan == plan_digest(plan.plan)
+            if u.games is not None and (u.first != base or not same):
+                todo.append((u.path, base, u.digest, plan.plan, done[u.name] if same else None))
                 if u.first is not None:
                     renumbered.add(u.name)
             base += plan.numbers if u.games is not None else (u.numbers or 0)  # exact once its damage is known
@@ -289,6 +325,6 @@ def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence
 
     def on_spark(todo: list[Task], types: Types) -> list[dict[str, Any]]:
         rdd = session(master).sparkContext.parallelize(todo, len(todo))
-        return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types, t[3])))
+        return collect(rdd.map(lambda t: run_task(t, target, types)))
 
     return build_lake(shards, lake, on_spark, events)

@@ -54,11 +54,33 @@ def as_json(table: pa.Table, json_columns: set[str]) -> pa.Table:
     return table
 
 
-def write_file(table: pa.Table, dest: Path) -> None:
-    """``table`` as the Parquet file ``dest``, written under a temporary name and renamed."""
+FIRST_GAME = b"annals.first_game"  # a lake file's key: the number its archive's games were numbered from
+
+
+def write_file(table: pa.Table, dest: Path, first_game: int | None = None) -> None:
+    """``table`` as the Parquet file ``dest``, written under a temporary name and renamed; with ``first_game``,
+    the file says in its key-value metadata which number its archive's games start from (``renumber_file``)."""
+    if first_game is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), FIRST_GAME: str(first_game).encode()})
     tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
     pq.write_table(table, tmp)
     os.replace(tmp, dest)
+
+
+def renumber_file(path: Path, first_game: int) -> bool:
+    """The lake file at ``path`` with its games numbered from ``first_game`` (its ``game`` column moved by the
+    difference from the number it says it starts from), written in place; every other byte of its rows the same.
+    Safe to repeat (a retried task): a file already moved is left. False when the file does not say its number."""
+    table = pq.ParquetFile(path).read()
+    said = (table.schema.metadata or {}).get(FIRST_GAME)
+    if said is None:
+        return False
+    delta = first_game - int(said)
+    if delta:
+        at = table.schema.get_field_index("game")
+        game = pc.add(table.column(at), pa.scalar(delta, table.schema.field(at).type))
+        write_file(table.set_column(at, table.schema.field(at), game), path, first_game)
+    return True
 
 
 def _groups(keys: pa.Table) -> tuple[list[dict[str, Any]], pa.Array]:
@@ -106,18 +128,19 @@ def partitions(rows: pa.Table, keys: pa.Table) -> list[tuple[dict[str, Any], pa.
 
 
 def write_partitioned(
-    rows: pa.Table, keys: pa.Table, folder: Path, stem: str, names: Sequence[str] = PARTITION
+    rows: pa.Table, keys: pa.Table, folder: Path, stem: str, names: Sequence[str] = PARTITION, first_game: int = 1
 ) -> list[Path]:
     """``rows`` as ``folder/ruleset=R/month=M/STEM_0.parquet``, one file per partition of their games (``keys``,
     see ``partitions``), as ``PARTITION_BY`` lays them out: the keys in the path, not in the file; each file written
     under a temporary name and renamed, so a retried task replaces what a killed attempt left. ``names``: the keys'
     names in the path (the export query's names for them: ``ruleset_1`` where the table has a ``ruleset`` of its
-    own, as DuckDB names the second). Returns the files."""
+    own, as DuckDB names the second); ``first_game``: where the archive's numbers start (``write_file``). Returns
+    the files."""
     written = []
     for values, part in partitions(rows, keys):
         path = (f"{name}={_hive(values[k])}" for name, k in zip(names, PARTITION, strict=True))
         dest = folder.joinpath(*path, f"{stem}_0.parquet")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        write_file(part, dest)
+        write_file(part, dest, first_game)
         written.append(dest)
     return written

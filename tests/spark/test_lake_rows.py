@@ -26,7 +26,8 @@ from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
 from annals.schemas.archive import ArchiveWriter, archive_digest, read_archive, read_index
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import read_log
-from annals.spark.lake import Task, build_lake, export_shard, manifest_of
+from annals.spark import lake as lake_module
+from annals.spark.lake import Task, build_lake, export_shard, manifest_of, run_task
 from annals.spark.lake_events import SCHEMA_FILE, NotAnEventError, event_stem
 
 BOTS = ["heuristic", "random"]
@@ -112,7 +113,7 @@ def _local_runner(lake: Path, stop_after: int | None = None) -> Callable[[list[T
         if stop_after is not None and runs[0] >= stop_after:
             raise KeyboardInterrupt
         runs[0] += 1
-        return [export_shard(path, str(lake), first, digest, types, plan) for path, first, digest, plan in todo[::-1]]
+        return [run_task(task, str(lake), types) for task in todo[::-1]]
 
     return run
 
@@ -135,20 +136,32 @@ def damaged_first(archives: list[Path], tmp_path_factory: pytest.TempPathFactory
     return sorted(copies)
 
 
-def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(damaged_first: list[Path], tmp_path: Path) -> None:
+def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(
+    damaged_first: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The lake numbers games as a local ingest of the same archives does, though the damaged game in the first
-    archive was given a number's room before its task found it; a lake left with the gap (an export stopped
-    between its two runs) is closed up by the next export, which renumbers the archives after it."""
+    archive was given a number's room before its task found it: the archives after it are not flattened again,
+    their files' game numbers are moved in place (``move_shard``); a lake left with the gap (an export stopped
+    between its two runs) is closed up by the next export, which moves the archives after it."""
     report = ingest(damaged_first, tmp_path / "local.duckdb")
     con = open_database(tmp_path / "local.duckdb", read_only=True)
     try:
         local = sorted(con.execute("SELECT game, game_id FROM games").fetchall())
+        export(con, tmp_path / "export")
     finally:
         con.close()
     assert report.files_quarantined == 1 and [n for n, _ in local] == list(range(1, len(local) + 1))
+    flattened: list[str] = []
+    real_export = lake_module.export_shard
 
+    def counting(shard: str, *args: Any) -> dict[str, Any]:
+        flattened.append(Path(shard).name)
+        return real_export(shard, *args)
+
+    monkeypatch.setattr(lake_module, "export_shard", counting)
     lake = tmp_path / "lake"
     done = build_lake(damaged_first, lake, _local_runner(lake))
+    assert sorted(flattened) == [p.name for p in damaged_first]  # each archive flattened once
     assert _numbers(lake) == local
     assert done.exported == [p.name for p in damaged_first] and done.renumbered == []
     shards = done.manifest["shards"]
@@ -158,11 +171,14 @@ def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(damaged_first: l
     with pytest.raises(KeyboardInterrupt):
         build_lake(damaged_first, stopped, _local_runner(stopped, stop_after=1))
     assert _numbers(stopped) != local  # the room left for the damaged game: the later archives one number up
+    flattened.clear()
     again = build_lake(damaged_first, stopped, _local_runner(stopped))
-    assert again.exported == [] and again.skipped == [p.name for p in damaged_first]
+    assert again.exported == [] and again.skipped == [p.name for p in damaged_first] and flattened == []
     assert again.renumbered == [p.name for p in damaged_first[1:]]
     assert _numbers(stopped) == local
     assert again.manifest["tables"] == done.manifest["tables"]
+    for table in OMNISCIENT:  # the moved files: the local export's rows and types
+        _same_rows(stopped, tmp_path / "export", table)
 
 
 def test_the_lake_holds_an_events_tournament_tables_as_the_local_export_does(
