@@ -33,9 +33,19 @@ import pyarrow as pa
 from annals.ingest.schema import open_database
 from annals.ingest.tables import CLAIM_ERRORS, Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
-from annals.queries.export import EVENT_TABLES, OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
+from annals.queries.export import (
+    EVENT_TABLES,
+    OMNISCIENT,
+    PARTITION,
+    SPECTATOR,
+    VIEWS,
+    _public_events,
+    _readme,
+    canonical_digest,
+    table_query,
+)
 from annals.schemas.archive import SUFFIX, Archive, archive_digest, read_index
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, UnknownNameError
 from annals.spark import require
 from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
 from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
@@ -48,6 +58,19 @@ MARKERS = "_shards"
 
 class LakeConflictError(AnnalsError, ValueError):
     """An archive of a name the lake holds, with other games in it."""
+
+
+class LakeViewError(AnnalsError, ValueError):
+    """A lake holds one view: another is exported into another lake."""
+
+
+def _view_of(lake: Path) -> str | None:
+    """The view of the lake at ``lake`` (None: no manifest yet)."""
+    try:
+        view = json.loads((lake / MANIFEST).read_text()).get("view")
+    except (OSError, ValueError):
+        return None
+    return str(view) if view is not None else None
 
 
 class NoArchivesError(AnnalsError, FileNotFoundError):
@@ -74,7 +97,13 @@ def _typed(
 
 
 def export_shard(
-    shard: str, lake: str, first_game: int, digest: str, types: Types | None = None, plan: Plan | None = None
+    shard: str,
+    lake: str,
+    first_game: int,
+    digest: str,
+    types: Types | None = None,
+    plan: Plan | None = None,
+    view: str = "omniscient",
 ) -> dict[str, Any]:
     """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
     ``first_game``, its game ids claimed as ``plan`` says: ``spark.lake_claims``) and each table's rows written
@@ -99,23 +128,29 @@ def export_shard(
     try:
         con.execute(sqlfiles.load("export_keys"))
         keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
-        for table in OMNISCIENT:
-            json_columns = {c for c, t in types[table] if t == "JSON"}
-            rows, names = _typed(con, table, ingested.tables.get(table), json_columns), PARTITION
+        if view == "spectator":
+            con.register("public_events", _public_events(con))
+        for table in view_tables(view):
+            json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
+            rows, names = None, PARTITION
+            if view == "omniscient":
+                rows = _typed(con, table, ingested.tables.get(table), json_columns)
             if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
-                rows = con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table()  # names made distinct
+                query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
+                rows = con.sql(query).to_arrow_table()
                 names = tuple(rows.column_names[-len(PARTITION) :])
                 rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
             write_partitioned(rows, keys, Path(lake) / table, stem, names, first_game)
             tables[table] = counted(rows)
-        tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
+        if view == "omniscient":
+            tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
     finally:
         con.close()
     report = ingested.report
     damaged = sorted({b.file.rpartition("#")[2] for b in ingested.bad if b.error not in CLAIM_ERRORS})
     marker = {
         "shard": name, "path": shard, "digest": digest, "first_game": first_game, "games": report.games_added,
-        "numbers": ingested.next_game - first_game, "plan": plan_digest(plan), "damaged": damaged,
+        "numbers": ingested.next_game - first_game, "plan": plan_digest(plan), "damaged": damaged, "view": view,
         "quarantined": report.quarantined, "tables": tables,
     }  # fmt: skip
     markers = Path(lake) / MARKERS
@@ -130,7 +165,8 @@ def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, 
     (``parquet.renumber_file``; no flattening again), then its marker. None where a file does not say its number
     (written before files did): the archive is then exported again."""
     stem = marker["shard"].removesuffix(SUFFIX)
-    for table in OMNISCIENT:
+    partitioned = view_tables(marker.get("view", "omniscient"))
+    for table in partitioned:
         for path in sorted((Path(lake) / table).glob(f"**/{stem}_0.parquet")):
             if not renumber_file(path, first_game):
                 return None
@@ -138,7 +174,7 @@ def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, 
     tables = {}
     for table, counts in marker["tables"].items():
         sums = dict(counts["sums"])
-        if "game" in sums and table in OMNISCIENT:
+        if "game" in sums and table in partitioned:
             sums["game"] += delta * counts["rows"]
         tables[table] = {**counts, "sums": sums}
     moved = {**marker, "first_game": first_game, "tables": tables}
@@ -149,12 +185,12 @@ def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, 
 def run_task(task: Task, lake: str, types: Types) -> dict[str, Any]:
     """What each Spark task runs: ``move_shard`` where the task carries the archive's marker, and it can, else
     ``export_shard``."""
-    path, first, digest, plan, marker = task
+    path, first, digest, plan, marker, view = task
     if marker is not None:
         moved = move_shard(lake, marker, first)
         if moved is not None:
             return moved
-    return export_shard(path, lake, first, digest, types, plan)
+    return export_shard(path, lake, first, digest, types, plan, view)
 
 
 def _archives(paths: list[Path]) -> list[Path]:
@@ -180,7 +216,7 @@ def markers(lake: Path) -> dict[str, dict[str, Any]]:
 def _summed(table: str, counts: list[dict[str, Any]], types: Types) -> dict[str, Any]:
     """A table's rows and integer-column sums over its parts (every integer column, 0 where there are none), with
     their digest: what ``queries.export.digest_of`` gives for the whole table."""
-    sums = {c: 0 for c, t in types[table] if t in INTEGERS and c not in PARTITION}
+    sums = {c: 0 for c, t in types.get(table, ()) if t in INTEGERS and c not in PARTITION}  # public_events: none
     for part in counts:
         for column, value in part["sums"].items():
             sums[column] = sums.get(column, 0) + value
@@ -188,26 +224,38 @@ def _summed(table: str, counts: list[dict[str, Any]], types: Types) -> dict[str,
     return {"rows": rows, "sums": sums, "digest": canonical_digest(rows, sums)}
 
 
+def view_tables(view: str) -> tuple[str, ...]:
+    """The partitioned tables of a lake of ``view`` (``queries.export``'s, with ``public_events`` for spectators)."""
+    if view not in VIEWS:
+        raise UnknownNameError("view", view, VIEWS)
+    return OMNISCIENT if view == "omniscient" else (*SPECTATOR, "public_events")
+
+
 def manifest_of(
-    done: dict[str, dict[str, Any]], events: dict[str, dict[str, Any]] | None = None, types: Types | None = None
+    done: dict[str, dict[str, Any]],
+    events: dict[str, dict[str, Any]] | None = None,
+    types: Types | None = None,
+    view: str = "omniscient",
 ) -> dict[str, Any]:
     """The lake's manifest: the local export's tables section (rows, sums and digest, summed over the archives
     and, for the tournament tables, the events; the judge's records over both), and each archive's and event's
-    marker."""
+    marker. A spectator lake has the spectator view's tables alone (no tournament tables, as the local export)."""
     types = types if types is not None else column_types()
     events = events or {}
-    tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in OMNISCIENT}
-    tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
-    parts = [m["tables"][JUDGED] for m in [*done.values(), *events.values()] if JUDGED in m["tables"]]
-    tables[JUDGED] = _summed(JUDGED, parts, types)  # a marker from before they were exported: none counted
+    tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in view_tables(view)}
+    if view == "omniscient":
+        tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
+        parts = [m["tables"][JUDGED] for m in [*done.values(), *events.values()] if JUDGED in m["tables"]]
+        tables[JUDGED] = _summed(JUDGED, parts, types)  # a marker from before they were exported: none counted
     quarantined = [line for m in done.values() for line in m["quarantined"]]
-    return {"view": "omniscient", "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
+    return {"view": view, "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
             "events": events, "quarantined": quarantined}  # fmt: skip
 
 
 # An archive's path, its first game's number, its index's digest, its plan, and its marker where only its first
 # game moves (its files are renumbered in place: ``move_shard``).
-Task = tuple[str, int, str, Plan, dict[str, Any] | None]
+# game moves (its files are renumbered in place: ``move_shard``), and the view.
+Task = tuple[str, int, str, Plan, dict[str, Any] | None, str]
 Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
 
 
@@ -248,7 +296,9 @@ def _held(marker: dict[str, Any]) -> _Unit:
     return _exported(unit, marker)
 
 
-def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = ()) -> LakeExport:
+def build_lake(
+    shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = (), view: str = "omniscient"
+) -> LakeExport:
     """Export the archives under ``shards`` into ``lake``, each task run by ``run`` (Spark's, or in this process),
     and the tournament tables of the event folders ``events`` (``spark.lake_events``).
 
@@ -257,8 +307,16 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     once, or not at all in a conflict, as ingest keeps it (``spark.lake_claims``: the driver's plan from the
     indexes). A damaged game is not known before its task has checked it (it is quarantined and takes no number),
     so its archive is first given room for it; an archive whose first game then moves (a game before it
-    quarantined), or whose part of the plan changes, is exported again, its files and marker replaced. A lake
-    left so by an export stopped between the two is brought right the same way by the next export."""
+    quarantined) has its files' numbers moved, one whose part of the plan changes is exported again, its files
+    and marker replaced. A lake left so by an export stopped between the two is brought right the same way by the
+    next export. A lake holds one view (``view``: the spectator view's tables, for sharing, or the omniscient's);
+    another view is refused (``LakeViewError``)."""
+    tables = view_tables(view)
+    if view != "omniscient" and events:
+        raise LakeViewError("the spectator view has no tournament tables: export --events into an omniscient lake")
+    held_view = _view_of(lake)
+    if held_view is not None and held_view != view:
+        raise LakeViewError(f"{lake} is a lake of the {held_view} view; export the {view} view into another lake")
     archives = _archives(shards)
     if not archives and (shards or not events):
         raise NoArchivesError(
@@ -287,8 +345,10 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
     try:
         types = types_of(con)
-        readme = _readme(con, [*OMNISCIENT, *EVENT_TABLES], "omniscient")
-        held_events = {**event_markers(lake), **export_events(con, stores, lake, types)}
+        readme = _readme(con, [*tables, *EVENT_TABLES] if view == "omniscient" else list(tables), view)
+        held_events = {}
+        if view == "omniscient":
+            held_events = {**event_markers(lake), **export_events(con, stores, lake, types)}
     finally:
         con.close()
     renumbered: set[str] = set()
@@ -302,7 +362,7 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
             plan = planned[u.name]
             same = u.plan == plan_digest(plan.plan)
             if u.games is not None and (u.first != base or not same):
-                todo.append((u.path, base, u.digest, plan.plan, done[u.name] if same else None))
+                todo.append((u.path, base, u.digest, plan.plan, done[u.name] if same else None, view))
                 if u.first is not None:
                     renumbered.add(u.name)
             base += plan.numbers if u.games is not None else (u.numbers or 0)  # exact once its damage is known
@@ -311,13 +371,15 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
         for marker in run(todo, types):
             done[marker["shard"]] = marker
         units = [_exported(u, done[u.name]) if u.name in done else u for u in units]
-    manifest = manifest_of(done, held_events, types)
+    manifest = manifest_of(done, held_events, types, view)
     write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     write_atomic(lake / "README.md", readme)
     return LakeExport(new, skipped, manifest, sorted(renumbered - set(new)))
 
 
-def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence[Path] = ()) -> LakeExport:
+def export_to_lake(
+    master: str, shards: list[Path], lake: Path, events: Sequence[Path] = (), view: str = "omniscient"
+) -> LakeExport:
     """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark, one task per archive, and
     the tournament tables of the event folders ``events``; see the module docstring and ``build_lake``."""
     require()
@@ -327,4 +389,4 @@ def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence
         rdd = session(master).sparkContext.parallelize(todo, len(todo))
         return collect(rdd.map(lambda t: run_task(t, target, types)))
 
-    return build_lake(shards, lake, on_spark, events)
+    return build_lake(shards, lake, on_spark, events, view)

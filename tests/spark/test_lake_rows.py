@@ -27,7 +27,7 @@ from annals.schemas.archive import ArchiveWriter, archive_digest, read_archive, 
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import read_log
 from annals.spark import lake as lake_module
-from annals.spark.lake import Task, build_lake, export_shard, manifest_of, run_task
+from annals.spark.lake import LakeViewError, Task, build_lake, export_shard, manifest_of, run_task
 from annals.spark.lake_events import SCHEMA_FILE, NotAnEventError, event_stem
 
 BOTS = ["heuristic", "random"]
@@ -319,3 +319,27 @@ def test_the_judges_records_are_in_the_lake_as_in_the_local_export(
     event = event_stem(EventStore.open(event_folder).config().event_id)
     assert files == ["a_0.parquet", f"{event}_0.parquet", SCHEMA_FILE]  # b and c: no judge's record kept
     _same_rows(lake, tmp_path / "export", "interventions")  # and the same column types, as DuckDB reads them
+
+
+def test_a_spectator_lake_equals_the_local_spectator_export(archives: list[Path], tmp_path: Path) -> None:
+    """``view="spectator"``: a lake of what a spectator may see, for sharing: games, players without deck lists,
+    and each event as the ruleset's redaction gives it (``public_events``), the local spectator export's files row
+    for row; no decisions, deck lists or judge's records. A lake holds one view: the other is refused."""
+    ingest(archives, tmp_path / "local.duckdb")
+    con = open_database(tmp_path / "local.duckdb", read_only=True)
+    try:
+        local = export(con, tmp_path / "export", view="spectator")
+    finally:
+        con.close()
+    lake = tmp_path / "lake"
+    done = build_lake(archives, lake, _local_runner(lake), view="spectator")
+    assert done.manifest["view"] == "spectator" and done.manifest["tables"] == local["tables"]
+    assert sorted(p.name for p in lake.iterdir()) == [
+        "README.md", "_shards", "games", "manifest.json", "players", "public_events"
+    ]  # fmt: skip
+    for table in ("games", "players", "public_events"):
+        _same_rows(lake, tmp_path / "export", table)
+    assert "seat" in pq.read_schema(next((lake / "players").rglob("*.parquet"))).names
+    assert "leader" not in pq.read_schema(next((lake / "players").rglob("*.parquet"))).names
+    with pytest.raises(LakeViewError, match="lake of the spectator view"):
+        build_lake(archives, lake, _local_runner(lake))
