@@ -7,8 +7,10 @@ quarantine) up to the Arrow tables ingest would insert, and writes each table fr
 query (``table_query``) by DuckDB in memory, the files by pyarrow (``spark.parquet``): no rows go through a
 database file. Event folders give the tournament tables (``spark.lake_events``).
 The games of an archive are numbered from a base the driver gives (the archives in name order, each after the
-ones before, a quarantined game taking no number: ``build_lake``), so a lake of archives numbers games as one
-local ingest of them does.
+ones before, a quarantined game taking no number: ``build_lake``), and a game id in several archives is claimed
+as the driver's plan says (``spark.lake_claims``), so a lake of archives numbers and keeps games as one local
+ingest of them does. The judge's records of an archive's games are one file, ``interventions/NAME_0.parquet``.
+A lake of the spectator view (``view="spectator"``) holds that view's tables instead.
 
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
