@@ -367,7 +367,10 @@ def build_lake(
                 todo.append((u.path, base, u.digest, plan.plan, done[u.name] if same else None, view))
                 if u.first is not None:
                     renumbered.add(u.name)
-            base += plan.numbers if u.games is not None else (u.numbers or 0)  # exact once its damage is known
+            if u.games is None or (same and u.numbers is not None):
+                base += u.numbers or 0  # what it took, exported with this plan (a marker from before plans too)
+            else:
+                base += plan.numbers  # exact once its damage is known (none assumed before its first export)
         if not todo:
             break
         for marker in run(todo, types):

@@ -6,6 +6,7 @@ run here with the tasks in this process."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -179,6 +180,13 @@ def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(
     assert again.manifest["tables"] == done.manifest["tables"]
     for table in OMNISCIENT:  # the moved files: the local export's rows and types
         _same_rows(stopped, tmp_path / "export", table)
+
+    for marker in (stopped / "_shards").iterdir():  # markers as written before plans: no damage named
+        older = json.loads(marker.read_text())
+        marker.write_text(json.dumps({k: v for k, v in older.items() if k not in ("numbers", "plan", "damaged")}))
+    flattened.clear()
+    old = build_lake(damaged_first, stopped, _local_runner(stopped))
+    assert old.renumbered == [] and flattened == [] and _numbers(stopped) == local
 
 
 def test_the_lake_holds_an_events_tournament_tables_as_the_local_export_does(
