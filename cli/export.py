@@ -37,12 +37,12 @@ def export_command(
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)
     if spark is not None:
-        if not (shards or events) or view != "omniscient":
-            fail("--spark needs --shards ARCHIVES or --events EVENT_FOLDER (and writes the omniscient view)", code=2)
+        if not (shards or events):
+            fail("--spark needs --shards ARCHIVES or --events EVENT_FOLDER", code=2)
         with reported():
             from annals.spark.lake import export_to_lake
 
-            done = export_to_lake(spark, shards, folder, events)
+            done = export_to_lake(spark, shards, folder, events, view)
         counts = ", ".join(f"{t} {m['rows']}" for t, m in done.manifest["tables"].items())
         out.print(
             f"lake {folder}: {len(done.exported)} archives exported, {len(done.skipped)} already there, "

@@ -420,13 +420,16 @@ class _Tables(NamedTuple):
     withdraw: list[int]  # games of earlier batches to delete first
 
 
-def _tables(batch: _Batch) -> _Tables:
+def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
     # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
-    # (each ends in a partial row group), far more than the copy costs.
+    # (each ends in a partial row group), far more than the copy costs. ``combine=False`` keeps the chunks (the
+    # lake writes them with pyarrow, which takes them as they are: the copy would be all it costs).
     def combined(tables: list[pa.Table]) -> pa.Table | None:
         if not tables:
             return None
-        table = pa.concat_tables(tables).combine_chunks(memory_pool=columnar.POOL)
+        table = pa.concat_tables(tables)
+        if combine:
+            table = table.combine_chunks(memory_pool=columnar.POOL)
         if batch.dropped:  # games withdrawn before the batch was written (``ingest.claims``)
             table = table.filter(pc.invert(pc.is_in(table.column("game"), pa.array(sorted(batch.dropped), pa.int32()))))
         return _as_json(table)

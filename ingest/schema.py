@@ -10,6 +10,7 @@ stores a real target of 0 as 0 and "no target" as NULL (``migrate_to_v3.sql``).
 
 from __future__ import annotations
 
+import os
 import typing
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -20,7 +21,7 @@ import msgspec
 
 from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, lock_down
 from annals.ingest.sqlfiles import SqlFolder
-from annals.schemas.archive import file_of
+from annals.schemas.archive import ref_stat
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
@@ -137,8 +138,11 @@ def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def file_time(path: str) -> datetime:
+    """When the log at ``path`` was written (its archive's time, for an ``ARCHIVE#GAME_ID``)."""
     try:
-        return datetime.fromtimestamp(Path(file_of(path)).stat().st_mtime, UTC).replace(tzinfo=None)
+        member = ref_stat(path)
+        st = member[2] if member is not None else os.stat(path)
+        return datetime.fromtimestamp(st.st_mtime, UTC).replace(tzinfo=None)
     except OSError:
         return datetime(1970, 1, 1)
 

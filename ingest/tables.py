@@ -11,7 +11,7 @@ lake's tasks write their Parquet files from it (``annals.spark.lake``): no rows 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -20,40 +20,67 @@ import duckdb
 import pyarrow as pa
 
 from annals.ingest.claims import Claims
-from annals.ingest.flatten import collect, gc_paused
+from annals.ingest.flatten import Bad, collect, gc_paused
 from annals.ingest.loader import CHUNK_FILES, IngestReport, _chunks, _results, _Run, _tables
 from annals.ingest.schema import ddl, open_database
 
 # The tables ingest fills from the logs (the batch's Arrow tables), and those it derives from them by SQL.
-FILLED = {"games": "g", "players": "p", "deck_cards": "d", "game_dates": "t"}
+FILLED = {"games": "g", "players": "p", "deck_cards": "d", "game_dates": "t", "interventions": "j"}
 DERIVED = ("card_facts", "card_games")
 
 
 class IngestedTables(NamedTuple):
     report: IngestReport  # as ``ingest.loader.ingest`` reports it
-    tables: dict[str, pa.Table]  # games, players, deck_cards, game_dates, events, decisions (absent: no rows)
-    numbers: tuple[int, int] | None  # the first and last game number given
+    tables: dict[str, pa.Table]  # games, players, deck_cards, game_dates, interventions, events, decisions (absent:
+    # no rows)
+    numbers: tuple[int, int] | None  # the first and last game number given to a game kept
+    next_game: int = 1  # the number the next game would get (numbers of games withdrawn are not given again)
+    bad: tuple[Bad, ...] = ()  # what went to quarantine, in order
 
 
-def ingest_tables(paths: Sequence[str | Path], *, first_game: int = 1) -> IngestedTables:
+# The claims error names: a log quarantined for another log's sake, not for damage of its own.
+CLAIM_ERRORS = ("ConflictingLogsError", "ChangedLogError")
+
+
+def ingest_tables(
+    paths: Sequence[str | Path], *, first_game: int = 1, claims: Claims | None = None, withdrawn: Set[str] = frozenset()
+) -> IngestedTables:
     """Read, verify and flatten the logs and archives ``paths`` as ``ingest`` does into an empty database whose
-    games are numbered from ``first_game``; their rows as Arrow tables (one batch)."""
+    games are numbered from ``first_game``; their rows as Arrow tables (one batch).
+
+    ``claims``: the game ids other logs hold, as a database that had stored them would start (``ingest.claims``:
+    a copy of one is skipped, another log of it withdraws it and is quarantined); ``withdrawn``: game ids whose log
+    here a later log will conflict with: each is numbered and stored as ingest stores it, then withdrawn as that
+    later log withdraws it (its number not given again; the quarantine line is the later log's to write)."""
     files = collect(paths)
     report = IngestReport(files=len(files))
-    run = _Run(report, Claims([]), False, None)
+    claims = claims if claims is not None else Claims([])
+    run = _Run(report, claims, False, None)
     run.next_game = max(first_game, 1)
     with gc_paused():
-        for chunk in _results(_chunks(files, CHUNK_FILES), {}, 1):
+        for chunk in _results(_chunks(files, CHUNK_FILES), claims.digests(), 1):
             run.take(chunk)
     batch = run.batch
+    if withdrawn:
+        kept = []
+        for gno, meta in batch.games:
+            if meta.header.game_id not in withdrawn:
+                kept.append((gno, meta))
+                continue
+            batch.dropped.add(gno)
+            report.games_added -= 1
+            report.events_read -= meta.events
+            report.events_stored -= meta.events
+            report.decisions_stored -= meta.decisions
+        batch.games = kept
     if batch.games or batch.bad:
         report.batches = 1
-    made = _tables(batch)
+    made = _tables(batch, combine=False)  # pyarrow writes the chunks as they are: no copy
     tables = {name: made.games[key] for name, key in FILLED.items() if key in made.games}
     for name, table in (("events", made.events), ("decisions", made.decisions)):
         if table is not None and table.num_rows:
             tables[name] = table
-    return IngestedTables(report, tables, made.numbers)
+    return IngestedTables(report, tables, made.numbers, run.next_game, tuple(batch.bad))
 
 
 Types = dict[str, tuple[tuple[str, str], ...]]  # table: its (column, DuckDB type) in order

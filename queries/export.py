@@ -31,9 +31,10 @@ from annals.schemas.logfile import read_log
 
 VIEWS = ("omniscient", "spectator")
 OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
-# The tournament tables an event folder fills (``ingest.events``; interventions, which logs fill too, are not
-# exported): small, so one file each, not partitioned, and in the omniscient view only (seeds, deck lists).
-EVENT_TABLES = ("tournaments", "entrants", "rounds", "pairings", "matches", "match_games", "standings")
+# The tournament tables an event folder fills (``ingest.events``), and the judge's records (``interventions``: the
+# logs' judge frames, named by game id, and the events' match overrides): small, so one file each, not partitioned,
+# and in the omniscient view only (seeds, deck lists; a judge's note may say what a hand held).
+EVENT_TABLES = ("tournaments", "entrants", "rounds", "pairings", "matches", "match_games", "standings", "interventions")
 SPECTATOR = ("games", "players")
 PARTITION = ("ruleset", "month")
 

@@ -98,11 +98,22 @@ def ref(path: str | os.PathLike[str], game_id: str) -> str:
 
 def split_ref(text: str | os.PathLike[str]) -> tuple[str, str] | None:
     """``(archive, game id)`` of an ``ARCHIVE#GAME_ID`` reference to an existing file, else None."""
+    found = ref_stat(text)
+    return None if found is None else (found[0], found[1])
+
+
+def ref_stat(text: str | os.PathLike[str]) -> tuple[str, str, os.stat_result] | None:
+    """``split_ref`` with the archive's ``os.stat`` (two system calls in all), for callers that need both: a
+    reader of a member, the time a game's archive was written."""
     s = os.fspath(text)
     base, sep, game_id = s.rpartition("#")
-    if not sep or not base or os.path.exists(s) or not os.path.isfile(base):
+    if not sep or not base or os.path.exists(s):
         return None
-    return base, game_id
+    try:
+        st = os.stat(base)
+    except (OSError, ValueError):
+        return None
+    return (base, game_id, st) if stat.S_ISREG(st.st_mode) else None
 
 
 def log_exists(path: str | os.PathLike[str]) -> bool:
@@ -330,11 +341,19 @@ def archive_digest(archive: Archive) -> str:
 
 def member_bytes(text: str | os.PathLike[str]) -> bytes:
     """The log bytes of ``ARCHIVE#GAME_ID`` (a game cut short by a torn tail: the bytes there are)."""
-    parts = split_ref(text)
-    if parts is None:
+    data = member_or_none(text)
+    if data is None:
         raise FileNotFoundError(os.fspath(text))
-    st = os.stat(parts[0])
-    version = (parts[0], st.st_mtime_ns, st.st_size)
+    return data
+
+
+def member_or_none(text: str | os.PathLike[str]) -> bytes | None:
+    """The log bytes of ``text`` where it is an ``ARCHIVE#GAME_ID`` reference (``member_bytes``), else None: one
+    look at the file system for both questions."""
+    parts = ref_stat(text)
+    if parts is None:
+        return None
+    version = (parts[0], parts[2].st_mtime_ns, parts[2].st_size)
     archive, data = _cached(*version)
     if archive.problem is not None and parts[1] == f"@{archive.problem.offset}":
         raise archive.problem

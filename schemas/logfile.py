@@ -47,7 +47,7 @@ from typing import IO, Any, Final, NamedTuple
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
-from annals.schemas.archive import member_bytes, split_ref
+from annals.schemas.archive import member_or_none
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader, header_record
@@ -311,8 +311,9 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
-        if split_ref(path) is not None:  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
-            self._file: IO[bytes] = io.BytesIO(member_bytes(path))
+        member = member_or_none(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
+        if member is not None:
+            self._file: IO[bytes] = io.BytesIO(member)
         else:
             # only a regular file (a FIFO or a device would block or never end): a named error otherwise
             self._file = open_regular(self.path, what="log")

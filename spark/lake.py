@@ -7,8 +7,10 @@ quarantine) up to the Arrow tables ingest would insert, and writes each table fr
 query (``table_query``) by DuckDB in memory, the files by pyarrow (``spark.parquet``): no rows go through a
 database file. Event folders give the tournament tables (``spark.lake_events``).
 The games of an archive are numbered from a base the driver gives (the archives in name order, each after the
-ones before, a quarantined game taking no number: ``build_lake``), so a lake of archives numbers games as one
-local ingest of them does.
+ones before, a quarantined game taking no number: ``build_lake``), and a game id in several archives is claimed
+as the driver's plan says (``spark.lake_claims``), so a lake of archives numbers and keeps games as one local
+ingest of them does. The judge's records of an archive's games are one file, ``interventions/NAME_0.parquet``.
+A lake of the spectator view (``view="spectator"``) holds that view's tables instead.
 
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
@@ -29,17 +31,27 @@ from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from annals.ingest.schema import open_database
-from annals.ingest.tables import Types, column_types, ingest_tables, staged, types_of
+from annals.ingest.tables import CLAIM_ERRORS, Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
-from annals.queries.export import EVENT_TABLES, OMNISCIENT, PARTITION, _readme, canonical_digest, table_query
-from annals.schemas.archive import SUFFIX, archive_digest, read_index
-from annals.schemas.errors import AnnalsError
+from annals.queries.export import (
+    EVENT_TABLES,
+    OMNISCIENT,
+    PARTITION,
+    SPECTATOR,
+    VIEWS,
+    _public_events,
+    _readme,
+    canonical_digest,
+    table_query,
+)
+from annals.schemas.archive import SUFFIX, Archive, archive_digest, read_index
+from annals.schemas.errors import AnnalsError, UnknownNameError
 from annals.spark import require
-from annals.spark.lake_events import event_markers, export_events, open_event
-from annals.spark.parquet import INTEGERS, as_json, counted, write_atomic, write_partitioned
+from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
+from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
+from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_partitioned
 from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
@@ -48,6 +60,19 @@ MARKERS = "_shards"
 
 class LakeConflictError(AnnalsError, ValueError):
     """An archive of a name the lake holds, with other games in it."""
+
+
+class LakeViewError(AnnalsError, ValueError):
+    """A lake holds one view: another is exported into another lake."""
+
+
+def _view_of(lake: Path) -> str | None:
+    """The view of the lake at ``lake`` (None: no manifest yet)."""
+    try:
+        view = json.loads((lake / MANIFEST).read_text()).get("view")
+    except (OSError, ValueError):
+        return None
+    return str(view) if view is not None else None
 
 
 class NoArchivesError(AnnalsError, FileNotFoundError):
@@ -61,61 +86,113 @@ class LakeExport(NamedTuple):
     renumbered: list[str] = []  # archives the lake held, exported again to close a gap in the numbering
 
 
-def _with_keys(
-    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, keys: pa.Table, json_columns: set[str]
+def _typed(
+    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, json_columns: set[str]
 ) -> pa.Table | None:
-    """``table_query(table)``'s rows made in Arrow, for a table ingest gave as Arrow rows already typed as the
-    database types them (events, decisions: most of the rows): its rows with each game's partition keys looked up,
-    where DuckDB would copy every value out again (about 0.2 us an event). None where the Arrow rows are not of the
-    table's exact types, or the table has a column named like a key: then DuckDB runs the query."""
+    """``table``'s rows as ingest gave them in Arrow, where they are already typed as the database types them
+    (events, decisions: most of the rows), so they are written as they are, where DuckDB would copy every value
+    out again (about 0.2 us an event); None where they are not (DuckDB then casts them)."""
     if arrow is None or set(PARTITION) & set(arrow.column_names):
         return None
     typed = as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
-    if not arrow.schema.equals(typed):
-        return None
-    at = pc.index_in(arrow.column("game"), keys.column("game"))
-    if at.null_count:  # a row of a game without keys: the query's inner join drops it
-        return None
-    for key in PARTITION:
-        arrow = arrow.append_column(key, keys.column(key).take(at))
-    return arrow
+    return arrow if arrow.schema.equals(typed) else None
 
 
-def export_shard(shard: str, lake: str, first_game: int, digest: str, types: Types | None = None) -> dict[str, Any]:
+def export_shard(
+    shard: str,
+    lake: str,
+    first_game: int,
+    digest: str,
+    types: Types | None = None,
+    plan: Plan | None = None,
+    view: str = "omniscient",
+) -> dict[str, Any]:
     """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
-    ``first_game``) and each table's rows written from Arrow into ``lake``; return its marker (also written to
-    ``_shards/``). ``types``: the schema's column types (``ingest.tables.column_types``), sent by the driver.
+    ``first_game``, its game ids claimed as ``plan`` says: ``spark.lake_claims``) and each table's rows written
+    from Arrow into ``lake``; return its marker (also written to ``_shards/``). ``types``: the schema's column
+    types (``ingest.tables.column_types``), sent by the driver.
 
-    Each table's rows are the export's own query (``table_query``) run by DuckDB in memory over ingest's Arrow
-    tables, taken as Arrow and written by pyarrow (``write_partitioned``): several times faster than DuckDB's
-    ``COPY ... PARTITION_BY`` for the same files' columns, types and rows."""
+    Each table's rows are ingest's Arrow rows where they are typed as the database types them (``_typed``), else
+    the export's own query (``table_query``) run by DuckDB in memory over them; they are split into partitions by
+    their games' keys (``export_keys``, a row per game) and written by pyarrow (``write_partitioned``): several
+    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows. The judge's
+    records of its games (``interventions``) are one file, ``interventions/STEM_0.parquet``, as the tournament
+    tables are (``spark.lake_events``)."""
     types = types if types is not None else column_types()
+    plan = plan if plan is not None else empty_plan()
     name = Path(shard).name
     stem = name.removesuffix(SUFFIX)
-    ingested = ingest_tables([shard], first_game=first_game)
+    ingested = ingest_tables(
+        [shard], first_game=first_game, claims=claims_of(plan), withdrawn=frozenset(plan["withdrawn"])
+    )
     con = staged(ingested, types, threads=1)  # a task is one core
     tables: dict[str, Any] = {}
     try:
         con.execute(sqlfiles.load("export_keys"))
         keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
-        for table in OMNISCIENT:
-            json_columns = {c for c, t in types[table] if t == "JSON"}
-            rows = _with_keys(con, table, ingested.tables.get(table), keys, json_columns)
-            if rows is None:
-                rows = as_json(con.sql(f"SELECT * FROM ({table_query(table)})").to_arrow_table(), json_columns)
-            write_partitioned(rows, Path(lake) / table, stem)
-            tables[table] = counted(con, rows)
+        if view == "spectator":
+            con.register("public_events", _public_events(con))
+        for table in view_tables(view):
+            json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
+            rows, names = None, PARTITION
+            if view == "omniscient":
+                rows = _typed(con, table, ingested.tables.get(table), json_columns)
+            if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
+                query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
+                rows = con.sql(query).to_arrow_table()
+                names = tuple(rows.column_names[-len(PARTITION) :])
+                rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
+            write_partitioned(rows, keys, Path(lake) / table, stem, names, first_game)
+            tables[table] = counted(rows)
+        if view == "omniscient":
+            tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
     finally:
         con.close()
     report = ingested.report
+    damaged = sorted({b.file.rpartition("#")[2] for b in ingested.bad if b.error not in CLAIM_ERRORS})
     marker = {
         "shard": name, "path": shard, "digest": digest, "first_game": first_game, "games": report.games_added,
+        "numbers": ingested.next_game - first_game, "plan": plan_digest(plan), "damaged": damaged, "view": view,
         "quarantined": report.quarantined, "tables": tables,
     }  # fmt: skip
     markers = Path(lake) / MARKERS
     markers.mkdir(parents=True, exist_ok=True)
     write_atomic(markers / f"{stem}.json", json.dumps(marker, sort_keys=True))
     return marker
+
+
+def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, Any] | None:
+    """One task: an archive the lake holds, exported with the plan it still has, its games numbered from
+    ``first_game`` instead (a damaged game before it found): each of its files' ``game`` column moved in place
+    (``parquet.renumber_file``; no flattening again), then its marker. None where a file does not say its number
+    (written before files did): the archive is then exported again."""
+    stem = marker["shard"].removesuffix(SUFFIX)
+    partitioned = view_tables(marker.get("view", "omniscient"))
+    for table in partitioned:
+        for path in sorted((Path(lake) / table).glob(f"**/{stem}_0.parquet")):
+            if not renumber_file(path, first_game):
+                return None
+    delta = first_game - marker["first_game"]
+    tables = {}
+    for table, counts in marker["tables"].items():
+        sums = dict(counts["sums"])
+        if "game" in sums and table in partitioned:
+            sums["game"] += delta * counts["rows"]
+        tables[table] = {**counts, "sums": sums}
+    moved = {**marker, "first_game": first_game, "tables": tables}
+    write_atomic(Path(lake) / MARKERS / f"{stem}.json", json.dumps(moved, sort_keys=True))
+    return moved
+
+
+def run_task(task: Task, lake: str, types: Types) -> dict[str, Any]:
+    """What each Spark task runs: ``move_shard`` where the task carries the archive's marker, and it can, else
+    ``export_shard``."""
+    path, first, digest, plan, marker, view = task
+    if marker is not None:
+        moved = move_shard(lake, marker, first)
+        if moved is not None:
+            return moved
+    return export_shard(path, lake, first, digest, types, plan, view)
 
 
 def _archives(paths: list[Path]) -> list[Path]:
@@ -141,7 +218,7 @@ def markers(lake: Path) -> dict[str, dict[str, Any]]:
 def _summed(table: str, counts: list[dict[str, Any]], types: Types) -> dict[str, Any]:
     """A table's rows and integer-column sums over its parts (every integer column, 0 where there are none), with
     their digest: what ``queries.export.digest_of`` gives for the whole table."""
-    sums = {c: 0 for c, t in types[table] if t in INTEGERS and c not in PARTITION}
+    sums = {c: 0 for c, t in types.get(table, ()) if t in INTEGERS and c not in PARTITION}  # public_events: none
     for part in counts:
         for column, value in part["sums"].items():
             sums[column] = sums.get(column, 0) + value
@@ -149,21 +226,38 @@ def _summed(table: str, counts: list[dict[str, Any]], types: Types) -> dict[str,
     return {"rows": rows, "sums": sums, "digest": canonical_digest(rows, sums)}
 
 
+def view_tables(view: str) -> tuple[str, ...]:
+    """The partitioned tables of a lake of ``view`` (``queries.export``'s, with ``public_events`` for spectators)."""
+    if view not in VIEWS:
+        raise UnknownNameError("view", view, VIEWS)
+    return OMNISCIENT if view == "omniscient" else (*SPECTATOR, "public_events")
+
+
 def manifest_of(
-    done: dict[str, dict[str, Any]], events: dict[str, dict[str, Any]] | None = None, types: Types | None = None
+    done: dict[str, dict[str, Any]],
+    events: dict[str, dict[str, Any]] | None = None,
+    types: Types | None = None,
+    view: str = "omniscient",
 ) -> dict[str, Any]:
     """The lake's manifest: the local export's tables section (rows, sums and digest, summed over the archives
-    and, for the tournament tables, the events), and each archive's and event's marker."""
+    and, for the tournament tables, the events; the judge's records over both), and each archive's and event's
+    marker. A spectator lake has the spectator view's tables alone (no tournament tables, as the local export)."""
     types = types if types is not None else column_types()
     events = events or {}
-    tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in OMNISCIENT}
-    tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
+    tables = {t: _summed(t, [m["tables"][t] for m in done.values()], types) for t in view_tables(view)}
+    if view == "omniscient":
+        tables.update({t: _summed(t, [m["tables"][t] for m in events.values()], types) for t in EVENT_TABLES})
+        parts = [m["tables"][JUDGED] for m in [*done.values(), *events.values()] if JUDGED in m["tables"]]
+        tables[JUDGED] = _summed(JUDGED, parts, types)  # a marker from before they were exported: none counted
     quarantined = [line for m in done.values() for line in m["quarantined"]]
-    return {"view": "omniscient", "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
+    return {"view": view, "partitioned_by": list(PARTITION), "tables": tables, "shards": done,
             "events": events, "quarantined": quarantined}  # fmt: skip
 
 
-Task = tuple[str, int, str]  # an archive's path, the number of its first game, the digest of its index
+# An archive's path, its first game's number, its index's digest, its plan, and its marker where only its first
+# game moves (its files are renumbered in place: ``move_shard``).
+# game moves (its files are renumbered in place: ``move_shard``), and the view.
+Task = tuple[str, int, str, Plan, dict[str, Any] | None, str]
 Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
 
 
@@ -171,20 +265,60 @@ class _Unit(NamedTuple):
     name: str
     path: str
     digest: str
-    games: int  # its games as exported (its members until then: at least as many)
+    games: dict[str, str] | None  # its game ids and chain digests (``lake_claims.Holdings``); None: file gone
+    numbers: int | None  # the game numbers it took when exported (None: not exported yet)
     first: int | None  # the number of its first game in the lake (None: not exported yet)
+    plan: str | None  # the digest of the plan it was exported with
+    damaged: frozenset[str] = frozenset()  # its damaged games, as its task found them
 
 
-def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = ()) -> LakeExport:
+def _games(archive: Archive) -> dict[str, str]:
+    games: dict[str, str] = {}
+    for m in archive.members:
+        games.setdefault(m.game_id, m.digest)  # the first of an id: the one ``ARCHIVE#GAME_ID`` reads
+    return games
+
+
+def _exported(unit: _Unit, marker: dict[str, Any]) -> _Unit:
+    """``unit`` as its marker says it was exported (a marker from before plans: no damage known, no plan)."""
+    return unit._replace(
+        numbers=marker.get("numbers", marker["games"]), first=marker["first_game"],
+        plan=marker.get("plan", EMPTY_PLAN_DIGEST), damaged=frozenset(marker.get("damaged", ())),
+    )  # fmt: skip
+
+
+def _held(marker: dict[str, Any]) -> _Unit:
+    """An archive the lake holds, its ids read again from its index (None when its file has gone: it is then
+    neither planned again nor exported again)."""
+    try:
+        games: dict[str, str] | None = _games(read_index(marker["path"]))
+    except OSError:
+        games = None
+    unit = _Unit(marker["shard"], marker["path"], marker["digest"], games, None, None, None)
+    return _exported(unit, marker)
+
+
+def build_lake(
+    shards: list[Path], lake: Path, run: Runner, events: Sequence[Path] = (), view: str = "omniscient"
+) -> LakeExport:
     """Export the archives under ``shards`` into ``lake``, each task run by ``run`` (Spark's, or in this process),
     and the tournament tables of the event folders ``events`` (``spark.lake_events``).
 
     The archives are numbered as one local ingest of them numbers games: those the lake holds first (by their first
-    game), then the new ones in name order, each game after the ones before. A new archive's count is not known
-    before its task has checked every game (a damaged one is quarantined and takes no number), so each is first
-    given room for all of its members; an archive whose first game then moves (a game before it quarantined) is
-    exported again with its right number, its files and marker replaced. A lake left with a gap by an export
-    stopped between the two is closed up the same way by the next export."""
+    game), then the new ones in name order, each game after the ones before; a game id in several archives is kept
+    once, or not at all in a conflict, as ingest keeps it (``spark.lake_claims``: the driver's plan from the
+    indexes). A damaged game is not known before its task has checked it (it is quarantined and takes no number),
+    so its archive is first given room for it; an archive whose first game then moves (a game before it
+    quarantined) has its files' numbers moved, one whose part of the plan changes is exported again, its files
+    and marker replaced. A lake left so by an export stopped between the two is brought right the same way by the
+    next export. A lake holds one view (``view``: the spectator view's tables, for sharing, or the omniscient's);
+    another view is refused (``LakeViewError``)."""
+    tables = view_tables(view)
+    if view != "omniscient" and events:
+        raise LakeViewError("the spectator view has no tournament tables: export --events into an omniscient lake")
+    held_view = _view_of(lake)
+    if held_view is not None and held_view != view:
+        raise LakeViewError(f"{lake} is a lake of the {held_view} view; export the {view} view into another lake")
     archives = _archives(shards)
     if not archives and (shards or not events):
         raise NoArchivesError(
@@ -194,8 +328,7 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
     stores = [open_event(folder) for folder in events]
     lake.mkdir(parents=True, exist_ok=True)
     done = markers(lake)
-    units = [_Unit(m["shard"], m["path"], m["digest"], m["games"], m["first_game"])
-             for m in sorted(done.values(), key=lambda m: m["first_game"])]  # fmt: skip
+    units = [_held(m) for m in sorted(done.values(), key=lambda m: m["first_game"])]
     skipped: list[str] = []
     for path in archives:
         archive = read_index(path)
@@ -209,37 +342,49 @@ def build_lake(shards: list[Path], lake: Path, run: Runner, events: Sequence[Pat
                 )
             skipped.append(path.name)
             continue
-        units.append(_Unit(path.name, os.fspath(path), digest, len(archive.members), None))
+        units.append(_Unit(path.name, os.fspath(path), digest, _games(archive), None, None, None))
     new = [u.name for u in units if u.first is None]
     con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
     try:
         types = types_of(con)
-        readme = _readme(con, [*OMNISCIENT, *EVENT_TABLES], "omniscient")
-        held_events = {**event_markers(lake), **export_events(con, stores, lake, types)}
+        readme = _readme(con, [*tables, *EVENT_TABLES] if view == "omniscient" else list(tables), view)
+        held_events = {}
+        if view == "omniscient":
+            held_events = {**event_markers(lake), **export_events(con, stores, lake, types)}
     finally:
         con.close()
     renumbered: set[str] = set()
-    for _ in range(len(units) + 1):  # twice at most: every count is exact after the first run
+    for _ in range(len(units) + 2):  # three times at most: the plan and every count are exact after the first
+        holdings = [Holdings(u.name, u.path, {g: d for g, d in (u.games or {}).items() if g not in u.damaged})
+                    for u in units]  # fmt: skip
+        planned = plan_claims(holdings)
         todo: list[Task] = []
         base = 1
         for u in units:
-            if u.first != base:
-                todo.append((u.path, base, u.digest))
+            plan = planned[u.name]
+            same = u.plan == plan_digest(plan.plan)
+            if u.games is not None and (u.first != base or not same):
+                todo.append((u.path, base, u.digest, plan.plan, done[u.name] if same else None, view))
                 if u.first is not None:
                     renumbered.add(u.name)
-            base += u.games
+            if u.games is None or (same and u.numbers is not None):
+                base += u.numbers or 0  # what it took, exported with this plan (a marker from before plans too)
+            else:
+                base += plan.numbers  # exact once its damage is known (none assumed before its first export)
         if not todo:
             break
         for marker in run(todo, types):
             done[marker["shard"]] = marker
-        units = [u._replace(games=done[u.name]["games"], first=done[u.name]["first_game"]) for u in units]
-    manifest = manifest_of(done, held_events, types)
+        units = [_exported(u, done[u.name]) if u.name in done else u for u in units]
+    manifest = manifest_of(done, held_events, types, view)
     write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     write_atomic(lake / "README.md", readme)
     return LakeExport(new, skipped, manifest, sorted(renumbered - set(new)))
 
 
-def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence[Path] = ()) -> LakeExport:
+def export_to_lake(
+    master: str, shards: list[Path], lake: Path, events: Sequence[Path] = (), view: str = "omniscient"
+) -> LakeExport:
     """Export the archives under ``shards`` (files or folders) into ``lake`` on Spark, one task per archive, and
     the tournament tables of the event folders ``events``; see the module docstring and ``build_lake``."""
     require()
@@ -247,6 +392,6 @@ def export_to_lake(master: str, shards: list[Path], lake: Path, events: Sequence
 
     def on_spark(todo: list[Task], types: Types) -> list[dict[str, Any]]:
         rdd = session(master).sparkContext.parallelize(todo, len(todo))
-        return collect(rdd.map(lambda t: export_shard(t[0], target, t[1], t[2], types)))
+        return collect(rdd.map(lambda t: run_task(t, target, types)))
 
-    return build_lake(shards, lake, on_spark, events)
+    return build_lake(shards, lake, on_spark, events, view)

@@ -1,7 +1,8 @@
 """The tournament tables in the lake: ``annals export LAKE --spark MASTER --events EVENT_FOLDER``.
 
 An event folder's rows (``ingest.events.event_rows``: tournaments, entrants, rounds, pairings, matches,
-match_games, standings) are put in an in-memory database of the schema by ingest's own code (``ingest_events``),
+match_games, standings, and its match overrides among the judge's records, ``interventions``) are put in an
+in-memory database of the schema by ingest's own code (``ingest_events``),
 so they are typed as a database ingested from the folder types them, and each table is written by the local
 export's query (``queries.export.event_query``) as one file per event, ``TABLE/event-ID_0.parquet``, not
 partitioned (as the local export writes them). They are a few rows, so the driver writes them, not a Spark task.
@@ -58,6 +59,21 @@ def _rows(con: duckdb.DuckDBPyConnection, table: str, types: Types) -> Any:
     return as_json(con.sql(event_query(table)).to_arrow_table(), json_columns)
 
 
+JUDGED = "interventions"  # the judge's records: an archive's task writes its games' (``spark.lake``), events theirs
+
+
+def write_unpartitioned(con: duckdb.DuckDBPyConnection, table: str, types: Types, dest: Path) -> dict[str, Any]:
+    """``table``'s rows in ``con`` as the one file ``dest`` (the export's own query; no file where there are no
+    rows, one an earlier export left removed); returns their counts for the manifest."""
+    rows = _rows(con, table, types)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if rows.num_rows:
+        write_file(rows, dest)
+    else:
+        dest.unlink(missing_ok=True)
+    return counted(rows)
+
+
 def export_events(con: duckdb.DuckDBPyConnection, stores: list[EventStore], lake: Path, types: Types) -> dict[str, Any]:
     """Write each event's tables into ``lake`` (replacing what an earlier export of it wrote) and the tables'
     files of no rows; ``con``: a database of the schema, in memory. Returns the events' markers, by stem."""
@@ -76,13 +92,7 @@ def export_events(con: duckdb.DuckDBPyConnection, stores: list[EventStore], lake
         stem = event_stem(event_id)
         tables: dict[str, Any] = {}
         for table in EVENT_TABLES:
-            rows = _rows(con, table, types)
-            dest = lake / table / f"{stem}_0.parquet"
-            if rows.num_rows:
-                write_file(rows, dest)
-            else:
-                dest.unlink(missing_ok=True)
-            tables[table] = counted(con, rows)
+            tables[table] = write_unpartitioned(con, table, types, lake / table / f"{stem}_0.parquet")
         marker = {"event_id": event_id, "folder": str(store.folder.resolve()), "tables": tables}
         write_atomic(folder / f"{stem}.json", json.dumps(marker, sort_keys=True))
         done[stem] = marker
