@@ -68,11 +68,16 @@
     }
   }
   function patch(node, fresh) {
-    // make node equal to fresh (the parsed new line, left as it is): attributes, then children pairwise
-    if (node.nodeType !== fresh.nodeType || node.nodeName !== fresh.nodeName) { node.replaceWith(fresh.cloneNode(true)); return; }
-    if (node.nodeType !== 1) { if (node.nodeValue !== fresh.nodeValue) node.nodeValue = fresh.nodeValue; return; }
-    for (const a of Array.from(node.attributes)) if (!fresh.hasAttribute(a.name)) node.removeAttribute(a.name);
-    for (const a of fresh.attributes) if (node.getAttribute(a.name) !== a.value) node.setAttribute(a.name, a.value);
+    // make node equal to fresh (the parsed new line, left as it is): attributes, then children pairwise; a part
+    // equal already is left alone
+    if (node.isEqualNode(fresh)) return;
+    if (node.nodeType === 3 && fresh.nodeType === 3) { node.nodeValue = fresh.nodeValue; return; }
+    if (node.nodeType !== 1 || node.nodeName !== fresh.nodeName) { node.replaceWith(fresh.cloneNode(true)); return; }
+    for (const name of node.getAttributeNames()) if (!fresh.hasAttribute(name)) node.removeAttribute(name);
+    for (const name of fresh.getAttributeNames()) {
+      const value = fresh.getAttribute(name);
+      if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+    }
     const olds = node.childNodes, news = fresh.childNodes;
     while (olds.length > news.length) node.lastChild.remove();
     for (let k = 0; k < news.length; k++) {
@@ -216,14 +221,21 @@
     if (opts.fromHash) hashPending = null;  // the address is already this moment's
     else { hashPending = shownCoord; soon(); }
   }
-  // The address and the event list's scroll follow in the next frame, once however many moves happened before it
-  // (dragging, key repeat): each costs more than the rest of a move (history.replaceState talks to the browser,
-  // scrollIntoView lays the page out).
-  let framePending = false, scrollPending = false, hashPending = null;
+  // The event list's scroll follows in the next frame, and the address at most every 100 ms, once however many
+  // moves happened before (dragging, key repeat): each costs more than the rest of a move (scrollIntoView lays
+  // the page out, history.replaceState talks to the browser).
+  let framePending = false, scrollPending = false, hashPending = null, hashTimer = 0, hashAt = -1e9;
   function afterMoves() {
     framePending = false;
-    if (hashPending !== null) { history.replaceState(null, "", "#" + hashPending); hashPending = null; }
     if (scrollPending) scrollList();
+    if (hashPending !== null && !hashTimer) hashTimer = setTimeout(writeHash, Math.max(0, hashAt + 100 - performance.now()));
+  }
+  function writeHash() {
+    hashTimer = 0;
+    if (hashPending === null) return;
+    history.replaceState(null, "", "#" + hashPending);
+    hashPending = null;
+    hashAt = performance.now();
   }
   function soon() {
     if (!framePending) { framePending = true; requestAnimationFrame(afterMoves); }
