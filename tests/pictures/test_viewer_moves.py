@@ -31,7 +31,8 @@ MOVES = """([moves, fresh]) => {
   moves.forEach((m, k) => {
     if (m === 'next' || m === 'prev') document.getElementById(m).click(); else V.go(m);
     scratch.innerHTML = fresh ? fresh[k] : V.boardText(V.position());
-    out.push([V.position(), JSON.stringify(shape(board.firstElementChild)) === JSON.stringify(shape(scratch.firstElementChild)),
+    const same = JSON.stringify(shape(board.firstElementChild)) === JSON.stringify(shape(scratch.firstElementChild));
+    out.push([V.position(), same,
               document.querySelectorAll('#events li.now').length,
               (document.querySelector('#events li.now') || {dataset: {n: null}}).dataset.n]);
   });
@@ -103,9 +104,7 @@ def test_the_board_after_random_jumps_is_the_board_drawn_fresh(
 
 
 @pytest.mark.parametrize("ruleset", ["miras9", "morana"])
-def test_after_a_jump_the_current_event_is_marked_and_in_sight(
-    pages: dict[str, Any], page: Page, ruleset: str
-) -> None:
+def test_after_a_jump_the_current_event_is_marked_and_in_sight(pages: dict[str, Any], page: Page, ruleset: str) -> None:
     """The list's far blocks are skipped by the browser until needed: a jump anywhere still brings its row into the
     list's visible box in the next frame, and a click on a row goes to that event."""
     path, _, n = pages[ruleset]
