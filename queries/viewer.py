@@ -8,9 +8,10 @@ cards are not hidden in the page, they are absent from the file (no instance, no
 
 Size: each board is one SVG whose top-level elements are one per line (``queries.svgkit``); the file keeps each
 distinct line once and, per position, the list of line numbers, written as the difference from the previous
-position's list (lines kept, lines added). Moving to any position in the page is then a lookup and one
-``innerHTML`` of about fifty lines; the page keeps every 32nd position's list whole, so rebuilding a list costs at
-most 31 small diffs.
+position's list (lines kept, lines added), every 32nd position's list whole. The page rebuilds every position's
+list once when it opens; a move then keeps the elements of the lines both boards share, patches in place the
+element of a line that draws the same card, pile, counter or panel as a line going away, and copies the other new
+lines from their one parse (``web/viewer.js``), so it costs what changed, not the whole board.
 
 Coordinates in the page are those of ``annals position`` (``queries.positions``), resolved over the events as the
 view saw them: in a player's file the opponent's sealed MORANA Commit is ``Sealed`` events, not ``Committed``.

@@ -12,7 +12,7 @@
   const steps = D.events.map((e) => D.steps[e[1]]);
   const kinds = D.events.map((e) => D.kinds[e[2]]);
   const keys = [...new Set(D.marks.map((m) => m[0]))].sort((a, b) => a - b);
-  let cur = -1, shownCoord = "", cache = { count: -1, list: null };
+  let cur = -1, shownCoord = "";
   const past = [];
 
   // ------------------------------------------------------------------ boards
@@ -23,25 +23,68 @@
     for (let k = sep + 1; k < d.length; k += 2) out.splice(d[k], 0, d[k + 1]);
     return out;
   }
-  function listAt(count) {
-    if (cache.count === count) return cache.list;
-    let start, list;
-    if (cache.count >= 0 && cache.count < count && Math.floor(count / K) === Math.floor(cache.count / K)) {
-      start = cache.count; list = cache.list;
-    } else {
-      start = count - (count % K); list = D.boards[start];
-    }
-    for (let j = start + 1; j <= count; j++) list = applyDiff(list, D.boards[j]);
-    cache = { count: count, list: list };
-    return list;
+  // Every position's list of lines, rebuilt once when the page opens (the file keeps every 32nd whole and the
+  // others as diffs, to stay small): a move then looks its list up.
+  const lists = new Array(N + 1);
+  for (let c = 0, list = null; c <= N; c++) {
+    list = c % K === 0 ? D.boards[c] : applyDiff(list, D.boards[c]);
+    lists[c] = list;
   }
+  function listAt(count) { return lists[count]; }
   function svgAt(count) { return listAt(count).map((i) => D.lines[i]).join("\n"); }
 
   // The board in the page: an <svg> (its first and last lines) whose children are the other lines' elements. A
-  // move keeps the elements of lines both boards share and parses only the new lines, so the browser restyles
-  // and lays out what changed, not the whole board.
+  // move keeps the elements of lines both boards share and parses only the new lines; a new line that draws the
+  // same thing as a line going away (the same card instance, the same pile or counter of the same side, the same
+  // panel) patches that line's element in place, only the attributes and text that differ, instead of replacing
+  // it. So the browser restyles and lays out what changed (a card's wounds, a pile's count), not the whole board,
+  // nor even the whole card.
   let shownList = [], shownNodes = [], svgRoot = null;
   const scratch = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  const lineKeys = new Array(D.lines.length);
+  const IDENTITY = /\bdata-(card|zone|side|counter|panel|power|back)="([^"]*)"/g;
+  function keyOf(line) {
+    // what a line draws: its tag and identifying data attributes (for a card, its instance alone); a line
+    // without any, its opening tag
+    let k = lineKeys[line];
+    if (k !== undefined) return k;
+    const text = D.lines[line], open = text.slice(0, text.indexOf(">"));
+    const card = /\bdata-card="([^"]*)"/.exec(open);
+    if (card) k = "card " + card[1];
+    else {
+      const ids = open.match(IDENTITY);
+      k = ids ? open.slice(0, open.search(/\s/)) + " " + ids.join(" ") : open;
+    }
+    lineKeys[line] = k;
+    return k;
+  }
+  // Each line is parsed once, the first time a board shows it; the board gets copies of that element.
+  const parsed = new Array(D.lines.length);
+  function parseLines(lines) {
+    const todo = lines.filter((line) => parsed[line] === undefined);
+    if (todo.length) {
+      scratch.innerHTML = todo.map((line) => D.lines[line]).join("");
+      Array.from(scratch.children).forEach((node, k) => { parsed[todo[k]] = node; });
+    }
+  }
+  function patch(node, fresh) {
+    // make node equal to fresh (the parsed new line, left as it is): attributes, then children pairwise; a part
+    // equal already is left alone
+    if (node.isEqualNode(fresh)) return;
+    if (node.nodeType === 3 && fresh.nodeType === 3) { node.nodeValue = fresh.nodeValue; return; }
+    if (node.nodeType !== 1 || node.nodeName !== fresh.nodeName) { node.replaceWith(fresh.cloneNode(true)); return; }
+    for (const name of node.getAttributeNames()) if (!fresh.hasAttribute(name)) node.removeAttribute(name);
+    for (const name of fresh.getAttributeNames()) {
+      const value = fresh.getAttribute(name);
+      if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+    }
+    const olds = node.childNodes, news = fresh.childNodes;
+    while (olds.length > news.length) node.lastChild.remove();
+    for (let k = 0; k < news.length; k++) {
+      if (k < olds.length) patch(olds[k], news[k]);
+      else node.appendChild(news[k].cloneNode(true));
+    }
+  }
   function draw(count) {
     const list = listAt(count);
     const n = list.length;
@@ -70,9 +113,28 @@
       else fresh.push(i);
     }
     if (fresh.length) {
-      scratch.innerHTML = fresh.map((i) => D.lines[list[i]]).join("");
-      const made = Array.from(scratch.children);
-      fresh.forEach((i, k) => { nodes[i] = made[k]; });
+      const going = new Map();  // the elements of lines going away, by what they draw
+      for (const [line, pool] of spare) {
+        for (const node of pool) {
+          const k = keyOf(line);
+          if (!going.has(k)) going.set(k, []);
+          going.get(k).push(node);
+        }
+      }
+      spare.clear();
+      parseLines(fresh.map((i) => list[i]));
+      for (const i of fresh) {
+        const made = parsed[list[i]], pool = going.get(keyOf(list[i]));
+        const old = pool && pool.shift();
+        if (old && old.nodeName === made.nodeName) {
+          patch(old, made);
+          nodes[i] = old;
+        } else {
+          if (old) pool.unshift(old);
+          nodes[i] = made.cloneNode(true);
+        }
+      }
+      for (const pool of going.values()) for (const node of pool) node.remove();
     }
     for (const pool of spare.values()) for (const node of pool) node.remove();
     let ref = svgRoot.firstElementChild;
@@ -156,17 +218,33 @@
     where.textContent = e
       ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.steps[e[1]]}`
       : `start · before any event (${N} events)`;
-    if (!opts.fromHash) history.replaceState(null, "", "#" + shownCoord);
+    if (opts.fromHash) hashPending = null;  // the address is already this moment's
+    else { hashPending = shownCoord; soon(); }
   }
-  // The event list follows in the next frame, once however many moves happened before it (dragging, key repeat).
-  let scrollPending = false;
+  // The event list's scroll follows in the next frame, and the address at most every 100 ms, once however many
+  // moves happened before (dragging, key repeat): each costs more than the rest of a move (scrollIntoView lays
+  // the page out, history.replaceState talks to the browser).
+  let framePending = false, scrollPending = false, hashPending = null, hashTimer = 0, hashAt = -1e9;
+  function afterMoves() {
+    framePending = false;
+    if (scrollPending) scrollList();
+    if (hashPending !== null && !hashTimer) hashTimer = setTimeout(writeHash, Math.max(0, hashAt + 100 - performance.now()));
+  }
+  function writeHash() {
+    hashTimer = 0;
+    if (hashPending === null) return;
+    history.replaceState(null, "", "#" + hashPending);
+    hashPending = null;
+    hashAt = performance.now();
+  }
+  function soon() {
+    if (!framePending) { framePending = true; requestAnimationFrame(afterMoves); }
+  }
   function scrollList() {
     scrollPending = false;
     if (cur > 0) items[cur - 1].scrollIntoView({ block: "nearest" });
   }
-  function scrollSoon() {
-    if (!scrollPending) { scrollPending = true; requestAnimationFrame(scrollList); }
-  }
+  function scrollSoon() { scrollPending = true; soon(); }
   function jumpTo(list, dir) {
     if (dir > 0) { const n = list.find((p) => p > cur); if (n !== undefined) go(n, { jump: true }); }
     else { let p; for (const x of list) { if (x < cur) p = x; else break; } if (p !== undefined) go(p, { jump: true }); }
@@ -213,8 +291,13 @@
   $("title").textContent = `${rulesetName} · game ${g.game_id} · ${g.view} view · ${g.players.join(" vs ")}`;
   if (g.result) $("result").textContent = g.result.winner >= 0 ? `p${g.result.winner} won (${g.result.reason})` : `no winner (${g.result.reason})`;
   slider.max = String(N);
-  const list = $("events"), frag = document.createDocumentFragment();
+  // The event list in blocks of ROWS rows, each its own <ol>: once the page has measured a block, a block out of
+  // sight is skipped (content-visibility: auto, at its measured size), so a move restyles, lays out and paints the
+  // rows near the one it marks, not the whole list.
+  const ROWS = 40, list = $("events"), blocks = [];
+  let block = null;
   D.events.forEach((e, i) => {
+    if (i % ROWS === 0) blocks.push((block = list.appendChild(document.createElement("ol"))));
     const li = document.createElement("li");
     li.dataset.n = String(i);
     const t = document.createElement("span");
@@ -223,9 +306,15 @@
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);
-    frag.append(li);
+    block.append(li);
   });
-  list.append(frag);
+  function skipFarBlocks() {
+    const heights = blocks.map((b) => b.getBoundingClientRect().height);  // one layout, before any block is skipped
+    blocks.forEach((b, k) => {
+      b.style.containIntrinsicSize = `auto ${heights[k]}px`;
+      b.classList.add("far");
+    });
+  }
   const marks = $("marks");
   for (const [pos, mark, label] of D.marks) {
     const s = document.createElement("span");
@@ -306,6 +395,7 @@
     resolve: resolve,
     position: () => cur,
     coordinate: () => shownCoord,
+    boardText: (count) => svgAt(count),  // the file's SVG text of a position's board, as a fresh draw parses it
     // the move, then the style and layout it causes (forced here, so the time counts them; painting is not)
     timeMove: (count) => {
       const t0 = performance.now();
@@ -322,6 +412,7 @@
     },
   };
 
+  skipFarBlocks();
   const start = decodeURIComponent(location.hash.slice(1));
   go(0, { fromHash: true });
   if (start) goCoordinate(start, true);
