@@ -5,6 +5,7 @@ shipped decks make each happen (fold equals the engine at every decision)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from annals.engine.miras9.bots import HeuristicAgent
@@ -17,6 +18,8 @@ from annals.engine.rng import Rng
 from annals.engine.runner import Game
 from annals.engine.simulate import bots_for, make_header
 from annals.schemas import miras9 as ev
+from annals.schemas.records import instance_id
+from tests.golden.games import golden_path
 from tests.miras9.test_properties import _check, play_folding, tally
 
 NEW = ("ss-boarder", "ss-workship", "ss-tender")
@@ -148,3 +151,22 @@ def test_bot_games_of_the_shipped_decks_use_each_card_M9_064_M9_043_M9_099() -> 
         current.append(Game(RULESET, h, bots_for(RULESET, h), on_event=check))
         play_folding(current[-1], 3)
     assert all(fired[k] for k in wanted), {k: fired[k] for k in wanted}
+
+
+def test_the_showcase_golden_games_show_each_card_M9_064_M9_043_M9_099() -> None:
+    """The golden games of shipwrights (the heuristic, seat 0) against corsairs show the cards at work, so a
+    change that stops them shows as a diff of these: seed 12 a Workship's ability used [M9-043] and a crew member
+    of an Echo Tender Manifesting [M9-099]; seed 15 a Boarding Hulk contesting the enemy Interior for 2
+    [M9-064]."""
+    ids = {cid: {instance_id(p, i) for i, c in enumerate(DECKS[deck].cards) if c == cid}
+           for p, deck, cid in ((0, "shipwrights", "ss-workship"), (0, "shipwrights", "ss-tender"),
+                                (1, "corsairs", "ss-boarder"))}  # fmt: skip
+    shown = golden_path("miras9", 12).read_text()
+    assert shown.splitlines()[1].endswith("with deck 'shipwrights' (36 cards)")
+    assert {int(c) for c in re.findall(r"AbilityActivated card=(\d+) ", shown)} & ids["ss-workship"]
+    crew = {int(c) for c, host in re.findall(r"Embarked card=(\d+) host=(\d+)", shown) if int(host) in ids["ss-tender"]}
+    assert crew & {int(c) for c in re.findall(r"Manifested card=(\d+) ", shown)}
+    contest = golden_path("miras9", 15).read_text()
+    into = r"ShipSiteMoved cards=\[(\d+)[^]]*\] src='lane:1:\w+' dst='lane:0:interior' cost=2 kind='contest'"
+    moved = re.findall(into, contest)
+    assert {int(c) for c in moved} & ids["ss-boarder"]
