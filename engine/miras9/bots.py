@@ -15,8 +15,7 @@ where its crew can step off (a Boarding Hulk's crew of Characters into the enemy
 Ship-Site's own abilities (ruling R-M9-59) it uses when they help: a self-repair when the wounds are worth the
 tap (which is also its move), a GRIT boost at reaction speed only for a combatant the wave would otherwise defeat.
 At Attune it Manifests with crew first where a card grants them the action (ruling R-M9-60: crew cannot block,
-so their tap costs nothing a Unit standing there would lose), then with the highest ECHO. It reads only public
-state and its own cards.
+so their tap costs nothing a Unit standing there would lose). It reads only public state and its own cards.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from typing import Any
 
 from annals.engine import agents
 from annals.engine.core import DecisionPoint
-from annals.engine.miras9.board import atk, echo_of, grit, is_unit, ship_at, unit_lanes
+from annals.engine.miras9.board import atk, grit, is_unit, ship_at, unit_lanes
 from annals.engine.miras9.combat import attackers_in
 from annals.engine.miras9.shipsites import covers_site, is_ship_site, retaliation
 from annals.engine.miras9.state import M9State, lane_of, loc_of, side_of
@@ -399,8 +398,8 @@ class HeuristicAgent:
         if aw is not None:
             return aw
         manifests = [o for o in opts if type(o) is DoManifest]
-        if manifests:  # crew first (R-M9-60: they cannot block, so their tap loses nothing), then the most Echo
-            return max(manifests, key=lambda o: (s.cards[o.card].aboard != 0, echo_of(s, s.cards[o.card])))
+        if manifests:  # crew first (R-M9-60: they cannot block, so their tap loses nothing), else the first
+            return next((o for o in manifests if s.cards[o.card].aboard), manifests[0])
         for kind in (DoPressure, Activate):
             for o in opts:
                 if type(o) is kind:
