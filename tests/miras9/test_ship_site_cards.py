@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
+
 from annals.engine.miras9.bots import HeuristicAgent
 from annals.engine.miras9.builder import Table
 from annals.engine.miras9.cardtext import card_text
@@ -23,6 +25,11 @@ from tests.golden.games import golden_path
 from tests.miras9.test_properties import _check, play_folding, tally
 
 NEW = ("ss-boarder", "ss-workship", "ss-tender")
+WANTED = (
+    "Ship-Site contesting an enemy Interior [M9-064]",
+    "Ship-Site ability [M9-043]",
+    "crew Manifest granted by its host [M9-099]",
+)  # as test_properties.tally counts them
 
 
 def heuristic(t: Table, p: int = 0) -> object:
@@ -128,8 +135,6 @@ def test_bot_games_of_the_shipped_decks_use_each_card_M9_064_M9_043_M9_099() -> 
     (each counted as the soak counts it, ``test_properties.tally``). At most 64 games; it stops once each has
     happened."""
     decks = sorted(DECKS)
-    wanted = ("Ship-Site contesting an enemy Interior [M9-064]", "Ship-Site ability [M9-043]",
-              "crew Manifest granted by its host [M9-099]")  # fmt: skip
     fired: Counter[str] = Counter()
     current: list[Game] = []
 
@@ -141,7 +146,7 @@ def test_bot_games_of_the_shipped_decks_use_each_card_M9_064_M9_043_M9_099() -> 
             tally(fired, state, event)
 
     for seed in range(64):
-        if all(fired[k] for k in wanted):
+        if all(fired[k] for k in WANTED):
             break
         pair = [("shipwrights", "corsairs")[(seed // 2) % 2], decks[seed % len(decks)]]
         bots = ["heuristic", "random"]
@@ -150,7 +155,7 @@ def test_bot_games_of_the_shipped_decks_use_each_card_M9_064_M9_043_M9_099() -> 
         h = make_header(RULESET, seed, pair, bots, max_turns=DEFAULT_MAX_TURNS)
         current.append(Game(RULESET, h, bots_for(RULESET, h), on_event=check))
         play_folding(current[-1], 3)
-    assert all(fired[k] for k in wanted), {k: fired[k] for k in wanted}
+    assert all(fired[k] for k in WANTED), {k: fired[k] for k in WANTED}
 
 
 def test_the_showcase_golden_games_show_each_card_M9_064_M9_043_M9_099() -> None:
@@ -170,3 +175,31 @@ def test_the_showcase_golden_games_show_each_card_M9_064_M9_043_M9_099() -> None
     into = r"ShipSiteMoved cards=\[(\d+)[^]]*\] src='lane:1:\w+' dst='lane:0:interior' cost=2 kind='contest'"
     moved = re.findall(into, contest)
     assert {int(c) for c in moved} & ids["ss-boarder"]
+
+
+@pytest.mark.soak
+def test_soak_how_often_the_ship_site_text_fires(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--soak``: 2,000 seeded games over every ordered pairing of shipped decks, both bots in both seats (as
+    ``test_properties``' soak chooses them), the fold compared with the engine every 25 decisions; prints how
+    often each of the three fired, by the bot that made it."""
+    decks, bots = sorted(DECKS), ("heuristic", "random")
+    fired: Counter[str] = Counter()
+    current: list[Game] = []
+
+    def count(event: object) -> None:
+        state = current[-1].state
+        assert isinstance(state, M9State)
+        seen: Counter[str] = Counter()
+        tally(seen, state, event)
+        agent = current[-1].header.players[getattr(event, "player", 0)].agent
+        fired.update({f"{rule} by {agent}": n for rule, n in seen.items() if n and rule in WANTED})
+
+    for seed in range(2000):
+        pair = [decks[seed % len(decks)], decks[(seed // len(decks)) % len(decks)]]
+        h = make_header(RULESET, seed, pair, [bots[seed % 2], bots[(seed // 2) % 2]], max_turns=DEFAULT_MAX_TURNS)
+        current.append(Game(RULESET, h, bots_for(RULESET, h), on_event=count))
+        play_folding(current[-1], 25)
+        current.clear()
+    with capsys.disabled():
+        print("\nShip-Site text in 2000 games:", ", ".join(f"{k} {v}" for k, v in sorted(fired.items())))
+    assert all(any(k.startswith(rule) for k in fired) for rule in WANTED), fired
