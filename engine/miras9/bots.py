@@ -9,8 +9,13 @@ does not (to the enemy half, to Pressure there), Spots enemy Units that are En R
 never disembarks. It uses every Blackwake it can (a wound where it kills), makes every granted extra attack, and
 sends an endangered Character out of the wave by Escape Route. A Ship-Site of its own contests an enemy Exterior
 or Space that no enemy Unit holds (and comes back when the enemy gathers there), its crew step off there to
-Pressure, and it attacks an enemy Ship-Site whose retaliation it survives. It reads only public state and its own
-cards.
+Pressure, and it attacks an enemy Ship-Site whose retaliation it survives. Among the contests it prefers the one
+that takes most from the enemy: a Site with abilities (they are lost while contested [M9-065]), and a position
+where its crew can step off (a Boarding Hulk's crew of Characters into the enemy Interior, ruling R-M9-58). A
+Ship-Site's own abilities (ruling R-M9-59) it uses when they help: a self-repair when the wounds are worth the
+tap (which is also its move), a GRIT boost at reaction speed only for a combatant the wave would otherwise defeat.
+At Attune it Manifests with crew first where a card grants them the action (ruling R-M9-60: crew cannot block,
+so their tap costs nothing a Unit standing there would lose). It reads only public state and its own cards.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from annals.engine import agents
 from annals.engine.core import DecisionPoint
-from annals.engine.miras9.board import atk, grit, is_unit, ship_at
+from annals.engine.miras9.board import atk, grit, is_unit, ship_at, unit_lanes
 from annals.engine.miras9.combat import attackers_in
 from annals.engine.miras9.shipsites import covers_site, is_ship_site, retaliation
 from annals.engine.miras9.state import M9State, lane_of, loc_of, side_of
@@ -37,6 +42,7 @@ from annals.schemas.miras9 import (
     DoPressure,
     Embark,
     Generate,
+    Heal,
     MoveShipSite,
     MoveUnit,
     Mulligan,
@@ -180,8 +186,10 @@ class HeuristicAgent:
         return Pass()
 
     def _ship_move(self, s: M9State, opts: list[Any]) -> Any:
-        """Contest an enemy position whose column no enemy Unit holds; come back from one the enemy holds."""
+        """Contest an enemy position whose column no enemy Unit holds (the one that takes most, ``_contest_value``);
+        come back from one the enemy holds."""
         budget = len(s.players[self.player].resource)
+        best, best_score = None, -1
         for o in opts:
             if type(o) is not MoveShipSite:
                 continue
@@ -190,8 +198,20 @@ class HeuristicAgent:
             if side_of(cs.loc) != self.player and side_of(o.loc) == self.player and here and not there:
                 return o  # return from a contest the enemy now holds
             if side_of(cs.loc) == self.player and side_of(o.loc) != self.player and not there and budget >= 3:
-                return o  # contest: the enemy Site loses its abilities, the crew can Pressure there
-        return None
+                score = self._contest_value(s, cs, lane_of(o.loc))  # contest: the Site loses its abilities
+                if score > best_score:
+                    best, best_score = o, score
+        return best
+
+    def _contest_value(self, s: M9State, ship: Any, lane: int) -> int:
+        """What contesting the enemy position in ``lane`` takes: 1 if the Site there has abilities (lost while
+        contested [M9-065]), 1 if a crew member aboard may step off there to Pressure (a Character never in Space
+        [M9-059]; the enemy Interior only by a Boarding Hulk's permission, R-M9-58)."""
+        site = s.players[1 - self.player].sites[lane]
+        d = s.pool[s.cards[site].cid] if site else None
+        value = int(d is not None and bool(d.statics or d.keywords))
+        crew = [s.cards[c] for c in s.board if s.cards[c].aboard == ship.iid]
+        return value + int(any(lane in unit_lanes(s.pool[c.cid]) for c in crew))
 
     def _disembark(self, s: M9State, opts: list[Any]) -> Any:
         """Step ready crew off a Ship-Site contesting an enemy position no enemy Unit holds, to Pressure there."""
@@ -221,6 +241,10 @@ class HeuristicAgent:
             best = max(plays, key=lambda o: self._value(s, o))
             if self._value(s, best) > 0:
                 return best
+        for a in acts:  # a Ship-Site's repair of itself, when its wounds are worth the tap (its move this turn)
+            src = s.cards[a.card]
+            if a.target == 0 and is_ship_site(s, src) and src.wounds and self._mends(s, src, a):
+                return a
         for a in acts:
             t = s.cards.get(a.target)
             if t is not None and (
@@ -228,6 +252,12 @@ class HeuristicAgent:
             ):
                 return a
         return Pass()
+
+    def _mends(self, s: M9State, src: Any, a: Activate) -> bool:
+        """Does this self-targeted ability heal, and are the wounds worth it: all of its amount, or the Ship-Site
+        two wounds or fewer from defeat [M9-030]?"""
+        heals = [e.amount for e in s.pool[src.cid].abilities[a.ability].effects if type(e) is Heal]
+        return bool(heals) and (src.wounds >= heals[0] or grit(s, src) - src.wounds <= 2)
 
     def _attack(self, s: M9State, opts: list[Any]) -> Any:
         aw = self._best_awaken(s, opts)
@@ -308,6 +338,10 @@ class HeuristicAgent:
                 mine = t.ctrl == self.player
                 card = s.cards[o.card]
                 eff_names = self._effect_names(s, card.cid, o)
+                if type(o) is Activate and is_ship_site(s, card):  # R-M9-59: only for a combatant it saves
+                    if mine and "boost" in eff_names and w.step == 4 and self._saved(s, t, card.cid, o):
+                        return o
+                    continue
                 if mine and ("shield" in eff_names or "boost" in eff_names or "heal" in eff_names) and w.step == 4:
                     return o
                 if not mine and ("wound" in eff_names) and grit(s, t) - t.wounds <= 2:
@@ -317,6 +351,17 @@ class HeuristicAgent:
                 if mine and "escape" in eff_names and w.step == 4 and self._endangered(s, t.iid):
                     return o
         return Pass()
+
+    def _saved(self, s: M9State, t: Any, cid: str, o: Activate) -> bool:
+        """Would the wave defeat ``t`` without this ability's GRIT boost, and not with it?"""
+        more = sum(getattr(e, "grit", 0) for e in s.pool[cid].abilities[o.ability].effects)
+        foes = self._wave_foes(s)
+        return self._endangered(s, t.iid) and sum(atk(s, s.cards[c]) for c in foes) < grit(s, t) - t.wounds + more
+
+    def _wave_foes(self, s: M9State) -> list[int]:
+        w = s.wave
+        assert w is not None
+        return [c for c in w.attackers + w.blockers if c in s.cards and s.cards[c].ctrl != self.player]
 
     def _endangered(self, s: M9State, card: int) -> bool:
         """Would the wave's enemy combatants' ATK, all together, defeat ``card``?"""
@@ -352,7 +397,10 @@ class HeuristicAgent:
         aw = self._best_awaken(s, opts)
         if aw is not None:
             return aw
-        for kind in (DoManifest, DoPressure, Activate):
+        manifests = [o for o in opts if type(o) is DoManifest]
+        if manifests:  # crew first (R-M9-60: they cannot block, so their tap loses nothing), else the first
+            return next((o for o in manifests if s.cards[o.card].aboard), manifests[0])
+        for kind in (DoPressure, Activate):
             for o in opts:
                 if type(o) is kind:
                     return o

@@ -37,6 +37,7 @@ from annals.schemas.records import instance_id
 EARLIER_FILES = {  # each earlier pool's cards.toml, by hash
     "cdbf1905cc74e766": DATA / "cards-edition1.toml",
     "ff31c769e9757719": DATA / "cards-edition2.toml",
+    "0b0fc7bf2d3f4083": DATA / "cards-edition3.toml",  # edition 3 before the Ship-Site text cards (R-M9-62)
 }
 # edition -> (first event tag, first option tag) of the kinds it added: edition 2 UnitMoved (60) .. DestinationChosen
 # (75) and MoveUnit (40) .. UseExtraAttack (52); edition 3 ShipSiteMoved (80) .. and MoveShipSite (60) ..

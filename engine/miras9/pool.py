@@ -118,8 +118,9 @@ def with_cards(extra: tuple[CardDefinition, ...], base: str = "") -> Pool:
 
 # The shipped pools before this one, by hash, and the rules edition their games were played under
 # (``M9State.edition``). Each later pool only adds cards, so the shipped pool holds every card of theirs unchanged
-# (ruling R-M9-45).
-EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1, "ff31c769e9757719": 2}
+# (ruling R-M9-45). A pool that only added cards keeps its edition: 0b0fc7bf... is edition 3 before the Ship-Site
+# text cards (ruling R-M9-62), its games replayed by today's rules.
+EARLIER_POOLS: dict[str, int] = {"cdbf1905cc74e766": 1, "ff31c769e9757719": 2, "0b0fc7bf2d3f4083": 3}
 
 
 def pool_base(digest: str, extra: Sequence[CardDefinition] = ()) -> str:

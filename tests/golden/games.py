@@ -20,10 +20,14 @@ toyrules.register()  # ``python -m tests.golden.regenerate`` runs outside pytest
 GOLDEN_DIR = Path(__file__).parent
 SEEDS = (1, 2)
 TURN_CAP = 40
+# Golden games of a chosen pairing besides the first and last deck, by ruleset: (decks, seeds). Miras 9's Ship-Site
+# text cards (shipwrights against corsairs); the seeds were picked to show them: 12 a Workship ability, crew
+# Manifest, Ship-Site and Unit moves, embarking and Blackwake; 15 a Boarding Hulk contesting the enemy Interior.
+SHOWCASE: dict[str, tuple[list[str], tuple[int, ...]]] = {"miras9": (["shipwrights", "corsairs"], (12, 15))}
 
 
 def golden_games() -> list[tuple[str, int]]:
-    return [(name, seed) for name in ruleset_names() for seed in SEEDS]
+    return [(name, seed) for name in ruleset_names() for seed in (*SEEDS, *SHOWCASE.get(name, ([], ()))[1])]
 
 
 def golden_path(name: str, seed: int) -> Path:
@@ -35,7 +39,8 @@ def render_game(name: str, seed: int) -> str:
     ruleset = get_ruleset(name)
     decks = sorted(ruleset.decks())
     bots = ["heuristic", "random"] if "heuristic" in ruleset.agents() else ["random", "random"]
-    pair = [decks[0], decks[-1]]
+    shown, seeds = SHOWCASE.get(name, ([], ()))
+    pair = shown if seed in seeds else [decks[0], decks[-1]]
     header = make_header(ruleset, seed, pair, bots, max_turns=TURN_CAP)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "golden.log"

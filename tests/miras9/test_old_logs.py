@@ -1,4 +1,6 @@
-"""Logs written before movement and crews existed (the first card pool) still read, replay and verify."""
+"""Logs written before movement and crews existed (the first card pool) still read, replay and verify; so do those of
+each later pool (edition 2: movement without Ship-Sites; edition 3 before the Ship-Site text cards, ruling
+R-M9-62)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import msgspec
 
 from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
 from annals.engine.miras9.ruleset import RULESET
+from annals.engine.miras9.state import EDITION
 from annals.engine.replay import rerun, verify_log
 from annals.engine.simulate import make_header
 from annals.schemas import miras9 as ev
@@ -15,6 +18,7 @@ from annals.schemas.logfile import read_log
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-cdbf1905.log"
 MOVES = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-ff31c769.log"  # edition 2: no Ship-Sites
+SHIPS = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-0b0fc7bf.log"  # edition 3, before ss-boarder
 
 
 def test_a_log_of_the_first_pool_still_verifies_M9_031() -> None:
@@ -57,4 +61,21 @@ def test_a_log_of_the_movement_pool_still_verifies_M9_031() -> None:
     report = rerun(log)
     assert report.ok and report.events_checked == len(log.events), report
     proved = verify_log(MOVES)
+    assert (proved.events, proved.winner) == (len(log.events), log.close.winner)
+
+
+def test_a_log_of_the_pool_before_the_ship_site_text_cards_still_verifies_M9_030_M9_063() -> None:
+    """Ruling R-M9-62: the committed log of the pool before Boarding Hulk, Salvage Workship and Echo Tender (a
+    corsairs game whose Ship-Sites move [M9-063] and are attacked [M9-030], written before they were added) names
+    an earlier pool of today's edition: it re-runs event for event under today's rules (no earlier edition's
+    note), and verify proves it."""
+    log = read_log(SHIPS)
+    digest = log.header.card_pool_hash
+    assert EARLIER_POOLS.get(digest) == EDITION == 3 and digest != SHIPPED.digest
+    assert RULESET.new_state(log.header).edition == 3 and RULESET.edition_note(log.header) == ""
+    assert any(type(e) is ev.ShipSiteMoved for e in log.events)
+    assert any(type(e) is ev.ShipSiteAttacked for e in log.events)
+    report = rerun(log)
+    assert report.ok and report.events_checked == len(log.events), report
+    proved = verify_log(SHIPS)
     assert (proved.events, proved.winner) == (len(log.events), log.close.winner)

@@ -20,11 +20,16 @@ import pytest
 
 import annals
 from annals.engine.errata import replay_logs
-from annals.engine.miras9.cards import pool_hash
-from annals.engine.miras9.editions import EARLIER_FILES, earlier_cards
+from annals.engine.miras9.cards import SPIRIT_SUFFIX, pool_hash
+from annals.engine.miras9.editions import ADDED_TAGS, EARLIER_FILES, earlier_cards
 from annals.engine.miras9.pool import EARLIER_POOLS, SHIPPED
+from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.replay import rerun, verify_log
+from annals.engine.runner import finalize_header, play
+from annals.engine.simulate import bots_for, header_for
 from annals.ingest.loader import ingest
+from annals.schemas import miras9 as ev
+from annals.schemas.carddefs import definition, extended_pool_hash
 from annals.schemas.errors import (
     CardNotInPoolError,
     CardPoolError,
@@ -32,8 +37,9 @@ from annals.schemas.errors import (
     InconsistentLogError,
     UnknownCardPoolError,
 )
-from annals.schemas.header import DeckList, game_id_of
+from annals.schemas.header import DeckList, PlayerInfo, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter, read_log
+from annals.schemas.records import instance_id
 
 OLD = "cdbf1905cc74e766"  # the first shipped pool: edition 1
 EDITION_1_LOG = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-edition1.log"
@@ -232,3 +238,72 @@ def test_an_edition_2_header_over_a_ship_site_deck_is_refused_M9_031_M9_030(tmp_
     named = str(error).split(" holds ", 1)[1].split("'")[1]
     assert named not in ids and named in {cid for cid in SHIPPED}
     assert f"card pool {before!r} (edition 2)" in str(error)
+
+
+def test_a_header_of_the_pool_before_the_ship_site_text_cards_is_refused_over_them_R_M9_62(tmp_path: Path) -> None:
+    """Ruling R-M9-62: the pool before Boarding Hulk, Salvage Workship and Echo Tender is an earlier pool of
+    today's edition 3, its kept file today's cards but those three and Halden (the shipwrights deck's Planet). A
+    shipwrights game (all three in its deck) with its header made to name that pool is refused at the header,
+    naming one of them and today's hash [M9-031]; the committed log of that pool made to name today's pool still
+    verifies: same rules, and every card of its game today's card unchanged, so no check could tell the two apart,
+    and none need."""
+    before = "0b0fc7bf2d3f4083"
+    new = {"ss-boarder", "ss-workship", "ss-tender"}
+    assert EARLIER_POOLS[before] == 3
+    ids, edition_2 = earlier_cards(before), earlier_cards("ff31c769e9757719")
+    assert ids is not None and edition_2 is not None and edition_2 < ids
+    assert ids == {cid for cid in SHIPPED if not cid.endswith(SPIRIT_SUFFIX)} - new - {"planet-halden"}
+    game = annals.simulate("miras9", 1, decks=["shipwrights", "vanguard"], out=tmp_path / "g", seed=5)[0]
+    bad = edited(game, tmp_path / "claims-before.log", card_pool_hash=before)
+    error = refused(bad, CardNotInPoolError)
+    assert error.field == "header: decks"
+    named = str(error).split(" holds ", 1)[1].split("'")[1]
+    assert named in new | {"planet-halden"}  # the leader is checked first
+    assert f"card pool {before!r} (edition 3)" in str(error)
+    assert f"the header's card_pool_hash must be {SHIPPED.digest!r}" in str(error)
+    old = Path(__file__).resolve().parents[1] / "fixtures" / "miras9-pool-0b0fc7bf.log"
+    today = edited(old, tmp_path / "stamped-today.log", card_pool_hash=SHIPPED.digest)
+    assert verify_log(today).events == len(read_log(old).events)
+
+
+def test_an_edition_2_header_over_a_ship_site_put_into_play_is_refused_M9_030_M9_020(tmp_path: Path) -> None:
+    """[M9-030] [M9-020] The reverse of the errata check (``editions._check_ship_sites``, rulings R-M9-56,
+    R-M9-61): Frontier Outpost made a Ship-Site of the Interior only (so it never has a move on offer and no kind
+    edition 3 added is ever logged or offered), started by both players. Played by today's rules it goes into play
+    at a board position; that log, its header made to name the cards' hash over the edition-2 pool, is refused at
+    that event, naming today's hash. The same game under its edition-2 header puts it in a Site slot and
+    verifies."""
+    before = "ff31c769e9757719"
+    hold = {"id": "site-outpost", "name": "Frontier Outpost", "type": "ship_site", "gen": 1, "atk": 1, "grit": 3,
+            "lanes": [1]}  # fmt: skip
+    cards = [definition("cards", hold)]
+    today = get_ruleset("miras9").with_cards(cards)  # type: ignore[attr-defined]
+    vanguard = today.decks()["vanguard"]  # every card in edition 2's pool; Frontier Outpost its only Site
+    deck = DeckList("outposts", [c for c in vanguard.cards if c not in ("site-foundry", "site-mine")], vanguard.leader)
+    players = [PlayerInfo("h", "heuristic"), PlayerInfo("r", "random")]
+    header = header_for(today, 7, players, [deck, deck], max_turns=4)
+    play(today, header, bots_for(today, header), tmp_path / "today.log")
+    log = read_log(tmp_path / "today.log")
+    assert verify_log(tmp_path / "today.log").events == len(log.events)
+    ids = {instance_id(p, i) for p in (0, 1) for i, cid in enumerate(deck.cards) if cid == "site-outpost"}
+    into_play = [e for e in log.events if type(e) is ev.CardMoved and e.card in ids and e.dst.startswith("lane:")]
+    assert into_play and into_play[0].dst == "lane:0:interior"
+    later_events = [e for e in log.events if type(e).__struct_config__.tag >= ADDED_TAGS[3][0]]
+    later_options = [o for d in log.decisions for o in d.offered if type(o).__struct_config__.tag >= ADDED_TAGS[3][1]]
+    assert not later_events and not later_options  # only the Ship-Site check can tell the editions apart
+    claimed = extended_pool_hash(before, cards)
+    bad = edited(tmp_path / "today.log", tmp_path / "claims-edition-2.log", card_pool_hash=claimed)
+    error = refused(bad, EditionMismatchError)
+    assert error.field == f"event {into_play[0].n}: dst"
+    assert "a Ship-Site goes into play at a board position (lane:0:interior), as only the rules of edition 3 put " \
+           f"one, not those of card pool {claimed!r} (edition 2)" in str(error)  # fmt: skip
+    assert f"its header's card_pool_hash must be {header.card_pool_hash!r}" in str(error)
+
+    old = finalize_header(msgspec.structs.replace(header, card_pool_hash=claimed, game_id=""))
+    played = ruleset_for(old)
+    assert played.edition(old) == 2  # type: ignore[attr-defined]
+    play(played, old, bots_for(played, old), tmp_path / "edition2.log")
+    log2 = read_log(tmp_path / "edition2.log")
+    slots = [e for e in log2.events if type(e) is ev.CardMoved and e.card in ids]
+    assert slots and all(e.dst.startswith("site:") for e in slots[:2])
+    assert verify_log(tmp_path / "edition2.log").events == len(log2.events)

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from annals.engine.miras9.board import atk, echo_of, grit, is_unit
 from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, RULESET
+from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import M9State, card_zone_ok
 from annals.engine.replay import rerun
 from annals.engine.runner import Game
@@ -123,6 +124,12 @@ def tally(fired: Counter[str], s: M9State, e: Any) -> None:
         fired["Awaken in the Move phase"] += 1
     elif (kind is ev.Manifested or kind is ev.Pressured) and s.cards[e.card].crew:
         fired["Manifest or Pressure by a manned host [M9-098]"] += 1
+    elif kind is ev.Manifested and s.cards[e.card].aboard:
+        fired["crew Manifest granted by its host [M9-099]"] += 1
+    elif kind is ev.ShipSiteMoved and e.kind == "contest" and e.dst == f"lane:{1 - e.player}:interior":
+        fired["Ship-Site contesting an enemy Interior [M9-064]"] += 1
+    elif kind is ev.AbilityActivated and is_ship_site(s, s.cards[e.card]):
+        fired["Ship-Site ability [M9-043]"] += 1
 
 
 FIRED: Counter[str] = Counter()  # what the invariant games made happen (printed by the soak test)

@@ -1,6 +1,7 @@
 """Ship-Site card text: the permission to contest an enemy Interior [M9-064], a Ship-Site's activated abilities
 [M9-043], [M9-065], and the distinct action a card may grant its crew [M9-099]; rulings R-M9-58, R-M9-59, R-M9-60.
-No shipped card has them: the cards are defined here (and in tests/scenarios/miras9/ship-site-*.toml)."""
+The cards are defined here (and in tests/scenarios/miras9/ship-site-*.toml), some under the ids of the shipped ones
+(Boarding Hulk, Workship and Echo Tender, whose own tests are test_ship_site_cards.py) with other numbers."""
 
 from __future__ import annotations
 
@@ -212,7 +213,7 @@ def test_bot_games_with_these_cards_fold_to_the_engine_state_and_use_each_new_te
     defs = [definition("cards", table) for table in (space_boarder, WORKSHIP, TENDER)]
     ruleset = RULESET.with_cards(defs)
     base = RULESET.decks()["corsairs"]
-    own = [c for c in base.cards if c not in ("ss-bastion", "ss-corsair")] + [
+    own = [c for c in base.cards if c not in ("ss-bastion", "ss-corsair", "ss-boarder")] + [
         "ss-boarder",
         "ss-workship",
         "ss-tender",
