@@ -335,7 +335,7 @@ def _battle_damage(spec: dict[str, Any], s: M9State, step: int, labels: dict[str
         raise SpecError("battle_damage.sources", 'name the attacker of each point, e.g. sources = ["a1", "a1"]')
     for i, value in enumerate(sources):
         a = _label(value, labels, f"battle_damage.sources[{i}]")
-        if a not in w.attackers:
+        if a not in w.attackers and a not in w.left:  # a point stays owed when its attacker has left [M9-081]
             raise SpecError(f"battle_damage.sources[{i}]", f"{value!r} is not an attacker of the wave", value)
         s.bd_sources.append(a)
     s.bd_paid = integer(t.get("paid", 0), "battle_damage.paid")
