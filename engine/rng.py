@@ -20,6 +20,8 @@ from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_CACHED = 4096  # ``below``'s rejection limits for n below this are kept (a game asks of a few small n, often)
+_LIMITS: dict[int, int] = {}
 T = TypeVar("T")
 
 
@@ -37,12 +39,19 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias (rejection sampling). The step of ``next_u64`` is
-        written out here: a random bot calls this once per decision, and the call cost a third of it."""
-        if n <= 0:
-            raise ValueError(f"below() needs n >= 1, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
+        written out here: a random bot calls this once per decision, and the call cost a third of it; so is the
+        rejection limit of each small ``n`` kept."""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError(f"below() needs n >= 1, got {n}")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n < _CACHED:
+                _LIMITS[n] = limit
+        s = self.state
         while True:
-            self.state = s = (self.state + _GOLDEN) & _MASK  # next_u64
+            s = (s + _GOLDEN) & _MASK  # next_u64
+            self.state = s
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             x = z ^ (z >> 31)

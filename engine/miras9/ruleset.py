@@ -136,7 +136,8 @@ class M9Ruleset:
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
         if s.over or s.boundary == s.n:  # just after a turn, phase or step began: its automatic work is next
             return None
-        if s.wave is not None and s.wave.step == 5:  # damage being dealt: no one decides in it [M9-078]
+        w = s.wave
+        if w is not None and w.step == 5:  # damage being dealt: no one decides in it [M9-078]
             return None
         if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
             return DecisionPoint(s.bd_player, "blackwake", blackwake.options(s))
@@ -145,7 +146,6 @@ class M9Ruleset:
             return DecisionPoint(s.bd_player, "battle_damage", opts) if opts else None
         if s.window:
             return DecisionPoint(s.priority, "priority", stack.window_options(s))
-        w = s.wave
         if w is not None:
             if w.step == 1:
                 return DecisionPoint(w.attacker, "attackers", combat.selection_options(s))
