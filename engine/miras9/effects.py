@@ -264,7 +264,10 @@ def check_defeats(s: M9State, emit: Emit) -> None:
     saved: list[int] = []
     while not s.over:
         candidates = units(s) + ship_sites(s)  # a Ship-Site is defeated by its wounds too [M9-030] (R-M9-55)
-        doomed = [cs for cs in candidates if cs.iid not in saved and grit_reached(s, cs)]
+        doomed = []
+        for cs in candidates:
+            if cs.iid not in saved and grit_reached(s, cs):
+                doomed.append(cs)
         if not doomed:
             return
         for cs in doomed:
