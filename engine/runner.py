@@ -91,14 +91,18 @@ class Game:
         self._pending = ruleset.pending
         self._advance = ruleset.advance
         # ``emit``: with nothing but the state to fold the events into (no seat view, no ``on_event``) and a
-        # ``Reducer``'s ``apply``, one call that applies and records (``Reducer.recorder``); else ``_emit``. The
-        # state and the ``events`` list are this game's for good (``take_batch`` empties the list, keeps it).
+        # ``Reducer``'s ``apply``, one call that applies and records into ``events`` (``Reducer.recorder``, bound
+        # anew to each new ``events`` list by ``take_batch``); else ``_emit``. The state is this game's for good.
         reducer = getattr(self._apply, "__self__", None)
-        self.emit: Callable[[Any], None] = (
-            reducer.recorder(self.state, self.events)
-            if isinstance(reducer, Reducer) and not self.views and on_event is None
-            else self._emit
+        self._recorder = (
+            reducer.recorder if isinstance(reducer, Reducer) and not self.views and on_event is None else None
         )
+        self.emit: Callable[[Any], None] = self._emit
+        self._bind_emit()
+
+    def _bind_emit(self) -> None:
+        if self._recorder is not None:
+            self.emit = self._recorder(self.state, self.events)
 
     def _emit(self, event: Any) -> None:
         self._apply(self.state, event)
@@ -141,9 +145,9 @@ class Game:
         self._advance(state, choice, self.emit, self.rng)
 
     def take_batch(self) -> tuple[list[Any], list[Decision[Any]]]:
-        batch = self.events[:], self.decisions
-        self.events.clear()  # the same list: ``emit`` may be bound to it
-        self.decisions = []
+        batch = self.events, self.decisions
+        self.events, self.decisions = [], []
+        self._bind_emit()  # a caller may hold on to the batch's list: the next events go to the new one
         return batch
 
 
@@ -184,14 +188,14 @@ def drive(
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
-    step, waiting = game.step, game.events  # the list ``emit`` fills (``take_batch`` empties it, keeps it)
+    step = game.step
     try:
         while not s.over:
             if cap and s.turn > cap:
                 break
             step()
             if writer is not None and (
-                (len(waiting) >= FRAME_EVENTS and (s.turn != frame_turn or len(waiting) >= MAX_FRAME_EVENTS))
+                (len(game.events) >= FRAME_EVENTS and (s.turn != frame_turn or len(game.events) >= MAX_FRAME_EVENTS))
                 or (live and game.decisions)
             ):
                 batch, chosen = game.take_batch()
