@@ -94,15 +94,18 @@ class Game:
         # ``Reducer``'s ``apply``, one call that applies and records into ``events`` (``Reducer.recorder``, bound
         # anew to each new ``events`` list by ``take_batch``); else ``_emit``. The state is this game's for good.
         reducer = getattr(self._apply, "__self__", None)
-        self._recorder = (
-            reducer.recorder if isinstance(reducer, Reducer) and not self.views and on_event is None else None
-        )
+        self._recorder = reducer.recorder if isinstance(reducer, Reducer) and not self.views else None
         self.emit: Callable[[Any], None] = self._emit
         self._bind_emit()
 
+    def set_on_event(self, on_event: Callable[[Any], None] | None) -> None:
+        """Call ``on_event`` with each event from now on, after the state has it (a table's seats, say)."""
+        self._on_event = on_event
+        self._bind_emit()
+
     def _bind_emit(self) -> None:
-        if self._recorder is not None:
-            self.emit = self._recorder(self.state, self.events)
+        recorder = self._recorder if self._on_event is None else None
+        self.emit = self._emit if recorder is None else recorder(self.state, self.events)
 
     def _emit(self, event: Any) -> None:
         self._apply(self.state, event)
