@@ -15,12 +15,43 @@ True
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import TypeVar
+
+try:
+    from annals.engine import _splitmix
+except ImportError:  # built without a C compiler: the pure-Python steps, the same numbers
+    _splitmix = None  # type: ignore[assignment]
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_CACHED = 4096  # ``below``'s rejection limits for n below this are kept (a game asks of a few small n, often)
+_LIMITS: dict[int, int] = {}
 T = TypeVar("T")
+
+
+def py_below(state: int, n: int) -> tuple[int, int]:
+    """``Rng.below`` in Python: the generator's state after the draw, and the draw. The step of ``Rng.next_u64``
+    is written out, and the rejection limit of each small ``n`` kept."""
+    limit = _LIMITS.get(n)
+    if limit is None:
+        if n <= 0:
+            raise ValueError(f"below() needs n >= 1, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        if n < _CACHED:
+            _LIMITS[n] = limit
+    s = state
+    while True:
+        s = (s + _GOLDEN) & _MASK  # next_u64
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        x = z ^ (z >> 31)
+        if x < limit:
+            return s, x % n
+
+
+_below: Callable[[int, int], tuple[int, int]] = _splitmix.below if _splitmix is not None else py_below
+BUILT = _splitmix is not None  # is the C fast path (``engine/_splitmix.c``) built?
 
 
 class Rng:
@@ -36,18 +67,14 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n), without modulo bias (rejection sampling). The step of ``next_u64`` is
-        written out here: a random bot calls this once per decision, and the call cost a third of it."""
-        if n <= 0:
-            raise ValueError(f"below() needs n >= 1, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            self.state = s = (self.state + _GOLDEN) & _MASK  # next_u64
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            x = z ^ (z >> 31)
-            if x < limit:
-                return x % n
+        """A uniform integer in [0, n), without modulo bias (rejection sampling): by the C fast path when it is
+        built (a random bot calls this once per decision), else by ``py_below``; the two give the same numbers.
+        The C path takes ``n`` up to 2**64 - 1; ``py_below`` the rest."""
+        try:
+            self.state, x = _below(self.state, n)
+        except OverflowError:
+            self.state, x = py_below(self.state, n)
+        return x
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from annals.engine.core import Agent, DecisionPoint, GameState, Ruleset
+from annals.engine.core import Agent, DecisionPoint, GameState, Reducer, Ruleset
 from annals.engine.rng import Rng
 from annals.engine.views import SeatView
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
@@ -88,8 +88,26 @@ class Game:
         self.views = [view for view in self._seat_views if view is not None]
         self._on_event = on_event
         self._apply = ruleset.apply
+        self._pending = ruleset.pending
+        self._advance = ruleset.advance
+        # ``emit``: with nothing but the state to fold the events into (no seat view, no ``on_event``) and a
+        # ``Reducer``'s ``apply``, one call that applies and records into ``events`` (``Reducer.recorder``, bound
+        # anew to each new ``events`` list by ``take_batch``); else ``_emit``. The state is this game's for good.
+        reducer = getattr(self._apply, "__self__", None)
+        self._recorder = reducer.recorder if isinstance(reducer, Reducer) and not self.views else None
+        self.emit: Callable[[Any], None] = self._emit
+        self._bind_emit()
 
-    def emit(self, event: Any) -> None:
+    def set_on_event(self, on_event: Callable[[Any], None] | None) -> None:
+        """Call ``on_event`` with each event from now on, after the state has it (a table's seats, say)."""
+        self._on_event = on_event
+        self._bind_emit()
+
+    def _bind_emit(self) -> None:
+        recorder = self._recorder if self._on_event is None else None
+        self.emit = self._emit if recorder is None else recorder(self.state, self.events)
+
+    def _emit(self, event: Any) -> None:
         self._apply(self.state, event)
         self.events.append(event)
         for view in self.views:
@@ -99,19 +117,19 @@ class Game:
 
     def step(self) -> None:
         """One move of the game: an automatic advance, or one decision and its consequences."""
-        point = self.ruleset.pending(self.state)
+        state = self.state
+        point = self._pending(state)
         if point is None:
-            before = self.state.n
-            self.ruleset.advance(self.state, None, self.emit, self.rng)
-            if self.state.n == before:  # no event, so no change: the next step would be this one again, forever
+            before = state.n
+            self._advance(state, None, self.emit, self.rng)
+            if state.n == before:  # no event, so no change: the next step would be this one again, forever
                 raise StalledGameError(
-                    f"the rules have nothing to do at step {self.state.step!r} of turn {self.state.turn} and no "
+                    f"the rules have nothing to do at step {state.step!r} of turn {state.turn} and no "
                     "decision is pending (a position saved in the middle of an action?)"
                 )
             return
         view = self._seat_views[point.player] if self._seat_views else None
-        choice = self.agents[point.player].choose(view.state if view is not None else None, point)
-        self.answer(point, choice)
+        self.answer(point, self.agents[point.player].choose(view.state if view is not None else None, point))
 
     def answer(self, point: DecisionPoint[Any], choice: Any) -> None:
         """Record ``choice`` at ``point`` (one of its options, else ``IllegalDecisionError``, the state untouched)
@@ -124,13 +142,15 @@ class Game:
                 f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
                 f"{len(point.options)} legal options; choose one of those offered"
             ) from None
-        self.decisions.append(Decision(self.decision_count, self.state.n, point.player, point.point, offered, chosen))
+        state = self.state
+        self.decisions.append(Decision(self.decision_count, state.n, point.player, point.point, offered, chosen))
         self.decision_count += 1
-        self.ruleset.advance(self.state, choice, self.emit, self.rng)
+        self._advance(state, choice, self.emit, self.rng)
 
     def take_batch(self) -> tuple[list[Any], list[Decision[Any]]]:
         batch = self.events, self.decisions
         self.events, self.decisions = [], []
+        self._bind_emit()  # a caller may hold on to the batch's list: the next events go to the new one
         return batch
 
 
@@ -171,14 +191,14 @@ def drive(
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
+    step = game.step
     try:
         while not s.over:
             if cap and s.turn > cap:
                 break
-            game.step()
+            step()
             if writer is not None and (
-                (s.turn != frame_turn and len(game.events) >= FRAME_EVENTS)
-                or len(game.events) >= MAX_FRAME_EVENTS
+                (len(game.events) >= FRAME_EVENTS and (s.turn != frame_turn or len(game.events) >= MAX_FRAME_EVENTS))
                 or (live and game.decisions)
             ):
                 batch, chosen = game.take_batch()

@@ -159,7 +159,7 @@ class LiveTable:
         self.listeners: list[Callable[[Any], None]] = []
         self._now = now
         self.game = _game if _game is not None else Game(ruleset, self.header, [], views=False)
-        self.game._on_event = self._event
+        self.game.set_on_event(self._event)
         self.replayed: list[Any] = _replayed if _replayed is not None else []  # a resumed game's events so far
         self.replayed_decisions: list[Decision[Any]] = _replayed_decisions or []  # and its decisions
         # a log reopened to append to (``judge.resume_table``) holds the game so far already

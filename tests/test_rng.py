@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from annals.engine.rng import Rng
+from annals.engine import rng as rng_module
+from annals.engine.rng import Rng, py_below
 
 
 def test_splitmix64_reference_vectors() -> None:
@@ -72,3 +74,24 @@ def test_below_rejects_empty_range() -> None:
 
     with pytest.raises(ValueError, match="n >= 1"):
         Rng(1).below(0)
+
+
+@pytest.mark.skipif(not rng_module.BUILT, reason="the C fast path is not built here (no compiler at install time)")
+@given(
+    st.integers(min_value=0, max_value=2**64 - 1),
+    st.one_of(st.integers(min_value=1, max_value=64), st.integers(min_value=1, max_value=2**64 - 1)),
+)
+def test_the_c_fast_path_draws_what_python_draws(state: int, n: int) -> None:
+    """``engine/_splitmix.c`` and ``py_below`` give the same draw and the same next state (so a log re-runs the
+    same whether or not the extension was built)."""
+    from annals.engine import _splitmix
+
+    assert _splitmix.below(state, n) == py_below(state, n)
+
+
+@pytest.mark.parametrize("n", [0, -1, -(2**70)])
+def test_below_refuses_an_empty_range(n: int) -> None:
+    with pytest.raises(ValueError, match="needs n >= 1"):
+        Rng(3).below(n)
+    with pytest.raises(ValueError, match="needs n >= 1"):
+        py_below(3, n)

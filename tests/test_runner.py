@@ -66,6 +66,28 @@ def test_events_must_arrive_in_order() -> None:
         TOY.apply(state, Took(3, 1, "take", 0, 1, 9))
 
 
+def test_a_game_without_views_emits_through_the_reducers_checks() -> None:
+    """With random bots no seat view is folded, so ``Game.emit`` is ``Reducer.recorder``'s one call: it refuses
+    unknown and out-of-order events as ``apply`` does, recording nothing, and a batch handed over stays as it was."""
+
+    class Stranger(Event, tag=98):
+        pass
+
+    header = toy_header()
+    game = Game(TOY, header, [TOY.agents()["random"](p, Rng(p)) for p in range(2)])
+    assert not game.views
+    game.step()
+    n, recorded = game.state.n, list(game.events)
+    with pytest.raises(UnknownEventError, match="no reducer handler for event Stranger"):
+        game.emit(Stranger(n, 0, "setup", -1))
+    with pytest.raises(EventOrderError, match=f"expects event number {n}"):
+        game.emit(Took(n + 5, 1, "take", 0, 1, 9))
+    assert (game.state.n, game.events) == (n, recorded)
+    batch, _ = game.take_batch()
+    game.step()
+    assert batch == recorded and game.events and game.events[0].n == n  # the next events went to a new list
+
+
 def test_decisions_record_what_was_offered_and_chosen(tmp_path: Path) -> None:
     path = tmp_path / "greedy.log"
     play(TOY, toy_header(), [Greedy(), Greedy()], path)

@@ -56,9 +56,10 @@ SHIP_SITE = "ship_site"
 def ship_at(s: M9State, loc: int) -> int:
     """The Ship-Site at board position ``loc``, or 0 (two never share one [M9-064])."""
     cards = s.cards
+    ships = s.pool.ship_cids  # the Ship-Site card ids
     for c in s.board:
         cs = cards[c]
-        if cs.loc == loc and s.pool[cs.cid].type == SHIP_SITE and cs.zone in ZONE_LOC:
+        if cs.loc == loc and cs.cid in ships and cs.zone in ZONE_LOC:
             return c
     return 0
 
@@ -143,8 +144,11 @@ def can_act(s: M9State, cs: CardState) -> bool:
     move, Manifest, Pressure [M9-053], [M9-057], [M9-066], [M9-068]."""
     if cs.tapped or cs.attuned != 1 or cs.aboard or cs.zone not in ZONE_LOC:
         return False
-    d = defn(s, cs)
-    return (cs.face == 1 or d.type in UNIT_TYPES) and manned(d, cs)  # a Unit (``is_unit``), manned
+    if cs.face:  # ``defn`` and ``manned``, written out (a hot path)
+        d = s.pool.spirit[cs.cid]
+        return d.crew <= 0 or cs.crew > 0
+    d = s.pool[cs.cid]
+    return d.type in UNIT_TYPES and (d.crew <= 0 or cs.crew > 0)  # a Unit (``is_unit``), manned
 
 
 def presence(s: M9State, lane: int, player: int) -> bool:
@@ -163,7 +167,12 @@ def presence(s: M9State, lane: int, player: int) -> bool:
 
 def units(s: M9State) -> list[CardState]:
     cards = s.cards
-    return [cards[c] for c in s.board if is_unit(s, cards[c])]
+    out = []
+    for c in s.board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
+        cs = cards[c]
+        if is_unit(s, cs):
+            out.append(cs)
+    return out
 
 
 # ---------------------------------------------------------------- deployment
@@ -198,11 +207,11 @@ def entries(s: M9State, d: CardDef, player: int) -> list[int]:
     """The board positions a Unit of card ``d`` played by ``player`` may enter (``may_enter``), in ``loc`` order."""
     lanes = unit_lanes(d)
     infiltrate = "infiltrate" in d.keywords
-    return [
-        loc
-        for loc in ALL_LOCS
-        if lane_of(loc) in lanes and (side_of(loc) == player or (infiltrate and not entry_barred(s, loc)))
-    ]
+    out = []
+    for loc in ALL_LOCS:
+        if lane_of(loc) in lanes and (side_of(loc) == player or (infiltrate and not entry_barred(s, loc))):
+            out.append(loc)
+    return out
 
 
 # ---------------------------------------------------------------- targets
@@ -231,14 +240,16 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
         w = s.wave
         if w is None:
             return []
-        pool = [c for c in combatants(w) if c in cards and is_unit(s, cards[c])]
+        among = combatants(w)
     else:
-        pool = [c for c in s.board if is_unit(s, cards[c])]
-    if kind.startswith("friendly"):
-        return [c for c in pool if cards[c].ctrl == ctrl]
-    if kind.startswith("enemy"):
-        return [c for c in pool if cards[c].ctrl != ctrl]
-    return pool
+        among = s.board
+    friendly, enemy = kind.startswith("friendly"), kind.startswith("enemy")
+    out = []
+    for c in among:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
+        cs = cards.get(c)  # a combatant may have left play
+        if cs is not None and is_unit(s, cs) and not (friendly and cs.ctrl != ctrl) and not (enemy and cs.ctrl == ctrl):
+            out.append(c)
+    return out
 
 
 # ---------------------------------------------------------------- basic state changes

@@ -83,19 +83,29 @@ def target_ok(s: M9State, w: Wave, t: int) -> bool:
 def declare_options(s: M9State) -> list[DeclareAt]:
     p = s.active
     # a covered Site position leaves its covering Ship-Site to attack, so every lane has a target (R-M9-54)
-    able = {lane_of(cs.loc) for cs in _able_in(s, p, -1, "cannot_attack")}  # the columns with an attacker
-    return [DeclareAt(lane) for lane in range(3) if lane not in s.attacked and lane in able]
+    able = set()  # the columns with an attacker
+    for cs in _able_in(s, p, -1, "cannot_attack"):
+        able.add(cs.loc % 3)  # ``lane_of``
+    opts = []
+    for lane in range(3):
+        if lane not in s.attacked and lane in able:
+            opts.append(DeclareAt(lane))
+    return opts
 
 
 def selection_options(s: M9State) -> list[Any]:
     w = s.wave
     assert w is not None
     site = [] if shipsites.covers_site(s, 1 - w.attacker, w.lane) else [0]  # ruling R-M9-54
-    targets = site + [c for c in s.board if target_ok(s, w, c)]
+    targets = site
+    for c in s.board:
+        if target_ok(s, w, c):
+            targets.append(c)
     opts: list[Any] = [CONFIRM] if w.attackers else []
     for cs in attackers_in(s, w.attacker, w.lane):
         if cs.iid not in w.attackers and (not w.extra or cs.iid == w.extra):  # an extra attack is his alone
-            opts.extend(AddAttacker(cs.iid, t) for t in targets)
+            for t in targets:
+                opts.append(AddAttacker(cs.iid, t))
     if s.edition > 1 and (w.attackers or not w.extra):  # an extra attack has no Site choice to take back
         opts.append(TAKE_BACK)
     return opts
@@ -107,7 +117,8 @@ def block_options(s: M9State) -> list[Any]:
     opts: list[Any] = [CONFIRM]
     for cs in blockers_in(s, 1 - w.attacker, w.lane):
         if cs.iid not in w.blockers:
-            opts.extend(AssignBlocker(cs.iid, a) for a in w.attackers)
+            for a in w.attackers:
+                opts.append(AssignBlocker(cs.iid, a))
     if w.blockers and s.edition > 1:
         opts.append(TAKE_BACK)
     return opts

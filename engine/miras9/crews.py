@@ -61,18 +61,16 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     cards = s.cards
     opts: list[Embark | Disembark] = []
     host_cids = s.pool.host_cids  # Crew 1+ (an awakened Spirit, ``face`` 1, is no host)
-    hosts = [
-        cs
-        for c in s.board
-        if (cs := cards[c]).ctrl == p and not cs.face and cs.cid in host_cids and cs.zone in ZONE_LOC
-    ]
-    if not hosts:
-        return opts
-    aboard: dict[int, int] = {}
-    for c in s.board:
+    hosts = []
+    aboard: dict[int, int] = {}  # per host, the Units aboard it
+    for c in s.board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
         cs = cards[c]
         if cs.aboard:
             aboard[cs.aboard] = aboard.get(cs.aboard, 0) + 1
+        if cs.ctrl == p and not cs.face and cs.cid in host_cids and cs.zone in ZONE_LOC:
+            hosts.append(cs)
+    if not hosts:
+        return opts
     for c in s.board:
         cs = cards[c]
         if cs.ctrl != p or cs.zone not in ZONE_LOC:
@@ -81,9 +79,9 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
             if lane_of(cs.loc) in unit_lanes(defn(s, cs)):
                 opts.append(Disembark(c))
         elif may_board(s, cs):
-            opts.extend(
-                Embark(c, h.iid) for h in hosts if h.loc == cs.loc and aboard.get(h.iid, 0) < defn(s, h).crew
-            )  # [M9-062] the Crew Limit
+            for h in hosts:
+                if h.loc == cs.loc and aboard.get(h.iid, 0) < defn(s, h).crew:  # [M9-062] the Crew Limit
+                    opts.append(Embark(c, h.iid))
     return opts
 
 

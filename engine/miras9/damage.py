@@ -92,7 +92,8 @@ def pay_options(s: M9State) -> list[PayPoint]:
         opts.append(PayPoint("resource"))
     if pl.used:
         opts.append(PayPoint("used"))
-    opts.extend(PayPoint("hand", c) for c in pl.hand)
+    for c in pl.hand:
+        opts.append(PayPoint("hand", c))
     return opts
 
 

@@ -35,10 +35,11 @@ from annals.engine.miras9.board import (
 from annals.engine.miras9.damage import deal, leave_board
 from annals.engine.miras9.escape import destinations
 from annals.engine.miras9.movement import spot
-from annals.engine.miras9.shipsites import is_ship_site, ship_sites
+from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import (
     LOC_NAMES,
     REPLACEMENT,
+    ZONE_LOC,
     CardState,
     M9State,
     Spent,
@@ -262,9 +263,21 @@ def check_defeats(s: M9State, emit: Emit) -> None:
     while defeats shift static modifiers. A Unit its replacement saved is not checked again in the same call, so a
     replacement that cannot cure GRIT 0 does not loop."""
     saved: list[int] = []
+    cards = s.cards
     while not s.over:
-        candidates = units(s) + ship_sites(s)  # a Ship-Site is defeated by its wounds too [M9-030] (R-M9-55)
-        doomed = [cs for cs in candidates if cs.iid not in saved and grit_reached(s, cs)]
+        # the Units, then the Ship-Sites (``units``, ``ship_sites``): a Ship-Site is defeated by its wounds too
+        # [M9-030] (R-M9-55); one pass over the board
+        doomed: list[CardState] = []
+        ships: list[CardState] = []
+        ship_cids = s.pool.ship_cids
+        for c in s.board:
+            cs = cards[c]
+            if is_unit(s, cs):
+                if cs.iid not in saved and grit_reached(s, cs):
+                    doomed.append(cs)
+            elif cs.cid in ship_cids and cs.zone in ZONE_LOC and cs.iid not in saved and grit_reached(s, cs):
+                ships.append(cs)
+        doomed += ships
         if not doomed:
             return
         for cs in doomed:

@@ -53,11 +53,11 @@ def reachable(s: M9State, cs: CardState) -> list[int]:
     """Ruling R-M9-46: the positions one move reaches: a lane the trait may use [M9-059], on either half, but an
     enemy half only where its Site allows entry."""
     lanes = unit_lanes(defn(s, cs))
-    return [
-        loc
-        for loc in ALL_LOCS
-        if loc != cs.loc and lane_of(loc) in lanes and (side_of(loc) == cs.ctrl or not entry_barred(s, loc))
-    ]
+    out = []
+    for loc in ALL_LOCS:
+        if loc != cs.loc and lane_of(loc) in lanes and (side_of(loc) == cs.ctrl or not entry_barred(s, loc)):
+            out.append(loc)
+    return out
 
 
 def move_options(s: M9State, p: int) -> list[MoveUnit]:
@@ -69,7 +69,8 @@ def move_options(s: M9State, p: int) -> list[MoveUnit]:
         cs = cards[c]
         if cs.ctrl != p or not can_act(s, cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
             continue
-        opts.extend(MoveUnit(c, loc) for loc in reachable(s, cs))
+        for loc in reachable(s, cs):
+            opts.append(MoveUnit(c, loc))
     return opts
 
 

@@ -9,6 +9,7 @@ statics (``static_cids``; per value a static changes, ``modifying``), cards with
 (``lowers_grit``); its hash (``digest``: the shipped file's hash for the shipped pool) and the definitions it adds
 to the shipped pool (``extra``, embedded in the header and state of a game played with them). The rules never read
 a module global: each game's state carries its pool (``M9State.pool``), so a rule reads ``s.pool[cid]``.
+``reaction_cids`` are the Reaction Events, looked for in a Hand.
 
 A pool is built on a shipped pool (``base``): today's, or an earlier one whose games keep that edition's rules
 (ruling R-M9-45). Its cards are today's either way (every earlier pool only lacks cards, and its one errata is its
@@ -40,6 +41,7 @@ class Pool(dict[str, CardDef]):
     spirit_static: frozenset[str]
     ship_cids: frozenset[str]
     host_cids: frozenset[str]
+    reaction_cids: frozenset[str]
     modifying: dict[str, frozenset[str]]
     spirit_modifying: dict[str, frozenset[str]]
     timed: dict[str, frozenset[str]]
@@ -56,6 +58,9 @@ class Pool(dict[str, CardDef]):
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
         self.ship_cids = frozenset(cid for cid, d in cards.items() if d.type == "ship_site")
         self.host_cids = frozenset(cid for cid, d in cards.items() if d.crew > 0)  # a Spirit face never is one
+        self.reaction_cids = frozenset(
+            cid for cid, d in cards.items() if d.type == "event" and "reaction" in d.keywords
+        )
         self.modifying = _modifying(cards)
         self.spirit_modifying = _modifying(self.spirit)
         self.timed = _timed(cards)

@@ -136,9 +136,10 @@ class M9Ruleset:
     def pending(self, s: M9State) -> DecisionPoint[Any] | None:
         if s.over:
             return None
-        if s.boundary == s.n and not (s.wave is not None and s.wave.step == 6 and combat.consequences_idle(s)):
+        w = s.wave
+        if s.boundary == s.n and not (w is not None and w.step == 6 and combat.consequences_idle(s)):
             return None  # just after a turn, phase or step began: its automatic work is next
-        if s.wave is not None and s.wave.step == 5:  # damage being dealt: no one decides in it [M9-078]
+        if w is not None and w.step == 5:  # damage being dealt: no one decides in it [M9-078]
             return None
         if s.bw_card:  # the card a point revealed has a Blackwake instruction [M9-089]
             return DecisionPoint(s.bd_player, "blackwake", blackwake.options(s))
@@ -147,7 +148,6 @@ class M9Ruleset:
             return DecisionPoint(s.bd_player, "battle_damage", opts) if opts else None
         if s.window:
             return DecisionPoint(s.priority, "priority", stack.window_options(s))
-        w = s.wave
         if w is not None:
             if w.step == 1:
                 return DecisionPoint(w.attacker, "attackers", combat.selection_options(s))

@@ -50,7 +50,12 @@ def ship_sites(s: M9State) -> list[CardState]:
     ships = s.pool.ship_cids
     if not ships:
         return []
-    return [cs for c in s.board if (cs := cards[c]).cid in ships and cs.zone in ZONE_LOC]
+    out = []
+    for c in s.board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
+        cs = cards[c]
+        if cs.cid in ships and cs.zone in ZONE_LOC:
+            out.append(cs)
+    return out
 
 
 def cost_to(cs: CardState, loc: int) -> int:
@@ -85,7 +90,9 @@ def ship_options(s: M9State, p: int) -> list[MoveShipSite]:
     for cs in ship_sites(s):
         if cs.ctrl != p or cs.tapped:
             continue
-        opts.extend(MoveShipSite(cs.iid, loc) for loc in ALL_LOCS if may_go(s, cs, loc) and cost_to(cs, loc) <= budget)
+        for loc in ALL_LOCS:
+            if may_go(s, cs, loc) and cost_to(cs, loc) <= budget:
+                opts.append(MoveShipSite(cs.iid, loc))
     return opts
 
 

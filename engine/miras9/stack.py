@@ -48,7 +48,7 @@ def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
     spirit_cids = s.pool.spirit_timed.get(timing, NONE)
     for c in s.board:
         cs = cards[c]
-        if cs.ctrl != player or cs.cid not in (spirit_cids if cs.face else cids):
+        if cs.cid not in (spirit_cids if cs.face else cids) or cs.ctrl != player:
             continue
         if not (is_unit(s, cs) or is_ship_site(s, cs)):  # ruling R-M9-59: a Ship-Site's abilities too
             continue
@@ -63,10 +63,13 @@ def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
     opts: list[PlayCard] = []
     seen: set[str] = set()
     budget = len(pl.resource)
+    reactions = s.pool.reaction_cids  # the Reaction Events [M9-042]
     for c in pl.hand:
         cid = s.cards[c].cid
+        if cid not in reactions or cid in seen:
+            continue
         d = s.pool[cid]
-        if d.type != "event" or "reaction" not in d.keywords or d.cost > budget or cid in seen:
+        if d.cost > budget:
             continue
         seen.add(cid)
         escape = _escape_of(d) if s.edition > 1 else None  # edition 1: leave the wave, no destination

@@ -205,9 +205,10 @@ def end_turn(s: M9State, emit: Emit) -> None:
         cs = cards[c]
         if cs.ctrl == p and not cs.attuned and is_unit(s, cs):
             counter(s, emit, cs, "attuned", 1, "turn_end")
-        for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-48)
-            if getattr(cs, name):
-                counter(s, emit, cs, name, 0, "turn_end")
+        if cs.atk_mod or cs.grit_mod or cs.shield or cs.spotted:
+            for name in ("atk_mod", "grit_mod", "shield", "spotted"):  # Spotted lasts the turn (ruling R-M9-48)
+                if getattr(cs, name):
+                    counter(s, emit, cs, name, 0, "turn_end")
     start_turn(s, emit, 1 - p)
 
 
@@ -237,16 +238,24 @@ def play_options(s: M9State, p: int) -> list[PlayCard]:
         if d.cost > budget:
             continue
         t = d.type
+        # plain loops, not generators: on Python 3.11 each generator is a function call of its own
         if t == "unit":
-            opts.extend(PlayCard(c, loc) for loc in entries(s, d, p))
+            for loc in entries(s, d, p):
+                opts.append(PlayCard(c, loc))
         elif t == "site":
-            opts.extend(PlayCard(c, loc_of(p, lane)) for lane in d.lanes if not pl.sites[lane])
+            for lane in d.lanes:
+                if not pl.sites[lane]:
+                    opts.append(PlayCard(c, loc_of(p, lane)))
         elif t == "ship_site" and ships_in_play(s):  # ruling R-M9-53: at one of its lanes, where none is
-            opts.extend(PlayCard(c, loc) for loc in shipsites.place_options(s, p, d.lanes))
+            for loc in shipsites.place_options(s, p, d.lanes):
+                opts.append(PlayCard(c, loc))
         elif t == "equipment":
-            opts.extend(PlayCard(c, -1, h) for h in s.board if cards[h].ctrl == p and is_unit(s, cards[h]))
+            for h in s.board:
+                if cards[h].ctrl == p and is_unit(s, cards[h]):
+                    opts.append(PlayCard(c, -1, h))
         elif t == "event" and "reaction" not in d.keywords:
-            opts.extend(PlayCard(c, -1, tg) for tg in legal_targets(s, d.target, p))
+            for tg in legal_targets(s, d.target, p):
+                opts.append(PlayCard(c, -1, tg))
     return opts
 
 
@@ -313,7 +322,9 @@ def attune_options(s: M9State) -> list[Any]:
 def generate_options(s: M9State) -> list[Any]:
     p = s.active
     top = min(generation_max(s, p), len(s.players[p].deck))
-    opts: list[Any] = [Generate(k) for k in range(top + 1)]
+    opts: list[Any] = []
+    for k in range(top + 1):
+        opts.append(Generate(k))
     opts.extend(awaken_options(s, p))
     return opts
 
