@@ -37,6 +37,8 @@ def py_below(state: int, n: int) -> tuple[int, int]:
     if limit is None:
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
+        if n > 1 << 64:  # no draw of 64 bits is below a limit of 0: it would loop for ever
+            raise ValueError(f"below() draws from 64 bits: n must be at most 2**64, got {n}")
         limit = (1 << 64) - ((1 << 64) % n)
         if n < _CACHED:
             _LIMITS[n] = limit

@@ -95,3 +95,10 @@ def test_below_refuses_an_empty_range(n: int) -> None:
         Rng(3).below(n)
     with pytest.raises(ValueError, match="needs n >= 1"):
         py_below(3, n)
+
+
+def test_below_refuses_a_range_wider_than_its_64_bits() -> None:
+    """A draw of 64 bits cannot be uniform over more than 2**64 numbers: refused, where it used to loop."""
+    assert 0 <= Rng(3).below(2**64) < 2**64
+    with pytest.raises(ValueError, match="at most 2\\*\\*64"):
+        Rng(3).below(2**64 + 1)
