@@ -209,10 +209,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                             raise SpecError(f"{field}.sealed", "a revealed card is flipped: leave sealed out",
                                             "sealed")  # fmt: skip
                         s.revealed.append(iid)
-                        if flag(extra.get("reborn", False), f"{field}.reborn"):
-                            if card.kind != "spirit":
-                                raise SpecError(f"{field}.reborn", f"{cid!r} is a Charm: only Spirits are Reborn "
-                                                "[MOR-21]", "reborn")  # fmt: skip
+                        if _reborn(extra, card.kind, cid, field):
                             s.reborning.append(iid)
                         if card.kind == "spirit":
                             s.power[iid] = integer(extra.get("power", card.power), f"{field}.power")
@@ -222,10 +219,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                                             f"card is face-down at {step}", "sealed")  # fmt: skip
                         s.sealed.append(iid)
                         s.sealed_sites.append(k)
-                        if flag(extra.get("reborn", False), f"{field}.reborn"):
-                            if card.kind != "spirit":
-                                raise SpecError(f"{field}.reborn", f"{cid!r} is a Charm: only Spirits are Reborn "
-                                                "[MOR-21]", "reborn")  # fmt: skip
+                        if _reborn(extra, card.kind, cid, field):
                             s.reborning.append(iid)
                             reborned += 1
                     elif "reborn" in extra:
@@ -346,3 +340,12 @@ def to_spec(s: MoranaState) -> dict[str, Any]:
             side[f"site{k + 1}"] = cards
         spec[PLAYERS[p]] = side
     return spec
+
+
+def _reborn(extra: dict[str, Any], kind: str, cid: str, field: str) -> bool:
+    """Is this Site card written ``reborn = true``? Only a Spirit can be [MOR-21]."""
+    if not flag(extra.get("reborn", False), f"{field}.reborn"):
+        return False
+    if kind != "spirit":
+        raise SpecError(f"{field}.reborn", f"{cid!r} is a Charm: only Spirits are Reborn [MOR-21]", "reborn")
+    return True
