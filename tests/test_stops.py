@@ -227,6 +227,14 @@ MOR_BAD = {  # a change to a good file -> the field the error names and what it 
         r"position\.commit_order\[0\]: 'a1' is not the label of a sealed card",
     ),
     "reborn without sealed": (("power = 3 }", "reborn = true }"), r"p1\.site1\[0\]\.reborn: a Reborn is sealed"),
+    "a Charm Reborn": (
+        (
+            'step = "rite"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
+            'step = "dusk"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=candle-for-the-dead", sealed = true, '
+            "reborn = true }]",
+        ),
+        r"p1\.site1\[0\]\.reborn: 'candle-for-the-dead' is a Charm: only Spirits are Reborn \[MOR-21\]",
+    ),
 }
 
 
