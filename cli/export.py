@@ -10,6 +10,7 @@ from annals.cli.app import app, fail, out, reported
 from annals.cli.query import DbOpt, database
 from annals.ingest.schema import open_database
 from annals.queries.export import VIEWS, export
+from annals.schemas.errors import UnknownNameError
 
 
 @app.command("export")
@@ -36,6 +37,8 @@ def export_command(
     """
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)
+    if view not in VIEWS:  # a usage error, said before any database or lake is opened
+        fail(str(UnknownNameError("view", view, VIEWS)), code=2)
     if spark is not None:
         if not (shards or events):
             fail("--spark needs --shards ARCHIVES or --events EVENT_FOLDER", code=2)

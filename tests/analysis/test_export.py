@@ -68,3 +68,9 @@ def test_spectator_view_exports_only_public_information(real_db: Path, tmp_path:
     assert "Committed" not in set(events["kind"])  # sealed MORANA commits appear only as Sealed
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["view"] == "spectator" and manifest["tables"]["public_events"]["rows"] == events.height
+
+
+def test_an_unknown_view_is_a_usage_error_before_any_database_is_opened(tmp_path: Path) -> None:
+    """The view is checked first: with no database there either, the answer is still the view (exit 2)."""
+    bad = runner.invoke(app, ["export", str(tmp_path / "x"), "--view", "spectato", "--db", str(tmp_path / "no.duckdb")])
+    assert bad.exit_code == 2 and "unknown view 'spectato'; did you mean 'spectator'?" in bad.output
