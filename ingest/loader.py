@@ -49,7 +49,7 @@ from annals.ingest.flatten import (
     flatten_files,
     gc_paused,
 )
-from annals.ingest.schema import DEFAULT_DB, ddl, file_time, open_database
+from annals.ingest.schema import DEFAULT_DB, derive_card_tables, file_time, open_database
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import LogClose
 from annals.schemas.logfile import judged_result
@@ -499,8 +499,7 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
                 con.unregister("_in_x")
             for name in t.games:
                 con.unregister(f"_in_{name}")
-            con.execute(ddl("card_facts"), {"lo": t.numbers[0], "hi": t.numbers[1]})
-            con.execute(ddl("card_games"), {"lo": t.numbers[0], "hi": t.numbers[1]})
+            derive_card_tables(con, *t.numbers)
         if t.quarantine is not None:
             con.register("_in_q", t.quarantine)
             con.execute(

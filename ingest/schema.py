@@ -40,6 +40,20 @@ class SchemaVersionError(AnnalsError, ValueError):
 
 ddl = SqlFolder(SQL_DIR).load  # the text of ``ingest/sql/NAME.sql``
 
+CARD_TABLES = ("card_facts", "card_games")  # derived by SQL from a batch's events and deck cards
+
+
+def derive_card_tables(
+    con: duckdb.DuckDBPyConnection, lo: int, hi: int, tables: Sequence[str] = CARD_TABLES
+) -> None:
+    """Insert the rows of ``tables`` (card_facts, card_games) for the games numbered ``lo..hi``: what happened to
+    each deck card is found in one pass over their events (``card_moves.sql``, a temporary table), then summed
+    by card id for each table."""
+    con.execute(ddl("card_moves"), {"lo": lo, "hi": hi})
+    for table in tables:
+        con.execute(ddl(table))
+    con.execute("DROP TABLE card_moves")
+
 
 def stored_version(con: duckdb.DuckDBPyConnection) -> int | None:
     """The schema version stored in the database, or None for an empty database."""
@@ -133,7 +147,7 @@ def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
     if "card_games" in missing:
         bounds = con.execute("SELECT min(game), max(game) FROM games").fetchall()[0]
         if bounds[0] is not None:
-            con.execute(ddl("card_games"), {"lo": bounds[0], "hi": bounds[1]})
+            derive_card_tables(con, bounds[0], bounds[1], ["card_games"])
     con.execute("COMMIT")
 
 

@@ -22,11 +22,10 @@ import pyarrow as pa
 from annals.ingest.claims import Claims
 from annals.ingest.flatten import Bad, collect, gc_paused
 from annals.ingest.loader import CHUNK_FILES, IngestReport, _chunks, _results, _Run, _tables
-from annals.ingest.schema import ddl, open_database
+from annals.ingest.schema import CARD_TABLES, derive_card_tables, open_database
 
-# The tables ingest fills from the logs (the batch's Arrow tables), and those it derives from them by SQL.
+# The tables ingest fills from the logs (the batch's Arrow tables); it derives ``CARD_TABLES`` from them by SQL.
 FILLED = {"games": "g", "players": "p", "deck_cards": "d", "game_dates": "t", "interventions": "j"}
-DERIVED = ("card_facts", "card_games")
 
 
 class IngestedTables(NamedTuple):
@@ -134,11 +133,10 @@ def staged(
             con.register(f"_arrow_{table}", arrow)
             cast = ", ".join(f"CAST({_quoted(c)} AS {t}) AS {_quoted(c)}" for c, t in columns)
             con.execute(f"CREATE TEMP VIEW {table} AS SELECT {cast} FROM _arrow_{table}")
-        for table in DERIVED:
+        for table in CARD_TABLES:
             con.execute(f"CREATE TEMP TABLE {table} ({', '.join(f'{_quoted(c)} {t}' for c, t in types[table])})")
-            if ingested.numbers is not None:
-                lo, hi = ingested.numbers
-                con.execute(ddl(table), {"lo": lo, "hi": hi})
+        if ingested.numbers is not None:
+            derive_card_tables(con, *ingested.numbers)
     except BaseException:
         con.close()
         raise

@@ -138,3 +138,23 @@ def test_card_metrics_split_and_filtered_match_the_logs(
             assert row["gih_mean_turns"] == pytest.approx(mean, abs=0.005)
         else:
             assert row["gih_mean_turns"] is None
+
+
+def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_path: Path) -> None:
+    """A database made before card_games existed gets it on its next writable open (``ingest.schema``), the same
+    rows an ingest writes (one pass over the events, ``card_moves.sql``) [M9-049]."""
+    from annals.ingest.schema import open_database
+
+    old = tmp_path / "old.duckdb"
+    old.write_bytes(real_db.read_bytes())
+    query = "SELECT * FROM card_games ORDER BY ALL"
+    with duckdb.connect(str(old)) as made:
+        ingested = made.execute(query).fetchall()
+        made.execute("DROP TABLE card_games")
+    assert ingested and any(row[6] for row in ingested)  # drawn from Resource: the Miras 9 games have some
+    con = open_database(old)
+    try:
+        assert con.execute(query).fetchall() == ingested
+        assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'card_moves'").fetchall()
+    finally:
+        con.close()

@@ -1,0 +1,35 @@
+-- card_moves for the games numbered $lo..$hi (one ingest batch): a temporary table, one row per deck card (and
+-- leader) of each seat, with what happened to that copy; card_facts.sql and card_games.sql sum it by card id.
+-- One pass over the events for both (they were three), so the definitions below are the only ones.
+-- Opening hand: in `hand` at the end of set-up (turn 0), whole-pile events (`cards`) included, e.g. a mulligan.
+-- Drawn: a single-card move to `hand` from `deck`, or from `resource` (Miras 9 [M9-049]: "a draw from Resource"),
+-- from turn 1 on. Played: a single-card move from `hand` to anywhere but deck, hand, discard, exile, nav or gone
+-- (a Unit, Site, Equipment or Reaction entering play or the stack; a MORANA Commit to a Site). Used: the card's
+-- own ability or effect happened: Miras 9 AbilityActivated, TriggerFired, StackPushed, Manifested, Pressured;
+-- MORANA OmenFired, RebornFired, CharmFired, ClashFired, InvocationFired.
+CREATE OR REPLACE TEMP TABLE card_moves AS
+WITH setup AS (
+    SELECT game, n, unnest(CASE WHEN card IS NOT NULL THEN [card] ELSE cards END) AS card, dst
+    FROM events
+    WHERE game BETWEEN $lo AND $hi AND turn = 0 AND dst IS NOT NULL AND (card IS NOT NULL OR cards IS NOT NULL)
+),
+opening AS (SELECT game, card FROM setup GROUP BY game, card HAVING arg_max(dst, n) = 'hand'),
+moves AS (
+    SELECT game, card,
+           min(turn) FILTER (WHERE turn >= 1 AND src IN ('deck', 'resource') AND dst = 'hand') AS drawn_turn,
+           bool_or(turn >= 1 AND src = 'resource' AND dst = 'hand') AS from_resource,
+           min(turn) FILTER (WHERE src = 'hand' AND dst NOT IN ('deck', 'hand', 'discard', 'exile', 'nav', 'gone'))
+               AS played_turn,
+           min(turn) FILTER (WHERE kind IN ('AbilityActivated', 'TriggerFired', 'StackPushed', 'Manifested',
+                                            'Pressured', 'OmenFired', 'RebornFired', 'CharmFired', 'ClashFired',
+                                            'InvocationFired')) AS used_turn
+    FROM events
+    WHERE game BETWEEN $lo AND $hi AND card IS NOT NULL
+    GROUP BY game, card
+)
+SELECT d.game, d.seat, d.idx, d.card_id, o.card IS NOT NULL AS opening, m.drawn_turn,
+       coalesce(m.from_resource, false) AS from_resource, m.played_turn, m.used_turn
+FROM deck_cards d
+LEFT JOIN opening o ON o.game = d.game AND o.card = d.instance
+LEFT JOIN moves m ON m.game = d.game AND m.card = d.instance
+WHERE d.game BETWEEN $lo AND $hi;
