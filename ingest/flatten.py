@@ -72,6 +72,7 @@ class GameMeta(NamedTuple):
     events: int
     decisions: int
     turns: int
+    modified: float  # when its file (or archive) was last written, as its reader found it: ``game_dates``
     close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
     end_events: int = -1  # how many of the ruleset's end event the log holds (-1: not counted yet)
     judged: tuple[JudgeSeen, ...] = ()  # the judge frames, abandoned branches' included
@@ -486,7 +487,8 @@ def _flatten_one(reader: LogReader, sink: _Sink, file_idx: int, replay: bool) ->
     close = reader.close_record
     assert close is not None
     return GameMeta(path, header, reader.digest, first, close.winner, close.end_reason, close.events,
-                    close.decisions, close.turns, reader.close_at, end_events, tuple(reader.judged))  # fmt: skip
+                    close.decisions, close.turns, reader.modified, reader.close_at, end_events,
+                    tuple(reader.judged))  # fmt: skip
 
 
 def _replay(path: str) -> None:

@@ -49,7 +49,7 @@ from annals.ingest.flatten import (
     flatten_files,
     gc_paused,
 )
-from annals.ingest.schema import DEFAULT_DB, derive_card_tables, file_time, open_database
+from annals.ingest.schema import DEFAULT_DB, derive_card_tables, open_database, recorded_at
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import LogClose
 from annals.schemas.logfile import judged_result
@@ -336,7 +336,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     dates: dict[str, list[Any]] = {"game": [], "recorded_at": []}
     for gno, m in batch.games:
         dates["game"].append(gno)
-        dates["recorded_at"].append(file_time(m.file))
+        dates["recorded_at"].append(recorded_at(m.modified))
         h = m.header
         t = h.tournament
         b = h.branched_from

@@ -43,9 +43,7 @@ ddl = SqlFolder(SQL_DIR).load  # the text of ``ingest/sql/NAME.sql``
 CARD_TABLES = ("card_facts", "card_games")  # derived by SQL from a batch's events and deck cards
 
 
-def derive_card_tables(
-    con: duckdb.DuckDBPyConnection, lo: int, hi: int, tables: Sequence[str] = CARD_TABLES
-) -> None:
+def derive_card_tables(con: duckdb.DuckDBPyConnection, lo: int, hi: int, tables: Sequence[str] = CARD_TABLES) -> None:
     """Insert the rows of ``tables`` (card_facts, card_games) for the games numbered ``lo..hi``: what happened to
     each deck card is found in one pass over their events (``card_moves.sql``, a temporary table), then summed
     by card id for each table."""
@@ -156,9 +154,14 @@ def file_time(path: str) -> datetime:
     try:
         member = ref_stat(path)
         st = member[2] if member is not None else os.stat(path)
-        return datetime.fromtimestamp(st.st_mtime, UTC).replace(tzinfo=None)
+        return recorded_at(st.st_mtime)
     except OSError:
         return datetime(1970, 1, 1)
+
+
+def recorded_at(modified: float) -> datetime:
+    """A file's modification time (``os.stat``'s ``st_mtime``) as ``game_dates.recorded_at``: UTC, no zone."""
+    return datetime.fromtimestamp(modified, UTC).replace(tzinfo=None)
 
 
 def _table_names(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -350,6 +350,12 @@ def member_bytes(text: str | os.PathLike[str]) -> bytes:
 def member_or_none(text: str | os.PathLike[str]) -> bytes | None:
     """The log bytes of ``text`` where it is an ``ARCHIVE#GAME_ID`` reference (``member_bytes``), else None: one
     look at the file system for both questions."""
+    found = member_and_stat(text)
+    return None if found is None else found[0]
+
+
+def member_and_stat(text: str | os.PathLike[str]) -> tuple[bytes, os.stat_result] | None:
+    """``member_or_none`` with its archive's ``os.stat`` (when it was written, for ingest's ``game_dates``)."""
     parts = ref_stat(text)
     if parts is None:
         return None
@@ -358,7 +364,7 @@ def member_or_none(text: str | os.PathLike[str]) -> bytes | None:
     if archive.problem is not None and parts[1] == f"@{archive.problem.offset}":
         raise archive.problem
     m = _by_id(*version).get(parts[1]) or archive.member(parts[1])
-    return data[m.offset : m.offset + m.length]
+    return data[m.offset : m.offset + m.length], parts[2]
 
 
 def archive_refs(path: str | os.PathLike[str]) -> list[str]:

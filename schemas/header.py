@@ -7,6 +7,8 @@ those but the decisions, plus who played and where (tournament metadata).
 from __future__ import annotations
 
 import hashlib
+import types
+import typing
 from functools import cache
 
 import msgspec
@@ -114,22 +116,35 @@ def _default(field: msgspec.structs.FieldInfo) -> object:
     return field.default
 
 
+def _walked(kind: object) -> bool:
+    """Whether a value of the annotated type ``kind`` can hold a Struct that ``_canonical`` must take apart (a
+    Struct, or a list of them; a tuple is encoded as it is, as ``_canonical`` leaves it)."""
+    if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+        return True
+    if typing.get_origin(kind) is list:
+        return any(_walked(arg) or typing.get_origin(arg) is list for arg in typing.get_args(kind))
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        return any(_walked(arg) for arg in typing.get_args(kind))
+    return False
+
+
 @cache
-def _fields_of(kind: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
-    """A struct type's fields (``msgspec.structs.fields`` evaluates the annotations each call: most of the cost of
-    a game id, which ingest derives for every log, before this)."""
-    return msgspec.structs.fields(kind)
+def _fields_of(kind: type[msgspec.Struct]) -> tuple[tuple[str, bool, object, bool], ...]:
+    """A struct type's fields as ``_canonical`` reads them: name, whether it is a field of format 1, its default,
+    and whether its value must be walked (``_walked``); worked out once per type (``msgspec.structs.fields``
+    evaluates the annotations each call: most of the cost of a game id, which ingest derives for every log)."""
+    known = _FIELDS_OF_FORMAT_1.get(kind, frozenset())
+    return tuple((f.name, f.name in known, _default(f), _walked(f.type)) for f in msgspec.structs.fields(kind))
 
 
 def _canonical(value: object) -> object:
     """``value`` as plain msgpack-able data, fields in declaration order, later fields left out at their default."""
     if isinstance(value, msgspec.Struct):
-        known = _FIELDS_OF_FORMAT_1.get(type(value), frozenset())
         fields: dict[str, object] = {}
-        for field in _fields_of(type(value)):
-            item = getattr(value, field.name)
-            if field.name in known or item != _default(field):
-                fields[field.name] = _canonical(item)
+        for name, known, default, walked in _fields_of(type(value)):
+            item = getattr(value, name)
+            if known or item != default:
+                fields[name] = _canonical(item) if walked else item
         return fields
     if isinstance(value, list):  # a deck's card ids are most of a header: plain items are taken as they are
         return [_canonical(item) if isinstance(item, (msgspec.Struct, list)) else item for item in value]

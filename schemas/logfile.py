@@ -47,7 +47,7 @@ from typing import IO, Any, Final, NamedTuple
 import msgspec
 from xxhash import xxh3_128, xxh3_128_digest
 
-from annals.schemas.archive import member_or_none
+from annals.schemas.archive import member_and_stat
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.files import open_regular
 from annals.schemas.header import LogClose, LogHeader, header_record
@@ -311,13 +311,16 @@ class LogReader:
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
         self.path = Path(path)
         self._name = str(path)
-        member = member_or_none(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
+        member = member_and_stat(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
         if member is not None:
-            self._file: IO[bytes] = io.BytesIO(member)
+            self._file: IO[bytes] = io.BytesIO(member[0])
+            self.modified = member[1].st_mtime
         else:
             # only a regular file (a FIFO or a device would block or never end): a named error otherwise
             self._file = open_regular(self.path, what="log")
-            size = os.fstat(self._file.fileno()).st_size
+            st = os.fstat(self._file.fileno())
+            size = st.st_size
+            self.modified = st.st_mtime  # when the log (or its archive) was last written, as the reader found it
             if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
                 with self._file:
                     self._file = io.BytesIO(self._file.read(size))
