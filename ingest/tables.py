@@ -56,9 +56,13 @@ def ingest_tables(
     claims = claims if claims is not None else Claims([])
     run = _Run(report, claims, False, None)
     run.next_game = max(first_game, 1)
-    with gc_paused():
+    with gc_paused():  # the games' headers and rows are thousands of objects without cycles: nothing to collect
         for chunk in _results(_chunks(files, CHUNK_FILES), claims.digests(), 1):
             run.take(chunk)
+        return _ingested(run, report, withdrawn)
+
+
+def _ingested(run: _Run, report: IngestReport, withdrawn: Set[str]) -> IngestedTables:
     batch = run.batch
     if withdrawn:
         kept = []

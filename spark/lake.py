@@ -87,15 +87,20 @@ class LakeExport(NamedTuple):
 
 
 def _typed(
-    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, json_columns: set[str]
+    con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None, types: Types, json_columns: set[str]
 ) -> pa.Table | None:
     """``table``'s rows as ingest gave them in Arrow, where they are already typed as the database types them
     (events, decisions: most of the rows), so they are written as they are, where DuckDB would copy every value
     out again (about 0.2 us an event); None where they are not (DuckDB then casts them)."""
     if arrow is None or set(PARTITION) & set(arrow.column_names):
         return None
-    typed = as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
-    return arrow if arrow.schema.equals(typed) else None
+    key = (table, types.get(table, ()))
+    if key not in _TYPED:  # the same in every task of a process: asked of DuckDB once
+        _TYPED[key] = as_json(con.sql(f"SELECT * FROM {table} LIMIT 0").to_arrow_table(), json_columns).schema
+    return arrow if arrow.schema.equals(_TYPED[key]) else None
+
+
+_TYPED: dict[tuple[str, tuple[tuple[str, str], ...]], pa.Schema] = {}  # a table's Arrow schema, by its column types
 
 
 def export_shard(
@@ -136,7 +141,7 @@ def export_shard(
             json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
             rows, names = None, PARTITION
             if view == "omniscient":
-                rows = _typed(con, table, ingested.tables.get(table), json_columns)
+                rows = _typed(con, table, ingested.tables.get(table), types, json_columns)
             if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
                 query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
                 rows = con.sql(query).to_arrow_table()
