@@ -37,6 +37,10 @@ OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_gam
 EVENT_TABLES = ("tournaments", "entrants", "rounds", "pairings", "matches", "match_games", "standings", "interventions")
 SPECTATOR = ("games", "players")
 PARTITION = ("ruleset", "month")
+# The tables holding a partition key as a column of their own (``games.ruleset``, which ``export_keys`` takes the
+# key from: the same value): the column is left to the path, as ``PARTITION_BY`` leaves every key there, so a hive
+# reader gets one ``ruleset`` (an earlier annals wrote both, the key as ``ruleset_1``: ``spark.lake_layout``).
+OWN_KEYS = {"games": ("ruleset",)}
 
 
 class ExportError(AnnalsError, ValueError):
@@ -77,8 +81,12 @@ def _public_events(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 def table_query(table: str, view: str = "omniscient") -> str:
     """The rows of ``table`` in the dataset, with its partition keys (after ``export_keys`` has been made): one
-    definition for the local export and the lake built on Spark (``annals.spark.lake``)."""
-    columns = "p.name, p.seat, p.agent, p.deck, p.game" if (view, table) == ("spectator", "players") else "x.*"
+    definition for the local export and the lake built on Spark (``annals.spark.lake``). A key the table holds
+    itself (``OWN_KEYS``) is the path's alone, so the partition columns are named as ``PARTITION`` names them."""
+    own = OWN_KEYS.get(table, ())
+    columns = f"x.* EXCLUDE ({', '.join(own)})" if own else "x.*"
+    if (view, table) == ("spectator", "players"):
+        columns = "p.name, p.seat, p.agent, p.deck, p.game"
     alias = "p" if columns.startswith("p.") else "x"
     return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
 
@@ -130,6 +138,7 @@ def _readme(con: duckdb.DuckDBPyConnection, tables: list[str], view: str) -> str
         "",
         "One folder per table, hive-partitioned by `ruleset` and `month` (the month the game's log was written);",
         "the tournament tables (`tournaments`, `entrants`, ..., omniscient view) are small and not partitioned.",
+        "The keys are in the folder names alone (`games.ruleset` too), so read with hive partitioning to get them.",
         "Read with DuckDB `read_parquet('TABLE/**/*.parquet', hive_partitioning = true)`, polars",
         "`pl.scan_parquet('TABLE/**/*.parquet', hive_partitioning=True)` or `pyarrow.dataset.dataset('TABLE',",
         "partitioning='hive')`. `manifest.json` holds each table's rows, integer-column sums and their SHA-256",

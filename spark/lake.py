@@ -15,7 +15,9 @@ A lake of the spectator view (``view="spectator"``) holds that view's tables ins
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
 content is refused (``LakeConflictError``). A task's files get fixed names (``NAME_0.parquet``), written under a
-temporary name and renamed, so a retried task overwrites what a killed attempt left, never adds to it.
+temporary name and renamed, so a retried task overwrites what a killed attempt left, never adds to it. A lake
+an earlier annals wrote (its ``games`` keyed ``ruleset_1=``) is moved to this layout by the next export into it
+(``spark.lake_layout``).
 
 The lake must be a folder every executor can write: a local folder in local mode, a shared file system (or an
 object store mounted as one) on a cluster. Reports read it with Spark itself, so ``s3a://`` URIs work there.
@@ -51,6 +53,7 @@ from annals.schemas.errors import AnnalsError, UnknownNameError
 from annals.spark import require
 from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
 from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
+from annals.spark.lake_layout import migrate_keys
 from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_partitioned
 from annals.spark.session import collect, session
 
@@ -316,8 +319,9 @@ def build_lake(
     so its archive is first given room for it; an archive whose first game then moves (a game before it
     quarantined) has its files' numbers moved, one whose part of the plan changes is exported again, its files
     and marker replaced. A lake left so by an export stopped between the two is brought right the same way by the
-    next export. A lake holds one view (``view``: the spectator view's tables, for sharing, or the omniscient's);
-    another view is refused (``LakeViewError``)."""
+    next export, as is a lake of an earlier annals' layout (``spark.lake_layout``). A lake holds one view
+    (``view``: the spectator view's tables, for sharing, or the omniscient's); another view is refused
+    (``LakeViewError``)."""
     tables = view_tables(view)
     if view != "omniscient" and events:
         raise LakeViewError("the spectator view has no tournament tables: export --events into an omniscient lake")
@@ -348,6 +352,7 @@ def build_lake(
             skipped.append(path.name)
             continue
         units.append(_Unit(path.name, os.fspath(path), digest, _games(archive), None, None, None))
+    migrate_keys(lake)  # a lake of an earlier annals: its ``games/ruleset_1=`` files moved before any is added
     new = [u.name for u in units if u.first is None]
     con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
     try:

@@ -133,9 +133,9 @@ def write_partitioned(
     """``rows`` as ``folder/ruleset=R/month=M/STEM_0.parquet``, one file per partition of their games (``keys``,
     see ``partitions``), as ``PARTITION_BY`` lays them out: the keys in the path, not in the file; each file written
     under a temporary name and renamed, so a retried task replaces what a killed attempt left. ``names``: the keys'
-    names in the path (the export query's names for them: ``ruleset_1`` where the table has a ``ruleset`` of its
-    own, as DuckDB names the second); ``first_game``: where the archive's numbers start (``write_file``). Returns
-    the files."""
+    names in the path (the export query's names for them, ``PARTITION``'s: ``queries.export.table_query`` leaves
+    a table's own ``ruleset`` to the path); ``first_game``: where the archive's numbers start (``write_file``).
+    Returns the files."""
     written = []
     for values, part in partitions(rows, keys):
         path = (f"{name}={_hive(values[k])}" for name, k in zip(names, PARTITION, strict=True))

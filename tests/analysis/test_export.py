@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -46,10 +47,41 @@ def test_partitions_readme_and_refusals(exported: Path, real_db: Path) -> None:
     assert all(m.name.startswith("month=") for m in (exported / "events" / "ruleset=miras9").iterdir())
     readme = (exported / "README.md").read_text()
     assert "### events" in readme and "first_player" in readme and "[MOR-13]" in readme
+    assert "in the folder names alone (`games.ruleset` too)" in readme
     again = runner.invoke(app, ["export", str(exported), "--db", str(real_db)])
     assert again.exit_code == 1 and "is not empty" in again.output
     bad = runner.invoke(app, ["export", str(exported.parent / "x"), "--view", "god", "--db", str(real_db)])
     assert bad.exit_code == 2 and "unknown view 'god'" in bad.output
+
+
+@pytest.mark.parametrize("table", OMNISCIENT)
+def test_every_table_is_keyed_ruleset_and_month_and_read_back_holds_one_ruleset(
+    exported: Path, real_db: Path, table: str
+) -> None:
+    """Every table's folders are ``ruleset=R/month=M`` (``games`` too, which holds a ``ruleset`` of its own: an
+    earlier export named its key ``ruleset_1``), the keys in the path alone; read back with hive partitioning by
+    each reader, a table has the database's columns and the two keys once each, and ``games.ruleset`` is the
+    database's game by game."""
+    keys = {p.name.partition("=")[0] for p in (exported / table).iterdir()}
+    months = {p.name.partition("=")[0] for p in (exported / table).glob("*/*")}
+    assert (keys, months) == ({"ruleset"}, {"month"}), table
+    files = list((exported / table).rglob("*.parquet"))
+    assert files and not any({"ruleset", "month"} & set(pq.read_schema(f).names) for f in files)
+    con = duckdb.connect(str(real_db), read_only=True)
+    columns = {*con.sql(f"SELECT * FROM {table} LIMIT 0").columns, "ruleset", "month"}
+    pattern = str(exported / table / "**" / "*.parquet")
+    reader = duckdb.connect()
+    by_duckdb = reader.sql(f"SELECT * FROM read_parquet('{pattern}', hive_partitioning = true)").pl()
+    by_polars = pl.scan_parquet(pattern, hive_partitioning=True).collect()
+    by_pyarrow = pl.from_arrow(ds.dataset(exported / table, partitioning="hive").to_table())
+    assert isinstance(by_pyarrow, pl.DataFrame)
+    for frame in (by_duckdb, by_polars, by_pyarrow):
+        assert sorted(frame.columns) == sorted(columns), table  # each name once: no ruleset_1
+    if table == "games":
+        stored = sorted(con.execute("SELECT game, ruleset FROM games").fetchall())
+        assert {r for _, r in stored} == {"miras9", "morana"}
+        for frame in (by_duckdb, by_polars, by_pyarrow):
+            assert sorted(frame.select("game", pl.col("ruleset").cast(pl.String)).rows()) == stored
 
 
 def test_spectator_view_exports_only_public_information(real_db: Path, tmp_path: Path) -> None:

@@ -112,9 +112,12 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
     con = open_database(tmp_path / "local.duckdb", read_only=True)
     try:
         local = export(con, tmp_path / "export")
+        rulesets = sorted(con.execute("SELECT game, ruleset FROM games").fetchall())
     finally:
         con.close()
     assert again.manifest["tables"] == local["tables"]  # rows, integer sums and digests of every table
+    for folder in (lake, tmp_path / "export"):  # games keyed as every table: its own ruleset the path's alone
+        assert sorted(p.name for p in (folder / "games").iterdir()) == ["ruleset=miras9", "ruleset=morana"]
     from annals.spark.session import session
 
     spark = session(MASTER)
@@ -126,6 +129,9 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
         read = pl.from_arrow(ours.toArrow())
         assert isinstance(read, pl.DataFrame) and read.height == local["tables"][table]["rows"]
         assert_frame_equal(read.sort(expected.columns).select(expected.columns), expected, check_dtypes=False)
+    read_games = spark.read.parquet(str(lake / "games"))  # one ruleset, the database's, as Spark reads the lake
+    assert read_games.columns.count("ruleset") == 1 and "ruleset_1" not in read_games.columns
+    assert sorted((r.game, r.ruleset) for r in read_games.select("game", "ruleset").collect()) == rulesets
     files = [p for table in OMNISCIENT for p in (lake / table).rglob("*.parquet")]
     assert len(files) == 4 * 7  # one file per archive and table: none twice
 
