@@ -12,7 +12,7 @@ Prints, all measured in the same run:
   after a first export of the two smallest archives into another lake, so that the executors' Python workers have
   imported the lake's code (once per worker, as the session start is once per run: neither is counted);
 * where one task's time goes (the largest archive, in this process): reading, checking and flattening its logs,
-  the card tables' SQL, and writing its files.
+  the card tables' SQL, and writing its files (``spark.lake.export_shard``'s stages).
 
 The archives for the export are made as ``bench.ingest`` makes logs: a few dozen real games, copied under new
 game ids until there are N events, then packed into archives of 1,000 games.
@@ -106,30 +106,28 @@ def bench_lake(folder: Path, events: int, master: str) -> None:
 
 
 def one_task(shard: Path, lake: Path) -> None:
-    """Where one task's time goes, for the largest archive, in this process (the run of three whose whole task was
-    fastest: its flattening and SQL timed on their own just before, the writes and the rest the difference)."""
+    """Where one task's time goes, for the largest archive, in this process: ``export_shard``'s three stages, each
+    timed, the fastest of three runs."""
     from annals.ingest.tables import column_types, ingest_tables, staged
-    from annals.schemas.archive import archive_digest, read_index
-    from annals.spark.lake import export_shard
+    from annals.spark.lake import write_tables
 
-    types, digest = column_types(), archive_digest(read_index(shard))
-    best = [float("inf")] * 3
-    fastest = float("inf")
+    types = column_types()
+    runs = []
     for _ in range(3):
         shutil.rmtree(lake, ignore_errors=True)
         start = time.perf_counter()
         ingested = ingest_tables([shard])
         flattened = time.perf_counter()
-        staged(ingested, types, threads=1).close()
+        con = staged(ingested, types, threads=1)
         derived = time.perf_counter()
-        export_shard(str(shard), str(lake), 1, digest, types)
-        whole = time.perf_counter() - derived
-        if whole < fastest:
-            fastest, best = whole, [flattened - start, derived - flattened, whole - (derived - start)]
+        write_tables(con, ingested, lake, shard.stem, 1, types)
+        con.close()
+        runs.append((flattened - start, derived - flattened, time.perf_counter() - derived))
+    parts = min(runs, key=sum)
     events = ingested.report.events_stored
     print(f"one task, {shard.name} ({events:,} events), in this process: reading, checking and flattening "
-          f"{best[0]:.2f}s, the card tables' SQL {best[1]:.2f}s, writing the files and the rest {best[2]:.2f}s "
-          f"({events / fastest:,.0f} events/s on one core)")  # fmt: skip
+          f"{parts[0]:.2f}s, the card tables' SQL {parts[1]:.2f}s, writing the files {parts[2]:.2f}s "
+          f"({events / sum(parts):,.0f} events/s on one core)")  # fmt: skip
 
 
 def main() -> None:

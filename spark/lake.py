@@ -35,7 +35,7 @@ import duckdb
 import pyarrow as pa
 
 from annals.ingest.schema import open_database
-from annals.ingest.tables import CLAIM_ERRORS, Types, column_types, ingest_tables, staged, types_of
+from annals.ingest.tables import CLAIM_ERRORS, IngestedTables, Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
 from annals.queries.export import (
     EVENT_TABLES,
@@ -118,14 +118,9 @@ def export_shard(
     """One task: the archive at ``shard`` flattened as ingest flattens it (its games numbered from
     ``first_game``, its game ids claimed as ``plan`` says: ``spark.lake_claims``) and each table's rows written
     from Arrow into ``lake``; return its marker (also written to ``_shards/``). ``types``: the schema's column
-    types (``ingest.tables.column_types``), sent by the driver.
-
-    Each table's rows are ingest's Arrow rows where they are typed as the database types them (``_typed``), else
-    the export's own query (``table_query``) run by DuckDB in memory over them; they are split into partitions by
-    their games' keys (``export_keys``, a row per game) and written by pyarrow (``write_partitioned``): several
-    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows. The judge's
-    records of its games (``interventions``) are one file, ``interventions/STEM_0.parquet``, as the tournament
-    tables are (``spark.lake_events``)."""
+    types (``ingest.tables.column_types``), sent by the driver. Its three stages: ``ingest_tables`` (reading,
+    checking and flattening), ``staged`` (the rows typed and the card tables derived, in DuckDB in memory) and
+    ``write_tables``."""
     types = types if types is not None else column_types()
     plan = plan if plan is not None else empty_plan()
     name = Path(shard).name
@@ -134,26 +129,8 @@ def export_shard(
         [shard], first_game=first_game, claims=claims_of(plan), withdrawn=frozenset(plan["withdrawn"])
     )
     con = staged(ingested, types, threads=1)  # a task is one core
-    tables: dict[str, Any] = {}
     try:
-        con.execute(sqlfiles.load("export_keys"))
-        keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
-        if view == "spectator":
-            con.register("public_events", _public_events(con))
-        for table in view_tables(view):
-            json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
-            rows, names = None, PARTITION
-            if view == "omniscient":
-                rows = _typed(con, table, ingested.tables.get(table), types, json_columns)
-            if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
-                query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
-                rows = con.sql(query).to_arrow_table()
-                names = tuple(rows.column_names[-len(PARTITION) :])
-                rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
-            write_partitioned(rows, keys, Path(lake) / table, stem, names, first_game)
-            tables[table] = counted(rows)
-        if view == "omniscient":
-            tables[JUDGED] = write_unpartitioned(con, JUDGED, types, Path(lake) / JUDGED / f"{stem}_0.parquet")
+        tables = write_tables(con, ingested, Path(lake), stem, first_game, types, view)
     finally:
         con.close()
     report = ingested.report
@@ -167,6 +144,45 @@ def export_shard(
     markers.mkdir(parents=True, exist_ok=True)
     write_atomic(markers / f"{stem}.json", json.dumps(marker, sort_keys=True))
     return marker
+
+
+def write_tables(
+    con: duckdb.DuckDBPyConnection,
+    ingested: IngestedTables,
+    lake: Path,
+    stem: str,
+    first_game: int,
+    types: Types,
+    view: str = "omniscient",
+) -> dict[str, Any]:
+    """The lake files of one archive's rows (``ingested``, staged in ``con``), and each table's counts.
+
+    Each table's rows are ingest's Arrow rows where they are typed as the database types them (``_typed``), else
+    the export's own query (``table_query``) run by DuckDB in memory over them; they are split into partitions by
+    their games' keys (``export_keys``, a row per game) and written by pyarrow (``write_partitioned``): several
+    times faster than DuckDB's ``COPY ... PARTITION_BY`` for the same files' columns, types and rows. The judge's
+    records of its games (``interventions``) are one file, ``interventions/STEM_0.parquet``, as the tournament
+    tables are (``spark.lake_events``)."""
+    tables: dict[str, Any] = {}
+    con.execute(sqlfiles.load("export_keys"))
+    keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
+    if view == "spectator":
+        con.register("public_events", _public_events(con))
+    for table in view_tables(view):
+        json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
+        rows, names = None, PARTITION
+        if view == "omniscient":
+            rows = _typed(con, table, ingested.tables.get(table), types, json_columns)
+        if rows is None:  # the export's own query, less its keys (the last columns): split by game as above
+            query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
+            rows = con.sql(query).to_arrow_table()
+            names = tuple(rows.column_names[-len(PARTITION) :])
+            rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
+        write_partitioned(rows, keys, lake / table, stem, names, first_game)
+        tables[table] = counted(rows)
+    if view == "omniscient":
+        tables[JUDGED] = write_unpartitioned(con, JUDGED, types, lake / JUDGED / f"{stem}_0.parquet")
+    return tables
 
 
 def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, Any] | None:
