@@ -39,11 +39,11 @@ def view(
         viewer_of(view_name)
         started = time.perf_counter()
         found = game_log(source, db if db is not None else default_database())
-        if found.rebuilt:
-            err.print(found.note(), markup=False)
         log = found.log
         notes = load_notes(found.path, log.header.game_id)
         size = write_viewer(log, output, view_name, notes)
+    if found.rebuilt:
+        err.print(found.note(), markup=False)
     ms = (time.perf_counter() - started) * 1000
     out.print(
         f"{output}: {log.header.ruleset} game {log.header.game_id}, {len(log.events)} events, {view_name} view, "

@@ -123,8 +123,6 @@ def position(
                 raise
             b = board_from_database(source, log, db, at, gone)
         else:
-            if found.rebuilt:
-                err.print(found.note(), markup=False)
             timeline = Timeline(found.log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
@@ -132,6 +130,8 @@ def position(
             if save is not None:
                 check_stop(timeline.log, count)  # inside one action of the rules no position holds (issue 13)
                 save_position(save, position_file(timeline, count, at), inputs=[log, db])
+            if found.rebuilt:  # said once it worked: an error stays the one line on stderr
+                err.print(found.note(), markup=False)
     if fmt != "board" and output is not None:
         text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
         output.write_text(text + "\n", encoding="utf-8")

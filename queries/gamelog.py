@@ -26,10 +26,11 @@ class LogGoneError(LogNotFoundError):
     """A game's log is not where it was ingested from, and the database cannot rebuild it (``reason``)."""
 
     def __init__(self, game_id: str, path: Path, reason: StoredReplayError):
-        self.game_id, self.path, self.reason = game_id, path, reason
+        self.game_id, self.path = game_id, path
+        self.reason = str(reason).removeprefix(f"game {game_id!r}: ")  # stored_log's why, and its fix
         super().__init__(
             f"the log of game {game_id!r} is not at {str(path)!r} (where it was ingested from) and the database "
-            f"cannot rebuild it: {reason}"
+            f"cannot rebuild it: {self.reason}"
         )
 
 
