@@ -147,7 +147,8 @@ def test_a_game_the_database_cannot_rebuild_is_refused_by_name(gone: Gone, tmp_p
     ):
         result = runner.invoke(app, command)
         assert result.exit_code == 1 and not result.stdout, command
-        assert result.stderr.startswith(f"error: the log of game {gid!r} is not at ") and "Traceback" not in result.stderr
+        assert result.stderr.startswith(f"error: the log of game {gid!r} is not at "), result.stderr
+        assert "Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) == 1, result.stderr
         assert "cannot rebuild it: it was continued from a position of game " in result.stderr
         assert result.stderr.rstrip().endswith("pass the log's path instead of the game id")
