@@ -37,13 +37,14 @@ def view(
 
     with reported():
         viewer_of(view_name)
+        database = db if db is not None else default_database()
         started = time.perf_counter()
-        found = game_log(source, db if db is not None else default_database())
+        found = game_log(source, database)
         log = found.log
         notes = load_notes(found.path, log.header.game_id)
         size = write_viewer(log, output, view_name, notes)
     if found.rebuilt:
-        err.print(found.note(), markup=False)
+        err.print(found.note(database), markup=False)
     ms = (time.perf_counter() - started) * 1000
     out.print(
         f"{output}: {log.header.ruleset} game {log.header.game_id}, {len(log.events)} events, {view_name} view, "

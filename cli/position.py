@@ -31,7 +31,7 @@ def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGon
     finally:
         con.close()
     err.print(
-        f"note: the log at {log} was not found and the database cannot rebuild the game ({gone.reason}), so this "
+        f"note: the log at {log} was not found and the database cannot rebuild the game ({gone.why}), so this "
         f"position comes from the database {db} (the position() macro: omniscient; turn and step are the last "
         "event's); pass the log's path for views",
         markup=False,
@@ -131,7 +131,7 @@ def position(
                 check_stop(timeline.log, count)  # inside one action of the rules no position holds (issue 13)
                 save_position(save, position_file(timeline, count, at), inputs=[log, db])
             if found.rebuilt:  # said once it worked: an error stays the one line on stderr
-                err.print(found.note(), markup=False)
+                err.print(found.note(db), markup=False)
     if fmt != "board" and output is not None:
         text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
         output.write_text(text + "\n", encoding="utf-8")

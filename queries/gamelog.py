@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+import duckdb
+
 from annals.ingest.schema import open_database
 from annals.queries.positions import CoordinateError, LogNotFoundError
 from annals.queries.storedlog import StoredReplayError, stored_log
@@ -23,30 +25,30 @@ from annals.schemas.logfile import GameLog, read_log
 
 
 class LogGoneError(LogNotFoundError):
-    """A game's log is not where it was ingested from, and the database cannot rebuild it (``reason``)."""
+    """A game's log is not where it was ingested from, and the database cannot rebuild it (``why``, as ``stored_log``
+    says it); ``what`` is the message less its fix, for a caller whose fix is another."""
 
     def __init__(self, game_id: str, path: Path, reason: StoredReplayError):
         self.game_id, self.path = game_id, path
-        self.reason = str(reason).removeprefix(f"game {game_id!r}: ")  # stored_log's why, and its fix
-        super().__init__(
-            f"the log of game {game_id!r} is not at {str(path)!r} (where it was ingested from) and the database "
-            f"cannot rebuild it: {self.reason}"
-        )
+        why = str(reason).removeprefix(f"game {game_id!r}: ")
+        self.why = why.rpartition("; pass the log's path")[0] or why  # stored_log's reason, less its fix
+        self.what = (f"the log of game {game_id!r} is not at {str(path)!r} (where it was ingested from) and the "
+                     f"database cannot rebuild it: {self.why}")  # fmt: skip
+        super().__init__(f"{self.what}; pass the log's path instead of the game id")
 
 
 class FoundLog(NamedTuple):
-    """A game's log, where it is (or was ingested from), and whether it was rebuilt from the database ``db``."""
+    """A game's log, where it is (or was ingested from), and whether it was rebuilt from the database."""
 
     log: GameLog
     path: Path
     rebuilt: bool
-    db: Path
 
-    def note(self) -> str:
-        """What to tell the user when the log was rebuilt (``""`` when it was read from its file)."""
+    def note(self, db: Path) -> str:
+        """What to tell the user when the log was rebuilt from ``db`` (``""`` when it was read from its file)."""
         if not self.rebuilt:
             return ""
-        return (f"note: the log at {self.path} was not found, so the game was rebuilt from the database {self.db} "
+        return (f"note: the log at {self.path} was not found, so the game was rebuilt from the database {db} "
                 "(its stored decisions re-run, every event checked against the stored one)")  # fmt: skip
 
 
@@ -72,13 +74,22 @@ def game_log(source: str, db: Path, path: Path | None = None) -> FoundLog:
     """The log of ``source`` (a log path, or a game id in ``db``), read from ``path`` (default: ``log_path``) or,
     when nothing is there, rebuilt from the database; ``LogGoneError`` when it cannot be, saying why."""
     path = path if path is not None else log_path(source, db)
-    if log_exists(path):
-        return FoundLog(read_log(path), path, False, db)
+    if log_exists(path):  # the database is not opened for a log at hand
+        return FoundLog(read_log(path), path, False)
     con = open_database(db, read_only=True)
     try:
-        log = stored_log(con, source)
-    except StoredReplayError as exc:
-        raise LogGoneError(source, path, exc) from None
+        return logged_or_stored(con, source, path)
     finally:
         con.close()
-    return FoundLog(log, path, True, db)
+
+
+def logged_or_stored(con: duckdb.DuckDBPyConnection, game_id: str, path: Path) -> FoundLog:
+    """Stored game ``game_id``'s log from ``path`` (where it was ingested from), or rebuilt from the database open
+    as ``con`` when nothing is there; ``LogGoneError`` when it cannot be, saying why."""
+    if log_exists(path):
+        return FoundLog(read_log(path), path, False)
+    try:
+        log = stored_log(con, game_id)
+    except StoredReplayError as exc:
+        raise LogGoneError(game_id, path, exc) from None
+    return FoundLog(log, path, True)

@@ -87,7 +87,7 @@ def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Time
         assert len(result.stderr.splitlines()) == 1 and not result.stdout
         assert str(logs) in result.stderr and "the database cannot rebuild it: " in result.stderr
         assert "in the database, but the re-run" in result.stderr
-        assert result.stderr.rstrip().endswith("pass the log's path")
+        assert result.stderr.rstrip().endswith("pass the log's path instead of the game id")
     assert not (tmp_path / "pos.json").exists()
     bad = runner.invoke(app, ["position", gid, "--db", str(db), "--view", "judge"])
     assert bad.exit_code == 2 and "unknown view 'judge'" in bad.stderr

@@ -1,7 +1,8 @@
-"""Every view of a game whose log is gone, from the log rebuilt from the database (``queries.gamelog.game_log`` over
-``queries.storedlog``): ``annals position GAME_ID --db`` and ``annals view GAME_ID --db`` print exactly what they
-print from the original log, a player's view holding nothing that player may not see; a game the database cannot
-give back (here: one continued from a position) is refused by name for anything but the omniscient board."""
+"""Every view of a game whose log is gone, from the log rebuilt from the database (``queries.gamelog`` over
+``queries.storedlog``): ``annals position GAME_ID --db``, ``annals view GAME_ID --db`` and ``annals show GAME_ID
+--db`` print what they print from the original log, a player's view holding nothing that player may not see, and
+``annals export --view spectator`` exports the same public events; a game the database cannot give back (here: one
+continued from a position) is refused by name for anything but the omniscient board."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
+import duckdb
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -23,11 +26,11 @@ VIEWS = ("player0", "player1", "spectator", "omniscient")
 
 
 class Gone:
-    """A database of one Miras 9 game, one MORANA game and one game continued from the Miras 9 game, their logs
-    moved away after ingest (``now``: where each log is now, by game id)."""
+    """A database of one Miras 9 game, one MORANA game and one game continued from the Miras 9 game, and one of the
+    first two only (``played_db``), their logs moved away after ingest (``now``: where each log is now, by id)."""
 
-    def __init__(self, db: Path, now: dict[str, Path], continued: str):
-        self.db, self.now, self.continued = db, now, continued
+    def __init__(self, db: Path, played_db: Path, now: dict[str, Path], continued: str):
+        self.db, self.played_db, self.now, self.continued = db, played_db, now, continued
 
     def by_id(self, gid: str, *args: str) -> list[str]:
         return [gid, "--db", str(self.db), *args]
@@ -45,12 +48,15 @@ def gone(real_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Gone:
     assert runner.invoke(app, ["position", miras9, "--at", "turn:3", "--save", str(saved)]).exit_code == 0
     result = runner.invoke(app, ["continue", str(saved), "--out", str(branch), "--max-turns", "6"])
     assert result.exit_code == 0, result.output
+    played_db = root / "played.duckdb"
+    fresh = [path for path in collect([logs]) if Path(path).name != branch.name]
+    assert ingest(fresh, played_db, workers=1).games_added == 2
     db = root / "annals.duckdb"
     assert ingest([logs], db, workers=1).games_added == 3
     ids = {Path(path).name: Timeline.from_file(path).header.game_id for path in collect([logs])}
     shutil.move(logs, root / "elsewhere")
     now = {gid: root / "elsewhere" / name for name, gid in ids.items()}
-    return Gone(db, now, ids[branch.name])
+    return Gone(db, played_db, now, ids[branch.name])
 
 
 def played(gone: Gone) -> list[Timeline]:
@@ -171,3 +177,82 @@ def test_wrong_arguments_by_game_id_are_usage_errors(gone: Gone, tmp_path: Path)
         result = runner.invoke(app, command)
         assert result.exit_code == 2, (command, result.output)
         assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_show_by_game_id_is_the_logs(gone: Gone) -> None:
+    """``annals show GAME_ID`` with the log gone prints, in every view and both formats, every event and decision
+    line the log gives. What differs is said here: the digest (the rebuilt log was never a file) and, for a
+    Miras 9 game, the header's tournament ``first_player`` (the database keeps the seat that played first, not
+    whether the header chose it or left it to the draw: the re-run is the same game either way [M9-022])."""
+    for t in played(gone):
+        gid, log = t.header.game_id, str(gone.now[t.header.game_id])
+        for view in VIEWS:
+            for fmt in ("text", "json"):
+                args = ["--view", view, "--format", fmt, "--numbered"]
+                by_id = runner.invoke(app, ["show", *gone.by_id(gid, *args)])
+                assert by_id.exit_code == 0 and "rebuilt from the database" in by_id.stderr, by_id.output
+                from_log = runner.invoke(app, ["show", log, *args])
+                assert from_log.exit_code == 0 and not from_log.stderr
+                rebuilt, original = by_id.stdout.splitlines(), from_log.stdout.splitlines()
+                assert len(rebuilt) == len(original) > len(t.events)
+                differ = [(a, b) for a, b in zip(rebuilt, original, strict=True) if a != b]
+                if fmt == "text":
+                    said = ["digest:", *(["tournament:"] if t.header.ruleset == "miras9" else [])]
+                    assert sorted(a.split()[0] for a, _ in differ) == sorted(said), (gid, view, differ)
+                else:
+                    for a, b in differ:
+                        mine, theirs = json.loads(a), json.loads(b)
+                        assert mine["record"] == theirs["record"] in ("header", "result"), (a, b)
+                        if mine["record"] == "header":
+                            assert t.header.ruleset == "miras9" and mine["tournament"]["first_player"] >= 0
+                            mine["tournament"]["first_player"] = -1
+                        mine.pop("digest", None), theirs.pop("digest", None)
+                        assert mine == theirs
+
+
+def test_show_takes_a_game_id_only_with_a_database(gone: Gone, tmp_path: Path) -> None:
+    """A name that is no file is a game id when there is a database to look it up in; without one it is still the
+    missing file it was, and an unknown id or a refused game is named (exit 1, one line)."""
+    gid = played(gone)[0].header.game_id
+    nothing = runner.invoke(app, ["show", gid])  # ANNALS_HOME holds no database in the tests
+    assert nothing.exit_code == 1 and nothing.stderr == f"error: no such file or folder: {gid}; check the path\n"
+    unknown = runner.invoke(app, ["show", "nosuchgame", "--db", str(gone.db)])
+    assert unknown.exit_code == 1 and "'nosuchgame' is neither a log file nor a game id" in unknown.stderr
+    refused = runner.invoke(app, ["show", *gone.by_id(gone.continued)])
+    assert refused.exit_code == 1 and len(refused.stderr.splitlines()) == 1 and not refused.stdout
+    assert "continued from a position" in refused.stderr
+    bad = runner.invoke(app, ["show", *gone.by_id(gid, "--view", "judge")])
+    assert bad.exit_code == 2 and "unknown view 'judge'" in bad.stderr
+
+
+def test_the_spectator_export_rebuilds_gone_logs(gone: Gone, tmp_path: Path) -> None:
+    """[MOR-15] [M9-011] ``export --view spectator`` with the logs gone exports the very public (redacted) events it
+    exports with the logs at hand, listing the rebuilt games in its manifest; a game the database cannot rebuild
+    stops it by name."""
+    present = tmp_path / "present.duckdb"
+    shutil.copy(gone.played_db, present)
+    con = duckdb.connect(str(present))
+    for gid, path in gone.now.items():
+        con.execute("UPDATE games SET file = ? WHERE game_id = ?", [str(path), gid])
+    con.close()
+    manifests, events = [], []
+    for db in (gone.played_db, present):
+        folder = tmp_path / db.stem
+        done = runner.invoke(app, ["export", str(folder), "--view", "spectator", "--db", str(db)])
+        assert done.exit_code == 0, done.output
+        assert ("rebuilt from the database" in done.stderr) == (db == gone.played_db), done.stderr
+        manifests.append(json.loads((folder / "manifest.json").read_text()))
+        frame = pl.scan_parquet(str(folder / "public_events" / "**" / "*.parquet"), hive_partitioning=True)
+        events.append(frame.collect().sort("game", "n"))
+    rebuilt, at_hand = manifests
+    assert sorted(rebuilt.pop("rebuilt_from_database")) == sorted(t.header.game_id for t in played(gone))
+    assert "rebuilt_from_database" not in at_hand
+    assert rebuilt["tables"]["public_events"] == at_hand["tables"]["public_events"]
+    assert events[0].equals(events[1]) and events[0].height == sum(len(t.events) for t in played(gone))
+    assert "Committed" not in set(events[0]["kind"])  # sealed commits are Sealed to a spectator [MOR-15]
+    refused = runner.invoke(app, ["export", str(tmp_path / "all"), "--view", "spectator", "--db", str(gone.db)])
+    assert refused.exit_code == 1 and len(refused.stderr.splitlines()) == 1
+    assert f"the log of game {gone.continued!r} is not at " in refused.stderr
+    assert refused.stderr.rstrip().endswith(
+        "put the log back where it was ingested from (the database keeps that path)"
+    )
