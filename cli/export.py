@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.cli.query import DbOpt, database
 from annals.ingest.schema import open_database
 from annals.queries.export import VIEWS, export
@@ -62,3 +62,8 @@ def export_command(
             con.close()
         counts = ", ".join(f"{t} {m['rows']}" for t, m in manifest["tables"].items())
         out.print(f"written to {folder}: {counts} rows; manifest.json, README.md", markup=False)
+    if manifest.get("rebuilt_from_database"):
+        gone = manifest["rebuilt_from_database"]
+        err.print(f"note: the logs of {len(gone)} game(s) were not found where they were ingested from, so they were "
+                  f"rebuilt from the database {database(db)} (listed in the manifest's rebuilt_from_database)",
+                  markup=False)  # fmt: skip

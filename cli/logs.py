@@ -11,8 +11,9 @@ import typer
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
+from annals.queries.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
-from annals.schemas.files import expand
+from annals.schemas.files import NoMatchError, default_database, expand
 from annals.schemas.header import placement_problems
 from annals.schemas.keys import load_public_key
 from annals.schemas.logfile import GameLog, read_log
@@ -34,6 +35,9 @@ def show(
         False, "--numbered", help="Number the decisions (?N), as judge backup --to names them."
     ),
     fmt: Literal["text", "json"] = typer.Option("text", "--format", "-f", help="json: one JSON record per line."),
+    db: Path | None = typer.Option(
+        None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
+    ),
 ) -> None:
     """Print logs as text, one line per event, the result last.
 
@@ -41,18 +45,39 @@ def show(
     (char-recruit#1003). With --format json each line is one JSON record: the header, every event and decision,
     and the result.
 
+    A game id stands for the log the database's game was ingested from, rebuilt from the database when that file
+    is gone (every view as from the file).
+
     Example: annals show games/miras9-00000007-*.log --view player1
     """
     with reported():
-        paths = expand(logs)
+        database = db if db is not None else default_database()
+        sources = _sources(logs, db is not None or database.exists())
         viewer = viewer_of(view)
-        for i, path in enumerate(paths):
-            game = view_log(read_log(path), viewer)
-            if len(paths) > 1 and fmt == "text":
-                out.print(f"{'' if i == 0 else chr(10)}== {path}", markup=False)
+        for i, source in enumerate(sources):
+            found = game_log(str(source), database)
+            game = view_log(found.log, viewer)
+            if len(sources) > 1 and fmt == "text":
+                out.print(f"{'' if i == 0 else chr(10)}== {source}", markup=False)
             lines = render_jsonl(game) if fmt == "json" else render_log(game, named=True, numbered=numbered)
             for line in lines:
                 out.print(line, markup=False)
+            if found.rebuilt:
+                err.print(found.note(database), markup=False)
+
+
+def _sources(logs: list[str], by_id: bool) -> list[str | Path]:
+    """Files and glob patterns as ``expand`` reads them; with a database (``by_id``), a name that is no file is
+    kept as a game id."""
+    sources: list[str | Path] = []
+    for text in logs:
+        try:
+            sources.extend(expand([text]))
+        except NoMatchError:
+            if not by_id or any(c in text for c in "*?["):
+                raise
+            sources.append(text)
+    return sources
 
 
 def _expected(pairs: list[str]) -> dict[str, str]:

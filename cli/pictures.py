@@ -7,20 +7,19 @@ from pathlib import Path
 
 import typer
 
-from annals.cli.app import app, out, reported
-from annals.cli.position import log_for
+from annals.cli.app import app, err, out, reported
 from annals.engine.views import VIEWERS, viewer_of
 from annals.queries.annotations import annotate as add_note
 from annals.queries.annotations import load_notes, notes_path
-from annals.queries.positions import LogNotFoundError
-from annals.schemas.archive import log_exists
+from annals.queries.gamelog import game_log
 from annals.schemas.files import default_database
-from annals.schemas.logfile import read_log
 
 
 @app.command()
 def view(
-    source: str = typer.Argument(..., help="A log file, or a game id in the database."),
+    source: str = typer.Argument(
+        ..., help="A log file, or a game id in the database (its log rebuilt from the database if the file is gone)."
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write."),
     view_name: str = typer.Option("spectator", "--view", help=f"One of: {', '.join(VIEWERS)}."),
     db: Path | None = typer.Option(
@@ -38,16 +37,14 @@ def view(
 
     with reported():
         viewer_of(view_name)
-        log_path = log_for(source, db if db is not None else default_database())
-        if not log_exists(log_path):
-            raise LogNotFoundError(
-                f"game {source!r} was ingested from {str(log_path)!r}, which is not there now; the viewer is written "
-                "from the log: pass its path instead of the game id"
-            )
+        database = db if db is not None else default_database()
         started = time.perf_counter()
-        log = read_log(log_path)
-        notes = load_notes(log_path, log.header.game_id)
+        found = game_log(source, database)
+        log = found.log
+        notes = load_notes(found.path, log.header.game_id)
         size = write_viewer(log, output, view_name, notes)
+    if found.rebuilt:
+        err.print(found.note(database), markup=False)
     ms = (time.perf_counter() - started) * 1000
     out.print(
         f"{output}: {log.header.ruleset} game {log.header.game_id}, {len(log.events)} events, {view_name} view, "

@@ -13,55 +13,17 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.engine.views import viewer_of
 from annals.ingest.schema import open_database
 from annals.queries.board import Board, board, board_svg, stored_board
+from annals.queries.gamelog import LogGoneError, game_log, log_path
 from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
-from annals.queries.positions import VIEWS, CoordinateError, LogNotFoundError, StoredGame, Timeline
+from annals.queries.positions import VIEWS, CoordinateError, StoredGame, Timeline
 from annals.queries.stops import check_stop
-from annals.queries.storedlog import stored_log
-from annals.schemas.archive import log_exists
 from annals.schemas.errors import BadArgumentError
-from annals.schemas.files import NoMatchError, default_database, default_games, expand, output_file, unused
+from annals.schemas.files import default_database, default_games, expand, output_file, unused
 
 
-def log_for(source: str, db: Path) -> Path:
-    """A log path, or the file a game id was ingested from (which may since have moved)."""
-    path = Path(source)
-    if log_exists(path):  # a log file (a link loop or a FIFO too: reading it says what is wrong), or ARCHIVE#GAME_ID
-        return path
-    if source.endswith(".log") or "/" in source:
-        raise NoMatchError(f"no such file or folder: {source}; check the path")
-    con = open_database(db, read_only=True)
-    try:
-        rows = con.execute("SELECT file FROM games WHERE game_id = ?", [source]).fetchall()
-    finally:
-        con.close()
-    if not rows:
-        raise CoordinateError(f"{source!r} is neither a log file nor a game id in {db}")
-    return Path(rows[0][0])
-
-
-def stored_timeline(game_id: str, log: Path, db: Path) -> Timeline:
-    """The game's log rebuilt from the database (``queries.storedlog``: its stored decisions re-run, each event
-    checked against the stored one), for a game whose log is gone from ``log``."""
-    con = open_database(db, read_only=True)
-    try:
-        timeline = Timeline(stored_log(con, game_id))
-    finally:
-        con.close()
-    err.print(f"note: the log at {log} was not found, so the game was rebuilt from the database {db} (its stored "
-              "decisions re-run, every event checked against the stored one)", markup=False)  # fmt: skip
-    return timeline
-
-
-def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str) -> Board:
-    """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log``."""
-    viewer_of(view)
-    if view != "omniscient":
-        wanted = f"--view {view}"
-        raise LogNotFoundError(
-            f"game {game_id!r} was ingested from {str(log)!r}, which is not there now, and {wanted} needs the log "
-            f"(the database holds only the omniscient position); pass the log's path instead of the game id: "
-            f"annals position PATH/TO/LOG --at {at} ..."
-        )
+def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGoneError) -> Board:
+    """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log`` and
+    which the database cannot rebuild (``gone`` says why)."""
     con = open_database(db, read_only=True)
     try:
         game = StoredGame(con, game_id)
@@ -69,8 +31,9 @@ def board_from_database(game_id: str, log: Path, db: Path, at: str, view: str) -
     finally:
         con.close()
     err.print(
-        f"note: the log at {log} was not found, so this position comes from the database {db} (the position() "
-        "macro: omniscient; turn and step are the last event's); pass the log's path for views",
+        f"note: the log at {log} was not found and the database cannot rebuild the game ({gone.why}), so this "
+        f"position comes from the database {db} (the position() macro: omniscient; turn and step are the last "
+        "event's); pass the log's path for views",
         markup=False,
     )
     return b
@@ -149,24 +112,26 @@ def position(
         paths = expand([source]) if any(c in source for c in "*?[") else []
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
-        log = paths[0] if paths else log_for(source, db)
+        viewer_of(view)
+        log = paths[0] if paths else log_path(source, db)
         if output is not None:
             output_file(output, inputs=[log, db], what="--output")
-        if log_exists(log) or save is not None:  # --save by game id: the log rebuilt from the database, checked
-            timeline = Timeline.from_file(log) if log_exists(log) else stored_timeline(source, log, db)
+        try:
+            found = game_log(source, db, log)
+        except LogGoneError as gone:  # the omniscient board is still the database's; anything else needs the log
+            if view != "omniscient" or fmt == "svg" or save is not None:
+                raise
+            b = board_from_database(source, log, db, at, gone)
+        else:
+            timeline = Timeline(found.log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
             svg = board_svg(timeline, count, view, at) if fmt == "svg" else ""
             if save is not None:
                 check_stop(timeline.log, count)  # inside one action of the rules no position holds (issue 13)
                 save_position(save, position_file(timeline, count, at), inputs=[log, db])
-        elif fmt == "svg":
-            raise LogNotFoundError(
-                f"game {source!r} was ingested from {str(log)!r}, which is not there now, and --format svg draws "
-                f"from the log; pass the log's path instead of the game id"
-            )
-        else:
-            b = board_from_database(source, log, db, at, view)
+            if found.rebuilt:  # said once it worked: an error stays the one line on stderr
+                err.print(found.note(db), markup=False)
     if fmt != "board" and output is not None:
         text = svg if fmt == "svg" else msgspec.json.format(msgspec.json.encode(b)).decode()
         output.write_text(text + "\n", encoding="utf-8")

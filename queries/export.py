@@ -8,7 +8,8 @@ columns (partition columns excluded): order-free, so DuckDB, polars and pyarrow 
 
 ``view="spectator"`` exports only what a spectator may see: games and players (deck names, no lists), and each
 event as the ruleset's own ``redact(event, -1)`` gives it (``public_events``: kind and fields as JSON), read
-from the game's log file; no deck lists, decisions or card facts (they reveal hands).
+from the game's log file (or, when it is gone, the log rebuilt from the database: ``queries.gamelog``, the games'
+ids listed in the manifest's ``rebuilt_from_database``); no deck lists, decisions or card facts (they reveal hands).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ import pyarrow as pa
 from annals.engine.registry import get_ruleset
 from annals.queries import sqlfiles
 from annals.queries.dictionary import dictionary
+from annals.queries.gamelog import LogGoneError, logged_or_stored
 from annals.schemas.errors import AnnalsError, UnknownNameError
-from annals.schemas.logfile import read_log
 
 VIEWS = ("omniscient", "spectator")
 OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
@@ -62,12 +63,21 @@ def digest_of(frame: pl.DataFrame) -> dict[str, Any]:
     return {"rows": frame.height, "sums": sums, "digest": _canonical(frame.height, sums)}
 
 
-def _public_events(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Every event as a spectator sees it: the ruleset's redaction of the logged event (viewer -1)."""
+def _public_events(con: duckdb.DuckDBPyConnection, rebuilt: list[str] | None = None) -> pa.Table:
+    """Every event as a spectator sees it: the ruleset's redaction of the logged event (viewer -1). A game whose log
+    is gone is rebuilt from the database (``queries.gamelog``) and its id appended to ``rebuilt``."""
     out: dict[str, list[Any]] = {k: [] for k in ("game", "n", "turn", "step", "player", "kind", "fields")}
-    for game, file, ruleset in con.execute("SELECT game, file, ruleset FROM games ORDER BY game").fetchall():
+    query = "SELECT game, game_id, file, ruleset FROM games ORDER BY game"
+    for game, game_id, file, ruleset in con.execute(query).fetchall():
         rules = get_ruleset(ruleset)
-        for event in read_log(file).events:
+        try:
+            found = logged_or_stored(con, game_id, Path(file))
+        except LogGoneError as gone:
+            fix = "put the log back where it was ingested from (the database keeps that path)"
+            raise ExportError(f"the spectator view needs each game's events, and {gone.what}; {fix}") from None
+        if found.rebuilt and rebuilt is not None:
+            rebuilt.append(game_id)
+        for event in found.log.events:
             shown = rules.redact(event, -1)
             fields = msgspec.structs.asdict(shown)
             for key, value in (("game", game), ("n", shown.n), ("turn", shown.turn), ("step", shown.step),
@@ -111,8 +121,9 @@ def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omnisci
     folder.mkdir(parents=True, exist_ok=True)
     con.execute(sqlfiles.load("export_keys"))
     tables = list(OMNISCIENT if view == "omniscient" else SPECTATOR)
+    rebuilt: list[str] = []
     if view == "spectator":
-        con.register("public_events", _public_events(con))
+        con.register("public_events", _public_events(con, rebuilt))
         tables.append("public_events")
     manifest: dict[str, Any] = {"view": view, "partitioned_by": list(PARTITION), "tables": {}}
     for table in tables:
@@ -127,6 +138,8 @@ def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omnisci
         con.execute(f"COPY ({query}) TO '{folder / table / 'data_0.parquet'}' (FORMAT parquet)")
         manifest["tables"][table] = digest_of(con.sql(query).pl())
         tables.append(table)
+    if rebuilt:  # their logs were gone: said, as the commands that show one game say it
+        manifest["rebuilt_from_database"] = rebuilt
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     (folder / "README.md").write_text(_readme(con, tables, view))
     return manifest

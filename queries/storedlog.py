@@ -85,7 +85,8 @@ def stored_log(con: duckdb.DuckDBPyConnection, game_id: str) -> GameLog:
         cards[seat].append(card)
     tournament = None
     if event is not None:  # the seat agreed to play first is the one that did (R-EVT-02); checked below
-        tournament = TournamentInfo(event, rnd or 0, table or 0, match or "", game_no or 1, first_player=first)
+        seat = -1 if first is None else first  # MORANA: NULL, no first player (R-EVT-03); the header says -1
+        tournament = TournamentInfo(event, rnd or 0, table or 0, match or "", game_no or 1, first_player=seat)
     header = LogHeader(
         format_version=fmt, engine_version=engine, ruleset=ruleset_name, ruleset_version=version,
         card_pool_hash=pool, seed=seed, players=[PlayerInfo(name, agent) for _, name, agent, _, _ in players],

@@ -1,7 +1,9 @@
-"""``annals position GAME_ID`` when the log the game was ingested from is gone: the omniscient board comes from the
-database's ``position()`` macro, saying so; a player's view needs the log and is refused with a ``LogNotFoundError``
-naming where the log was expected and what to pass instead; ``--save`` rebuilds the log from the stored decisions
-(``queries.storedlog``, every event checked against the stored one) and, as from the log, saves only at a stop."""
+"""``annals position GAME_ID`` when the log the game was ingested from is gone: the log is rebuilt from the stored
+decisions (``queries.storedlog``, every event checked against the stored one; every view from it is in
+``test_position_stored_views``), and ``--save`` from it, as from the log, saves only at a stop. A game the database
+cannot rebuild (here: a stored decision changed) still gets its omniscient board from the database's ``position()``
+macro, saying so; a player's view is refused with a ``LogGoneError`` naming where the log was expected, why the
+database cannot give it back, and what to pass instead."""
 
 from __future__ import annotations
 
@@ -37,10 +39,24 @@ def moved(real_logs: Path, tmp_path: Path) -> tuple[Path, list[Timeline], Path]:
     return db, timelines, logs
 
 
+def unreplayable(db: Path, gid: str) -> None:
+    """Change game ``gid``'s first stored decision of more than one option: the re-run no longer gives its stored
+    events back (its events, and so the ``position()`` macro, are untouched)."""
+    con = duckdb.connect(str(db))
+    con.execute(
+        "UPDATE decisions SET chosen = (chosen + 1) % n_offered WHERE n_offered > 1 AND "
+        "game = (SELECT game FROM games WHERE game_id = ?) AND n = (SELECT min(n) FROM decisions WHERE n_offered > 1 "
+        "AND game = (SELECT game FROM games WHERE game_id = ?))",
+        [gid, gid],
+    )
+    con.close()
+
+
 def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline], Path]) -> None:
     db, timelines, logs = moved
     for t in timelines:
         gid = t.header.game_id
+        unreplayable(db, gid)
         for at in ("start", "event:40", "turn:2", "end"):
             result = runner.invoke(app, ["position", gid, "--db", str(db), "--at", at, "--format", "json"])
             assert result.exit_code == 0, result.output
@@ -55,6 +71,7 @@ def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline
             assert shown["over"] == (at == "end") and shown["winner"] == (t.final.winner if at == "end" else -1)
             note = result.stderr
             assert "was not found" in note and str(logs) in note and "from the database" in note
+            assert "cannot rebuild the game" in note and "the position() macro" in note
         table = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:6"])
         assert table.exit_code == 0 and "omniscient view" in table.stdout and "counters" in table.stdout
 
@@ -62,12 +79,15 @@ def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline
 def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Timeline], Path], tmp_path: Path) -> None:
     db, timelines, logs = moved
     gid = timelines[0].header.game_id
-    for extra in (["--view", "player0"], ["--view", "player1", "--format", "json"]):
+    unreplayable(db, gid)
+    for extra in (["--view", "player0"], ["--view", "player1", "--format", "json"], ["--format", "svg"]):
         result = runner.invoke(app, ["position", gid, "--db", str(db), *extra])
         assert result.exit_code == 1
-        assert result.stderr.startswith(f"error: game {gid!r} was ingested from ")
-        assert len(result.stderr.splitlines()) == 1
-        assert str(logs) in result.stderr and "pass the log's path instead of the game id" in result.stderr
+        assert result.stderr.startswith(f"error: the log of game {gid!r} is not at ")
+        assert len(result.stderr.splitlines()) == 1 and not result.stdout
+        assert str(logs) in result.stderr and "the database cannot rebuild it: " in result.stderr
+        assert "in the database, but the re-run" in result.stderr
+        assert result.stderr.rstrip().endswith("pass the log's path instead of the game id")
     assert not (tmp_path / "pos.json").exists()
     bad = runner.invoke(app, ["position", gid, "--db", str(db), "--view", "judge"])
     assert bad.exit_code == 2 and "unknown view 'judge'" in bad.stderr
@@ -101,18 +121,16 @@ def test_a_stored_game_that_does_not_replay_is_refused_by_name(
     back, and ``--save`` is refused naming the game and what to pass, never saving another game's position."""
     db, timelines, _ = moved
     gid = timelines[0].header.game_id
-    con = duckdb.connect(str(db))
-    con.execute(
-        "UPDATE decisions SET chosen = (chosen + 1) % n_offered WHERE n_offered > 1 AND "
-        "game = (SELECT game FROM games WHERE game_id = ?) AND n = (SELECT min(n) FROM decisions WHERE n_offered > 1 "
-        "AND game = (SELECT game FROM games WHERE game_id = ?))",
-        [gid, gid],
-    )
-    con.close()
+    unreplayable(db, gid)
     saved = tmp_path / "pos.json"
     result = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "end", "--save", str(saved)])
     assert result.exit_code == 1 and not saved.exists()
-    assert result.stderr.startswith(f"error: game {gid!r}: ") and "pass the log's path" in result.stderr
+    assert result.stderr.startswith(f"error: the log of game {gid!r} is not at ")
+    assert (
+        "cannot rebuild it: " in result.stderr
+        and "but the re-run" in result.stderr
+        and "pass the log's path" in result.stderr
+    )
 
 
 def test_stored_coordinates_resolve_as_the_log_does(real_db: Path, real_logs: Path) -> None:
