@@ -19,7 +19,7 @@ from annals.ingest.schema import open_database
 from annals.queries.export import OMNISCIENT, export
 from annals.spark import lake as lake_module
 from annals.spark import lake_layout
-from annals.spark.lake import LakeExport, build_lake
+from annals.spark.lake import LakeExport, build_lake, view_tables
 from annals.spark.lake_layout import LakeLayoutError, migrate_keys
 from annals.spark.parquet import write_file
 from tests.spark.test_lake_rows import _local_runner, _rows, _same_rows
@@ -63,25 +63,28 @@ def _earlier_query(table: str, view: str = "omniscient") -> str:
     return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
 
 
-def _earlier_lake(shards: list[Path], lake: Path, monkeypatch: pytest.MonkeyPatch) -> LakeExport:
+def _earlier_lake(
+    shards: list[Path], lake: Path, monkeypatch: pytest.MonkeyPatch, view: str = "omniscient"
+) -> LakeExport:
     """``shards`` exported into ``lake`` as the earlier annals exported them (its query, no migration)."""
     with monkeypatch.context() as patch:
         patch.setattr(lake_module, "table_query", _earlier_query)
         patch.setattr(lake_module, "migrate_keys", lambda lake: [])
-        done = build_lake(shards, lake, _local_runner(lake))
+        done = build_lake(shards, lake, _local_runner(lake), view=view)
     files = sorted((lake / "games").rglob("*.parquet"))
     assert files and all(f.parent.parent.name.startswith("ruleset_1=") for f in files)  # the earlier layout
     assert all("ruleset" in pq.read_schema(f).names for f in files)
     return done
 
 
-def _layout(lake: Path) -> dict[str, pa.Schema]:
+def _layout(lake: Path, view: str = "omniscient") -> dict[str, pa.Schema]:
     """Every partitioned file of ``lake`` by its path in the lake, with its schema (key-value metadata too)."""
-    return {str(p.relative_to(lake)): pq.read_schema(p) for t in OMNISCIENT for p in (lake / t).rglob("*.parquet")}
+    tables = view_tables(view)
+    return {str(p.relative_to(lake)): pq.read_schema(p) for t in tables for p in (lake / t).rglob("*.parquet")}
 
 
-def _same_lake(ours: Path, fresh: Path) -> None:
-    a, b = _layout(ours), _layout(fresh)
+def _same_lake(ours: Path, fresh: Path, view: str = "omniscient") -> None:
+    a, b = _layout(ours, view), _layout(fresh, view)
     assert sorted(a) == sorted(b)
     assert all(a[path].equals(b[path], check_metadata=True) for path in a), "a file's columns, types or metadata"
 
@@ -130,6 +133,20 @@ def test_an_earlier_lake_is_moved_to_this_layout_by_the_next_export(
         _same_rows(lake, local.export, table)
     m9 = tmp_path / "m9"  # the counts and digests ignore the keys: the earlier layout's are this one's
     assert earlier.manifest["tables"] == build_lake(shards[:2], m9, _local_runner(m9)).manifest["tables"]
+
+
+def test_an_earlier_spectator_lake_is_moved_too(
+    shards: list[Path], local: Local, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lake of the spectator view has ``games`` too: the next export into it moves its files the same way."""
+    lake = tmp_path / "lake"
+    _earlier_lake(shards[:2], lake, monkeypatch, view="spectator")
+    appended = build_lake(shards, lake, _local_runner(lake), view="spectator")
+    assert appended.exported == [shards[2].name] and list(lake.rglob("ruleset_1=*")) == []
+    fresh = tmp_path / "fresh"
+    build_lake(shards, fresh, _local_runner(fresh), view="spectator")
+    _same_lake(lake, fresh, "spectator")
+    assert _rulesets(lake) == local.rulesets
 
 
 def test_an_export_killed_while_moving_an_earlier_lake_is_finished_by_the_next(
