@@ -6,7 +6,9 @@ The database keeps each decision's point, the number of options offered and the 
 kind, turn, step, player and the columns of the record conventions (card, src, dst, holder, value, amount,
 target). Re-running the game from its seed and decks with those indexes gives the game's events again (the rules
 are deterministic); each one is checked against its stored row, so a game the database cannot give back exactly
-is refused by name (``StoredReplayError``), never replaced by another game. Not kept, so refused: a game continued
+is refused by name (``StoredReplayError``), never replaced by another game. The judge's records come back from
+``interventions`` (their frames as the log had them), and the closing record as the log had it: the engine's, or
+the judge's game loss or override that ended an open game, or the turn cap's. Not kept, so refused: a game continued
 from a position (its start position is not stored), one played with cards the engine does not ship (their
 definitions are the log header's), and a clock or a forfeit from the table.
 """
@@ -16,14 +18,24 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import msgspec
 
 from annals.engine.core import DecisionPoint
 from annals.engine.registry import ruleset_for
 from annals.engine.runner import Game
 from annals.queries import sqlfiles
 from annals.schemas.errors import AnnalsError
-from annals.schemas.header import DeckList, LogClose, LogHeader, PlayerInfo, TournamentInfo
-from annals.schemas.logfile import GameLog
+from annals.schemas.header import (
+    JUDGE_REASON_PREFIX,
+    TURN_CAP_REASON,
+    DeckList,
+    LogClose,
+    LogHeader,
+    PlayerInfo,
+    TournamentInfo,
+)
+from annals.schemas.judge import Intervention
+from annals.schemas.logfile import GameLog, JudgeSeen
 from annals.schemas.records import Decision
 
 COLUMNS = (
@@ -121,5 +133,26 @@ def stored_log(con: duckdb.DuckDBPyConnection, game_id: str) -> GameLog:
         decisions.extend(asked)
     if s.n != n_events:
         raise _need_log(game_id, f"the re-run ends after {s.n} of its {n_events} events (a game ended by the table)")
-    close = LogClose(s.winner, s.end_reason, len(events), len(decisions), s.turn)
-    return GameLog(header, events, decisions, close, "", format_version=fmt)
+    judged = [JudgeSeen(msgspec.json.decode(data, type=Intervention), frame)
+              for frame, data in con.execute(sqlfiles.load("stored_judged"), [game_id]).fetchall()]  # fmt: skip
+    return GameLog(header, events, decisions, _close(game_id, header, s, events, decisions, judged), "",
+                   judged=judged, format_version=fmt)  # fmt: skip
+
+
+def _close(
+    game_id: str, header: LogHeader, s: Any, events: list[Any], decisions: list[Any], judged: list[JudgeSeen]
+) -> LogClose:
+    """The closing record the log had: the engine's where the game reached its end; else the judge's who ended it
+    (the first game loss or override after the last backup: ``engine.judge.intervene`` closes an open game with
+    it), or the turn cap's."""
+    if s.over:
+        return LogClose(s.winner, s.end_reason, len(events), len(decisions), s.turn)
+    backups = [i for i, j in enumerate(judged) if j.record.kind == "backup"]
+    for seen in judged[backups[-1] + 1 if backups else 0 :]:
+        winner = seen.record.result()
+        if winner is not None:
+            turns = events[-1].turn if events else 0
+            return LogClose(winner, f"{JUDGE_REASON_PREFIX}{seen.record.kind}", len(events), len(decisions), turns)
+    if header.max_turns and s.turn > header.max_turns:
+        return LogClose(-1, TURN_CAP_REASON, len(events), len(decisions), s.turn)
+    raise _need_log(game_id, "its re-run stops before the game's end, with no judge's record or turn cap to end it")
