@@ -63,6 +63,7 @@ def ingest_tables(
 
 
 def _ingested(run: _Run, report: IngestReport, withdrawn: Set[str]) -> IngestedTables:
+    """The one batch ``run`` gathered, its ``withdrawn`` games taken out, as Arrow tables."""
     batch = run.batch
     if withdrawn:
         kept = []
