@@ -13,7 +13,7 @@ from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
 from annals.queries.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
-from annals.schemas.files import NoMatchError, default_database, expand
+from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
 from annals.schemas.header import placement_problems
 from annals.schemas.keys import load_public_key
 from annals.schemas.logfile import GameLog, read_log
@@ -74,7 +74,7 @@ def _sources(logs: list[str], by_id: bool) -> list[str | Path]:
         try:
             sources.extend(expand([text]))
         except NoMatchError:
-            if not by_id or any(c in text for c in "*?["):
+            if not by_id or is_pattern(text):
                 raise
             sources.append(text)
     return sources

@@ -18,7 +18,7 @@ from annals.queries.positionfile import continue_game, load_position, position_f
 from annals.queries.positions import VIEWS, CoordinateError, StoredGame, Timeline
 from annals.queries.stops import check_stop
 from annals.schemas.errors import BadArgumentError
-from annals.schemas.files import default_database, default_games, expand, output_file, unused
+from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
 
 
 def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGoneError) -> Board:
@@ -109,7 +109,7 @@ def position(
     if output is not None and fmt == "board":
         fail("--output writes --format json or svg; the board format is for the terminal", code=2)
     with reported():
-        paths = expand([source]) if any(c in source for c in "*?[") else []
+        paths = expand([source]) if is_pattern(source) else []
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
         viewer_of(view)

@@ -21,11 +21,12 @@ INSIDE = "inside one action of the rules"
 
 def _miras9(s: Any) -> None:
     from annals.engine.miras9.board import grit, grit_reached, units
+    from annals.engine.miras9.reducer import OPENING
     from annals.engine.miras9.shipsites import ship_sites
-    from annals.engine.miras9.turn import WINDOW_FIRST
+    from annals.engine.miras9.turn import WINDOW_FIRST, at_boundary
 
     w = s.wave
-    held = s.boundary == s.n and not s.over
+    held = at_boundary(s)
     resolving = sorted(set(s.stack_cards) - {item.card for item in s.stack})
     if resolving:
         raise bad("stack_cards", resolving, f"only cards waiting on the stack (in stack): {resolving[0]} is resolving, "
@@ -53,7 +54,7 @@ def _miras9(s: Any) -> None:
                   f"{INSIDE} [M9-032]; set boundary to n ({s.n}: the phase just begun) or phase to "
                   "awaken.flow (its work done)")  # fmt: skip
     if held:
-        at_step = w is not None and w.step in (2, 4, 5, 6, 7) and not s.window
+        at_step = w is not None and w.step in OPENING and not s.window
         at_turn = w is None and s.phase in ("awaken", "attune", "setup.mulligan") and s.bd_player < 0
         if not (at_step or at_turn):
             raise bad("boundary", s.boundary, f"not n ({s.n}) here: the position is held only just after a turn, "

@@ -75,6 +75,11 @@ def unused(path: Path) -> Path:
 # ---------------------------------------------------------------- what the command line names
 
 
+def is_pattern(text: str) -> bool:
+    """Whether ``text`` is a glob pattern (``expand`` matches it against the file system)."""
+    return any(c in text for c in "*?[")
+
+
 def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Each path as given, or the sorted files a glob pattern matches (``games/*.log`` quoted, or on a shell that
     does not expand); a name that is neither an existing path nor a pattern matching something is refused. A link
@@ -92,7 +97,7 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
             found.extend(Path(r) for r in archive_refs(text))
         elif os.path.lexists(text) or split_ref(text) is not None:
             found.append(Path(text))
-        elif any(c in text for c in "*?["):
+        elif is_pattern(text):
             matches = sorted(glob.glob(os.path.expanduser(text), recursive=True))
             if not matches:
                 raise NoMatchError(f"no file matches {text!r}; check the folder and the pattern")

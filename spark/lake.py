@@ -69,6 +69,10 @@ class LakeViewError(AnnalsError, ValueError):
     """A lake holds one view: another is exported into another lake."""
 
 
+class NoArchivesError(AnnalsError, FileNotFoundError):
+    """--shards names no archive."""
+
+
 def _view_of(lake: Path) -> str | None:
     """The view of the lake at ``lake`` (None: no manifest yet)."""
     try:
@@ -76,10 +80,6 @@ def _view_of(lake: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return str(view) if view is not None else None
-
-
-class NoArchivesError(AnnalsError, FileNotFoundError):
-    """--shards names no archive."""
 
 
 class LakeExport(NamedTuple):
@@ -279,7 +279,6 @@ def manifest_of(
 
 
 # An archive's path, its first game's number, its index's digest, its plan, and its marker where only its first
-# game moves (its files are renumbered in place: ``move_shard``).
 # game moves (its files are renumbered in place: ``move_shard``), and the view.
 Task = tuple[str, int, str, Plan, dict[str, Any] | None, str]
 Runner = Callable[[list[Task], Types], list[dict[str, Any]]]  # tasks run (in any order): their markers
