@@ -40,6 +40,17 @@ from tests.resumecheck import resume_matches, stops
 runner = CliRunner()
 
 
+def _saved_and_continued(tmp_path: Path, log: str | Path, at: str, name: str) -> Path:
+    """``annals position LOG --at AT --save NAME.json``, then ``annals continue`` from it by two heuristic bots
+    into ``NAME.log`` (both checked to succeed); the continued log's path."""
+    saved, out = tmp_path / f"{name}.json", tmp_path / f"{name}.log"
+    cli = runner.invoke(app, ["position", str(log), "--at", at, "--save", str(saved)])
+    assert cli.exit_code == 0, cli.stderr
+    played = runner.invoke(app, ["continue", str(saved), "--bots", "heuristic,heuristic", "--out", str(out)])
+    assert played.exit_code == 0, played.stderr
+    return out
+
+
 def test_morana_every_stop_of_real_games_resumes_identically_MOR_13_MOR_16_MOR_17(tmp_path: Path) -> None:
     """Every Commit decision and the start of every Dawn, Dusk and Rite of real games: the rest of the game, event
     for event, from the position rebuilt through a scenario spec [MOR-13], [MOR-14], [MOR-16], [MOR-17]."""
@@ -79,12 +90,7 @@ def test_morana_inside_a_stage_is_refused_by_name_MOR_16(tmp_path: Path) -> None
             load_position(path)
     for at in ("turn:3/dusk", "turn:3/site:1", "turn:3/site:2", "turn:3/dusk.site3", "turn:3/rite", "turn:4/dawn",
                "turn:4/commit"):  # fmt: skip
-        saved = tmp_path / f"{at.replace(':', '-').replace('/', '-')}.json"
-        cli = runner.invoke(app, ["position", result.path, "--at", at, "--save", str(saved)])
-        assert cli.exit_code == 0, cli.stderr
-        out = tmp_path / f"{saved.stem}.log"
-        played = runner.invoke(app, ["continue", str(saved), "--bots", "heuristic,heuristic", "--out", str(out)])
-        assert played.exit_code == 0, played.stderr
+        out = _saved_and_continued(tmp_path, result.path, at, at.replace(":", "-").replace("/", "-"))
         assert verify_log(out).events > 0
 
 
@@ -510,12 +516,7 @@ def test_a_position_file_held_at_a_boundary_continues_as_the_game_did(tmp_path: 
     for ruleset, decks, seed, at in (("miras9", ["wreckers", "corsairs"], 41, "turn:5"),
                                      ("morana", None, 3, "turn:3/site:2")):  # fmt: skip
         (result,) = simulate(ruleset, 1, seed, decks, ["heuristic", "heuristic"], tmp_path / ruleset, max_turns=8)
-        saved = tmp_path / f"{ruleset}.json"
-        cli = runner.invoke(app, ["position", result.path, "--at", at, "--save", str(saved)])
-        assert cli.exit_code == 0, cli.stderr
-        out = tmp_path / f"{ruleset}.log"
-        played = runner.invoke(app, ["continue", str(saved), "--bots", "heuristic,heuristic", "--out", str(out)])
-        assert played.exit_code == 0, played.stderr
+        out = _saved_and_continued(tmp_path, result.path, at, ruleset)
         log = read_log(result.path)
         count = Timeline(log).resolve(at)
         first = next(d.at for d in log.decisions if d.at >= count) - count  # the automatic events up to a decision
