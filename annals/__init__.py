@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from annals.engine.core import CardInfo
     from annals.engine.replay import ReplayReport
     from annals.ingest.loader import IngestReport
-    from annals.queries.board import Board
-    from annals.queries.positions import Timeline
-    from annals.queries.reports import ReportResult
+    from annals.queries.pictures.board import Board
+    from annals.queries.positions.timeline import Timeline
+    from annals.queries.reports.run import ReportResult
     from annals.schemas.logfile import GameLog
 
 __all__ = [
@@ -62,10 +62,10 @@ __all__ = [
 
 DEFAULT_DB = "annals.duckdb"
 _LAZY = {
-    "Board": "annals.queries.board",
+    "Board": "annals.queries.pictures.board",
     "CardInfo": "annals.engine.core",
     "GameLog": "annals.schemas.logfile",
-    "Timeline": "annals.queries.positions",
+    "Timeline": "annals.queries.positions.timeline",
 }
 
 
@@ -168,7 +168,7 @@ def timeline(log: Pathish) -> Timeline:
     >>> set(mine.cards) <= set(theirs.cards)  # player 0 sees no more than everything
     True
     """
-    from annals.queries.positions import Timeline
+    from annals.queries.positions.timeline import Timeline
 
     return Timeline.from_file(log)
 
@@ -187,8 +187,8 @@ def position(log: Pathish | Timeline, at: str = "end", view: str = "omniscient")
     >>> board.name_of(label) == annals.card(label.split("#")[0], "morana").name
     True
     """
-    from annals.queries.board import board
-    from annals.queries.positions import Timeline
+    from annals.queries.pictures.board import board
+    from annals.queries.positions.timeline import Timeline
 
     t = log if isinstance(log, Timeline) else Timeline.from_file(log)
     return board(t, t.resolve(at), view, at)
@@ -216,7 +216,7 @@ def report(
 ) -> ReportResult:
     """Run a named report (``card_metrics``, ``first_player``, ``deck_matrix``, ``game_length``, ...) on the
     database: its title, description, the sample it read, and a polars frame (win rates with a Wilson 95%
-    interval). ``filters`` are those of ``annals.queries.filters.Filters`` (``agent``, ``deck``, ``seat``,
+    interval). ``filters`` are those of ``annals.queries.reports.filters.Filters`` (``agent``, ``deck``, ``seat``,
     ``event``, ``since``, ``until``, ``min_turns``, ``by``); rows under ``min_games`` (default 30) are hidden.
 
     >>> import tempfile, pathlib, annals
@@ -228,8 +228,8 @@ def report(
     ('Deck against deck', True, 8)
     """
     from annals.ingest.schema import open_database
-    from annals.queries.filters import Filters
-    from annals.queries.reports import run_report
+    from annals.queries.reports.filters import Filters
+    from annals.queries.reports.run import run_report
 
     con = open_database(db, read_only=True)
     try:
@@ -249,7 +249,7 @@ def sql(query: str, db: Pathish = DEFAULT_DB) -> pl.DataFrame:
     >>> annals.sql("SELECT ruleset, count(*) AS games FROM games GROUP BY ALL", folder / "annals.duckdb").rows()
     [('morana', 2)]
     """
-    from annals.queries.output import run_sql
+    from annals.queries.reports.output import run_sql
 
     return run_sql(db, query)
 

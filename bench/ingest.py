@@ -5,8 +5,8 @@ Prints, all measured in the same run:
 * ingest events/s over N events (default 10 million) and its ratio to a raw Arrow → DuckDB insert of the same rows
   into a fresh file database (the ceiling; goal ≥ 40%);
 * position rebuild latency from a log (snapshot seek + fold, goal < 1 ms) and from the database (the SQL
-  ``position()`` macro under ``queries.positions.point_queries``: one thread, fewer optimizer passes; goal < 5 ms),
-  median and 99th percentile over random events of random games;
+  ``position()`` macro under ``queries.positions.timeline.point_queries``: one thread, fewer optimizer passes; goal < 5
+  ms), median and 99th percentile over random events of random games;
 * per-card win-rate report latency (goal < 200 ms).
 
 The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
@@ -33,8 +33,8 @@ from annals.engine.simulate import simulate
 from annals.ingest import columnar
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.positions import Timeline, point_queries, position_from_db
-from annals.queries.reports import run_report
+from annals.queries.positions.timeline import Timeline, point_queries, position_from_db
+from annals.queries.reports.run import run_report
 from annals.schemas.header import LogClose, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter
 from bench.timing import run_in_work_folder

@@ -6,7 +6,7 @@ aggregation, Wilson intervals in polars) plain, split ``--by agent`` and filtere
 a ceiling measured in the same run: the same aggregation as one bare SQL query over ``card_games`` with no
 filters, no selection tables and no polars. Goal: every variant under 200 ms.
 
-The selection step alone (``queries.filters``: ``select.sql`` making ``sel_games``/``sel_seats``) is timed built
+The selection step alone (``queries.reports.filters``: ``select.sql`` making ``sel_games``/``sel_seats``) is timed built
 afresh, as every report paid before selections were kept, and taken from those kept on the read-only connection;
 then every report on the games (not the event reports) on one fresh connection, twice: the first pass builds
 one selection per set of rulesets read, the second builds none.
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.filters import Filters, build, select
-from annals.queries.reports import REPORTS, run_report
+from annals.queries.reports.filters import Filters, build, select
+from annals.queries.reports.run import REPORTS, run_report
 from bench.ingest import make_logs, percentiles
 from bench.timing import run_in_work_folder
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from annals.engine.simulate import simulate
-from annals.queries.viewer import write_viewer
+from annals.queries.pictures.viewer import write_viewer
 from annals.schemas.logfile import GameLog, read_log
 
 SIZE_CEILING = 1_000_000

@@ -12,7 +12,7 @@ import typer
 from annals.cli.app import app, fail, out, reported
 from annals.engine.decks import shipped_deck, write_deck_list
 from annals.queries.cards import AmbiguousCardError, UnknownCardError, describe, find_card, pool_frame
-from annals.queries.output import FORMATS, QueryError, render
+from annals.queries.reports.output import FORMATS, QueryError, render
 from annals.schemas.rulesets import UnknownRulesetError
 
 USAGE_ERRORS = (AmbiguousCardError, UnknownCardError, UnknownRulesetError, QueryError)

@@ -12,7 +12,7 @@ from annals.cli.ingest import summary
 from annals.cli.position import render_board
 from annals.cli.query import width
 from annals.queries.demo import run_demo
-from annals.queries.output import table
+from annals.queries.reports.output import table
 from annals.schemas.files import annals_home
 
 DEMO_ROWS = 12  # rows shown of each report but the deck matrix, which is shown whole

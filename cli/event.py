@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from annals.cli.app import app, fail, out, reported
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventStore
-from annals.queries.output import render
+from annals.queries.reports.output import render
 from annals.queries.tournament import placings_frame, standings_frame
 
 event_app = typer.Typer(

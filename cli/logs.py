@@ -11,7 +11,7 @@ import typer
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
-from annals.queries.gamelog import game_log
+from annals.queries.positions.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
 from annals.schemas.header import placement_problems

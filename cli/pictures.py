@@ -9,9 +9,9 @@ import typer
 
 from annals.cli.app import app, err, out, reported
 from annals.engine.views import VIEWERS, viewer_of
-from annals.queries.annotations import annotate as add_note
-from annals.queries.annotations import load_notes, notes_path
-from annals.queries.gamelog import game_log
+from annals.queries.pictures.annotations import annotate as add_note
+from annals.queries.pictures.annotations import load_notes, notes_path
+from annals.queries.positions.gamelog import game_log
 from annals.schemas.files import default_database
 
 
@@ -33,7 +33,7 @@ def view(
 
     Example: annals view games/miras9-00000007-*.log --view player0 --output game.html
     """
-    from annals.queries.viewer import write_viewer
+    from annals.queries.pictures.viewer import write_viewer
 
     with reported():
         viewer_of(view_name)

@@ -12,11 +12,11 @@ from rich.table import Table
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.views import viewer_of
 from annals.ingest.schema import open_database
-from annals.queries.board import Board, board, board_svg, stored_board
-from annals.queries.gamelog import LogGoneError, game_log, log_path
-from annals.queries.positionfile import continue_game, load_position, position_file, read_decisions, save_position
-from annals.queries.positions import VIEWS, CoordinateError, StoredGame, Timeline
-from annals.queries.stops import check_stop
+from annals.queries.pictures.board import Board, board, board_svg, stored_board
+from annals.queries.positions.files import continue_game, load_position, position_file, read_decisions, save_position
+from annals.queries.positions.gamelog import LogGoneError, game_log, log_path
+from annals.queries.positions.stops import check_stop
+from annals.queries.positions.timeline import VIEWS, CoordinateError, StoredGame, Timeline
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
 

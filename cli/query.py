@@ -11,10 +11,10 @@ import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.ingest.schema import open_database
-from annals.queries.catalog import relations
-from annals.queries.filters import Filters
-from annals.queries.output import render, run_sql
-from annals.queries.reports import MIN_GAMES, REPORTS, run_report
+from annals.queries.reports.catalog import relations
+from annals.queries.reports.filters import Filters
+from annals.queries.reports.output import render, run_sql
+from annals.queries.reports.run import MIN_GAMES, REPORTS, run_report
 from annals.schemas.files import default_database
 
 Format = Literal["table", "csv", "json", "parquet"]
@@ -103,7 +103,7 @@ def report(
     Example: annals report deck_matrix --db annals.duckdb --min-games 0 --plot decks.svg
     """
     if plot is not None:
-        from annals.queries.plots import CHARTS
+        from annals.queries.pictures.plots import CHARTS
 
         if plot.suffix.lower() not in (".svg", ".png", ".json"):
             fail(f"--plot {plot}: name the file .svg, .png or .json", code=2)
@@ -135,7 +135,7 @@ def report(
             err.print(f"{result.title}: {result.sample}", markup=False)
         emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=inputs), output)
         if plot is not None:
-            from annals.queries.plots import write_plot
+            from annals.queries.pictures.plots import write_plot
 
             out.print(f"chart written to {write_plot(result, plot)}", markup=False)
 

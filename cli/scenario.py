@@ -1,4 +1,4 @@
-"""``annals scenario``: judges' scenario files, played and checked (``queries.scenario``)."""
+"""``annals scenario``: judges' scenario files, played and checked (``queries.workbench.scenario``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.queries.scenario import run_file, scenario_from_log, template
+from annals.queries.workbench.scenario import run_file, scenario_from_log, template
 from annals.schemas.files import annals_home, expand, output_folder, unused
 
 scenario_app = typer.Typer(

@@ -9,8 +9,8 @@ import typer
 from annals.cli.app import app, out, reported
 from annals.cli.query import DbOpt, Format, FormatOpt, OutputOpt, database, emit, width
 from annals.ingest.schema import open_database
-from annals.queries.dictionary import dictionary
-from annals.queries.output import render
+from annals.queries.reports.dictionary import dictionary
+from annals.queries.reports.output import render
 
 
 @app.command()

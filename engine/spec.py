@@ -1,6 +1,6 @@
 """What the per-ruleset position builders share: a position written the way a judge writes it, as plain data.
 
-A spec is a decoded TOML document (``queries.scenario`` reads the files): the players are ``p1`` and ``p2``
+A spec is a decoded TOML document (``queries.workbench.scenario`` reads the files): the players are ``p1`` and ``p2``
 (seats 0 and 1), each card is written ``"LABEL=card-id"`` (or just ``"card-id"``; a printed name works too) and
 is then named by its label in decisions and expectations. Each builder (``engine.miras9.builder.from_spec``,
 ``engine.morana.builder.from_spec``) numbers the instances per owner in the order they are written and gives

@@ -1,7 +1,8 @@
 """SQL kept in ``.sql`` files, one statement, view or macro per file, loaded by name from a folder.
 
 ``ingest/sql/`` holds the database itself (tables, views, the ``position()`` macro: ``ingest.schema``);
-``queries/sql/`` the reports (``queries.sqlfiles``). Both use ``SqlFolder``.
+``queries/reports/sql/`` the reports, ``queries/positions/sql/`` a stored game read back, ``queries/sql/``
+the export's keys (each folder's ``sqlfiles`` module). All use ``SqlFolder``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Card pools as players read them: one card's text and stats, or a ruleset's whole pool as a table.
 
 Each ruleset describes its cards (``Ruleset.cards``: id, name, type, cost, stats, rules text); this module finds
-a card by id or name across rulesets and lays a pool out as a frame for ``queries.output.render``.
+a card by id or name across rulesets and lays a pool out as a frame for ``queries.reports.output.render``.
 
 A name matches a card's id or name exactly (ignoring case); failing that, a card whose name or id contains it.
 Several matches raise ``AmbiguousCardError`` listing them (``ruleset=`` narrows the search), none raises

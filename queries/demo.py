@@ -14,9 +14,9 @@ from annals.engine.registry import get_ruleset
 from annals.engine.simulate import simulate
 from annals.ingest.loader import IngestReport, ingest
 from annals.ingest.schema import open_database
-from annals.queries.board import Board, board
-from annals.queries.positions import Timeline
-from annals.queries.reports import ReportResult, run_report
+from annals.queries.pictures.board import Board, board
+from annals.queries.positions.timeline import Timeline
+from annals.queries.reports.run import ReportResult, run_report
 from annals.schemas.rulesets import BUILT_IN
 
 DEMO_REPORTS = ("first_player", "deck_matrix", "game_length", "card_winrate")
@@ -84,8 +84,8 @@ def run_demo(
 
 
 def _pictures(folder: Path, results: list[ReportResult], firsts: list[tuple[str, str]]) -> list[Path]:
-    from annals.queries.plots import write_plot
-    from annals.queries.viewer import write_viewer
+    from annals.queries.pictures.plots import write_plot
+    from annals.queries.pictures.viewer import write_viewer
     from annals.schemas.logfile import read_log
 
     out: list[Path] = []

@@ -8,8 +8,9 @@ columns (partition columns excluded): order-free, so DuckDB, polars and pyarrow 
 
 ``view="spectator"`` exports only what a spectator may see: games and players (deck names, no lists), and each
 event as the ruleset's own ``redact(event, -1)`` gives it (``public_events``: kind and fields as JSON), read
-from the game's log file (or, when it is gone, the log rebuilt from the database: ``queries.gamelog``, the games'
-ids listed in the manifest's ``rebuilt_from_database``); no deck lists, decisions or card facts (they reveal hands).
+from the game's log file (or, when it is gone, the log rebuilt from the database: ``queries.positions.gamelog``, the
+games' ids listed in the manifest's ``rebuilt_from_database``); no deck lists, decisions or card facts (they reveal
+hands).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ import pyarrow as pa
 
 from annals.engine.registry import get_ruleset
 from annals.queries import sqlfiles
-from annals.queries.dictionary import dictionary
-from annals.queries.gamelog import LogGoneError, logged_or_stored
+from annals.queries.positions.gamelog import LogGoneError, logged_or_stored
+from annals.queries.reports.dictionary import dictionary
 from annals.schemas.errors import AnnalsError, UnknownNameError
 
 VIEWS = ("omniscient", "spectator")
@@ -65,7 +66,7 @@ def digest_of(frame: pl.DataFrame) -> dict[str, Any]:
 
 def _public_events(con: duckdb.DuckDBPyConnection, rebuilt: list[str] | None = None) -> pa.Table:
     """Every event as a spectator sees it: the ruleset's redaction of the logged event (viewer -1). A game whose log
-    is gone is rebuilt from the database (``queries.gamelog``) and its id appended to ``rebuilt``."""
+    is gone is rebuilt from the database (``queries.positions.gamelog``) and its id appended to ``rebuilt``."""
     out: dict[str, list[Any]] = {k: [] for k in ("game", "n", "turn", "step", "player", "kind", "fields")}
     query = "SELECT game, game_id, file, ruleset FROM games ORDER BY game"
     for game, game_id, file, ruleset in con.execute(query).fetchall():

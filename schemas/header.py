@@ -169,7 +169,7 @@ def game_id_of(header: LogHeader) -> str:
 JUDGE_REASON_PREFIX = "judge_"  # the end reason of a game a judge ended (judge_game_loss): no end event
 TURN_CAP_REASON = "turn_cap"  # the end reason of a game stopped at the header's turn cap: no winner, no end event
 # The end reason of a scenario's game (a sandbox header) stopped after its scripted decisions: no winner, no end
-# event; ``verify`` re-runs it as far as its decisions go (``queries.scenario``).
+# event; ``verify`` re-runs it as far as its decisions go (``queries.workbench.scenario``).
 SCENARIO_REASON = "scenario_end"
 
 

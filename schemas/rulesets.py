@@ -26,7 +26,8 @@ class RulesetSchema(NamedTuple):
     version: str
     event_type: Any  # a Union of the ruleset's Event subclasses
     option_type: Any  # a Union of the ruleset's decision option Structs
-    # Coordinate names for ``annals position --at NAME:K`` (``wave`` -> ``WaveDeclared``): see queries.positions.
+    # Coordinate names for ``annals position --at NAME:K`` (``wave`` -> ``WaveDeclared``): see
+    # queries.positions.timeline.
     aliases: Mapping[str, str] = {}
     # Both players take each turn together (MORANA [MOR-13]): there is no first player, so ingest stores NULL.
     simultaneous_turns: bool = False

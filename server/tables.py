@@ -27,7 +27,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.seats import SeatStream
 from annals.engine.simulate import seat_rngs
 from annals.engine.table import LiveTable, read_live, recorded_clocks, with_decisions
-from annals.queries.svgboard import render_svg
+from annals.queries.pictures.svgboard import render_svg
 from annals.schemas import protocol as p
 from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.header import LogClose, LogHeader

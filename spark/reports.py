@@ -1,8 +1,8 @@
 """``annals report NAME --spark MASTER --lake DIR``: the named reports on Spark SQL over the Parquet lake.
 
-There is one definition of each report: its DuckDB SQL in ``queries/sql/report_NAME.sql`` (and the filters'
+There is one definition of each report: its DuckDB SQL in ``queries/reports/sql/report_NAME.sql`` (and the filters'
 ``select.sql``, the ``sample.sql`` line), translated to Spark SQL by SQLGlot (``translate``); the rows are then
-finished by the same code as DuckDB's (``queries.reports.finish_report``), so both engines give the same numbers
+finished by the same code as DuckDB's (``queries.reports.run.finish_report``), so both engines give the same numbers
 on the same games. DuckDB's ``$name`` parameters are bound as typed literals in the tree SQLGlot parsed (never
 pasted into text); an ASOF join, which Spark SQL lacks, becomes an interval join (``spark.asof``). The lake's
 tables are Spark views of its Parquet folders (``lake`` may be any path Spark reads: a folder, ``hdfs://``,
@@ -24,10 +24,10 @@ import sqlglot
 from sqlglot import exp
 
 from annals.ingest.schema import option_kind_rows
-from annals.queries import sqlfiles
 from annals.queries.export import EVENT_TABLES, OMNISCIENT
-from annals.queries.filters import Filters, NotApplicableError
-from annals.queries.reports import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
+from annals.queries.reports import sqlfiles
+from annals.queries.reports.filters import Filters, NotApplicableError
+from annals.queries.reports.run import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
 from annals.schemas.errors import AnnalsError
 from annals.spark.asof import without_asof
 from annals.spark.session import session
@@ -161,7 +161,7 @@ def open_lake(spark: SparkSession, lake: str) -> None:
 def report_on_spark(
     master: str, name: str, lake: str, *, filters: Filters | None = None, min_games: int | None = None
 ) -> ReportResult:
-    """Report ``name`` over the lake at ``lake`` on Spark; the result ``queries.reports.run_report`` gives."""
+    """Report ``name`` over the lake at ``lake`` on Spark; the result ``queries.reports.run.run_report`` gives."""
     spec = REPORTS.get(name)
     if spec is None:
         raise UnknownReportError("report", name, REPORTS)

@@ -19,8 +19,8 @@ from annals.engine.registry import get_ruleset
 from annals.engine.replay import fold
 from annals.engine.runner import Game, drive
 from annals.engine.spec import Built
-from annals.queries.scenario import scenario_header
-from annals.queries.stops import stops as game_stops
+from annals.queries.positions.stops import stops as game_stops
+from annals.queries.workbench.scenario import scenario_header
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE
 
@@ -126,7 +126,7 @@ def resume_matches(log: GameLog, count: int, builder: Any) -> int:
 
 
 def stops(log: GameLog) -> list[int]:
-    """The coordinates (event counts) where a game stops (``queries.stops``): between two moves of the rules, and
-    at the boundaries a state holds inside one (MORANA's Dawn, Dusk and Rite; Miras 9's turn, Awaken phase and
+    """The coordinates (event counts) where a game stops (``queries.positions.stops``): between two moves of the rules,
+    and at the boundaries a state holds inside one (MORANA's Dawn, Dusk and Rite; Miras 9's turn, Awaken phase and
     the wave steps whose window opens next)."""
     return game_stops(log)

@@ -138,8 +138,8 @@ def test_a_board_names_its_cards_from_the_pool_it_was_played_with(tmp_path: Path
     import msgspec
 
     import annals
-    from annals.queries.board import board
-    from annals.queries.positions import Timeline
+    from annals.queries.pictures.board import board
+    from annals.queries.positions.timeline import Timeline
 
     [log] = annals.simulate("miras9", 1, decks=["vanguard", "tempest"], out=tmp_path, seed=3)
     shown = annals.position(log, at="turn:4")
@@ -157,8 +157,8 @@ def test_a_board_names_its_cards_from_the_pool_it_was_played_with(tmp_path: Path
 def test_a_board_from_the_database_names_its_cards_too(tmp_path: Path) -> None:
     import annals
     from annals.ingest.schema import open_database
-    from annals.queries.board import stored_board
-    from annals.queries.positions import StoredGame
+    from annals.queries.pictures.board import stored_board
+    from annals.queries.positions.timeline import StoredGame
 
     [log] = annals.simulate("morana", 1, decks=["clash", "glory"], out=tmp_path / "logs")
     annals.ingest_logs([tmp_path / "logs"], tmp_path / "annals.duckdb")

@@ -20,8 +20,8 @@ from annals.cli.main import app
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import make_header, simulate
 from annals.engine.views import viewer_of
-from annals.queries.positions import CoordinateError, Timeline
-from annals.queries.reports import run_report
+from annals.queries.positions.timeline import CoordinateError, Timeline
+from annals.queries.reports.run import run_report
 from annals.schemas.errors import BadArgumentError, UnknownNameError, did_you_mean
 from tests.helpers import toy_log
 

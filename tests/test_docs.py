@@ -57,7 +57,7 @@ def test_import_annals_is_lazy_and_names_the_api() -> None:
         "print(heavy, annals.Timeline.__module__, annals.Board.__name__, annals.GameLog.__module__)"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["[]", "annals.queries.positions", "Board", "annals.schemas.logfile"]
+    assert done.stdout.split() == ["[]", "annals.queries.positions.timeline", "Board", "annals.schemas.logfile"]
     import annals
 
     for name in annals.__all__:

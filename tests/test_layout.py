@@ -66,6 +66,59 @@ def test_imports_point_down_the_layers(layer: str) -> None:
     assert not wrong, wrong
 
 
+# Inside ``queries``, the floors of ``queries/__init__.py``, lowest first: a module may import its own floor and the
+# floors before it. A top-level module of ``queries`` is a floor of its own; the subpackages are named by folder.
+QUERY_FLOORS = ["cards", "positions", "reports", "pictures", "workbench", "top"]
+TOP_OF_QUERIES = {"export", "tournament", "demo", "sqlfiles"}
+
+
+def query_floor(module: str) -> str | None:
+    """The floor of a module of ``annals.queries`` (``annals.queries.pictures.viewer`` -> ``pictures``)."""
+    parts = module.split(".")
+    if parts[:2] != ["annals", "queries"] or len(parts) < 3:
+        return None
+    name = parts[2]
+    if name in TOP_OF_QUERIES:
+        return "top"
+    return name if name in QUERY_FLOORS else None
+
+
+def test_every_module_of_queries_has_a_floor() -> None:
+    homeless = sorted(m for m in MODULES if m.startswith("annals.queries.") and query_floor(m) is None)
+    assert not homeless, f"add each to QUERY_FLOORS or TOP_OF_QUERIES: {homeless}"
+    assert {query_floor(m) for m in MODULES} - {None} == set(QUERY_FLOORS)
+
+
+def upward_in_queries(graph: dict[str, set[str]], floor: str) -> list[str]:
+    """The imports of ``floor``'s modules that name a module of a higher floor of ``queries``."""
+    allowed = set(QUERY_FLOORS[: QUERY_FLOORS.index(floor) + 1])
+    return sorted(
+        f"{module} imports {name}"
+        for module, names in graph.items()
+        if query_floor(module) == floor
+        for name in names
+        if (other := query_floor(name)) is not None and other not in allowed
+    )
+
+
+@pytest.mark.parametrize("floor", QUERY_FLOORS)
+def test_imports_inside_queries_point_down_its_floors(floor: str) -> None:
+    """Pictures may use positions, never the reverse; the workbench and the export sit above both."""
+    assert upward_in_queries(GRAPH, floor) == []
+
+
+def test_the_floor_check_catches_an_upward_import() -> None:
+    """The checker itself: positions importing pictures is named, pictures importing positions is not."""
+    graph = {
+        "annals.queries.positions.timeline": {"annals.queries.pictures.svgboard"},
+        "annals.queries.pictures.viewer": {"annals.queries.positions.timeline", "annals.queries.cards"},
+    }
+    assert upward_in_queries(graph, "positions") == [
+        "annals.queries.positions.timeline imports annals.queries.pictures.svgboard"
+    ]
+    assert upward_in_queries(graph, "pictures") == []
+
+
 def test_the_product_imports_no_test_code_and_names_no_toy_ruleset() -> None:
     to_tests = sorted(f"{m} imports {n}" for m, names in GRAPH.items() for n in names if n.split(".")[0] == "tests")
     assert not to_tests, to_tests

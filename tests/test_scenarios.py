@@ -1,6 +1,6 @@
 """Scenario files: every one under tests/scenarios plays and its expectations hold; the README's worked examples
 run as written; bad files are refused naming the file, line, field and fix; a scenario can be taken from a real
-game; ``annals scenario`` is thin over ``queries.scenario``."""
+game; ``annals scenario`` is thin over ``queries.workbench.scenario``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
-from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
+from annals.queries.workbench.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
 from annals.schemas.logfile import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,7 +187,7 @@ def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, r
     path.write_text(text)
     sc = load_scenario(path)
     from annals.engine.registry import get_ruleset
-    from annals.queries.positions import Timeline
+    from annals.queries.positions.timeline import Timeline
 
     rules = get_ruleset(ruleset)
     count = Timeline(log).resolve(at)

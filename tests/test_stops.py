@@ -29,11 +29,11 @@ from annals.engine.morana import builder as mor
 from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
 from annals.engine.spec import SpecError
-from annals.queries.midway import check_not_midway
-from annals.queries.positionfile import InvalidPositionError, load_position, position_file
-from annals.queries.positions import Timeline
-from annals.queries.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
-from annals.queries.stops import NotAStopError, check_stop
+from annals.queries.positions.files import InvalidPositionError, load_position, position_file
+from annals.queries.positions.midway import check_not_midway
+from annals.queries.positions.stops import NotAStopError, check_stop
+from annals.queries.positions.timeline import Timeline
+from annals.queries.workbench.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
 from annals.schemas.logfile import read_log
 from tests.resumecheck import resume_matches, stops
 
@@ -384,7 +384,7 @@ def test_every_event_index_resumes_identically_or_is_refused_by_name(tmp_path: P
                 check_stop(log, count, at)
             except NotAStopError as exc:
                 assert count not in at
-                try:  # what the state shows half done, a position file's loader names (queries.midway)
+                try:  # what the state shows half done, a position file's loader names (queries.positions.midway)
                     check_not_midway(ruleset, state)
                 except InvalidPositionError as named:
                     assert "inside one action of the rules" in str(named) or "is not allowed" in str(named)

@@ -1,4 +1,4 @@
-"""``queries.tomlpaths``: the line of each value of a TOML document, by key path, against the lines a writer
+"""``queries.workbench.tomlpaths``: the line of each value of a TOML document, by key path, against the lines a writer
 recorded as it wrote random documents (nested arrays and inline tables, one value or many per line, comments,
 strings holding quotes, brackets, commas and '#', multi-line strings, the same text written twice)."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annals.queries.tomlpaths import line_of, value_lines
+from annals.queries.workbench.tomlpaths import line_of, value_lines
 
 KEYS = st.sampled_from(["a", "b", "card", "lane", "p1", "x-y", "k_2", '"two words"', "'lit'"])
 TEXTS = st.text(alphabet=st.sampled_from(list("ab #,][\"}{='\\é")), max_size=8)

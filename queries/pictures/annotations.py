@@ -6,8 +6,8 @@ The side file of ``games/x.log`` is ``games/x.log.notes.json``::
     {"format": 1, "game_id": "590b4e9d94f31924",
      "notes": [{"at": "turn:5/attack", "text": "The wave that decides the game.", "author": "", "views": []}]}
 
-``at`` is any coordinate ``annals position`` takes (``queries.positions``); ``views`` lists the views that show the
-note (``[]``: every view), so a note that names a hidden card can be kept to the omniscient replay. A note whose
+``at`` is any coordinate ``annals position`` takes (``queries.positions.timeline``); ``views`` lists the views that show
+the note (``[]``: every view), so a note that names a hidden card can be kept to the omniscient replay. A note whose
 coordinate names nothing in its game, or a file for another game, is refused with the reason.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 
 from annals.engine.views import VIEWERS
-from annals.queries.positions import CoordinateError, Timeline
+from annals.queries.positions.timeline import CoordinateError, Timeline
 from annals.schemas.errors import AnnalsError
 
 FORMAT = 1
@@ -57,7 +57,7 @@ def load_notes(log: str | os.PathLike[str], game_id: str) -> list[Note]:
     try:
         doc = msgspec.json.decode(path.read_bytes(), type=NotesFile)
     except msgspec.DecodeError as exc:
-        raise AnnotationError(f"{path}: not a notes file ({exc}); see annals.queries.annotations") from None
+        raise AnnotationError(f"{path}: not a notes file ({exc}); see annals.queries.pictures.annotations") from None
     if doc.format > FORMAT:
         raise AnnotationError(f"{path}: notes format {doc.format} is newer than this annals reads ({FORMAT})")
     if doc.game_id != game_id:

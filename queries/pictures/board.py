@@ -11,9 +11,9 @@ from annals.engine.core import Position
 from annals.engine.registry import get_ruleset
 from annals.engine.views import viewer_of
 from annals.queries.cards import pool
-from annals.queries.positions import StoredGame, Timeline
-from annals.queries.svgboard import render_svg
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.positions.timeline import StoredGame, Timeline
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.errors import AnnalsError
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
 from annals.schemas.text import card_names

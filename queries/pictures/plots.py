@@ -1,7 +1,7 @@
 """Charts of the reports where a picture says more than the table: win rates with their Wilson 95% intervals, the
 deck matrix as a heat map, Slava curves, the spread of game lengths, Battle Damage payment shares.
 
-``report_chart(result)`` builds a Vega-Lite chart with Altair from a report's frame (``queries.reports``);
+``report_chart(result)`` builds a Vega-Lite chart with Altair from a report's frame (``queries.reports.run``);
 ``write_plot(result, path)`` renders it to ``.svg`` or ``.png`` with vl-convert (no browser, no network) and
 ``.json`` writes the Vega-Lite spec itself. The chart's title is the report's title and its subtitle the sample.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from annals.queries.reports import ReportResult
+from annals.queries.reports.run import ReportResult
 from annals.schemas.errors import AnnalsError
 
 FORMATS = (".svg", ".png", ".json")

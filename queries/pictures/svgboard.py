@@ -1,17 +1,17 @@
 """The board as SVG: a position and a view in, SVG text out, no I/O. Used by ``annals position --format svg``,
-by the replay viewer (``queries.viewer``) and by the live-play browser client.
+by the replay viewer (``queries.pictures.viewer``) and by the live-play browser client.
 
 ``render_svg(ruleset, state, viewer)`` draws ``state`` (a ruleset's ``GameState``) as ``viewer`` sees it:
 ``None`` omniscient, ``0``/``1`` a player (drawn at the bottom), ``-1`` a spectator. Another player's hidden piles
 (hand, deck order; Miras 9 Resource and Used; MORANA sealed cards) are drawn as backs and counts whatever the state
 holds; to show exactly what a player knew (a MORANA Commit stays behind its screen, Embers included), pass the
-viewer's own fold of the redacted stream, ``queries.viewstate.ViewState``. ``title`` heads the board; ``players``
-names the seats.
+viewer's own fold of the redacted stream, ``queries.positions.viewstate.ViewState``. ``title`` heads the board;
+``players`` names the seats.
 
 The text is one ``<svg>`` element whose top-level children each sit on a line of their own (see
-``queries.svgkit``). Cards carry ``data-card`` (instance), ``data-zone`` and ``data-name``; piles ``data-zone``,
-``data-side``, ``data-count``; counters ``data-counter``, ``data-side``, ``data-value``. Rulesets without a board
-of their own (plugin rulesets) get their position listed zone by zone.
+``queries.pictures.svgkit``). Cards carry ``data-card`` (instance), ``data-zone`` and ``data-name``; piles
+``data-zone``, ``data-side``, ``data-count``; counters ``data-counter``, ``data-side``, ``data-value``. Rulesets without
+a board of their own (plugin rulesets) get their position listed zone by zone.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 from annals.engine.core import GameState
 from annals.engine.registry import get_ruleset
-from annals.queries import svgmiras9, svgmorana
-from annals.queries.svgkit import CLOSE_SVG, STYLE, clip, open_svg, rect, text
+from annals.queries.pictures import svgmiras9, svgmorana
+from annals.queries.pictures.svgkit import CLOSE_SVG, STYLE, clip, open_svg, rect, text
 
 VIEW_NAMES = {None: "omniscient", 0: "player0", 1: "player1", -1: "spectator"}
 

@@ -5,7 +5,7 @@ wave in progress, the reaction stack and Battle Damage owed.
 
 The viewer's side is drawn at the bottom (player 0 for the omniscient and spectator views). Hidden piles of any
 player but the viewer are drawn as backs or counts whatever the state holds, so even an omniscient state drawn for a
-player shows no card of the opponent's hand; pass the viewer's own fold (``queries.viewstate``) all the same.
+player shows no card of the opponent's hand; pass the viewer's own fold (``queries.positions.viewstate``) all the same.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from annals.engine.miras9.board import atk, defn, echo_of, grit, ship_at
 from annals.engine.miras9.state import CardState, M9State
-from annals.queries.svgkit import (
+from annals.queries.pictures.svgkit import (
     CLOSE_SVG,
     SIDE_INK,
     STYLE,

@@ -5,8 +5,8 @@ hand sizes, and a panel for the turn, step and Initiative [MOR-29].
 The viewer's side is drawn at the bottom (player 0 for the omniscient and spectator views). Another player's hand
 and sealed cards are drawn as backs whatever the state holds; but the opponent's Embers during Commit are only as
 hidden as the state passed in makes them, so draw a player's board from that player's own fold
-(``queries.viewstate``), in which a sealed Commit has changed nothing yet. The Embers another player paid behind
-the screen are not in any later event either (``Flipped`` reveals cards, not payments), so during Commit and Dusk
+(``queries.positions.viewstate``), in which a sealed Commit has changed nothing yet. The Embers another player paid
+behind the screen are not in any later event either (``Flipped`` reveals cards, not payments), so during Commit and Dusk
 another player's Embers are labelled "last seen": the value of the last Embers change the viewer saw.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from annals.engine.morana.state import SITES, SLAVA_TO_WIN, MoranaState, deck_index
-from annals.queries.svgkit import (
+from annals.queries.pictures.svgkit import (
     CLOSE_SVG,
     SIDE_INK,
     STYLE,

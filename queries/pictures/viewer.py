@@ -1,20 +1,20 @@
 """The replay viewer: one self-contained HTML file per game and view that opens from disk with no network.
 
 What the file holds is computed from the events as ``Ruleset.redact`` shows them to the view, folded by the one
-reducer (``queries.viewstate``): the board drawn after every event (``queries.svgboard``), the events in words
-with the names of the cards they show, the coordinates' turns, steps and kinds, the timeline's key moments and the
-notes that view shows. A player's file therefore contains nothing that player could not see: the opponent's hidden
+reducer (``queries.positions.viewstate``): the board drawn after every event (``queries.pictures.svgboard``), the events
+in words with the names of the cards they show, the coordinates' turns, steps and kinds, the timeline's key moments and
+the notes that view shows. A player's file therefore contains nothing that player could not see: the opponent's hidden
 cards are not hidden in the page, they are absent from the file (no instance, no name, no deck list).
 
-Size: each board is one SVG whose top-level elements are one per line (``queries.svgkit``); the file keeps each
+Size: each board is one SVG whose top-level elements are one per line (``queries.pictures.svgkit``); the file keeps each
 distinct line once and, per position, the list of line numbers, written as the difference from the previous
 position's list (lines kept, lines added), every 32nd position's list whole. The page rebuilds every position's
 list once when it opens; a move then keeps the elements of the lines both boards share, patches in place the
 element of a line that draws the same card, pile, counter or panel as a line going away, and copies the other new
 lines from their one parse (``web/viewer.js``), so it costs what changed, not the whole board.
 
-Coordinates in the page are those of ``annals position`` (``queries.positions``), resolved over the events as the
-view saw them: in a player's file the opponent's sealed MORANA Commit is ``Sealed`` events, not ``Committed``.
+Coordinates in the page are those of ``annals position`` (``queries.positions.timeline``), resolved over the events as
+the view saw them: in a player's file the opponent's sealed MORANA Commit is ``Sealed`` events, not ``Committed``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from typing import Any
 import msgspec
 
 from annals.engine.views import viewer_of
-from annals.queries.annotations import Note, placed
-from annals.queries.eventtext import describe
-from annals.queries.positions import Timeline, aliases
-from annals.queries.svgboard import board_lines
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.annotations import Note, placed
+from annals.queries.pictures.eventtext import describe
+from annals.queries.pictures.svgboard import board_lines
+from annals.queries.positions.timeline import Timeline, aliases
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
 
 WEB = Path(__file__).with_name("web")
@@ -86,7 +86,7 @@ def _namer(ruleset: str, state: Any) -> Any:
 
         return m9
     if ruleset == "morana":
-        from annals.queries.svgmorana import card_name
+        from annals.queries.pictures.svgmorana import card_name
 
         def mor(card: int) -> str:
             if card < 0:

@@ -1,4 +1,4 @@
-"""Each ruleset's state fields against their domains (``queries.positiondomains``): one function per ruleset.
+"""Each ruleset's state fields against their domains (``queries.positions.domains``): one function per ruleset.
 
 The string domains come from the engines: Miras 9 phases and steps from its turn structure and ``STEP_NAMES``
 of an attack wave, zones from ``state.PILES``, ``LOC_NAMES`` and ``SITE_NAMES``; MORANA steps from its turn
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from annals.queries.positiondomains import COUNTER_MAX, Fields, bad, is_leader, seat_of
+from annals.queries.positions.domains import COUNTER_MAX, Fields, bad, is_leader, seat_of
 from annals.schemas.records import TOKEN_BASE
 
 Check = Callable[[Any, Fields], None]

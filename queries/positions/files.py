@@ -20,7 +20,7 @@ Reading checks, and refuses with ``InvalidPositionError`` naming the problem: th
 rules (the ruleset's ``new_state``; not for a ``"sandbox": true`` file, a judge's small position), each
 instance's card against its deck list, a card in two places (see ``CHECKERS`` and ``ZONE_FIELDS``), a card that is
 no instance of the decks, a negative counter (``*_mod`` counters are signed), a state inside one action of the
-rules (``queries.midway``: the field, what is half done, the fix).
+rules (``queries.positions.midway``: the field, what is half done, the fix).
 
 Continuing writes a new log whose header has ``branched_from`` (source game, event, the position's digest) and
 ``start_position`` (the state, msgpack); the ruleset's ``new_state`` starts from it. The continued game numbers its
@@ -45,11 +45,11 @@ from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
 from annals.engine.simulate import bots_for, check_max_turns, check_seed
 from annals.ingest.cardpools import definitions
-from annals.queries.midway import check_not_midway
-from annals.queries.positionchecks import CHECKS, check_for
-from annals.queries.positiondomains import Fields, check_ints
-from annals.queries.positiondomains import InvalidPositionError as InvalidPositionError
-from annals.queries.positions import Timeline
+from annals.queries.positions.checks import CHECKS, check_for
+from annals.queries.positions.domains import Fields, check_ints
+from annals.queries.positions.domains import InvalidPositionError as InvalidPositionError
+from annals.queries.positions.midway import check_not_midway
+from annals.queries.positions.timeline import Timeline
 from annals.schemas.errors import AnnalsError, InvalidDeckError
 from annals.schemas.files import os_error, output_file, read_regular
 from annals.schemas.header import Branch, DeckList, LogHeader, PlayerInfo
@@ -292,7 +292,7 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
     try:
         doc = msgspec.json.decode(raw, type=PositionFile)
     except msgspec.DecodeError as exc:
-        raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positionfile.py") from None
+        raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positions/files.py") from None
     if doc.format != FORMAT:
         raise InvalidPositionError(f"{path}: format {doc.format!r} is not {FORMAT!r}")
     try:

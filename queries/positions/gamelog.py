@@ -1,5 +1,5 @@
 """A game's log by log path or by game id: from its file, or, when the file it was ingested from is gone, rebuilt
-from the database (``queries.storedlog``: its stored decisions re-run, every event checked against the stored
+from the database (``queries.positions.storedlog``: its stored decisions re-run, every event checked against the stored
 one). Every command that takes a game id and needs the log (``annals position``, ``annals view``) reads it here,
 so a rebuilt log gives every view (a player's, the spectator's, the omniscient one) exactly as the file would:
 each view is the ruleset's redaction of the same events.
@@ -17,8 +17,8 @@ from typing import NamedTuple
 import duckdb
 
 from annals.ingest.schema import open_database
-from annals.queries.positions import CoordinateError, LogNotFoundError
-from annals.queries.storedlog import StoredReplayError, stored_log
+from annals.queries.positions.storedlog import StoredReplayError, stored_log
+from annals.queries.positions.timeline import CoordinateError, LogNotFoundError
 from annals.schemas.archive import log_exists
 from annals.schemas.files import NoMatchError
 from annals.schemas.logfile import GameLog, read_log

@@ -1,6 +1,6 @@
 """A position inside one action of the rules, named from the state alone (issue 13, "stop anywhere").
 
-A real game stops between two moves of the rules and at the boundaries a state holds (``queries.stops``). A
+A real game stops between two moves of the rules and at the boundaries a state holds (``queries.positions.stops``). A
 position file edited by hand can hold a state no rule ever leaves the game in: half of an action done (a card
 resolving, wounds placed and the defeats not yet checked, Embers paid and the card not sealed). The loader refuses
 it before play with ``InvalidPositionError`` naming the field, what is half done and the fix, instead of finding
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from annals.queries.positiondomains import bad
+from annals.queries.positions.domains import bad
 
 INSIDE = "inside one action of the rules"
 

@@ -23,7 +23,7 @@ import msgspec
 from annals.engine.core import DecisionPoint, GameState
 from annals.engine.registry import ruleset_for
 from annals.engine.runner import Game
-from annals.queries import sqlfiles
+from annals.queries.positions import sqlfiles
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import (
     JUDGE_REASON_PREFIX,

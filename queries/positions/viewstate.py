@@ -1,7 +1,7 @@
 """A viewer's own state of a game: the events as ``Ruleset.redact`` shows them to that viewer, folded by the one
-reducer. What the state holds is what the viewer could know, so a board drawn from it (``queries.svgboard``) or a
-replay written from it (``queries.viewer``) cannot show anything else: the opponent's hidden cards are unknown
-placeholders, and a MORANA Commit behind its screen has changed nothing until it is flipped.
+reducer. What the state holds is what the viewer could know, so a board drawn from it (``queries.pictures.svgboard``) or
+a replay written from it (``queries.pictures.viewer``) cannot show anything else: the opponent's hidden cards are
+unknown placeholders, and a MORANA Commit behind its screen has changed nothing until it is flipped.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from annals.queries import sqlfiles
+from annals.queries.reports import sqlfiles
 
 
 def relations(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:

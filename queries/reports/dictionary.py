@@ -6,8 +6,8 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from annals.queries import sqlfiles
-from annals.queries.filters import UnknownValueError
+from annals.queries.reports import sqlfiles
+from annals.queries.reports.filters import UnknownValueError
 
 
 def dictionary(con: duckdb.DuckDBPyConnection, table: str | None = None) -> pl.DataFrame:

@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from annals.queries import sqlfiles
+from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
 

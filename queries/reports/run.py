@@ -1,7 +1,7 @@
-"""Named reports: SQL in ``queries/sql/report_NAME.sql`` run by DuckDB, finished with polars, each stating its
+"""Named reports: SQL in ``queries/reports/sql/report_NAME.sql`` run by DuckDB, finished with polars, each stating its
 sample, its filters and what its numbers mean.
 
-Every report reads the games and seats the filters select (``queries.filters``: ``sel_games``, ``sel_seats``).
+Every report reads the games and seats the filters select (``queries.reports.filters``: ``sel_games``, ``sel_seats``).
 Columns come in pairs by prefix: ``{p}games`` and ``{p}wins`` get ``{p}win_rate`` and a Wilson 95% confidence
 interval (``{p}ci_low``, ``{p}ci_high``). Rows with fewer games than ``min_games`` (default ``MIN_GAMES``) in the
 report's sample column are hidden, and the result says how many. The event reports (``metagame``,
@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 import duckdb
 import polars as pl
 
-from annals.queries import sqlfiles
-from annals.queries.filters import Filters, NotApplicableError, check, select
+from annals.queries.reports import sqlfiles
+from annals.queries.reports.filters import Filters, NotApplicableError, check, select
 from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054

@@ -1,5 +1,5 @@
-"""SQL kept in ``queries/sql/*.sql``, one query per file, loaded by name (the database's own tables, views and
-macros are in ``ingest/sql/``)."""
+"""The reports' SQL, kept in ``queries/reports/sql/*.sql``, one query per file, loaded by name (the database's own
+tables, views and macros are in ``ingest/sql/``)."""
 
 from __future__ import annotations
 

@@ -60,8 +60,8 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
-from annals.queries.positionfile import InvalidPositionError, PositionFile, check_continuable, validate
-from annals.queries.tomlpaths import line_of, value_lines
+from annals.queries.positions.files import InvalidPositionError, PositionFile, check_continuable, validate
+from annals.queries.workbench.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
 from annals.schemas.files import os_error, output_file
@@ -577,8 +577,8 @@ def scenario_text(spec: dict[str, Any], *, title: str, ruleset: str, note: str =
 
 
 def scenario_from_log(log: str | os.PathLike[str], at: str) -> str:
-    """A scenario file holding the position of a real game at coordinate ``at`` (``queries.positions``)."""
-    from annals.queries.positions import Timeline
+    """A scenario file holding the position of a real game at coordinate ``at`` (``queries.positions.timeline``)."""
+    from annals.queries.positions.timeline import Timeline
     from annals.schemas.logfile import read_log
 
     game = read_log(log)
@@ -592,7 +592,7 @@ def scenario_from_log(log: str | os.PathLike[str], at: str) -> str:
         spec = builder.to_spec(state)
     except SpecError as exc:
         raise ScenarioError(f"{log} at {at} (after event {count - 1}): {str(exc).split(': ', 1)[1]}") from None
-    from annals.queries.stops import NotAStopError, check_stop
+    from annals.queries.positions.stops import NotAStopError, check_stop
 
     try:
         check_stop(game, count)
@@ -605,7 +605,7 @@ def scenario_from_log(log: str | os.PathLike[str], at: str) -> str:
     return scenario_text(spec, title=title, ruleset=game.header.ruleset, note=note)
 
 
-TEMPLATES = Path(__file__).parent / "scenario_templates"
+TEMPLATES = Path(__file__).parent / "templates"
 
 
 def template(ruleset: str) -> str:

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from annals.ingest.flatten import collect
-from annals.queries.filters import Filters
-from annals.queries.reports import REPORTS, run_report, wilson
+from annals.queries.reports.filters import Filters
+from annals.queries.reports.run import REPORTS, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
 from tests.analysis.test_reports import NOT_PLAYED, rows

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.ingest.flatten import collect
-from annals.queries.reports import run_report
+from annals.queries.reports.run import run_report
 
 runner = CliRunner()
 

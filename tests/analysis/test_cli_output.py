@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.engine.registry import get_ruleset, ruleset_names
 from annals.ingest.flatten import collect
-from annals.queries.output import render
-from annals.queries.reports import without_negative_zero
+from annals.queries.reports.output import render
+from annals.queries.reports.run import without_negative_zero
 from annals.schemas.logfile import read_log
 from annals.schemas.text import card_names
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from annals.queries.filters import Filters
-from annals.queries.reports import run_report, wilson
+from annals.queries.reports.filters import Filters
+from annals.queries.reports.run import run_report, wilson
 
 SHORT, LONG = 20, 20  # games of each kind; seat 0 wins every short game and loses every long one
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.ingest.flatten import collect
-from annals.queries.dictionary import dictionary
-from annals.queries.filters import UnknownValueError
+from annals.queries.reports.dictionary import dictionary
+from annals.queries.reports.filters import UnknownValueError
 from annals.schemas.logfile import read_log
 
 runner = CliRunner()

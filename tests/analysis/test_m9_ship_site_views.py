@@ -15,8 +15,8 @@ from annals.engine.miras9.state import ROUTE_NAMES, M9State
 from annals.engine.simulate import simulate
 from annals.ingest.flatten import collect, flatten_files
 from annals.ingest.loader import ingest
-from annals.queries.positionfile import InvalidPositionError, load_position, position_file
-from annals.queries.positions import Timeline, position_from_db
+from annals.queries.positions.files import InvalidPositionError, load_position, position_file
+from annals.queries.positions.timeline import Timeline, position_from_db
 from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
 from tests.analysis.test_columnar import assert_same, fast, needs_c

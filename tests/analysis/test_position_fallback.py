@@ -1,5 +1,5 @@
 """``annals position GAME_ID`` when the log the game was ingested from is gone: the log is rebuilt from the stored
-decisions (``queries.storedlog``, every event checked against the stored one; every view from it is in
+decisions (``queries.positions.storedlog``, every event checked against the stored one; every view from it is in
 ``test_position_stored_views``), and ``--save`` from it, as from the log, saves only at a stop. A game the database
 cannot rebuild (here: a stored decision changed) still gets its omniscient board from the database's ``position()``
 macro, saying so; a player's view is refused with a ``LogGoneError`` naming where the log was expected, why the
@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
-from annals.queries.board import board, stored_board
-from annals.queries.positionfile import position_file
-from annals.queries.positions import CoordinateError, StoredGame, Timeline
+from annals.queries.pictures.board import board, stored_board
+from annals.queries.positions.files import position_file
+from annals.queries.positions.timeline import CoordinateError, StoredGame, Timeline
 
 runner = CliRunner()
 

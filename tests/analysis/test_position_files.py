@@ -11,8 +11,8 @@ import pytest
 from annals.engine.miras9.state import ZONE_LOC
 from annals.engine.replay import rerun
 from annals.ingest.flatten import collect
-from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
-from annals.queries.positions import Timeline
+from annals.queries.positions.files import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import read_log
 
 

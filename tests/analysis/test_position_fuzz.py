@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from annals.engine.registry import get_ruleset
 from annals.engine.replay import rerun
 from annals.engine.simulate import simulate
-from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
-from annals.queries.positions import Timeline
+from annals.queries.positions.files import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import read_log
 from tests.resumecheck import stops
 
@@ -160,7 +160,7 @@ def test_the_unedited_positions_load_and_play_on(tmp_path: Path) -> None:
             load_position(path)
         except InvalidPositionError as exc:
             named = "in the middle of an action" in str(exc) or "inside one action of the rules" in str(exc)
-            assert named, f"position {i} of {ruleset}: {exc}"  # (queries.midway names it before play)
+            assert named, f"position {i} of {ruleset}: {exc}"  # (queries.positions.midway names it before play)
             continue
         check_edit(ruleset, doc, f"none (position {i})", tmp_path)
         accepted += 1

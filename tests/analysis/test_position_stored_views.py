@@ -1,6 +1,6 @@
-"""Every view of a game whose log is gone, from the log rebuilt from the database (``queries.gamelog`` over
-``queries.storedlog``): ``annals position GAME_ID --db``, ``annals view GAME_ID --db`` and ``annals show GAME_ID
---db`` print what they print from the original log, a player's view holding nothing that player may not see, and
+"""Every view of a game whose log is gone, from the log rebuilt from the database (``queries.positions.gamelog`` over
+``queries.positions.storedlog``): ``annals position GAME_ID --db``, ``annals view GAME_ID --db`` and ``annals show
+GAME_ID --db`` print what they print from the original log, a player's view holding nothing that player may not see, and
 ``annals export --view spectator`` exports the same public events; a game the database cannot give back (here: one
 continued from a position) is refused by name for anything but the omniscient board."""
 
@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
-from annals.queries.positions import Timeline
+from annals.queries.positions.timeline import Timeline
 
 runner = CliRunner()
 

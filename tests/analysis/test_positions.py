@@ -15,7 +15,7 @@ from annals.engine.core import Position
 from annals.engine.replay import fold
 from annals.ingest.flatten import collect
 from annals.ingest.schema import open_database
-from annals.queries.positions import (
+from annals.queries.positions.timeline import (
     POINT_QUERY_SKIPPED_OPTIMIZERS,
     CoordinateError,
     Timeline,

@@ -19,9 +19,9 @@ from annals.engine.simulate import simulate
 from annals.ingest import columnar
 from annals.ingest.flatten import _flatten_files, collect, flatten_files
 from annals.ingest.loader import ingest
-from annals.queries.positionfile import InvalidPositionError, continue_game, load_position, position_file
-from annals.queries.positions import Timeline, position_from_db
-from annals.queries.reports import Z95, run_report, wilson
+from annals.queries.positions.files import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions.timeline import Timeline, position_from_db
+from annals.queries.reports.run import Z95, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from tests.analysis.conftest import REAL_GAMES
 from tests.analysis.test_reports import independent_card_winrate, rows

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from annals.ingest.flatten import collect
-from annals.queries.filters import Filters, NotApplicableError, UnknownValueError
-from annals.queries.reports import REPORTS, run_report
+from annals.queries.reports.filters import Filters, NotApplicableError, UnknownValueError
+from annals.queries.reports.run import REPORTS, run_report
 from annals.schemas.logfile import GameLog, read_log
 from tests.analysis.test_reports import rows
 

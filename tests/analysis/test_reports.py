@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from annals.ingest.flatten import collect
-from annals.queries.reports import REPORTS, run_report, wilson, with_win_rate
+from annals.queries.reports.run import REPORTS, run_report, wilson, with_win_rate
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
 

@@ -1,5 +1,5 @@
-"""The selection tables kept per read-only connection (``queries.filters.select``): reports run one after another
-on one connection, switching filters and rulesets back and forth past the number kept, give exactly what each
+"""The selection tables kept per read-only connection (``queries.reports.filters.select``): reports run one after
+another on one connection, switching filters and rulesets back and forth past the number kept, give exactly what each
 gives on a fresh connection; a connection that can write rebuilds the selection, so it sees changed data."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import duckdb
 
-from annals.queries.filters import KEPT, Filters
-from annals.queries.reports import REPORTS, ReportResult, run_report
+from annals.queries.reports.filters import KEPT, Filters
+from annals.queries.reports.run import REPORTS, ReportResult, run_report
 
 RUNS = [
     ("card_metrics", Filters()),

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.queries.output import FileAccessError, QueryError, ReadOnlyError, run_sql
+from annals.queries.reports.output import FileAccessError, QueryError, ReadOnlyError, run_sql
 
 OUTSIDE = "outside"  # a folder beside the allowed one, in each test's tmp_path
 

@@ -1,5 +1,5 @@
-"""A judged or turn-capped game rebuilt from the database (``queries.storedlog``) with its log gone: its judge's
-records, closing record and result as the log had them (the judged result is what counts, R-CORE-2; a backup's
+"""A judged or turn-capped game rebuilt from the database (``queries.positions.storedlog``) with its log gone: its
+judge's records, closing record and result as the log had them (the judged result is what counts, R-CORE-2; a backup's
 abandoned branch is not stored, the kept one is, R-CORE-3)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from annals.engine.runner import play
 from annals.engine.simulate import bots_for, make_header
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.storedlog import stored_log
+from annals.queries.positions.storedlog import stored_log
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import GameLog, read_log
 from tests.helpers import toy_log

@@ -14,7 +14,7 @@ from annals.engine.miras9.ruleset import RULESET
 from annals.engine.miras9.state import M9State
 from annals.engine.replay import fold, verify_log
 from annals.ingest.loader import ingest
-from annals.queries.positions import Timeline
+from annals.queries.positions.timeline import Timeline
 from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
 from tests.miras9.table import Table

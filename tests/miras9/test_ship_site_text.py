@@ -22,7 +22,7 @@ from annals.engine.replay import verify_log
 from annals.engine.runner import Game
 from annals.engine.simulate import bots_for, header_for
 from annals.ingest.loader import ingest
-from annals.queries.positions import Timeline, position_from_db
+from annals.queries.positions.timeline import Timeline, position_from_db
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import definition
 from annals.schemas.errors import CardDataError

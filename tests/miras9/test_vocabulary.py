@@ -8,7 +8,7 @@ import msgspec
 
 from annals.engine.miras9.cardtext import composed_text
 from annals.engine.miras9.pool import SHIPPED
-from annals.queries.scenario import run_file
+from annals.queries.workbench.scenario import run_file
 from annals.schemas.miras9 import CardDef, Mill, NoEffect
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "miras9"

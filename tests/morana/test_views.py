@@ -9,7 +9,7 @@ import msgspec
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import MoranaState, warden_instance
 from annals.engine.simulate import make_header, play_one
-from annals.queries.positions import Timeline
+from annals.queries.positions.timeline import Timeline
 from annals.schemas import morana as ev
 from annals.schemas.morana import Done, Invoke, Place, Rebirth
 from tests.morana.build import Table, build

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from annals.engine.morana.cards import card_text, check_card, check_warden, shipped_pool, warden_text
-from annals.queries.scenario import run_file
+from annals.queries.workbench.scenario import run_file
 from annals.schemas.errors import CardDataError
 from annals.schemas.morana import Card, Effect, Vigil, Warden
 

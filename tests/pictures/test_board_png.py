@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from annals.engine.miras9.state import StackItem
-from annals.queries.board import board_svg
-from annals.queries.positions import Timeline
-from annals.queries.svgboard import render_svg
+from annals.queries.pictures.board import board_svg
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import GameLog
 from tests.pictures.boards import drawn
 from tests.pictures.browser import ARTIFACTS, Page

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.queries.plots import CHARTS, PlotError, report_chart, write_plot
-from annals.queries.reports import run_report
+from annals.queries.pictures.plots import CHARTS, PlotError, report_chart, write_plot
+from annals.queries.reports.run import run_report
 
 runner = CliRunner()
 

@@ -11,8 +11,8 @@ import pytest
 
 from annals.engine.miras9.state import M9State
 from annals.engine.morana.state import MoranaState
-from annals.queries.svgboard import render_svg
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
 from tests.pictures.boards import Drawn, drawn
 

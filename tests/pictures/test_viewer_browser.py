@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from annals.queries.annotations import Note
-from annals.queries.positions import Timeline
-from annals.queries.svgboard import render_svg
-from annals.queries.viewer import write_viewer
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.annotations import Note
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.pictures.viewer import write_viewer
+from annals.queries.positions.timeline import Timeline
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
 from tests.pictures.boards import drawn
 from tests.pictures.browser import Page
@@ -88,8 +88,8 @@ def test_stepping_through_every_event_shows_the_positions_cards(
 def test_a_coordinate_in_the_address_opens_that_moment(
     games: dict[str, list[GameLog]], page: Page, tmp_path: Path, ruleset: str
 ) -> None:
-    """The page resolves coordinates as ``annals position`` does (queries.positions), from the address, the field
-    and in script; a bad one is named and moves nothing."""
+    """The page resolves coordinates as ``annals position`` does (queries.positions.timeline), from the address, the
+    field and in script; a bad one is named and moves nothing."""
     log = games[ruleset][1]
     timeline = Timeline(log)
     path = tmp_path / "game.html"

@@ -17,10 +17,10 @@ from annals.cli.main import app
 from annals.engine.miras9.pool import SHIPPED
 from annals.engine.morana.cards import shipped_pool as morana_pool
 from annals.engine.simulate import simulate
-from annals.queries.annotations import AnnotationError, load_notes, notes_path
-from annals.queries.svgboard import render_svg
-from annals.queries.viewer import write_viewer
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.annotations import AnnotationError, load_notes, notes_path
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.pictures.viewer import write_viewer
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
 

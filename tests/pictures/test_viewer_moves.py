@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from annals.queries.svgboard import render_svg
-from annals.queries.viewer import write_viewer
-from annals.queries.viewstate import ViewState
+from annals.queries.pictures.svgboard import render_svg
+from annals.queries.pictures.viewer import write_viewer
+from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
 from tests.pictures.browser import Page
 from tests.pictures.test_viewer_browser import opened

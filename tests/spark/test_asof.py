@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from annals.engine.simulate import simulate
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries import sqlfiles
-from annals.queries.filters import Filters
-from annals.queries.reports import run_report
+from annals.queries.reports import sqlfiles
+from annals.queries.reports.filters import Filters
+from annals.queries.reports.run import run_report
 from annals.spark.asof import AsofShapeError, is_asof, without_asof
 
 rows = st.lists(st.tuples(st.integers(0, 2), st.integers(-3, 8)), max_size=12)

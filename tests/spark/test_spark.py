@@ -25,8 +25,8 @@ from annals.ingest.events import ingest_events
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
-from annals.queries.filters import Filters
-from annals.queries.reports import REPORTS, run_report
+from annals.queries.reports.filters import Filters
+from annals.queries.reports.run import REPORTS, run_report
 from annals.spark import missing
 
 MASTER = "local[2,2]"

@@ -12,8 +12,8 @@ import pytest
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventStore
 from annals.ingest.schema import SCHEMA_VERSION, ddl, open_database
-from annals.queries.filters import Filters, UnknownValueError
-from annals.queries.reports import run_report
+from annals.queries.reports.filters import Filters, UnknownValueError
+from annals.queries.reports.run import run_report
 
 ANNALS = str(Path(sys.executable).parent / "annals")
 

@@ -1,11 +1,11 @@
-"""The toys' state fields against their domains (``annals.queries.positiondomains``), as a plugin ruleset offers
-them: its engine's ``check_position(state, fields)`` (``annals.queries.positionchecks.check_for``)."""
+"""The toys' state fields against their domains (``annals.queries.positions.domains``), as a plugin ruleset offers
+them: its engine's ``check_position(state, fields)`` (``annals.queries.positions.checks.check_for``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from annals.queries.positiondomains import COUNTER_MAX, Fields, bad
+from annals.queries.positions.domains import COUNTER_MAX, Fields, bad
 
 
 def cardtoy(s: Any, f: Fields) -> None:

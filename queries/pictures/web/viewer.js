@@ -1,4 +1,4 @@
-// The annals replay viewer: reads the game's data from the page (queries/viewer.py writes it), draws the board at
+// The annals replay viewer: reads the game's data from the page (queries/pictures/viewer.py writes it), draws the board at
 // any position, and moves by event, turn, phase, key moment, coordinate, timeline or address (#turn:5/attack).
 // Position c is the board after c events (0: before any event); event i is the (i+1)-th position's event.
 (function () {
@@ -147,7 +147,7 @@
     shownNodes = nodes;
   }
 
-  // ------------------------------------------------------------------ coordinates (as queries/positions.py)
+  // ------------------------------------------------------------------ coordinates (as queries/positions/timeline.py)
   function bad(msg) { const e = new Error(msg); e.name = "CoordinateError"; return e; }
   function int(text, coordinate) {
     if (!/^-?\d+$/.test(text)) throw bad(`${JSON.stringify(coordinate)}: ${JSON.stringify(text)} is not a whole number`);

@@ -1,6 +1,6 @@
 -- Card metrics as 17lands defines them, per card (and --by split): decided seat-games from card_games
 -- (ingest/sql/card_games.sql defines opening hand, drawn, played and used). IWD = GIH win rate - GNS win rate is
--- added in Python (queries/reports.py) from the pairs below.
+-- added in Python (queries/reports/run.py) from the pairs below.
 -- In two steps, for speed (bench/reports.py): the seat-game rows are first counted per split, card and combination
 -- of the flags (a few dozen rows per card), joined on one integer key and grouped by small values; every metric is
 -- then a sum over those few rows (x is 1 where the flag holds, else 0).

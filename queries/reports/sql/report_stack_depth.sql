@@ -16,7 +16,7 @@ per AS (
     FROM w WHERE win_no > 0 GROUP BY game, win_no
 )
 SELECT window_name, count(*) AS windows, count(DISTINCT game) AS games, count(*) FILTER (WHERE pushes > 0) AS responded,
-       NULL::DOUBLE AS response_rate,  -- with its interval, in queries/reports.py
+       NULL::DOUBLE AS response_rate,  -- with its interval, in queries/reports/run.py
        round(sum(count(*) FILTER (WHERE pushes > 0)) OVER () / sum(count(*)) OVER (), 4) AS all_response_rate,
        avg(pushes) AS pushes_per_window, max(depth) AS max_depth,
        avg(depth) FILTER (WHERE pushes > 0) AS mean_depth_when_responded

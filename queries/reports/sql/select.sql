@@ -1,4 +1,4 @@
--- The games and seats a report reads (queries/filters.py): two temporary tables, so every report applies the same
+-- The games and seats a report reads (queries/reports/filters.py): two temporary tables, so every report applies the same
 -- filters the same way. Game filters keep whole games; seat filters keep matching seats, and the games that have one.
 CREATE OR REPLACE TEMP TABLE sel_seats AS
 SELECT p.game, p.seat, p.agent, p.deck, o.agent AS opp_agent, o.deck AS opp_deck,
