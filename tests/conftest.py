@@ -8,7 +8,8 @@ import pytest
 from hypothesis import settings
 
 from tests import toyrules
-from tests.pictures.browser import browser, page  # noqa: F401 - one Playwright and chromium for the session
+from tests.databases import db, logs_copy, logs_dir, real_db, real_logs  # noqa: F401 - real logs and DuckDB files
+from tests.queries.pictures.browser import browser, page  # noqa: F401 - one Playwright and chromium for the session
 
 # The toy rulesets are test fixtures, not part of annals: registered here as a plugin ruleset would be.
 toyrules.register()

@@ -5,8 +5,8 @@ position file edited by hand can hold a state no rule ever leaves the game in: h
 resolving, wounds placed and the defeats not yet checked, Embers paid and the card not sealed). The loader refuses
 it before play with ``InvalidPositionError`` naming the field, what is half done and the fix, instead of finding
 out when the game stalls or goes on wrongly. Each check holds at every stop of real games
-(``tests/test_stops.py`` tries every event index); what a state cannot show (a card played, its cost not yet
-paid) is still caught where the game cannot go on (``positionfile.check_continuable``).
+(``tests/queries/positions/test_stops.py`` tries every event index); what a state cannot show (a card played, its cost
+not yet paid) is still caught where the game cannot go on (``positionfile.check_continuable``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from annals.schemas.header import LogClose
 from annals.schemas.logfile import LogWriter
 from annals.schemas.records import Decision
 from annals.schemas.rulesets import ruleset_names, schema_for
-from tests.analysis.test_ingest import snapshot
+from tests.ingest.test_ingest import snapshot
 from tests.strategies import members
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 
 from annals.ingest.loader import ingest
-from tests.analysis.test_ingest import snapshot
+from tests.ingest.test_ingest import snapshot
 
 CHILD = """
 import sys, time

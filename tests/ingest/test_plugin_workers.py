@@ -10,7 +10,7 @@ import pytest
 
 from annals.ingest import columnar
 from annals.ingest.loader import ingest
-from tests.analysis.conftest import GAMES
+from tests.databases import GAMES
 
 
 def test_spawned_workers_know_registered_rulesets(

@@ -23,8 +23,8 @@ from annals.queries.positions.files import InvalidPositionError, continue_game, 
 from annals.queries.positions.timeline import Timeline, position_from_db
 from annals.queries.reports.run import Z95, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
-from tests.analysis.conftest import REAL_GAMES
-from tests.analysis.test_reports import independent_card_winrate, rows
+from tests.databases import REAL_GAMES
+from tests.queries.reports.test_reports import independent_card_winrate, rows
 
 CONVENTIONS = {"n", "turn", "step", "player", "card", "cards", "src", "dst", "counter", "holder", "value",
                "amount", "target", "source", "card_id"}  # fmt: skip

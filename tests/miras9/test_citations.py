@@ -41,7 +41,8 @@ def cited_by_test() -> dict[str, set[int]]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 ids = {int(x) for x in _NAME_ID.findall(node.name)} | _ids(ast.get_docstring(node) or "")
                 cited[f"tests/miras9/{path.name}::{node.name}"] = ids
-    for path in sorted((ROOT / "tests" / "scenarios" / "miras9").glob("*.toml")):  # run by tests/test_scenarios.py
+    # run by tests/queries/workbench/test_scenarios.py
+    for path in sorted((ROOT / "tests" / "scenarios" / "miras9").glob("*.toml")):
         rules = tomllib.loads(path.read_text()).get("rules", [])
         cited[f"tests/scenarios/miras9/{path.name}"] = _ids(" ".join(f"[{r}]" for r in rules))
     return cited

@@ -23,7 +23,8 @@ def _tests() -> dict[str, str]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 key = f"tests/morana/{path.name}::{node.name}"
                 out[key] = f"{node.name}\n{ast.get_docstring(node) or ''}"
-    for path in sorted((ROOT / "tests" / "scenarios" / "morana").glob("*.toml")):  # run by tests/test_scenarios.py
+    # run by tests/queries/workbench/test_scenarios.py
+    for path in sorted((ROOT / "tests" / "scenarios" / "morana").glob("*.toml")):
         rules = tomllib.loads(path.read_text()).get("rules", [])
         out[f"tests/scenarios/morana/{path.name}"] = "\n" + " ".join(f"[{r}]" for r in rules)
     return out

@@ -12,7 +12,7 @@ import pytest
 
 from annals.engine.replay import rerun
 from annals.schemas.logfile import read_log
-from tests.pictures.browser import CHROMIUM
+from tests.queries.pictures.browser import CHROMIUM
 from tests.serverkit import Running, server
 
 ARTEFACTS = Path(os.environ.get("ANNALS_ARTEFACTS", Path(__file__).parent.parent / "artefacts"))

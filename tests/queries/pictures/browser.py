@@ -23,7 +23,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-TOP = Path(__file__).resolve().parents[2]
+TOP = Path(__file__).resolve().parents[3]
 ARTIFACTS = Path(os.environ.get("ANNALS_ARTIFACTS", TOP / "test-artifacts")) / "pictures"
 
 

@@ -13,8 +13,8 @@ from annals.queries.pictures.board import board_svg
 from annals.queries.pictures.svgboard import render_svg
 from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import GameLog
-from tests.pictures.boards import drawn
-from tests.pictures.browser import ARTIFACTS, Page
+from tests.queries.pictures.boards import drawn
+from tests.queries.pictures.browser import ARTIFACTS, Page
 
 
 def png_size(path: Path) -> tuple[int, int]:

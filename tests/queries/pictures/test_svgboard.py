@@ -14,7 +14,7 @@ from annals.engine.morana.state import MoranaState
 from annals.queries.pictures.svgboard import render_svg
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
-from tests.pictures.boards import Drawn, drawn
+from tests.queries.pictures.boards import Drawn, drawn
 
 VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 M9_PILES = ("deck", "hand", "resource", "used", "discard", "exile")

@@ -15,9 +15,9 @@ from annals.queries.pictures.viewer import write_viewer
 from annals.queries.positions.timeline import Timeline
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
-from tests.pictures.boards import drawn
-from tests.pictures.browser import Page
-from tests.pictures.test_svgboard import CHECKS, VIEWERS
+from tests.queries.pictures.boards import drawn
+from tests.queries.pictures.browser import Page
+from tests.queries.pictures.test_svgboard import CHECKS, VIEWERS
 
 SAMPLE_EVERY = 23
 BOARD = "() => document.getElementById('board').innerHTML"

@@ -16,8 +16,8 @@ from annals.queries.pictures.svgboard import render_svg
 from annals.queries.pictures.viewer import write_viewer
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
-from tests.pictures.browser import Page
-from tests.pictures.test_viewer_browser import opened
+from tests.queries.pictures.browser import Page
+from tests.queries.pictures.test_viewer_browser import opened
 
 # Each move in turn (a jump by script, or the step buttons for "next"/"prev"), then the board as the page shows it
 # and as the browser parses the fresh SVG: the root's attributes and each element child's markup (whitespace text

@@ -19,7 +19,7 @@ from annals.queries.positions.files import InvalidPositionError, load_position, 
 from annals.queries.positions.timeline import Timeline, position_from_db
 from annals.schemas import miras9 as ev
 from annals.schemas.logfile import read_log
-from tests.analysis.test_columnar import assert_same, fast, needs_c
+from tests.ingest.test_columnar import assert_same, fast, needs_c
 
 
 @pytest.fixture(scope="module")

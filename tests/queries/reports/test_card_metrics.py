@@ -14,7 +14,7 @@ from annals.queries.reports.filters import Filters
 from annals.queries.reports.run import REPORTS, run_report, wilson
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
-from tests.analysis.test_reports import NOT_PLAYED, rows
+from tests.queries.reports.test_reports import NOT_PLAYED, rows
 
 USED = {"AbilityActivated", "TriggerFired", "StackPushed", "Manifested", "Pressured", "OmenFired", "RebornFired",
         "CharmFired", "ClashFired", "InvocationFired"}  # fmt: skip

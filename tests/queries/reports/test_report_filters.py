@@ -13,7 +13,7 @@ from annals.ingest.flatten import collect
 from annals.queries.reports.filters import Filters, NotApplicableError, UnknownValueError
 from annals.queries.reports.run import REPORTS, run_report
 from annals.schemas.logfile import GameLog, read_log
-from tests.analysis.test_reports import rows
+from tests.queries.reports.test_reports import rows
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from annals.engine.simulate import simulate
 from annals.queries.workbench.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
 from annals.schemas.logfile import read_log
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*/*.toml"))
 RULES = {
     "M9": (ROOT.parent.parent / "shared" / "rules" / "miras9-rules-numbered.md"),
