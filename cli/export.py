@@ -15,7 +15,9 @@ from annals.schemas.errors import UnknownNameError
 
 @app.command("export")
 def export_command(
-    folder: Path = typer.Argument(..., help="A new (or empty) folder to write the dataset into."),
+    folder: Path = typer.Argument(
+        ..., help="A new (or empty) folder to write the dataset into, or an earlier export's to add the new games."
+    ),
     fmt: str = typer.Option("parquet", "--format", "-f", help="parquet (the only format)."),
     view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)} (public information only)."),
     db: Path | None = DbOpt,
@@ -28,6 +30,9 @@ def export_command(
     ),
 ) -> None:
     """Write one Parquet table per entity, partitioned by ruleset and month, with a README and a manifest.
+
+    Into a folder an earlier export wrote, only the games it does not hold yet are added (their own files; the
+    cards and tournament tables are replaced whole): run it nightly. The manifest lists what each run added.
 
     With --spark the archives are turned into the same tables on Spark, one task per archive, appending to the
     folder: an archive already in it is skipped. --events puts each event folder's tournament tables in the lake
@@ -60,8 +65,12 @@ def export_command(
             manifest = export(con, folder, view=view)
         finally:
             con.close()
-        counts = ", ".join(f"{t} {m['rows']}" for t, m in manifest["tables"].items())
-        out.print(f"written to {folder}: {counts} rows; manifest.json, README.md", markup=False)
+        run = manifest["runs"][-1]
+        counts = ", ".join(f"{t} {n}" for t, n in run["rows_added"].items())
+        what = "written to" if run["run"] == 1 else f"run {run['run']} added to"
+        out.print(
+            f"{what} {folder}: {run['games_added']} games ({counts} rows); manifest.json, README.md", markup=False
+        )
     if manifest.get("rebuilt_from_database"):
         gone = manifest["rebuilt_from_database"]
         err.print(f"note: the logs of {len(gone)} game(s) were not found where they were ingested from, so they were "

@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from annals.engine.registry import get_ruleset
 from annals.queries import sqlfiles
+from annals.queries.cards import pool
 from annals.queries.positions.gamelog import LogGoneError, logged_or_stored
 from annals.queries.reports.dictionary import dictionary
 from annals.schemas.errors import AnnalsError, UnknownNameError
@@ -68,7 +69,9 @@ def _public_events(con: duckdb.DuckDBPyConnection, rebuilt: list[str] | None = N
     """Every event as a spectator sees it: the ruleset's redaction of the logged event (viewer -1). A game whose log
     is gone is rebuilt from the database (``queries.positions.gamelog``) and its id appended to ``rebuilt``."""
     out: dict[str, list[Any]] = {k: [] for k in ("game", "n", "turn", "step", "player", "kind", "fields")}
-    query = "SELECT game, game_id, file, ruleset FROM games ORDER BY game"
+    query = (
+        "SELECT game, game_id, file, ruleset FROM games JOIN export_keys USING (game, game_id, ruleset) ORDER BY game"
+    )
     for game, game_id, file, ruleset in con.execute(query).fetchall():
         rules = get_ruleset(ruleset)
         try:
@@ -90,22 +93,42 @@ def _public_events(con: duckdb.DuckDBPyConnection, rebuilt: list[str] | None = N
     return pa.table({k: pa.array(v, t) for (k, v), t in zip(out.items(), types, strict=True)})
 
 
+# Columns the database stores as JSON: exported as JSON text, which DuckDB, polars and pyarrow all read as a string
+# (a JSON column written as is comes back as Binary in polars).
+JSON_COLUMNS = {
+    "events": ("extra",),
+    "decisions": ("chosen_option", "offered"),
+    "interventions": ("data",),
+    "cards": ("data",),
+}
+
+
+def _columns(table: str, alias: str, own: tuple[str, ...] = ()) -> str:
+    """``alias.*`` less the columns ``own`` names, with the table's JSON columns as text."""
+    columns = f"{alias}.*"
+    if own:
+        columns += f" EXCLUDE ({', '.join(own)})"
+    if json_columns := JSON_COLUMNS.get(table):
+        columns += f" REPLACE ({', '.join(f'CAST({c} AS VARCHAR) AS {c}' for c in json_columns)})"
+    return columns
+
+
 def table_query(table: str, view: str = "omniscient") -> str:
-    """The rows of ``table`` in the dataset, with its partition keys (after ``export_keys`` has been made): one
-    definition for the local export and the lake built on Spark (``annals.spark.lake``). A key the table holds
-    itself (``OWN_KEYS``) is the path's alone, so the partition columns are named as ``PARTITION`` names them."""
-    own = OWN_KEYS.get(table, ())
-    columns = f"x.* EXCLUDE ({', '.join(own)})" if own else "x.*"
+    """The rows of ``table`` in the dataset, with the game's id, when it was played (``games`` only) and its
+    partition keys (after ``export_keys`` has been made): one definition for the local export and the lake built on
+    Spark (``annals.spark.lake``). A key the table holds itself (``OWN_KEYS``) is the path's alone, so the partition
+    columns are named as ``PARTITION`` names them; ``game_id`` is on every row, so tables of two exports join."""
+    columns = _columns(table, "x", OWN_KEYS.get(table, ()))
+    keys = "k.played_at, k.ruleset, k.month" if table == "games" else "k.game_id, k.ruleset, k.month"
     if (view, table) == ("spectator", "players"):
-        columns = "p.name, p.seat, p.agent, p.deck, p.game"
-    alias = "p" if columns.startswith("p.") else "x"
-    return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
+        columns = "x.name, x.seat, x.agent, x.deck, x.game"
+    return f"SELECT {columns}, {keys} FROM {table} x JOIN export_keys k USING (game)"
 
 
 def event_query(table: str) -> str:
     """The rows of the tournament table ``table`` in the dataset (one definition for the local export and the
     lake's event files, ``annals.spark.lake_events``)."""
-    return f"SELECT * FROM {table}"
+    return f"SELECT {_columns(table, 'x')} FROM {table} x"
 
 
 def canonical_digest(rows: int, sums: dict[str, int]) -> str:
@@ -113,50 +136,167 @@ def canonical_digest(rows: int, sums: dict[str, int]) -> str:
     return _canonical(rows, sums)
 
 
+MANIFEST = "manifest.json"
+
+
+def _earlier_runs(folder: Path, view: str) -> list[dict[str, Any]]:
+    """The runs an earlier export into ``folder`` made (none for a new or empty folder). A folder holding anything
+    but an annals export of the same view is refused: an export never mixes with other files."""
+    if not folder.exists() or not any(folder.iterdir()):
+        return []
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        fix = "export into a new folder"
+        raise ExportError(f"{folder} is not empty and holds no annals export ({MANIFEST}); {fix}") from None
+    if manifest.get("view") != view:
+        fix = f"export the {manifest.get('view')} view there, or the {view} view into a new folder"
+        raise ExportError(f"{folder} holds the {manifest.get('view')} view, not the {view} view; {fix}")
+    runs: list[dict[str, Any]] = manifest.get("runs") or [
+        {"run": 1, "games_added": manifest["tables"]["games"]["rows"]}
+    ]
+    return runs
+
+
+def _parquet(folder: Path, table: str) -> str:
+    return f"read_parquet('{folder / table}/**/*.parquet', hive_partitioning = true, union_by_name = true)"
+
+
+def _cards(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """The card pools of the exported games as a table that names every card id: the database's ``cards`` rows
+    with each card's cost, stats and rules text from the pool annals ships (NULL for a pool it does not ship) and
+    the editions (ruleset versions) of the games played with that pool."""
+    query = (
+        "SELECT c.ruleset, c.card_pool_hash, c.card_id, c.name, c.type, CAST(c.data AS VARCHAR) AS data,"
+        " (SELECT string_agg(DISTINCT g.ruleset_version, ',' ORDER BY g.ruleset_version) FROM games g"
+        "  WHERE g.ruleset = c.ruleset AND g.card_pool_hash = c.card_pool_hash) AS editions"
+        " FROM cards c ORDER BY c.ruleset, c.card_pool_hash, c.card_id"
+    )
+    rows = con.execute(query).fetchall()
+    shipped: dict[tuple[str, str], dict[str, Any]] = {}
+    out: dict[str, list[Any]] = {k: [] for k in ("ruleset", "card_pool_hash", "card_id", "name", "type", "cost",
+                                                  "stats", "text", "editions", "data")}  # fmt: skip
+    for ruleset, pool_hash, card_id, name, kind, data, editions in rows:
+        if (ruleset, pool_hash) not in shipped:
+            rules = get_ruleset(ruleset)
+            same = rules.card_pool_hash() == pool_hash
+            shipped[ruleset, pool_hash] = {c.id: c for c in pool(ruleset)} if same else {}
+        info = shipped[ruleset, pool_hash].get(card_id)
+        values = (ruleset, pool_hash, card_id, name, kind, info and info.cost,
+                  info and json.dumps(info.stats), info and info.text, editions, data)  # fmt: skip
+        for key, value in zip(out, values, strict=True):
+            out[key].append(value)
+    types = [pa.string()] * 5 + [pa.int32()] + [pa.string()] * 4
+    return pa.table({k: pa.array(v, t) for (k, v), t in zip(out.items(), types, strict=True)})
+
+
+def _replace_file(con: duckdb.DuckDBPyConnection, query: str, target: Path) -> None:
+    """``query`` as ``target/data_0.parquet``, replacing an earlier run's file whole (written aside, then renamed)."""
+    target.mkdir(exist_ok=True)
+    aside = target / ".data_0.parquet.tmp"
+    con.execute(f"COPY ({query}) TO '{aside}' (FORMAT parquet)")
+    aside.replace(target / "data_0.parquet")
+
+
 def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omniscient") -> dict[str, Any]:
-    """Write the dataset into ``folder`` (created; it must be empty) and return the manifest written there."""
+    """Write the dataset into ``folder`` and return the manifest written there. A new or empty folder gets every
+    game; a folder an earlier export of the same view wrote gets the games it does not hold yet (a nightly refresh:
+    each run's files are its own, ``runNNNN_*.parquet``, so nothing is written twice), and the small unpartitioned
+    tables (the events' and the cards) are replaced whole. The manifest's digests are of the whole folder as read
+    back, and ``runs`` says what each run added."""
     if view not in VIEWS:
         raise UnknownNameError("view", view, VIEWS)
-    if folder.exists() and any(folder.iterdir()):
-        raise ExportError(f"{folder} is not empty; export into a new folder")
+    runs = _earlier_runs(folder, view)
+    run = len(runs) + 1
     folder.mkdir(parents=True, exist_ok=True)
     con.execute(sqlfiles.load("export_keys"))
+    if runs:  # only the games the folder does not hold yet
+        con.execute(f"DELETE FROM export_keys WHERE game_id IN (SELECT game_id FROM {_parquet(folder, 'games')})")
     tables = list(OMNISCIENT if view == "omniscient" else SPECTATOR)
     rebuilt: list[str] = []
     if view == "spectator":
         con.register("public_events", _public_events(con, rebuilt))
         tables.append("public_events")
-    manifest: dict[str, Any] = {"view": view, "partitioned_by": list(PARTITION), "tables": {}}
+    added: dict[str, int] = {}
     for table in tables:
         query = table_query(table, view)
-        target = folder / table
-        con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, month))")
-        frame = con.sql(query).pl()
-        manifest["tables"][table] = digest_of(frame)
+        added[table] = con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
+        options = f"FORMAT parquet, PARTITION_BY (ruleset, month), FILENAME_PATTERN 'run{run:04d}_{{i}}'"
+        con.execute(f"COPY ({query}) TO '{folder / table}' ({options}, OVERWRITE_OR_IGNORE)")
+    whole = list(EVENT_TABLES) if view == "omniscient" else []
+    if view == "omniscient":
+        con.register("export_cards", _cards(con))
+        _replace_file(con, "SELECT * FROM export_cards", folder / "cards")
+        whole.append("cards")
     for table in EVENT_TABLES if view == "omniscient" else ():
-        query = event_query(table)
-        (folder / table).mkdir()
-        con.execute(f"COPY ({query}) TO '{folder / table / 'data_0.parquet'}' (FORMAT parquet)")
-        manifest["tables"][table] = digest_of(con.sql(query).pl())
-        tables.append(table)
-    if rebuilt:  # their logs were gone: said, as the commands that show one game say it
+        _replace_file(con, event_query(table), folder / table)
+    manifest: dict[str, Any] = {"view": view, "partitioned_by": list(PARTITION), "tables": {}}
+    for table in [*tables, *whole]:
+        if (folder / table).is_dir() and any((folder / table).rglob("*.parquet")):
+            manifest["tables"][table] = digest_of(con.sql(f"SELECT * FROM {_parquet(folder, table)}").pl())
+        else:  # no game has rows of this table yet
+            manifest["tables"][table] = digest_of(con.sql(f"SELECT * FROM ({table_query(table, view)}) LIMIT 0").pl())
+    manifest["runs"] = [*runs, {"run": run, "games_added": added["games"], "rows_added": added}]
+    if rebuilt:  # this run's games whose logs were gone: said, as the commands that show one game say it
         manifest["rebuilt_from_database"] = rebuilt
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    (folder / "README.md").write_text(_readme(con, tables, view))
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    (folder / "README.md").write_text(_readme(con, [*tables, *whole], view))
     return manifest
+
+
+# The columns the dataset adds to the database's (their comments are not in the database: said here).
+ADDED_COLUMNS = {
+    "game_id": "VARCHAR: the game's id (`games.game_id`), on every row of every game-level table: join on it, "
+    "since `game` numbers games within one database only and two exports' numbers collide",
+    "played_at": "TIMESTAMP (games): when the game's log was written, UTC (the month partition is taken from it)",
+}
+CARD_COLUMNS = {
+    "cost": "INTEGER: what playing it costs, NULL for a card never paid for (or a pool annals does not ship)",
+    "stats": 'VARCHAR: its printed numbers as a JSON object in printed order (`{"ATK": 3, "GRIT": 2}`)',
+    "text": "VARCHAR: its rules text",
+    "editions": "VARCHAR: the ruleset versions of the games played with this pool, comma-separated",
+}
 
 
 def _readme(con: duckdb.DuckDBPyConnection, tables: list[str], view: str) -> str:
     lines = [
         f"# annals dataset ({view} view)",
         "",
+        "Games of The Miras 9 TCG and MORANA recorded by annals: who played which deck, every event and decision,",
+        "and per-card facts, as Parquet any reader opens with nothing but these files.",
+        "",
+        "## Layout",
+        "",
         "One folder per table, hive-partitioned by `ruleset` and `month` (the month the game's log was written);",
-        "the tournament tables (`tournaments`, `entrants`, ..., omniscient view) are small and not partitioned.",
-        "The keys are in the folder names alone (`games.ruleset` too), so read with hive partitioning to get them.",
-        "Read with DuckDB `read_parquet('TABLE/**/*.parquet', hive_partitioning = true)`, polars",
+        "the tournament tables (`tournaments`, `entrants`, ..., omniscient view) and `cards` are small and not",
+        "partitioned. The keys are in the folder names alone (`games.ruleset` too), so read with hive partitioning",
+        "to get them. Read with DuckDB `read_parquet('TABLE/**/*.parquet', hive_partitioning = true)`, polars",
         "`pl.scan_parquet('TABLE/**/*.parquet', hive_partitioning=True)` or `pyarrow.dataset.dataset('TABLE',",
-        "partitioning='hive')`. `manifest.json` holds each table's rows, integer-column sums and their SHA-256",
-        'digest (of the canonical JSON `{"rows": N, "sums": {...}}`) to check a copy against.',
+        "partitioning='hive')`. JSON columns are JSON text (a string in every reader: `json.loads`, DuckDB's",
+        "`json_extract`, polars' `str.json_decode`).",
+        "",
+        "## Keys and joins",
+        "",
+        "Every game-level table carries `game_id`, the game's own id: join on it (`game` numbers the games of one",
+        "database only). `games.played_at` says when each game was played. `cards` names every card id: join",
+        "`deck_cards` or `card_games` to `games` for the game's `ruleset` and `card_pool_hash`, then to `cards` on",
+        "(`ruleset`, `card_pool_hash`, `card_id`). For example, in DuckDB:",
+        "",
+        "```sql",
+        "SELECT c.name, avg((g.winner = cg.seat)::INT) AS win_rate, count(*) AS seat_games",
+        "FROM read_parquet('card_games/**/*.parquet', hive_partitioning = true) cg",
+        "JOIN read_parquet('games/**/*.parquet', hive_partitioning = true) g USING (game_id)",
+        "JOIN read_parquet('cards/*.parquet') c",
+        "  ON c.ruleset = g.ruleset AND c.card_pool_hash = g.card_pool_hash AND c.card_id = cg.card_id",
+        "GROUP BY ALL ORDER BY seat_games DESC;",
+        "```",
+        "",
+        "## Runs and checks",
+        "",
+        "An export into this folder again adds only the games it does not hold yet (files `runNNNN_*.parquet`;",
+        "`cards` and the tournament tables replaced whole); `manifest.json` lists each run's games and rows added,",
+        "and each table's rows, integer-column sums and their SHA-256 digest (of the canonical JSON",
+        '`{"rows": N, "sums": {...}}`) over the whole folder, to check a copy against.',
         "",
         "## Data dictionary",
     ]
@@ -171,4 +311,10 @@ def _readme(con: duckdb.DuckDBPyConnection, tables: list[str], view: str) -> str
             lines.append(
                 row["comment"] if row["column"] is None else f"- `{row['column']}` ({row['type']}): {row['comment']}"
             )
+        if table == "cards":
+            lines.extend(f"- `{name}` ({text.replace(': ', '): ', 1)}" for name, text in CARD_COLUMNS.items())
+        if table in EVENT_TABLES or table == "cards":
+            continue
+        added = "played_at" if table == "games" else "game_id"
+        lines.append(f"- `{added}` ({ADDED_COLUMNS[added].replace(': ', '): ', 1)}")
     return "\n".join(lines) + "\n"

@@ -4,6 +4,7 @@ of the database; the spectator view holds only public information."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -14,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.queries.cards import find_card
 from annals.queries.export import OMNISCIENT, digest_of
 
 runner = CliRunner()
@@ -48,8 +50,13 @@ def test_partitions_readme_and_refusals(exported: Path, real_db: Path) -> None:
     readme = (exported / "README.md").read_text()
     assert "### events" in readme and "first_player" in readme and "[MOR-13]" in readme
     assert "in the folder names alone (`games.ruleset` too)" in readme
-    again = runner.invoke(app, ["export", str(exported), "--db", str(real_db)])
-    assert again.exit_code == 1 and "is not empty" in again.output
+    other = exported.parent / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("not an export")
+    refused = runner.invoke(app, ["export", str(other), "--db", str(real_db)])
+    assert refused.exit_code == 1 and "is not empty and holds no annals export" in refused.output
+    view = runner.invoke(app, ["export", str(exported), "--view", "spectator", "--db", str(real_db)])
+    assert view.exit_code == 1 and "holds the omniscient view, not the spectator view" in view.output
     bad = runner.invoke(app, ["export", str(exported.parent / "x"), "--view", "god", "--db", str(real_db)])
     assert bad.exit_code == 2 and "unknown view 'god'" in bad.output
 
@@ -68,7 +75,8 @@ def test_every_table_is_keyed_ruleset_and_month_and_read_back_holds_one_ruleset(
     files = list((exported / table).rglob("*.parquet"))
     assert files and not any({"ruleset", "month"} & set(pq.read_schema(f).names) for f in files)
     con = duckdb.connect(str(real_db), read_only=True)
-    columns = {*con.sql(f"SELECT * FROM {table} LIMIT 0").columns, "ruleset", "month"}
+    keyed = "played_at" if table == "games" else "game_id"  # every row names its game by id; a game says when
+    columns = {*con.sql(f"SELECT * FROM {table} LIMIT 0").columns, "ruleset", "month", keyed}
     pattern = str(exported / table / "**" / "*.parquet")
     reader = duckdb.connect()
     by_duckdb = reader.sql(f"SELECT * FROM read_parquet('{pattern}', hive_partitioning = true)").pl()
@@ -106,3 +114,82 @@ def test_an_unknown_view_is_a_usage_error_before_any_database_is_opened(tmp_path
     """The view is checked first: with no database there either, the answer is still the view (exit 2)."""
     bad = runner.invoke(app, ["export", str(tmp_path / "x"), "--view", "spectato", "--db", str(tmp_path / "no.duckdb")])
     assert bad.exit_code == 2 and "unknown view 'spectato'; did you mean 'spectator'?" in bad.output
+
+
+def _read(folder: Path, table: str) -> pl.DataFrame:
+    return pl.scan_parquet(str(folder / table / "**" / "*.parquet"), hive_partitioning=True).collect()
+
+
+def test_the_dataset_stands_on_its_own_card_names_game_ids_dates_and_json_as_text(
+    exported: Path, real_db: Path, tmp_path: Path
+) -> None:
+    """Copied elsewhere with nothing but its files, the dataset names every card id a deck held, joins every
+    game-level table to its game by ``game_id`` (not the per-database ``game`` number), says when each game was
+    played, and its JSON columns read as text in polars and DuckDB alike (not Binary)."""
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(exported, copy)
+    cards = _read(copy, "cards")
+    games = _read(copy, "games")
+    pools = games.select("game_id", "card_pool_hash", pl.col("ruleset").cast(pl.String))
+    decks = _read(copy, "deck_cards").drop("ruleset").join(pools, on="game_id")
+    named = decks.join(cards, on=["ruleset", "card_pool_hash", "card_id"], how="left")
+    assert decks.height > 0 and named["name"].null_count() == 0  # every card id in a deck has its name
+    for row in named.unique(["ruleset", "card_id"]).iter_rows(named=True):  # as ``annals card`` reads it
+        card = find_card(row["card_id"], row["ruleset"]).card
+        assert (row["name"], row["cost"], row["text"]) == (card.name, card.cost, card.text)
+        assert json.loads(row["stats"]) == card.stats
+    assert cards["text"].null_count() < cards.height and (cards["editions"].str.len_chars() > 0).all()
+    assert games["played_at"].dtype == pl.Datetime("us") and games["played_at"].null_count() == 0
+    for table in ("players", "deck_cards", "events", "decisions", "card_games", "card_facts"):
+        rows = _read(copy, table)
+        assert rows["game_id"].null_count() == 0, table
+        assert set(rows["game_id"]) <= set(games["game_id"]), table
+        pairs = rows.select("game", "game_id").unique().join(games.select("game", "game_id"), on="game")
+        assert (pairs["game_id"] == pairs["game_id_right"]).all(), table  # the id is the row's own game's
+    reader = duckdb.connect()
+    for table, column in (("events", "extra"), ("decisions", "offered"), ("cards", "data")):
+        assert _read(copy, table)[column].dtype == pl.String, (table, column)
+        by_duckdb = reader.sql(f"SELECT {column} FROM read_parquet('{copy / table}/**/*.parquet') LIMIT 1").types
+        assert str(by_duckdb[0]) == "VARCHAR", table
+    offered = _read(copy, "decisions")["offered"][0]
+    assert isinstance(json.loads(offered), list)
+
+
+def test_two_incremental_exports_equal_one_export_of_everything(real_logs: Path, tmp_path: Path) -> None:
+    """A nightly refresh: exporting after the Miras 9 games are ingested, then again after the MORANA games, into
+    one folder, gives what one export of everything gives (every table's rows, both ways, and its digest); the
+    manifest says what each run added; a run with nothing new adds nothing and rewrites no file."""
+    db = tmp_path / "annals.duckdb"
+    nightly, once = tmp_path / "nightly", tmp_path / "once"
+    for ruleset in ("miras9", "morana"):
+        assert runner.invoke(app, ["ingest", str(real_logs / ruleset), "--db", str(db)]).exit_code == 0
+        done = runner.invoke(app, ["export", str(nightly), "--db", str(db)])
+        assert done.exit_code == 0, done.output
+    files = {p: p.stat().st_mtime_ns for p in nightly.rglob("*.parquet") if p.parent.name.startswith("month=")}
+    assert runner.invoke(app, ["export", str(nightly), "--db", str(db)]).exit_code == 0  # nothing new
+    assert runner.invoke(app, ["export", str(once), "--db", str(db)]).exit_code == 0
+    runs = json.loads((nightly / "manifest.json").read_text())["runs"]
+    con = duckdb.connect(str(db), read_only=True)
+    counts = dict(con.execute("SELECT ruleset, count(*) FROM games GROUP BY ALL").fetchall())
+    assert [r["games_added"] for r in runs] == [counts["miras9"], counts["morana"], 0]
+    assert runs[2]["rows_added"]["events"] == 0 and runs[0]["rows_added"]["events"] > 0
+    assert {p: p.stat().st_mtime_ns for p in files} == files  # the third run rewrote nothing
+    nightly_manifest = json.loads((nightly / "manifest.json").read_text())
+    once_manifest = json.loads((once / "manifest.json").read_text())
+    assert nightly_manifest["tables"] == once_manifest["tables"]
+    reader = duckdb.connect()
+    for table in OMNISCIENT:
+        a, b = (
+            f"SELECT * FROM read_parquet('{f / table}/**/*.parquet', hive_partitioning = true)" for f in (nightly, once)
+        )
+        for first, second in ((a, b), (b, a)):
+            assert reader.execute(f"SELECT count(*) FROM (({first}) EXCEPT ALL ({second}))").fetchall() == [(0,)]
+
+
+def test_the_readme_example_runs_in_the_dataset_folder(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dataset's README shows a card win-rate query over nothing but its files: it runs there and names cards."""
+    readme = (exported / "README.md").read_text()
+    sql = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(exported)
+    rows = duckdb.connect().execute(sql).fetchall()
+    assert rows and all(name and 0 <= rate <= 1 and games > 0 for name, rate, games in rows)
