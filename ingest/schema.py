@@ -134,6 +134,9 @@ ANALYTICS_TABLES = ("game_dates", "card_games", "option_kinds")
 def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
     """The additive tables of ``analytics.sql``; a database made before them is backfilled from what it holds."""
     missing = set(ANALYTICS_TABLES) - set(_table_names(con))
+    if "card_games" not in missing and not _has_column(con, "card_games", "placed_at_setup"):
+        con.execute("DROP TABLE card_games")  # made before the starting Site was told apart: derived again
+        missing.add("card_games")
     con.execute(ddl("analytics"))
     if not missing:
         return
@@ -162,6 +165,11 @@ def file_time(path: str) -> datetime:
 def recorded_at(modified: float) -> datetime:
     """A file's modification time (``os.stat``'s ``st_mtime``) as ``game_dates.recorded_at``: UTC, no zone."""
     return datetime.fromtimestamp(modified, UTC).replace(tzinfo=None)
+
+
+def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    query = "SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?"
+    return bool(con.execute(query, [table, column]).fetchall()[0][0])
 
 
 def _table_names(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -162,15 +162,16 @@ def _parquet(folder: Path, table: str) -> str:
     return f"read_parquet('{folder / table}/**/*.parquet', hive_partitioning = true, union_by_name = true)"
 
 
-def _cards(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """The card pools of the exported games as a table that names every card id: the database's ``cards`` rows
-    with each card's cost, stats and rules text from the pool annals ships (NULL for a pool it does not ship) and
-    the editions (ruleset versions) of the games played with that pool."""
+def cards_table(con: duckdb.DuckDBPyConnection, cards: str = "cards", games: str = "games") -> pa.Table:
+    """The card pools of the exported games as a table that names every card id: the rows of ``cards`` (the
+    database's table, or a relation of its columns) with each card's cost, stats and rules text from the pool annals
+    ships (NULL for a pool it does not ship) and the editions (ruleset versions) of the ``games`` played with that
+    pool. One definition for the local export and the Spark lake (``annals.spark.lake``)."""
     query = (
         "SELECT c.ruleset, c.card_pool_hash, c.card_id, c.name, c.type, CAST(c.data AS VARCHAR) AS data,"
-        " (SELECT string_agg(DISTINCT g.ruleset_version, ',' ORDER BY g.ruleset_version) FROM games g"
+        f" (SELECT string_agg(DISTINCT g.ruleset_version, ',' ORDER BY g.ruleset_version) FROM {games} g"
         "  WHERE g.ruleset = c.ruleset AND g.card_pool_hash = c.card_pool_hash) AS editions"
-        " FROM cards c ORDER BY c.ruleset, c.card_pool_hash, c.card_id"
+        f" FROM {cards} c ORDER BY c.ruleset, c.card_pool_hash, c.card_id"
     )
     rows = con.execute(query).fetchall()
     shipped: dict[tuple[str, str], dict[str, Any]] = {}
@@ -225,7 +226,7 @@ def export(con: duckdb.DuckDBPyConnection, folder: Path, *, view: str = "omnisci
         con.execute(f"COPY ({query}) TO '{folder / table}' ({options}, OVERWRITE_OR_IGNORE)")
     whole = list(EVENT_TABLES) if view == "omniscient" else []
     if view == "omniscient":
-        con.register("export_cards", _cards(con))
+        con.register("export_cards", cards_table(con))
         _replace_file(con, "SELECT * FROM export_cards", folder / "cards")
         whole.append("cards")
     for table in EVENT_TABLES if view == "omniscient" else ():

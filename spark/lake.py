@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 
+from annals.ingest.cardpools import definitions
 from annals.ingest.schema import open_database
 from annals.ingest.tables import CLAIM_ERRORS, IngestedTables, Types, column_types, ingest_tables, staged, types_of
 from annals.queries import sqlfiles
@@ -46,6 +48,8 @@ from annals.queries.export import (
     _public_events,
     _readme,
     canonical_digest,
+    cards_table,
+    digest_of,
     table_query,
 )
 from annals.schemas.archive import SUFFIX, Archive, archive_digest, read_index
@@ -54,7 +58,7 @@ from annals.spark import require
 from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
 from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
 from annals.spark.lake_layout import migrate_keys
-from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_partitioned
+from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_file, write_partitioned
 from annals.spark.session import collect, session
 
 MANIFEST = "manifest.json"
@@ -402,9 +406,43 @@ def build_lake(
             done[marker["shard"]] = marker
         units = [_exported(u, done[u.name]) if u.name in done else u for u in units]
     manifest = manifest_of(done, held_events, types, view)
+    if view == "omniscient":
+        manifest["tables"]["cards"] = write_cards(lake)
     write_atomic(lake / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     write_atomic(lake / "README.md", readme)
     return LakeExport(new, skipped, manifest, sorted(renumbered - set(new)))
+
+
+def write_cards(lake: Path) -> dict[str, Any]:
+    """The lake's ``cards`` table (``queries.export.cards_table``: what the local export writes) from the pools of
+    the games it holds, replaced whole as one file; its rows, sums and digest for the manifest."""
+    con = duckdb.connect()
+    try:
+        games = f"read_parquet('{lake / 'games'}/**/*.parquet', hive_partitioning = true)"
+        decks = f"read_parquet('{lake / 'deck_cards'}/**/*.parquet', hive_partitioning = true)"
+        typed = f"SELECT * EXCLUDE (ruleset), ruleset::VARCHAR AS ruleset FROM {games}"
+        con.execute(f"CREATE TEMP VIEW lake_games AS {typed}")
+        pools = con.execute("SELECT DISTINCT ruleset, card_pool_hash FROM lake_games ORDER BY ALL").fetchall()
+        rows: list[tuple[str, str, str, str | None, str | None, str | None]] = [
+            (r, h, card_id, *described) for r, h in pools for card_id, described in definitions(r, h).items()
+        ]
+        named = {(r, h, c) for r, h, c, *_ in rows}
+        in_decks = con.execute(
+            f"SELECT DISTINCT g.ruleset, g.card_pool_hash, d.card_id FROM {decks} d JOIN lake_games g USING (game)"
+        ).fetchall()
+        rows += [(r, h, c, None, None, None) for r, h, c in in_decks if (r, h, c) not in named]
+        con.execute("CREATE TEMP TABLE lake_cards (ruleset VARCHAR, card_pool_hash VARCHAR, card_id VARCHAR, "
+                    "name VARCHAR, type VARCHAR, data VARCHAR)")  # fmt: skip
+        if rows:
+            con.executemany("INSERT INTO lake_cards VALUES (?, ?, ?, ?, ?, ?)", rows)
+        table = cards_table(con, "lake_cards", "lake_games")
+    finally:
+        con.close()
+    (lake / "cards").mkdir(parents=True, exist_ok=True)
+    write_file(table, lake / "cards" / "data_0.parquet")
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    return digest_of(frame)
 
 
 def export_to_lake(

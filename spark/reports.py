@@ -27,7 +27,14 @@ from annals.ingest.schema import option_kind_rows
 from annals.queries.export import EVENT_TABLES, OMNISCIENT
 from annals.queries.reports import sqlfiles
 from annals.queries.reports.filters import Filters, NotApplicableError
-from annals.queries.reports.run import REPORTS, ReportResult, UnknownReportError, finish_report, refuse_inapplicable
+from annals.queries.reports.run import (
+    REPORTS,
+    ReportResult,
+    UnknownReportError,
+    finish_report,
+    read_rulesets,
+    refuse_inapplicable,
+)
 from annals.schemas.errors import AnnalsError
 from annals.spark.asof import without_asof
 from annals.spark.session import session
@@ -178,8 +185,9 @@ def report_on_spark(
             f"report {name!r} reads the tournament tables, which the lake at {lake} does not hold (it was written "
             "before lakes held them): export again into a new lake, with --events EVENT_FOLDER for each event"
         )
+    read = read_rulesets(spec)
     values: dict[str, Any] = {
-        "ruleset": f.ruleset, "rulesets": list(spec.rulesets) if spec.rulesets is not None else None,
+        "ruleset": f.ruleset, "rulesets": list(read) if read is not None else None,
         "event": f.event, "since": None, "until": None, "min_turns": f.min_turns, "agent": f.agent, "deck": f.deck,
         "seat": f.seat, "by": f.by,
     }  # fmt: skip
@@ -191,7 +199,7 @@ def report_on_spark(
         counted = _run(spark, "sample", {})
         assert counted is not None
         games, decided, events, rulesets, seats = counted.row(0)
-        reads = "" if spec.rulesets is None else f" (this report reads {', '.join(spec.rulesets)} games only)"
+        reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
         unit = f", {seats} seat-games" if spec.per_seat else ""
         where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
         return (

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS card_games (  -- derived at ingest (ingest/sql/card_g
     played BOOLEAN NOT NULL,             -- a copy moved from hand into play (as card_facts.played)
     first_played_turn INTEGER,
     used BOOLEAN NOT NULL,               -- a copy's own ability or effect happened (see card_games.sql)
-    first_used_turn INTEGER
+    first_used_turn INTEGER,
+    placed_at_setup BOOLEAN NOT NULL     -- a copy was put into play at set-up from the deck, never in hand [M9-020]
 );
 
 CREATE OR REPLACE TABLE option_kinds (    -- the decision option types of every ruleset this annals knows, by tag

@@ -20,6 +20,7 @@ import polars as pl
 from annals.queries.reports import sqlfiles
 from annals.queries.reports.filters import Filters, NotApplicableError, check, select
 from annals.schemas.errors import UnknownNameError
+from annals.schemas.rulesets import ruleset_names, schema_for
 
 Z95 = 1.959963984540054
 MIN_GAMES = 30
@@ -44,6 +45,7 @@ class ReportSpec(NamedTuple):
     sample_column: str = "games"  # the column --min-games applies to ("" for none)
     event_tables: bool = False  # reads the tournament tables (--event, --ruleset), not the selected games
     proportions: dict[str, tuple[str, str]] = {}  # rate column -> (hits, of): the rate with its Wilson interval
+    turn_taking: bool = False  # reads only rulesets whose players take turns (not simultaneous_turns): a first player
 
 
 ALL_BY = ("agent", "deck", "seat")
@@ -66,20 +68,25 @@ REPORTS: dict[str, ReportSpec] = {
         "Per card (decided seat-games, one count per game and seat however many copies): GP games with the card in "
         "the deck; OH in the opening hand; GD drawn after the opening hand (to hand from turn 1 on: Miras 9 from "
         "the Main Deck or from Resource [M9-049]; MORANA from the deck at Dawn [MOR-14] or by an effect); GIH in "
-        "hand at any point (OH or GD); GNS never seen (GP minus GIH); IWD = GIH win rate - GNS win rate. played "
+        "hand at any point (OH or GD); GNS never seen (GP minus GIH, less setup_only: seat-games whose only copy in "
+        "sight was Miras 9's starting Site, chosen from the deck at set-up [M9-020], in neither group as 17lands "
+        "leaves such copies out); IWD = GIH win rate - GNS win rate. played "
         "(from hand into play) has gih_unplayed (in hand, never played) as its matched baseline; used (the card's "
         "own ability or effect happened) has unused (in the deck, never used)." + LENGTH,
         ALL_BY,
         "gp_games",
     ),
     "first_player": ReportSpec(
-        "First-player advantage",
+        "First-player advantage against going second",
         None,
         True,
-        "Decided games won by the player who took turn 1, per ruleset. MORANA has no first player (both players "
-        "take every turn together [MOR-13]): its games are not counted here; see site_order (who resolved first "
-        "at each Site, and why) and initiative.",
+        "Per ruleset and bot pairing (agent against opponent_agent): the decided games the agent took turn 1 and "
+        "its wins, beside second_games/second_wins, the same agent going second against the same opponent agent "
+        "(the baseline); advantage = win_rate - second_win_rate. A pairing's rows, not a pooled rate, carry the "
+        "headline: a stronger bot wins going first and second alike. Only rulesets with a first player are read: "
+        "MORANA has none (both players take every turn together [MOR-13]); see site_order and initiative.",
         ALL_BY,
+        turn_taking=True,
     ),
     "deck_matrix": ReportSpec(
         "Deck against deck",
@@ -300,7 +307,8 @@ def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
     games, decided, events, rulesets, seats = con.execute(sqlfiles.load("sample")).fetchall()[0]
-    reads = "" if spec.rulesets is None else f" (this report reads {', '.join(spec.rulesets)} games only)"
+    rulesets = read_rulesets(spec)
+    reads = "" if rulesets is None else f" (this report reads {', '.join(rulesets)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""
     where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
     return (
@@ -322,10 +330,26 @@ def refuse_inapplicable(name: str, spec: ReportSpec, f: Filters, min_games: int 
         raise NotApplicableError(f"report {name!r} is about whole games, so --seat does not apply; use --agent/--deck")
     if min_games is not None and not spec.sample_column:
         raise NotApplicableError(f"report {name!r} has no games column, so --min-games does not apply")
-    if f.ruleset is not None and spec.rulesets is not None and f.ruleset not in spec.rulesets:
+    rulesets = read_rulesets(spec)
+    if f.ruleset is not None and rulesets is not None and f.ruleset not in rulesets:
         raise NotApplicableError(
-            f"report {name!r} reads {', '.join(spec.rulesets)} games only; --ruleset {f.ruleset} does not apply"
+            f"report {name!r} reads {', '.join(rulesets)} games only; --ruleset {f.ruleset} does not apply"
         )
+
+
+def read_rulesets(spec: ReportSpec) -> tuple[str, ...] | None:
+    """The rulesets a report reads (None: all): its own list, or for a report about the first player every known
+    ruleset whose players take turns, so its sample counts none of the games it cannot read."""
+    if not spec.turn_taking:
+        return spec.rulesets
+    return tuple(name for name in ruleset_names() if not _simultaneous(name))
+
+
+def _simultaneous(ruleset: str) -> bool:
+    try:
+        return bool(schema_for(ruleset).simultaneous_turns)
+    except (ImportError, AttributeError):  # a plugin that cannot be imported here: read it, as before
+        return False
 
 
 def run_report(
@@ -349,7 +373,7 @@ def run_report(
         f = Filters(**{**{k: getattr(f, k) for k in f.__struct_fields__}, "ruleset": ruleset})
     check(con, f)
     refuse_inapplicable(name, spec, f, min_games)
-    select(con, f, spec.rulesets)
+    select(con, f, read_rulesets(spec))
     sql = sqlfiles.load(f"report_{name}")
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
     return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
@@ -367,6 +391,8 @@ def finish_report(
         at = frame.columns.index(rate)
         order = [*frame.columns[:at], rate, f"{rate}_ci_low", f"{rate}_ci_high", *frame.columns[at + 1 :]]
         frame = frame.with_columns(exprs).select(order)
+    if {"win_rate", "second_win_rate"} <= set(frame.columns):  # going first against going second
+        frame = frame.with_columns(advantage=(pl.col("win_rate") - pl.col("second_win_rate")).round(4))
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
         frame = frame.with_columns(iwd=(pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
     if "grp" in frame.columns:

@@ -1,5 +1,7 @@
 -- Card metrics as 17lands defines them, per card (and --by split): decided seat-games from card_games
--- (ingest/sql/card_games.sql defines opening hand, drawn, played and used). IWD = GIH win rate - GNS win rate is
+-- (ingest/sql/card_moves.sql defines opening hand, drawn, played, used and placed at set-up). A copy placed at
+-- set-up [M9-020] was chosen, not drawn: a seat-game whose copies were only that is in neither GIH nor GNS.
+-- IWD = GIH win rate - GNS win rate is
 -- added in Python (queries/reports/run.py) from the pairs below.
 -- In two steps, for speed (bench/reports.py): the seat-game rows are first counted per split, card and combination
 -- of the flags (a few dozen rows per card), joined on one integer key and grouped by small values; every metric is
@@ -12,6 +14,7 @@ WITH s AS (  -- the selected decided seats, keyed game * 2 + seat, each split an
 c AS (
     SELECT s.gi, c.card_id, c.opening_hand::INTEGER AS oh, c.drawn::INTEGER AS gd,
            (c.opening_hand OR c.drawn)::INTEGER AS gih, c.played::INTEGER AS pl, c.used::INTEGER AS us, s.w,
+           (c.placed_at_setup AND NOT (c.opening_hand OR c.drawn))::INTEGER AS su,
            count(*) AS n, sum(s.turns) AS turns
     FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
     GROUP BY ALL
@@ -22,7 +25,8 @@ m AS (
            sum(n * oh)::BIGINT AS oh_games, sum(n * oh * w)::BIGINT AS oh_wins,
            sum(n * gd)::BIGINT AS gd_games, sum(n * gd * w)::BIGINT AS gd_wins,
            sum(n * gih)::BIGINT AS gih_games, sum(n * gih * w)::BIGINT AS gih_wins,
-           sum(n * (1 - gih))::BIGINT AS gns_games, sum(n * (1 - gih) * w)::BIGINT AS gns_wins,
+           sum(n * (1 - gih) * (1 - su))::BIGINT AS gns_games, sum(n * (1 - gih) * (1 - su) * w)::BIGINT AS gns_wins,
+           sum(n * su)::BIGINT AS setup_only_games,
            sum(n * pl)::BIGINT AS played_games, sum(n * pl * w)::BIGINT AS played_wins,
            sum(n * gih * (1 - pl))::BIGINT AS gih_unplayed_games,
            sum(n * gih * (1 - pl) * w)::BIGINT AS gih_unplayed_wins,

@@ -1,7 +1,13 @@
--- First-player advantage: games won by the player who took turn 1 (sel_seats restricted to that seat). MORANA
--- games have first_player NULL [MOR-13] and drop out of the join.
-SELECT s.grp, g.ruleset, count(*) AS all_games, count(*) FILTER (WHERE g.winner >= 0) AS games,
-       count(*) FILTER (WHERE g.winner >= 0 AND s.won) AS wins
+-- First-player advantage against its baseline: per seat agent and opponent agent (a bot pairing, so bot skill is
+-- not read as going first), the decided games the seat went first [M9-022] and its wins, beside the games the same
+-- agent went second against the same opponent agent and its wins; the advantage is the difference of the two
+-- rates (finished in queries/reports/run.py). MORANA games have first_player NULL [MOR-13] and are not selected.
+SELECT s.grp, g.ruleset, s.agent, s.opp_agent AS opponent_agent,
+       count(*) FILTER (WHERE s.seat = g.first_player) AS all_games,
+       count(*) FILTER (WHERE s.seat = g.first_player AND g.winner >= 0) AS games,
+       count(*) FILTER (WHERE s.seat = g.first_player AND s.won) AS wins,
+       count(*) FILTER (WHERE s.seat <> g.first_player AND g.winner >= 0) AS second_games,
+       count(*) FILTER (WHERE s.seat <> g.first_player AND s.won) AS second_wins
 FROM sel_seats s JOIN sel_games g USING (game)
-WHERE s.seat = g.first_player
-GROUP BY ALL ORDER BY s.grp, g.ruleset;
+WHERE g.first_player IS NOT NULL
+GROUP BY ALL ORDER BY s.grp, g.ruleset, s.agent, s.opp_agent;

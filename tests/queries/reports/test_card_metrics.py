@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from annals.ingest.flatten import collect
@@ -40,6 +41,7 @@ def independent(logs: list[GameLog], by: str | None = None, agent: str | None = 
             continue
         ids = {instance_id(s, i): c for s, d in enumerate(log.header.decks) for i, c in enumerate(d.cards)}
         setup: dict[int, str] = {}
+        held: set[int] = set()  # in hand at some point of set-up
         drawn: set[int] = set()
         played: set[int] = set()
         used: set[int] = set()
@@ -55,6 +57,7 @@ def independent(logs: list[GameLog], by: str | None = None, agent: str | None = 
             for c in moved:
                 if e.turn == 0:
                     setup[c] = dst
+                    held |= {c} if dst == "hand" else set()
                 if card is None:
                     continue
                 if e.turn >= 1 and src in ("deck", "resource") and dst == "hand":
@@ -62,6 +65,7 @@ def independent(logs: list[GameLog], by: str | None = None, agent: str | None = 
                 if src == "hand" and dst not in NOT_PLAYED:
                     played.add(c)
         opening = {c for c, z in setup.items() if z == "hand"}
+        placed = {c for c, z in setup.items() if z not in ("hand", "deck") and c not in held}  # [M9-020]
         for seat in (0, 1):
             if agent is not None and log.header.players[seat].agent != agent:
                 continue
@@ -72,7 +76,7 @@ def independent(logs: list[GameLog], by: str | None = None, agent: str | None = 
                 facts = {"gp": True, "oh": bool(copies & opening), "gd": bool(copies & drawn),
                          "played": bool(copies & played), "used": bool(copies & used)}  # fmt: skip
                 facts["gih"] = facts["oh"] or facts["gd"]
-                facts["gns"] = not facts["gih"]
+                facts["gns"] = not facts["gih"] and not copies & placed  # a starting Site was seen: not GNS
                 for metric, hit in facts.items():
                     if hit:
                         key = (*split, log.header.ruleset, card_id, metric)
@@ -140,9 +144,11 @@ def test_card_metrics_split_and_filtered_match_the_logs(
             assert row["gih_mean_turns"] is None
 
 
-def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_path: Path) -> None:
-    """A database made before card_games existed gets it on its next writable open (``ingest.schema``), the same
-    rows an ingest writes (one pass over the events, ``card_moves.sql``) [M9-049]."""
+@pytest.mark.parametrize("made_before", ["card_games", "placed_at_setup"])
+def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_path: Path, made_before: str) -> None:
+    """A database made before card_games existed, or before it told the starting Site apart, gets it on its next
+    writable open (``ingest.schema``), the same rows an ingest writes (one pass over the events, ``card_moves.sql``)
+    [M9-049], [M9-020]."""
     from annals.ingest.schema import open_database
 
     old = tmp_path / "old.duckdb"
@@ -150,7 +156,11 @@ def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_p
     query = "SELECT * FROM card_games ORDER BY ALL"
     with duckdb.connect(str(old)) as made:
         ingested = made.execute(query).fetchall()
-        made.execute("DROP TABLE card_games")
+        if made_before == "card_games":
+            made.execute("DROP TABLE card_games")
+        else:
+            made.execute("ALTER TABLE card_games DROP COLUMN placed_at_setup")
+    assert any(row[-1] for row in ingested)  # placed at set-up: the Miras 9 games have starting Sites
     assert ingested and any(row[6] for row in ingested)  # drawn from Resource: the Miras 9 games have some
     con = open_database(old)
     try:
@@ -158,3 +168,21 @@ def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_p
         assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'card_moves'").fetchall()
     finally:
         con.close()
+
+
+def test_the_starting_site_is_in_neither_gih_nor_gns(con: duckdb.DuckDBPyConnection) -> None:
+    """[M9-020] a starting Site is chosen from the deck and put in a lane at set-up, never passing through the hand:
+    counted as "never seen" it made a Site's GNS group mostly games where it was in play from the start. Such
+    seat-games (no other copy in hand) are now in neither group: GNS = GP - GIH - setup_only."""
+    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0).frame
+    sites = frame.filter(pl.col("card_id").str.starts_with("site-"))
+    assert sites["setup_only_games"].sum() > 0  # the simulated set has the misleading case
+    naive = sites["gp_games"] - sites["gih_games"]  # the old definition of GNS
+    assert (sites["gns_games"] == naive - sites["setup_only_games"]).all()
+    stored = con.execute(
+        "SELECT count(*) FROM card_games c JOIN games g USING (game) "
+        "WHERE g.winner >= 0 AND c.placed_at_setup AND NOT (c.opening_hand OR c.drawn)"
+    ).fetchall()[0][0]
+    assert sites["setup_only_games"].sum() == stored
+    units = frame.filter(~pl.col("card_id").str.starts_with("site-"))
+    assert units["setup_only_games"].sum() == 0  # only a Site starts in play
