@@ -51,7 +51,7 @@ from annals.ingest.flatten import (
 )
 from annals.ingest.schema import DEFAULT_DB, derive_card_tables, open_database, recorded_at
 from annals.schemas.errors import AnnalsError
-from annals.schemas.header import LogClose
+from annals.schemas.header import LogClose, played_turns
 from annals.schemas.logfile import judged_result
 from annals.schemas.records import LEADER_INDEX, instance_id
 from annals.schemas.rulesets import register_schema, registrations, schema_for
@@ -348,7 +348,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
              h.format_version, h.seed, h.max_turns, t.event if t else None, t.round if t else None,
              t.table if t else None, t.match if t else None, t.game if t else None, b.game_id if b else None,
              b.at_event if b else None, _first_player(h.ruleset, m.first_player), winner, end_reason, m.events,
-             m.decisions, m.turns)
+             m.decisions, played_turns(m.turns, m.end_reason, h.max_turns))
         )  # fmt: skip
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
             for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):

@@ -168,6 +168,14 @@ def game_id_of(header: LogHeader) -> str:
 
 JUDGE_REASON_PREFIX = "judge_"  # the end reason of a game a judge ended (judge_game_loss): no end event
 TURN_CAP_REASON = "turn_cap"  # the end reason of a game stopped at the header's turn cap: no winner, no end event
+
+
+def played_turns(turns: int, end_reason: str, max_turns: int) -> int:
+    """The turns a game was played: a game stopped at its turn cap had begun the turn after the cap (its closing
+    record's ``turns``) but not played it, so it counts ``max_turns``."""
+    return min(turns, max_turns) if end_reason == TURN_CAP_REASON and max_turns > 0 else turns
+
+
 # The end reason of a scenario's game (a sandbox header) stopped after its scripted decisions: no winner, no end
 # event; ``verify`` re-runs it as far as its decisions go (``queries.workbench.scenario``).
 SCENARIO_REASON = "scenario_end"

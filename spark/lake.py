@@ -16,8 +16,8 @@ Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.js
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
 content is refused (``LakeConflictError``). A task's files get fixed names (``NAME_0.parquet``), written under a
 temporary name and renamed, so a retried task overwrites what a killed attempt left, never adds to it. A lake
-an earlier annals wrote (its ``games`` keyed ``ruleset_1=``) is moved to this layout by the next export into it
-(``spark.lake_layout``).
+an earlier annals wrote (``games`` keyed ``ruleset_1=``, or rows without ``game_id``) is refused by the next export
+into it (``spark.lake_layout``): its archives go into a new lake.
 
 The lake must be a folder every executor can write: a local folder in local mode, a shared file system (or an
 object store mounted as one) on a cluster. Reports read it with Spark itself, so ``s3a://`` URIs work there.
@@ -57,7 +57,7 @@ from annals.schemas.errors import AnnalsError, UnknownNameError
 from annals.spark import require
 from annals.spark.lake_claims import EMPTY_PLAN_DIGEST, Holdings, Plan, claims_of, empty_plan, plan_claims, plan_digest
 from annals.spark.lake_events import JUDGED, event_markers, export_events, open_event, write_unpartitioned
-from annals.spark.lake_layout import migrate_keys
+from annals.spark.lake_layout import check_layout
 from annals.spark.parquet import INTEGERS, as_json, counted, renumber_file, write_atomic, write_file, write_partitioned
 from annals.spark.session import collect, session
 
@@ -338,7 +338,7 @@ def build_lake(
     so its archive is first given room for it; an archive whose first game then moves (a game before it
     quarantined) has its files' numbers moved, one whose part of the plan changes is exported again, its files
     and marker replaced. A lake left so by an export stopped between the two is brought right the same way by the
-    next export, as is a lake of an earlier annals' layout (``spark.lake_layout``). A lake holds one view
+    next export; a lake of an earlier annals' layout is refused (``spark.lake_layout``). A lake holds one view
     (``view``: the spectator view's tables, for sharing, or the omniscient's); another view is refused
     (``LakeViewError``)."""
     tables = view_tables(view)
@@ -371,7 +371,7 @@ def build_lake(
             skipped.append(path.name)
             continue
         units.append(_Unit(path.name, os.fspath(path), digest, _games(archive), None, None, None))
-    migrate_keys(lake)  # a lake of an earlier annals: its ``games/ruleset_1=`` files moved before any is added
+    check_layout(lake, tables)  # a lake of an earlier annals is refused before anything is written
     new = [u.name for u in units if u.first is None]
     con = open_database(":memory:")  # the schema: its column types (sent to the tasks), the README, event rows
     try:

@@ -31,7 +31,7 @@ COMMENT ON COLUMN games.winner IS 'Winning seat; -1 for a draw or no result';
 COMMENT ON COLUMN games.end_reason IS 'Why the game ended (battle_damage, survival_clock, slava_13, most_sites, turn_cap, ...)';
 COMMENT ON COLUMN games.events IS 'Number of events in the log';
 COMMENT ON COLUMN games.decisions IS 'Number of decisions in the log';
-COMMENT ON COLUMN games.turns IS 'Turns played (the last turn number reached)';
+COMMENT ON COLUMN games.turns IS 'Turns played: the last turn number reached, or for a game stopped at its turn cap the cap (the turn after it had begun, not been played)';
 
 COMMENT ON TABLE players IS 'One row per game and seat: who played and with which deck';
 COMMENT ON COLUMN players.game IS 'games.game';

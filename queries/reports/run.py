@@ -99,7 +99,12 @@ REPORTS: dict[str, ReportSpec] = {
         ("agent",),
     ),
     "game_length": ReportSpec(
-        "Game length in turns and events", None, False, "Every game (decided or not), per ruleset and end reason."
+        "Game length in turns and events",
+        None,
+        False,
+        "Every game (decided or not), per ruleset, turn cap (turn_cap 0: none; games stopped at different caps "
+        "are never mixed in one row) and end reason. Turns are those played: a game stopped at its cap had begun "
+        "the turn after it, which it did not play, and counts the cap.",
     ),
     "decision_choices": ReportSpec(
         "What was chosen at each decision point",

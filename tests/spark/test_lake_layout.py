@@ -1,7 +1,7 @@
-"""The lake's ``games`` table keyed as every other (``games/ruleset=R/month=M``, the key in the path alone), and a
-lake an earlier annals wrote (``games/ruleset_1=R/month=M``, each file with its ``ruleset`` as well) moved to that
-layout by the next export into it (``spark.lake_layout``), safely when the export is killed midway. The tasks run
-in this process (``build_lake`` with ``test_lake_rows``' runner), as Spark's would run them."""
+"""The lake's ``games`` table keyed as every other (``games/ruleset=R/month=M``, the key in the path alone), every
+game-level row carrying its ``game_id``, and a lake an earlier annals wrote refused by the next export into it by
+name, untouched (``spark.lake_layout``). The tasks run in this process (``build_lake`` with ``test_lake_rows``'
+runner), as Spark's would run them."""
 
 from __future__ import annotations
 
@@ -18,11 +18,9 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.export import OMNISCIENT, export
 from annals.spark import lake as lake_module
-from annals.spark import lake_layout
 from annals.spark.lake import LakeExport, build_lake, view_tables
-from annals.spark.lake_layout import LakeLayoutError, migrate_keys
-from annals.spark.parquet import write_file
-from tests.spark.test_lake_rows import _local_runner, _rows, _same_rows
+from annals.spark.lake_layout import LakeLayoutError
+from tests.spark.test_lake_rows import _local_runner, _rows
 
 BOTS = ["heuristic", "random"]
 
@@ -57,36 +55,69 @@ def local(shards: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Local
 
 
 def _earlier_query(table: str, view: str = "omniscient") -> str:
-    """The export query of the annals before this layout, verbatim: ``games`` gets a second ``ruleset``."""
+    """The export query of the annals of the first layout, verbatim: ``games`` gets a second ``ruleset``; no row
+    carries a ``game_id`` of its own."""
     columns = "p.name, p.seat, p.agent, p.deck, p.game" if (view, table) == ("spectator", "players") else "x.*"
     alias = "p" if columns.startswith("p.") else "x"
     return f"SELECT {columns}, k.ruleset, k.month FROM {table} {alias} JOIN export_keys k USING (game)"
 
 
-def _earlier_lake(
-    shards: list[Path], lake: Path, monkeypatch: pytest.MonkeyPatch, view: str = "omniscient"
-) -> LakeExport:
-    """``shards`` exported into ``lake`` as the earlier annals exported them (its query, no migration)."""
+def _keyed_by_game_alone(table: str, view: str = "omniscient") -> str:
+    """The export query of the annals before game ids: this layout's keys, no ``game_id`` or ``played_at``."""
+    own = ("ruleset",) if table == "games" else ()
+    columns = "x.name, x.seat, x.agent, x.deck, x.game" if (view, table) == ("spectator", "players") else "x.*"
+    if own and columns == "x.*":
+        columns = "x.* EXCLUDE (ruleset)"
+    return f"SELECT {columns}, k.ruleset, k.month FROM {table} x JOIN export_keys k USING (game)"
+
+
+def _earlier_lake(shards: list[Path], lake: Path, monkeypatch: pytest.MonkeyPatch, query: Any) -> LakeExport:
+    """``shards`` exported into ``lake`` as an earlier annals exported them (its query, no layout check)."""
     with monkeypatch.context() as patch:
-        patch.setattr(lake_module, "table_query", _earlier_query)
-        patch.setattr(lake_module, "migrate_keys", lambda lake: [])
-        done = build_lake(shards, lake, _local_runner(lake), view=view)
-    files = sorted((lake / "games").rglob("*.parquet"))
-    assert files and all(f.parent.parent.name.startswith("ruleset_1=") for f in files)  # the earlier layout
-    assert all("ruleset" in pq.read_schema(f).names for f in files)
-    return done
+        patch.setattr(lake_module, "table_query", query)
+        patch.setattr(lake_module, "check_layout", lambda lake, tables: None)
+        return build_lake(shards, lake, _local_runner(lake))
+
+
+@pytest.mark.parametrize("query", [_earlier_query, _keyed_by_game_alone], ids=["ruleset_1", "no-game-id"])
+def test_a_lake_an_earlier_annals_wrote_is_refused_by_name_and_left_as_it_was(
+    shards: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, query: Any
+) -> None:
+    """Appending to it would mix two layouts no reader reads as one table: the export stops before writing
+    anything, naming a file and the fix; a new lake of the same archives is written."""
+    lake = tmp_path / "lake"
+    _earlier_lake(shards[:2], lake, monkeypatch, query)
+    before = {p: p.stat().st_mtime_ns for p in lake.rglob("*") if p.is_file()}
+    with pytest.raises(LakeLayoutError, match=r"was written by an earlier annals \(.*has no game_id.*new lake"):
+        build_lake(shards, lake, _local_runner(lake))
+    assert {p: p.stat().st_mtime_ns for p in lake.rglob("*") if p.is_file()} == before
+    fresh = build_lake(shards, tmp_path / "fresh", _local_runner(tmp_path / "fresh"))
+    assert fresh.exported == [p.name for p in shards]
+
+
+def test_every_game_level_row_of_the_lake_names_its_game(shards: list[Path], local: Local, tmp_path: Path) -> None:
+    """The lake's child tables carry ``game_id``, the games their ``played_at``: read back, each row's id is its own
+    game's, as in the local export."""
+    lake = tmp_path / "lake"
+    build_lake(shards, lake, _local_runner(lake))
+    con = duckdb.connect()
+    try:
+        games = dict(con.sql(f"SELECT game, game_id FROM ({_rows(con, lake, 'games')})").fetchall())
+        assert len(games) == len(local.rulesets)
+        for table in OMNISCIENT:
+            if table == "games":
+                assert con.sql(f"SELECT count(played_at) FROM ({_rows(con, lake, table)})").fetchall()[0][0] == 6
+                continue
+            pairs = con.sql(f"SELECT DISTINCT game, game_id FROM ({_rows(con, lake, table)})").fetchall()
+            assert pairs and all(games[game] == game_id for game, game_id in pairs), table
+    finally:
+        con.close()
 
 
 def _layout(lake: Path, view: str = "omniscient") -> dict[str, pa.Schema]:
     """Every partitioned file of ``lake`` by its path in the lake, with its schema (key-value metadata too)."""
     tables = view_tables(view)
     return {str(p.relative_to(lake)): pq.read_schema(p) for t in tables for p in (lake / t).rglob("*.parquet")}
-
-
-def _same_lake(ours: Path, fresh: Path, view: str = "omniscient") -> None:
-    a, b = _layout(ours, view), _layout(fresh, view)
-    assert sorted(a) == sorted(b)
-    assert all(a[path].equals(b[path], check_metadata=True) for path in a), "a file's columns, types or metadata"
 
 
 def _rulesets(lake: Path) -> list[tuple[int, str]]:
@@ -108,94 +139,3 @@ def test_games_is_keyed_ruleset_in_the_lake_and_read_back_holds_one_ruleset(
     assert not any("ruleset" in schema.names for schema in _layout(lake).values())  # the keys: the path's alone
     assert _rulesets(lake) == local.rulesets
     assert done.manifest["tables"] == local.tables
-
-
-def test_an_earlier_lake_is_moved_to_this_layout_by_the_next_export(
-    shards: list[Path],
-    local: Local,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Appending the MORANA archive to a lake of the Miras 9 ones the earlier annals wrote: the held archives are
-    not exported again, their ``games`` files are moved, and the lake is the one this annals writes of them all,
-    file for file (columns, types and metadata), read back as the local export."""
-    lake = tmp_path / "lake"
-    earlier = _earlier_lake(shards[:2], lake, monkeypatch)
-    appended = build_lake(shards, lake, _local_runner(lake))
-    assert appended.exported == [shards[2].name] and appended.skipped == [p.name for p in shards[:2]]
-    assert list(lake.rglob("ruleset_1=*")) == []
-    fresh = tmp_path / "fresh"
-    build_lake(shards, fresh, _local_runner(fresh))
-    _same_lake(lake, fresh)
-    assert _rulesets(lake) == local.rulesets
-    assert appended.manifest["tables"] == local.tables
-    for table in OMNISCIENT:
-        _same_rows(lake, local.export, table)
-    m9 = tmp_path / "m9"  # the counts and digests ignore the keys: the earlier layout's are this one's
-    assert earlier.manifest["tables"] == build_lake(shards[:2], m9, _local_runner(m9)).manifest["tables"]
-
-
-def test_an_earlier_spectator_lake_is_moved_too(
-    shards: list[Path], local: Local, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A lake of the spectator view has ``games`` too: the next export into it moves its files the same way."""
-    lake = tmp_path / "lake"
-    _earlier_lake(shards[:2], lake, monkeypatch, view="spectator")
-    appended = build_lake(shards, lake, _local_runner(lake), view="spectator")
-    assert appended.exported == [shards[2].name] and list(lake.rglob("ruleset_1=*")) == []
-    fresh = tmp_path / "fresh"
-    build_lake(shards, fresh, _local_runner(fresh), view="spectator")
-    _same_lake(lake, fresh, "spectator")
-    assert _rulesets(lake) == local.rulesets
-
-
-def test_an_export_killed_while_moving_an_earlier_lake_is_finished_by_the_next(
-    shards: list[Path],
-    local: Local,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Killed after a file was written at its new path and before its old one was removed (the lake then holds
-    both layouts: a reader would count its games twice), the next export moves what is left, and again finds
-    nothing to move."""
-    lake = tmp_path / "lake"
-    _earlier_lake(shards, lake, monkeypatch)
-    written: list[Path] = []
-
-    def killed_on_second(table: pa.Table, dest: Path, first_game: int | None = None) -> None:
-        write_file(table, dest, first_game)
-        written.append(dest)
-        if len(written) == 2:
-            raise KeyboardInterrupt
-
-    with monkeypatch.context() as patch:
-        patch.setattr(lake_layout, "write_file", killed_on_second)
-        with pytest.raises(KeyboardInterrupt):
-            build_lake(shards, lake, _local_runner(lake))
-    left = lake_layout.old_files(lake)
-    assert len(left) == 2 and written[1].is_file()  # one moved, one written but not removed, one not reached
-    again = build_lake(shards, lake, _local_runner(lake))
-    assert again.exported == [] and again.renumbered == []
-    assert list(lake.rglob("ruleset_1=*")) == [] and migrate_keys(lake) == []
-    fresh = tmp_path / "fresh"
-    build_lake(shards, fresh, _local_runner(fresh))
-    _same_lake(lake, fresh)
-    assert _rulesets(lake) == local.rulesets
-    for table in OMNISCIENT:
-        _same_rows(lake, local.export, table)
-
-
-def test_an_earlier_file_whose_rows_name_another_ruleset_than_its_folder_is_refused(
-    shards: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Dropping its ``ruleset`` column would lose what its rows say: the export stops, naming the file and how to
-    go on, and the file stays where it is."""
-    lake = tmp_path / "lake"
-    _earlier_lake(shards[:1], lake, monkeypatch)
-    (path,) = lake_layout.old_files(lake)
-    table = pq.ParquetFile(path).read()
-    at = table.schema.get_field_index("ruleset")
-    pq.write_table(table.set_column(at, "ruleset", pa.array(["morana"] * table.num_rows)), path)
-    with pytest.raises(LakeLayoutError, match=r"ruleset 'miras9' in its folder and \['morana'\].*new lake"):
-        build_lake(shards[:1], lake, _local_runner(lake))
-    assert lake_layout.old_files(lake) == [path]

@@ -22,6 +22,6 @@ WHERE ($ruleset IS NULL OR g.ruleset = $ruleset)
   AND ($seat IS NULL OR p.seat = $seat);
 
 CREATE OR REPLACE TEMP TABLE sel_games AS
-SELECT g.game, g.ruleset, g.winner, g.turns, g.events, g.first_player, g.end_reason
+SELECT g.game, g.ruleset, g.winner, g.turns, g.events, g.first_player, g.end_reason, g.max_turns
 FROM games g
 WHERE g.game IN (SELECT game FROM sel_seats);

@@ -12,7 +12,10 @@ import duckdb
 import polars as pl
 import pytest
 
+from annals.engine.simulate import simulate
 from annals.ingest.flatten import collect
+from annals.ingest.loader import ingest
+from annals.ingest.schema import open_database
 from annals.queries.reports.run import REPORTS, run_report, wilson, with_win_rate
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
@@ -132,17 +135,42 @@ def test_deck_matrix_counts_each_side_once_and_splits_mirrors_by_seat(
 
 
 def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
-    turns: dict[tuple[str, str], list[int]] = defaultdict(list)
+    turns: dict[tuple[str, int, str], list[int]] = defaultdict(list)
     for log in logs:
-        turns[(log.header.ruleset, log.close.end_reason)].append(log.close.turns)
+        played = log.close.turns
+        if log.close.end_reason == "turn_cap":  # it began the turn after the cap, and did not play it
+            played = log.header.max_turns
+        turns[(log.header.ruleset, log.header.max_turns, log.close.end_reason)].append(played)
     frame = run_report(con, "game_length", min_games=0).frame
-    got = rows(frame, ["ruleset", "end_reason"], ["games", "mean_turns", "median_turns"])
+    got = rows(frame, ["ruleset", "turn_cap", "end_reason"], ["games", "mean_turns", "median_turns"])
     assert set(got) == set(turns)
     for key, values in turns.items():
         games, mean, median = got[key]
         assert games == len(values)
         assert mean == pytest.approx(statistics.fmean(values))
         assert median == pytest.approx(statistics.median(values))
+
+
+def test_game_length_keeps_turn_caps_apart_and_counts_turns_played(tmp_path: Path) -> None:
+    """Games stopped at a cap of 3 and of 5 are two rows, not one mean; a capped game counts the turns it played
+    (its closing record says the turn after the cap, which had begun)."""
+    for cap in (3, 5):
+        list(simulate("miras9", 3, 2, None, ["random", "random"], tmp_path / f"cap{cap}", max_turns=cap))
+    ingest([tmp_path / "cap3", tmp_path / "cap5"], tmp_path / "annals.duckdb", workers=1)
+    closes = [read_log(p).close for p in collect([tmp_path / "cap3"])]
+    assert all(c.end_reason == "turn_cap" and c.turns == 4 for c in closes)  # the misleading count
+    con = duckdb.connect(str(tmp_path / "annals.duckdb"), read_only=True)
+    frame = run_report(con, "game_length", min_games=0).frame
+    got = rows(frame, ["turn_cap", "end_reason"], ["games", "mean_turns"])
+    assert got == {(3, "turn_cap"): (3, 3.0), (5, "turn_cap"): (3, 5.0)}
+    con.close()
+    old = duckdb.connect(str(tmp_path / "annals.duckdb"))  # as schema version 3 stored them: the turn begun
+    old.execute("UPDATE games SET turns = turns + 1 WHERE end_reason = 'turn_cap'")
+    old.execute("UPDATE schema_version SET version = 3")
+    old.close()
+    open_database(tmp_path / "annals.duckdb").close()  # migrated on its next writable open
+    con = duckdb.connect(str(tmp_path / "annals.duckdb"), read_only=True)
+    assert con.execute("SELECT max_turns, turns FROM games GROUP BY ALL ORDER BY ALL").fetchall() == [(3, 3), (5, 5)]
 
 
 def sql_round(x: float, places: int) -> float:
