@@ -75,13 +75,18 @@ def report(
     agent: str | None = typer.Option(None, "--agent", help="Only seats played by this agent (random, heuristic...)."),
     deck: str | None = typer.Option(None, "--deck", help="Only seats playing this deck."),
     seat: int | None = typer.Option(None, "--seat", help="Only this seat (0 or 1)."),
-    event: str | None = typer.Option(None, "--event", help="Only games of this tournament event (the header's)."),
+    event: str | None = typer.Option(
+        None, "--event", help="Only games of this event: its id, its name, or its folder (as in annals event)."
+    ),
     since: str | None = typer.Option(None, "--since", help="Only games recorded on or after this day (YYYY-MM-DD)."),
     until: str | None = typer.Option(None, "--until", help="Only games recorded on or before this day (YYYY-MM-DD)."),
     min_turns: int | None = typer.Option(None, "--min-turns", min=0, help="Only games lasting at least N turns."),
     by: str | None = typer.Option(None, "--by", help="Split rows by agent, deck or seat (where the report offers it)."),
     min_games: int | None = typer.Option(
-        None, "--min-games", min=0, help=f"Hide rows with fewer games (default {MIN_GAMES}; 0 shows every row)."
+        None,
+        "--min-games",
+        min=0,
+        help=f"Hide rows with fewer games (default {MIN_GAMES}, an event report's 0; 0 shows every row).",
     ),
     db: Path | None = DbOpt,
     fmt: Format = FormatOpt,

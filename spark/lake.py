@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import duckdb
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from annals.ingest.cardpools import definitions
 from annals.ingest.schema import open_database
@@ -170,6 +171,7 @@ def write_tables(
     tables: dict[str, Any] = {}
     con.execute(sqlfiles.load("export_keys"))
     keys = con.sql("SELECT game, ruleset, month FROM export_keys").to_arrow_table()
+    ids = con.sql("SELECT game, game_id, played_at FROM export_keys").to_arrow_table()
     if view == "spectator":
         con.register("public_events", _public_events(con))
     for table in view_tables(view):
@@ -181,12 +183,27 @@ def write_tables(
             query = f"SELECT * FROM ({table_query(table, view)})"  # names made distinct
             rows = con.sql(query).to_arrow_table()
             names = tuple(rows.column_names[-len(PARTITION) :])
-            rows = as_json(rows.select(range(rows.num_columns - len(PARTITION))), json_columns)
+            rows = rows.select(range(rows.num_columns - len(PARTITION)))
+        rows = as_dataset(rows, ids, table)
         write_partitioned(rows, keys, lake / table, stem, names, first_game)
         tables[table] = counted(rows)
     if view == "omniscient":
         tables[JUDGED] = write_unpartitioned(con, JUDGED, types, lake / JUDGED / f"{stem}_0.parquet")
     return tables
+
+
+def as_dataset(rows: pa.Table, ids: pa.Table, table: str) -> pa.Table:
+    """A table's rows as the dataset holds them (``queries.export.table_query``): JSON columns as text, and after
+    the table's own columns its game's id (``games``: when it was played), looked up in ``ids`` by ``game``."""
+    for i, field in enumerate(rows.schema):
+        if isinstance(field.type, pa.JsonType):
+            text = pa.chunked_array([c.storage for c in rows.column(i).chunks], field.type.storage_type)
+            rows = rows.set_column(i, pa.field(field.name, field.type.storage_type), text)
+    key = "played_at" if table == "games" else "game_id"
+    if key in rows.column_names:
+        return rows
+    found = pc.index_in(rows.column("game"), value_set=ids.column("game"))
+    return rows.append_column(ids.schema.field(key), pc.take(ids.column(key), found))
 
 
 def move_shard(lake: str, marker: dict[str, Any], first_game: int) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from annals.ingest.events import TABLES, ingest_events, is_event_folder
 from annals.ingest.tables import Types
 from annals.queries.export import EVENT_TABLES, event_query
 from annals.schemas.errors import AnnalsError
-from annals.spark.parquet import as_json, counted, write_atomic, write_file
+from annals.spark.parquet import counted, write_atomic, write_file
 
 EVENT_MARKERS = "_events"
 SCHEMA_FILE = "schema_0.parquet"
@@ -55,8 +55,8 @@ def open_event(folder: Path) -> EventStore:
 
 
 def _rows(con: duckdb.DuckDBPyConnection, table: str, types: Types) -> Any:
-    json_columns = {c for c, t in types[table] if t == "JSON"}
-    return as_json(con.sql(event_query(table)).to_arrow_table(), json_columns)
+    """``table``'s rows as the dataset holds them (``event_query``: its JSON columns as text)."""
+    return con.sql(event_query(table)).to_arrow_table()
 
 
 JUDGED = "interventions"  # the judge's records: an archive's task writes its games' (``spark.lake``), events theirs

@@ -20,6 +20,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -86,7 +87,7 @@ def check(con: duckdb.DuckDBPyConnection, f: Filters) -> None:
     if f.deck is not None:
         _check("deck", f.deck, _known(con, "SELECT DISTINCT deck FROM players ORDER BY 1"))
     if f.event is not None:
-        _check("event", f.event, _known(con, "SELECT DISTINCT event FROM games WHERE event <> '' ORDER BY 1"))
+        _check("event", f.event, _event_ids(con))
     if f.seat is not None and f.seat not in (0, 1):
         raise UnknownValueError(f"no seat {f.seat}; seats are 0 and 1")
     if f.by is not None and f.by not in BY:
@@ -95,6 +96,35 @@ def check(con: duckdb.DuckDBPyConnection, f: Filters) -> None:
         raise UnknownValueError(f"--since {f.since} is after --until {f.until}; nothing can match")
     if f.min_turns is not None and f.min_turns < 0:
         raise UnknownValueError(f"--min-turns {f.min_turns} is negative; give 0 or more")
+
+
+def _event_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return _known(con, "SELECT event FROM games WHERE event <> '' UNION SELECT event_id FROM tournaments ORDER BY 1")
+
+
+def resolve_event(con: duckdb.DuckDBPyConnection, value: str) -> str:
+    """The event id ``--event`` means: an event id, or an ingested event's name or folder (its path, or the folder's
+    own name, as the organiser typed it in every ``annals event`` command). Unknown or ambiguous: named, with the
+    events the database holds."""
+    ids = _event_ids(con)
+    if value in ids:
+        return value
+    path = Path(value).expanduser()
+    here = path.resolve() if path.is_dir() else None
+    rows = con.execute("SELECT event_id, name, folder FROM tournaments ORDER BY event_id").fetchall()
+
+    def means(name: str, folder: str) -> bool:
+        by_folder = value.rstrip("/") == Path(folder).name or (here is not None and here == Path(folder).resolve())
+        return value.casefold() == name.casefold() or by_folder
+
+    found = sorted({str(eid) for eid, name, folder in rows if means(name, folder)})
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise UnknownValueError(f"--event {value!r} names {len(found)} events ({', '.join(found)}); give its id")
+    known = sorted({*ids, *(name for _, name, _ in rows), *(Path(folder).name for _, _, folder in rows)})
+    listing = ", ".join(ids) if ids else "none in this database"
+    raise UnknownValueError(f"no event {value!r};{did_you_mean(value, known)} known events: {listing}")
 
 
 KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import duckdb
+import msgspec
 import polars as pl
 
 from annals.queries.reports import sqlfiles
-from annals.queries.reports.filters import Filters, NotApplicableError, check, select
+from annals.queries.reports.filters import Filters, NotApplicableError, check, resolve_event, select
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
@@ -45,6 +46,7 @@ class ReportSpec(NamedTuple):
     sample_column: str = "games"  # the column --min-games applies to ("" for none)
     event_tables: bool = False  # reads the tournament tables (--event, --ruleset), not the selected games
     proportions: dict[str, tuple[str, str]] = {}  # rate column -> (hits, of): the rate with its Wilson interval
+    min_games: int = MIN_GAMES  # the default floor of --min-games (an event's field is small: its reports show all)
     turn_taking: bool = False  # reads only rulesets whose players take turns (not simultaneous_turns): a first player
 
 
@@ -215,7 +217,10 @@ REPORTS: dict[str, ReportSpec] = {
         "Deck win rates in each event",
         None,
         False,
-        "Per event and deck: decided games and wins (each game once from each side), matches and match wins.",
+        "Per event and deck: decided games and wins (each game once from each side), matches and match wins. "
+        "An event's field is small, so every deck is shown (--min-games N hides decks with fewer games); read "
+        "the intervals before the rates.",
+        min_games=0,
         event_tables=True,
     ),
     "event_standings": ReportSpec(
@@ -333,8 +338,8 @@ def refuse_inapplicable(name: str, spec: ReportSpec, f: Filters, min_games: int 
         raise NotApplicableError(f"report {name!r} cannot be split by {f.by!r}; {offered}")
     if f.seat is not None and not spec.per_seat:
         raise NotApplicableError(f"report {name!r} is about whole games, so --seat does not apply; use --agent/--deck")
-    if min_games is not None and not spec.sample_column:
-        raise NotApplicableError(f"report {name!r} has no games column, so --min-games does not apply")
+    if min_games and not spec.sample_column:  # 0 (show every row) hides nothing, so any report takes it
+        raise NotApplicableError(f"report {name!r} has no games column, so --min-games {min_games} does not apply")
     rulesets = read_rulesets(spec)
     if f.ruleset is not None and rulesets is not None and f.ruleset not in rulesets:
         raise NotApplicableError(
@@ -368,14 +373,16 @@ def run_report(
 ) -> ReportResult:
     """Run report ``name`` under ``filters`` (``ruleset`` is a shorthand for ``Filters(ruleset=...)``).
 
-    ``min_games`` None means ``MIN_GAMES`` for a report with a sample column; 0 shows every row.
+    ``min_games`` None means the report's default floor (``MIN_GAMES``; an event report's is 0); 0 shows every row.
     """
     spec = REPORTS.get(name)
     if spec is None:
         raise UnknownReportError("report", name, REPORTS)
     f = filters if filters is not None else Filters()
     if ruleset is not None:
-        f = Filters(**{**{k: getattr(f, k) for k in f.__struct_fields__}, "ruleset": ruleset})
+        f = msgspec.structs.replace(f, ruleset=ruleset)
+    if f.event is not None:  # by id, name or folder
+        f = msgspec.structs.replace(f, event=resolve_event(con, f.event))
     check(con, f)
     refuse_inapplicable(name, spec, f, min_games)
     select(con, f, read_rulesets(spec))
@@ -405,7 +412,7 @@ def finish_report(
     if "opp_grp" in frame.columns:
         frame = frame.rename({"opp_grp": f"opponent_{f.by}"}) if f.by else frame.drop("opp_grp")
     hidden = 0
-    floor = MIN_GAMES if min_games is None else min_games
+    floor = spec.min_games if min_games is None else min_games
     if spec.sample_column and floor:
         kept = frame.filter(pl.col(spec.sample_column).fill_null(0) >= floor)
         hidden, frame = frame.height - kept.height, kept
