@@ -111,7 +111,7 @@ def test_options_that_do_not_apply_are_refused(con: duckdb.DuckDBPyConnection) -
         run_report(con, "deck_matrix", filters=Filters(by="deck"))
     with pytest.raises(NotApplicableError, match="about whole games, so --seat does not apply"):
         run_report(con, "game_length", filters=Filters(seat=0))
-    with pytest.raises(NotApplicableError, match="no games column, so --min-games does not apply"):
+    with pytest.raises(NotApplicableError, match="no games column, so --min-games 5 does not apply"):
         run_report(con, "offboard_cap", min_games=5)
     with pytest.raises(NotApplicableError, match="reads miras9 games only"):
         run_report(con, "damage_payments", ruleset="morana")
