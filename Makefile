@@ -23,8 +23,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Both cores: each test module's fixtures are built once, in the worker that runs the module (loadscope).
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadscope
 
 soak: $(STAMP)
 	$(BIN)/pytest --soak -m soak
