@@ -76,6 +76,7 @@ def _earlier_lake(shards: list[Path], lake: Path, monkeypatch: pytest.MonkeyPatc
     with monkeypatch.context() as patch:
         patch.setattr(lake_module, "table_query", query)
         patch.setattr(lake_module, "check_layout", lambda lake, tables: None)
+        patch.setattr(lake_module, "as_dataset", lambda rows, ids, table: rows)  # no game_id added
         return build_lake(shards, lake, _local_runner(lake))
 
 
