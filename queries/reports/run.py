@@ -173,9 +173,12 @@ REPORTS: dict[str, ReportSpec] = {
         ("morana",),
         True,
         "Per Site and reason (less_slava [MOR-28], initiative [MOR-29]), the seat-games where a player resolved "
-        "that Site first at least once and how often that player won the game; all_games/all_wins is every "
-        "seat-game (the baseline); simultaneous resolutions have no first player and are counted in of_resolutions "
-        "only." + LENGTH,
+        "that Site first at least once and how often that player won the game. The player with less Slava "
+        "resolves first by rule, so the baseline is not 0.5 but expected_win_rate: the win rate that being behind "
+        "by the same Slava gives (every seat at every resolution, within the split); excess = win_rate - "
+        "expected_win_rate is what resolving first adds to it, if anything. all_games/all_wins is every "
+        "seat-game; simultaneous resolutions have no first player and are counted in of_resolutions only."
+        + LENGTH,
         ALL_BY,
     ),
     "reborn_timing": ReportSpec(
@@ -403,6 +406,11 @@ def finish_report(
         at = frame.columns.index(rate)
         order = [*frame.columns[:at], rate, f"{rate}_ci_low", f"{rate}_ci_high", *frame.columns[at + 1 :]]
         frame = frame.with_columns(exprs).select(order)
+    if "expected_wins" in frame.columns:  # against what the Slava difference predicts (site_order)
+        expected = (pl.col("expected_wins") / pl.when(pl.col("games") > 0).then(pl.col("games"))).round(4)
+        frame = frame.with_columns(expected_win_rate=expected).with_columns(
+            excess=(pl.col("win_rate") - pl.col("expected_win_rate")).round(4)
+        )
     if {"win_rate", "second_win_rate"} <= set(frame.columns):  # going first against going second
         frame = frame.with_columns(advantage=(pl.col("win_rate") - pl.col("second_win_rate")).round(4))
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)

@@ -20,10 +20,11 @@ from tests.queries.reports.test_reports import first_player, rows
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Miras 9 with a strong bot against a weak one (heuristic wins most games whoever goes first), and MORANA."""
+    """Miras 9 with a strong bot against a weak one (heuristic wins most games whoever goes first), and MORANA
+    between equals."""
     root = tmp_path_factory.mktemp("mixed")
     list(simulate("miras9", 40, 5, ["vanguard", "bastion"], ["heuristic", "random"], root / "miras9"))
-    list(simulate("morana", 10, 5, ["clash", "glory"], ["heuristic", "random"], root / "morana"))
+    list(simulate("morana", 60, 5, ["clash", "glory"], ["heuristic", "heuristic"], root / "morana"))
     return root
 
 
@@ -75,3 +76,46 @@ def test_first_player_counts_only_the_games_it_reads(con: duckdb.DuckDBPyConnect
     assert set(result.frame["ruleset"]) == {"miras9"}
     with pytest.raises(NotApplicableError, match="--ruleset morana does not apply"):
         run_report(con, "first_player", filters=Filters(ruleset="morana"))
+
+
+def test_site_order_is_read_against_what_the_slava_difference_predicts(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog]
+) -> None:
+    """[MOR-28] The player with less Slava resolves first: against a flat 0.5, "resolving first wins a third of the
+    time" read as a finding. expected_wins is the win rate of every seat behind by the same Slava (at every
+    resolution), summed over the seat-games that resolved first; the excess over it is what is left to explain."""
+    seen: list[tuple[int, bool]] = []  # (behind, won) of every seat at every resolution
+    firsts: dict[tuple[int, str, str, int], int] = {}  # (site, reason, game, seat) -> behind at its first one
+    wins: Counter[tuple[int, str]] = Counter()
+    for log in logs:
+        if log.header.ruleset != "morana" or log.close.winner < 0:
+            continue
+        for e in log.events:
+            if type(e).__name__ != "SiteResolutionBegan":
+                continue
+            for seat in (0, 1):
+                behind = max(-4, min(4, e.slava[1 - seat] - e.slava[seat]))
+                seen.append((behind, seat == log.close.winner))
+                key = (e.site, e.reason, log.header.game_id, seat)
+                if e.first == seat and key not in firsts:
+                    firsts[key] = behind
+                    wins[(e.site, e.reason)] += seat == log.close.winner
+    chance = {k: sum(w for b, w in seen if b == k) / sum(1 for b, _ in seen if b == k) for k, _ in seen}
+    expected: dict[tuple[int, str], float] = {}
+    games: Counter[tuple[int, str]] = Counter()
+    for (site, reason, _, _), behind in firsts.items():
+        expected[(site, reason)] = expected.get((site, reason), 0.0) + chance[behind]
+        games[(site, reason)] += 1
+    frame = run_report(con, "site_order", min_games=0).frame
+    got = rows(frame, ["site", "reason"], ["games", "wins", "expected_wins"])
+    assert set(got) == set(games)
+    for (site, reason), (n, w, e) in got.items():
+        cell = (int(site), str(reason))
+        assert (n, w) == (games[cell], wins[cell]) and e == pytest.approx(expected[cell], abs=1e-3), cell
+    behind = frame.filter(reason="less_slava")
+    pooled = float(behind["wins"].sum()) / float(behind["games"].sum())
+    assert pooled < 0.45  # the misleading headline: well under a flat 0.5
+    predicted = float(behind["expected_wins"].sum()) / float(behind["games"].sum())
+    assert abs(pooled - predicted) < abs(pooled - 0.5)  # mostly what being behind predicts
+    for row in behind.iter_rows(named=True):
+        assert row["excess"] == pytest.approx(row["win_rate"] - row["expected_win_rate"], abs=2e-4)
