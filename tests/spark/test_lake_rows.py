@@ -67,7 +67,8 @@ def test_the_lake_written_from_arrow_equals_the_local_export(archives: list[Path
         con.close()
     assert report.files_quarantined == 1 and report.games_added == 9
     assert [line for m in done.values() for line in m["quarantined"]] == report.quarantined
-    assert manifest_of(done)["tables"] == local["tables"]  # rows, integer sums and digests of every table
+    per_archive = {t: v for t, v in local["tables"].items() if t != "cards"}  # cards: the whole lake's (build_lake)
+    assert manifest_of(done)["tables"] == per_archive  # rows, integer sums and digests of every table
     con = duckdb.connect()
     try:
         for table in OMNISCIENT:
