@@ -72,7 +72,10 @@ REPORTS: dict[str, ReportSpec] = {
         "the Main Deck or from Resource [M9-049]; MORANA from the deck at Dawn [MOR-14] or by an effect); GIH in "
         "hand at any point (OH or GD); GNS never seen (GP minus GIH, less setup_only: seat-games whose only copy in "
         "sight was Miras 9's starting Site, chosen from the deck at set-up [M9-020], in neither group as 17lands "
-        "leaves such copies out); IWD = GIH win rate - GNS win rate. played "
+        "leaves such copies out); IWD = GIH win rate - GNS win rate, shown only where both have --min-games games (a "
+        "difference of two small samples is noise). Never-seen games are shorter (gns_mean_turns against "
+        "gih_mean_turns), so iwd_length_matched compares GIH and GNS within each fifth of the game lengths, "
+        "weighted by the fifth's GIH games. played "
         "(from hand into play) has gih_unplayed (in hand, never played) as its matched baseline; used (the card's "
         "own ability or effect happened) has unused (in the deck, never used)." + LENGTH,
         ALL_BY,
@@ -413,14 +416,23 @@ def finish_report(
         )
     if {"win_rate", "second_win_rate"} <= set(frame.columns):  # going first against going second
         frame = frame.with_columns(advantage=(pl.col("win_rate") - pl.col("second_win_rate")).round(4))
+    floor = spec.min_games if min_games is None else min_games
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
-        frame = frame.with_columns(iwd=(pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
+        # a difference of two rates needs both samples: a cell of 8 games gives an IWD of noise, so none
+        enough = (pl.col("gih_games") >= floor) & (pl.col("gns_games") >= floor)
+        iwd = pl.when(enough).then((pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
+        frame = frame.with_columns(iwd=iwd)
+        if "iwd_length_matched" in frame.columns:
+            order = [c for c in frame.columns if c not in ("iwd_length_matched", "matched_gih_games")]
+            matched = pl.when(enough).then(pl.col("iwd_length_matched"))
+            frame = frame.with_columns(iwd_length_matched=matched).select(
+                [*order, "iwd_length_matched", "matched_gih_games"]
+            )
     if "grp" in frame.columns:
         frame = frame.rename({"grp": f.by}) if f.by else frame.drop("grp")
     if "opp_grp" in frame.columns:
         frame = frame.rename({"opp_grp": f"opponent_{f.by}"}) if f.by else frame.drop("opp_grp")
     hidden = 0
-    floor = spec.min_games if min_games is None else min_games
     if spec.sample_column and floor:
         kept = frame.filter(pl.col(spec.sample_column).fill_null(0) >= floor)
         hidden, frame = frame.height - kept.height, kept

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from annals.engine.simulate import simulate
@@ -14,6 +15,7 @@ from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
 from annals.queries.reports.filters import Filters, NotApplicableError
 from annals.queries.reports.run import run_report
+from annals.schemas.header import played_turns
 from annals.schemas.logfile import GameLog, read_log
 from tests.queries.reports.test_reports import first_player, rows
 
@@ -119,3 +121,65 @@ def test_site_order_is_read_against_what_the_slava_difference_predicts(
     assert abs(pooled - predicted) < abs(pooled - 0.5)  # mostly what being behind predicts
     for row in behind.iter_rows(named=True):
         assert row["excess"] == pytest.approx(row["win_rate"] - row["expected_win_rate"], abs=2e-4)
+
+
+def _fifths(keys: list[tuple[int, int, int]]) -> dict[tuple[int, int], int]:
+    """DuckDB's ntile(5) over seat-games ordered by (turns, game, seat): (game, seat) -> fifth, 1 to 5."""
+    ordered = sorted(keys)
+    size, extra = divmod(len(ordered), 5)
+    out: dict[tuple[int, int], int] = {}
+    at = 0
+    for fifth in range(1, 6):
+        take = size + (1 if fifth <= extra else 0)
+        for _, game, seat in ordered[at : at + take]:
+            out[(game, seat)] = fifth
+        at += take
+    return out
+
+
+def test_iwd_is_matched_for_game_length_and_shown_only_on_enough_games(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog]
+) -> None:
+    """Never-seen games are shorter: IWD compares GIH with GNS games that are shorter on average, so a card looks
+    better for being seen in long games. iwd_length_matched compares them within each fifth of the game lengths,
+    weighted by GIH games; recomputed here from card_games and the logs' lengths. IWD of a cell under the floor
+    is not shown."""
+    facts = con.execute(
+        "SELECT c.game, c.seat, c.card_id, c.opening_hand OR c.drawn, c.placed_at_setup FROM card_games c "
+        "JOIN games g USING (game) WHERE g.ruleset = 'miras9' AND g.winner >= 0"
+    ).fetchall()
+    numbers = dict(con.execute("SELECT game_id, game FROM games").fetchall())
+    # the turns played (a capped game's closing record says the turn after its cap: schemas.header.played_turns)
+    miras9 = [log for log in logs if log.header.ruleset == "miras9"]
+    length = {numbers[log.header.game_id]: log.close for log in miras9}
+    played = {
+        numbers[g.header.game_id]: played_turns(g.close.turns, g.close.end_reason, g.header.max_turns) for g in miras9
+    }
+    seats = [(played[game], game, seat) for game, c in length.items() if c.winner >= 0 for seat in (0, 1)]
+    fifth = _fifths(seats)
+    cells: dict[str, dict[int, list[int]]] = {}  # card -> fifth -> [gih games, gih wins, gns games, gns wins]
+    for game, seat, card, seen, placed in facts:
+        if not seen and placed:
+            continue  # a starting Site: in neither group
+        cell = cells.setdefault(card, {}).setdefault(fifth[(game, seat)], [0, 0, 0, 0])
+        won = length[game].winner == seat
+        cell[0 if seen else 2] += 1
+        cell[1 if seen else 3] += won
+    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0).frame
+    checked = 0
+    for row in frame.iter_rows(named=True):
+        both = [c for c in cells[row["card_id"]].values() if c[0] and c[2]]
+        if not both:
+            assert row["iwd_length_matched"] is None
+            continue
+        want = sum(c[0] * (c[1] / c[0] - c[3] / c[2]) for c in both) / sum(c[0] for c in both)
+        assert row["iwd_length_matched"] == pytest.approx(want, abs=1e-4), row["card_id"]
+        assert row["matched_gih_games"] == sum(c[0] for c in both)
+        checked += 1
+    assert checked > 5
+    shorter = frame.filter(pl.col("gns_mean_turns") < pl.col("gih_mean_turns")).height
+    assert shorter > frame.height / 2  # the bias: never-seen games are the shorter ones
+    floored = run_report(con, "card_metrics", ruleset="miras9", min_games=10).frame
+    small = floored.filter((pl.col("gih_games") < 10) | (pl.col("gns_games") < 10))
+    assert small.height > 0 and small["iwd"].null_count() == small.height
+    assert small["iwd_length_matched"].null_count() == small.height
