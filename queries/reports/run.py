@@ -180,8 +180,7 @@ REPORTS: dict[str, ReportSpec] = {
         "resolves first by rule, so the baseline is not 0.5 but expected_win_rate: the win rate that being behind "
         "by the same Slava gives (every seat at every resolution, within the split); excess = win_rate - "
         "expected_win_rate is what resolving first adds to it, if anything. all_games/all_wins is every "
-        "seat-game; simultaneous resolutions have no first player and are counted in of_resolutions only."
-        + LENGTH,
+        "seat-game; simultaneous resolutions have no first player and are counted in of_resolutions only." + LENGTH,
         ALL_BY,
     ),
     "reborn_timing": ReportSpec(
