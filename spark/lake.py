@@ -437,7 +437,10 @@ def write_cards(lake: Path) -> dict[str, Any]:
     try:
         games = f"read_parquet('{lake / 'games'}/**/*.parquet', hive_partitioning = true)"
         decks = f"read_parquet('{lake / 'deck_cards'}/**/*.parquet', hive_partitioning = true)"
-        typed = f"SELECT * EXCLUDE (ruleset), ruleset::VARCHAR AS ruleset FROM {games}"
+        typed = f"SELECT game, ruleset::VARCHAR AS ruleset, card_pool_hash, ruleset_version FROM {games}"
+        if not any((lake / "games").rglob("*.parquet")):  # a lake of events alone: no game, no card
+            typed = "SELECT 0 AS game, '' AS ruleset, '' AS card_pool_hash, '' AS ruleset_version LIMIT 0"
+            decks = "(SELECT 0 AS game, '' AS card_id LIMIT 0)"
         con.execute(f"CREATE TEMP VIEW lake_games AS {typed}")
         pools = con.execute("SELECT DISTINCT ruleset, card_pool_hash FROM lake_games ORDER BY ALL").fetchall()
         rows: list[tuple[str, str, str, str | None, str | None, str | None]] = [
