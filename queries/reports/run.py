@@ -209,6 +209,19 @@ REPORTS: dict[str, ReportSpec] = {
         "all_wins every seat-game (baseline)." + LENGTH,
         ALL_BY,
     ),
+    "mulligan": ReportSpec(
+        "Mulligans: how often, on which hands, and what followed",
+        ("miras9",),
+        True,
+        "Each seat's mulligan decision [M9-021], by the Units its opening hand held when it decided: decisions, "
+        "mulligans taken (take_rate with its interval), and the decided seat-games that kept (kept_games/kept_wins) "
+        "against those that took one (mulligan_games/mulligan_wins). A hand is kept or sent back for what it holds, "
+        "so compare the two within a row (the same hand size), not across rows; bot skill decides too: split with "
+        "--by agent.",
+        ALL_BY,
+        "decisions",
+        proportions={"take_rate": ("taken", "decisions")},
+    ),
     "metagame": ReportSpec(
         "Metagame: deck archetypes' share of each event",
         None,
@@ -322,8 +335,8 @@ def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
     games, decided, events, rulesets, seats = con.execute(sqlfiles.load("sample")).fetchall()[0]
-    rulesets = read_rulesets(spec)
-    reads = "" if rulesets is None else f" (this report reads {', '.join(rulesets)} games only)"
+    read = read_rulesets(spec)
+    reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""
     where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
     return (

@@ -13,10 +13,12 @@ import pytest
 from annals.engine.simulate import simulate
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
+from annals.queries.cards import pool
 from annals.queries.reports.filters import Filters, NotApplicableError
 from annals.queries.reports.run import run_report
 from annals.schemas.header import played_turns
 from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.records import instance_id
 from tests.queries.reports.test_reports import first_player, rows
 
 
@@ -74,7 +76,8 @@ def test_first_player_counts_only_the_games_it_reads(con: duckdb.DuckDBPyConnect
     for them is refused by name."""
     result = run_report(con, "first_player", min_games=0)
     miras9 = sum(1 for log in logs if log.header.ruleset == "miras9")
-    assert f"sample: {miras9} games" in result.sample and "morana" not in result.sample
+    assert f"sample: {miras9} games" in result.sample and "rulesets: miras9 (" in result.sample
+    assert "morana" not in result.sample
     assert set(result.frame["ruleset"]) == {"miras9"}
     with pytest.raises(NotApplicableError, match="--ruleset morana does not apply"):
         run_report(con, "first_player", filters=Filters(ruleset="morana"))
@@ -183,3 +186,40 @@ def test_iwd_is_matched_for_game_length_and_shown_only_on_enough_games(
     small = floored.filter((pl.col("gih_games") < 10) | (pl.col("gns_games") < 10))
     assert small.height > 0 and small["iwd"].null_count() == small.height
     assert small["iwd_length_matched"].null_count() == small.height
+
+
+def test_mulligan_report_against_the_logs(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[M9-021] each seat's mulligan decision by the Units its hand held when it decided, taken or kept, and the
+    games that followed: counted from the logs' own decisions and set-up draws."""
+    units = {c.id for c in pool("miras9") if c.type.startswith("unit")}  # "unit (character)", "unit (ship)", ...
+    want: Counter[tuple[int, str]] = Counter()
+    for log in logs:
+        if log.header.ruleset != "miras9":
+            continue
+        ids = {instance_id(s, i): c for s, d in enumerate(log.header.decks) for i, c in enumerate(d.cards)}
+        for d in log.decisions:
+            if d.point != "mulligan":
+                continue
+            drawn = [
+                e.card
+                for e in log.events[: d.at]
+                if e.turn == 0
+                and getattr(e, "src", None) == "deck"
+                and getattr(e, "dst", None) == "hand"
+                and e.card // 1000 - 1 == d.player
+            ]  # fmt: skip (instance ids are 1000 * (seat + 1) + i)
+            held = sum(1 for c in drawn if ids[c] in units)
+            took = bool(d.offered[d.chosen].take)
+            want[(held, "decisions")] += 1
+            want[(held, "taken")] += took
+            if log.close.winner >= 0:
+                side = "mulligan" if took else "kept"
+                want[(held, f"{side}_games")] += 1
+                want[(held, f"{side}_wins")] += log.close.winner == d.player
+    columns = ["decisions", "taken", "kept_games", "kept_wins", "mulligan_games", "mulligan_wins"]
+    frame = run_report(con, "mulligan", min_games=0).frame
+    got = rows(frame, ["units_in_hand"], columns)
+    assert got == {(h,): tuple(want[(h, c)] for c in columns) for h in {k[0] for k in want}}
+    assert sum(want[(h, "taken")] for h in {k[0] for k in want}) > 0  # the bots do take mulligans
+    for row in frame.iter_rows(named=True):
+        assert row["take_rate"] == pytest.approx(row["taken"] / row["decisions"], abs=1e-4)
