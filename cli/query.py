@@ -82,6 +82,9 @@ def report(
     until: str | None = typer.Option(None, "--until", help="Only games recorded on or before this day (YYYY-MM-DD)."),
     min_turns: int | None = typer.Option(None, "--min-turns", min=0, help="Only games lasting at least N turns."),
     by: str | None = typer.Option(None, "--by", help="Split rows by agent, deck or seat (where the report offers it)."),
+    pool: bool = typer.Option(
+        False, "--pool", help="Pool the bot pairings (by default each pairing's games are a row of their own)."
+    ),
     min_games: int | None = typer.Option(
         None,
         "--min-games",
@@ -102,7 +105,9 @@ def report(
     """Run a named report; it states its sample, filters and what it means first.
 
     Each report is SQL over the database finished with polars; win rates carry a Wilson 95% interval. Rows with
-    fewer games than --min-games are hidden, and the sample line says how many.
+    fewer games than --min-games are hidden, and the sample line says how many. A report about seats compares like
+    with like: each bot pairing (the `pairing` column, "agent vs opponent agent") is a row of its own, and its
+    baseline is computed within it, unless --pool mixes them.
 
     Example: annals report card_metrics --ruleset miras9 --by agent --min-games 5 --db annals.duckdb -f csv -o cards.csv
     Example: annals report deck_matrix --db annals.duckdb --min-games 0 --plot decks.svg
@@ -114,10 +119,10 @@ def report(
             fail(f"--plot {plot}: name the file .svg, .png or .json", code=2)
         if name not in CHARTS:
             fail(f"report {name!r} has no chart; charts exist for: {', '.join(CHARTS)}", code=2)
-    days = {"since": _day(since, "--since"), "until": _day(until, "--until")}
     filters = Filters(
-        ruleset=ruleset, agent=agent, deck=deck, seat=seat, event=event, min_turns=min_turns, by=by, **days
-    )
+        ruleset=ruleset, agent=agent, deck=deck, seat=seat, event=event, min_turns=min_turns, by=by,
+        pool=pool or None, since=_day(since, "--since"), until=_day(until, "--until"),
+    )  # fmt: skip
     if (spark is None) != (lake is None):
         fail("--spark and --lake go together: the lake is read on Spark", code=2)
     with reported():

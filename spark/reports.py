@@ -189,7 +189,7 @@ def report_on_spark(
     values: dict[str, Any] = {
         "ruleset": f.ruleset, "rulesets": list(read) if read is not None else None,
         "event": f.event, "since": None, "until": None, "min_turns": f.min_turns, "agent": f.agent, "deck": f.deck,
-        "seat": f.seat, "by": f.by,
+        "seat": f.seat, "by": f.by, "pool": bool(f.pool),
     }  # fmt: skip
     _run(spark, "select", values)
     rows = _run(spark, f"report_{name}", values)

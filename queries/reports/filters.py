@@ -51,6 +51,7 @@ class Filters(msgspec.Struct, frozen=True, kw_only=True):
     until: date | None = None  # games recorded on or before this day
     min_turns: int | None = None  # games that lasted at least this many turns (a control for length bias)
     by: str | None = None  # split per-seat rows by agent, deck or seat
+    pool: bool | None = None  # True: pool the bot pairings (the default keeps each pairing's rows apart)
 
     def given(self) -> dict[str, Any]:
         """The filters set, by name, as JSON-ready values."""
@@ -156,6 +157,7 @@ def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
         "deck": f.deck,
         "seat": f.seat,
         "by": f.by,
+        "pool": bool(f.pool),
     }
 
 

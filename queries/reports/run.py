@@ -409,6 +409,25 @@ def run_report(
     return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
 
 
+PAIRED = chr(31)  # between a row's split and its bot pairing in ``grp`` (``select.sql``)
+
+
+def _parted(frame: pl.DataFrame, f: Filters) -> pl.DataFrame:
+    """``grp`` (and ``opp_grp``) parted into the split's column (named by ``--by``; none without) and ``pairing``,
+    the bot pairing the row's games were played by (``agent vs opponent agent``), unless the pairings were pooled."""
+    if "grp" not in frame.columns:
+        return frame
+    at = frame.columns.index("grp")
+    parts = pl.col("grp").str.split(PAIRED)
+    split = [parts.list.get(0).alias(f.by)] if f.by else []
+    pairing = [] if f.pool else [parts.list.get(1, null_on_oob=True).alias("pairing")]
+    rest = [c for c in frame.columns if c not in ("grp", "opp_grp")]
+    opponent = []
+    if "opp_grp" in frame.columns and f.by:
+        opponent = [pl.col("opp_grp").str.split(PAIRED).list.get(0).alias(f"opponent_{f.by}")]
+    return frame.select([*rest[:at], *split, *pairing, *opponent, *rest[at:]])
+
+
 def finish_report(
     name: str, f: Filters, rows: pl.DataFrame, min_games: int | None, sample_of: Callable[[], str]
 ) -> ReportResult:
@@ -440,10 +459,7 @@ def finish_report(
             frame = frame.with_columns(iwd_length_matched=matched).select(
                 [*order, "iwd_length_matched", "matched_gih_games"]
             )
-    if "grp" in frame.columns:
-        frame = frame.rename({"grp": f.by}) if f.by else frame.drop("grp")
-    if "opp_grp" in frame.columns:
-        frame = frame.rename({"opp_grp": f"opponent_{f.by}"}) if f.by else frame.drop("opp_grp")
+    frame = _parted(frame, f)
     hidden = 0
     if spec.sample_column and floor:
         kept = frame.filter(pl.col(spec.sample_column).fill_null(0) >= floor)

@@ -55,7 +55,7 @@ def test_ingest_then_sql_report_position(logs_copy: Path, tmp_path: Path) -> Non
     assert doc["rows"] == [] and "2 rows with fewer than 30 games hidden" in doc["sample"]  # the mirror's two seats
 
     as_csv = runner.invoke(app, ["report", "game_length", "--db", str(db), "-f", "csv", "--min-games", "0"])
-    assert as_csv.stdout.startswith("ruleset,end_reason,games") and "sample: 50 games" in as_csv.stderr
+    assert as_csv.stdout.startswith("ruleset,turn_cap,end_reason,games") and "sample: 50 games" in as_csv.stderr
 
     for args, message in [
         (["--ruleset", "nosuch"], "no ruleset 'nosuch'"),
@@ -103,7 +103,7 @@ def test_demo_in_a_real_subprocess(tmp_path: Path) -> None:
     con.close()
     assert pairings > 12
     matrix = done.stdout.split("(deck_matrix)")[1].split("\n== ")[0]
-    assert sum(line.startswith("│ m") for line in matrix.splitlines()) == pairings
+    assert sum(line.startswith(("│ heuristic vs", "│ random vs")) for line in matrix.splitlines()) == pairings
     assert "(the first 12 of " in done.stdout and "rows; all of them: annals report card_winrate --db " in done.stdout
 
 

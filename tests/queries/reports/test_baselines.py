@@ -21,6 +21,8 @@ from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
 from tests.queries.reports.test_reports import first_player, rows
 
+POOLED = Filters(pool=True)  # the bot pairings pooled, as the independent counts below count
+
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -168,7 +170,7 @@ def test_iwd_is_matched_for_game_length_and_shown_only_on_enough_games(
         won = length[game].winner == seat
         cell[0 if seen else 2] += 1
         cell[1 if seen else 3] += won
-    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0).frame
+    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0, filters=POOLED).frame
     checked = 0
     for row in frame.iter_rows(named=True):
         both = [c for c in cells[row["card_id"]].values() if c[0] and c[2]]
@@ -182,7 +184,7 @@ def test_iwd_is_matched_for_game_length_and_shown_only_on_enough_games(
     assert checked > 5
     shorter = frame.filter(pl.col("gns_mean_turns") < pl.col("gih_mean_turns")).height
     assert shorter > frame.height / 2  # the bias: never-seen games are the shorter ones
-    floored = run_report(con, "card_metrics", ruleset="miras9", min_games=10).frame
+    floored = run_report(con, "card_metrics", ruleset="miras9", min_games=10, filters=POOLED).frame
     small = floored.filter((pl.col("gih_games") < 10) | (pl.col("gns_games") < 10))
     assert small.height > 0 and small["iwd"].null_count() == small.height
     assert small["iwd_length_matched"].null_count() == small.height
@@ -217,9 +219,44 @@ def test_mulligan_report_against_the_logs(con: duckdb.DuckDBPyConnection, logs: 
                 want[(held, f"{side}_games")] += 1
                 want[(held, f"{side}_wins")] += log.close.winner == d.player
     columns = ["decisions", "taken", "kept_games", "kept_wins", "mulligan_games", "mulligan_wins"]
-    frame = run_report(con, "mulligan", min_games=0).frame
+    frame = run_report(con, "mulligan", min_games=0, filters=POOLED).frame
     got = rows(frame, ["units_in_hand"], columns)
     assert got == {(h,): tuple(want[(h, c)] for c in columns) for h in {k[0] for k in want}}
     assert sum(want[(h, "taken")] for h in {k[0] for k in want}) > 0  # the bots do take mulligans
     for row in frame.iter_rows(named=True):
         assert row["take_rate"] == pytest.approx(row["taken"] / row["decisions"], abs=1e-4)
+
+
+def test_deck_and_card_reports_compare_like_with_like_unless_pooled(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog]
+) -> None:
+    """The bot mix decided headlines: pooled, a deck played by the strong bot in half its games reads as strong.
+    By default each bot pairing is a row of its own (``pairing``) and a baseline (deck_games, the deck against
+    every opponent) is computed within it; ``--pool`` gives the old pooled rows. Counted from the logs."""
+    want: Counter[tuple[str, str, str, str]] = Counter()  # (pairing, deck, opponent, games|wins)
+    for log in logs:
+        if log.header.ruleset != "miras9" or log.close.winner < 0:
+            continue
+        for seat in (0, 1):
+            me, them = log.header.players[seat], log.header.players[1 - seat]
+            key = (f"{me.agent} vs {them.agent}", log.header.decks[seat].name, log.header.decks[1 - seat].name)
+            want[(*key, "games")] += 1
+            want[(*key, "wins")] += log.close.winner == seat
+    frame = run_report(con, "deck_matrix", ruleset="miras9", min_games=0).frame
+    got = rows(frame, ["pairing", "deck", "opponent"], ["games", "wins"])
+    assert got == {k[:3]: (want[(*k[:3], "games")], want[(*k[:3], "wins")]) for k in want}
+    assert {p for p, _, _ in got} == {"heuristic vs random", "random vs heuristic"}
+    for row in frame.iter_rows(named=True):  # the baseline within the pairing: here, the deck's one opponent
+        assert (row["deck_games"], row["deck_wins"]) == (row["games"], row["wins"])
+    pooled = run_report(con, "deck_matrix", filters=Filters(ruleset="miras9", pool=True), min_games=0).frame
+    assert "pairing" not in pooled.columns
+    totals = rows(pooled, ["deck", "opponent"], ["games", "wins"])
+    for (deck, opponent), (games, wins) in totals.items():
+        assert games == sum(n for (p, d, o), (n, _) in got.items() if (d, o) == (deck, opponent))
+        assert wins == sum(w for (p, d, o), (_, w) in got.items() if (d, o) == (deck, opponent))
+    by_agent = run_report(con, "card_metrics", filters=Filters(ruleset="miras9", by="agent"), min_games=0).frame
+    assert {"agent", "pairing"} <= set(by_agent.columns)
+    assert set(zip(by_agent["agent"], by_agent["pairing"], strict=True)) == {
+        ("heuristic", "heuristic vs random"),
+        ("random", "random vs heuristic"),
+    }

@@ -21,6 +21,8 @@ USED = {"AbilityActivated", "TriggerFired", "StackPushed", "Manifested", "Pressu
         "CharmFired", "ClashFired", "InvocationFired"}  # fmt: skip
 METRICS = ("gp", "oh", "gd", "gih", "gns", "played", "used")
 
+POOLED = Filters(pool=True)  # the bot pairings pooled, as the independent counts below count
+
 
 @pytest.fixture(scope="module")
 def logs(real_logs: Path) -> list[GameLog]:
@@ -88,7 +90,7 @@ def independent(logs: list[GameLog], by: str | None = None, agent: str | None = 
 
 def test_card_metrics_match_the_logs(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     want = independent(logs)
-    frame = run_report(con, "card_metrics", min_games=0).frame
+    frame = run_report(con, "card_metrics", min_games=0, filters=POOLED).frame
     columns = [f"{m}_{k}" for m in METRICS for k in ("games", "wins")]
     got = rows(frame, ["ruleset", "card_id"], columns)
     cards = {(k[0], k[1]) for k in want}
@@ -126,7 +128,7 @@ def test_card_metrics_split_and_filtered_match_the_logs(
     """--by agent|seat and --agent against the same independent count, split and filtered by the seat's header;
     the mean length of the games with the card in hand too (the length-bias control the description names)."""
     want = independent(logs, by, agent)
-    result = run_report(con, "card_metrics", min_games=0, filters=Filters(by=by, agent=agent))
+    result = run_report(con, "card_metrics", min_games=0, filters=Filters(pool=True, by=by, agent=agent))
     frame = result.frame
     lead = [by] if by else []
     columns = [f"{m}_{k}" for m in METRICS for k in ("games", "wins")]
@@ -174,7 +176,7 @@ def test_the_starting_site_is_in_neither_gih_nor_gns(con: duckdb.DuckDBPyConnect
     """[M9-020] a starting Site is chosen from the deck and put in a lane at set-up, never passing through the hand:
     counted as "never seen" it made a Site's GNS group mostly games where it was in play from the start. Such
     seat-games (no other copy in hand) are now in neither group: GNS = GP - GIH - setup_only."""
-    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0).frame
+    frame = run_report(con, "card_metrics", ruleset="miras9", min_games=0, filters=POOLED).frame
     sites = frame.filter(pl.col("card_id").str.starts_with("site-"))
     assert sites["setup_only_games"].sum() > 0  # the simulated set has the misleading case
     naive = sites["gp_games"] - sites["gih_games"]  # the old definition of GNS

@@ -43,7 +43,9 @@ def constructed(db: Path, tmp_path: Path) -> Path:
 
 def test_weighting_per_seat_game_removes_the_lean_to_long_games(db: Path, tmp_path: Path) -> None:
     con = duckdb.connect(str(constructed(db, tmp_path)), read_only=True)
-    frame = run_report(con, "decision_choices", min_games=0, filters=Filters(ruleset="cardtoy", seat=0)).frame
+    frame = run_report(
+        con, "decision_choices", min_games=0, filters=Filters(pool=True, ruleset="cardtoy", seat=0)
+    ).frame
     con.close()
     play = frame.filter(frame["option_kind"] == "Play").row(0, named=True)
     # chosen at least once: every long game (lost) and half the short ones (won); declined: only short ones (won)

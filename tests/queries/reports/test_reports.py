@@ -16,9 +16,12 @@ from annals.engine.simulate import simulate
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
+from annals.queries.reports.filters import Filters
 from annals.queries.reports.run import REPORTS, run_report, wilson, with_win_rate
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
+
+POOLED = Filters(pool=True)  # the bot pairings pooled, as the independent counts below count
 
 NOT_PLAYED = {"deck", "hand", "discard", "exile", "nav", "gone"}
 
@@ -93,7 +96,9 @@ def independent_card_winrate(logs: list[GameLog]) -> dict[tuple[str, str], tuple
 def test_card_winrate(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     cardtoy = [log for log in logs if log.header.ruleset == "cardtoy"]
     got = rows(
-        run_report(con, "card_winrate", ruleset="cardtoy", min_games=0).frame, ["card_id", "context"], ["games", "wins"]
+        run_report(con, "card_winrate", ruleset="cardtoy", min_games=0, filters=POOLED).frame,
+        ["card_id", "context"],
+        ["games", "wins"],
     )
     assert got == independent_card_winrate(cardtoy)
     assert {c for _, c in got} == {"opening_hand", "drawn", "played"}
@@ -105,7 +110,7 @@ def test_first_player(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> No
         if log.close.winner >= 0:
             want[log.header.ruleset][0] += 1
             want[log.header.ruleset][1] += log.close.winner == first_player(log)
-    got = rows(run_report(con, "first_player", min_games=0).frame, ["ruleset"], ["games", "wins"])
+    got = rows(run_report(con, "first_player", min_games=0, filters=POOLED).frame, ["ruleset"], ["games", "wins"])
     assert got == {(r,): tuple(v) for r, v in want.items()}
 
 
@@ -124,7 +129,7 @@ def test_deck_matrix_counts_each_side_once_and_splits_mirrors_by_seat(
             key = (log.header.ruleset, names[seat], names[1 - seat], side)
             want[(*key, "games")] += 1
             want[(*key, "wins")] += log.close.winner == seat
-    frame = run_report(con, "deck_matrix", min_games=0).frame
+    frame = run_report(con, "deck_matrix", min_games=0, filters=POOLED).frame
     got = rows(frame, ["ruleset", "deck", "opponent", "side"], ["games", "wins"])
     assert got == {k[:4]: (want[(*k[:4], "games")], want[(*k[:4], "wins")]) for k in want}
     mirror = {r["side"]: r for r in frame.filter(pl.col("ruleset") == "toy").iter_rows(named=True)}
@@ -141,7 +146,7 @@ def test_game_length(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> Non
         if log.close.end_reason == "turn_cap":  # it began the turn after the cap, and did not play it
             played = log.header.max_turns
         turns[(log.header.ruleset, log.header.max_turns, log.close.end_reason)].append(played)
-    frame = run_report(con, "game_length", min_games=0).frame
+    frame = run_report(con, "game_length", min_games=0, filters=POOLED).frame
     got = rows(frame, ["ruleset", "turn_cap", "end_reason"], ["games", "mean_turns", "median_turns"])
     assert set(got) == set(turns)
     for key, values in turns.items():
@@ -160,7 +165,7 @@ def test_game_length_keeps_turn_caps_apart_and_counts_turns_played(tmp_path: Pat
     closes = [read_log(p).close for p in collect([tmp_path / "cap3"])]
     assert all(c.end_reason == "turn_cap" and c.turns == 4 for c in closes)  # the misleading count
     con = duckdb.connect(str(tmp_path / "annals.duckdb"), read_only=True)
-    frame = run_report(con, "game_length", min_games=0).frame
+    frame = run_report(con, "game_length", min_games=0, filters=POOLED).frame
     got = rows(frame, ["turn_cap", "end_reason"], ["games", "mean_turns"])
     assert got == {(3, "turn_cap"): (3, 3.0), (5, "turn_cap"): (3, 5.0)}
     con.close()
@@ -221,7 +226,7 @@ def test_decision_choices_with_their_baselines(
         logs = [read_log(p) for p in collect([real_logs])]
         con = duckdb.connect(str(real_db), read_only=True)
     want = independent_choices(logs)
-    frame = run_report(con, "decision_choices", min_games=0).frame
+    frame = run_report(con, "decision_choices", min_games=0, filters=POOLED).frame
     values = ["decisions", "offered_decisions", "uniform_pick", "chosen_games", "chosen_wins", "declined_games",
               "declined_wins"]  # fmt: skip
     got = rows(frame, ["ruleset", "point", "option_kind"], values)
@@ -244,9 +249,11 @@ def test_every_report_runs_and_states_its_sample(con: duckdb.DuckDBPyConnection,
 
 
 def test_ruleset_filter_and_min_games(con: duckdb.DuckDBPyConnection) -> None:
-    only = run_report(con, "first_player", ruleset="toy", min_games=0)
+    only = run_report(con, "first_player", ruleset="toy", min_games=0, filters=POOLED)
     assert only.frame["ruleset"].to_list() == ["toy"] and "10 games" in only.sample
-    small = run_report(con, "first_player", ruleset="toy")  # the default floor hides the 10-game row, and says so
+    small = run_report(
+        con, "first_player", ruleset="toy", filters=POOLED
+    )  # the default floor hides the 10-game row, and says so
     assert small.frame.height == 0 and small.hidden == 1 and "1 rows with fewer than 30 games hidden" in small.sample
-    big = run_report(con, "card_winrate", min_games=10**6)
+    big = run_report(con, "card_winrate", min_games=10**6, filters=POOLED)
     assert big.frame.height == 0
