@@ -81,7 +81,11 @@ def report(
     since: str | None = typer.Option(None, "--since", help="Only games recorded on or after this day (YYYY-MM-DD)."),
     until: str | None = typer.Option(None, "--until", help="Only games recorded on or before this day (YYYY-MM-DD)."),
     min_turns: int | None = typer.Option(None, "--min-turns", min=0, help="Only games lasting at least N turns."),
-    by: str | None = typer.Option(None, "--by", help="Split rows by agent, deck or seat (where the report offers it)."),
+    by: str | None = typer.Option(
+        None,
+        "--by",
+        help="Split rows by agent, deck, seat or play (on the play or the draw), where the report offers it.",
+    ),
     pool: bool = typer.Option(
         False, "--pool", help="Pool the bot pairings (by default each pairing's games are a row of their own)."
     ),

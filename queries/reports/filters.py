@@ -30,7 +30,7 @@ from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
 
-BY = ("agent", "deck", "seat")
+BY = ("agent", "deck", "seat", "play")  # play: on the play (went first) or on the draw
 
 
 class UnknownValueError(BadArgumentError, ValueError):

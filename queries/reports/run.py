@@ -50,7 +50,7 @@ class ReportSpec(NamedTuple):
     turn_taking: bool = False  # reads only rulesets whose players take turns (not simultaneous_turns): a first player
 
 
-ALL_BY = ("agent", "deck", "seat")
+ALL_BY = ("agent", "deck", "seat", "play")
 
 REPORTS: dict[str, ReportSpec] = {
     "card_winrate": ReportSpec(
@@ -90,7 +90,7 @@ REPORTS: dict[str, ReportSpec] = {
         "(the baseline); advantage = win_rate - second_win_rate. A pairing's rows, not a pooled rate, carry the "
         "headline: a stronger bot wins going first and second alike. Only rulesets with a first player are read: "
         "MORANA has none (both players take every turn together [MOR-13]); see site_order and initiative.",
-        ALL_BY,
+        ("agent", "deck", "seat"),
         turn_taking=True,
     ),
     "deck_matrix": ReportSpec(
@@ -101,7 +101,7 @@ REPORTS: dict[str, ReportSpec] = {
         "and with --by agent the same agent) is reported per seat (side 'seat 0', 'seat 1'), since both sides of "
         "one game always sum to 0.5; deck_games/deck_wins is the deck's record against every opponent. Bot skill "
         "decides many games: split with --by agent.",
-        ("agent",),
+        ("agent", "play"),
     ),
     "game_length": ReportSpec(
         "Game length in turns and events",

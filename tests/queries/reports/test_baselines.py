@@ -260,3 +260,24 @@ def test_deck_and_card_reports_compare_like_with_like_unless_pooled(
         ("heuristic", "heuristic vs random"),
         ("random", "random vs heuristic"),
     }
+
+
+def test_play_and_draw_split_the_deck_and_card_reports(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """[M9-022] --by play: each seat-game on the play (it took turn 1) or on the draw, counted from the logs; in a
+    MORANA game no one is (both players take every turn together [MOR-13])."""
+    want: Counter[tuple[str, str, str, str, str]] = Counter()
+    for log in logs:
+        if log.close.winner < 0:
+            continue
+        first = first_player(log) if log.header.ruleset == "miras9" else -1
+        for seat in (0, 1):
+            play = "no first player" if first < 0 else "on the play" if seat == first else "on the draw"
+            key = (log.header.ruleset, play, log.header.decks[seat].name, log.header.decks[1 - seat].name)
+            want[(*key, "games")] += 1
+            want[(*key, "wins")] += log.close.winner == seat
+    frame = run_report(con, "deck_matrix", filters=Filters(by="play", pool=True), min_games=0).frame
+    assert {"play", "opponent_play"} <= set(frame.columns)
+    got = rows(frame, ["ruleset", "play", "deck", "opponent"], ["games", "wins"])
+    assert got == {k[:4]: (want[(*k[:4], "games")], want[(*k[:4], "wins")]) for k in want}
+    cards = run_report(con, "card_winrate", filters=Filters(by="play", ruleset="miras9"), min_games=0).frame
+    assert set(cards["play"]) == {"on the play", "on the draw"}
