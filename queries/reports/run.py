@@ -81,6 +81,18 @@ REPORTS: dict[str, ReportSpec] = {
         ALL_BY,
         "gp_games",
     ),
+    "card_turns": ReportSpec(
+        "Per card: the turn it was first played, how often, and the win rate then",
+        None,
+        True,
+        "Per card and turn (the first turn a copy went from hand into play; 11 is eleven or later), the decided "
+        "seat-games that first played it then and their wins, against deck_games/deck_wins, every seat-game with "
+        "the card in its deck (the baseline); play_rate = games / deck_games with its interval. A card played on "
+        "turn 9 was played in a game that lasted to turn 9:" + LENGTH,
+        ALL_BY,
+        "deck_games",
+        proportions={"play_rate": ("games", "deck_games")},
+    ),
     "first_player": ReportSpec(
         "First-player advantage against going second",
         None,

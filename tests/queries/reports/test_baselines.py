@@ -281,3 +281,39 @@ def test_play_and_draw_split_the_deck_and_card_reports(con: duckdb.DuckDBPyConne
     assert got == {k[:4]: (want[(*k[:4], "games")], want[(*k[:4], "wins")]) for k in want}
     cards = run_report(con, "card_winrate", filters=Filters(by="play", ruleset="miras9"), min_games=0).frame
     assert set(cards["play"]) == {"on the play", "on the draw"}
+
+
+NOT_IN_PLAY = {"deck", "hand", "discard", "exile", "nav", "gone"}
+
+
+def test_card_turns_against_the_logs(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
+    """Per card and the turn a copy was first played (from hand into play), the seat-games and wins, and the
+    play rate against every seat-game with the card in its deck: counted from the logs' card moves."""
+    want: Counter[tuple[str, str, int, str]] = Counter()
+    deck: Counter[tuple[str, str, str]] = Counter()
+    for log in logs:
+        if log.close.winner < 0:
+            continue
+        ids = {instance_id(s, i): c for s, d in enumerate(log.header.decks) for i, c in enumerate(d.cards)}
+        first: dict[int, int] = {}
+        for e in log.events:
+            card = getattr(e, "card", None)
+            dst = getattr(e, "dst", None)
+            played = getattr(e, "src", None) == "hand" and dst and dst not in NOT_IN_PLAY
+            if isinstance(card, int) and card in ids and played:
+                first.setdefault(card, e.turn)
+        for seat in (0, 1):
+            mine = [i for i in ids if i // 1000 - 1 == seat]
+            won = log.close.winner == seat
+            for card_id in {ids[i] for i in mine}:
+                deck[(log.header.ruleset, card_id, "games")] += 1
+                turns = [first[i] for i in mine if ids[i] == card_id and i in first]
+                if turns:
+                    key = (log.header.ruleset, card_id, min(min(turns), 11))
+                    want[(*key, "games")] += 1
+                    want[(*key, "wins")] += won
+    frame = run_report(con, "card_turns", filters=POOLED, min_games=0).frame
+    got = rows(frame, ["ruleset", "card_id", "played_turn"], ["games", "wins", "deck_games"])
+    assert got == {k[:3]: (want[(*k[:3], "games")], want[(*k[:3], "wins")], deck[(*k[:2], "games")]) for k in want}
+    for row in frame.iter_rows(named=True):
+        assert row["play_rate"] == pytest.approx(row["games"] / row["deck_games"], abs=1e-4)
