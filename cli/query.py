@@ -84,7 +84,7 @@ def report(
     by: str | None = typer.Option(
         None,
         "--by",
-        help="Split rows by agent, deck, seat or play (on the play or the draw), where the report offers it.",
+        help="Split rows by agent, deck, seat, play (on the play or draw) or matchup (deck vs deck), where offered.",
     ),
     pool: bool = typer.Option(
         False, "--pool", help="Pool the bot pairings (by default each pairing's games are a row of their own)."

@@ -30,7 +30,7 @@ from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
 
-BY = ("agent", "deck", "seat", "play")  # play: on the play (went first) or on the draw
+BY = ("agent", "deck", "seat", "play", "matchup")  # play: on the play or the draw; matchup: deck vs deck
 
 
 class UnknownValueError(BadArgumentError, ValueError):

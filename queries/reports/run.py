@@ -50,7 +50,7 @@ class ReportSpec(NamedTuple):
     turn_taking: bool = False  # reads only rulesets whose players take turns (not simultaneous_turns): a first player
 
 
-ALL_BY = ("agent", "deck", "seat", "play")
+ALL_BY = ("agent", "deck", "seat", "play", "matchup")
 
 REPORTS: dict[str, ReportSpec] = {
     "card_winrate": ReportSpec(

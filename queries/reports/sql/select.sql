@@ -5,13 +5,16 @@ SELECT p.game, p.seat, p.agent, p.deck, o.agent AS opp_agent, o.deck AS opp_deck
        g.winner = p.seat AS won, g.winner >= 0 AS decided, g.ruleset, g.turns,
        -- the split, and unless the analyst pools them the bot pairing (like for like: a strong bot's wins are not a
        -- deck's or a card's), joined by the unit separator (chr(31)) and parted again in queries/reports/run.py
-       -- --by play: on the play (took turn 1 [M9-022]) or on the draw; MORANA has no first player [MOR-13]
+       -- --by matchup: the seat's deck against the opponent's (card stats within a matchup); --by play: on the play
+       -- (took turn 1 [M9-022]) or on the draw; MORANA has no first player [MOR-13]
        CASE $by WHEN 'agent' THEN p.agent WHEN 'deck' THEN p.deck WHEN 'seat' THEN 'seat ' || p.seat
+                WHEN 'matchup' THEN p.deck || ' vs ' || coalesce(o.deck, '')
                 WHEN 'play' THEN CASE WHEN g.first_player IS NULL OR g.first_player < 0 THEN 'no first player'
                                       WHEN g.first_player = p.seat THEN 'on the play' ELSE 'on the draw' END
                 ELSE 'all' END
            || CASE WHEN $pool THEN '' ELSE chr(31) || p.agent || ' vs ' || coalesce(o.agent, '') END AS grp,
        CASE $by WHEN 'agent' THEN o.agent WHEN 'deck' THEN o.deck WHEN 'seat' THEN 'seat ' || o.seat
+                WHEN 'matchup' THEN coalesce(o.deck, '') || ' vs ' || p.deck
                 WHEN 'play' THEN CASE WHEN g.first_player IS NULL OR g.first_player < 0 THEN 'no first player'
                                       WHEN g.first_player = o.seat THEN 'on the play' ELSE 'on the draw' END
                 ELSE 'all' END

@@ -317,3 +317,17 @@ def test_card_turns_against_the_logs(con: duckdb.DuckDBPyConnection, logs: list[
     assert got == {k[:3]: (want[(*k[:3], "games")], want[(*k[:3], "wins")], deck[(*k[:2], "games")]) for k in want}
     for row in frame.iter_rows(named=True):
         assert row["play_rate"] == pytest.approx(row["games"] / row["deck_games"], abs=1e-4)
+
+
+def test_card_metrics_within_a_matchup(con: duckdb.DuckDBPyConnection) -> None:
+    """--by matchup: a card's metrics within each deck-against-deck matchup (17lands' matchup-aware card stats);
+    summed over the matchups they are the pooled ones, and a baseline (GP) is the matchup's own."""
+    split = run_report(con, "card_metrics", filters=Filters(by="matchup", pool=True), min_games=0).frame
+    pooled = run_report(con, "card_metrics", filters=POOLED, min_games=0).frame
+    assert set(split["matchup"]) == {"vanguard vs bastion", "bastion vs vanguard", "clash vs glory", "glory vs clash"}
+    sums = split.group_by("ruleset", "card_id").agg(pl.col("gp_games").sum(), pl.col("gih_wins").sum())
+    joined = pooled.select("ruleset", "card_id", "gp_games", "gih_wins").join(sums, on=["ruleset", "card_id"])
+    assert joined.height == pooled.height
+    assert (joined["gp_games"] == joined["gp_games_right"]).all() and (
+        joined["gih_wins"] == joined["gih_wins_right"]
+    ).all()
