@@ -129,7 +129,8 @@ REPORTS: dict[str, ReportSpec] = {
         True,
         "Per decision point and option kind offered there: decisions that chose it, their share of the point's "
         "decisions, offered_decisions (those that offered it) and pick = decisions / offered_decisions with its "
-        "interval, against uniform_pick (the rate choosing uniformly among the offered options would give); "
+        "interval (cluster-robust by game: a game's decisions are alike; pick_games games offered it), against "
+        "uniform_pick (the rate choosing uniformly among the offered options would give); "
         "games it was chosen in; chosen_games/chosen_wins the decided seat-games that chose it there, "
         "declined_games/declined_wins those offered it there that never chose it (the matched baseline). Seat "
         "filters select the deciding player." + LENGTH + " weighted_chosen_*/weighted_declined_* remove that lean "
@@ -452,6 +453,10 @@ def finish_report(
         at = frame.columns.index(rate)
         order = [*frame.columns[:at], rate, f"{rate}_ci_low", f"{rate}_ci_high", *frame.columns[at + 1 :]]
         frame = frame.with_columns(exprs).select(order)
+    if "pick_se" in frame.columns:  # decision_choices: the pick's interval is cluster-robust by game, not Wilson's
+        se = pl.col("pick_se")
+        low, high = (pl.col("pick") - Z95 * se).clip(0, 1), (pl.col("pick") + Z95 * se).clip(0, 1)
+        frame = frame.with_columns(pick_ci_low=low.round(4), pick_ci_high=high.round(4)).drop("pick_se")
     if "expected_wins" in frame.columns:  # against what the Slava difference predicts (site_order)
         expected = (pl.col("expected_wins") / pl.when(pl.col("games") > 0).then(pl.col("games"))).round(4)
         frame = frame.with_columns(expected_win_rate=expected).with_columns(

@@ -15,7 +15,7 @@ from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
 from annals.queries.cards import pool
 from annals.queries.reports.filters import Filters, NotApplicableError
-from annals.queries.reports.run import run_report
+from annals.queries.reports.run import Z95, run_report
 from annals.schemas.header import played_turns
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.records import instance_id
@@ -331,3 +331,41 @@ def test_card_metrics_within_a_matchup(con: duckdb.DuckDBPyConnection) -> None:
     assert (joined["gp_games"] == joined["gp_games_right"]).all() and (
         joined["gih_wins"] == joined["gih_wins_right"]
     ).all()
+
+
+def test_decision_pick_intervals_are_cluster_robust_by_game(
+    con: duckdb.DuckDBPyConnection, logs: list[GameLog]
+) -> None:
+    """A game's decisions are alike (the same hand, the same bot): treating each decision as independent made the
+    pick rate's interval Wilson's, as if they were. Each game is a cluster: the sandwich variance of the ratio, with
+    the G/(G-1) correction, recomputed here from the logs' decisions."""
+    per_game: dict[tuple[str, str, str], dict[str, list[int]]] = {}  # (ruleset, point, kind) -> game -> [y, n]
+    for log in logs:
+        for d in log.decisions:
+            kinds = {type(o).__name__ for o in d.offered}
+            chosen = type(d.offered[d.chosen]).__name__
+            for kind in kinds:
+                cell = per_game.setdefault((log.header.ruleset, d.point, kind), {}).setdefault(
+                    log.header.game_id, [0, 0]
+                )
+                cell[0] += chosen == kind
+                cell[1] += 1
+    frame = run_report(con, "decision_choices", filters=POOLED, min_games=0).frame
+    checked = mixed = 0
+    for row in frame.iter_rows(named=True):
+        games = per_game[(row["ruleset"], row["point"], row["option_kind"])]
+        y, n = sum(c[0] for c in games.values()), sum(c[1] for c in games.values())
+        assert (row["decisions"], row["offered_decisions"], row["pick_games"]) == (y, n, len(games))
+        if len(games) < 2:
+            assert row["pick_ci_low"] is None
+            continue
+        p = y / n
+        v = sum((c[0] - c[1] * p) ** 2 for c in games.values()) / n**2 * len(games) / (len(games) - 1)
+        low, high = max(0.0, p - Z95 * v**0.5), min(1.0, p + Z95 * v**0.5)
+        assert (row["pick_ci_low"], row["pick_ci_high"]) == (
+            pytest.approx(low, abs=2e-4),
+            pytest.approx(high, abs=2e-4),
+        )
+        checked += 1
+        mixed += 0 < p < 1  # a kind always or never chosen has no spread between games
+    assert checked > 10 and mixed > 10

@@ -231,10 +231,10 @@ def test_decision_choices_with_their_baselines(
               "declined_wins"]  # fmt: skip
     got = rows(frame, ["ruleset", "point", "option_kind"], values)
     assert got == want
-    for row in frame.iter_rows(named=True):
-        lo, hi = wilson(row["decisions"], row["offered_decisions"])
+    for row in frame.iter_rows(named=True):  # the interval is cluster-robust by game (test_baselines recomputes it)
         assert row["pick"] == pytest.approx(row["decisions"] / row["offered_decisions"], abs=1e-4)
-        assert (row["pick_ci_low"], row["pick_ci_high"]) == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+        if row["pick_ci_low"] is not None:
+            assert row["pick_ci_low"] <= row["pick"] + 1e-4 and row["pick"] <= row["pick_ci_high"] + 1e-4
 
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
