@@ -17,6 +17,7 @@ from annals.engine.simulate import make_header, play_one
 from annals.engine.statecopy import clone
 from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.logfile import read_log
+from bench import forward
 
 RULESETS = ["miras9", "morana", "toy", "cardtoy"]
 
@@ -115,3 +116,11 @@ def test_a_capped_game_is_over_without_a_winner() -> None:
         model.step(chooser.choice(model.legal_options()))
     assert model.state.turn == 4 and not model.state.over
     assert (model.winner(), model.to_move(), list(model.legal_options())) == (-1, -1, [])
+
+
+def test_the_benchmark_runs_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bench.forward`` at its quick sizes: a line per ruleset, each with its ceiling (nothing timed)."""
+    forward.main(forward.QUICK)
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [line.split(":")[0].strip() for line in lines] == sorted(RULESETS)
+    assert all("events applied" in line and "of the reducer's fold" in line for line in lines)
