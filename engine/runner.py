@@ -201,7 +201,7 @@ def drive(
     cap = game.header.max_turns
     s = game.state
     # ``Game.step`` and ``Game.answer`` written out: this loop runs once per decision and per automatic advance, and
-    # three Python calls fewer per turn of it is a tenth of a random game's time. Same order, same checks.
+    # the two calls it saves per decision are 4% of a random Miras 9 game's Python calls. Same order, same checks.
     pending, advance, rng = game._pending, game._advance, game.rng
     agents, seat_views = game.agents, game._seat_views
     try:
