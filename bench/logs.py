@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from annals.schemas.logfile import LogReader, LogWriter
 from annals.schemas.rulesets import schema_for
 from bench.timing import best_of
 from tests import toyrules
+
+QUICK = ["--events", "2000", "--runs", "1"]  # every stage at tiny sizes, for tests
 
 toyrules.register()  # the toy rulesets are benchmarked beside the real ones
 
@@ -42,13 +45,13 @@ def sample_events(ruleset_name: str, count: int) -> tuple[Any, list[Any]]:
     return header, renumbered
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--frame", type=int, default=256)
     parser.add_argument("--ruleset", default="toy")
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     header, events = sample_events(args.ruleset, args.events)
     frames = [events[i : i + args.frame] for i in range(0, len(events), args.frame)]
@@ -72,7 +75,7 @@ def main() -> None:
         path = Path(tmp) / "bench.log"
 
         def write() -> None:
-            writer = LogWriter(path, header)
+            writer = LogWriter(path, header, overwrite=True)  # the same file, once per timed run
             for frame in frames:
                 writer.write_batch(frame, [])
             writer.close(LogClose(-1, "bench", len(events), 0, 0))
