@@ -10,20 +10,21 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.decks import shipped_deck, write_deck_list
-from annals.queries.cards import AmbiguousCardError, UnknownCardError, describe, find_card, pool_frame
-from annals.queries.reports.output import FORMATS, QueryError, render
-from annals.schemas.rulesets import UnknownRulesetError
+from annals.queries.names import FORMATS
 
-USAGE_ERRORS = (AmbiguousCardError, UnknownCardError, UnknownRulesetError, QueryError)
+# Each command imports the library it calls in its body: building ``annals --help`` loads no rules, DuckDB or polars.
 
 
 @contextmanager
 def _usage() -> Iterator[None]:
     """A name or format that does not exist is a usage error: exit 2 with the message (and its suggestions)."""
+    from annals.queries.cards import AmbiguousCardError, UnknownCardError
+    from annals.queries.reports.output import QueryError
+    from annals.schemas.rulesets import UnknownRulesetError
+
     try:
         yield
-    except USAGE_ERRORS as exc:
+    except (AmbiguousCardError, UnknownCardError, UnknownRulesetError, QueryError) as exc:
         fail(str(exc), code=2)
 
 
@@ -36,6 +37,8 @@ def card(
 
     Example: annals card "Ember Sprite"
     """
+    from annals.queries.cards import describe, find_card
+
     with reported(), _usage():
         lines = describe(find_card(name, ruleset))
     for line in lines:
@@ -52,6 +55,9 @@ def cards(
 
     Example: annals cards morana --format csv
     """
+    from annals.queries.cards import pool_frame
+    from annals.queries.reports.output import render
+
     with reported(), _usage():
         text = render(pool_frame(ruleset), fmt, output)
     if text is not None:
@@ -72,6 +78,8 @@ def deck(
 
     Example: annals deck miras9 vanguard --output ada.txt
     """
+    from annals.engine.decks import shipped_deck, write_deck_list
+
     with reported():
         text = write_deck_list(shipped_deck(ruleset, name), ruleset)
         if output is not None:

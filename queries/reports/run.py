@@ -17,12 +17,12 @@ from typing import Any, NamedTuple
 import duckdb
 import polars as pl
 
+from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
 from annals.queries.reports.filters import Filters, NotApplicableError, check, select
 from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054
-MIN_GAMES = 30
 
 
 class UnknownReportError(UnknownNameError):
