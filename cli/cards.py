@@ -16,15 +16,16 @@ from annals.queries.names import FORMATS
 
 
 @contextmanager
-def _usage() -> Iterator[None]:
-    """A name or format that does not exist is a usage error: exit 2 with the message (and its suggestions)."""
+def _usage(*more: type[Exception]) -> Iterator[None]:
+    """A name (or, with ``more``, a format) that does not exist is a usage error: exit 2 with the message (and its
+    suggestions)."""
     from annals.queries.cards import AmbiguousCardError, UnknownCardError
-    from annals.queries.reports.output import QueryError
     from annals.schemas.rulesets import UnknownRulesetError
 
+    usage: tuple[type[Exception], ...] = (AmbiguousCardError, UnknownCardError, UnknownRulesetError, *more)
     try:
         yield
-    except (AmbiguousCardError, UnknownCardError, UnknownRulesetError, QueryError) as exc:
+    except usage as exc:
         fail(str(exc), code=2)
 
 
@@ -56,9 +57,9 @@ def cards(
     Example: annals cards morana --format csv
     """
     from annals.queries.cards import pool_frame
-    from annals.queries.reports.output import render
+    from annals.queries.reports.output import QueryError, render
 
-    with reported(), _usage():
+    with reported(), _usage(QueryError):
         text = render(pool_frame(ruleset), fmt, output)
     if text is not None:
         out.print(text, markup=False, end="" if text.endswith("\n") else "\n")
