@@ -19,7 +19,7 @@ import polars as pl
 
 from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
-from annals.queries.reports.filters import Filters, NotApplicableError, check, select
+from annals.queries.reports.filters import Filters, NotApplicableError, check, sample, select
 from annals.schemas.errors import UnknownNameError
 
 Z95 = 1.959963984540054
@@ -299,7 +299,7 @@ def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
-    games, decided, events, rulesets, seats = con.execute(sqlfiles.load("sample")).fetchall()[0]
+    games, decided, events, rulesets, seats = sample(con)
     reads = "" if spec.rulesets is None else f" (this report reads {', '.join(spec.rulesets)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""
     where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
