@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from itertools import product
 
 from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.simulate import simulate
+
+QUICK = ["--ruleset", "morana", "--games-per-pair", "1"]  # every stage at tiny sizes, for tests
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -39,13 +42,13 @@ def heuristic_record(name: str, games_per_pair: int, seed: int) -> dict[tuple[st
     return record
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ruleset", action="append", help="repeatable; default: every ruleset with a heuristic bot")
     parser.add_argument("--games-per-pair", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-pair", action="store_true", help="also print every pairing's record")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = args.ruleset or [n for n in ruleset_names() if "heuristic" in get_ruleset(n).agents()]
     for name in names:
         record = heuristic_record(name, args.games_per_pair, args.seed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,8 @@ from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.simulate import make_header, play_one
 from annals.schemas.logfile import LogWriter, read_log
 from tests import toyrules
+
+QUICK = ["--games", "2", "--runs", "1"]  # every stage at tiny sizes, for tests
 
 toyrules.register()  # the toy rulesets are benchmarked beside the real ones
 
@@ -102,12 +104,12 @@ def measure(name: str, games: int, runs: int) -> None:
     )
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ruleset", action="append", help="repeatable; default: every ruleset")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print("engine benchmark (one process, one core, random bots)")
     for name in args.ruleset or ruleset_names():
         measure(name, args.games, args.runs)

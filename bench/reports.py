@@ -15,14 +15,14 @@ one selection per set of rulesets read, the second builds none.
 from __future__ import annotations
 
 import time
-from pathlib import Path
+from collections.abc import Sequence
 
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
 from bench.ingest import make_logs, percentiles
-from bench.timing import run_in_work_folder
+from bench.timing import Work, run_in_work_folder
 
 CEILING = """
 SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
@@ -33,8 +33,13 @@ FROM card_games c JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
 """
 
 
-def run(folder: Path, events: int, workers: int) -> None:
-    total = make_logs(folder, events)
+# Every stage at tiny sizes: what the test suite runs, so that a change which breaks the benchmark fails there.
+QUICK = ["--events", "3000", "--seed-games", "1", "--workers", "1", "--samples", "2"]
+
+
+def run(work: Work) -> None:
+    folder, workers = work.folder, work.workers
+    total = make_logs(folder, work.events, work.seed_games)
     db = folder / "bench.duckdb"
     report = ingest([folder / "real", folder / "copies"], db, workers=workers)
     assert report.reconciled and report.events_stored == total, report
@@ -42,7 +47,7 @@ def run(folder: Path, events: int, workers: int) -> None:
     games, rows = con.execute("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM card_games)").fetchall()[0]
     print(f"{total:,} events, {games:,} games, {rows:,} card_games rows")
 
-    def samples(fn: object, runs: int = 7) -> list[float]:
+    def samples(fn: object, runs: int = min(7, work.samples)) -> list[float]:
         out = []
         for _ in range(runs):
             start = time.perf_counter()
@@ -78,8 +83,8 @@ def run(folder: Path, events: int, workers: int) -> None:
     con.close()
 
 
-def main() -> None:
-    run_in_work_folder(__doc__, run)
+def main(argv: Sequence[str] | None = None) -> None:
+    run_in_work_folder(__doc__, run, argv)
 
 
 if __name__ == "__main__":

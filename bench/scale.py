@@ -24,6 +24,7 @@ import argparse
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow.dataset as ds
@@ -36,6 +37,9 @@ from annals.schemas.logfile import LogReader
 from bench.ingest import make_logs
 
 GAMES_PER_ARCHIVE = 1000
+# Every stage at tiny sizes, for tests; the master the Spark tests start (``local[2,2]``), so that a test run of
+# the whole suite reuses their session.
+QUICK = ["--games", "4", "--events", "2000", "--seed-games", "1", "--master", "local[2,2]"]
 
 
 def _timed_simulation(folder: Path, games: int, jobs: int) -> float:
@@ -65,8 +69,8 @@ def bench_simulate(folder: Path, games: int, master: str) -> None:
           f"--jobs 2 time (session start {started:.1f}s not counted); archives identical: {same}")  # fmt: skip
 
 
-def make_archives(folder: Path, events: int) -> int:
-    total = make_logs(folder, events)
+def make_archives(folder: Path, events: int, seed_games: int) -> int:
+    total = make_logs(folder, events, seed_games)
     logs = sorted((folder / "copies").glob("*.log")) + sorted((folder / "real").rglob("*.log"))
     shards = folder / "shards"
     shards.mkdir()
@@ -80,10 +84,10 @@ def make_archives(folder: Path, events: int) -> int:
     return total
 
 
-def bench_lake(folder: Path, events: int, master: str) -> None:
+def bench_lake(folder: Path, events: int, master: str, seed_games: int) -> None:
     from annals.spark.lake import export_to_lake
 
-    total = make_archives(folder, events)
+    total = make_archives(folder, events, seed_games)
     smallest = sorted((folder / "shards").iterdir(), key=lambda p: p.stat().st_size)[:2]
     start = time.perf_counter()
     export_to_lake(master, smallest, folder / "warm")  # the executors' Python workers import the lake's code
@@ -130,18 +134,19 @@ def one_task(shard: Path, lake: Path) -> None:
           f"({events / sum(parts):,.0f} events/s on one core)")  # fmt: skip
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--seed-games", type=int, default=24, help="real games per ruleset and deck pair")
     parser.add_argument("--dir", type=Path, default=None, help="Work folder (default: a temporary one, removed).")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
         bench_simulate(folder / "sim", args.games, args.master)
-        bench_lake(folder / "lake", args.events, args.master)
+        bench_lake(folder / "lake", args.events, args.master, args.seed_games)
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -22,6 +22,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -33,6 +34,8 @@ from annals.engine.table import LiveTable
 from annals.server.serve import PROFILE_ENV
 from tests.live import RandomClient
 from tests.serverkit import Running, start, stop
+
+QUICK = ["--games", "2"]  # every stage at tiny sizes, for tests
 
 DECKS = {"morana": ["clash", "glory"], "miras9": ["vanguard", "tempest"]}
 
@@ -131,13 +134,13 @@ def in_process(ruleset: str, games: int, folder: Path) -> tuple[int, float]:
     return decisions, time.perf_counter() - start_at
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--ruleset", default="morana", choices=sorted(DECKS))
     parser.add_argument("--think-ms", type=float, default=0, help="each client's mean time to answer (0: at once)")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile; its stats to this file")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.profile:
         os.environ[PROFILE_ENV] = str(args.profile.resolve())
     load_before = os.getloadavg()[0]

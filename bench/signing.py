@@ -14,6 +14,7 @@ import hashlib
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from annals.engine.simulate import simulate
@@ -21,6 +22,8 @@ from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import LogReader
 from annals.schemas.signing import sign_log, verify_signature
 from bench.timing import best_of
+
+QUICK = ["--games", "2", "--runs", "1"]  # every stage at tiny sizes, for tests
 
 
 def read_all(paths: list[Path]) -> None:
@@ -35,19 +38,20 @@ def walk_all(readers: list[LogReader]) -> None:
         reader._walk()
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
-    args = parser.parse_args()
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each (the best counts)")
+    args = parser.parse_args(argv)
     key = SigningKey.generate("bench")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "logs"
         list(simulate("miras9", args.games, 1, ["vanguard", "tempest"], ["heuristic", "random"], folder))
         paths = sorted(folder.glob("*.log"))
         size = sum(p.stat().st_size for p in paths) / len(paths)
-        read = best_of(5, lambda: read_all(paths))
+        read = best_of(args.runs, lambda: read_all(paths))
         sign = float("inf")
-        for run in range(3):  # a fresh copy of the unsigned logs per run, copied outside the timing
+        for run in range(min(3, args.runs)):  # a fresh copy of the unsigned logs per run, copied outside the timing
             target = Path(tmp) / f"copy{run}"
             shutil.copytree(folder, target)
             fresh = sorted(target.glob("*.log"))
@@ -56,18 +60,18 @@ def main() -> None:
                 sign_log(path, key)
             sign = min(sign, time.perf_counter() - start)
         signed = fresh
-        check = best_of(5, lambda: [verify_signature(p, key.public) for p in signed])
+        check = best_of(args.runs, lambda: [verify_signature(p, key.public) for p in signed])
         blobs = [p.read_bytes() for p in paths]
         signatures = [key.sign(hashlib.sha256(b).digest()) for b in blobs]
-        crypto_sign = best_of(5, lambda: [key.sign(hashlib.sha256(b).digest()) for b in blobs])
+        crypto_sign = best_of(args.runs, lambda: [key.sign(hashlib.sha256(b).digest()) for b in blobs])
         crypto_verify = best_of(
-            5,
+            args.runs,
             lambda: [
                 key.public.verifies(s, hashlib.sha256(b).digest()) for s, b in zip(signatures, blobs, strict=True)
             ],
         )
         readers = [LogReader(p) for p in paths]
-        walk = best_of(5, lambda: walk_all(readers))
+        walk = best_of(args.runs, lambda: walk_all(readers))
         for reader in readers:
             reader.close()
     n = len(paths)

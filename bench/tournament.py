@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 from annals.engine.rng import Rng
 from annals.engine.tournament.pairing import pair_swiss
 from annals.engine.tournament.standings import Result, byes, match_points, opponents, standings
 from bench.timing import best_of
+
+QUICK = ["--players", "20", "--rounds", "3"]  # every stage at tiny sizes, for tests
 
 CEILING = 1.0  # seconds, from issue 11
 
@@ -47,15 +50,19 @@ def simulate(players: int, rounds: int, seed: int = 11) -> tuple[list[str], list
     return ids, results, times, rematches
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
+<<<<<<< HEAD
     args = parser.parse_args()
     start = time.perf_counter()
     import networkx  # noqa: F401 - the pairing's blossom: imported once per process, timed apart from the rounds
 
     print(f"importing networkx (once per process): {(time.perf_counter() - start) * 1000:.0f} ms")
+=======
+    args = parser.parse_args(argv)
+>>>>>>> perfio
     ids, results, times, rematches = simulate(args.players, args.rounds)
     worst = max(times)
     print(f"{args.players} players, {args.rounds} Swiss rounds, {len(results)} matches, {rematches} rematches")

@@ -21,6 +21,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +33,15 @@ SIZE_CEILING = 1_000_000
 WRITE_CEILING_S = 0.200
 MOVE_CEILING_MS = 16.0
 CHROMIUM = "/usr/bin/chromium"
+QUICK = ["--ruleset", "morana", "--seeds", "1", "--runs", "1", "--moves", "3"]  # every stage at tiny sizes, for tests
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
-def game_near(ruleset: str, decks: list[str], events: int, root: Path) -> GameLog:
-    """The first seeded game within 15% of ``events`` events (bounded: 60 seeds), else the closest seen."""
+def game_near(ruleset: str, decks: list[str], events: int, root: Path, seeds: int = 60) -> GameLog:
+    """The first seeded game within 15% of ``events`` events (bounded: ``seeds`` seeds), else the closest seen."""
     best: GameLog | None = None
-    for seed in range(1, 61):
+    for seed in range(1, seeds + 1):
         out = root / f"{ruleset}-{seed}"
         list(simulate(ruleset, 1, seed, decks, ["heuristic", "random"], out))
         log = read_log(next(out.glob("*.log")))
@@ -51,17 +53,18 @@ def game_near(ruleset: str, decks: list[str], events: int, root: Path) -> GameLo
     return best
 
 
-def write_times(log: GameLog, path: Path, view: str) -> tuple[float, float]:
-    """Best of 5 wall-clock and CPU seconds to write the file (CPU time is what a busy machine does not inflate)."""
+def write_times(log: GameLog, path: Path, view: str, runs: int) -> tuple[float, float]:
+    """Best of ``runs`` wall-clock and CPU seconds to write the file (CPU time is what a busy machine does not
+    inflate)."""
     wall = cpu = float("inf")
-    for _ in range(5):
+    for _ in range(runs):
         w, c = time.perf_counter(), time.process_time()
         write_viewer(log, path, view)
         wall, cpu = min(wall, time.perf_counter() - w), min(cpu, time.process_time() - c)
     return wall, cpu
 
 
-def moves(path: Path) -> dict[str, list[float]]:
+def moves(path: Path, limit: int) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -72,6 +75,8 @@ def moves(path: Path) -> dict[str, list[float]]:
         n = page.evaluate("() => window.annalsViewer.N")
         order = list(range(n + 1))
         random.Random(7).shuffle(order)
+        if limit:
+            order, n = order[:limit], min(n, limit)
         out: dict[str, list[float]] = {}
         for name in ("cold", "warm"):
             out[name] = page.evaluate("order => order.map(c => window.annalsViewer.timeMove(c))", order)
@@ -118,29 +123,36 @@ def summary(ms: list[float]) -> str:
             f"(max/ceiling {s[-1] / MOVE_CEILING_MS:.2f}, p99/ceiling {p99 / MOVE_CEILING_MS:.2f})")  # fmt: skip
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--events", type=int, default=600)
-    args = parser.parse_args()
+    parser.add_argument("--seeds", type=int, default=60, help="seeds tried for a game of about that length")
+    parser.add_argument("--runs", type=int, default=5, help="timed writes of each file (the best counts)")
+    parser.add_argument("--ruleset", action="append", choices=["miras9", "morana"], help="repeatable; default: both")
+    parser.add_argument("--moves", type=int, default=0, help="time only this many moves of each kind (0: all)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         games = (("miras9", ["bastion", "tempest"], args.events), ("morana", ["clash", "glory"], 300))
         for ruleset, decks, events in games:
-            log = game_near(ruleset, decks, events, root)
+            if args.ruleset and ruleset not in args.ruleset:
+                continue
+            log = game_near(ruleset, decks, events, root, args.seeds)
             print(f"{ruleset}: game {log.header.game_id}, {len(log.events)} events")
             for view in ("omniscient", "player0", "spectator"):
                 path = root / f"{ruleset}-{view}.html"
                 size = write_viewer(log, path, view)
-                seconds, cpu = write_times(log, path, view)
+                seconds, cpu = write_times(log, path, view, args.runs)
                 print(f"  {view:10} size {size / 1e6:6.3f} MB (size/ceiling {size / SIZE_CEILING:.2f}); "
-                      f"write {seconds * 1000:6.1f} ms best of 5 (write/ceiling {seconds / WRITE_CEILING_S:.2f}), "
+                      f"write {seconds * 1000:6.1f} ms best of {args.runs} "
+                      f"(write/ceiling {seconds / WRITE_CEILING_S:.2f}), "
                       f"{cpu * 1000:.1f} ms of CPU")  # fmt: skip
             if not Path(CHROMIUM).exists():
                 print(f"  move: skipped, {CHROMIUM} is not installed")
                 continue
             started = time.perf_counter()
             load = os.getloadavg()[0]
-            timed: Any = moves(root / f"{ruleset}-player0.html")
+            timed: Any = moves(root / f"{ruleset}-player0.html", args.moves)
             print(f"  move to any event, player0 file, cold: {summary(timed['cold'])}")
             print(f"  move to any event, player0 file, warm: {summary(timed['warm'])}")
             print(f"  move and the event list's scroll:      {summary(timed['scroll'])}")

@@ -13,7 +13,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-import duckdb
 import typer
 import typer.core
 from rich.console import Console
@@ -104,5 +103,8 @@ def reported() -> Iterator[None]:
         fail(f"no such file or folder: {missing}", hint="check the path")
     except OSError as exc:  # a full disk, a read-only file system, no permission: what failed and what to do
         fail(str(os_error(exc)))
-    except duckdb.Error as exc:
+    except Exception as exc:
+        duckdb = sys.modules.get("duckdb")  # not imported here: the commands that open a database import it
+        if duckdb is None or not isinstance(exc, duckdb.Error):
+            raise
         fail(f"the database refused: {exc}", hint="check --db names an annals database")

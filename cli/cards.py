@@ -10,20 +10,22 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.decks import shipped_deck, write_deck_list
-from annals.queries.cards import AmbiguousCardError, UnknownCardError, describe, find_card, pool_frame
-from annals.queries.reports.output import FORMATS, QueryError, render
-from annals.schemas.rulesets import UnknownRulesetError
+from annals.queries.names import FORMATS
 
-USAGE_ERRORS = (AmbiguousCardError, UnknownCardError, UnknownRulesetError, QueryError)
+# Each command imports the library it calls in its body: building ``annals --help`` loads no rules, DuckDB or polars.
 
 
 @contextmanager
-def _usage() -> Iterator[None]:
-    """A name or format that does not exist is a usage error: exit 2 with the message (and its suggestions)."""
+def _usage(*more: type[Exception]) -> Iterator[None]:
+    """A name (or, with ``more``, a format) that does not exist is a usage error: exit 2 with the message (and its
+    suggestions)."""
+    from annals.queries.cards import AmbiguousCardError, UnknownCardError
+    from annals.schemas.rulesets import UnknownRulesetError
+
+    usage: tuple[type[Exception], ...] = (AmbiguousCardError, UnknownCardError, UnknownRulesetError, *more)
     try:
         yield
-    except USAGE_ERRORS as exc:
+    except usage as exc:
         fail(str(exc), code=2)
 
 
@@ -36,6 +38,8 @@ def card(
 
     Example: annals card "Ember Sprite"
     """
+    from annals.queries.cards import describe, find_card
+
     with reported(), _usage():
         lines = describe(find_card(name, ruleset))
     for line in lines:
@@ -52,7 +56,10 @@ def cards(
 
     Example: annals cards morana --format csv
     """
-    with reported(), _usage():
+    from annals.queries.cards import pool_frame
+    from annals.queries.reports.output import QueryError, render
+
+    with reported(), _usage(QueryError):
         text = render(pool_frame(ruleset), fmt, output)
     if text is not None:
         out.print(text, markup=False, end="" if text.endswith("\n") else "\n")
@@ -72,6 +79,8 @@ def deck(
 
     Example: annals deck miras9 vanguard --output ada.txt
     """
+    from annals.engine.decks import shipped_deck, write_deck_list
+
     with reported():
         text = write_deck_list(shipped_deck(ruleset, name), ruleset)
         if output is not None:

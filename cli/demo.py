@@ -11,8 +11,6 @@ from annals.cli.app import app, out, reported
 from annals.cli.ingest import summary
 from annals.cli.position import render_board
 from annals.cli.query import width
-from annals.queries.demo import run_demo
-from annals.queries.reports.output import table
 from annals.schemas.files import annals_home
 
 DEMO_ROWS = 12  # rows shown of each report but the deck matrix, which is shown whole
@@ -33,6 +31,9 @@ def demo(
 
     Example: annals demo --games 8 --dir demo
     """
+    from annals.queries.demo import run_demo
+    from annals.queries.reports.output import table
+
     start = time.perf_counter()
     where = folder if folder is not None else annals_home() / "demo"
     with reported():

@@ -5,13 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.tournament import event as lib
-from annals.engine.tournament.store import EventStore
-from annals.queries.reports.output import render
-from annals.queries.tournament import placings_frame, standings_frame
 
 event_app = typer.Typer(
     help="Run an event: registration with deck lists, Swiss rounds, a top cut, standings.\n\n"
@@ -41,6 +36,9 @@ def new(
 
     Example: annals event new spring-open --ruleset miras9 --rounds 5 --best-of 3 --top 8
     """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
     with reported():
         config = lib.new_event(
             folder,
@@ -80,6 +78,9 @@ def register(
 
     Example: annals event register spring --id ada --name "Ada L." --deck ada.txt
     """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
     with reported():
         player = lib.register(EventStore.open(folder), player_id, name, deck, agent=agent)
     out.print(f"registered {player.id} ({player.name}) with {player.deck.name!r}", markup=False)
@@ -91,6 +92,9 @@ def drop(folder: Path = FOLDER, player_id: str = typer.Argument(..., help="The p
 
     Example: annals event drop spring ada
     """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
     with reported():
         player = lib.drop(EventStore.open(folder), player_id)
     when = f"after round {player.dropped_after}" if player.dropped_after else "before round 1"
@@ -109,6 +113,13 @@ def run(
 
     Example: annals event run spring --fill 8
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+    from annals.queries.reports.output import render
+    from annals.queries.tournament import placings_frame
+
     with reported():
         store = EventStore.open(folder)
         missing = fill - len(store.players())
@@ -139,6 +150,10 @@ def standings(
 
     Example: annals event standings spring --format csv -o standings.csv
     """
+    from annals.engine.tournament.store import EventStore
+    from annals.queries.reports.output import render
+    from annals.queries.tournament import standings_frame
+
     with reported():
         text = render(standings_frame(EventStore.open(folder)), fmt, output)
     if text is not None:
@@ -151,6 +166,8 @@ def players(folder: Path = FOLDER) -> None:
 
     Example: annals event players spring
     """
+    from annals.engine.tournament.store import EventStore
+
     with reported():
         rows = EventStore.open(folder).players()
     for p in rows:
@@ -172,6 +189,9 @@ def override(
 
     Example: annals event override spring --round 5 --table 1 --result 2-0-0 --judge "J. Doe" --reason "game loss"
     """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
     parts = result.split("-")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
         fail(f"--result {result!r}: write the games won by each player and drawn, as W-L-D (e.g. 2-1-0)", code=2)

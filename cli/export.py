@@ -8,8 +8,7 @@ import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.cli.query import DbOpt, database
-from annals.ingest.schema import open_database
-from annals.queries.export import VIEWS, export
+from annals.queries.names import EXPORT_VIEWS
 from annals.schemas.errors import UnknownNameError
 
 
@@ -19,7 +18,9 @@ def export_command(
         ..., help="A new (or empty) folder to write the dataset into, or an earlier export's to add the new games."
     ),
     fmt: str = typer.Option("parquet", "--format", "-f", help="parquet (the only format)."),
-    view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)} (public information only)."),
+    view: str = typer.Option(
+        "omniscient", "--view", help=f"One of: {', '.join(EXPORT_VIEWS)} (public information only)."
+    ),
     db: Path | None = DbOpt,
     spark: str | None = typer.Option(
         None, "--spark", metavar="MASTER", help="Build (or append to) a lake from --shards on Spark: local[2], ..."
@@ -40,10 +41,13 @@ def export_command(
 
     Example: annals export dataset/ --db annals.duckdb --format parquet --view spectator
     """
+    from annals.ingest.schema import open_database
+    from annals.queries.export import export
+
     if fmt != "parquet":
         fail(f"unknown format {fmt!r}; annals export writes parquet", code=2)
-    if view not in VIEWS:  # a usage error, said before any database or lake is opened
-        fail(str(UnknownNameError("view", view, VIEWS)), code=2)
+    if view not in EXPORT_VIEWS:  # a usage error, said before any database or lake is opened
+        fail(str(UnknownNameError("view", view, EXPORT_VIEWS)), code=2)
     if spark is not None:
         if not (shards or events):
             fail("--spark needs --shards ARCHIVES or --events EVENT_FOLDER", code=2)

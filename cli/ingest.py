@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from annals.cli.app import app, fail, out, reported
-from annals.ingest.events import ingest_events, split_paths
-from annals.ingest.loader import IngestReport
-from annals.ingest.loader import ingest as run_ingest
-from annals.ingest.schema import open_database
+
+if TYPE_CHECKING:
+    from annals.ingest.loader import IngestReport
 from annals.schemas.files import default_database, default_games, expand
 
 
@@ -66,6 +65,12 @@ def ingest(
 
     Example: annals ingest games/ --db annals.duckdb
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from annals.ingest.events import ingest_events, split_paths
+    from annals.ingest.loader import ingest as run_ingest
+    from annals.ingest.schema import open_database
+
     with reported():
         sources, events = split_paths(expand(paths) if paths else [default_games()])
     target = db if db is not None else default_database()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.engine.judge import Amended, backup, intervene
-from annals.schemas.judge import DRAW, Intervention
-from annals.schemas.keys import load_signing_key
+from annals.schemas.judge import DRAW
+
+if TYPE_CHECKING:
+    from annals.engine.judge import Amended
+    from annals.schemas.judge import Intervention
 
 judge_app = typer.Typer(
     help="A judge's records on a game's log: warn, game-loss, note, extra-time, override, backup. "
@@ -32,6 +35,9 @@ def _now() -> str:
 
 
 def _apply(log: Path, record: Intervention, key: Path | None) -> None:
+    from annals.engine.judge import intervene
+    from annals.schemas.keys import load_signing_key
+
     with reported():
         signing = load_signing_key(key) if key is not None else None
         amended = intervene(log, record, key=signing)
@@ -61,6 +67,8 @@ def warn(
 
     Example: annals judge warn game.log --judge "R. Vance" --player 1 --reason "slow play"
     """
+    from annals.schemas.judge import Intervention
+
     _apply(log, Intervention("warning", judge, player=player, reason=reason, note=note, time=_now()), key)
 
 
@@ -73,6 +81,8 @@ def game_loss(
 
     Example: annals judge game-loss game.log --judge "R. Vance" --player 0 --reason "marked cards"
     """
+    from annals.schemas.judge import Intervention
+
     _apply(log, Intervention("game_loss", judge, player=player, reason=reason, note=note, time=_now()), key)
 
 
@@ -82,6 +92,8 @@ def note(log: Path = LogArg, judge: str = JudgeOpt, text: str = NoteOpt, key: Pa
 
     Example: annals judge note game.log --judge "R. Vance" --note "table 5 moved to table 12"
     """
+    from annals.schemas.judge import Intervention
+
     _apply(log, Intervention("note", judge, note=text, time=_now()), key)
 
 
@@ -95,6 +107,8 @@ def extra_time(
 
     Example: annals judge extra-time game.log --judge "R. Vance" --minutes 5 --reason "deck check"
     """
+    from annals.schemas.judge import Intervention
+
     _apply(log, Intervention("extra_time", judge, minutes=minutes, reason=reason, time=_now()), key)
 
 
@@ -108,6 +122,8 @@ def override(
 
     Example: annals judge override game.log --judge "R. Vance" --winner -1 --reason "time called, agreed draw"
     """
+    from annals.schemas.judge import Intervention
+
     _apply(log, Intervention("override", judge, winner=winner, reason=reason, note=note, time=_now()), key)
 
 
@@ -121,6 +137,9 @@ def backup_(
 
     Example: annals judge backup game.log --judge "R. Vance" --to 14 --reason "drew an extra card"
     """
+    from annals.engine.judge import backup
+    from annals.schemas.keys import load_signing_key
+
     with reported():
         signing = load_signing_key(key) if key is not None else None
         amended = backup(log, to, judge, reason=reason, note=note, time=_now(), key=signing)

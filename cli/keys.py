@@ -7,8 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.schemas.keys import EVENT_KEY_NAME, create_key_file, load_signing_key
-from annals.schemas.signing import sign_log, verify_signature
+from annals.schemas.keys import EVENT_KEY_NAME
 
 key_app = typer.Typer(
     help="An event's signing key: new, export, sign. Example: annals key new events/spring --name 'Spring Open'",
@@ -30,6 +29,8 @@ def new(
 
     Example: annals key new events/spring-open --name "Spring Open"
     """
+    from annals.schemas.keys import EVENT_KEY_NAME, create_key_file
+
     with reported():
         key = create_key_file(path, name)
     where = path / EVENT_KEY_NAME if path.is_dir() else path
@@ -46,6 +47,8 @@ def export(
 
     Example: annals key export events/spring-open/event.key --out spring-open.pub
     """
+    from annals.schemas.keys import load_signing_key
+
     with reported():
         signing = load_signing_key(key)
         pem = signing.public.pem()
@@ -67,6 +70,9 @@ def sign(
 
     Example: annals key sign games/*.log --key events/spring-open/event.key
     """
+    from annals.schemas.keys import load_signing_key
+    from annals.schemas.signing import sign_log, verify_signature
+
     with reported():
         signing = load_signing_key(key)
         for log in logs:

@@ -8,10 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, err, out, reported
-from annals.engine.views import VIEWERS, viewer_of
-from annals.queries.pictures.annotations import annotate as add_note
-from annals.queries.pictures.annotations import load_notes, notes_path
-from annals.queries.positions.gamelog import game_log
+from annals.engine.names import VIEWERS
 from annals.schemas.files import default_database
 
 
@@ -33,7 +30,10 @@ def view(
 
     Example: annals view games/miras9-00000007-*.log --view player0 --output game.html
     """
+    from annals.engine.views import viewer_of
+    from annals.queries.pictures.annotations import load_notes
     from annals.queries.pictures.viewer import write_viewer
+    from annals.queries.positions.gamelog import game_log
 
     with reported():
         viewer_of(view_name)
@@ -66,10 +66,12 @@ def annotate(
 
     Example: annals annotate games/miras9-00000007-*.log --at turn:5/attack "The wave that decides it."
     """
+    from annals.queries.pictures.annotations import annotate as add_note
+
     views = [v.strip() for v in only.split(",") if v.strip()]
     with reported():
         path = add_note(log, at, text, author=author, views=views)
     out.print(f"note at {at} added to {path} (the log {log} is unchanged)", markup=False)
 
 
-__all__ = ["annotate", "notes_path", "view"]
+__all__ = ["annotate", "view"]

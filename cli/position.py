@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import msgspec
 import typer
-from rich.table import Table
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.views import viewer_of
-from annals.ingest.schema import open_database
-from annals.queries.pictures.board import Board, board, board_svg, stored_board
-from annals.queries.positions.files import continue_game, load_position, position_file, read_decisions, save_position
-from annals.queries.positions.gamelog import LogGoneError, game_log, log_path
-from annals.queries.positions.stops import check_stop
-from annals.queries.positions.timeline import VIEWS, CoordinateError, StoredGame, Timeline
+from annals.engine.names import VIEWERS as VIEWS
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from annals.queries.pictures.board import Board
+    from annals.queries.positions.gamelog import LogGoneError
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
 
@@ -24,6 +22,10 @@ from annals.schemas.files import default_database, default_games, expand, is_pat
 def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGoneError) -> Board:
     """The omniscient board from the database's ``position()`` macro, for a game whose log is gone from ``log`` and
     which the database cannot rebuild (``gone`` says why)."""
+    from annals.ingest.schema import open_database
+    from annals.queries.pictures.board import stored_board
+    from annals.queries.positions.timeline import StoredGame
+
     con = open_database(db, read_only=True)
     try:
         game = StoredGame(con, game_id)
@@ -39,7 +41,7 @@ def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGon
     return b
 
 
-class TooManyLogsError(CoordinateError, BadArgumentError):
+class TooManyLogsError(BadArgumentError):
     """A glob for ``annals position`` that matches more than one log."""
 
 
@@ -55,6 +57,8 @@ def _side(holder: str) -> str:
 
 
 def render_board(b: Board) -> Table:
+    from rich.table import Table
+
     status = f"over, winner p{b.winner}" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
     title = (
         f"{b.ruleset} game {b.game_id} at {b.coordinate or 'event'} (after event {b.events_applied - 1}): "
@@ -105,6 +109,15 @@ def position(
     Example: annals position games/miras9-00000009-*.log --at turn:5/attack.declare --save ruling-17.json
     Example: annals position games/miras9-00000009-*.log --at damage:1 --format svg --output board.svg
     """
+    import msgspec
+
+    from annals.engine.views import viewer_of
+    from annals.queries.pictures.board import board, board_svg
+    from annals.queries.positions.files import position_file, save_position
+    from annals.queries.positions.gamelog import LogGoneError, game_log, log_path
+    from annals.queries.positions.stops import check_stop
+    from annals.queries.positions.timeline import Timeline
+
     db = db if db is not None else default_database()
     if output is not None and fmt == "board":
         fail("--output writes --format json or svg; the board format is for the terminal", code=2)
@@ -165,6 +178,8 @@ def continue_(
 
     Example: annals continue ruling-17.json --bots random,random --out ruling-17.log
     """
+    from annals.queries.positions.files import continue_game, load_position, read_decisions
+
     with reported():
         loaded = load_position(position_path)
         script = read_decisions(decisions) if decisions is not None else None

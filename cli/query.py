@@ -10,11 +10,7 @@ from typing import Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.ingest.schema import open_database
-from annals.queries.reports.catalog import relations
-from annals.queries.reports.filters import Filters
-from annals.queries.reports.output import render, run_sql
-from annals.queries.reports.run import MIN_GAMES, REPORTS, run_report
+from annals.queries.names import MIN_GAMES, REPORT_NAMES
 from annals.schemas.files import default_database
 
 Format = Literal["table", "csv", "json", "parquet"]
@@ -50,6 +46,10 @@ def tables(db: Path | None = DbOpt, fmt: Format = FormatOpt, output: Path | None
 
     Example: annals tables --db annals.duckdb
     """
+    from annals.ingest.schema import open_database
+    from annals.queries.reports.catalog import relations
+    from annals.queries.reports.output import render
+
     with reported():
         con = open_database(database(db), read_only=True)
         try:
@@ -70,7 +70,7 @@ def _day(value: str | None, option: str) -> date | None:
 
 @app.command()
 def report(
-    name: str = typer.Argument(..., metavar="NAME", help=f"One of: {', '.join(REPORTS)}."),
+    name: str = typer.Argument(..., metavar="NAME", help=f"One of: {', '.join(REPORT_NAMES)}."),
     ruleset: str | None = typer.Option(None, "--ruleset", help="Only games of this ruleset."),
     agent: str | None = typer.Option(None, "--agent", help="Only seats played by this agent (random, heuristic...)."),
     deck: str | None = typer.Option(None, "--deck", help="Only seats playing this deck."),
@@ -116,6 +116,11 @@ def report(
     Example: annals report card_metrics --ruleset miras9 --by agent --min-games 5 --db annals.duckdb -f csv -o cards.csv
     Example: annals report deck_matrix --db annals.duckdb --min-games 0 --plot decks.svg
     """
+    from annals.ingest.schema import open_database
+    from annals.queries.reports.filters import Filters
+    from annals.queries.reports.output import render
+    from annals.queries.reports.run import run_report
+
     if plot is not None:
         from annals.queries.pictures.plots import CHARTS
 
@@ -175,6 +180,8 @@ def sql(
 
     Example: annals sql "SELECT ruleset, count(*) FROM games GROUP BY ALL" --db annals.duckdb --format csv
     """
+    from annals.queries.reports.output import render, run_sql
+
     with reported():
         path = database(db)
         frame = run_sql(path, query, allow_files=allow_files)

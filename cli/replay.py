@@ -5,14 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import msgspec
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.engine.errata import replay_logs, summarize
-from annals.engine.registry import load_cards
 from annals.schemas.files import expand
-from annals.schemas.logfile import read_log
 
 
 def _logs(sources: list[str]) -> list[Path]:
@@ -34,6 +30,12 @@ def replay(
 
     Example: annals simulate miras9 -n 4 --out season && printf '[[cards]]\\nid = "char-raider"\\nname = "Raider"\\ntype = "unit"\\ntraits = ["character"]\\ncost = 2\\natk = 4\\ngrit = 2\\necho = 1\\n' > errata.toml && annals replay season --cards errata.toml
     """  # noqa: E501
+    import msgspec
+
+    from annals.engine.errata import replay_logs, summarize
+    from annals.engine.registry import load_cards
+    from annals.schemas.logfile import read_log
+
     with reported():
         paths = _logs(logs)
         ruleset = read_log(paths[0]).header.ruleset if paths else "miras9"

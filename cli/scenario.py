@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.queries.workbench.scenario import run_file, scenario_from_log, template
 from annals.schemas.files import annals_home, expand, output_folder, unused
 
 scenario_app = typer.Typer(
@@ -34,6 +33,8 @@ def run(
 
     Example: annals scenario new morana --output r.toml && annals scenario run r.toml --out r.log
     """
+    from annals.queries.workbench.scenario import run_file
+
     with reported():
         paths = expand(files)
         as_file = log_out is not None and len(paths) == 1 and not log_out.is_dir()
@@ -62,6 +63,8 @@ def new(
 
     Example: annals scenario new miras9 --output ruling.toml
     """
+    from annals.queries.workbench.scenario import scenario_from_log, template
+
     with reported():
         if source is not None:
             if not at:

@@ -8,9 +8,6 @@ import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.query import DbOpt, Format, FormatOpt, OutputOpt, database, emit, width
-from annals.ingest.schema import open_database
-from annals.queries.reports.dictionary import dictionary
-from annals.queries.reports.output import render
 
 
 @app.command()
@@ -24,6 +21,10 @@ def schema(
 
     Example: annals schema games --db annals.duckdb --format csv
     """
+    from annals.ingest.schema import open_database
+    from annals.queries.reports.dictionary import dictionary
+    from annals.queries.reports.output import render
+
     with reported():
         con = open_database(database(db), read_only=True)
         try:

@@ -6,11 +6,8 @@ from collections import Counter
 from pathlib import Path
 
 import typer
-from rich.progress import Progress
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.registry import load_cards
-from annals.engine.simulate import simulate as run_simulation
 from annals.schemas.files import default_games
 
 
@@ -53,6 +50,11 @@ def simulate(
     Example: annals simulate miras9 --games 20 --seed 7 --decks vanguard,bastion --bots heuristic,random --out games
     Example: annals simulate morana --games 40 --shard-size 20 --jobs 2 --out shards
     """
+    from rich.progress import Progress
+
+    from annals.engine.registry import load_cards
+    from annals.engine.simulate import simulate as run_simulation
+
     if spark is not None:
         if cards is not None:
             fail("--cards and --spark do not go together yet: simulate games with extra cards locally (--jobs)", code=2)

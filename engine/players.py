@@ -29,6 +29,7 @@ from annals.engine.core import Agent, DecisionPoint, Ruleset
 from annals.engine.decks import read_deck_list
 from annals.engine.external import EXIT_GRACE, ChildProgram, ExternalProgramError, ProgramTimeout, parse_command
 from annals.engine.judge import resume_table
+from annals.engine.names import DECISION_TIMEOUT as DECISION_TIMEOUT  # defined there, for the command line
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult
@@ -55,7 +56,6 @@ from annals.schemas.records import CONCESSION_REASON, TIMEOUT_REASON
 from annals.schemas.signing import sign_log
 
 MAX_BAD_ANSWERS = 5  # a local seat that cannot answer after this many errors in a row stops the game
-DECISION_TIMEOUT = 30.0  # seconds an external program has to answer one decision
 MAX_TIMEOUT = 24 * 3600.0
 
 

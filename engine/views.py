@@ -13,14 +13,13 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import GameState, Position, Ruleset
+from annals.engine.names import VIEWERS as VIEWERS  # defined there, light, for the command line
 from annals.engine.registry import get_ruleset
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.header import LogHeader
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, TOKEN_BASE, Decision, instance_owner
 from annals.schemas.text import card_names
-
-VIEWERS = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 
 
 class UnknownViewError(UnknownNameError, ValueError):

@@ -1,5 +1,6 @@
 """What people ask of the recorded games, one folder a job, each floor importing only the floors before it:
 
+0. ``names``: the names the command line lists in its help (formats, reports, views), importing nothing.
 1. ``cards``: a card pool as players read it (one card's text, a pool as a table).
 2. ``positions/``: any position of a game, from its log or from the database, as each seat saw it; position files
    and the points a game can stop at.

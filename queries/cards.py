@@ -11,13 +11,14 @@ Several matches raise ``AmbiguousCardError`` listing them (``ruleset=`` narrows 
 from __future__ import annotations
 
 import difflib
-from typing import NamedTuple
-
-import polars as pl
+from typing import TYPE_CHECKING, NamedTuple
 
 from annals.engine.core import CardInfo
 from annals.engine.registry import get_ruleset, ruleset_names
 from annals.schemas.errors import AnnalsError
+
+if TYPE_CHECKING:
+    import polars as pl
 
 SHOWN_MATCHES = 8
 
@@ -81,6 +82,8 @@ def find_card(name: str, ruleset: str | None = None) -> PoolCard:
 
 def pool_frame(ruleset: str) -> pl.DataFrame:
     """One row per card: id, name, type, cost (null when never paid), stats and rules text."""
+    import polars as pl  # here: 'annals card' and the engine's callers need no polars
+
     cards = pool(ruleset)
     return pl.DataFrame(
         {

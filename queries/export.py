@@ -28,11 +28,12 @@ import pyarrow as pa
 from annals.engine.registry import get_ruleset
 from annals.queries import sqlfiles
 from annals.queries.cards import pool
+from annals.queries.names import EXPORT_VIEWS
 from annals.queries.positions.gamelog import LogGoneError, logged_or_stored
 from annals.queries.reports.dictionary import dictionary
 from annals.schemas.errors import AnnalsError, UnknownNameError
 
-VIEWS = ("omniscient", "spectator")
+VIEWS = EXPORT_VIEWS
 OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
 # The tournament tables an event folder fills (``ingest.events``), and the judge's records (``interventions``: the
 # logs' judge frames, named by game id, and the events' match overrides): small, so one file each, not partitioned,

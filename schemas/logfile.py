@@ -619,18 +619,11 @@ class LogReader:
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
-        astuple = msgspec.structs.astuple
         for index, at, payload in self.raw_frames():
             events, decisions = self._decode(decoder, payload, index, at)
-            self.check.frame(
-                Where(self._name, index, at),
-                [e.n for e in events],
-                [e.player for e in events],
-                map(astuple, decisions),
-            )
+            self.end_events += self.check.typed(Where(self._name, index, at), payload, events, decisions, end)
             if events:
                 self.last_event = events[-1]
-                self.end_events += sum(type(e) is end for e in events)
             self.events_read += len(events)
             self.decisions_read += len(decisions)
             yield Batch(index, at, events, decisions)

@@ -17,9 +17,12 @@ say hangs together, record by record, without the engine:
   winner and reason, appearing once; or, for a game stopped at the header's turn cap, no end event, no winner,
   reason ``turn_cap`` and a last event past the cap.
 
-The reader applies the first two as it reads and the third in ``read_log``/``check_counts``; ingest applies all
-three (its C fast path makes the same frame checks and hands anything it refuses to the reference, which names
-it); ``verify`` applies them, then re-runs the game (``engine.replay``). Every error is an
+The reader applies the first two as it reads and the third in ``read_log``/``check_counts``; it makes the frame
+checks in C over the frame's bytes where the extension is built (``schemas/_framecheck.c``, through
+``FrameCheck.typed``: the same checks, written once more, and a property test holds the two to the same
+verdicts; anything it does not accept goes to ``FrameCheck.frame``, the reference, which names what is wrong).
+Ingest applies all three (its C fast path makes the same frame checks and hands anything it refuses to the
+reference, which names it); ``verify`` applies them, then re-runs the game (``engine.replay``). Every error is an
 ``InconsistentLogError`` naming the frame, its byte offset and the record and field at fault.
 
 What only the engine can check (that the events are what the rules make of the decisions, that the pool hash and
@@ -29,6 +32,7 @@ needs a signature.
 
 from __future__ import annotations
 
+import os
 import typing
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
@@ -47,6 +51,20 @@ from annals.schemas.header import (
 )
 from annals.schemas.records import Forfeited
 from annals.schemas.rulesets import RulesetSchema
+
+try:
+    from annals.schemas import _framecheck
+except ImportError:  # no compiler where annals was installed: the reference makes every check
+    _framecheck = None  # type: ignore[assignment]
+
+BUILT = _framecheck is not None
+PURE_PYTHON_VARIABLE = "ANNALS_PURE_PYTHON"  # set (to anything but "") to check with the reference alone
+
+
+def fast_checks() -> bool:
+    """Whether the reader checks its frames in C: the extension is built and not switched off."""
+    return BUILT and not os.environ.get(PURE_PYTHON_VARIABLE)
+
 
 INT32_MAX: Final = 2**31 - 1
 UINT64_MAX: Final = 2**64 - 1
@@ -181,6 +199,23 @@ class FrameCheck:
         self.events = 0
         self.decisions = 0
         self.at = 0  # the last decision's event number
+        self.fast = options is None and fast_checks()
+
+    def typed(self, where: Where, payload: bytes, events: list[Any], decisions: list[Any], end: Any) -> int:
+        """``frame`` for a batch frame the typed decoder has read from ``payload`` into ``events`` and
+        ``decisions``; returns how many of the events are ``end`` (the ruleset's end event, or None). The C fast
+        path checks the bytes where it is built; whatever it does not accept, ``frame`` checks (and names)."""
+        tag = end.__struct_config__.tag if end is not None else None
+        if self.fast and type(tag) is int:
+            verdict = _framecheck.check(payload, self.events, self.decisions, self.at, self.seats, tag)
+            if verdict is not None:
+                count, ends, decided, self.at = verdict
+                self.events += count
+                self.decisions += decided
+                return ends
+        astuple = msgspec.structs.astuple
+        self.frame(where, [e.n for e in events], [e.player for e in events], map(astuple, decisions))
+        return sum(type(e) is end for e in events)
 
     def frame(
         self,

@@ -133,13 +133,14 @@ KEPT = 8  # selections kept per read-only connection (each a few hundred KB per 
 
 @dataclass
 class _Kept:
-    """The selections kept on one connection: the key of the one named ``sel_games``/``sel_seats`` now, and the
-    slot number of each one renamed aside (oldest first)."""
+    """The selections kept on one connection: the key of the one named ``sel_games``/``sel_seats`` now, the slot
+    number of each one renamed aside (oldest first), and the sample row (``sample.sql``) of each, once asked."""
 
     read_only: bool
     current: str | None = None
     aside: dict[str, int] = field(default_factory=dict)
     slots: int = 0
+    samples: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 _KEPT: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, _Kept] = weakref.WeakKeyDictionary()
@@ -201,10 +202,25 @@ def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...]
             build(con, f, rulesets)
         kept.current = key
         while len(kept.aside) >= KEPT:  # forget the oldest set aside
-            oldest = kept.aside.pop(next(iter(kept.aside)))
+            oldest_key = next(iter(kept.aside))
+            oldest = kept.aside.pop(oldest_key)
+            kept.samples.pop(oldest_key, None)
             for table in ("sel_games", "sel_seats"):
                 con.execute(f"DROP TABLE IF EXISTS temp.main.{table}_{oldest}")
     except duckdb.CatalogException:  # a kept table was dropped by someone else: start again from nothing
         _KEPT[con] = _Kept(read_only=True)
         build(con, f, rulesets)
         _KEPT[con].current = key
+
+
+def sample(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
+    """The sample row (``sample.sql``: games, decided, events, rulesets, seat-games) of the selection in use; on a
+    read-only connection kept with the selection, whose rows cannot change (each report states it: at 10 M events
+    the query took as long as a small report's own)."""
+    kept = _KEPT.get(con)
+    if kept is None or not kept.read_only or kept.current is None:
+        return tuple(con.execute(sqlfiles.load("sample")).fetchall()[0])
+    row = kept.samples.get(kept.current)
+    if row is None:
+        row = kept.samples[kept.current] = tuple(con.execute(sqlfiles.load("sample")).fetchall()[0])
+    return row

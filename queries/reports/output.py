@@ -13,10 +13,9 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
+from annals.queries.names import FORMATS as FORMATS  # defined there, light, for the command line
 from annals.schemas.errors import AnnalsError, UnknownNameError, one_line
 from annals.schemas.files import os_error, output_file
-
-FORMATS = ("table", "csv", "json", "parquet")
 
 
 class ReadOnlyError(AnnalsError, PermissionError):

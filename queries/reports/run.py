@@ -18,13 +18,13 @@ import duckdb
 import msgspec
 import polars as pl
 
+from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
-from annals.queries.reports.filters import Filters, NotApplicableError, check, resolve_event, select
+from annals.queries.reports.filters import Filters, NotApplicableError, check, resolve_event, sample, select
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
 Z95 = 1.959963984540054
-MIN_GAMES = 30
 
 
 class UnknownReportError(UnknownNameError):
@@ -347,7 +347,7 @@ def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
-    games, decided, events, rulesets, seats = con.execute(sqlfiles.load("sample")).fetchall()[0]
+    games, decided, events, rulesets, seats = sample(con)
     read = read_rulesets(spec)
     reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""

@@ -20,6 +20,7 @@ from annals.ingest.flatten import flatten_files
 from annals.ingest.loader import ingest
 from annals.schemas.errors import CorruptLogError, InconsistentLogError
 from annals.schemas.logfile import read_log
+from annals.schemas.validate import PURE_PYTHON_VARIABLE
 from tests.helpers import toy_log
 from tests.relog import Frame, read_frames, rederive, write_frames
 
@@ -47,9 +48,17 @@ def rewrite(source: Path, target: Path, change: Callable[[Frames], None], *, red
 
 
 def refused(path: Path) -> InconsistentLogError | CorruptLogError:
-    with pytest.raises(CorruptLogError) as info:
-        verify_log(path)
-    return info.value
+    """Verify's error, the same whether the reader checks frames in C or with the reference alone."""
+    errors = []
+    for pure in (False, True):
+        with pytest.MonkeyPatch.context() as env:
+            if pure:
+                env.setenv(PURE_PYTHON_VARIABLE, "1")
+            with pytest.raises(CorruptLogError) as info:
+                verify_log(path)
+        errors.append(info.value)
+    assert str(errors[0]) == str(errors[1]) and type(errors[0]) is type(errors[1])
+    return errors[0]
 
 
 def ingest_reason(path: Path, *, replay: bool = False) -> str | None:
@@ -247,6 +256,7 @@ def test_event_numbers_that_jump_inside_a_frame_are_refused_by_the_reader_too(to
     path = rewrite(toy, tmp_path / "jump.log", jump)
     with pytest.raises(InconsistentLogError, match="event number"):
         read_log(path)
+    assert "event number" in str(refused(path))
     assert ingest_reason(path) is not None
 
 

@@ -15,6 +15,7 @@ from annals.engine.core import Position
 from annals.engine.replay import fold
 from annals.ingest.flatten import collect
 from annals.ingest.schema import open_database
+from annals.queries.positions import sqlfiles
 from annals.queries.positions.timeline import (
     POINT_QUERY_SKIPPED_OPTIMIZERS,
     CoordinateError,
@@ -22,6 +23,7 @@ from annals.queries.positions.timeline import (
     convention_fold,
     point_queries,
     position_from_db,
+    position_from_macro,
 )
 from annals.schemas.logfile import read_log
 
@@ -38,7 +40,7 @@ def test_log_fold_equals_sql_macro_on_every_event(db: Path, logs_dir: Path, rule
         gid = timeline.header.game_id
         for n in range(len(timeline.events)):
             from_log = timeline.position(n + 1)
-            assert from_log == position_from_db(con, gid, n), (path, n)
+            assert from_log == position_from_db(con, gid, n) == position_from_macro(con, gid, n), (path, n)
             assert from_log == convention_fold(timeline.events[: n + 1])
 
 
@@ -61,13 +63,16 @@ def test_point_queries_change_the_settings_for_the_block_only(db: Path, logs_dir
 
 
 def test_point_queries_agree_with_the_log_fold_on_every_event(real_db: Path, real_logs: Path) -> None:
-    """The macro planned without the skipped optimizer passes, on every event of real Miras 9 and MORANA games."""
+    """The point queries and the macro, planned without the skipped optimizer passes, on every event of real Miras 9
+    and MORANA games."""
     con = duckdb.connect(str(real_db), read_only=True)
     with point_queries(con):
         for path in collect([real_logs]):
             timeline = Timeline.from_file(path)
+            gid = timeline.header.game_id
             for n in range(len(timeline.events)):
-                assert timeline.position(n + 1) == position_from_db(con, timeline.header.game_id, n), (path, n)
+                from_log = timeline.position(n + 1)
+                assert from_log == position_from_db(con, gid, n) == position_from_macro(con, gid, n), (path, n)
 
 
 def test_a_point_query_reads_one_row_group() -> None:
@@ -90,7 +95,9 @@ def test_a_point_query_reads_one_row_group() -> None:
         with point_queries(con) if tuned else nullcontext(con):
             plan = con.execute("EXPLAIN ANALYZE SELECT * FROM position_at(?, ?)", ["g370", 123]).fetchall()[0][1]
             assert "Row Groups Scanned: 1 / 3" in plan, plan
-            assert position_from_db(con, "g370", 123) == Position(expected, {})
+            rows = con.execute("EXPLAIN ANALYZE " + sqlfiles.load("position_rows"), [370, 123]).fetchall()[0][1]
+            assert "Row Groups Scanned: 1 / 3" in rows, rows
+            assert position_from_db(con, "g370", 123) == position_from_macro(con, "g370", 123) == Position(expected, {})
 
 
 def test_snapshot_seek_equals_a_plain_fold(logs_dir: Path) -> None:

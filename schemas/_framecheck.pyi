@@ -1,0 +1,3 @@
+def check(
+    payload: bytes, first_event: int, first_decision: int, last_at: int, seats: int, end_tag: int, /
+) -> tuple[int, int, int, int] | None: ...

@@ -1,0 +1,48 @@
+"""Every benchmark runs to its end at the tiny sizes of its quick mode (``python -m bench --quick``), so a change
+that breaks one fails here rather than at the next ``make bench``. Nothing is timed: the figures of a quick run
+mean nothing; what is checked is that each benchmark reached its last line."""
+
+from __future__ import annotations
+
+import pytest
+
+from annals.spark import missing
+from bench.__main__ import BENCHMARKS, main, run
+
+# The last line each benchmark prints: seen only when it ran to its end.
+LAST_LINE = {
+    "bench.logs": "log read",
+    "bench.engine": "log writer",
+    "bench.bots": "heuristic beat random",
+    "bench.ingest": "card_winrate report over",
+    "bench.signing": "walk over frame headers",
+    "bench.viewer": "main-thread CPU per move",
+    "bench.reports": "pass 2:",
+    "bench.tournament": "standings after",
+    "bench.server": "machine:",
+    "bench.scale": "one task,",
+}
+
+
+def test_every_benchmark_has_a_quick_mode_and_a_last_line() -> None:
+    assert sorted(LAST_LINE) == sorted(BENCHMARKS)
+
+
+@pytest.mark.parametrize("name", [n for n in BENCHMARKS if n != "bench.scale"])
+def test_quick_mode_runs_to_the_end(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run(name, quick=True)
+    assert LAST_LINE[name] in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(missing() is not None, reason=f"Spark cannot run here: {missing()}")
+def test_quick_scale_runs_to_the_end_on_spark(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the Spark tests' master, whose session a whole-suite run has started already."""
+    run("bench.scale", quick=True)
+    assert LAST_LINE["bench.scale"] in capsys.readouterr().out
+
+
+def test_a_failing_benchmark_does_not_stop_the_others(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quick", "no_such_benchmark", "tournament"]) == 1
+    out = capsys.readouterr().out
+    assert LAST_LINE["bench.tournament"] in out and "1 benchmark(s) failed: bench.no_such_benchmark" in out
