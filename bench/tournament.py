@@ -54,15 +54,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
-<<<<<<< HEAD
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     import networkx  # noqa: F401 - the pairing's blossom: imported once per process, timed apart from the rounds
 
     print(f"importing networkx (once per process): {(time.perf_counter() - start) * 1000:.0f} ms")
-=======
-    args = parser.parse_args(argv)
->>>>>>> perfio
     ids, results, times, rematches = simulate(args.players, args.rounds)
     worst = max(times)
     print(f"{args.players} players, {args.rounds} Swiss rounds, {len(results)} matches, {rematches} rematches")
