@@ -209,7 +209,7 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     run_in_order(examples, folder, home)
 
 
-@pytest.mark.parametrize("page", sorted(p.name for p in DOCS.glob("*.md")))
+@pytest.mark.parametrize("page", sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")))
 def test_every_command_of_a_docs_page_runs_as_written(page: str, tmp_path: Path) -> None:
     examples, skipped = readme_examples((DOCS / page).read_text(), where=f"docs/{page}")
     if not examples:
