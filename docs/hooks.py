@@ -23,7 +23,7 @@ import typer.core
 import typer.main
 from typer._click.core import Command, Context
 
-WIDTH = 100  # the help as a 100-column terminal shows it
+WIDTH = 80  # the help as an 80-column terminal shows it (fits the page's column)
 
 
 def _commands(command: Command, ctx: Context) -> Iterator[tuple[Command, Context]]:
