@@ -1,12 +1,12 @@
 # Two commands on a fresh machine with Python 3.11+, git and make:
 #   make demo   -- simulate, ingest and report (the main job)
-#   make test   -- ruff, mypy and the whole pytest suite
+#   make test   -- ruff, mypy and the whole pytest suite (the documentation site built --strict among it)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint bench soak lock golden clean
+.PHONY: demo test lint docs bench soak lock golden clean
 
 $(STAMP): requirements.lock pyproject.toml $(wildcard ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c)
 	rm -rf $(VENV)
@@ -27,6 +27,11 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest -n 2 --dist loadscope
 
+# The documentation site (mkdocs.yml, docs/) into site/, warnings as errors; `make test` builds it too
+# (tests/test_docs.py). Open site/index.html, or serve it with `.venv/bin/mkdocs serve`.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 soak: $(STAMP)
 	$(BIN)/pytest --soak -m soak
 
@@ -44,4 +49,4 @@ lock:
 	rm -rf .lockenv
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site

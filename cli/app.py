@@ -8,6 +8,8 @@ line on stderr, ``error: WHAT; HOW TO FIX IT``, never a traceback.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -16,6 +18,7 @@ from typing import Any, NoReturn
 import typer
 import typer.core
 from rich.console import Console
+from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
 from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
@@ -29,8 +32,48 @@ COMMAND_ORDER = (
 )  # fmt: skip
 
 
+EXAMPLE = re.compile(r"\s*\bExample: ")
+
+
+def examples_on_their_own_lines(help_text: str) -> str:
+    """The help with each ``Example:`` on a line of its own, kept as written: click rewraps a paragraph's lines
+    into one, which ran two examples together, unless the paragraph starts with a ``\\b`` line."""
+    paragraphs = []
+    for paragraph in help_text.split("\n\n"):
+        found = EXAMPLE.search(paragraph)
+        if found is None or paragraph.startswith("\b"):
+            paragraphs.append(paragraph)
+            continue
+        examples = [f"Example: {line.strip()}" for line in EXAMPLE.split(paragraph[found.start() :]) if line.strip()]
+        before = paragraph[: found.start()].strip()
+        paragraphs.extend(([before] if before else []) + ["\b\n" + "\n".join(examples)])
+    return "\n\n".join(paragraphs)
+
+
+def _commands(group: typer.core.TyperGroup) -> Iterator[click_core.Command]:
+    for command in group.commands.values():
+        yield command
+        if isinstance(command, typer.core.TyperGroup):
+            yield from _commands(command)
+
+
+def closed_pipe() -> NoReturn:
+    """The reader went away (``annals show ... | head``): not an error. Later writes, the interpreter's last flush
+    among them, go to /dev/null, and the command ends with 0, printing nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(0)
+
+
 class AnnalsGroup(typer.core.TyperGroup):
-    """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block)."""
+    """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block); every
+    command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in [self, *_commands(self)]:
+            if command.help:
+                command.help = examples_on_their_own_lines(command.help)
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(self.commands)
@@ -48,6 +91,8 @@ class AnnalsGroup(typer.core.TyperGroup):
         standalone = standalone_mode
         try:
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except BrokenPipeError:
+            closed_pipe()
         except click_exceptions.NoArgsIsHelpError as exc:
             exc.show()
             code = exc.exit_code
@@ -77,7 +122,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console(highlight=False, soft_wrap=True)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:  # rich's own ends the process with 1 and a closed pipe is no error
+        closed_pipe()
+
+
+out = _Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -101,6 +153,8 @@ def reported() -> Iterator[None]:
     except FileNotFoundError as exc:
         missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
         fail(f"no such file or folder: {missing}", hint="check the path")
+    except BrokenPipeError:  # not an error: the reader has what it wanted (AnnalsGroup.main)
+        raise
     except OSError as exc:  # a full disk, a read-only file system, no permission: what failed and what to do
         fail(str(os_error(exc)))
     except Exception as exc:

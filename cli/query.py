@@ -10,7 +10,8 @@ from typing import Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.queries.names import MIN_GAMES, REPORT_NAMES
+from annals.queries.names import MIN_GAMES
+from annals.queries.reports.specs import REPORTS
 from annals.schemas.files import default_database
 
 Format = Literal["table", "csv", "json", "parquet"]
@@ -68,9 +69,15 @@ def _day(value: str | None, option: str) -> date | None:
         fail(f"{option} {value!r} is not a date; write it as YYYY-MM-DD", code=2)
 
 
-@app.command()
+def reports_listed() -> str:
+    """Every report on a line with its title (its own, from ``REPORTS``), for ``annals report --help``."""
+    width = max(map(len, REPORTS))
+    return "\b\nReports:\n" + "\n".join(f"  {name:<{width}}  {spec.title}" for name, spec in REPORTS.items())
+
+
+@app.command(epilog=reports_listed())
 def report(
-    name: str = typer.Argument(..., metavar="NAME", help=f"One of: {', '.join(REPORT_NAMES)}."),
+    name: str = typer.Argument(..., metavar="NAME", help="A report's name (listed below)."),
     ruleset: str | None = typer.Option(None, "--ruleset", help="Only games of this ruleset."),
     agent: str | None = typer.Option(None, "--agent", help="Only seats played by this agent (random, heuristic...)."),
     deck: str | None = typer.Option(None, "--deck", help="Only seats playing this deck."),

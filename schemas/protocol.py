@@ -35,6 +35,7 @@ import msgspec
 PROTOCOL_VERSION: Final = 2  # 2: a table's frame holds one or more messages, one per line
 # Messages are made by the thousand a second and never hold themselves: ``gc=False`` keeps them out of the
 # collector's passes (a full pass over a busy server's heap stalled every table).
+JSON_SCHEMA_DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
 MAX_MESSAGE_BYTES: Final = 64 * 1024  # a seat's message longer than this is refused (``too_long``)
 
 # error codes
@@ -221,8 +222,9 @@ def decode_client(data: bytes | str) -> ClientMessage:
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every message, both ways (``anyOf`` the server's and the client's messages)."""
-    return msgspec.json.schema(ServerMessage | ClientMessage)
+    """The JSON Schema of every message, both ways (``anyOf`` the server's and the client's messages), declaring
+    the draft it is written in (msgspec writes 2020-12: ``$defs``)."""
+    return {"$schema": JSON_SCHEMA_DRAFT, **msgspec.json.schema(ServerMessage | ClientMessage)}
 
 
 if __name__ == "__main__":

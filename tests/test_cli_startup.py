@@ -17,8 +17,7 @@ from annals.cli.main import app
 from annals.engine.players import DECISION_TIMEOUT
 from annals.engine.views import VIEWERS
 from annals.queries.export import VIEWS
-from annals.queries.names import EXPORT_VIEWS, REPORT_NAMES
-from annals.queries.reports.run import REPORTS
+from annals.queries.names import EXPORT_VIEWS
 
 HEAVY = ("duckdb", "polars", "pyarrow", "starlette", "uvicorn", "annals.engine.miras9", "annals.engine.morana")
 
@@ -59,6 +58,5 @@ def test_help_lists_every_command_with_its_help_text() -> None:
 
 
 def test_the_light_names_are_the_librarys() -> None:
-    assert tuple(REPORTS) == REPORT_NAMES
     assert EXPORT_VIEWS == VIEWS
     assert VIEWERS["spectator"] == -1 and DECISION_TIMEOUT == 30.0

@@ -217,12 +217,14 @@ def test_a_report_the_lake_cannot_answer_is_refused_by_name(both: tuple[Path, Pa
 
 
 @needs_spark
-def test_the_readme_spark_commands_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's ```sh spark block, line by line through the CLI in this process (one Spark session for the
-    block: a subprocess per line would start one each); last in the module, as its master is the README's."""
-    from tests.test_examples import README, readme_examples
+def test_the_documented_spark_commands_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ```sh spark block of docs/reference/scale.md, line by line through the CLI in this process (one Spark
+    session for the block: a subprocess per line would start one each); last in the module, as its master is the
+    page's."""
+    from tests.test_examples import DOCS, readme_examples
 
-    examples, skipped = readme_examples(README.read_text(), block="sh spark")
+    page = DOCS / "reference" / "scale.md"
+    examples, skipped = readme_examples(page.read_text(), where="docs/reference/scale.md", block="sh spark")
     assert len(examples) >= 3 and not skipped
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ANNALS_HOME", str(tmp_path / "home"))

@@ -1,4 +1,4 @@
-"""Scenario files: every one under tests/scenarios plays and its expectations hold; the README's worked examples
+"""Scenario files: every one under tests/scenarios plays and its expectations hold; the documented worked examples
 run as written; bad files are refused naming the file, line, field and fix; a scenario can be taken from a real
 game; ``annals scenario`` is thin over ``queries.workbench.scenario``."""
 
@@ -55,8 +55,9 @@ def test_enough_scenarios_per_ruleset_each_citing_existing_paragraphs() -> None:
 
 
 def _readme_scenarios() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Scenarios", 1)[1].split("\n## ", 1)[0]
+    """The worked examples of the scenario file's reference (docs/reference/formats.md, its "Scenario file")."""
+    text = (ROOT / "docs" / "reference" / "formats.md").read_text()
+    section = text.split("## Scenario file", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```toml\n(.*?)```", section, re.S)
 
 
