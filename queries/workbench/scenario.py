@@ -371,7 +371,7 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
 
     replacing = False
     if log is not None:
-        output_file(log, inputs=[sc.path], what="--out")
+        output_file(log, inputs=[sc.path], what="--out", exists_ok=True)  # its own earlier log is replaced
         if os.path.lexists(log):
             if not is_own_log(log, sc.header):
                 raise ScenarioError(f"{log} exists and is not this scenario's log; give another --out (a log is "
