@@ -12,7 +12,7 @@ from annals.engine.views import VIEWERS, viewer_of
 from annals.queries.pictures.annotations import annotate as add_note
 from annals.queries.pictures.annotations import load_notes, notes_path
 from annals.queries.positions.gamelog import game_log
-from annals.schemas.files import default_database
+from annals.schemas.files import default_database, output_file
 
 
 @app.command()
@@ -37,6 +37,7 @@ def view(
 
     with reported():
         viewer_of(view_name)
+        output_file(output, inputs=[source], what="--output")  # never over a file, as every command
         database = db if db is not None else default_database()
         started = time.perf_counter()
         found = game_log(source, database)
