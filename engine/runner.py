@@ -222,10 +222,10 @@ def drive(
         if writer is not None:  # keep every event that happened: the log reads as a truncated game
             kept = writer.abandon(*game.take_batch())
             if not kept and isinstance(exc, OSError):
+                if exc.filename is None:  # a short write names no file: this log is the one
+                    exc.filename = os.fspath(writer.path)
                 error = os_error(exc, "write the log")
-                raise FileSystemError(
-                    f"{error}; nothing of the game could be written, so the unfinished log {writer.path} was removed"
-                ) from None
+                raise FileSystemError(f"{error}; nothing of the game could be written, so it was removed") from None
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
     path = "" if writer is None else os.fspath(writer.path)
