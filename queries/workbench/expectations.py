@@ -52,7 +52,8 @@ _HAPPENED = re.compile(rf"^\s*(no\s+)?{_EVENT}\s*$")
 
 
 class Vocabulary(msgspec.Struct):
-    """Every name a scenario of this ruleset and position may write (empty tuples: not checked, a toy ruleset)."""
+    """Every name a scenario of this ruleset and position may write (empty tuples: a ruleset listed in none of the
+    tables here, its names not checked)."""
 
     labels: dict[str, int]
     event_kinds: frozenset[str]

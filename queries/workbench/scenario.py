@@ -14,7 +14,7 @@ A scenario is a TOML file (the README shows worked examples; ``tests/scenarios/`
     [p2]
 
     decisions = ["p1 declare_at lane=exterior", "p1 add_attacker card=a1", "p1 confirm"]
-    expect = ["p2.echo == 1", "a1 in p2.discard", "winner == p1", "decision 4 is refused",
+    expect = ["after 2: p2.echo == 2", "p2.echo == 1", "a1 in p2.discard", "decision 3 is offered",
               "event WaveDeclared before event BattleDamagePaid"]
 
 The position is written the way a judge thinks (``engine.spec``; per ruleset ``engine.miras9.builder.from_spec``
@@ -25,17 +25,26 @@ counter, legal statuses.
 
 A **decision** is ``[pN] KIND [FIELD=VALUE ...]``: the option kind (``add_attacker`` or ``AddAttacker``) and as
 many of its fields as make it one option of those offered (values: labels, lane names, numbers, true/false,
-words). **Expectations**, checked in order after the decisions (and the automatic steps after them) are played:
+words). A Miras 9 ``board`` entry may take ``controller = "p2"``: a card the other player directs, still its
+owner's. **Expectations**, checked in order after the decisions (and the automatic steps after them) are played,
+or, written ``after N: EXPECTATION``, once decision N is made and the automatic steps after it have run (when
+decision N + 1 is asked or play ends; ``after 0:`` is the position as written):
 
 * ``pN.COUNTER OP N`` (``echo``, ``slava``, ``embers``), ``pN.ZONE OP N`` (how many cards: ``hand``, ``deck``,
   ``discard``, ``board``, ``exterior``, ``nav``, ``site2`` ...), ``LABEL.COUNTER OP N`` (``wounds``, ``tapped``,
   ``power`` ...), ``LABEL.zone == ZONE``; ``OP`` one of ``== != < <= > >=``;
 * ``LABEL in pN.ZONE``, ``LABEL not in pN.ZONE``;
 * ``winner == p1`` (``p2``, ``none``), ``over == true``, ``turn == N``, ``phase == NAME``, ``step == NAME``;
-* ``decision N is refused`` (the N-th decision, counted from 1, is not among the options offered: play stops
-  there), ``decision N is offered``;
+* ``decision N is refused`` (the N-th decision, counted from 1, is not among the options offered: it is recorded
+  and play goes on with the next line, so one file holds several refusals), ``decision N is offered``;
 * ``event KIND [LABEL]`` (such an event happened, naming the card), ``no event KIND [LABEL]``,
   ``event KIND [LABEL] before event KIND [LABEL]`` (the first of each, in that order).
+
+Every name is checked when the file is read (``queries.workbench.expectations``): a counter, zone, label, event or
+option kind or field that names nothing is refused with the closest name (``p1.slavaa``: did you mean
+``slava``?), never read as 0. The file comes through the input door (``schemas.inputs``: a regular file, bounded
+in size, nesting and numbers). A re-run replaces the scenario's own earlier log and says so; any other file is
+never written over. ``docs/scenario-files.md`` has the whole of it with examples.
 
 A bad file is refused with ``ScenarioError``: the file, the line and field, and the fix.
 """
