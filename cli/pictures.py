@@ -9,7 +9,7 @@ import typer
 
 from annals.cli.app import app, err, out, reported
 from annals.engine.names import VIEWERS
-from annals.schemas.files import default_database
+from annals.schemas.files import default_database, output_file
 
 
 @app.command()
@@ -37,6 +37,7 @@ def view(
 
     with reported():
         viewer_of(view_name)
+        output_file(output, inputs=[source], what="--output")  # never over a file, as every command
         database = db if db is not None else default_database()
         started = time.perf_counter()
         found = game_log(source, database)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.schemas.files import annals_home, expand, output_folder, unused
+from annals.schemas.files import annals_home, expand, output_folder
 
 scenario_app = typer.Typer(
     help="Scenario files: a small position, scripted decisions and expectations, played by the rules. "
@@ -25,7 +25,8 @@ def run(
         None,
         "--out",
         help="Where each scenario's game is written as a log: the log file for one scenario, a folder (created "
-        "when missing) for several or when it is one (default: ANNALS_HOME/scenarios, NAME.log).",
+        "when missing) for several or when it is one (default: ANNALS_HOME/scenarios, NAME.log). A re-run replaces "
+        "its own earlier log and says so; any other file there is never written over.",
     ),
 ) -> None:
     """Play each scenario, print every step with card names, check its expectations, and write its game as a log
@@ -33,7 +34,7 @@ def run(
 
     Example: annals scenario new morana --output r.toml && annals scenario run r.toml --out r.log
     """
-    from annals.queries.workbench.scenario import run_file
+    from annals.queries.workbench.scenario import load_scenario, log_in, run_scenario
 
     with reported():
         paths = expand(files)
@@ -41,8 +42,8 @@ def run(
         folder = None if as_file else output_folder(log_out or annals_home() / "scenarios", what="--out")
         failed = ""
         for path in paths:
-            log = log_out if folder is None else unused(folder / f"{path.stem}.log")
-            outcome = run_file(path, log)
+            sc = load_scenario(path)
+            outcome = run_scenario(sc, log_out if folder is None else log_in(folder, sc))
             for line in outcome.lines if not quiet else [outcome.lines[0], f"  log: {outcome.log}"]:
                 out.print(line, markup=False, highlight=False)
             if outcome.failed and not failed:

@@ -20,7 +20,10 @@ from annals.engine.registry import get_ruleset
 from annals.schemas.decklist import LEADER_MARKS, STAR, DeckListError, DeckProblem, parse_lines
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.header import DeckList
+from annals.schemas.inputs import read_bytes
 from annals.schemas.rulesets import UnknownRulesetError
+
+MAX_DECK_BYTES = 256 << 10  # a deck list is a few hundred bytes; one annotated line by line, a few KiB
 
 
 class CardBook(msgspec.Struct, frozen=True):
@@ -123,9 +126,11 @@ def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", defaul
 
 
 def read_deck_list(path: Path, ruleset: str) -> DeckList:
-    """Read a deck list file; the deck's name is its ``Deck:`` line or else the file's stem."""
+    """Read a deck list file; the deck's name is its ``Deck:`` line or else the file's stem. Only a regular file of
+    at most ``MAX_DECK_BYTES`` is read (``schemas.inputs``): a FIFO or ``/dev/zero`` is refused at once."""
+    raw = read_bytes(path, what="deck list", max_bytes=MAX_DECK_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DeckListError(str(path), [(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
     return parse_deck_list(text, ruleset, where=str(path), default_name=path.stem)

@@ -18,6 +18,7 @@ before its end, ``judge.resume_table``); ``annals serve`` runs the same table ov
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import signal
 import threading
@@ -281,8 +282,8 @@ def fresh_seed() -> int:
 def ensure_new(out: Path) -> None:
     """``LogExistsError`` (naming a free name) when a file is at ``out``: a game log is never overwritten; a
     folder there, or a folder that does not exist, is a ``PathError`` (``schemas.files.output_file``)."""
-    output_file(out, what="--out")
-    if out.exists():
+    output_file(out, what="--out", exists_ok=True)  # the message below names a free name
+    if os.path.lexists(out):
         raise LogExistsError(
             f"{out} already exists and a game log is never overwritten; choose another --out, such as {unused(out)}"
         )

@@ -19,6 +19,7 @@ from annals.engine.core import Agent, DecisionPoint, GameState, Reducer, Ruleset
 from annals.engine.rng import Rng
 from annals.engine.views import SeatView
 from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.files import FileSystemError, os_error
 from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import GROUP_BYTES, LogWriter
@@ -246,12 +247,14 @@ def drive(
                 writer.write_batch(batch, chosen)
             writer.close(close)
             digest = writer.digest
-    except BaseException:
+    except BaseException as exc:
         if writer is not None:  # keep every event that happened: the log reads as a truncated game
-            batch, chosen = game.take_batch()
-            if batch or chosen:
-                writer.write_batch(batch, chosen)
-            writer.abandon()
+            kept = writer.abandon(*game.take_batch())
+            if not kept and isinstance(exc, OSError):
+                if exc.filename is None:  # a short write names no file: this log is the one
+                    exc.filename = os.fspath(writer.path)
+                error = os_error(exc, "write the log")
+                raise FileSystemError(f"{error}; nothing of the game could be written, so it was removed") from None
         raise
     seats = [f"{p.agent}/{d.name}" for p, d in zip(game.header.players, game.header.decks, strict=True)]
     path = "" if writer is None else os.fspath(writer.path)

@@ -10,12 +10,12 @@ naming the field (``p1.hand[2]``) and the fix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.schemas.header import DeckList
 
 PLAYERS = ("p1", "p2")
@@ -100,9 +100,14 @@ def table(spec: Mapping[str, Any], key: str, where: str, allowed: frozenset[str]
         raise SpecError(f"{where}{key}", f"must be a table ([{where}{key}])", key)
     unknown = sorted(set(value) - allowed)
     if unknown:
-        raise SpecError(f"{where}{key}.{unknown[0]}", f"unknown field; the fields are: {', '.join(sorted(allowed))}",
-                        unknown[0])  # fmt: skip
+        raise SpecError(f"{where}{key}.{unknown[0]}", unknown_field(unknown[0], allowed), unknown[0])
     return value
+
+
+def unknown_field(name: str, allowed: Iterable[str]) -> str:
+    """``unknown field; did you mean 'echo'? the fields are: ...``: the closest known field, then them all."""
+    fields = sorted(allowed)
+    return f"unknown field;{did_you_mean(name, fields)} the fields are: {', '.join(fields)}"
 
 
 def integer(value: Any, field: str, low: int = 0) -> int:

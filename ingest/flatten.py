@@ -29,6 +29,7 @@ chunks of many files.
 
 from __future__ import annotations
 
+import errno
 import gc
 import hashlib
 import os
@@ -50,7 +51,7 @@ from annals.ingest.plans import CONVENTION_TYPES, CONVENTIONS, DECISION_SCHEMA, 
 from annals.schemas.archive import SUFFIX as ARCHIVE_SUFFIX
 from annals.schemas.archive import archive_refs, is_archive, member_bytes, split_ref
 from annals.schemas.errors import AnnalsError, CorruptLogError, LogError
-from annals.schemas.files import open_regular
+from annals.schemas.files import open_regular, os_error
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.logfile import JudgeSeen, LogReader
 from annals.schemas.rulesets import RulesetSchema, schema_for
@@ -267,7 +268,7 @@ def file_digest(path: str) -> str:
     try:
         with open_regular(path, what="log") as f:
             return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
-    except AnnalsError:
+    except (AnnalsError, OSError):  # a special file, a link to nothing or in a loop: no bytes to digest
         return ""
 
 
@@ -282,7 +283,11 @@ def _bad(path: str, exc: BaseException, game_id: str | None, events_read: int) -
     if isinstance(exc, LogError):
         return Bad(path, file_digest(path), game_id, type(exc).__name__, exc.frame, exc.offset, exc.reason,
                    events_read)  # fmt: skip
-    return Bad(path, file_digest(path), game_id, type(exc).__name__, None, None, str(exc), events_read)
+    reason = str(exc)
+    if isinstance(exc, OSError) and not isinstance(exc, AnnalsError):  # the operating system's words, named
+        dangling = os.path.islink(path) and not os.path.exists(path) and exc.errno == errno.ENOENT
+        reason = "a symbolic link to nothing; fix or remove the link" if dangling else str(os_error(exc, "read"))
+    return Bad(path, file_digest(path), game_id, type(exc).__name__, None, None, reason, events_read)
 
 
 def _group(rows: list[Row], kinds: dict[Any, _Kind], into: dict[Any, list[Row]], where: _Where) -> None:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from annals.schemas.errors import CardDataError
+from annals.schemas.errors import AnnalsError, CardDataError
+from annals.schemas.inputs import load_toml
 
 
 class CardDefinition(msgspec.Struct, frozen=True, array_like=True):
@@ -74,11 +74,11 @@ def load_card_file(path: str | Path, sections: Sequence[str] = ("cards",)) -> li
     """The definitions of a TOML card file (``[[cards]]`` tables, as the pool file writes them)."""
     p = Path(path)
     try:
-        tables = tomllib.loads(p.read_text())
+        tables = load_toml(p, what="card")
     except FileNotFoundError:
         raise CardDataError(f"{p}: no such card file; give the path of a TOML file of [[cards]] tables") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CardDataError(f"{p}: not valid TOML ({exc})") from None
+    except AnnalsError as exc:  # not a regular file, too big, not UTF-8, not TOML, too deep, a number too big
+        raise CardDataError(str(exc)) from None
     return definitions_from_tables(tables, sections, str(p))
 
 

@@ -38,6 +38,10 @@ class NotARegularFileError(PathError):
     """A FIFO, a device, a socket or a folder where a file was expected."""
 
 
+class OutputExistsError(PathError, FileExistsError):
+    """An output path where a file already is: no command writes over one."""
+
+
 class FileSystemError(AnnalsError, OSError):
     """The operating system refused a read or write (disk full, read-only, no permission, a loop of links)."""
 
@@ -174,10 +178,15 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 def output_file(
-    path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = (), what: str = "output"
+    path: str | os.PathLike[str],
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    what: str = "output",
+    exists_ok: bool = False,
 ) -> Path:
-    """Check a file to be written: not a folder, its folder exists, and it is none of ``inputs`` (writing onto
-    the database or a log being read would destroy it)."""
+    """Check a file to be written: not a folder, its folder exists, it is none of ``inputs`` (writing onto the
+    database or a log being read would destroy it), and, the one rule of every command, nothing is there yet: an
+    output a user names is never written over (``exists_ok``: the caller replaces only a file it wrote itself)."""
     p = Path(path)
     if p.is_dir():
         raise PathError(f"{what} path {p} is a folder; give a file name, e.g. {p / 'out'}")
@@ -188,6 +197,10 @@ def output_file(
     for source in inputs:
         if same_file(p, source) or same_file(p, f"{os.fspath(source)}.wal"):
             raise PathError(f"{what} path {p} is the input {source}, writing it would destroy it; choose another")
+    if not exists_ok and os.path.lexists(p):
+        raise OutputExistsError(
+            f"{what} path {p} exists; give another path or remove it (annals never writes over a file)"
+        )
     return p
 
 
@@ -218,6 +231,7 @@ _ADVICE = {
     errno.ENOENT: "no such file or folder; check the path",
     errno.ENAMETOOLONG: "the file name is too long; choose a shorter one",
     errno.ENXIO: "no such device (a FIFO with no writer, or a device that is gone); check the path",
+    errno.EEXIST: "it exists, and annals never writes over a file; give another path or remove it",
 }
 
 

@@ -32,8 +32,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import PathError, read_regular
 
 KEY_FILE_MODE: Final = 0o600
+MAX_KEY_BYTES: Final = 64 << 10  # a PEM Ed25519 key is a few hundred bytes
 EVENT_KEY_NAME: Final = "event.key"  # the private key's file in an event folder
 NAME_PREFIX: Final = "# annals key: "
 
@@ -167,9 +169,11 @@ def load_signing_key(path: Path) -> SigningKey:
     """The private key in ``path``; refused when others may read the file (mode must be 0600 or stricter)."""
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
-        data = path.read_bytes()
+        data = read_regular(path, what="key", max_bytes=MAX_KEY_BYTES)
     except FileNotFoundError:
         raise KeyFileError(f"no key file at {path}; create one with: annals key new {path}") from None
+    except PathError as exc:  # a FIFO, a device, a folder, or far too big for a key
+        raise KeyFileError(str(exc)) from None
     except OSError as exc:
         raise KeyFileError(f"cannot read the key file {path}: {exc.strerror}") from None
     if mode & 0o077:
@@ -188,9 +192,11 @@ def load_signing_key(path: Path) -> SigningKey:
 def load_public_key(path: Path) -> PublicKey:
     """A public key file written by ``annals key export`` (or any Ed25519 SubjectPublicKeyInfo PEM)."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, what="public key", max_bytes=MAX_KEY_BYTES)
     except FileNotFoundError:
         raise KeyFileError(f"no public key file at {path}; export one with: annals key export KEYFILE") from None
+    except PathError as exc:
+        raise KeyFileError(str(exc)) from None
     except OSError as exc:
         raise KeyFileError(f"cannot read the public key file {path}: {exc.strerror}") from None
     start = data.find(b"-----BEGIN")

@@ -32,6 +32,7 @@ gives the abandoned branches. A format 1 log holds only ``H``, ``B`` and ``C`` f
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import io
@@ -143,7 +144,14 @@ class LogWriter:
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
         self.format_version = FORMAT_VERSION
-        self._frame(KIND_HEADER, header_record(header))
+        self._flushed = 0  # bytes on disk
+        self._header_end = 1 << 62  # until the header frame is made: nothing on disk is a log yet
+        try:
+            self._frame(KIND_HEADER, header_record(header))  # written at once when group_bytes is 0
+        except BaseException:
+            self.abandon()  # a header the disk refused: no file is left
+            raise
+        self._header_end = len(self._pending) + self._flushed  # the preamble and header frame: a log needs both
 
     @classmethod
     def reopen(
@@ -171,6 +179,8 @@ class LogWriter:
         writer._file = open(writer.path, "r+b", buffering=0)  # noqa: SIM115 - closed by close()
         writer._file.seek(end)
         writer._pending = bytearray()
+        writer._flushed = end
+        writer._header_end = 0  # a log already whole: abandoning an append never removes it
         writer._index = index
         writer._link = link
         writer.format_version = version
@@ -211,6 +221,7 @@ class LogWriter:
                 written = self._file.write(view)
                 if not written:
                     raise OSError(errno.ENOSPC, "no bytes could be written", str(self.path))
+                self._flushed += written
                 view = view[written:]
             del view
             self._pending = bytearray()
@@ -241,10 +252,25 @@ class LogWriter:
             os.fsync(self._file.fileno())
         self._file.close()
 
-    def abandon(self) -> None:
-        """Write the completed frames and close without a closing record (the log then reads as truncated)."""
-        self.flush()
-        self._file.close()
+    def abandon(self, events: list[Any] | None = None, decisions: list[Any] | None = None) -> bool:
+        """Write the completed frames (and a last batch of ``events`` and ``decisions``) and close without a
+        closing record: the log then reads as a truncated game. When the disk refuses (full, a size limit) before
+        the preamble and header are whole on it, what little there is could be read as nothing: the file is
+        removed. Whether the file is kept."""
+        try:
+            if events or decisions:
+                self.write_batch(events or [], decisions or [])
+            self.flush()
+        except OSError:
+            pass  # the error that stopped the game says what went wrong; here only what is kept matters
+        finally:
+            with contextlib.suppress(OSError):
+                self._file.close()
+        if self._flushed >= self._header_end:
+            return True
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        return False
 
 
 def _schema_path(message: str) -> str:

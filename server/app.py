@@ -23,10 +23,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import re
 import secrets
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -38,10 +39,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import annals.clients
 from annals.engine.registry import get_ruleset
-from annals.engine.simulate import SimulationError, make_header
+from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.server.store import (
     Signature,
     Store,
@@ -58,18 +59,40 @@ WEB = Path(annals.clients.__file__).parent / "web"
 DEFAULT_CLOCK_S = 600
 KEEP_FINISHED_S = 30.0  # how long a finished table stays in memory before only its log holds it
 FINISHED_KEPT = 8  # finished tables kept aside once dropped, so that one asked for again is not read back anew
+MAX_CLOCK_S = 24 * 3600  # a day per seat is more than any game people play
 MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame (1009); smaller ones over the
 # protocol's limit get a too_long error
 
 
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Pair = Annotated[list[Name], msgspec.Meta(min_length=2, max_length=2)]  # one per seat
+
+
 class NewTable(msgspec.Struct, forbid_unknown_fields=True):
-    ruleset: str
-    decks: list[str]
-    seats: list[str]
-    seed: int | None = None
-    max_turns: int | None = None
-    clock: int = DEFAULT_CLOCK_S  # seconds per seat (0: no clock)
-    delay: int = 0
+    """A table's parameters, each range-checked as it is decoded: a 400 names the field (``clock: expected an
+    int >= 0``), where a clock of -1 lost the seat on time before its first decision."""
+
+    ruleset: Name
+    decks: Pair
+    seats: Pair
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # unsigned 64-bit: msgspec takes no bigger int
+    max_turns: Annotated[int, msgspec.Meta(ge=0, lt=TURNS_LIMIT)] | None = None  # 0: no cap
+    clock: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] = DEFAULT_CLOCK_S  # seconds per seat (0: no clock)
+    delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] = 0  # seconds each decision takes before the clock runs
+
+
+def _field_error(exc: msgspec.DecodeError) -> str:
+    """msgspec's ``Expected `int` >= 0 - at `$.clock``` as ``clock: expected an int >= 0``."""
+    found = re.fullmatch(r"(.*) - at `\$\.?([^`]*)`", str(exc))
+    unknown = re.search(r"unknown field `([^`]*)`", str(exc))
+    if unknown is not None:
+        fields = NewTable.__struct_fields__
+        name = unknown.group(1)
+        return f"{name}: unknown field;{did_you_mean(name, fields)} the fields are: {', '.join(fields)}"
+    if found is None:
+        return f"the body is not a table's parameters ({exc}); send a JSON object"
+    what, field = found.groups()
+    return f"{field or 'the body'}: {what[0].lower()}{what[1:]}".replace("`", "")
 
 
 class Server:
@@ -234,8 +257,13 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
             return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
         try:
             spec = msgspec.json.decode(await request.body(), type=NewTable)
+        except msgspec.DecodeError as exc:
+            return JSONResponse({"error": _field_error(exc)}, status_code=400)
+        except RecursionError:
+            return JSONResponse({"error": "the body is nested too deep; send a flat JSON object"}, status_code=400)
+        try:
             return JSONResponse(server.create(spec), status_code=201)
-        except (msgspec.DecodeError, TableError) as exc:
+        except TableError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
     async def list_tables(request: Request) -> Response:
@@ -265,9 +293,11 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close)
         try:
             while True:
-                data = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 try:
-                    message = p.decode_client(data)
+                    message = _message(frame)
                 except p.ProtocolError as exc:
                     conn.put(p.encode(p.Error(exc.code, str(exc), _asked(table, seat))))
                     continue
@@ -277,6 +307,9 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
                 table.answers.put_nowait((seat, message))
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as exc:  # a fault of ours: the client is told why it is closed; no traceback on stderr
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011, reason=f"server error ({type(exc).__name__}); reconnect")
         finally:
             table.detach(conn)
 
@@ -290,6 +323,19 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _message(frame: Any) -> p.ClientMessage:
+    """A received frame as a seat's message, or ``ProtocolError`` naming what is wrong with it: a binary frame
+    (the protocol is JSON text), JSON nested past what the decoder follows, or anything ``decode_client`` refuses."""
+    text = frame.get("text")
+    if text is None:
+        size = len(frame.get("bytes") or b"")
+        raise p.ProtocolError(p.MALFORMED, f"a binary frame ({size} bytes); send JSON in text frames")
+    try:
+        return p.decode_client(text)
+    except RecursionError:
+        raise p.ProtocolError(p.MALFORMED, "JSON nested too deep; send one flat JSON object per message") from None
 
 
 def _sender(websocket: WebSocket) -> Any:

@@ -9,6 +9,7 @@ from hypothesis import settings
 
 from tests import toyrules
 from tests.databases import db, logs_copy, logs_dir, real_db, real_logs  # noqa: F401 - real logs and DuckDB files
+from tests.fuzzing import SOAK_VARIABLE
 from tests.queries.pictures.browser import browser, page  # noqa: F401 - one Playwright and chromium for the session
 
 # The toy rulesets are test fixtures, not part of annals: registered here as a plugin ruleset would be.
@@ -22,6 +23,11 @@ settings.load_profile("annals")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--soak", action="store_true", default=False, help="run the long soak tests too")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--soak", default=False):
+        os.environ[SOAK_VARIABLE] = "1"  # read by ``fuzz_examples`` as the fuzz tests' modules load
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

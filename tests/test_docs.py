@@ -18,7 +18,10 @@ import typer.main
 
 from annals.cli.main import app
 
-DOCTESTED = ["annals", "annals.engine.forward", "annals.engine.rng", "annals.schemas.logfile", "annals.schemas.keys"]
+DOCTESTED = [
+    "annals", "annals.engine.forward", "annals.engine.rng", "annals.schemas.logfile", "annals.schemas.keys",
+    "annals.schemas.inputs",
+]  # fmt: skip
 README = Path(__file__).resolve().parent.parent / "README.md"
 DOCS = README.parent / "docs"
 

@@ -35,9 +35,22 @@ from annals.engine.miras9.state import (
 )
 from annals.engine.miras9.turn import at_boundary
 from annals.engine.rng import Rng
-from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
+from annals.engine.spec import (
+    PLAYERS,
+    Built,
+    Numbering,
+    SpecError,
+    card_id,
+    cards_list,
+    entry,
+    flag,
+    integer,
+    seat,
+    unknown_field,
+)
 from annals.engine.spec import table as spec_table
 from annals.schemas import miras9 as ev
+from annals.schemas.errors import did_you_mean
 from annals.schemas.header import DeckList
 from annals.schemas.miras9 import LANES
 from annals.schemas.records import LEADER_INDEX, TOKEN_BASE, instance_id
@@ -180,7 +193,8 @@ TURN_TRACKERS = ("attacked", "manifested", "pressured", "once")  # cleared as a 
 STATUS = ("tapped", "attuned", "spotted")
 COUNTS = ("wounds", "shield")
 MODS = ("atk_mod", "grit_mod")
-BOARD_FIELDS = frozenset({"card", "lane", "side", "host", "aboard", "awakened", "origin", *STATUS, *COUNTS, *MODS})
+PLACING = ("card", "lane", "side", "controller", "host", "aboard", "awakened", "origin")
+BOARD_FIELDS = frozenset({*PLACING, *STATUS, *COUNTS, *MODS})
 
 
 def place(value: Any, field: str) -> int:
@@ -344,8 +358,7 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                 raise SpecError(field, 'a board entry is a table: { card = "a1=char-raider", lane = "exterior" }', i)
             unknown = sorted(set(value) - BOARD_FIELDS)
             if unknown:
-                raise SpecError(f"{field}.{unknown[0]}", f"unknown field; use {', '.join(sorted(BOARD_FIELDS))}",
-                                unknown[0])  # fmt: skip
+                raise SpecError(f"{field}.{unknown[0]}", unknown_field(unknown[0], BOARD_FIELDS), unknown[0])
             label, written = entry(value.get("card"), f"{field}.card")
             cid = card_id(known, names, written, f"{field}.card")
             lane_name = value.get("lane", "exterior")
@@ -374,6 +387,8 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                     cs = CardState(iid=iid, cid=cid, owner=p, ctrl=p, zone="")
                 s.cards[iid] = cs
             cs.loc, cs.zone = where, LOC_NAMES[where]
+            if "controller" in value:  # a card another player directs; it stays its owner's [M9-010]
+                cs.ctrl = seat(value["controller"], f"{field}.controller")
             if origin >= 0:  # En Route from ``origin`` to its lane and side [M9-054]
                 if origin == where or known[cid].type == "ship_site":
                     why = "a card En Route (a Unit, or Equipment with it) left another board position [M9-054]"
@@ -397,12 +412,14 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
             s.board.append(iid)
     for iid, host, field in hosts:
         if host not in number.labels or number.labels[host] not in s.board:
-            raise SpecError(field, f"{host!r} is no label of a Unit on the board; name the equipped Unit's label", host)
+            raise SpecError(field, f"{host!r} is no label of a Unit on the board;{did_you_mean(host, number.labels)} "
+                            "name the equipped Unit's label", host)  # fmt: skip
         s.cards[iid].host = number.labels[host]
     for iid, host, field in crews:
         h = number.labels.get(host)
         if h is None or h not in s.board or s.cards[h].loc != s.cards[iid].loc:
-            raise SpecError(field, f"{host!r} is no label of a host at this card's position; name its host", host)
+            raise SpecError(field, f"{host!r} is no label of a host at this card's position;"
+                            f"{did_you_mean(host, number.labels)} name its host", host)  # fmt: skip
         s.cards[iid].aboard = h
         if s.cards[iid].owner == s.cards[h].ctrl:  # [M9-061] only the host controller's Units man it
             s.cards[h].crew += 1
@@ -473,6 +490,8 @@ def to_spec(s: M9State) -> dict[str, Any]:
             item: dict[str, Any] = {"card": named(c), "lane": LANES[lane_of(cs.loc)]}
             if side_of(cs.loc) != p:
                 item["side"] = PLAYERS[side_of(cs.loc)]
+            if cs.ctrl != p:
+                item["controller"] = PLAYERS[cs.ctrl]
             if cs.zone in ZONE_ROUTE:  # En Route: to its lane and side, from the position it left [M9-054]
                 item["origin"] = place_name(cs.origin)
             for name in (*STATUS, *COUNTS, *MODS):

@@ -16,7 +16,19 @@ from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import COMMIT_DONE, LAST_TURN, OFFBOARD_CAP, REBORN_LIMIT, MoranaState
 from annals.engine.morana.turn import SITE_STEPS, STAGES
 from annals.engine.rng import Rng
-from annals.engine.spec import PLAYERS, Built, Numbering, SpecError, card_id, cards_list, entry, flag, integer, seat
+from annals.engine.spec import (
+    PLAYERS,
+    Built,
+    Numbering,
+    SpecError,
+    card_id,
+    cards_list,
+    entry,
+    flag,
+    integer,
+    seat,
+    unknown_field,
+)
 from annals.engine.spec import table as spec_table
 from annals.schemas.header import DeckList
 from annals.schemas.records import LEADER_INDEX, instance_id
@@ -189,8 +201,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
                         raise SpecError(field, f"a card in {zone} is written as a string", i)
                     unknown = sorted(set(value) - SITE_FIELDS)
                     if unknown:
-                        raise SpecError(f"{field}.{unknown[0]}", "unknown field; use card, power, sealed, reborn",
-                                        unknown[0])  # fmt: skip
+                        raise SpecError(f"{field}.{unknown[0]}", unknown_field(unknown[0], SITE_FIELDS), unknown[0])
                     extra, value = value, value.get("card")
                 label, written = entry(value, field)
                 cid = card_id(p.cards, names, written, field)

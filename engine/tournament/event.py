@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from annals.engine.decks import read_deck_list
+from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.tournament.match import (
@@ -28,8 +28,9 @@ from annals.engine.tournament.match import (
 )
 from annals.engine.tournament.pairing import pair_next_bracket, pair_swiss, pair_top_cut, recommended_rounds
 from annals.engine.tournament.standings import Result, Standing, byes, match_points, opponents, standings
-from annals.engine.tournament.store import EventError, EventStore, new_event_id
+from annals.engine.tournament.store import EventArgumentError, EventError, EventStore, new_event_id
 from annals.schemas.event import SWISS, TOP, EventConfig, MatchRecord, Override, Player, Round
+from annals.schemas.inputs import read_text
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 Progress = Callable[[int, int, str], None]  # (matches done, matches expected, what is being played)
@@ -49,15 +50,17 @@ def new_event(
 ) -> EventConfig:
     rs = get_ruleset(ruleset)
     if best_of < 1 or best_of % 2 == 0:
-        raise EventError(f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5)")
+        raise EventArgumentError(f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5)")
     if top and (top < 2 or top & (top - 1)):
-        raise EventError(f"--top {top}: a single-elimination cut is a power of two (2, 4, 8, ...), or 0 for none")
+        raise EventArgumentError(
+            f"--top {top}: a single-elimination cut is a power of two (2, 4, 8, ...), or 0 for none"
+        )
     if rounds < 0:
-        raise EventError(f"--rounds {rounds}: give a number of Swiss rounds, or 0 to have it recommended")
+        raise EventArgumentError(f"--rounds {rounds}: give a number of Swiss rounds, or 0 to have it recommended")
     if agent not in rs.agents():
-        raise EventError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
+        raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
     if not _ID.match(name):
-        raise EventError(f"event name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+        raise EventArgumentError(f"event name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     seed = int.from_bytes(os.urandom(8), "big") >> 1 if seed is None else seed
     cap = rs.default_max_turns if max_turns is None else max_turns
     config = EventConfig(name, new_event_id(name), ruleset, rounds, best_of, top, seed, cap, agent)
@@ -75,16 +78,16 @@ def _new_player(
 ) -> Player:
     config = store.config()
     if not _ID.match(player_id):
-        raise EventError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+        raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     if not name.strip():
-        raise EventError("a player needs a name: give --name")
+        raise EventArgumentError("a player needs a name: give --name")
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
-        raise EventError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
+        raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
     if any(p.id == player_id for p in taken):
         raise EventError(f"player id {player_id!r} is already registered; choose another id")
     deck = read_deck_list(deck_file, config.ruleset)
-    rel = store.save_deck_text(player_id, deck_file.read_text(encoding="utf-8"))
+    rel = store.save_deck_text(player_id, read_text(deck_file, what="deck list", max_bytes=MAX_DECK_BYTES))
     return Player(player_id, name.strip(), deck, rel, agent)
 
 

@@ -26,8 +26,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.event import EventConfig, MatchRecord, Player, Round
+from annals.schemas.files import PathError, read_regular
 from annals.schemas.keys import (
     EVENT_KEY_NAME,
     PublicKey,
@@ -41,9 +42,16 @@ T = TypeVar("T")
 EVENT_FILE = "event.json"
 PUBLIC_KEY_FILE = "event.pub"
 
+MAX_EVENT_FILE_BYTES = 64 << 20  # the event file, a round, the players: KiB each even for a large event
+
 
 class EventError(AnnalsError, ValueError):
     """An event folder or an action on it is not valid: the message says what and how to fix it."""
+
+
+class EventArgumentError(EventError, BadArgumentError):
+    """An option value no event can take (``--best-of 2``, ``--top 6``, a bot the ruleset does not have): a usage
+    error, exit 2."""
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -102,8 +110,10 @@ class EventStore:
 
     def _read(self, path: Path, typ: type[T]) -> T:
         try:
-            return msgspec.json.decode(path.read_bytes(), type=typ)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            return msgspec.json.decode(read_regular(path, what="event", max_bytes=MAX_EVENT_FILE_BYTES), type=typ)
+        except PathError as exc:  # a FIFO, a device or a folder in its place, or a file grown past any event's
+            raise EventError(f"{exc}; the event folder was edited, restore the file from a copy") from None
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
             raise EventError(f"{path}: {exc}; the file was edited or damaged, restore it from a copy") from None
 
     def signing_key(self) -> SigningKey:

@@ -22,8 +22,10 @@ import msgspec
 from annals.engine.views import VIEWERS
 from annals.queries.positions.timeline import CoordinateError, Timeline
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import PathError, read_regular
 
 FORMAT = 1
+MAX_NOTES_BYTES = 16 << 20  # notes are a line each: thousands of them are a few hundred KiB
 
 
 class Note(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -55,8 +57,10 @@ def load_notes(log: str | os.PathLike[str], game_id: str) -> list[Note]:
     if not path.exists():
         return []
     try:
-        doc = msgspec.json.decode(path.read_bytes(), type=NotesFile)
-    except msgspec.DecodeError as exc:
+        doc = msgspec.json.decode(read_regular(path, what="notes", max_bytes=MAX_NOTES_BYTES), type=NotesFile)
+    except PathError as exc:
+        raise AnnotationError(f"{exc}; move it aside, annals writes the notes file itself") from None
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise AnnotationError(f"{path}: not a notes file ({exc}); see annals.queries.pictures.annotations") from None
     if doc.format > FORMAT:
         raise AnnotationError(f"{path}: notes format {doc.format} is newer than this annals reads ({FORMAT})")

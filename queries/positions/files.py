@@ -43,7 +43,7 @@ from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset, from_event_zero
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
-from annals.engine.simulate import bots_for, check_max_turns, check_seed
+from annals.engine.simulate import bots_for, check_max_turns, check_seed, pick
 from annals.ingest.cardpools import definitions
 from annals.queries.positions.checks import CHECKS, check_for
 from annals.queries.positions.domains import Fields, check_ints
@@ -344,6 +344,7 @@ def continue_game(
     check_seed(seed)
     ruleset = get_ruleset(doc.ruleset)
     max_turns = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
+    bots = pick("bots", list(bots), sorted(ruleset.agents()))  # two the ruleset has, else a usage error
     state = from_event_zero(loaded.state)  # numbered afresh: a position held at a boundary still is
     branch = Branch(doc.source_game, doc.at_event, loaded.digest)
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]

@@ -14,7 +14,7 @@ A scenario is a TOML file (the README shows worked examples; ``tests/scenarios/`
     [p2]
 
     decisions = ["p1 declare_at lane=exterior", "p1 add_attacker card=a1", "p1 confirm"]
-    expect = ["p2.echo == 1", "a1 in p2.discard", "winner == p1", "decision 4 is refused",
+    expect = ["after 2: p2.echo == 2", "p2.echo == 1", "a1 in p2.discard", "decision 3 is offered",
               "event WaveDeclared before event BattleDamagePaid"]
 
 The position is written the way a judge thinks (``engine.spec``; per ruleset ``engine.miras9.builder.from_spec``
@@ -25,31 +25,35 @@ counter, legal statuses.
 
 A **decision** is ``[pN] KIND [FIELD=VALUE ...]``: the option kind (``add_attacker`` or ``AddAttacker``) and as
 many of its fields as make it one option of those offered (values: labels, lane names, numbers, true/false,
-words). **Expectations**, checked in order after the decisions (and the automatic steps after them) are played:
+words). A Miras 9 ``board`` entry may take ``controller = "p2"``: a card the other player directs, still its
+owner's. **Expectations**, checked in order after the decisions (and the automatic steps after them) are played,
+or, written ``after N: EXPECTATION``, once decision N is made and the automatic steps after it have run (when
+decision N + 1 is asked or play ends; ``after 0:`` is the position as written):
 
 * ``pN.COUNTER OP N`` (``echo``, ``slava``, ``embers``), ``pN.ZONE OP N`` (how many cards: ``hand``, ``deck``,
   ``discard``, ``board``, ``exterior``, ``nav``, ``site2`` ...), ``LABEL.COUNTER OP N`` (``wounds``, ``tapped``,
   ``power`` ...), ``LABEL.zone == ZONE``; ``OP`` one of ``== != < <= > >=``;
 * ``LABEL in pN.ZONE``, ``LABEL not in pN.ZONE``;
 * ``winner == p1`` (``p2``, ``none``), ``over == true``, ``turn == N``, ``phase == NAME``, ``step == NAME``;
-* ``decision N is refused`` (the N-th decision, counted from 1, is not among the options offered: play stops
-  there), ``decision N is offered``;
+* ``decision N is refused`` (the N-th decision, counted from 1, is not among the options offered: it is recorded
+  and play goes on with the next line, so one file holds several refusals), ``decision N is offered``;
 * ``event KIND [LABEL]`` (such an event happened, naming the card), ``no event KIND [LABEL]``,
   ``event KIND [LABEL] before event KIND [LABEL]`` (the first of each, in that order).
+
+Every name is checked when the file is read (``queries.workbench.expectations``): a counter, zone, label, event or
+option kind or field that names nothing is refused with the closest name (``p1.slavaa``: did you mean
+``slava``?), never read as 0. The file comes through the input door (``schemas.inputs``: a regular file, bounded
+in size, nesting and numbers). A re-run replaces the scenario's own earlier log and says so; any other file is
+never written over. ``docs/scenario-files.md`` has the whole of it with examples.
 
 A bad file is refused with ``ScenarioError``: the file, the line and field, and the fix.
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import operator
 import os
 import re
-import tomllib
-import typing
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,23 +65,33 @@ from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
 from annals.queries.positions.files import InvalidPositionError, PositionFile, check_continuable, validate
+from annals.queries.workbench.expectations import (
+    Run,
+    check,
+    decision_problem,
+    expectation_problem,
+    norm,
+    split_after,
+    vocabulary,
+    word_value,
+)
 from annals.queries.workbench.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
-from annals.schemas.files import os_error, output_file
+from annals.schemas.files import PathError, os_error, output_file
 from annals.schemas.header import SCENARIO_REASON, LogClose, LogHeader, PlayerInfo
-from annals.schemas.logfile import FORMAT_VERSION, LogWriter
-from annals.schemas.records import CARDS_PER_PLAYER, instance_owner
+from annals.schemas.inputs import InputFileError, parse_toml, read_text
+from annals.schemas.logfile import FORMAT_VERSION, LogReader, LogWriter
 from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
                  "decisions", "expect", "wave", "battle_damage", "extra_attack"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
-LANE_WORDS = {"exterior": 0, "interior": 1, "space": 2}
-_OPS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt,
-}  # fmt: skip
+# A judge's position holds small numbers: a counter, a turn, a modifier. A bigger one is a typing slip, and would
+# overflow the engine's integers (``wounds = 10**21``)
+SCENARIO_INTS = (-1_000_000, 1_000_000)
+MAX_SCENARIO_BYTES = 1 << 20
 
 
 class ScenarioError(AnnalsError, ValueError):
@@ -134,13 +148,17 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and check a scenario file (``ScenarioError`` for anything wrong in it)."""
     p = str(path)
     try:
-        text = Path(path).read_text()
-    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{p}: cannot read the scenario ({exc}); give the path of a .toml scenario file") from None
+        text = read_text(path, what="scenario", max_bytes=MAX_SCENARIO_BYTES)
+    except FileNotFoundError:
+        raise ScenarioError(f"{p}: no such file; give the path of a .toml scenario file") from None
+    except (InputFileError, PathError) as exc:  # not a regular file, too big, not UTF-8
+        raise ScenarioError(str(exc)) from None
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid TOML ({exc}); fix the syntax there") from None
+        doc = parse_toml(text, where=p, what="scenario", int_range=SCENARIO_INTS)
+    except InputFileError as exc:
+        if exc.key:  # a value out of range, or nested too deep: its line
+            raise _error(p, text, exc.key, exc.reason) from None
+        raise ScenarioError(str(exc)) from None
     unknown = sorted(set(doc) - TOP)
     if unknown:
         raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}")
@@ -183,9 +201,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _error(p, text, key, f'{key} is a list of strings, e.g. {key} = ["..."]')
         lists[key] = value
-    kinds = frozenset(t.__name__ for t in typing.get_args(ruleset.schema.event_type))
+    names = vocabulary(name, ruleset.schema, built.labels)
+    for i, line in enumerate(lists["decisions"]):
+        problem = decision_problem(line, names)
+        if problem:
+            raise _error(p, text, f"decisions[{i}]", f"{line!r}: {problem}")
     for i, line in enumerate(lists["expect"]):
-        problem = _expectation_problem(line, built.labels, kinds)
+        problem = expectation_problem(line, names, len(lists["decisions"]))
         if problem:
             raise _error(p, text, f"expect[{i}]", f"{line!r}: {problem}")
     return Scenario(p, str(doc.get("scenario", "")), name, rules, built, header, lists["decisions"],
@@ -216,27 +238,6 @@ def scenario_header(ruleset: Ruleset[Any], built: Built, title: str = "") -> Log
 # ---------------------------------------------------------------- decisions
 
 
-def _norm(kind: str) -> str:
-    return kind.replace("_", "").replace("-", "").lower()
-
-
-def _value(word: str, labels: dict[str, int]) -> Any:
-    if word in labels:
-        return labels[word]
-    if word in LANE_WORDS:
-        return LANE_WORDS[word]
-    place = re.fullmatch(r"(p[12])[.:](exterior|interior|space)", word)
-    if place:  # a Miras 9 board position: that player's half of the lane
-        return PLAYERS.index(place.group(1)) * 3 + LANE_WORDS[place.group(2)]
-    if word in PLAYERS:
-        return PLAYERS.index(word)
-    if word in ("true", "false"):
-        return word == "true"
-    if re.fullmatch(r"-?\d+", word):
-        return int(word)
-    return word
-
-
 def _option_text(option: Any, names: dict[int, str]) -> str:
     fields = []
     for f in option.__struct_fields__:
@@ -254,15 +255,15 @@ def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], n
             raise ScenarioError(f"it is {PLAYERS[point.player]}'s decision ({point.point}), not {PLAYERS[who]}'s")
     if not words:
         raise ScenarioError('write the option\'s kind, e.g. "p1 pass"')
-    kind, wanted = _norm(words[0]), {}
+    kind, wanted = norm(words[0]), {}
     for word in words[1:]:
         name, eq, value = word.partition("=")
         if not eq:
             raise ScenarioError(f"{word!r} is not FIELD=VALUE")
-        wanted[name] = _value(value, labels)
+        wanted[name] = word_value(value, labels)
     hits = [
         o for o in point.options
-        if _norm(type(o).__name__) == kind and all(getattr(o, k, object()) == v for k, v in wanted.items())
+        if norm(type(o).__name__) == kind and all(getattr(o, k, object()) == v for k, v in wanted.items())
     ]  # fmt: skip
     if len(hits) == 1:
         return hits[0]
@@ -273,180 +274,74 @@ def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], n
     raise ScenarioError(f"not offered at {PLAYERS[point.player]}'s {point.point!r}; offered: {offered}{more}")
 
 
-# ---------------------------------------------------------------- expectations
-
-_CMP = re.compile(r"^\s*([\w.]+)\s*(==|!=|<=|>=|<|>)\s*([\w.:\-]+)\s*$")
-_IN = re.compile(r"^\s*(\w+)\s+(not\s+in|in)\s+(p[12])\.(\w+)\s*$")
-_DECISION = re.compile(r"^\s*decision\s+(\d+)\s+is\s+(refused|offered)\s*$")
-_EVENT = r"event\s+(\w+)(?:\s+(\w+))?"
-_ORDER = re.compile(rf"^\s*{_EVENT}\s+before\s+{_EVENT}\s*$")
-_HAPPENED = re.compile(rf"^\s*(no\s+)?{_EVENT}\s*$")
-GAME_FIELDS = ("winner", "over", "turn", "phase", "step")
-
-
-def _expectation_problem(line: str, labels: dict[str, int], kinds: frozenset[str] = frozenset()) -> str:
-    for pattern in (_ORDER, _HAPPENED, _DECISION, _IN):
-        m = pattern.match(line)
-        if m:
-            if kinds and pattern in (_ORDER, _HAPPENED):  # "no event KIND" of a kind that does not exist holds always
-                named = [m.group(2)] if pattern is _HAPPENED else [m.group(1), m.group(3)]
-                unknown = [k for k in named if k not in kinds]
-                if unknown:
-                    close = difflib.get_close_matches(unknown[0], sorted(kinds), n=3)
-                    hint = f"; did you mean {', '.join(close)}?" if close else ""
-                    return f"{unknown[0]!r} is no event kind of the ruleset{hint}"
-            if pattern is _IN and m.group(1) not in labels:
-                return f"{m.group(1)!r} is no card label of the position"
-            if pattern in (_ORDER, _HAPPENED):
-                cards = [m.group(3)] if pattern is _HAPPENED else [m.group(2), m.group(4)]
-                bad = [c for c in cards if c and c not in labels]
-                if bad:
-                    return f"{bad[0]!r} is no card label of the position"
-            return ""
-    m = _CMP.match(line)
-    if m is None:
-        return ("not an expectation; write e.g. 'p2.echo == 1', 'a1 in p2.discard', 'winner == p1', "
-                "'decision 2 is refused' or 'event KIND before event KIND'")  # fmt: skip
-    left = m.group(1)
-    head, _, tail = left.partition(".")
-    if head in GAME_FIELDS and not tail:
-        return ""
-    if (head in PLAYERS or head in labels) and tail:
-        return ""
-    return f"{left!r} names no player (p1, p2), card label or game field ({', '.join(GAME_FIELDS)})"
-
-
-class _Run(msgspec.Struct):
-    state: Any
-    ruleset: Any
-    events: list[Any]
-    refused: dict[int, bool]  # decision number (from 1) -> refused
-
-
-def _zone_matches(zone: str, card: int, player: int, name: str) -> bool:
-    owner = instance_owner(card) if card < CARDS_PER_PLAYER * 100 else -1
-    if name == "board":
-        return zone.startswith(f"lane:{player}:")
-    if name in LANE_WORDS:
-        return zone == f"lane:{player}:{name}"
-    if name == "sites":
-        return zone.startswith(f"site:{player}:")
-    m = re.fullmatch(r"site(\d)", name)
-    if m:
-        return zone == f"site:{m.group(1)}" and owner == player
-    return zone == name and owner == player
-
-
-def _members(run: _Run, player: int, name: str) -> list[int]:
-    position = run.ruleset.position(run.state)
-    return [c for c, z in position.cards.items() if _zone_matches(z, c, player, name)]
-
-
-def _lookup(run: _Run, left: str, labels: dict[str, int]) -> Any:
-    s = run.state
-    head, _, tail = left.partition(".")
-    if head == "winner":
-        return PLAYERS[s.winner] if s.over and s.winner >= 0 else "none"
-    if head in GAME_FIELDS:
-        return getattr(s, head)
-    position = run.ruleset.position(s)
-    if head in PLAYERS:
-        p = PLAYERS.index(head)
-        key = f"{p}:{tail}"
-        if key in position.counters or tail in ("echo", "slava", "embers"):
-            return position.counters.get(key, 0)
-        return len(_members(run, p, tail))
-    card = labels[head]
-    if tail == "zone":
-        return position.cards.get(card, "")
-    return position.counters.get(f"{card}:{tail}", 0)
-
-
-def _mentions(event: Any, card: int) -> bool:
-    for f in (*INSTANCE_FIELDS, "by"):  # ``by``: the card whose effect it was
-        v = getattr(event, f, None)
-        if v == card or (isinstance(v, list) and card in v):
-            return True
-    return False
-
-
-def _first(run: _Run, kind: str, label: str | None, labels: dict[str, int]) -> int:
-    for i, e in enumerate(run.events):
-        if type(e).__name__ == kind and (label is None or _mentions(e, labels[label])):
-            return i
-    return -1
-
-
-def check(line: str, run: _Run, labels: dict[str, int]) -> str:
-    """ "" when the expectation holds, else what was found instead."""
-    m = _DECISION.match(line)
-    if m:
-        k, wanted = int(m.group(1)), m.group(2)
-        if k not in run.refused:
-            return f"decision {k} was never asked (the scenario has fewer decisions, or play stopped earlier)"
-        refused = run.refused[k]
-        return "" if refused == (wanted == "refused") else f"decision {k} was {'refused' if refused else 'offered'}"
-    m = _ORDER.match(line)
-    if m:
-        a, b = _first(run, m.group(1), m.group(2), labels), _first(run, m.group(3), m.group(4), labels)
-        if a < 0 or b < 0:
-            return f"{'the first' if a < 0 else 'the second'} event never happened"
-        return "" if a < b else f"event {b} ({m.group(3)}) came before event {a} ({m.group(1)})"
-    m = _HAPPENED.match(line)
-    if m:
-        found = _first(run, m.group(2), m.group(3), labels) >= 0
-        if m.group(1):
-            return "" if not found else "it happened"
-        return "" if found else "no such event"
-    m = _IN.match(line)
-    if m:
-        card, neg, p, zone = labels[m.group(1)], m.group(2) != "in", PLAYERS.index(m.group(3)), m.group(4)
-        inside = card in _members(run, p, zone)
-        where = run.ruleset.position(run.state).cards.get(card, "nowhere")
-        return "" if inside != neg else f"{m.group(1)} is in {where}"
-    m = _CMP.match(line)
-    assert m is not None  # checked when the file was read
-    left, op, right = m.groups()
-    have = _lookup(run, left, labels)
-    want: Any = _value(right, {}) if not isinstance(have, str) else right
-    if isinstance(have, bool):
-        want = right == "true"
-    if isinstance(have, int) and isinstance(want, str) and want in PLAYERS:
-        want = PLAYERS.index(want)
-    try:
-        ok = _OPS[op](have, want)
-    except TypeError:
-        ok = False
-    return "" if ok else f"{left} is {have!r}"
-
-
 # ---------------------------------------------------------------- playing
 
 
+_REFUSED = re.compile(r"^\s*decision\s+(\d+)\s+is\s+refused\s*$")
+
+
 class _Script:
-    def __init__(self, sc: Scenario, names: dict[int, str], out: list[str]):
+    """The scenario's decisions as an agent: each line matched to an offered option; a line the file expects
+    refused is recorded and play goes on with the next line at the same point. Before each line (and at the end,
+    ``finish``) the expectations held ``after`` the decisions so far are checked."""
+
+    def __init__(self, sc: Scenario, names: dict[int, str], out: list[str], ruleset: Any, events: list[Any]):
         self.sc, self.names, self.out = sc, names, out
+        self.ruleset, self.events = ruleset, events
+        self.state: Any = None  # the game's state, set once the game is made
         self.next = 0
         self.refused: dict[int, bool] = {}
+        self.expected_refusals = set()
+        self.checkpoints: dict[int, list[int]] = {}  # after N -> indexes into expect
+        for i, line in enumerate(sc.expect):
+            at, body = split_after(line)
+            m = _REFUSED.match(body)
+            if m:
+                self.expected_refusals.add(int(m.group(1)))
+            if at is not None:
+                self.checkpoints.setdefault(at, []).append(i)
+        self.problems: dict[int, str] = {}  # expect index -> what was found ("" when it held)
+
+    def checkpoint(self, after: int) -> None:
+        """Check the expectations held ``after`` this many decisions (once)."""
+        run = Run(self.state, self.ruleset, self.events, self.refused)
+        for i in self.checkpoints.pop(after, []):
+            line = self.sc.expect[i]
+            problem = check(split_after(line)[1], run, self.sc.built.labels)
+            self.problems[i] = problem
+            self.out.append(f"  expect {line!r}: " + ("ok" if not problem else f"FAILED ({problem})"))
+
+    def finish(self) -> None:
+        """Play has ended: the checkpoints of the decisions made are checked now, those beyond never held."""
+        self.checkpoint(self.next)
+        for after in sorted(self.checkpoints):
+            for i in self.checkpoints[after]:
+                problem = f"play ended after decision {self.next}, before decision {after} was made"
+                self.problems[i] = problem
+                self.out.append(f"  expect {self.sc.expect[i]!r}: FAILED ({problem})")
+        self.checkpoints.clear()
 
     def choose(self, view: object, point: DecisionPoint[Any]) -> Any:
-        k = self.next
-        if k >= len(self.sc.decisions):
-            raise _Stop
-        line = self.sc.decisions[k]
-        try:
-            option = match_option(line, point, self.sc.built.labels, self.names)
-        except ScenarioError as exc:
-            if f"decision {k + 1} is refused" in [" ".join(e.split()) for e in self.sc.expect]:
+        while True:
+            k = self.next
+            self.checkpoint(k)
+            if k >= len(self.sc.decisions):
+                raise _Stop
+            line = self.sc.decisions[k]
+            try:
+                option = match_option(line, point, self.sc.built.labels, self.names)
+            except ScenarioError as exc:
+                if k + 1 not in self.expected_refusals:
+                    raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}") from None
                 self.refused[k + 1] = True
-                self.out.append(f"? decision {k + 1} {line!r}: refused ({exc})")
-                raise _Stop from None
-            raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}") from None
-        self.refused[k + 1] = False
-        self.next = k + 1
-        self.out.append(f"? decision {k + 1} ({PLAYERS[point.player]} at {point.point}): "
-                        f"{_option_text(option, self.names)}")  # fmt: skip
-        return option
+                self.next = k + 1
+                self.out.append(f"? decision {k + 1} {line!r}: refused ({exc}); play goes on")
+                continue
+            self.refused[k + 1] = False
+            self.next = k + 1
+            self.out.append(f"? decision {k + 1} ({PLAYERS[point.player]} at {point.point}): "
+                            f"{_option_text(option, self.names)}")  # fmt: skip
+            return option
 
 
 class _Stop(Exception):
@@ -475,20 +370,25 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     ruleset = with_cards(get_ruleset(sc.ruleset), sc.header.cards)
     names = names_of(sc)
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
-    script = _Script(sc, names, lines)
     events: list[Any] = []
+    script = _Script(sc, names, lines, ruleset, events)
 
     def shown(event: Any) -> None:
         events.append(event)
         line = describe_event(event, names)  # seats as the scenario writes them: p1, p2
         lines.append("  " + re.sub(r" p([01])  ", lambda m: f" p{int(m.group(1)) + 1}  ", line, count=1))
 
+    replacing = False
     if log is not None:
-        output_file(log, inputs=[sc.path], what="--out")
-        if Path(log).exists():
-            raise ScenarioError(f"{log} exists; give another --out (a log is never written over)")
+        output_file(log, inputs=[sc.path], what="--out", exists_ok=True)  # its own earlier log is replaced
+        if os.path.lexists(log):
+            if not is_own_log(log, sc.header):
+                raise ScenarioError(f"{log} exists and is not this scenario's log; give another --out (a log is "
+                                    "never written over, but a scenario's own earlier log is replaced)")  # fmt: skip
+            replacing = True
     game = Game(ruleset, sc.header, [script, script], on_event=shown, views=False)
     state: GameState = game.state
+    script.state = state
     frames: list[tuple[list[Any], list[Any]]] = []  # as the runner frames a game: whole turns, FRAME_EVENTS or more
     frame_turn = state.turn
     steps = 0
@@ -505,6 +405,7 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     except _Stop:
         pass
     frames.append(game.take_batch())
+    script.finish()
     point = ruleset.pending(state) if not state.over else None
     if point is not None:
         offered = "; ".join(_option_text(o, names) for o in point.options[:12])
@@ -516,33 +417,82 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     if log is not None:
         close = LogClose(state.winner if state.over else -1, state.end_reason if state.over else SCENARIO_REASON,
                          len(events), sum(len(d) for _, d in frames), state.turn)  # fmt: skip
-        written = write_log(log, game.header, frames, close)
-        lines.append(f"  log: {written} (game {game.header.game_id}; annals verify / annals show read it)")
-    run = _Run(state, ruleset, events, script.refused)
-    failed = ""
-    for line in sc.expect:
-        problem = check(line, run, sc.built.labels)
-        lines.append(f"  expect {line!r}: " + ("ok" if not problem else f"FAILED ({problem})"))
-        if problem and not failed:
-            failed = f"{sc.path}: expectation {line!r} failed: {problem}"
-    return Outcome(sc.path, lines, failed, len(events), script.next, written)
+        written = write_log(log, game.header, frames, close, replace=replacing)
+        again = "; it replaces this scenario's earlier log" if replacing else ""
+        lines.append(f"  log: {written} (game {game.header.game_id}; annals verify / annals show read it{again})")
+    run = Run(state, ruleset, events, script.refused)
+    problems = script.problems
+    for i, line in enumerate(sc.expect):
+        if i in problems:  # held at a point of play: checked and printed there
+            continue
+        problems[i] = check(line, run, sc.built.labels)
+        lines.append(f"  expect {line!r}: " + ("ok" if not problems[i] else f"FAILED ({problems[i]})"))
+    failed = next((f"{sc.path}: expectation {sc.expect[i]!r} failed: {problems[i]}"
+                   for i in range(len(sc.expect)) if problems[i]), "")  # fmt: skip
+    played = sum(1 for refused in script.refused.values() if not refused)
+    return Outcome(sc.path, lines, failed, len(events), played, written)
+
+
+def is_own_log(path: str | os.PathLike[str], header: LogHeader) -> bool:
+    """Whether ``path`` holds a log a run of the same scenario wrote (a scenario's sandbox game of the same
+    ruleset and title): a re-run replaces it rather than piling up copies beside it."""
+    if not os.path.isfile(path) or os.path.islink(path):
+        return False
+    try:
+        with LogReader(path) as reader:
+            old = reader.header
+    except (AnnalsError, OSError):
+        return False
+    return (
+        old.sandbox
+        and all(p.agent == "scenario" for p in old.players)
+        and (old.ruleset, old.nonce) == (header.ruleset, header.nonce)
+    )
+
+
+def log_in(folder: Path, sc: Scenario) -> Path:
+    """Where a scenario's log goes in ``folder``: ``NAME.log`` when free or its own earlier log, else the first of
+    ``NAME-2.log``, ``NAME-3.log``... that is (another scenario of the same name wrote the first)."""
+    stem = Path(sc.path).stem
+    candidate, k = folder / f"{stem}.log", 1
+    while os.path.lexists(candidate) and not is_own_log(candidate, sc.header):
+        k += 1
+        candidate = folder / f"{stem}-{k}.log"
+    return candidate
 
 
 def write_log(
-    path: str | os.PathLike[str], header: LogHeader, frames: list[tuple[list[Any], list[Any]]], close: LogClose
+    path: str | os.PathLike[str],
+    header: LogHeader,
+    frames: list[tuple[list[Any], list[Any]]],
+    close: LogClose,
+    *,
+    replace: bool = False,
 ) -> str:
-    """Write a played game's frames (events and decisions) and closing record as a new log file."""
+    """Write a played game's frames (events and decisions) and closing record as a new log file; ``replace``: over
+    the file there, which is only ever swapped for the whole new log (written beside it, then renamed). A log the
+    disk refused is not left half-written."""
+    target = Path(path)
+    written = target.with_name(f".{target.name}.part") if replace else target
     try:
-        writer = LogWriter(path, header)
+        writer = LogWriter(written, header, overwrite=replace)
     except FileExistsError:
         raise ScenarioError(f"{path} exists; give another --out (a log is never written over)") from None
     except OSError as exc:
         raise os_error(exc, "write the scenario's log") from None
-    for batch, chosen in frames:
-        if batch or chosen:
-            writer.write_batch(batch, chosen)
-    writer.close(close)
-    return os.fspath(writer.path)
+    try:
+        for batch, chosen in frames:
+            if batch or chosen:
+                writer.write_batch(batch, chosen)
+        writer.close(close)
+        if replace:
+            os.replace(written, target)
+    except OSError as exc:
+        writer.abandon()
+        written.unlink(missing_ok=True)  # a scenario's log is played again in a moment: no part of one is kept
+        error = os_error(exc, "write the scenario's log")
+        raise ScenarioError(f"{error}; the unfinished log {written} was removed") from None
+    return os.fspath(target)
 
 
 def run_file(path: str | os.PathLike[str], log: str | os.PathLike[str] | None = None) -> Outcome:

@@ -154,6 +154,10 @@ def test_annotate_and_view_from_the_command_line(picture_logs: dict[str, list[Pa
     assert r.exit_code == 0, r.output
     data = page_data(out.read_text())
     assert [n[1:] for n in data["notes"]] == [["turn:3", "commentator", "Turn three."]]
+    again = runner.invoke(app, ["view", str(log), "--view", "omniscient", "--output", str(out)])
+    assert again.exit_code == 1 and "exists" in again.stderr  # never over a file, as every command
+    assert [n[1:] for n in page_data(out.read_text())["notes"]] == [["turn:3", "commentator", "Turn three."]]
+    out = tmp_path / "omniscient.html"
     r = runner.invoke(app, ["view", str(log), "--view", "omniscient", "--output", str(out)])
     assert [n[1] for n in page_data(out.read_text())["notes"]] == ["turn:3", "damage:1"]
     bad = runner.invoke(app, ["view", str(log), "--view", "judge", "--output", str(out)])

@@ -209,7 +209,7 @@ def test_a_scenario_from_a_real_game_starts_where_the_game_was(tmp_path: Path, r
 def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> None:
     """``annals scenario run --out``: the game as a log (the stop after the scripted decisions is its end,
     ``scenario_end``, no winner); ``annals verify`` re-runs it and ``annals show`` prints it with the result; a
-    default goes to ANNALS_HOME/scenarios, never over a file."""
+    default goes to ANNALS_HOME/scenarios; a re-run replaces its own earlier log, never another file."""
     source = ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.toml"
     log = tmp_path / "bd.log"
     result = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
@@ -221,12 +221,17 @@ def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> 
     shown = runner.invoke(app, ["show", str(log)])
     assert shown.exit_code == 0 and "sandbox" in shown.stdout and "BattleDamagePaid" in shown.stdout
     assert "result: no winner (scenario_end)" in shown.stdout
-    again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])
-    assert again.exit_code == 1 and "exists" in again.stderr
+    again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])  # its own log: replaced
+    assert again.exit_code == 0 and "replaces this scenario's earlier log" in again.stdout, again.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bd.log"] and verify_log(log).events == 28
+    other = ROOT / "tests" / "scenarios" / "miras9" / "bd-pay-from-hand.toml"
+    theirs = runner.invoke(app, ["scenario", "run", str(other), "--out", str(log)])  # another's: never
+    assert theirs.exit_code == 1 and "is not this scenario's log" in theirs.stderr
     home = tmp_path / "home"
     won = ROOT / "tests" / "scenarios" / "morana" / "thirteen-slava-wins-in-the-rite.toml"
-    both = runner.invoke(app, ["scenario", "run", str(source), str(won), "-q"], env={"ANNALS_HOME": str(home)})
-    assert both.exit_code == 0, both.stderr
+    for _ in range(2):  # a re-run replaces its own earlier logs rather than piling NAME-2.log beside them
+        both = runner.invoke(app, ["scenario", "run", str(source), str(won), "-q"], env={"ANNALS_HOME": str(home)})
+        assert both.exit_code == 0, both.stderr
     written = sorted(p.name for p in (home / "scenarios").iterdir())
     assert written == ["battle-damage-point-by-point.log", "thirteen-slava-wins-in-the-rite.log"]
     ended = read_log(home / "scenarios" / written[1]).close
