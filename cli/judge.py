@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
 
 import typer
 
 from annals.cli.app import app, out, reported
 from annals.engine.judge import Amended, backup, intervene
-from annals.schemas.judge import DRAW, Intervention
+from annals.schemas.judge import DRAW, Intervention, utc_now
 from annals.schemas.keys import load_signing_key
 
 judge_app = typer.Typer(
@@ -28,7 +27,7 @@ NoteOpt = typer.Option("", "--note", help="A note for the record.")
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_now()
 
 
 def _apply(log: Path, record: Intervention, key: Path | None) -> None:

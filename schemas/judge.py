@@ -18,6 +18,7 @@ so fields are only ever added at the end with a default.
 
 from __future__ import annotations
 
+import datetime
 from typing import Final
 
 import msgspec
@@ -25,6 +26,11 @@ import msgspec
 KINDS: Final = ("warning", "game_loss", "note", "extra_time", "override", "backup")
 RESULT_KINDS: Final = ("game_loss", "override")  # the interventions that change a game's result
 DRAW: Final = -1
+
+
+def utc_now() -> str:
+    """The time a judge's record is written, as its ``time`` field holds it."""
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Intervention(msgspec.Struct, frozen=True):
