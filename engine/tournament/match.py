@@ -101,7 +101,7 @@ class MatchContext:
         )
 
     def recorded_game(self, header: LogHeader, path: Path) -> tuple[int, str, int, str]:
-        """The game's (winner seat, end reason, turns, digest), from its log: an existing whole log is read, a
+        """The game's (winner seat, end reason, turns, digest), from its log (its result as it stands): an existing whole log is read, a
         torn one (a crash) is set aside under ``torn/`` and the game played again, a missing one played. Every
         finished log is signed with the event's key (``schemas.signing.sign_log``; again, for a log finished
         before a crash, is a no-op when it is already signed by the key). ``digest`` is the signed log's."""
@@ -116,7 +116,8 @@ class MatchContext:
             self.game(self.ruleset, header, path)
         sign_log(path, self.key)
         log = read_log(path)
-        return log.close.winner, log.close.end_reason, log.close.turns, log.digest
+        winner, reason = log.result  # as it stands: a judge's game loss or override counts (R-EVT-06)
+        return winner, reason, log.close.turns, log.digest
 
 
 def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, seeds: Mapping[str, int]) -> MatchRecord:
