@@ -18,7 +18,7 @@ from annals.schemas.header import placement_problems
 from annals.schemas.keys import load_public_key
 from annals.schemas.logfile import GameLog, read_log
 from annals.schemas.signing import SignatureStatus, verify_signature
-from annals.schemas.text import render_jsonl, render_log
+from annals.schemas.text import backup_pending_note, render_jsonl, render_log
 
 LogsArg = typer.Argument(
     ..., metavar="LOG", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
@@ -116,7 +116,7 @@ def verify(
     failed = 0
     for path in paths:
         try:
-            game = read_log(path)
+            game = read_log(path, backup_pending=True)
             verified = verify_game(game, path)
         except AnnalsError as exc:
             failed += 1
@@ -127,6 +127,8 @@ def verify(
             verified = msgspec.structs.replace(verified, signature=status.message)
         for line in verified.lines():
             out.print(line, markup=False)
+        if game.backup_pending is not None:
+            out.print(f"{path}: {backup_pending_note(game.backup_pending, str(path))}", markup=False)
         problems = _judged_and_signed(Path(path), game, status, expected)
         for problem in problems:
             err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)
@@ -155,7 +157,8 @@ def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expect
         if seen.record.kind != "backup":
             out.print(f"{log}: judge: {seen.record.describe()}", markup=False)
     winner, reason = game.result
-    if (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_"):
+    judged = (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_")
+    if judged and game.backup_pending is None:
         who = "a draw" if winner < 0 else f"p{winner} wins"
         out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
                   f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
