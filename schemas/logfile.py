@@ -340,6 +340,7 @@ class LogReader:
         self.abandoned: dict[int, tuple[int, bytes]] = {}  # frame index -> (offset, payload)
         self.abandoned_closes: dict[int, LogClose] = {}
         self._close: LogClose | None = None
+        self.links: set[bytes] | None = None  # a set here gathers the chain digest after every frame read from now
         self.last_event: Any = None  # the last event ``batches()`` decoded
         self.end_events = 0  # how many of them were the ruleset's end event
         try:
@@ -523,6 +524,8 @@ class LogReader:
                 offset=at,
             )
         self._link = digest
+        if self.links is not None:
+            self.links.add(digest)
         self._offset = at + FRAME_HEAD_SIZE + length + DIGEST_SIZE
         self._index += 1
         return kind, payload, at
