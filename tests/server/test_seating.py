@@ -15,7 +15,7 @@ BANK_S = 120
 
 
 def test_no_clock_runs_before_the_person_sits_down(tmp_path: Path) -> None:
-    """[R-CORE-8] The person joins 2 s after the table is made: until then the table says it has not begun and
+    """[R-CORE-9] The person joins 2 s after the table is made: until then the table says it has not begun and
     nothing is charged; the person's first charge is only the time taken over the question once seated."""
     with server(tmp_path) as s:
         table = s.table("morana", ["clash", "glory"], ["human", "heuristic"], clock=BANK_S, seed=3)
@@ -34,7 +34,7 @@ def test_no_clock_runs_before_the_person_sits_down(tmp_path: Path) -> None:
 
 
 def test_a_seat_still_empty_when_the_grace_period_runs_out_loses_the_game(tmp_path: Path) -> None:
-    """[R-CORE-8] Two people's table with a 1 s grace period (``annals serve --grace 1``): seat 1 sits down, seat 0
+    """[R-CORE-9] Two people's table with a 1 s grace period (``annals serve --grace 1``): seat 1 sits down, seat 0
     never does; seat 1 wins with the end reason no-show, recorded as a Forfeited event; the log verifies."""
     with server(tmp_path, "--grace", "1") as s:
         table = s.table("morana", ["clash", "glory"], ["human", "human"], clock=BANK_S, seed=4)
@@ -49,7 +49,7 @@ def test_a_seat_still_empty_when_the_grace_period_runs_out_loses_the_game(tmp_pa
 
 
 def test_nobody_sitting_down_ends_the_game_without_a_winner(tmp_path: Path) -> None:
-    """[R-CORE-8] Neither seat taken within the table's own grace period (the table API's ``grace``): the game ends
+    """[R-CORE-9] Neither seat taken within the table's own grace period (the table API's ``grace``): the game ends
     without a winner, reason no-show."""
     with server(tmp_path) as s:
         table = s.table("morana", ["clash", "glory"], ["human", "human"], clock=BANK_S, seed=5, grace=1)
