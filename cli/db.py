@@ -12,7 +12,7 @@ from annals.schemas.files import default_database
 
 db_app = typer.Typer(
     help="Changes to the database by hand, each recorded. Example: annals db remove 3f2a9c0d1e2b4a5c --reason 'test "
-    "game ingested by mistake'",
+    "game'  # fails: no such game",
     no_args_is_help=True,
 )
 app.add_typer(db_app, name="db")

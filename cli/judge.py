@@ -18,7 +18,7 @@ judge_app = typer.Typer(
     help="A judge's records on a game's log: warn, game-loss, note, extra-time, override, backup. A player is named "
     "by their id in the event or their name as the log records them (or the seat: p0, p1). In an event's folder the "
     "log is re-signed with the event's key and the match follows the judge's result. "
-    "Example: annals judge warn game.log --judge 'R. Vance' --player Ann --reason 'slow play'",
+    "Example: annals judge warn game.log --judge 'R. Vance' --player p1 --reason 'slow play'",
     no_args_is_help=True,
 )
 app.add_typer(judge_app, name="judge")
