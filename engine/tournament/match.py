@@ -101,7 +101,7 @@ class MatchContext:
         )
 
     def recorded_game(self, header: LogHeader, path: Path) -> tuple[int, str, int, str]:
-        """The game's (winner seat, end reason, turns, digest), from its log (its result as it stands): an existing whole log is read, a
+        """The game's (winner seat, end reason, turns, digest), from its log: an existing whole log is read, a
         torn one (a crash) is set aside under ``torn/`` and the game played again, a missing one played. Every
         finished log is signed with the event's key (``schemas.signing.sign_log``; again, for a log finished
         before a crash, is a no-op when it is already signed by the key). ``digest`` is the signed log's."""
