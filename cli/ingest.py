@@ -24,6 +24,11 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
         f"{report.events_skipped} + in quarantined files {report.events_quarantined}"
         + ("" if report.reconciled else "  (DOES NOT RECONCILE)"),
     ]
+    if report.games_superseded:
+        lines.append(
+            f"{report.games_superseded} stored games superseded by their logs grown since (judge's records, a "
+            "signature or a resumed game appended); what they said is in game_history"
+        )
     if report.games_withdrawn:
         lines.append(
             f"{report.games_withdrawn} stored games ({report.events_withdrawn} events) withdrawn: another log claims "

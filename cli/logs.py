@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+import msgspec
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-
-if TYPE_CHECKING:
-    from annals.schemas.logfile import GameLog
-    from annals.schemas.signing import SignatureStatus
+from annals.engine.replay import rerun_branches, verify_game
+from annals.engine.views import view_log, viewer_of
+from annals.queries.positions.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
+from annals.schemas.header import placement_problems
+from annals.schemas.keys import load_public_key
+from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.signing import SignatureStatus, verify_signature
+from annals.schemas.text import backup_pending_note, render_jsonl, render_log
 
 LogsArg = typer.Argument(
     ..., metavar="LOG", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
@@ -45,10 +50,6 @@ def show(
 
     Example: annals show games/miras9-00000007-*.log --view player1
     """
-    from annals.engine.views import view_log, viewer_of
-    from annals.queries.positions.gamelog import game_log
-    from annals.schemas.text import render_jsonl, render_log
-
     with reported():
         database = db if db is not None else default_database()
         sources = _sources(logs, db is not None or database.exists())
@@ -108,13 +109,6 @@ def verify(
 
     Example: annals verify games/miras9-0000000*.log
     """
-    import msgspec
-
-    from annals.engine.replay import verify_game
-    from annals.schemas.keys import load_public_key
-    from annals.schemas.logfile import read_log
-    from annals.schemas.signing import verify_signature
-
     expected = _expected(expect)
     with reported():
         trusted = load_public_key(key) if key is not None else None
@@ -122,7 +116,7 @@ def verify(
     failed = 0
     for path in paths:
         try:
-            game = read_log(path)
+            game = read_log(path, backup_pending=True)
             verified = verify_game(game, path)
         except AnnalsError as exc:
             failed += 1
@@ -133,6 +127,8 @@ def verify(
             verified = msgspec.structs.replace(verified, signature=status.message)
         for line in verified.lines():
             out.print(line, markup=False)
+        if game.backup_pending is not None:
+            out.print(f"{path}: {backup_pending_note(game.backup_pending, str(path))}", markup=False)
         problems = _judged_and_signed(Path(path), game, status, expected)
         for problem in problems:
             err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)
@@ -145,9 +141,6 @@ def verify(
 
 def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expected: dict[str, str]) -> list[str]:
     """Print the abandoned branches and the judges' records; return what fails (a signature included)."""
-    from annals.engine.replay import rerun_branches
-    from annals.schemas.header import placement_problems
-
     problems = []
     for branch in rerun_branches(game):
         b = branch.backup
@@ -164,7 +157,8 @@ def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expect
         if seen.record.kind != "backup":
             out.print(f"{log}: judge: {seen.record.describe()}", markup=False)
     winner, reason = game.result
-    if (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_"):
+    judged = (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_")
+    if judged and game.backup_pending is None:
         who = "a draw" if winner < 0 else f"p{winner} wins"
         out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
                   f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip

@@ -6,6 +6,7 @@ import typer
 
 from annals.cli import (  # noqa: F401 - importing registers the commands
     cards,
+    db,
     demo,
     event,
     export,

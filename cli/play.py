@@ -10,7 +10,11 @@ import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
-from annals.engine.names import DECISION_TIMEOUT
+from annals.clients.terminal import human_seat
+from annals.engine.event_judge import event_of, restate_match
+from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
+from annals.schemas.keys import load_signing_key
+from annals.schemas.logfile import LogReader
 
 
 def _pair(text: str) -> list[str]:
@@ -49,9 +53,6 @@ def play(
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
-    from annals.clients.terminal import human_seat
-    from annals.engine.players import ensure_new, fresh_seed, play_live
-
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
@@ -74,22 +75,32 @@ def play(
 def resume(
     log: Path = typer.Argument(..., help="A log that stops before its end."),
     players: str = typer.Option("human,human", "--players", help="The seats, as for annals play."),
-    key: Path = typer.Option(None, "--key", help="The event's private key file: sign the log at the end."),
+    key: Path = typer.Option(
+        None,
+        "--key",
+        help="The event's private key file: sign the log at the end (found by itself for a log in an event's folder).",
+    ),
     timeout: float = typer.Option(
         DECISION_TIMEOUT, "--timeout", help="Seconds an external program has per decision; out of time, it loses."
     ),
 ) -> None:
-    """Play on a game from where its log stops (a judge's backup, or a crash), appending to the same log.
+    """Play on a game from where its log stops (a judge's backup, or a crash), appending to the same log. A game of
+    an event, in the event's folder, is signed with the event's key and its match follows the new result.
 
     Example: annals resume game.log --players human,heuristic --key events/spring-open/event.key
     """
-    from annals.clients.terminal import human_seat
-    from annals.engine.players import resume_live
-    from annals.schemas.keys import load_signing_key
-
     with reported():
-        signing = load_signing_key(key) if key is not None else None
+        with LogReader(log) as reader:
+            event = event_of(log, reader.header)
+        signing = load_signing_key(key) if key is not None else event.signing_key() if event is not None else None
         result = resume_live(log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing, timeout=timeout)
+        match = restate_match(event, log) if event is not None else None
     if result.note:
         out.print(result.note, markup=False)
     out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); appended to {log}")
+    if match is not None:
+        out.print(
+            f"match round {match.round} table {match.table}: {match.a} {match.wins_a}-{match.wins_b}-{match.draws} "
+            f"{match.b}, {'winner ' + match.winner if match.winner else 'drawn'}",
+            markup=False,
+        )

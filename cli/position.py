@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from annals.queries.positions.gamelog import LogGoneError
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
+from annals.schemas.text import backup_pending_note
 
 
 def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGoneError) -> Board:
@@ -129,6 +130,7 @@ def position(
         log = paths[0] if paths else log_path(source, db)
         if output is not None:
             output_file(output, inputs=[log, db], what="--output")
+        pending = None
         try:
             found = game_log(source, db, log)
         except LogGoneError as gone:  # the omniscient board is still the database's; anything else needs the log
@@ -136,6 +138,7 @@ def position(
                 raise
             b = board_from_database(source, log, db, at, gone)
         else:
+            pending = found.log.backup_pending
             timeline = Timeline(found.log)
             count = timeline.resolve(at)
             b = board(timeline, count, view, at)
@@ -155,6 +158,8 @@ def position(
         out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
     else:
         out.print(render_board(b))
+    if pending is not None:  # said beside the board; on stderr when stdout is JSON or SVG
+        (out if fmt == "board" else err).print(backup_pending_note(pending, str(log)), markup=False)
     if save is not None:
         out.print(f"position written to {save}; edit it, then: annals continue {save}", markup=False)
 

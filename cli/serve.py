@@ -25,6 +25,13 @@ def serve(
     keep_finished: float = typer.Option(
         30.0, "--keep-finished", min=0, help="Seconds a finished table stays in memory (then read from its log)."
     ),
+    grace: float = typer.Option(
+        0,
+        "--grace",
+        min=0,
+        help="Seconds a new table waits for its people to sit down; then a no-show loses the "
+        "game (0: wait with no limit). No clock runs before they have.",
+    ),
     clock_mark: float = typer.Option(
         1.0, "--clock-mark", min=0.01, help="Seconds between writes of a person's thinking time beside the log."
     ),
@@ -51,6 +58,7 @@ def serve(
             say=lambda line: out.print(line, markup=False),
             keep_s=keep_finished,
             mark_s=clock_mark,
+            grace_s=grace,
         )
 
 

@@ -38,6 +38,32 @@ class JudgeError(AnnalsError, ValueError):
     """A judge's record that cannot be applied to this log (unknown kind, no such player or decision, ...)."""
 
 
+def seat_named(header: LogHeader, who: str) -> int:
+    """The seat of the player a judge names: their id in the event or their name as the header records them
+    (names without regard to case), the player as people number them (``p0``, ``p1``), or the seat number."""
+    text = who.strip()
+    seats = len(header.players)
+    ids = list(header.tournament.player_ids) if header.tournament is not None else []
+    if text in ids:
+        return ids.index(text)
+    named = [seat for seat, info in enumerate(header.players) if info.name.casefold() == text.casefold()]
+    if len(named) == 1:
+        return named[0]
+    number = text[1:] if text[:1] in ("p", "P") else text
+    if number.isdigit() and int(number) < seats:
+        return int(number)
+    if len(named) > 1:
+        raise JudgeError(f"{who!r} names {len(named)} players of this game; give the seat (p0 or p1) or the id")
+    known = ", ".join(f"{info.name!r}" + (f" (id {ids[seat]})" if seat < len(ids) else "")
+                      for seat, info in enumerate(header.players))  # fmt: skip
+    raise JudgeError(f"no player {who!r} in this game; name one of {known}, or give the seat p0 to p{seats - 1}")
+
+
+def people(header: LogHeader) -> list[str]:
+    """Each seat's player as a judge's output names them: the name, and the seat (``Ann (p1)``)."""
+    return [f"{info.name} (p{seat})" for seat, info in enumerate(header.players)]
+
+
 class Amended(msgspec.Struct, frozen=True):
     """What a judge's command did to a log."""
 

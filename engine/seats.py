@@ -190,6 +190,8 @@ class SeatStream:
         if kind is ClockCharged:
             return f"{who} took {seen.spent_ms / 1000:.1f} s ({seen.left_ms / 1000:.0f} s left)"
         if kind is Forfeited:
+            if seen.player < 0:  # neither seat sat down (no-show): nobody wins
+                return f"game ends ({seen.reason}): no winner"
             return f"{who} forfeits ({seen.reason}): p{seen.winner} wins"
         values = fields if fields is not None else as_fields(seen)
         return f"t{seen.turn} {seen.step} {who}: {words(kind.__name__)}{self._fields_text(kind, values, skip=4)}"

@@ -1,11 +1,11 @@
 """What the per-ruleset position builders share: a position written the way a judge writes it, as plain data.
 
-A spec is a decoded TOML document (``queries.workbench.scenario`` reads the files): the players are ``p1`` and ``p2``
+A spec is a decoded TOML document (``queries.workbench.scenario`` reads the files): the players are ``p0`` and ``p1``
 (seats 0 and 1), each card is written ``"LABEL=card-id"`` (or just ``"card-id"``; a printed name works too) and
 is then named by its label in decisions and expectations. Each builder (``engine.miras9.builder.from_spec``,
 ``engine.morana.builder.from_spec``) numbers the instances per owner in the order they are written and gives
 back the state, the labels and the deck lists that name every instance's card. A problem raises ``SpecError``
-naming the field (``p1.hand[2]``) and the fix.
+naming the field (``p0.hand[2]``) and the fix.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import msgspec
 from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.schemas.header import DeckList
 
-PLAYERS = ("p1", "p2")
+PLAYERS = ("p0", "p1")  # the players as annals numbers them everywhere a person reads: logs, boards, judges
 
 
 class SpecError(AnnalsError, ValueError):
-    """A position spec names something impossible; ``field`` is where (``p1.board[0].lane``)."""
+    """A position spec names something impossible; ``field`` is where (``p0.board[0].lane``)."""
 
     def __init__(self, field: str, message: str, value: Any = None):
         self.field = field
@@ -39,10 +39,10 @@ class Built(msgspec.Struct):
 
 
 def seat(value: Any, field: str) -> int:
-    """``"p1"``/``"p2"`` as seat 0/1."""
+    """``"p0"``/``"p1"`` as seat 0/1."""
     if value in PLAYERS:
         return PLAYERS.index(value)
-    raise SpecError(field, f'{value!r} is not a player; write "p1" or "p2"', value)
+    raise SpecError(field, f'{value!r} is not a player; write "p0" or "p1"', value)
 
 
 def entry(value: Any, field: str) -> tuple[str, str]:
@@ -89,7 +89,7 @@ class Numbering:
         if label in self.labels:
             raise SpecError(field, f"label {label!r} is used twice; each card is in one place: rename one", f"{label}=")
         if label in PLAYERS or not label.replace("_", "").isalnum():
-            raise SpecError(field, f"label {label!r} must be letters and digits (and not p1/p2)", label)
+            raise SpecError(field, f"label {label!r} must be letters and digits (and not p0/p1)", label)
         self.labels[label] = iid
 
 

@@ -7,7 +7,9 @@ The server, the local ``annals play`` and the JSON-lines seats all drive a game 
 * ``answer(index)`` charges the seat's time bank (a ``ClockCharged`` event), records the choice and lets the
   rules act on it; a bad index raises ``IllegalDecisionError`` and changes nothing;
 * ``forfeit(seat, reason)`` ends the game outside the rules (``Forfeited``: ``"time"`` or ``"concession"``);
-* ``expired()`` says whether the seat being asked has run out of time (the caller then forfeits it).
+* ``expired()`` says whether the seat being asked has run out of time (the caller then forfeits it);
+* ``no_show(absent)`` ends a game never begun: the seats that did not sit down lose (``Forfeited``, ``"no-show"``);
+* ``award(record)`` writes a judge's extra time between the game's frames and adds it to the banks (R-CORE-7).
 
 ``listeners`` get every omniscient event as it happens (the server turns them into each seat's view).
 
@@ -45,7 +47,7 @@ from annals.schemas.errors import AnnalsError, IllegalDecisionError, TruncatedLo
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import LogReader, LogWriter
-from annals.schemas.records import TABLE_EVENTS, ClockCharged, Decision, Forfeited
+from annals.schemas.records import NO_SHOW_REASON, TABLE_EVENTS, ClockCharged, Decision, Forfeited
 
 MINUTE_MS = 60_000
 
@@ -285,6 +287,33 @@ class LiveTable:
         self._point = None
         self.game.emit(Forfeited(s.n, s.turn, s.step, seat, 1 - seat, reason))
         self._close()
+
+    def no_show(self, absent: list[int]) -> None:
+        """The seats in ``absent`` never sat down before the grace period ran out (R-CORE-8): one absent seat
+        loses to the other; both absent, the game ends without a winner. Written and closed at once."""
+        if self.closed is not None or not absent:
+            return
+        s = self.game.state
+        seat, winner = (absent[0], 1 - absent[0]) if len(absent) == 1 else (-1, -1)
+        self._point = None
+        self.game.emit(Forfeited(s.n, s.turn, s.step, seat, winner, NO_SHOW_REASON))
+        self._close()
+
+    def award(self, record: Intervention) -> Intervention:
+        """A judge's extra time given at a table being played (R-CORE-7): the record goes into the log as a judge
+        frame after the frames written so far, and its minutes into the banks (the named player's, or every
+        seat's), so the seat being asked is charged from the bank with the extra time. Returns the record as
+        written (``at_event`` set). ``ResumeError`` if the game is over or has no clock."""
+        if self.closed is not None:
+            raise ResumeError(f"{self.path}: the game is over; extra time has nothing to go to")
+        if not self.bank_ms:
+            raise ResumeError(f"{self.path}: the table has no clock; extra time has nothing to go to")
+        self._flush()
+        record = msgspec.structs.replace(record, at_event=self.events_total)
+        self._writer.write_judge(record)
+        for seat in awarded(record, len(self.clock_ms)):
+            self.clock_ms[seat] += record.minutes * MINUTE_MS
+        return record
 
     def _close(self) -> None:
         s = self.game.state

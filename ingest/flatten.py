@@ -77,6 +77,9 @@ class GameMeta(NamedTuple):
     close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
     end_events: int = -1  # how many of the ruleset's end event the log holds (-1: not counted yet)
     judged: tuple[JudgeSeen, ...] = ()  # the judge frames, abandoned branches' included
+    # the log holds the stored log of its game id whole, as its first frames (the digest stored is the chain digest
+    # after one of its frames): judge frames, a signature or a resumed game appended since (``ingest.loader``)
+    grows: bool = False
 
 
 class Skipped(NamedTuple):
@@ -457,16 +460,18 @@ def _read_one(
         header = reader.header
         if header.game_id not in known:
             return _flatten_one(reader, sink, file_idx, replay)
+        reader.links = set()
         for _ in reader.raw_frames():  # only verify the chain, to compare digests
             pass
         close = reader.close_record
         assert close is not None
         if known[header.game_id] == reader.digest:
             return Skipped(path, header.game_id, reader.digest, close.events)
+        grows = bytes.fromhex(known[header.game_id]) in reader.links
     opened.clear()
     with LogReader(path) as reader:  # the same game id with another digest: read again, to flatten
         opened.append(reader)
-        return _flatten_one(reader, sink, file_idx, replay)
+        return _flatten_one(reader, sink, file_idx, replay)._replace(grows=grows)
 
 
 def _flatten_one(reader: LogReader, sink: _Sink, file_idx: int, replay: bool) -> GameMeta:

@@ -11,7 +11,10 @@ about 60% of the CPU time, and the events insert alone costs what a raw insert o
 
 Idempotent by game id and log digest: a stored game with the same digest is skipped; two logs of one game id with
 different digests keep neither (``ingest.claims``: both quarantined as ``ConflictingLogsError``, a stored one
-withdrawn), except the same file changed since it was stored (``ChangedLogError``, the stored game kept). Every
+withdrawn), except the same file changed since it was stored: when it only grew (the stored log is its first
+frames whole: a judge's records, a signature, a game resumed after a backup, appended), the new log supersedes the
+stored game, whose digest, result and time go to ``game_history``; changed any other way, it is quarantined
+(``ChangedLogError``, the stored game kept). Every
 log is checked as ``schemas.validate`` says before anything of it is stored (``replay``: re-run too, as
 ``verify`` does). A bad file goes to ``quarantine`` (file, frame, byte offset, reason) and the rest of the batch
 goes in; with ``strict`` the first bad file raises ``IngestError`` and the
@@ -49,7 +52,7 @@ from annals.ingest.flatten import (
     flatten_files,
     gc_paused,
 )
-from annals.ingest.schema import DEFAULT_DB, derive_card_tables, open_database, recorded_at
+from annals.ingest.schema import DEFAULT_DB, ddl, derive_card_tables, open_database, recorded_at
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import LogClose, played_turns
 from annals.schemas.logfile import judged_result
@@ -78,6 +81,7 @@ class IngestReport(msgspec.Struct):
     quarantined: list[str] = []  # "file: Error: reason" lines
     games_withdrawn: int = 0  # games stored by an earlier ingest, taken out for a conflict (``ingest.claims``)
     events_withdrawn: int = 0
+    games_superseded: int = 0  # stored games whose log grew since (judge frames appended): replaced by it
 
     @property
     def reconciled(self) -> bool:
@@ -189,6 +193,7 @@ class _Batch:
         self.bad: list[Bad] = []
         self.rows = 0
         self.withdraw: list[int] = []  # games stored by earlier batches, deleted by this one (``ingest.claims``)
+        self.superseded: list[tuple[int, str]] = []  # of those, each stored game whose log grew, and the new digest
         self.dropped: set[int] = set()  # games of this batch withdrawn before it was written
 
 
@@ -249,7 +254,9 @@ class _Run:
         if held.digest == meta.digest:
             self.skipped(Skipped(meta.file, gid, meta.digest, meta.events))
             return -1
-        if held.prior and held.file == meta.file:  # this very file, changed since it was stored
+        if held.prior and held.file == meta.file and meta.grows:  # this very file, only appended to since
+            return self._supersede(meta, held)
+        if held.prior and held.file == meta.file:  # this very file, changed in another way since it was stored
             _quarantine(self.report, self.batch, _changed(meta, held.digest), self.strict)
             return -1
         kept = self.decide(held.file, meta.file) if self.decide is not None else None
@@ -277,6 +284,17 @@ class _Run:
         r.events_read += meta.events
         r.events_stored += meta.events
         r.decisions_stored += meta.decisions
+        return gno
+
+    def _supersede(self, meta: GameMeta, held: Claim) -> int:
+        """The stored game's log grew since it was stored: it leaves the database for the new one (in the same
+        transaction), its digest, result and time kept in ``game_history``."""
+        self.batch.withdraw.append(held.game)
+        self.batch.superseded.append((held.game, meta.digest))
+        del self.claims.holder[meta.header.game_id]
+        gno = self._store(meta)
+        self.report.games_added -= 1  # not a new game: the same one, its record grown
+        self.report.games_superseded += 1
         return gno
 
     def _conflict(self, file: str, gid: str, events: int) -> None:
@@ -418,6 +436,7 @@ class _Tables(NamedTuple):
     numbers: tuple[int, int] | None  # the batch's first and last game number
     quarantine: pa.Table | None
     withdraw: list[int]  # games of earlier batches to delete first
+    superseded: list[tuple[int, str]] = []  # of those, the games whose logs grew (into ``game_history`` first)
 
 
 def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
@@ -443,6 +462,7 @@ def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
         (min(numbers), max(numbers)) if numbers else None,
         pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
         list(batch.withdraw),
+        list(batch.superseded),
     )
 
 
@@ -465,13 +485,15 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
     """One transaction: everything in the batch, or nothing."""
     con.execute("BEGIN TRANSACTION")
     try:
+        for game, digest in t.superseded:  # before they go: what the superseded logs said, and when
+            con.execute(ddl("game_history"), {"game": game, "superseded_by": digest})
         if t.withdraw:
             con.execute(  # a judge's records of a withdrawn game go with it (they name it by id)
                 "DELETE FROM interventions WHERE game_id IN (SELECT game_id FROM games WHERE game IN "
                 "(SELECT unnest($games)))",
                 {"games": t.withdraw},
             )
-            for table in _WITHDRAW_FROM:
+            for table in WITHDRAW_FROM:
                 con.execute(f"DELETE FROM {table} WHERE game IN (SELECT unnest($games))", {"games": t.withdraw})
         if t.numbers is not None:
             for name, table in t.games.items():
@@ -513,7 +535,8 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
         raise
 
 
-_WITHDRAW_FROM = ("card_facts", "card_games", "game_dates", "decisions", "events", "deck_cards", "players", "games")
+# A game's rows, table by table, in the order they are deleted (a withdrawn, superseded or removed game)
+WITHDRAW_FROM = ("card_facts", "card_games", "game_dates", "decisions", "events", "deck_cards", "players", "games")
 
 
 def _card_rows(batch: _Batch) -> pa.Table:

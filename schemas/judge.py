@@ -18,6 +18,8 @@ so fields are only ever added at the end with a default.
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from typing import Final
 
 import msgspec
@@ -25,6 +27,11 @@ import msgspec
 KINDS: Final = ("warning", "game_loss", "note", "extra_time", "override", "backup")
 RESULT_KINDS: Final = ("game_loss", "override")  # the interventions that change a game's result
 DRAW: Final = -1
+
+
+def utc_now() -> str:
+    """The time a judge's record is written, as its ``time`` field holds it."""
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Intervention(msgspec.Struct, frozen=True):
@@ -49,11 +56,16 @@ class Intervention(msgspec.Struct, frozen=True):
             return self.winner
         return None
 
-    def describe(self) -> str:
-        who = f" to p{self.player}" if self.player >= 0 else ""
+    def describe(self, people: Sequence[str] = ()) -> str:
+        """The record in words; ``people``: each seat's player as it should be named (``p0``, ``p1`` without)."""
+
+        def named(seat: int) -> str:
+            return people[seat] if 0 <= seat < len(people) else f"p{seat}"
+
+        who = f" to {named(self.player)}" if self.player >= 0 else ""
         detail = {
             "extra_time": f" +{self.minutes} min",
-            "override": f" result set to {'a draw' if self.winner == DRAW else f'p{self.winner} wins'}",
+            "override": f" result set to {'a draw' if self.winner == DRAW else f'{named(self.winner)} wins'}",
             "backup": f" to decision {self.to_decision} (at event {self.events}; the frames from {self.from_frame} "
             "on stay as the abandoned branch)",
         }.get(self.kind, "")

@@ -51,12 +51,16 @@ from xxhash import xxh3_128, xxh3_128_digest
 from annals.schemas.archive import member_and_stat
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 from annals.schemas.files import open_regular
-from annals.schemas.header import LogClose, LogHeader, header_record
+from annals.schemas.header import JUDGE_REASON_PREFIX, LogClose, LogHeader, header_record
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
 from annals.schemas.records import Forfeited
 from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
 from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
+
+# The stand-in closing record's end reason of a log read at a pending backup (``read_log(backup_pending=True)``):
+# a judge's, so a re-run goes only as far as the kept decisions (``engine.replay.rerun``)
+BACKUP_PENDING: Final = f"{JUDGE_REASON_PREFIX}backup_pending"
 
 MAGIC: Final = b"\x89ANNALS\n"
 FORMAT_VERSION: Final = 2
@@ -362,6 +366,7 @@ class LogReader:
         self.abandoned: dict[int, tuple[int, bytes]] = {}  # frame index -> (offset, payload)
         self.abandoned_closes: dict[int, LogClose] = {}
         self._close: LogClose | None = None
+        self.links: set[bytes] | None = None  # a set here gathers the chain digest after every frame read from now
         self.last_event: Any = None  # the last event ``batches()`` decoded
         self.end_events = 0  # how many of them were the ruleset's end event
         try:
@@ -545,6 +550,8 @@ class LogReader:
                 offset=at,
             )
         self._link = digest
+        if self.links is not None:
+            self.links.add(digest)
         self._offset = at + FRAME_HEAD_SIZE + length + DIGEST_SIZE
         self._index += 1
         return kind, payload, at
@@ -732,6 +739,7 @@ class GameLog(msgspec.Struct):
     frames: list[FrameSpan] = []  # the batch frames, in order
     header_at: int = -1  # the header frame's byte offset
     close_at: tuple[int, int] = (-1, -1)  # the closing frame's index and byte offset
+    backup_pending: Intervention | None = None  # read with ``backup_pending``: the backup the game stands at
 
     def frame_of_event(self, n: int) -> tuple[int, int]:
         """(frame index, byte offset) of the frame holding event ``n`` (the closing frame's, past the last)."""
@@ -747,20 +755,47 @@ class GameLog(msgspec.Struct):
         return self.frames[i].frame, self.frames[i].offset
 
 
-def read_log(path: str | os.PathLike[str]) -> GameLog:
-    """Read and verify a whole log; raises the named error of the first problem found."""
+def _pending_backup(reader: LogReader, events: list[Any], decisions: list[Any]) -> Intervention | None:
+    """The judge's backup a log read to its end without a closing record stands at, if it does: its last judge
+    record is a backup and the game holds exactly the events and decisions the backup kept (``annals resume`` has
+    not played on). None for a log cut short any other way."""
+    last = reader.judged[-1].record if reader.judged else None
+    if last is None or last.kind != "backup":
+        return None
+    return last if (len(events), len(decisions)) == (last.events, last.to_decision) else None
+
+
+def read_log(path: str | os.PathLike[str], *, backup_pending: bool = False) -> GameLog:
+    """Read and verify a whole log; raises the named error of the first problem found.
+
+    ``backup_pending``: a log a judge has backed up and nobody has resumed yet (no closing record, the game at the
+    backup's cut) is read too, as the game at the cut: its ``close`` stands in (no winner, end reason
+    ``BACKUP_PENDING``, the counts of the cut) and ``GameLog.backup_pending`` holds the backup. ``annals show``,
+    ``verify`` and ``position`` read logs so, for the judge showing the players the restored position."""
     with LogReader(path, keep_abandoned=True) as reader:
         events: list[Any] = []
         decisions: list[Any] = []
         by_frame: dict[int, tuple[list[Any], list[Any]]] = {}
         frames: list[FrameSpan] = []
-        for batch in reader.batches():
-            frames.append(FrameSpan(batch.index, batch.offset, len(events), len(decisions)))
-            events.extend(batch.events)
-            decisions.extend(batch.decisions)
-            by_frame[batch.index] = (batch.events, batch.decisions)
-        reader.check_counts()
-        assert reader.close_record is not None
+        pending: Intervention | None = None
+        try:
+            for batch in reader.batches():
+                frames.append(FrameSpan(batch.index, batch.offset, len(events), len(decisions)))
+                events.extend(batch.events)
+                decisions.extend(batch.decisions)
+                by_frame[batch.index] = (batch.events, batch.decisions)
+        except TruncatedLogError as exc:
+            if not (backup_pending and exc.reason.startswith("log is truncated: no closing record")):
+                raise
+            pending = _pending_backup(reader, events, decisions)
+            if pending is None:
+                raise
+            turns = events[-1].turn if events else 0
+            closing = LogClose(-1, BACKUP_PENDING, len(events), len(decisions), turns)
+        else:
+            reader.check_counts()
+            assert reader.close_record is not None
+            closing = reader.close_record
         decoder = _batch_decoder(reader.schema)
         for index, (at, payload) in reader.abandoned.items():
             by_frame[index] = reader._decode(decoder, payload, index, at)
@@ -772,6 +807,6 @@ def read_log(path: str | os.PathLike[str]) -> GameLog:
             b_close = None if close is None else reader.abandoned_closes.get(close)
             branches.append(AbandonedBranch(judged[judge], judge, b_events, b_decisions, b_close))
         return GameLog(
-            reader.header, events, decisions, reader.close_record, reader.digest, reader.judged, reader.signatures,
-            branches, reader.format_version, frames, reader.header_at, reader.close_at,
+            reader.header, events, decisions, closing, reader.digest, reader.judged, reader.signatures,
+            branches, reader.format_version, frames, reader.header_at, reader.close_at, pending,
         )  # fmt: skip

@@ -66,8 +66,10 @@ class ClockCharged(Event, tag=240):
 
 class Forfeited(Event, tag=241):
     """A seat lost outside the rules: ``player`` forfeits to ``winner`` for ``reason`` (``"time"``: its time bank
-    ran out, or it stayed away past it; ``"concession"``: it left). Ends the game like the ruleset's own end
-    (``GameState.over``, ``winner``, ``end_reason``). Written by the table; a re-run takes it from the log."""
+    ran out, or it stayed away past it; ``"concession"``: it left; ``"no-show"``: it never sat down, and when
+    neither seat did, ``player`` and ``winner`` are both -1: the game ends without a winner). Ends the game like
+    the ruleset's own end (``GameState.over``, ``winner``, ``end_reason``). Written by the table; a re-run takes
+    it from the log."""
 
     winner: int
     reason: str
@@ -77,6 +79,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (ClockCharged, Forfeited)
 TIME_REASON = "time"
 CONCESSION_REASON = "concession"
 TIMEOUT_REASON = "timeout"  # an external program did not answer in time (ruling R-CORE-4)
+NO_SHOW_REASON = "no-show"  # a person's seat still empty when the table's grace period ran out (ruling R-CORE-8)
 
 Opt = TypeVar("Opt")
 

@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from annals.schemas.header import LogHeader
+from annals.schemas.judge import Intervention
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, Decision, instance_id
 
@@ -90,9 +91,19 @@ def describe_header(header: LogHeader) -> str:
     return "\n".join(lines)
 
 
+def backup_pending_note(backup: Intervention, log: str = "LOG") -> str:
+    """What a log with a judge's backup pending says in place of a result."""
+    return (
+        f"backup pending: position at decision {backup.to_decision} ({backup.events} events kept), by judge "
+        f"{backup.judge}; the game goes on with: annals resume {log}"
+    )
+
+
 def describe_result(game: GameLog) -> str:
     """``result: p0 heuristic-0 with 'vanguard' won (reason) after ...``: who won, how, and how long it took."""
     c = game.close
+    if game.backup_pending is not None:
+        return backup_pending_note(game.backup_pending)
     winner, reason = game.result  # as judged, when a judge's record changed it
     if 0 <= winner < len(game.header.players):
         who = f"p{winner} {game.header.players[winner].name} with {game.header.decks[winner].name!r} won"

@@ -8,11 +8,16 @@
   messages, ``&svg=1`` for boards drawn as SVG. A wrong token, or one of another table, is refused before the
   socket opens (403);
 * ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
-  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?}``; the answer holds
-  the seats' and the spectators' tokens, shown only this once;
+  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?, "grace"?}``; the
+  answer holds the seats' and the spectators' tokens, shown only this once. ``grace``: seconds the table waits
+  for its people to sit down before a no-show loses (default ``annals serve --grace``; 0: no limit); no clock runs
+  until they have;
 * ``GET /api/tables``              the tables in the server's memory, each with whether it is over (admin token);
-* ``GET /api/tables/ID``           whether the game is over, its result and log (admin token); a finished table
-  that has left memory is answered from its closed log.
+* ``GET /api/tables/ID``           whether the game is over, its result and log, whether it has begun and which
+  seats have sat down (admin token); a finished table that has left memory is answered from its closed log;
+* ``POST /api/tables/ID/extra-time`` a judge's extra time (admin token); body ``{"judge", "minutes", "player"?,
+  "reason"?}``: the minutes go to the named seat's bank (``player``), or to every seat's, at once, and into the
+  live log as a judge's record (R-CORE-7).
 
 A finished table stays in memory ``keep_s`` seconds (``annals serve --keep-finished``), then is dropped and its
 clients' sockets closed; a seat or spectator that comes for it later is served it read back from the log.
@@ -43,6 +48,7 @@ from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, did_you_mean
+from annals.schemas.judge import Intervention, utc_now
 from annals.server.store import (
     Signature,
     Store,
@@ -79,6 +85,15 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     max_turns: Annotated[int, msgspec.Meta(ge=0, lt=TURNS_LIMIT)] | None = None  # 0: no cap
     clock: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] = DEFAULT_CLOCK_S  # seconds per seat (0: no clock)
     delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] = 0  # seconds each decision takes before the clock runs
+    # seconds to wait for the people to sit down (None: the server's; 0: no limit)
+    grace: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] | None = None
+
+
+class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
+    judge: str
+    minutes: int
+    player: int = -1  # the seat it goes to (-1: every seat's bank, the match's clock)
+    reason: str = ""
 
 
 def _field_error(exc: msgspec.DecodeError) -> str:
@@ -99,9 +114,16 @@ class Server:
     """Every table of one data folder: made, resumed after a restart, run."""
 
     def __init__(
-        self, data: Path, admin_token: str | None = None, *, keep_s: float = KEEP_FINISHED_S, mark_s: float = MARK_S
+        self,
+        data: Path,
+        admin_token: str | None = None,
+        *,
+        keep_s: float = KEEP_FINISHED_S,
+        mark_s: float = MARK_S,
+        grace_s: float = 0,
     ):
         self.store = Store(data)
+        self.grace_s = grace_s  # a new table's grace period unless its request gives one
         self.admin_token = admin_token or new_token()
         self.keep_s = keep_s
         self.mark_s = mark_s
@@ -197,8 +219,28 @@ class Server:
                 return None
             path, decisions = self.store.log_path(table_id), close.decisions
         result = None if close is None else {"winner": close.winner, "reason": close.end_reason}
+        started = table.started if table is not None else True
+        seated = sorted(table.present) if table is not None else []
         return {"over": close is not None, "result": result, "log": str(path), "decisions": decisions,
-                "in_memory": table is not None}  # fmt: skip
+                "in_memory": table is not None, "started": started, "seated": seated}  # fmt: skip
+
+    def extra_time(self, table_id: str, given: ExtraTime) -> dict[str, Any]:
+        """A judge's extra time at a table being played (R-CORE-7); ``TableError`` if it cannot be given."""
+        table = self.tables.get(table_id)
+        if table is None or table.live.over:
+            raise TableError(f"no table {table_id!r} is being played here; extra time goes to a game in progress")
+        seats = len(table.record.seats)
+        if not -1 <= given.player < seats:
+            raise TableError(f"player {given.player} is not a seat of the table: give 0 to {seats - 1}, or -1 for all")
+        if given.minutes <= 0 or not given.judge.strip():
+            raise TableError("extra time names the judge and a positive number of minutes")
+        record = Intervention("extra_time", given.judge, player=given.player, minutes=given.minutes,
+                              reason=given.reason, time=utc_now())  # fmt: skip
+        try:
+            written = table.award(record)
+        except AnnalsError as exc:
+            raise TableError(str(exc)) from None
+        return {"record": written.describe(), "clocks_ms": table.live.clocks()}
 
     def create(self, spec: NewTable) -> dict[str, Any]:
         try:
@@ -219,9 +261,12 @@ class Server:
         table_id = new_table_id()
         tokens = [new_token() if seat == "human" else "" for seat in spec.seats]
         spectators = new_token()
+        grace_s = self.grace_s if spec.grace is None else spec.grace
+        if grace_s < 0:
+            raise TableError(f"grace {grace_s} is negative; give the seconds to wait for the players (0: no limit)")
         record = TableRecord(
             table_id, spec.ruleset, spec.decks, spec.seats, seed, cap, spec.clock * 1000, spec.delay,
-            [token_hash(t) if t else "" for t in tokens], token_hash(spectators),
+            [token_hash(t) if t else "" for t in tokens], token_hash(spectators), int(grace_s * 1000),
         )  # fmt: skip
         live = LiveTable(ruleset, header, self.store.log_path(table_id), bank_ms=record.bank_ms)
         self.store.save(record)
@@ -280,6 +325,15 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
             return JSONResponse({"error": "no such table"}, status_code=404)
         return JSONResponse(status)
 
+    async def extra_time(request: Request) -> Response:
+        if not _admin(request, server):
+            return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
+        try:
+            given = msgspec.json.decode(await request.body(), type=ExtraTime)
+            return JSONResponse(server.extra_time(request.path_params["table"], given))
+        except (msgspec.DecodeError, TableError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
     async def seat_socket(websocket: WebSocket) -> None:
         token = websocket.query_params.get("token", "")
         table = server.table(websocket.path_params["table"], token)
@@ -319,6 +373,7 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table}", table_status),
+        Route("/api/tables/{table}/extra-time", extra_time, methods=["POST"]),
         WebSocketRoute("/ws/{table}", seat_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

@@ -29,10 +29,12 @@ def serve(
     say: Callable[[str], None] = print,
     keep_s: float = KEEP_FINISHED_S,
     mark_s: float = MARK_S,
+    grace_s: float = 0,
 ) -> None:
     """Serve the tables of ``data`` until stopped: open games resume from their logs, ``tables`` are made anew.
-    A finished table stays in memory ``keep_s`` seconds; a person's thinking time is marked every ``mark_s``."""
-    server = Server(data, os.environ.get(ADMIN_ENV) or None, keep_s=keep_s, mark_s=mark_s)
+    A finished table stays in memory ``keep_s`` seconds; a person's thinking time is marked every ``mark_s``; a
+    new table waits ``grace_s`` seconds for its people to sit down (0: no limit) before a no-show loses."""
+    server = Server(data, os.environ.get(ADMIN_ENV) or None, keep_s=keep_s, mark_s=mark_s, grace_s=grace_s)
     base = f"http://{host}:{port}"
 
     @asynccontextmanager

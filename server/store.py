@@ -43,6 +43,7 @@ class TableRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     delay: int  # the spectators' delay, in decisions
     token_hashes: list[str]  # per seat ("" for a bot's seat)
     spectator_hash: str
+    grace_ms: int = 0  # how long the table waits for its people to sit down before a no-show loses (0: no limit)
 
 
 def token_hash(token: str) -> str:

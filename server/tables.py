@@ -6,6 +6,10 @@ of its view, the board and, if it is being asked, the decision again. Spectators
 by ``delay`` decisions. The loop writes every decision to the live log before the next question (``LiveTable``),
 waits for the seat's answer no longer than its time bank (then it forfeits on time, recorded as ``Forfeited``),
 sends errors for answers it cannot take and asks again. Bots sit in seats too, answering from their own view.
+A new table asks nothing, so no clock runs, until every person's seat has been taken (a client has joined it
+with its token: ``present``), or until the table's grace period runs out: then a seat still empty loses the game,
+``Forfeited`` with the reason ``no-show`` (R-CORE-8). A resumed game that had begun does not wait again. A judge's
+extra time (``Table.award``) goes into the live log and the banks at once (R-CORE-7).
 While a person thinks on a clock, the table renews ``LOG.open`` every ``mark_s`` seconds (``LiveTable.note_open``),
 so a crash charges the time the question was open (R-CORE-6).
 
@@ -31,6 +35,7 @@ from annals.queries.pictures.svgboard import render_svg
 from annals.schemas import protocol as p
 from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.judge import Intervention
 from annals.schemas.records import CONCESSION_REASON, TIME_REASON
 from annals.server.store import TableError, TableRecord, matches
 
@@ -132,6 +137,11 @@ class Table:
         self.ended: list[bytes] = []  # each seat's game_over once the game is over
         self.spectator_ended: bytes | None = None  # and the spectators' (made when one is there to get it)
         self.done = asyncio.Event()
+        self.people = [seat for seat, kind in enumerate(record.seats) if kind == "human"]
+        self.present: set[int] = set()  # the people's seats a client has joined so far
+        self.seated = asyncio.Event()  # set when the game may begin: every person sat down (or it had begun)
+        if not self.people or live.over or live.decision_count > 0:
+            self.seated.set()
         for event, decisions in live.replayed_with_decisions():  # a resumed game: its views so far
             self._on_event(event, send=False, decisions=decisions)
         live.listeners.append(self._on_event)
@@ -260,6 +270,10 @@ class Table:
         """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked."""
         conn = Connection(seat, send, boards=boards, svg=svg, hangup=hangup)
         self.connections.append(conn)
+        if seat >= 0:
+            self.present.add(seat)
+            if self.present.issuperset(self.people):
+                self.seated.set()
         stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
         resumed = len(self.history[seat]) if seat >= 0 else 0
         conn.put(p.encode(stream.hello(self.live.clocks(), delay=self.record.delay, resumed_at=resumed)))
@@ -296,9 +310,43 @@ class Table:
         assert isinstance(self.live, LiveTable), "a finished table read back from its log does not run"
         return self.live
 
+    @property
+    def started(self) -> bool:
+        return self.seated.is_set()
+
+    def award(self, record: Intervention) -> Intervention:
+        """A judge's extra time at this table (R-CORE-7): written to the live log, added to the banks; the seat
+        being asked gets its question again with the clocks as they now stand."""
+        written = self._live().award(record)
+        if self.decide is not None:
+            self._to_seat(self.decide.player, p.encode(self._fresh_decide()))
+        return written
+
+    async def _sit_down(self) -> bool:
+        """Wait until every person has sat down, at most the grace period (``record.grace_ms``; 0: no limit):
+        nothing is asked meanwhile, so no clock runs. A seat still empty then loses (no-show, R-CORE-8). True if
+        the game is to be played."""
+        if not self.seated.is_set():
+            try:
+                async with asyncio.timeout(self.record.grace_ms / 1000 if self.record.grace_ms else None):
+                    await self.seated.wait()
+            except TimeoutError:
+                self._live().no_show([seat for seat in self.people if seat not in self.present])
+                self.seated.set()
+                return False
+            while not self.answers.empty():  # answers sent before anything was asked answer nothing
+                who, message = self.answers.get_nowait()
+                if type(message) is p.Concede:
+                    self._live().forfeit(who, CONCESSION_REASON)
+                    return False
+        return True
+
     async def run(self) -> None:
         live = self._live()
         try:
+            if not await self._sit_down():
+                self._finish()
+                return
             while (point := live.question()) is not None:
                 self._boards()
                 self._release_spectators()

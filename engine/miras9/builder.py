@@ -198,10 +198,10 @@ BOARD_FIELDS = frozenset({*PLACING, *STATUS, *COUNTS, *MODS})
 
 
 def place(value: Any, field: str) -> int:
-    """A board position written ``"p2:interior"`` (that player's half of the lane) as its ``loc``."""
+    """A board position written ``"p1:interior"`` (that player's half of the lane) as its ``loc``."""
     side, _, lane = str(value).partition(":")
     if side not in PLAYERS or lane not in LANES:
-        raise SpecError(field, f'{value!r} is not a board position; write e.g. "p2:interior"', value)
+        raise SpecError(field, f'{value!r} is not a board position; write e.g. "p1:interior"', value)
     return loc_of(PLAYERS.index(side), LANES.index(lane))
 
 
@@ -211,7 +211,7 @@ def place_name(loc: int) -> str:
 
 def _arrival(pos: dict[str, Any], s: M9State, labels: dict[str, int]) -> None:
     """``arrival``: every card on the board, by label, in the order it arrived (which orders simultaneous
-    defeats and leaving a wave); default: p1's board entries as written, then p2's."""
+    defeats and leaving a wave); default: p0's board entries as written, then p1's."""
     if "arrival" not in pos:
         return
     order = []
@@ -290,8 +290,8 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
                                 f"{name} out at phase {phase!r}", name)  # fmt: skip
     if phase in ("turn", "setup.done"):  # still the step the last turn ended in (set-up's mulligans before turn 1)
         s.phase = s.step = "attune" if s.turn > 1 else "setup.mulligan"
-    s.active = seat(pos.get("active", "p1"), "position.active")
-    s.first = seat(pos.get("first", "p1"), "position.first")
+    s.active = seat(pos.get("active", "p0"), "position.active")
+    s.first = seat(pos.get("first", "p0"), "position.first")
     for i, lane_name in enumerate(cards_list(pos.get("attacked", []), "position.attacked")):
         if lane_name not in LANES:
             raise SpecError(

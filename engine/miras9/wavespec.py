@@ -13,7 +13,7 @@ a scenario (``builder.from_spec`` reads them with ``read``; ``builder.to_spec`` 
     blockers = [{ card = "b1", blocks = "a1" }]          # picked (step blockers) or committed (after it)
     window = "open"                         # the steps reactions_*, after_wave: "open" (default), "opening" (the
                                             # step just began, its window opens next) or "closed" (both passed)
-    priority = "p2"                         # in a window (the steps reactions_*, after_wave): who may act now
+    priority = "p1"                         # in a window (the steps reactions_*, after_wave): who may act now
     passes = 1                              # consecutive passes so far (default 0)
     stack = [{ card = "s1=rx-counter", target = "a1" }]  # bottom first: a Reaction announced (it is on the stack),
                                             # or { card = "u1", ability = 0, target = "a1" }: a Unit's ability
@@ -286,7 +286,7 @@ def _window(
         if "dest" in value:
             m = str(value["dest"]).split(":")
             if len(m) != 2 or m[0] not in PLAYERS or m[1] not in LANES:
-                raise SpecError(f"{field}.dest", "a destination is a board position, e.g. p2:interior", value["dest"])
+                raise SpecError(f"{field}.dest", "a destination is a board position, e.g. p1:interior", value["dest"])
             dest = PLAYERS.index(m[0]) * 3 + LANES.index(m[1])
         if "ability" in value:
             card = _label(value.get("card"), labels, f"{field}.card")
@@ -298,7 +298,7 @@ def _window(
             controller = cs.ctrl
         else:
             if "controller" not in value:
-                raise SpecError(f"{field}.controller", 'say whose Reaction it is: controller = "p1" or "p2"', "card")
+                raise SpecError(f"{field}.controller", 'say whose Reaction it is: controller = "p0" or "p1"', "card")
             controller = seat(value["controller"], f"{field}.controller")
             label, written = entry(value.get("card"), f"{field}.card")
             cid = card_id(known, names, written, f"{field}.card")

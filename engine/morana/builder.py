@@ -139,8 +139,8 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     Dusk resolved and nothing scored; ``dawn``, the turn begun and nothing drawn [MOR-13]; ``dusk.site1`` ..
     ``dusk.site3``, that Site's resolution begun in Dusk, the Sites left of it resolved [MOR-16]; ``setup``, set-up
     done: decks shuffled, Wardens placed, opening hands drawn (R-MOR-16), the first Dawn next; no ``turn``), committing
-    (at Commit, who takes it now: ``p1``, or ``p2`` once p1 has sealed; ``done``: both have sealed, and Dusk is next),
-    initiative (``p1``, ``p2`` or ``none``: the holder this turn); per player ``warden``, ``slava``, ``embers``,
+    (at Commit, who takes it now: ``p0``, or ``p1`` once p0 has sealed; ``done``: both have sealed, and Dusk is next),
+    initiative (``p0``, ``p1`` or ``none``: the holder this turn); per player ``warden``, ``slava``, ``embers``,
     ``invoked`` (the Invocation used this game), ``invoking`` (sealed this Commit, resolving at Dusk), this turn's
     trackers ``reborns`` (Reborns committed [MOR-23]; default: the cards sealed with ``reborn``), ``offboard``
     (off-board Slava gained [MOR-31]) and ``initiative_granted`` (Initiative granted for the next turn [MOR-29]),
@@ -168,7 +168,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
     s.boundary = step in STAGES or step == "setup"
     if step in SITE_STEPS:
         s.site_begun = s.n  # held as the Site's resolution begins
-    committing = pos.get("committing", "p1" if step == "commit" else "done")  # "done": Dusk is next [MOR-16]
+    committing = pos.get("committing", "p0" if step == "commit" else "done")  # "done": Dusk is next [MOR-16]
     s.committing = COMMIT_DONE if committing == "done" else seat(committing, "position.committing")
     if step not in ("commit", "dawn") and s.committing != COMMIT_DONE:  # (Dawn's Commit is yet to come)
         raise SpecError("position.committing", f"at {step} both Commits are sealed: leave committing out or write "
@@ -263,7 +263,7 @@ def from_spec(spec: dict[str, Any], pool: Pool | None = None) -> Built:
 
 def _commit_order(pos: dict[str, Any], s: MoranaState, labels: dict[str, int]) -> None:
     """``commit_order``: the sealed cards' labels in the order they were committed, which is the order they are
-    revealed in at Dusk (default: as written, p1's Sites left to right, then p2's)."""
+    revealed in at Dusk (default: as written, p0's Sites left to right, then p1's)."""
     if "commit_order" not in pos:
         return
     order = cards_list(pos["commit_order"], "position.commit_order")

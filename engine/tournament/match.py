@@ -116,7 +116,8 @@ class MatchContext:
             self.game(self.ruleset, header, path)
         sign_log(path, self.key)
         log = read_log(path)
-        return log.close.winner, log.close.end_reason, log.close.turns, log.digest
+        winner, reason = log.result  # as it stands: a judge's game loss or override counts (R-EVT-07)
+        return winner, reason, log.close.turns, log.digest
 
 
 def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, seeds: Mapping[str, int]) -> MatchRecord:

@@ -29,3 +29,28 @@ CREATE OR REPLACE TABLE option_kinds (    -- the decision option types of every 
     kind VARCHAR NOT NULL,                 -- the option class name (decisions.chosen_kind)
     fields VARCHAR[] NOT NULL              -- the names of the array's other elements, in order
 );
+
+CREATE TABLE IF NOT EXISTS game_history (  -- the logs a stored game was read from before its log grew (judge frames)
+    game_id VARCHAR NOT NULL,
+    digest VARCHAR NOT NULL,             -- the superseded log's chain digest
+    file VARCHAR NOT NULL,
+    winner INTEGER NOT NULL,             -- its result as it stood (a judge's game loss or override counted)
+    end_reason VARCHAR NOT NULL,
+    events INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    recorded_at TIMESTAMP,               -- the superseded log file's modification time, UTC
+    superseded_at TIMESTAMP NOT NULL,    -- when an ingest replaced it, UTC
+    superseded_by VARCHAR NOT NULL,      -- the digest of the log that replaced it
+    PRIMARY KEY (game_id, digest)
+);
+
+CREATE TABLE IF NOT EXISTS games_removed (  -- games taken out of the database by hand (annals db remove)
+    game_id VARCHAR NOT NULL,
+    digest VARCHAR NOT NULL,
+    file VARCHAR NOT NULL,
+    winner INTEGER NOT NULL,
+    end_reason VARCHAR NOT NULL,
+    events INTEGER NOT NULL,
+    removed_at TIMESTAMP NOT NULL,       -- UTC
+    reason VARCHAR NOT NULL
+);

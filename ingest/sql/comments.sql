@@ -122,6 +122,28 @@ COMMENT ON COLUMN option_kinds.tag IS 'The option''s tag: the first element of i
 COMMENT ON COLUMN option_kinds.kind IS 'Option class name (decisions.chosen_kind)';
 COMMENT ON COLUMN option_kinds.fields IS 'Names of the array''s other elements, in order';
 
+COMMENT ON TABLE game_history IS 'Logs a stored game was read from before its log grew (a judge''s records, a signature or a resumed game appended): re-ingesting the grown log replaced them';
+COMMENT ON COLUMN game_history.game_id IS 'Game id (games.game_id of the game as it now stands)';
+COMMENT ON COLUMN game_history.digest IS 'The superseded log''s chain digest';
+COMMENT ON COLUMN game_history.file IS 'Path the superseded log was ingested from';
+COMMENT ON COLUMN game_history.winner IS 'Its result as it stood: the winning seat, -1 a draw or no result';
+COMMENT ON COLUMN game_history.end_reason IS 'Its end reason as it stood (judge_game_loss, ... when a judge had set it)';
+COMMENT ON COLUMN game_history.events IS 'Events it held';
+COMMENT ON COLUMN game_history.decisions IS 'Decisions it held';
+COMMENT ON COLUMN game_history.recorded_at IS 'The superseded log file''s modification time, UTC (game_dates.recorded_at)';
+COMMENT ON COLUMN game_history.superseded_at IS 'When an ingest replaced it, UTC';
+COMMENT ON COLUMN game_history.superseded_by IS 'Chain digest of the log that replaced it (games.digest, or a later game_history row)';
+
+COMMENT ON TABLE games_removed IS 'Games taken out of the database by hand (annals db remove), with the reason; their logs are untouched';
+COMMENT ON COLUMN games_removed.game_id IS 'Game id of the removed game';
+COMMENT ON COLUMN games_removed.digest IS 'Chain digest of the log it was ingested from';
+COMMENT ON COLUMN games_removed.file IS 'Path of that log';
+COMMENT ON COLUMN games_removed.winner IS 'Its result when removed: the winning seat, -1 a draw or no result';
+COMMENT ON COLUMN games_removed.end_reason IS 'Its end reason when removed';
+COMMENT ON COLUMN games_removed.events IS 'Events removed with it';
+COMMENT ON COLUMN games_removed.removed_at IS 'When it was removed, UTC';
+COMMENT ON COLUMN games_removed.reason IS 'Why, as the organiser gave it (--reason)';
+
 COMMENT ON TABLE quarantine IS 'Log files ingest refused, with the reason; nothing of them is stored elsewhere';
 COMMENT ON COLUMN quarantine.file IS 'Path of the refused file';
 COMMENT ON COLUMN quarantine.file_digest IS 'BLAKE2b of the file''s bytes (hex)';

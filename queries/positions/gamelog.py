@@ -75,7 +75,7 @@ def game_log(source: str, db: Path, path: Path | None = None) -> FoundLog:
     when nothing is there, rebuilt from the database; ``LogGoneError`` when it cannot be, saying why."""
     path = path if path is not None else log_path(source, db)
     if log_exists(path):  # the database is not opened for a log at hand
-        return FoundLog(read_log(path), path, False)
+        return FoundLog(read_log(path, backup_pending=True), path, False)
     con = open_database(db, read_only=True)
     try:
         return logged_or_stored(con, source, path)
@@ -87,7 +87,7 @@ def logged_or_stored(con: duckdb.DuckDBPyConnection, game_id: str, path: Path) -
     """Stored game ``game_id``'s log from ``path`` (where it was ingested from), or rebuilt from the database open
     as ``con`` when nothing is there; ``LogGoneError`` when it cannot be, saying why."""
     if log_exists(path):
-        return FoundLog(read_log(path), path, False)
+        return FoundLog(read_log(path, backup_pending=True), path, False)
     try:
         log = stored_log(con, game_id)
     except StoredReplayError as exc:

@@ -44,7 +44,7 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {
 }  # fmt: skip
 _AFTER = re.compile(r"^\s*after\s+(\d+)\s*:\s*(.*)$")
 _CMP = re.compile(r"^\s*([\w.]+)\s*(==|!=|<=|>=|<|>)\s*([\w.:\-]+)\s*$")
-_IN = re.compile(r"^\s*(\w+)\s+(not\s+in|in)\s+(p[12])\.(\w+)\s*$")
+_IN = re.compile(r"^\s*(\w+)\s+(not\s+in|in)\s+(p[01])\.(\w+)\s*$")
 _DECISION = re.compile(r"^\s*decision\s+(\d+)\s+is\s+(refused|offered)\s*$")
 _EVENT = r"event\s+(\w+)(?:\s+(\w+))?"
 _ORDER = re.compile(rf"^\s*{_EVENT}\s+before\s+{_EVENT}\s*$")
@@ -124,13 +124,13 @@ def expectation_problem(line: str, v: Vocabulary, decisions: int) -> str:
         return _player_word(m.group(4), v, zones_only=True)
     m = _CMP.match(body)
     if m is None:
-        return ("not an expectation; write e.g. 'p2.echo == 1', 'a1 in p2.discard', 'winner == p1', "
+        return ("not an expectation; write e.g. 'p1.echo == 1', 'a1 in p1.discard', 'winner == p0', "
                 "'decision 2 is refused', 'event KIND before event KIND' or 'after 3: a1.wounds == 2'")  # fmt: skip
     left, _, right = m.groups()
     head, _, tail = left.partition(".")
     if head in GAME_FIELDS and not tail:
         if head == "winner" and right not in (*PLAYERS, "none"):
-            return f"winner == {right}: write winner == p1, p2 or none"
+            return f"winner == {right}: write winner == p0, p1 or none"
         return ""
     if head in PLAYERS and tail:
         return _player_word(tail, v)
@@ -139,7 +139,7 @@ def expectation_problem(line: str, v: Vocabulary, decisions: int) -> str:
             return _unknown(tail, "counter of a card", v.card_words)
         return ""
     known = [*PLAYERS, *v.labels, *GAME_FIELDS]
-    return f"{left!r} names no player (p1, p2), card label or game field ({', '.join(GAME_FIELDS)});" + (
+    return f"{left!r} names no player (p0, p1), card label or game field ({', '.join(GAME_FIELDS)});" + (
         did_you_mean(head, known) or " write e.g. p1.echo or a1.wounds"
     )
 
@@ -160,7 +160,7 @@ def decision_problem(line: str, v: Vocabulary) -> str:
     if words and words[0] in PLAYERS:
         words.pop(0)
     if not words:
-        return 'write the option\'s kind, e.g. "p1 pass"'
+        return 'write the option\'s kind, e.g. "p0 pass"'
     if not v.options:
         return ""
     found = v.options.get(norm(words[0]))
@@ -186,7 +186,7 @@ def word_value(word: str, labels: dict[str, int]) -> Any:
         return labels[word]
     if word in LANE_WORDS:
         return LANE_WORDS[word]
-    place = re.fullmatch(r"(p[12])[.:](exterior|interior|space)", word)
+    place = re.fullmatch(r"(p[01])[.:](exterior|interior|space)", word)
     if place:  # a Miras 9 board position: that player's half of the lane
         return PLAYERS.index(place.group(1)) * 3 + LANE_WORDS[place.group(2)]
     if word in PLAYERS:

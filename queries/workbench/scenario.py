@@ -10,11 +10,11 @@ A scenario is a TOML file (the README shows worked examples; ``tests/scenarios/`
     [[cards]]                               # optional: card definitions added or changed (the pool's schema)
     ...
     [position]                              # turn, phase / committing, active, initiative ...
-    [p1]                                    # each player's piles (top card first), hand, board, counters
-    [p2]
+    [p0]                                    # each player's piles (top card first), hand, board, counters
+    [p1]
 
-    decisions = ["p1 declare_at lane=exterior", "p1 add_attacker card=a1", "p1 confirm"]
-    expect = ["after 2: p2.echo == 2", "p2.echo == 1", "a1 in p2.discard", "decision 3 is offered",
+    decisions = ["p0 declare_at lane=exterior", "p0 add_attacker card=a1", "p0 confirm"]
+    expect = ["after 2: p1.echo == 2", "p1.echo == 1", "a1 in p1.discard", "decision 3 is offered",
               "event WaveDeclared before event BattleDamagePaid"]
 
 The position is written the way a judge thinks (``engine.spec``; per ruleset ``engine.miras9.builder.from_spec``
@@ -34,17 +34,21 @@ decision N + 1 is asked or play ends; ``after 0:`` is the position as written):
   ``discard``, ``board``, ``exterior``, ``nav``, ``site2`` ...), ``LABEL.COUNTER OP N`` (``wounds``, ``tapped``,
   ``power`` ...), ``LABEL.zone == ZONE``; ``OP`` one of ``== != < <= > >=``;
 * ``LABEL in pN.ZONE``, ``LABEL not in pN.ZONE``;
-* ``winner == p1`` (``p2``, ``none``), ``over == true``, ``turn == N``, ``phase == NAME``, ``step == NAME``;
+* ``winner == p0`` (``p1``, ``none``), ``over == true``, ``turn == N``, ``phase == NAME``, ``step == NAME``;
 * ``decision N is refused`` (the N-th decision, counted from 1, is not among the options offered: it is recorded
   and play goes on with the next line, so one file holds several refusals), ``decision N is offered``;
 * ``event KIND [LABEL]`` (such an event happened, naming the card), ``no event KIND [LABEL]``,
   ``event KIND [LABEL] before event KIND [LABEL]`` (the first of each, in that order).
 
 Every name is checked when the file is read (``queries.workbench.expectations``): a counter, zone, label, event or
-option kind or field that names nothing is refused with the closest name (``p1.slavaa``: did you mean
+option kind or field that names nothing is refused with the closest name (``p0.slavaa``: did you mean
 ``slava``?), never read as 0. The file comes through the input door (``schemas.inputs``: a regular file, bounded
 in size, nesting and numbers). A re-run replaces the scenario's own earlier log and says so; any other file is
 never written over. ``docs/scenario-files.md`` has the whole of it with examples.
+
+The players are ``p0`` and ``p1``, as logs, boards and judges' commands number them. A file written before
+annals settled on that numbering counts ``p1`` and ``p2``: a file that names no ``p0`` is read so, each ``p1``
+as ``p0`` and each ``p2`` as ``p1`` (``OLD_SPELLING``), and its output says p0 and p1.
 
 A bad file is refused with ``ScenarioError``: the file, the line and field, and the fix.
 """
@@ -85,7 +89,7 @@ from annals.schemas.logfile import FORMAT_VERSION, LogReader, LogWriter
 from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
-TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p1", "p2",
+TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p0", "p1",
                  "decisions", "expect", "wave", "battle_damage", "extra_attack"})  # fmt: skip
 SANDBOX = "no deck-building rules apply (a judge's sandbox); every other consistency check does"
 # A judge's position holds small numbers: a counter, a turn, a modifier. A bigger one is a typing slip, and would
@@ -107,7 +111,8 @@ class Scenario(msgspec.Struct):
     header: LogHeader
     decisions: list[str]
     expect: list[str]
-    text: str  # the file, to find lines in
+    text: str  # the file, to find lines in (in annals' numbering of the players)
+    old_spelling: bool = False  # the file counts its players p1, p2 (``renumbered``)
 
 
 class Outcome(msgspec.Struct):
@@ -144,15 +149,40 @@ def _card_path(doc: dict[str, Any], sections: tuple[str, ...], message: str) -> 
     return sections[0] if sections else "cards"
 
 
+_PLAYER_WORD = re.compile(r"\bp([0-9])\b")
+OLD_SPELLING = " (this file counts its players p1 and p2, the old spelling: read as p0 and p1)"
+
+
+def renumbered(text: str) -> str | None:
+    """A scenario written in the old spelling (players ``p1``, ``p2``: it names no ``p0``) in annals' numbering
+    (``p0``, ``p1``: each name the same length, so every line and column stays where it was); None for a file
+    already in it."""
+    if any(m.group(1) == "0" for m in _PLAYER_WORD.finditer(text)):
+        return None
+    return _PLAYER_WORD.sub(lambda m: f"p{int(m.group(1)) - 1}" if m.group(1) in "12" else m.group(0), text)
+
+
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and check a scenario file (``ScenarioError`` for anything wrong in it)."""
+    """Read and check a scenario file (``ScenarioError`` for anything wrong in it); one in the old spelling of the
+    players (``renumbered``) is read in annals' numbering, and its errors say so."""
     p = str(path)
     try:
-        text = read_text(path, what="scenario", max_bytes=MAX_SCENARIO_BYTES)
+        written = read_text(path, what="scenario", max_bytes=MAX_SCENARIO_BYTES)
     except FileNotFoundError:
         raise ScenarioError(f"{p}: no such file; give the path of a .toml scenario file") from None
     except (InputFileError, PathError) as exc:  # not a regular file, too big, not UTF-8
         raise ScenarioError(str(exc)) from None
+    old = renumbered(written)
+    try:
+        checked = _checked(p, written if old is None else old)
+        return checked if old is None else msgspec.structs.replace(checked, old_spelling=True)
+    except ScenarioError as exc:
+        if old is None:
+            raise
+        raise ScenarioError(f"{exc}{OLD_SPELLING}") from None
+
+
+def _checked(p: str, text: str) -> Scenario:
     try:
         doc = parse_toml(text, where=p, what="scenario", int_range=SCENARIO_INTS)
     except InputFileError as exc:
@@ -191,7 +221,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         validate(ruleset, position, built.state)
         check_continuable(ruleset, position, built.state)  # the rules can go on from it (a wave's step, say)
     except InvalidPositionError as exc:
-        raise _error(p, text, "position", f"{exc}", "position", "p1") from None
+        raise _error(p, text, "position", f"{exc}", "position", "p0") from None
     rules = doc.get("rules", [])
     if not isinstance(rules, list) or not all(isinstance(r, str) and re.fullmatch(r"(M9|MOR)-\d+", r) for r in rules):
         raise _error(p, text, "rules", 'list the paragraphs it decides, e.g. rules = ["M9-086"]')
@@ -225,7 +255,7 @@ def scenario_header(ruleset: Ruleset[Any], built: Built, title: str = "") -> Log
             ruleset_version=ruleset.schema.version,
             card_pool_hash=ruleset.card_pool_hash(),
             seed=1,
-            players=[PlayerInfo("p1", "scenario"), PlayerInfo("p2", "scenario")],
+            players=[PlayerInfo(PLAYERS[0], "scenario"), PlayerInfo(PLAYERS[1], "scenario")],
             decks=built.decks,
             start_position=msgspec.msgpack.encode(state),
             cards=tuple(getattr(ruleset, "extra_cards", ())),
@@ -254,7 +284,7 @@ def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], n
         if who != point.player:
             raise ScenarioError(f"it is {PLAYERS[point.player]}'s decision ({point.point}), not {PLAYERS[who]}'s")
     if not words:
-        raise ScenarioError('write the option\'s kind, e.g. "p1 pass"')
+        raise ScenarioError('write the option\'s kind, e.g. "p0 pass"')
     kind, wanted = norm(words[0]), {}
     for word in words[1:]:
         name, eq, value = word.partition("=")
@@ -370,13 +400,15 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     ruleset = with_cards(get_ruleset(sc.ruleset), sc.header.cards)
     names = names_of(sc)
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
+    if sc.old_spelling:
+        lines.append(f"  players:{OLD_SPELLING}")
+    script = _Script(sc, names, lines)
     events: list[Any] = []
     script = _Script(sc, names, lines, ruleset, events)
 
     def shown(event: Any) -> None:
         events.append(event)
-        line = describe_event(event, names)  # seats as the scenario writes them: p1, p2
-        lines.append("  " + re.sub(r" p([01])  ", lambda m: f" p{int(m.group(1)) + 1}  ", line, count=1))
+        lines.append("  " + describe_event(event, names))
 
     replacing = False
     if log is not None:

@@ -80,21 +80,21 @@ BASE = (ROOT / "tests" / "scenarios" / "miras9" / "battle-damage-point-by-point.
 BAD = {  # what is changed in a good file -> what the one-line error must say (after "FILE:LINE: ")
     "unknown card": (
         ('"a1=char-raider"', '"a1=char-rader"'),
-        r"p1\.board\[0\]\.card: unknown card 'char-rader'",
+        r"p0\.board\[0\]\.card: unknown card 'char-rader'",
     ),
     "card in two places": (
         ('"d1=char-recruit"', '"a1=char-recruit"'),
-        r"p1\.board\[0\]\.card: label 'a1' is used twice",
+        r"p0\.board\[0\]\.card: label 'a1' is used twice",
     ),
     "malformed expectation": (
-        ('"p2.echo == 0"', '"p2.echo === 0"'),
+        ('"p1.echo == 0"', '"p1.echo === 0"'),
         r"expect\[0\]: '.*': not an expectation",
     ),
-    "decision not offered": (('"p1 confirm"', '"p1 add_attacker card=d1"'), r"decisions\[2\]: '.*': not offered"),
-    "negative counter": (("echo = 2", "echo = -2"), r"p2\.echo: -2 must be a whole number, at least 0"),
-    "bad lane": (('lane = "exterior" }', 'lane = "outside" }'), r"p1\.board\[0\]\.lane: 'outside' is not a lane; use"),
+    "decision not offered": (('"p0 confirm"', '"p0 add_attacker card=d1"'), r"decisions\[2\]: '.*': not offered"),
+    "negative counter": (("echo = 2", "echo = -2"), r"p1\.echo: -2 must be a whole number, at least 0"),
+    "bad lane": (('lane = "exterior" }', 'lane = "outside" }'), r"p0\.board\[0\]\.lane: 'outside' is not a lane; use"),
     "bad phase": (('phase = "attack"', 'phase = "battle"'), r"position\.phase: 'battle' is not a phase"),
-    "unknown player": (("[p2]", "[p3]"), r"p3: unknown key; a scenario has"),
+    "unknown player": (("[p1]", "[p3]"), r"p3: unknown key; a scenario has"),
 }
 
 
@@ -126,16 +126,16 @@ def test_a_bad_card_definition_in_a_scenario_names_the_field(tmp_path: Path) -> 
 
 
 ONE_PER_LINE = """decisions = [
-  "p1 declare_at lane=exterior",
-  "p1 add_attacker card=a1",
-  "p1 confirm",
-  "p2 pass",
+  "p0 declare_at lane=exterior",
+  "p0 add_attacker card=a1",
+  "p0 confirm",
   "p1 pass",
+  "p0 pass",
+  "p0 pass",
   "p1 pass",
-  "p2 pass",
-  "p2 pay_point source=echo",
-  "p2 pay_point source=deck",
-  "p2 pay_point source=echo",
+  "p1 pay_point source=echo",
+  "p1 pay_point source=deck",
+  "p1 pay_point source=echo",
 ]
 """
 
@@ -144,7 +144,7 @@ ONE_PER_LINE = """decisions = [
     ("change", "bad"),
     [
         (("echo = 2", "echo = 1"), 9),  # the second 'pay_point source=echo': no Echo left to pay with [M9-087]
-        (('  "p1 pass",\n  "p2 pass",\n  "p2 pay', '  "p2 pass",\n  "p1 pass",\n  "p2 pay'), 5),  # [M9-075]
+        (('  "p0 pass",\n  "p1 pass",\n  "p1 pay', '  "p1 pass",\n  "p0 pass",\n  "p1 pay'), 5),  # [M9-075]
     ],
 )
 def test_an_illegal_decision_written_twice_points_at_the_second(
@@ -164,17 +164,17 @@ def test_an_illegal_decision_written_twice_points_at_the_second(
     assert first < bad  # the same text, earlier and legal
     line = lines.index("decisions = [") + 2 + bad  # one decision a line
     assert lines[line - 1] == lines[line - 1 - (bad - first)] == f'  "{written[bad]}",'
-    refused = ".*(not offered|it is p1's decision)"
+    refused = ".*(not offered|it is p0's decision)"
     with pytest.raises(ScenarioError, match=re.escape(f"{path}:{line}: decisions[{bad}]: ") + refused):
         run_file(path)
 
 
 def test_a_failing_expectation_exits_1_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "wrong.toml"
-    path.write_text(BASE.replace('"p2.echo == 0"', '"p2.echo == 1"'))
+    path.write_text(BASE.replace('"p1.echo == 0"', '"p1.echo == 1"'))
     result = runner.invoke(app, ["scenario", "run", str(path)])
     assert result.exit_code == 1
-    assert "expectation 'p2.echo == 1' failed: p2.echo is 0" in result.stderr
+    assert "expectation 'p1.echo == 1' failed: p1.echo is 0" in result.stderr
     assert "Recruit[d1]" in result.stdout  # every step printed with card names
 
 
@@ -336,3 +336,19 @@ def test_a_wave_the_rules_could_not_reach_is_refused_naming_the_field(tmp_path: 
     path.write_text(WAVE_BASE.replace(old, new, 1))
     with pytest.raises(ScenarioError, match=re.escape(str(path)) + r":\d+: " + message):
         load_scenario(path)
+
+
+def test_a_file_in_the_old_spelling_of_the_players_plays_as_the_same_file_in_annals_numbering(tmp_path: Path) -> None:
+    """Players are p0 and p1 as everywhere else; a file written before (p1 and p2, no p0) is read the same way,
+    and says so."""
+    old = tmp_path / "old.toml"
+    old.write_text(re.sub(r"\bp([01])\b", lambda m: f"p{int(m.group(1)) + 1}", BASE))
+    assert "p0" not in old.read_text() and "[p2]" in old.read_text()
+    (tmp_path / "new.toml").write_text(BASE)
+    new, was = run_file(tmp_path / "new.toml"), run_file(old)
+    assert new.failed == was.failed == ""
+    note = "  players: (this file counts its players p1 and p2, the old spelling: read as p0 and p1)"
+    assert was.lines[1:] == [new.lines[1], note, *new.lines[2:]] and note not in new.lines
+    old.write_text(old.read_text().replace('"p2.echo == 0"', '"p2.echo === 0"'))
+    with pytest.raises(ScenarioError, match=r"expect\[\d+\]: 'p1.echo === 0'.*the old spelling: read as p0 and p1"):
+        load_scenario(old)

@@ -1,0 +1,105 @@
+"""A judge at an event names people, not seats; inside the event's folder the log is re-signed with the event's
+key without ``--key``; a judge's game loss reaches the match file and the standings (R-EVT-07)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.judge import JudgeError, seat_named
+from annals.engine.tournament import event as lib
+from annals.engine.tournament.store import EventStore
+from annals.schemas.event import MatchRecord
+from annals.schemas.logfile import read_log
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> EventStore:
+    """A finished one-round MORANA event of 4 players, best of 3."""
+    folder = tmp_path / "spring"
+    made = runner.invoke(app, ["event", "new", str(folder), "--ruleset", "morana", "--rounds", "1", "--seed", "5",
+                               "--max-turns", "30"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 4)
+    lib.run_event(store)
+    return store
+
+
+def _decided(store: EventStore) -> MatchRecord:
+    return next(m for m in store.matches() if m.winner and m.b)
+
+
+def test_a_judge_names_the_player_and_the_log_is_signed_with_the_events_key_found_by_itself(event: EventStore) -> None:
+    match = _decided(event)
+    game = match.games[0]
+    log = event.folder / game.log
+    seat = 1
+    person = next(p for p in event.players() if p.id == game.seats[seat])
+    done = runner.invoke(app, ["judge", "warn", str(log), "--judge", "R. Vance", "--player", person.name,
+                               "--reason", "slow play"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert f"warning to {person.name} (p{seat}) by judge R. Vance: slow play" in done.output
+    assert "re-signed with the event's key (found in the event's folder)" in done.output
+    checked = runner.invoke(app, ["verify", str(log), "--key", str(event.public_key_path)])
+    assert checked.exit_code == 0, checked.output
+    by_id = runner.invoke(app, ["judge", "note", str(log), "--judge", "R. Vance", "--note", "deck check"])
+    assert by_id.exit_code == 0
+    assert [j.record.player for j in read_log(log).judged] == [seat, -1]
+
+
+def test_an_unknown_player_is_refused_with_the_people_of_the_game(event: EventStore) -> None:
+    log = event.folder / _decided(event).games[0].log
+    before = log.read_bytes()
+    done = runner.invoke(app, ["judge", "warn", str(log), "--judge", "R. Vance", "--player", "Nobody",
+                               "--reason", "slow play"])  # fmt: skip
+    assert done.exit_code == 1
+    assert "no player 'Nobody' in this game; name one of" in done.output and "(id " in done.output
+    assert log.read_bytes() == before
+
+
+def test_seat_named_takes_an_id_a_name_a_seat_or_a_seat_number(event: EventStore) -> None:
+    game = _decided(event).games[0]
+    header = read_log(event.folder / game.log).header
+    names = [info.name for info in header.players]
+    for seat in (0, 1):
+        assert seat_named(header, game.seats[seat]) == seat
+        assert seat_named(header, names[seat].upper()) == seat
+        assert seat_named(header, f"p{seat}") == seat == seat_named(header, str(seat))
+    with pytest.raises(JudgeError, match="give the seat p0 to p1"):
+        seat_named(header, "p2")
+
+
+def test_a_judges_game_loss_reaches_the_match_and_the_standings(event: EventStore) -> None:
+    """[R-EVT-07] The match's winner gets a game loss in a game they won: the match file counts that game for the
+    other player, and the standings follow; nothing else of the event changes."""
+    match = _decided(event)
+    winner = match.winner
+    loser = match.b if winner == match.a else match.a
+    game = next(g for g in match.games if g.winner == winner)
+    wins = {winner: max(match.wins_a, match.wins_b) - 1, loser: min(match.wins_a, match.wins_b) + 1}
+    points_before = {s.player: s.points for s in lib.current_standings(event)}
+    done = runner.invoke(app, ["judge", "game-loss", str(event.folder / game.log), "--judge", "R. Vance",
+                               "--player", winner, "--reason", "marked cards"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    after = event.match(match.round, match.table)
+    assert after is not None
+    assert (after.wins_a, after.wins_b) == (wins[after.a], wins[after.b])
+    expected = "" if wins[winner] == wins[loser] else max(wins, key=lambda k: wins[k])
+    assert after.winner == expected
+    judged = next(g for g in after.games if g.number == game.number)
+    assert (judged.winner, judged.end_reason) == (loser, "judge_game_loss")
+    assert judged.digest == read_log(event.folder / game.log).digest
+    points = {s.player: s.points for s in lib.current_standings(event)}
+    gained = 3 if expected == loser else 1
+    assert points[loser] == points_before[loser] + gained and points[winner] == points_before[winner] - 3 + (
+        gained == 1
+    )
+    others = [m for m in event.matches() if (m.round, m.table) != (match.round, match.table)]
+    assert all(points[p] == points_before[p] for m in others for p in (m.a, m.b) if p)
+    assert "match round 1 table" in done.output
