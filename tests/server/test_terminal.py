@@ -74,7 +74,7 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
     try:
         _wait(t, "your decision (commit)")
         for command, expect in (("help", "card NAME"), ("board", "you are p0"), ("hand", "spirit, cost"),
-                                ("log 5", "Embers Changed"), ("99", "is not an option")):  # fmt: skip
+                                ("log 5", "Ember at Dawn"), ("99", "is not an option")):  # fmt: skip
             t.keys(command, "Enter")
             _wait(t, expect, after=f"> {command}")
         found = re.search(r"^ +(\S[^#\n]*?) \(#\d+\): (spirit|charm), cost", t.screen(), re.MULTILINE)
@@ -98,7 +98,7 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
                 sent_at = screen
             time.sleep(0.03)
         screen = _wait(t, "CLIENT-EXITED")
-        assert "game over: " in screen and "result: player" in screen
+        assert "game over: " in screen and re.search(r"result: \S+ (\(you\) )?wins?", screen)
     finally:
         t.close()
     info = running.wait_over(table["table"])
