@@ -24,7 +24,7 @@ seen = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        assert message["protocol"] == 2 and message["seat"] == 0
+        assert message["protocol"] == 3 and message["seat"] == 0
     elif message["type"] == "event":
         seen += 1
     elif message["type"] == "decide":

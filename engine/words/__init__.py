@@ -129,12 +129,12 @@ class Words:
         said = self._said.event(self, kind.__name__, event) if self._said is not None else None
         if said is None and self._said is not None and kind.__name__ in self._said.SILENT:
             return None
-        return said if said is not None else self._fallback(kind.__name__, event)
+        return said if said is not None else self._fallback(kind.__name__, event, 4)
 
     def option(self, option: Any, point: str = "") -> str:
         """An option in words; ``point`` (the decision point's name) says what a pass ends."""
         said = self._said.option(self, type(option).__name__, option, point) if self._said is not None else None
-        return said if said is not None else words_of(type(option).__name__)
+        return said if said is not None else self._fallback(type(option).__name__, option, 0)
 
     def refs(self, option: Any) -> Refs:
         return self._said.refs(type(option).__name__, option) if self._said is not None else Refs()
@@ -148,7 +148,13 @@ class Words:
         why = END_REASONS.get(reason, words_of(reason))
         return f"{self.who(winner)} wins: {why}" if winner >= 0 else f"no winner: {why}"
 
-    def _fallback(self, kind: str, event: Any) -> str:
-        """An event kind without a sentence of its own (a new one): its name in words and who did it."""
-        spaced = "".join(" " + ch.lower() if ch.isupper() else ch for ch in kind).strip()
-        return f"{self.who(event.player)}: {spaced}"
+    def _fallback(self, kind: str, record: Any, skip: int) -> str:
+        """A record without a sentence of its own (a ruleset without words, such as the tests' toy game): its kind
+        in words and its fields after the first ``skip``, card instances named."""
+        spaced = "".join(" " + ch if ch.isupper() else ch for ch in kind).strip()
+        parts = []
+        for field in record.__struct_fields__[skip:]:
+            value = getattr(record, field)
+            said = self.card(value) if type(value) is int and value >= CARDS_PER_PLAYER else str(value)
+            parts.append(f"{field.replace('_', ' ')} {said}")
+        return spaced + (": " + ", ".join(parts) if parts else "")
