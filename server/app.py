@@ -5,10 +5,13 @@
 * ``GET /static/NAME``             its files (Starlette's ``StaticFiles``: nothing outside that folder);
 * ``WS /ws/ID?token=T``            a seat (or, with the spectators' token, a spectator) of table ID: the protocol
   of ``schemas.protocol``, one or more JSON messages per text frame, one per line; ``&boards=0`` for no board
-  messages, ``&svg=1`` for boards drawn as SVG. A wrong token, or one of another table, is refused before the
+  messages, ``&svg=1`` for boards drawn as SVG, ``&automatic=1&auto_pass=1&stops=A,B`` for the seat's settings
+  from its first question (the protocol's ``settings``, ``engine.forced``). A wrong token, or one of another
+  table, is refused before the
   socket opens (403);
 * ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
-  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?}``; the answer holds
+  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?, "cover_ms"?}``
+  (``cover_ms``: the longest cover delay of a hidden automatic pass, ``engine.forced``); the answer holds
   the seats' and the spectators' tokens, shown only this once;
 * ``GET /api/tables``              the tables in the server's memory, each with whether it is over (admin token);
 * ``GET /api/tables/ID``           whether the game is over, its result and log (admin token); a finished table
@@ -37,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import annals.clients
+from annals.engine import forced
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import SimulationError, make_header
 from annals.engine.table import LiveTable
@@ -70,6 +74,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     max_turns: int | None = None
     clock: int = DEFAULT_CLOCK_S  # seconds per seat (0: no clock)
     delay: int = 0
+    cover_ms: int = -1  # the longest cover delay of a hidden automatic pass (-1: engine.forced.COVER_S)
 
 
 class Server:
@@ -202,7 +207,8 @@ class Server:
         )  # fmt: skip
         live = LiveTable(ruleset, header, self.store.log_path(table_id), bank_ms=record.bank_ms)
         self.store.save(record)
-        self._start(Table(record, live, mark_s=self.mark_s))
+        cover = forced.COVER_S if spec.cover_ms < 0 else (spec.cover_ms / 4000, spec.cover_ms / 1000)
+        self._start(Table(record, live, mark_s=self.mark_s, cover_s=cover))
         return {"table": table_id, "tokens": tokens, "spectator_token": spectators, "game_id": header.game_id}
 
     async def stop(self) -> None:
@@ -262,7 +268,8 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         await websocket.accept()
         boards = websocket.query_params.get("boards", "1") != "0"
         svg = websocket.query_params.get("svg", "0") == "1"
-        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close)
+        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close,
+                            settings=_settings(websocket.query_params))  # fmt: skip
         try:
             while True:
                 data = await websocket.receive_text()
@@ -274,6 +281,8 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
                 if seat == SPECTATOR:
                     conn.put(p.encode(p.Error(p.SPECTATOR, "a spectator watches; only a seat's token can act")))
                     continue
+                if type(message) is p.Settings:
+                    table.set_settings(seat, message)  # then queued too: it may answer the question now asked
                 table.answers.put_nowait((seat, message))
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -290,6 +299,15 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _settings(query: Any) -> p.Settings | None:
+    """``&automatic=1&auto_pass=1&stops=my_attack,opponent_reaction`` on a seat's socket address: its settings
+    from the first question on (a ``settings`` message can only follow a question already sent)."""
+    if not any(k in query for k in ("automatic", "auto_pass", "stops")):
+        return None
+    stops = [s for s in query.get("stops", "").split(",") if s]
+    return p.Settings(query.get("automatic", "0") == "1", query.get("auto_pass", "0") == "1", stops)
 
 
 def _sender(websocket: WebSocket) -> Any:

@@ -46,6 +46,7 @@ class MoranaRuleset:
     state_type = MoranaState
     default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
     confirm_options = frozenset({"Done", "Invoke"})  # seals the Commit; the Invocation is once a game [MOR-33]
+    hand_points = frozenset({"commit"})  # a lone Seal is forced by the hand's costs, which are hidden (engine.forced)
     apply = reducer.apply
     card_sections = SECTIONS  # the tables of a card file (``schemas.carddefs.load_card_file``)
 
