@@ -15,7 +15,12 @@
   the seats' and the spectators' tokens, shown only this once;
 * ``GET /api/tables``              the tables in the server's memory, each with whether it is over (admin token);
 * ``GET /api/tables/ID``           whether the game is over, its result and log (admin token); a finished table
-  that has left memory is answered from its closed log.
+  that has left memory is answered from its closed log;
+* ``GET /replay/ID?token=T``       once the game is over: the replay viewer of the game as that seat saw it (the
+  spectators' token: the spectator view);
+* ``GET /log/ID?token=T``          once the game is over: the game in words as that seat saw it (``annals show``);
+* ``POST /api/rematch/ID?token=T`` once a casual game (no tournament) is over: the same table again, the seats
+  as they were; each seat that asks is given its own token of the new table (the first to ask makes it).
 
 A finished table stays in memory ``keep_s`` seconds (``annals serve --keep-finished``), then is dropped and its
 clients' sockets closed; a seat or spectator that comes for it later is served it read back from the log.
@@ -34,7 +39,7 @@ from typing import Any
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -44,8 +49,12 @@ from annals.engine import forced
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import SimulationError, make_header
 from annals.engine.table import LiveTable
+from annals.engine.views import view_log
+from annals.engine.words.story import render_story
+from annals.queries.pictures.viewer import viewer_html
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError
+from annals.schemas.logfile import read_log
 from annals.server.store import (
     Signature,
     Store,
@@ -93,6 +102,7 @@ class Server:
         # the last FINISHED_KEPT tables dropped, each with its log's signature: reused while the log is unchanged
         self.finished: OrderedDict[str, tuple[Signature, Table]] = OrderedDict()
         self.read_back = 0  # finished tables read back from their logs (what ``finished`` saves)
+        self.rematches: dict[str, tuple[str, list[str]]] = {}  # a finished table's rematch: its id, tokens not given
 
     def resume_all(self) -> list[str]:
         """Start again every open game of the data folder, from its live log."""
@@ -211,6 +221,29 @@ class Server:
         self._start(Table(record, live, mark_s=self.mark_s, cover_s=cover))
         return {"table": table_id, "tokens": tokens, "spectator_token": spectators, "game_id": header.game_id}
 
+    def rematch(self, table_id: str, token: str) -> dict[str, Any]:
+        """The same table again for a seat of a casual game that is over (``TableError`` otherwise): made by the
+        first seat to ask; each seat is given its own token of it, once."""
+        table = self.table(table_id, token)
+        seat = table.seat_for(token) if table is not None else None
+        if table is None or seat is None or seat < 0:
+            raise TableError("only a seat of this table can ask for a rematch")
+        if not table.live.over:
+            raise TableError("the game is not over yet")
+        if table.live.header.tournament is not None:
+            raise TableError("a tournament game has no rematch: the event's pairings say who plays next")
+        made = self.rematches.get(table_id)
+        if made is None:
+            r = table.record
+            spec = NewTable(r.ruleset, r.decks, r.seats, None, r.max_turns, r.bank_ms // 1000, r.delay)
+            created = self.create(spec)
+            made = self.rematches[table_id] = (created["table"], list(created["tokens"]))
+        new_id, tokens = made
+        mine, tokens[seat] = tokens[seat], ""
+        if not mine:
+            raise TableError("this seat has been given its token of the rematch already")
+        return {"table": new_id, "token": mine}
+
     async def stop(self) -> None:
         for handle in self.drops.values():
             handle.cancel()
@@ -258,6 +291,42 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
             return JSONResponse({"error": "no such table"}, status_code=404)
         return JSONResponse(status)
 
+    def finished_view(request: Request) -> tuple[Path, int] | Response:
+        """The closed log of a table and the view its token opens, or the error response."""
+        token = request.query_params.get("token", "")
+        table = server.table(request.path_params["table"], token)
+        seat = table.seat_for(token) if table is not None else None
+        if table is None or seat is None:
+            return JSONResponse({"error": "no such table for this token"}, status_code=403)
+        if not table.live.over:
+            return JSONResponse({"error": "the game is not over yet"}, status_code=409)
+        return Path(table.live.path), seat
+
+    async def replay(request: Request) -> Response:
+        found = finished_view(request)
+        if isinstance(found, Response):
+            return found
+        path, seat = found
+        view = "spectator" if seat < 0 else f"player{seat}"
+        page = await asyncio.to_thread(lambda: viewer_html(read_log(path), view))
+        return HTMLResponse(page)
+
+    async def story(request: Request) -> Response:
+        found = finished_view(request)
+        if isinstance(found, Response):
+            return found
+        path, seat = found
+        lines = await asyncio.to_thread(lambda: list(render_story(view_log(read_log(path), seat))))
+        return PlainTextResponse("\n".join(lines) + "\n")
+
+    async def rematch(request: Request) -> Response:
+        token = request.query_params.get("token", "")
+        try:
+            made = server.rematch(request.path_params["table"], token)
+        except TableError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse(made, status_code=201)
+
     async def seat_socket(websocket: WebSocket) -> None:
         token = websocket.query_params.get("token", "")
         table = server.table(websocket.path_params["table"], token)
@@ -295,6 +364,9 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table}", table_status),
+        Route("/api/rematch/{table}", rematch, methods=["POST"]),
+        Route("/replay/{table}", replay),
+        Route("/log/{table}", story),
         WebSocketRoute("/ws/{table}", seat_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

@@ -120,7 +120,9 @@ class Words:
 
     def event(self, event: Any) -> str | None:
         kind = type(event)
-        if kind is ClockCharged:
+        if kind is ClockCharged:  # a quick answer's charge is no news (the clocks show the time left)
+            if event.spent_ms < 1000:
+                return None
             return f"{self.who(event.player)} took {event.spent_ms / 1000:.1f} s ({event.left_ms // 1000} s left)"
         if kind is Forfeited:
             why = {"time": "out of time", "concession": "concedes", "timeout": "its program did not answer"}
