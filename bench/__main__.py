@@ -15,6 +15,7 @@ BENCHMARKS = [
     "bench.reports",
     "bench.tournament",
     "bench.scale",
+    "bench.clicks",
 ]
 
 
