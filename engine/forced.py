@@ -26,10 +26,10 @@ from typing import Any, Final
 import msgspec
 
 from annals.engine.core import DecisionPoint, Ruleset
+from annals.schemas.protocol import STOPS
 
 PUBLIC: Final = "public"
 HIDDEN: Final = "hidden"
-STOPS: Final = ("opponent_reaction", "my_attack")
 COVER_S: Final = (0.4, 1.6)  # the range of a hidden automatic pass's cover delay, in seconds
 _cover = random.SystemRandom()  # never the game's generator: a cover delay must not change the game
 

@@ -90,7 +90,8 @@ class SeatStream:
             who = f"p{h}" if 0 <= h < CARDS_PER_PLAYER else (self.label(h) if h >= 0 else "game")
             counters[f"{who}:{counter}"] = pos.counters[key]
         hidden = max(self._total - sum(1 for c in pos.cards if c < TOKEN_BASE), 0)
-        return p.Board(s.turn, s.step, listed, counters, hidden, svg)
+        sizes = getattr(self.ruleset, "pile_sizes", None)
+        return p.Board(s.turn, s.step, listed, counters, hidden, svg, sizes(s) if sizes is not None else {})
 
     def label(self, value: int) -> str:
         """A card instance in words: its name when the seat knows it, else ``a hidden card``. A known instance's

@@ -107,6 +107,7 @@ class Board(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, t
     counters: dict[str, int]
     hidden: int
     svg: str = ""
+    piles: dict[str, int] = {}  # each player's piles by size, hidden cards counted (``"p1:hand": 5``)
 
 
 class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):

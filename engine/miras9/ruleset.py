@@ -290,6 +290,11 @@ class M9Ruleset:
         if card in s.cards and card % 1000 != LEADER_INDEX:  # the Planet is face-up from the start
             s.cards[card].cid = card_id
 
+    def pile_sizes(self, s: M9State) -> dict[str, int]:
+        """Each player's piles by size (``"p0:deck"``), hidden cards counted: what the board shows of them."""
+        zones = ("deck", "hand", "resource", "used", "discard", "exile")
+        return {f"p{side}:{zone}": len(getattr(pl, zone)) for side, pl in enumerate(s.players) for zone in zones}
+
     def position(self, s: M9State) -> Position:
         cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}
         counters: dict[str, int] = {}

@@ -122,6 +122,10 @@ class MoranaRuleset:
         if card % 1000 != LEADER_INDEX:  # the Wardens are face-up from the start [MOR-07]
             s.ids[instance_owner(card)][deck_index(card)] = card_id
 
+    def pile_sizes(self, s: MoranaState) -> dict[str, int]:
+        """Each player's piles by size (``"p0:deck"``), hidden cards counted: what the board shows of them."""
+        return {f"p{side}:{zone}": len(getattr(s, zone)[side]) for side in (0, 1) for zone in ("deck", "hand", "nav")}
+
     def position(self, s: MoranaState) -> Position:
         cards: dict[int, str] = {}
         counters: dict[str, int] = {}
