@@ -109,3 +109,39 @@ def test_a_stop_keeps_the_question(running: Running) -> None:
     kept = [m for m in got if m["type"] == "decide" and m["player"] == 0 and len(m["options"]) == 1]
     assert any(type(e).__name__ == "WaveDeclared" and e.player == 0 for e in read_log(log).events)
     assert kept and all(m["stop"] == "my_attack" and m["point"] == "priority" for m in kept)
+
+
+def test_the_table_finished_offers_its_replay_its_words_and_a_rematch(running: Running) -> None:
+    """Once over, a seat's token opens the replay of its own view, the game in words, and a rematch (the same
+    table again, a token for each seat that asks, once); before the end, none of them; another token, nothing."""
+    import urllib.error
+    import urllib.request
+
+    table = running.table("morana", ["clash", "glory"], ["human", "human"], cover_ms=20)
+    ids, (mine, theirs) = table["table"], table["tokens"]
+    early = running.api(f"/api/rematch/{ids}?token={mine}", {})
+    assert early[0] == 409 and "not over" in early[1]["error"]
+    with running.socket(ids, mine) as ws:
+        ws.send(json.dumps({"type": "concede"}))
+        running.wait_over(ids)
+
+    def get(path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(running.base + path, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, ""
+
+    status, story = get(f"/log/{ids}?token={theirs}")
+    assert status == 200 and story.splitlines()[-1].startswith("Result: ") and "concede" in story
+    status, page = get(f"/replay/{ids}?token={mine}")
+    assert status == 200 and "player0" in page
+    assert get(f"/log/{ids}?token=nonsense")[0] == 403
+    first = running.api(f"/api/rematch/{ids}?token={mine}", {})
+    second = running.api(f"/api/rematch/{ids}?token={theirs}", {})
+    assert first[0] == second[0] == 201 and first[1]["table"] == second[1]["table"]
+    assert first[1]["token"] != second[1]["token"]
+    again = running.api(f"/api/rematch/{ids}?token={mine}", {})
+    assert again[0] == 409
+    with running.socket(first[1]["table"], second[1]["token"]) as ws:
+        assert recv(ws)["seat"] == 1  # the rematch's seat 1 is the seat that was 1
