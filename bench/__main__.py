@@ -24,6 +24,7 @@ BENCHMARKS = [
     "bench.pairing",
     "bench.server",
     "bench.scale",
+    "bench.clicks",
 ]
 
 

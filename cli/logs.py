@@ -11,6 +11,7 @@ import typer
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
+from annals.engine.words.story import render_story
 from annals.queries.positions.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
@@ -34,16 +35,19 @@ def show(
     numbered: bool = typer.Option(
         False, "--numbered", help="Number the decisions (?N), as judge backup --to names them."
     ),
-    fmt: Literal["text", "json"] = typer.Option("text", "--format", "-f", help="json: one JSON record per line."),
+    fmt: Literal["text", "records", "json"] = typer.Option(
+        "text", "--format", "-f", help="text: sentences; records: one record per line; json: one JSON record per line."
+    ),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
     ),
 ) -> None:
-    """Print logs as text, one line per event, the result last.
+    """Print logs in words, one sentence per event, the result last.
 
-    Each event line has its coordinates (event number, turn, step, player) and its fields, card instances named
-    (char-recruit#1003). With --format json each line is one JSON record: the header, every event and decision,
-    and the result.
+    Each line is an event a person follows as a sentence with card names (its number and turn first), or a
+    decision and what was chosen. With --format records each line is a record: coordinates (event number, turn,
+    step, player) and fields, card instances named (char-recruit#1003). With --format json each line is one JSON
+    record: the header, every event and decision, and the result.
 
     A game id stands for the log the database's game was ingested from, rebuilt from the database when that file
     is gone (every view as from the file).
@@ -57,9 +61,14 @@ def show(
         for i, source in enumerate(sources):
             found = game_log(str(source), database)
             game = view_log(found.log, viewer)
-            if len(sources) > 1 and fmt == "text":
+            if len(sources) > 1 and fmt != "json":
                 out.print(f"{'' if i == 0 else chr(10)}== {source}", markup=False)
-            lines = render_jsonl(game) if fmt == "json" else render_log(game, named=True, numbered=numbered)
+            if fmt == "json":
+                lines = render_jsonl(game)
+            elif fmt == "records":
+                lines = render_log(game, named=True, numbered=numbered)
+            else:
+                lines = render_story(game, numbered=numbered)
             for line in lines:
                 out.print(line, markup=False)
             if found.rebuilt:

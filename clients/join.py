@@ -8,11 +8,13 @@ connection is retried with the same token, up to ``RETRIES`` times: the table se
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import signal
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from rich.console import Console
@@ -30,14 +32,17 @@ class JoinError(AnnalsError, ConnectionError):
     """The table refused the token, or cannot be reached."""
 
 
-def socket_url(url: str, token: str, *, boards: bool = True) -> str:
-    """``http(s)://HOST/play/ID`` or ``ws(s)://HOST/ws/ID`` as the seat's socket address with its token."""
+def socket_url(url: str, token: str, *, boards: bool = True, settings: p.Settings | None = None) -> str:
+    """``http(s)://HOST/play/ID`` or ``ws(s)://HOST/ws/ID`` as the seat's socket address with its token (and the
+    seat's settings, which then hold from its first question: ruling R-CORE-8)."""
     parts = urlsplit(url)
     scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
     if scheme not in ("ws", "wss"):
         raise JoinError(f"{url!r} is not a table's address; give http://HOST:PORT/play/ID or ws://HOST:PORT/ws/ID")
     path = parts.path.replace("/play/", "/ws/", 1)
-    query = urlencode({"token": token, **({} if boards else {"boards": "0"})})
+    said = {} if settings is None else {"automatic": int(settings.automatic), "auto_pass": int(settings.auto_pass),
+                                        "stops": ",".join(settings.stops)}  # fmt: skip
+    query = urlencode({"token": token, **({} if boards else {"boards": "0"}), **said})
     return urlunsplit((scheme, parts.netloc, path, query, ""))
 
 
@@ -54,31 +59,50 @@ def _unblock_ctrl_c() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+_typed = bytearray()  # what was read from the terminal past the last whole line: never dropped
+
+
 def read_line(prompt: str) -> str:
     """``input()`` that Ctrl-C always interrupts: it waits in short ``select`` calls, so Python runs its signal
-    handler in the main thread even when the kernel delivered SIGINT to the socket's thread."""
+    handler in the main thread even when the kernel delivered SIGINT to the socket's thread. It reads the file
+    descriptor itself and keeps what follows a line for the next call: keys typed right after Ctrl-C, before the
+    question it asks is printed, wait for it rather than vanish in a buffer ``select`` cannot see."""
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    while not select.select([sys.stdin], [], [], 0.1)[0]:
-        pass
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
+    fd = sys.stdin.fileno()
+    while b"\n" not in _typed:
+        if not select.select([fd], [], [], 0.1)[0]:
+            continue
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            if _typed:
+                break
+            raise EOFError
+        _typed.extend(chunk)
+    line, sep, rest = bytes(_typed).partition(b"\n")
+    _typed[:] = rest
+    return (line + sep).decode(errors="replace")
 
 
 def join(url: str, token: str, read_line: Callable[[str], str], console: Console) -> p.GameOver | None:
     """Play the seat to the end of the game (or until the person leaves); returns the result."""
-    ui = TerminalUI(read_line, console)
-    address = socket_url(url, token)
+    sockets: list[Any] = []  # the socket of the moment: the person's new settings go to the table at once
+
+    def send_settings(settings: p.Settings) -> None:
+        if sockets:
+            sockets[-1].send(p.encode(settings).decode())
+
+    ui = TerminalUI(read_line, console, on_settings=send_settings)
     tries = 0
     while ui.over is None:
         try:
+            address = socket_url(url, token, settings=ui.settings)  # as they are now, after a reconnection too
             with (
                 _main_thread_takes_ctrl_c(),
                 connect(address, open_timeout=10, max_size=p.MAX_MESSAGE_BYTES * 64, ping_interval=None) as ws,
             ):
                 _unblock_ctrl_c()
+                sockets[:] = [ws]
                 tries = 0
                 waiting: list[p.ServerMessage] = []
                 while ui.over is None:

@@ -20,17 +20,29 @@ from typing import IO, Any
 from rich.console import Console
 from rich.table import Table
 
+from annals.engine import forced
 from annals.schemas import protocol as p
 
 HELP = """commands:
   N            choose option N (you are asked to confirm a choice that cannot be taken back)
-  board        the board as you see it: cards by zone with their names, counters
+  board        the board as you see it: each player's piles (sizes, hidden cards counted), Echo or Embers and
+               Slava, the lanes or Sites with the cards in them and their marks
   hand         your hand
   card NAME    a card's text (any card you can see; part of the name is enough)
   log [N]      the last N events in words (20 by default)
   options      the decision again
+  auto on|off  the table answers a question with one answer for you (on at the start)
+  pass on|off  the table also passes for you when you hold nothing you could play (on at the start)
+  stop NAME    keep asking at a stop although the answer is lone: stop my_attack, stop opponent_reaction
+               (the same again removes it)
   help         this list
-  Ctrl-C       leave the game (it counts as a concession)"""
+  Ctrl-C       leave the game (it counts as a concession; you are asked first)
+marks:
+  *            after an option: a final answer (it ends your part of the step, or happens once a game);
+               you are asked to confirm it
+  stop: NAME   the question was kept by your stop NAME although it has one answer
+  tapped, Attuned, wounds N, ATK/GRIT +N, shield N, Power N   a card's state on the board
+  face-down    a card committed behind the screen (yours; the opponent's show as hidden cards)"""
 
 LOG_KEPT = 500
 _INSTANCE = re.compile(r"#(\d{4})\)")
@@ -41,9 +53,19 @@ class Leave(Exception):
 
 
 class TerminalUI:
-    def __init__(self, read_line: Callable[[str], str], console: Console, *, confirm: bool = True):
+    def __init__(
+        self,
+        read_line: Callable[[str], str],
+        console: Console,
+        *,
+        confirm: bool = True,
+        on_settings: Callable[[p.Settings], None] | None = None,
+    ):
         self._read = read_line
         self.out = console
+        # what the table answers for the person (ruling R-CORE-8): lone questions and lone passes, no stops
+        self.settings = p.Settings(automatic=True, auto_pass=True)
+        self._on_settings = on_settings  # a client over a socket sends the new settings to the table
         self.confirming = confirm  # False for answers piped in (not a terminal): a script has no second thoughts
         self.hello: p.Hello | None = None
         self.board: p.Board | None = None
@@ -109,6 +131,9 @@ class TerminalUI:
                                                                      enumerate(d.clock_ms))  # fmt: skip
         self.out.print(f"\nyour decision ({d.point}), turn {self.board.turn if self.board else '?'}{clock}:",
                        markup=False)  # fmt: skip
+        if d.question:
+            self.out.print(f"  {d.question}" + (f"  (stop: {d.stop.replace('_', ' ')})" if d.stop else ""),
+                           markup=False)  # fmt: skip
         for o in d.options:
             mark = " *" if o.confirm else ""
             self.out.print(f"  {o.index:>3}  {o.text}{mark}", markup=False)
@@ -118,7 +143,8 @@ class TerminalUI:
         if b is None:
             self.out.print("no board yet", markup=False)
             return
-        self.out.print(render_board(b, self.seat))
+        names = [pl.name for pl in self.hello.players] if self.hello is not None else None
+        self.out.print(render_board(b, self.seat, names))
 
     def show_hand(self) -> None:
         b = self.board
@@ -183,8 +209,32 @@ class TerminalUI:
                     self.out.print(f"  {entry}", markup=False)
             elif word in ("options", ""):
                 self.show_options()
+            elif word in ("auto", "pass", "stop"):
+                self.change(word, rest.strip())
             else:
                 self.out.print(f"  {text!r} is not an option or a command: type a number, or help", markup=False)
+
+    def change(self, word: str, value: str) -> None:
+        """``auto on|off``, ``pass on|off``, ``stop NAME``: the settings, sent to the table at once."""
+        st = self.settings
+        if word == "stop":
+            if value not in p.STOPS:
+                self.out.print(f"  no stop {value!r}: use one of {', '.join(p.STOPS)}", markup=False)
+                return
+            stops = [x for x in st.stops if x != value] + ([] if value in st.stops else [value])
+            st = p.Settings(st.automatic, st.auto_pass, stops)
+        elif value in ("on", "off"):
+            on = value == "on"
+            st = p.Settings(on, st.auto_pass, st.stops) if word == "auto" else p.Settings(st.automatic, on, st.stops)
+        else:
+            self.out.print(f"  {word} takes on or off", markup=False)
+            return
+        self.settings = st
+        said = ", ".join(st.stops) or "none"
+        self.out.print(f"  lone answers {'on' if st.automatic else 'off'}, passes for you "
+                       f"{'on' if st.auto_pass else 'off'}, stops: {said}", markup=False)  # fmt: skip
+        if self._on_settings is not None:
+            self._on_settings(st)
 
     def ask_leave(self) -> bool:
         try:
@@ -193,27 +243,68 @@ class TerminalUI:
             return True
 
 
-def render_board(b: p.Board, seat: int) -> Table:
-    """The board message as a rich table: a column per side, a row per zone, counters last."""
-    sides = sorted({z.side for z in b.zones} | {k.partition(":")[0] for k in b.counters if k.startswith("p")})
-    title = f"turn {b.turn}, {b.step}" + (f" - you are p{seat}" if seat >= 0 else " - spectator")
-    table = Table(title=title, show_lines=True)
-    table.add_column("zone", style="bold")
-    for side in sides:
-        table.add_column(side)
-    by_zone: dict[str, dict[str, str]] = {}
-    for z in b.zones:
-        cards = f"{len(z.cards)} cards" if z.zone == "deck" else ", ".join(c.name for c in z.cards)
-        by_zone.setdefault(z.zone, {})[z.side] = cards
-    for zone, cells in by_zone.items():
-        table.add_row(zone, *(cells.get(side, "") for side in sides))
-    counters: dict[str, list[str]] = {}
-    for key, value in b.counters.items():
+def _place(zone: str, names: list[str]) -> str:
+    """A zone as the board names it: ``lane:0:exterior`` is p0's EXTERIOR lane, ``site:2`` is Site 2."""
+    parts = zone.split(":")
+    if len(parts) == 3 and parts[1].isdigit():
+        side = names[int(parts[1])] if int(parts[1]) < len(names) else f"p{parts[1]}"
+        return f"{side}: {parts[2].upper()} {'Site' if parts[0] == 'site' else 'lane'}"
+    if len(parts) == 2 and parts[0] == "site":
+        return f"Site {parts[1]}"
+    return zone
+
+
+def _marks(counters: dict[str, int], instance: int) -> str:
+    """A card's state from the board's counters (``"Recruit (#1004):wounds"``): ``tapped, wounds 1``."""
+    marks = []
+    for key, value in counters.items():
         holder, _, counter = key.rpartition(":")
         found = _INSTANCE.search(holder)
-        side = holder if holder in sides else f"p{int(found.group(1)) // 1000 - 1}" if found else "game"
-        counters.setdefault(side, []).append(f"{'' if holder == side else holder + ' '}{counter}={value}")
-    table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
+        if found is None or int(found.group(1)) != instance:
+            continue
+        if counter in ("tapped", "attuned", "spotted"):
+            marks.append({"tapped": "tapped", "attuned": "Attuned", "spotted": "spotted"}[counter])
+        elif counter in ("atk_mod", "grit_mod"):
+            marks.append(f"{'ATK' if counter == 'atk_mod' else 'GRIT'} {value:+d}")
+        else:
+            marks.append(f"{'Power' if counter == 'power' else counter.replace('_', ' ')} {value}")
+    return f" ({', '.join(marks)})" if marks else ""
+
+
+def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table:
+    """The board message as the SVG board shows it: each player's piles by size (hidden cards counted), Echo or
+    Embers and Slava, then every lane or Site with the cards in it, each with its marks."""
+    sides = sorted({z.side for z in b.zones if z.side.startswith("p")} | {k.split(":")[0] for k in b.piles})
+    names = names or [s for s in sides]
+    who = [names[int(s[1:])] if int(s[1:]) < len(names) else s for s in sides]
+    title = f"turn {b.turn}, {b.step.replace('.', ': ').replace('_', ' ')}" + (
+        f" - you are {names[seat]}" if 0 <= seat < len(names) else " - watching"
+    )
+    table = Table(title=title, show_lines=True)
+    table.add_column("", style="bold")
+    for name in who:
+        table.add_column(name)
+    player_counters = {side: [f"{c.replace('_', ' ').capitalize()} {v}" for k, v in b.counters.items()
+                              for h, _, c in [k.rpartition(":")] if h == side] for side in sides}  # fmt: skip
+    table.add_row("counters", *(", ".join(player_counters[s]) or "-" for s in sides))
+    piles: dict[str, list[str]] = {s: [] for s in sides}
+    for key, size in b.piles.items():
+        side, _, zone = key.partition(":")
+        if side in piles:
+            piles[side].append(f"{zone.capitalize()} {size}")
+    table.add_row("piles", *(" · ".join(piles[s]) or "-" for s in sides))
+    by_zone: dict[str, dict[str, list[str]]] = {}
+    for z in b.zones:
+        if z.zone in ("deck", "hand", "discard", "exile", "used", "resource", "nav"):
+            continue  # by size above; your hand by name with the hand command
+        owner = z.zone.split(":")[1] if z.zone.count(":") == 2 else ""
+        side = f"p{owner}" if owner.isdigit() else z.side
+        place = _place(z.zone, names).split(": ", 1)[-1]
+        place = place[:1].upper() + place[1:]
+        shown = [c.name + _marks(b.counters, c.instance) for c in z.cards]
+        by_zone.setdefault(place, {}).setdefault(side, []).extend(shown)
+    for place, cells in by_zone.items():
+        table.add_row(place, *("\n".join(cells.get(s, [])) for s in sides))
     if b.hidden:
         table.caption = f"{b.hidden} card(s) you cannot see"
     return table
@@ -234,6 +325,11 @@ class TerminalSeat:
         interactive = stdin.isatty() if hasattr(stdin, "isatty") else False
         console = Console(file=stdout, highlight=False, soft_wrap=True, width=120)
         self.ui = TerminalUI(read_line, console, confirm=interactive)
+
+    @property
+    def settings(self) -> forced.Settings:
+        """What the table answers for the person (``engine.players.run_table`` reads it at each question)."""
+        return forced.from_message(self.ui.settings)
 
     def send(self, message: p.ServerMessage) -> None:
         self.ui.handle(message)

@@ -22,10 +22,12 @@ import os
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from annals.engine import forced
 from annals.engine.core import Agent, DecisionPoint, Ruleset
 from annals.engine.decks import read_deck_list
 from annals.engine.external import EXIT_GRACE, ChildProgram, ExternalProgramError, ProgramTimeout, parse_command
@@ -145,13 +147,17 @@ class ExternalSeat:
         self._program.close()
 
 
-def ask(table: LiveTable, seat: Seat, decide: p.Decide) -> str:
+def ask(table: LiveTable, seat: Seat, decide: p.Decide, settings: list[forced.Settings] | None = None) -> str:
     """Put one decision to a seat until it answers one of the options (or concedes, or runs out of time: then
-    its seat loses, and the returned note says why)."""
+    its seat loses, and the returned note says why). A ``settings`` message on the way is kept in ``settings``
+    (the seat's entry) for the questions that follow, and the seat's answer is read next."""
     bad = 0
+    again = True
     while True:
         try:
-            seat.send(decide)
+            if again:
+                seat.send(decide)
+            again = True
             reply = seat.receive()
         except ProgramTimeout as exc:
             table.forfeit(decide.player, TIMEOUT_REASON)
@@ -159,6 +165,11 @@ def ask(table: LiveTable, seat: Seat, decide: p.Decide) -> str:
         except p.ProtocolError as exc:
             seat.send(p.Error(exc.code, str(exc), decide.decision))
         else:
+            if type(reply) is p.Settings:
+                if settings is not None:
+                    settings[decide.player] = forced.from_message(reply)
+                again = False
+                continue
             if type(reply) is p.Concede:
                 table.forfeit(decide.player, CONCESSION_REASON)
                 return ""
@@ -201,15 +212,30 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
             message = stream.event(event)
             if not isinstance(seat, BotSeat):
                 seat.send(message)
+    settings = [getattr(seat, "settings", forced.ASK_ALL) for seat in seats]  # a person's client says its own
+    # a hidden automatic pass waits out a cover delay where anyone could time it: a clock, or another seat not a bot
+    cover = [table.bank_ms > 0 or any(not isinstance(o, BotSeat) for j, o in enumerate(seats) if j != i)
+             for i in range(len(seats))]  # fmt: skip
     try:
         while (point := table.question()) is not None:
-            for other, stream in zip(seats, streams, strict=True):
-                if not isinstance(other, BotSeat):
-                    other.send(stream.board())
             seat = seats[point.player]
+            kind = "" if isinstance(seat, BotSeat) else forced.answered_for(table.ruleset, table.state, point,
+                                                                            settings[point.player])  # fmt: skip
+            if kind != forced.PUBLIC:
+                for other, stream in zip(seats, streams, strict=True):
+                    if not isinstance(other, BotSeat):
+                        other.send(stream.board())
+            if kind:
+                if kind == forced.HIDDEN and cover[point.player]:
+                    time.sleep(forced.cover_delay())
+                table.answer(0, automatic=True)
+                continue
             if isinstance(seat, BotSeat):
                 seat.point = point
-            note = ask(table, seat, streams[point.player].decide(table.game.decision_count, point, table.clocks()))
+            stop = forced.stop_at(table.ruleset, table.state, point, settings[point.player])
+            decide = streams[point.player].decide(table.game.decision_count, point, table.clocks(),
+                                                  stop if len(point.options) == 1 else "")  # fmt: skip
+            note = ask(table, seat, decide, settings)
     except BaseException:
         table.abandon()
         raise

@@ -144,16 +144,17 @@ class Game:
         view = self._seat_views[point.player] if self._seat_views else None
         self.answer(point, self.agents[point.player].choose(view.state if view is not None else None, point))
 
-    def answer(self, point: DecisionPoint[Any], choice: Any) -> None:
+    def answer(self, point: DecisionPoint[Any], choice: Any, *, automatic: bool = False) -> None:
         """Record ``choice`` at ``point`` (one of its options, else ``IllegalDecisionError``, the state untouched)
-        and let the rules act on it."""
+        and let the rules act on it; ``automatic``: the table answered it for the seat (``engine.forced``)."""
         offered = list(point.options)
         try:
             chosen = offered.index(choice)
         except ValueError:
             raise _illegal(point, choice) from None
         state = self.state
-        self.decisions.append(Decision(self.decision_count, state.n, point.player, point.point, offered, chosen))
+        decision = Decision(self.decision_count, state.n, point.player, point.point, offered, chosen, automatic)
+        self.decisions.append(decision)
         self.decision_count += 1
         self._advance(state, choice, self.emit, self.rng)
 

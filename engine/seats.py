@@ -9,20 +9,18 @@ seat's own deck, never the opponent's, nor the seed (which would give away every
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
+import msgspec
 from msgspec.structs import asdict
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
 from annals.engine.views import SeatView, instances_in, visible_position
+from annals.engine.words import Words, described
 from annals.schemas import protocol as p
 from annals.schemas.header import LogHeader
-from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, ClockCharged, Forfeited, instance_owner
-
-_WORDS = re.compile(r"(?<=[a-z])(?=[A-Z])")
+from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
 
 
 def as_fields(record: Any) -> dict[str, Any]:
@@ -45,33 +43,6 @@ def _pool(ruleset: Ruleset[Any]) -> Mapping[str, CardInfo]:
     return held[1]
 
 
-@cache
-def words(kind: str) -> str:
-    return _WORDS.sub(" ", kind)
-
-
-_FIELDS: dict[tuple[type, int], tuple[tuple[str, str], ...]] = {}
-_AMOUNTS = frozenset(("value", "amount"))  # fields whose numbers are never card instances
-_CARDS = frozenset(("card", "target"))  # fields where a negative number is a card the seat cannot see
-
-
-def _named_fields(kind: type, skip: int) -> tuple[tuple[str, str], ...]:
-    """A record type's fields to put in words (after the first ``skip``; not where a card moved from or to),
-    each with its name in words; worked out once per type."""
-    got = _FIELDS.get((kind, skip))
-    if got is None:
-        names = kind.__struct_fields__[skip:]  # type: ignore[attr-defined]
-        got = _FIELDS[kind, skip] = tuple((n, n.replace("_", " ")) for n in names if n not in ("src", "dst"))
-    return got
-
-
-def _described(card: CardInfo) -> str:
-    """A card's type, cost and printed numbers, then its rules text: ``unit, cost 2, ATK 3, GRIT 2. ...``."""
-    cost = [f"cost {card.cost}"] if card.cost is not None else []
-    head = ", ".join([card.type, *cost, *(f"{k} {v}" for k, v in card.stats.items())])
-    return f"{head}. {card.text}" if card.text else head
-
-
 class SeatStream:
     """The messages for seat ``seat`` (-1: a spectator) of one game, in order."""
 
@@ -85,12 +56,13 @@ class SeatStream:
         self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
+        self.words = Words(header.ruleset, self.called, [info.name for info in header.players])
 
     def _info(self, card_id: str) -> tuple[str, str]:
         info = self._names.get(card_id)
         if info is None:
             card = self._pool.get(card_id)
-            info = (card.name, _described(card)) if card else (card_id, "")
+            info = (card.name, described(card)) if card else (card_id, "")
             self._names[card_id] = info
         return info
 
@@ -118,7 +90,8 @@ class SeatStream:
             who = f"p{h}" if 0 <= h < CARDS_PER_PLAYER else (self.label(h) if h >= 0 else "game")
             counters[f"{who}:{counter}"] = pos.counters[key]
         hidden = max(self._total - sum(1 for c in pos.cards if c < TOKEN_BASE), 0)
-        return p.Board(s.turn, s.step, listed, counters, hidden, svg)
+        sizes = getattr(self.ruleset, "pile_sizes", None)
+        return p.Board(s.turn, s.step, listed, counters, hidden, svg, sizes(s) if sizes is not None else {})
 
     def label(self, value: int) -> str:
         """A card instance in words: its name when the seat knows it, else ``a hidden card``. A known instance's
@@ -183,68 +156,33 @@ class SeatStream:
         known = self.view.known
         return tuple([known.get(c) for c in instances_in(seen)])
 
+    def called(self, instance: int) -> str:
+        """What the seat calls a card instance in a sentence: its card's name, or what it can say of it."""
+        cid = self.view.known.get(instance)
+        if cid is not None:
+            return self.name_of(cid)
+        return "a token" if instance >= TOKEN_BASE else "a hidden card"
+
     def event_text(self, seen: Any, fields: dict[str, Any] | None = None) -> str:
-        """An event in words (``fields``: its fields by name, when the caller has them already)."""
-        kind = type(seen)
-        who = f"p{seen.player}" if seen.player >= 0 else "game"
-        if kind is ClockCharged:
-            return f"{who} took {seen.spent_ms / 1000:.1f} s ({seen.left_ms / 1000:.0f} s left)"
-        if kind is Forfeited:
-            if seen.player < 0:  # neither seat sat down (no-show): nobody wins
-                return f"game ends ({seen.reason}): no winner"
-            return f"{who} forfeits ({seen.reason}): p{seen.winner} wins"
-        values = fields if fields is not None else as_fields(seen)
-        return f"t{seen.turn} {seen.step} {who}: {words(kind.__name__)}{self._fields_text(kind, values, skip=4)}"
+        """An event in words ("": nothing a person follows, such as a change by 0; clients show no line)."""
+        return self.words.event(seen) or ""
 
-    def _fields_text(self, kind: type, values: dict[str, Any], *, skip: int = 0) -> str:
-        parts = []
-        for name, said in _named_fields(kind, skip):
-            v = values[name]
-            of = type(v)
-            if of is str:  # the common cases first: text as it is, a number (a small one, or an instance's)
-                if v:
-                    parts.append(f"{said} {v}")
-            elif of is int:
-                if 0 <= v < CARDS_PER_PLAYER or (v >= 0 and name in _AMOUNTS):
-                    parts.append(f"{said} {v}")
-                elif v >= CARDS_PER_PLAYER:
-                    parts.append(f"{said} {self.label(v)}")
-                else:
-                    parts.append(f"{said} {'a hidden card' if name in _CARDS else v}")
-            elif of is not list or v:
-                parts.append(f"{said} {self._value_text(name, v)}")
-        moved = values.get("dst", "")
-        if moved:
-            parts.append(f"to {moved}")
-        return (": " + ", ".join(parts)) if parts else ""
-
-    def _value_text(self, name: str, v: Any) -> str:
-        if type(v) is str:
-            return v
-        if type(v) is int and v >= CARDS_PER_PLAYER and name not in _AMOUNTS:
-            return self.label(v)
-        if type(v) is int and v < 0 and name in _CARDS:
-            return "a hidden card"
-        if type(v) is list and v and all(x == -1 for x in v) and name == "cards":
-            return f"{len(v)} face down"
-        if type(v) is list and v and all(type(x) is int for x in v) and max(v) >= CARDS_PER_PLAYER:
-            return "[" + ", ".join(self.label(x) if x >= 0 else "a hidden card" for x in v) + "]"
-        return str(v)
-
-    def option(self, index: int, option: Any) -> p.Option:
+    def option(self, index: int, option: Any, point: str = "") -> p.Option:
         kind = type(option).__name__
-        fields = as_fields(option)
-        text = words(kind) + self._fields_text(type(option), fields)
-        return p.Option(index, kind, fields, text, kind in self.confirm)
+        refs = self.words.refs(option)
+        return p.Option(index, kind, as_fields(option), self.words.option(option, point), kind in self.confirm,
+                        refs.card, refs.target, refs.where)  # fmt: skip
 
-    def decide(self, decision: int, point: DecisionPoint[Any], clock_ms: list[int]) -> p.Decide:
-        options = [self.option(i, o) for i, o in enumerate(point.options)]
-        return p.Decide(decision, point.player, point.point, options, list(clock_ms))
+    def decide(self, decision: int, point: DecisionPoint[Any], clock_ms: list[int], stop: str = "") -> p.Decide:
+        """The question of ``point``; a lone answer is never flagged to confirm (there was nothing else to do)."""
+        options = [self.option(i, o, point.point) for i, o in enumerate(point.options)]
+        if len(options) == 1 and options[0].confirm:
+            options[0] = msgspec.structs.replace(options[0], confirm=False)
+        return p.Decide(decision, point.player, point.point, options, list(clock_ms), self.words.point(point.point),
+                        stop)  # fmt: skip
 
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:
-        if winner < 0:
-            text = f"no winner ({reason})"
-        else:
-            you = " (you)" if winner == self.seat else ""
-            text = f"player {winner}{you} wins: {reason.replace('_', ' ')}"
+        text = self.words.ending(winner, reason)
+        if winner >= 0 and winner == self.seat:
+            text = text.replace(" wins", " (you) win", 1)
         return p.GameOver(winner, reason, text, events, decisions)

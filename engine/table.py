@@ -254,8 +254,9 @@ class LiveTable:
         point = self._point
         return point is not None and self.bank_ms > 0 and self.left_ms(point.player) <= 0
 
-    def answer(self, index: int) -> None:
-        """The seat being asked chooses option ``index``."""
+    def answer(self, index: int, *, automatic: bool = False) -> None:
+        """The seat being asked chooses option ``index`` (``automatic``: the table chose it for the seat, as its
+        settings asked; ``engine.forced``). Either way the seat's clock is charged the time since the question."""
         point = self._point
         if point is None:
             raise IllegalDecisionError("no decision is being asked; wait for a decide message")
@@ -272,7 +273,7 @@ class LiveTable:
             self.game.emit(ClockCharged(s.n, s.turn, s.step, point.player, spent, left))
         self._point = None
         self._unmark()
-        self.game.answer(point, point.options[index])
+        self.game.answer(point, point.options[index], automatic=automatic)
 
     def forfeit(self, seat: int, reason: str) -> None:
         """``seat`` loses now (time, or a concession); written and closed at once."""

@@ -216,7 +216,7 @@ class _Columns:
 
     def add_decisions(self, options: dict[Any, str], rows: list[Row], file_idx: int) -> None:
         """A clean file's decision rows ``[n, at, player, point, offered, chosen]``, column by column."""
-        n, at, player, point, offered, chosen = zip(*rows, strict=True)
+        n, at, player, point, offered, chosen = zip(*(row[:6] for row in rows), strict=True)
         picks = list(map(getitem, offered, chosen))  # what can fail (a bad index or option tag) before any change
         kinds = list(map(options.__getitem__, map(_tag, picks)))
         out = self.decisions
@@ -381,9 +381,11 @@ class _ReferenceSink:
             row = next(r for r in rows if len(r) < 5)
             raise where.error(f"an event row of {len(row)} values, {row!r}: every event row starts with its tag, n, "
                               "turn, step and player")  # fmt: skip
-        if decisions and set(map(len, decisions)) != {6}:
+        if decisions and not set(map(len, decisions)) <= {6, 7}:
             raise where.error(f"a decision row has {sorted(set(map(len, decisions)))!r} values where decisions "
-                              "have 6 (n, at, player, point, offered, chosen)")  # fmt: skip
+                              "have 6 (n, at, player, point, offered, chosen), or 7 (and automatic)")  # fmt: skip
+        if any(len(d) == 7 for d in decisions):
+            decisions = [d[:6] for d in decisions]  # the automatic mark is not a column (yet)
         self.check.frame(Where(*where), list(map(_n, rows)), list(map(_player, rows)), decisions)
         if rows:
             if self.first < 0:

@@ -54,7 +54,7 @@ from annals.schemas.files import open_regular
 from annals.schemas.header import JUDGE_REASON_PREFIX, LogClose, LogHeader, header_record
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
-from annals.schemas.records import Forfeited
+from annals.schemas.records import Decision, Forfeited
 from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
 from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
 
@@ -237,6 +237,10 @@ class LogWriter:
         os.fsync(self._file.fileno())
 
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
+        # A decision is written as its six fields unless the table answered it (``Decision.automatic``): the
+        # seventh value is there only when true, so logs without automatic answers are what they always were.
+        if decisions and type(decisions[0]) is Decision:
+            decisions = [d if d.automatic else (d.n, d.at, d.player, d.point, d.offered, d.chosen) for d in decisions]
         self._frame(KIND_BATCH, (events, decisions))
 
     def write_judge(self, record: Intervention) -> None:

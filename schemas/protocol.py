@@ -16,14 +16,17 @@ Table → seat:
 * ``event``      each event of the seat's view (``Ruleset.redact``) as an object with its ``kind``, in words, and
   the cards it shows the seat for the first time;
 * ``board``      the seat's view of the position (cards by zone with names, counters), after each decision;
-* ``decide``     a decision point of the seat's: every option with its index, kind, fields, text with card names
-  and whether to confirm it (a choice that ends the seat's part of the step);
+* ``decide``     a decision point of the seat's: its question in words, every option with its index, kind, fields,
+  text with card names, the board elements it names and whether to confirm it (a choice that ends the seat's part
+  of the step, where another answer was offered);
 * ``error``      a message the table could not take (``code`` below); after an error about an answer the same
   ``decide`` is sent again, the game unchanged;
 * ``game_over``  the result; then ``close``.
 
 Seat → table: ``answer`` (``choose``: the option's index; ``decision``: the number of the ``decide`` it answers,
-optional) and ``concede``. A bare ``{"choose": N}`` (the protocol before version 1) is read as an answer.
+optional), ``concede`` and ``settings`` (protocol 3: which questions with a single answer the table may answer for
+the seat, and its stops; a program that never sends it is asked every question). A bare ``{"choose": N}`` (the
+protocol before version 1) is read as an answer.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from typing import Any, Final
 
 import msgspec
 
-PROTOCOL_VERSION: Final = 2  # 2: a table's frame holds one or more messages, one per line
+PROTOCOL_VERSION: Final = 3  # 2: a table's frame holds one or more messages, one per line; 3: options name the board
+# elements they refer to (``card``, ``target``, ``where``), ``settings`` lets a seat have lone answers given for it
 # Messages are made by the thousand a second and never hold themselves: ``gc=False`` keeps them out of the
 # collector's passes (a full pass over a busy server's heap stalled every table).
 JSON_SCHEMA_DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -104,14 +108,24 @@ class Board(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, t
     counters: dict[str, int]
     hidden: int
     svg: str = ""
+    piles: dict[str, int] = {}  # each player's piles by size, hidden cards counted (``"p1:hand": 5``)
 
 
 class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """One answer: its index, kind and fields, its text in words, and the board elements it names, so that a
+    client can map a click on the board to it: ``card`` the instance it acts with (a card in hand, an attacker, a
+    blocker), ``target`` the instance it aims at, ``where`` the place it goes as the board's zone names
+    (``lane:0:exterior`` a Miras 9 board position, ``lane:space`` a whole lane, ``site:2`` a MORANA Site; ``echo``,
+    ``deck``, ``resource``, ``used`` where a Battle Damage point is paid from); 0 and "" name nothing."""
+
     index: int
     kind: str
     fields: dict[str, Any]
     text: str
-    confirm: bool = False  # ends the seat's part of the step (or is once a game): a client asks before sending
+    confirm: bool = False  # ends the seat's part of the step and another answer was offered: a client asks first
+    card: int = 0
+    target: int = 0
+    where: str = ""
 
 
 class Decide(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="decide", tag_field="type"):
@@ -120,6 +134,8 @@ class Decide(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, 
     point: str
     options: list[Option]
     clock_ms: list[int]  # each seat's time bank now
+    question: str = ""  # the point's question in words
+    stop: str = ""  # the seat's stop that kept this question although it had one answer ("" : none)
 
 
 class Error(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="error", tag_field="type"):
@@ -145,6 +161,27 @@ class Answer(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, 
     decision: int = -1  # the decide answered (-1: the one being asked)
 
 
+class Settings(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="settings", tag_field="type"):
+    """What the table may answer for the seat (ruling R-CORE-8). Nothing unless the seat sends this: a program
+    that never does is asked every question, as before protocol 3.
+
+    * ``automatic``  a question with one legal answer that anyone can see is the only one (a lone Battle Damage
+      payment, a lone confirmation) is answered by the table, recorded as automatic in the log;
+    * ``auto_pass``  also a lone pass forced only by what the seat's own hidden cards hold (no Reaction it could
+      play): the table answers it after a short cover delay charged to the seat's clock like a quick pass by hand,
+      and the opponent's view of it is the same as of a pass by hand (no automatic mark, no telltale timing);
+    * ``stops``      the points where a lone answer is still asked (``STOPS``: ``opponent_reaction``, when the
+      opponent has put something on the stack; ``my_attack``, the reaction windows of the seat's own attack).
+    """
+
+    automatic: bool = False
+    auto_pass: bool = False
+    stops: list[str] = []
+
+
+STOPS: Final = ("opponent_reaction", "my_attack")
+
+
 class Concede(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="concede", tag_field="type"):
     pass
 
@@ -154,7 +191,7 @@ class _BareAnswer(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=T
 
 
 ServerMessage = Hello | EventMessage | Board | Decide | Error | GameOver | Close
-ClientMessage = Answer | Concede
+ClientMessage = Answer | Concede | Settings
 
 
 class ProtocolError(ValueError):

@@ -88,7 +88,10 @@ class Decision(msgspec.Struct, Generic[Opt], array_like=True, gc=False, forbid_u
     """One choice: who decided, at which decision point, what was offered and which one was chosen.
 
     ``at`` is the number of events emitted before the choice, so a decision sits between events ``at - 1`` and
-    ``at``. ``offered`` holds the ruleset's typed options; ``chosen`` indexes into it.
+    ``at``. ``offered`` holds the ruleset's typed options; ``chosen`` indexes into it. ``automatic``: the table
+    answered a question with one answer for the seat, as its settings asked (``engine.forced``); a log holds it
+    only when true (``LogWriter.write_batch`` writes the other decisions as their six values), so logs without
+    automatic answers are byte for byte what they were, and older logs read as before.
     """
 
     n: int
@@ -97,3 +100,4 @@ class Decision(msgspec.Struct, Generic[Opt], array_like=True, gc=False, forbid_u
     point: str
     offered: list[Opt]
     chosen: int
+    automatic: bool = False

@@ -181,10 +181,11 @@ def render_jsonl(game: GameLog) -> Iterator[str]:
             chosen = _record("option", d.offered[d.chosen], names) if d.chosen >= 0 else None
             if chosen is not None:
                 del chosen["record"]
-            yield encode(
-                {"record": "decision", "n": d.n, "at": d.at, "player": d.player, "point": d.point,
-                 "offered": len(d.offered), "chosen": d.chosen, "option": chosen}
-            ).decode()  # fmt: skip
+            record = {"record": "decision", "n": d.n, "at": d.at, "player": d.player, "point": d.point,
+                      "offered": len(d.offered), "chosen": d.chosen, "option": chosen}  # fmt: skip
+            if d.automatic:
+                record["automatic"] = True
+            yield encode(record).decode()
             pending = next(decisions, None)
         names.update(_named_here(event))
         yield encode(_record("event", event, names)).decode()

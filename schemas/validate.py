@@ -239,7 +239,7 @@ class FrameCheck:
             self._decision(where, row, first, first + count)
 
     def _decision(self, where: Where, row: Sequence[Any], low: int, high: int) -> None:
-        n, at, player, point, offered, chosen = row
+        n, at, player, point, offered, chosen = row[:6]  # a seventh value: answered automatically (engine.forced)
         expected = self.decisions
         if n != expected or not _is_int(n):
             raise where.error(f"decision #{expected}: n", f"decision number {n!r} found where {expected} was expected")

@@ -5,11 +5,15 @@
 * ``GET /static/NAME``             its files (Starlette's ``StaticFiles``: nothing outside that folder);
 * ``WS /ws/ID?token=T``            a seat (or, with the spectators' token, a spectator) of table ID: the protocol
   of ``schemas.protocol``, one or more JSON messages per text frame, one per line; ``&boards=0`` for no board
-  messages, ``&svg=1`` for boards drawn as SVG. A wrong token, or one of another table, is refused before the
+  messages, ``&svg=1`` for boards drawn as SVG, ``&automatic=1&auto_pass=1&stops=A,B`` for the seat's settings
+  from its first question (the protocol's ``settings``, ``engine.forced``). A wrong token, or one of another
+  table, is refused before the
   socket opens (403);
 * ``POST /api/tables``             a new table (``Authorization: Bearer ADMIN``, the admin token the server printed
-  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?, "grace"?}``; the
-  answer holds the seats' and the spectators' tokens, shown only this once. ``grace``: seconds the table waits
+  at start); body ``{"ruleset", "decks", "seats", "seed"?, "max_turns"?, "clock"?, "delay"?, "grace"?,
+  "cover_ms"?}``; the
+  answer holds the seats' and the spectators' tokens, shown only this once (``cover_ms``: the longest cover
+  delay of a hidden automatic pass, ``engine.forced``). ``grace``: seconds the table waits
   for its people to sit down before a no-show loses (default ``annals serve --grace``; 0: no limit); no clock runs
   until they have;
 * ``GET /api/tables``              the tables in the server's memory, each with whether it is over (admin token);
@@ -18,6 +22,11 @@
 * ``POST /api/tables/ID/extra-time`` a judge's extra time (admin token); body ``{"judge", "minutes", "player"?,
   "reason"?}``: the minutes go to the named seat's bank (``player``), or to every seat's, at once, and into the
   live log as a judge's record (R-CORE-7).
+* ``GET /replay/ID?token=T``       once the game is over: the replay viewer of the game as that seat saw it (the
+  spectators' token: the spectator view);
+* ``GET /log/ID?token=T``          once the game is over: the game in words as that seat saw it (``annals show``);
+* ``POST /api/rematch/ID?token=T`` once a casual game (no tournament) is over: the same table again, the seats
+  as they were; each seat that asks is given its own token of the new table (the first to ask makes it).
 
 A finished table stays in memory ``keep_s`` seconds (``annals serve --keep-finished``), then is dropped and its
 clients' sockets closed; a seat or spectator that comes for it later is served it read back from the log.
@@ -37,18 +46,23 @@ from typing import Annotated, Any
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import annals.clients
+from annals.engine import forced
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
 from annals.engine.table import LiveTable
+from annals.engine.views import view_log
+from annals.engine.words.story import render_story
+from annals.queries.pictures.viewer import viewer_html
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.schemas.judge import Intervention, utc_now
+from annals.schemas.logfile import read_log
 from annals.server.store import (
     Signature,
     Store,
@@ -87,6 +101,8 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] = 0  # seconds each decision takes before the clock runs
     # seconds to wait for the people to sit down (None: the server's; 0: no limit)
     grace: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] | None = None
+    # the longest cover delay of a hidden automatic pass, in ms (-1: engine.forced.COVER_S)
+    cover_ms: Annotated[int, msgspec.Meta(ge=-1, le=60_000)] = -1
 
 
 class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
@@ -133,6 +149,7 @@ class Server:
         # the last FINISHED_KEPT tables dropped, each with its log's signature: reused while the log is unchanged
         self.finished: OrderedDict[str, tuple[Signature, Table]] = OrderedDict()
         self.read_back = 0  # finished tables read back from their logs (what ``finished`` saves)
+        self.rematches: dict[str, tuple[str, list[str]]] = {}  # a finished table's rematch: its id, tokens not given
 
     def resume_all(self) -> list[str]:
         """Start again every open game of the data folder, from its live log."""
@@ -270,8 +287,32 @@ class Server:
         )  # fmt: skip
         live = LiveTable(ruleset, header, self.store.log_path(table_id), bank_ms=record.bank_ms)
         self.store.save(record)
-        self._start(Table(record, live, mark_s=self.mark_s))
+        cover = forced.COVER_S if spec.cover_ms < 0 else (spec.cover_ms / 4000, spec.cover_ms / 1000)
+        self._start(Table(record, live, mark_s=self.mark_s, cover_s=cover))
         return {"table": table_id, "tokens": tokens, "spectator_token": spectators, "game_id": header.game_id}
+
+    def rematch(self, table_id: str, token: str) -> dict[str, Any]:
+        """The same table again for a seat of a casual game that is over (``TableError`` otherwise): made by the
+        first seat to ask; each seat is given its own token of it, once."""
+        table = self.table(table_id, token)
+        seat = table.seat_for(token) if table is not None else None
+        if table is None or seat is None or seat < 0:
+            raise TableError("only a seat of this table can ask for a rematch")
+        if not table.live.over:
+            raise TableError("the game is not over yet")
+        if table.live.header.tournament is not None:
+            raise TableError("a tournament game has no rematch: the event's pairings say who plays next")
+        made = self.rematches.get(table_id)
+        if made is None:
+            r = table.record
+            spec = NewTable(r.ruleset, r.decks, r.seats, None, r.max_turns, r.bank_ms // 1000, r.delay)
+            created = self.create(spec)
+            made = self.rematches[table_id] = (created["table"], list(created["tokens"]))
+        new_id, tokens = made
+        mine, tokens[seat] = tokens[seat], ""
+        if not mine:
+            raise TableError("this seat has been given its token of the rematch already")
+        return {"table": new_id, "token": mine}
 
     async def stop(self) -> None:
         for handle in self.drops.values():
@@ -334,6 +375,42 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         except (msgspec.DecodeError, TableError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
+    def finished_view(request: Request) -> tuple[Path, int] | Response:
+        """The closed log of a table and the view its token opens, or the error response."""
+        token = request.query_params.get("token", "")
+        table = server.table(request.path_params["table"], token)
+        seat = table.seat_for(token) if table is not None else None
+        if table is None or seat is None:
+            return JSONResponse({"error": "no such table for this token"}, status_code=403)
+        if not table.live.over:
+            return JSONResponse({"error": "the game is not over yet"}, status_code=409)
+        return Path(table.live.path), seat
+
+    async def replay(request: Request) -> Response:
+        found = finished_view(request)
+        if isinstance(found, Response):
+            return found
+        path, seat = found
+        view = "spectator" if seat < 0 else f"player{seat}"
+        page = await asyncio.to_thread(lambda: viewer_html(read_log(path), view))
+        return HTMLResponse(page)
+
+    async def story(request: Request) -> Response:
+        found = finished_view(request)
+        if isinstance(found, Response):
+            return found
+        path, seat = found
+        lines = await asyncio.to_thread(lambda: list(render_story(view_log(read_log(path), seat))))
+        return PlainTextResponse("\n".join(lines) + "\n")
+
+    async def rematch(request: Request) -> Response:
+        token = request.query_params.get("token", "")
+        try:
+            made = server.rematch(request.path_params["table"], token)
+        except TableError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse(made, status_code=201)
+
     async def seat_socket(websocket: WebSocket) -> None:
         token = websocket.query_params.get("token", "")
         table = server.table(websocket.path_params["table"], token)
@@ -344,7 +421,8 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         await websocket.accept()
         boards = websocket.query_params.get("boards", "1") != "0"
         svg = websocket.query_params.get("svg", "0") == "1"
-        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close)
+        conn = table.attach(seat, _sender(websocket), boards=boards, svg=svg, hangup=websocket.close,
+                            settings=_settings(websocket.query_params))  # fmt: skip
         try:
             while True:
                 frame = await websocket.receive()
@@ -358,6 +436,8 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
                 if seat == SPECTATOR:
                     conn.put(p.encode(p.Error(p.SPECTATOR, "a spectator watches; only a seat's token can act")))
                     continue
+                if type(message) is p.Settings:
+                    table.set_settings(seat, message)  # then queued too: it may answer the question now asked
                 table.answers.put_nowait((seat, message))
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -374,6 +454,9 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table}", table_status),
         Route("/api/tables/{table}/extra-time", extra_time, methods=["POST"]),
+        Route("/api/rematch/{table}", rematch, methods=["POST"]),
+        Route("/replay/{table}", replay),
+        Route("/log/{table}", story),
         WebSocketRoute("/ws/{table}", seat_socket),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
@@ -391,6 +474,15 @@ def _message(frame: Any) -> p.ClientMessage:
         return p.decode_client(text)
     except RecursionError:
         raise p.ProtocolError(p.MALFORMED, "JSON nested too deep; send one flat JSON object per message") from None
+
+
+def _settings(query: Any) -> p.Settings | None:
+    """``&automatic=1&auto_pass=1&stops=my_attack,opponent_reaction`` on a seat's socket address: its settings
+    from the first question on (a ``settings`` message can only follow a question already sent)."""
+    if not any(k in query for k in ("automatic", "auto_pass", "stops")):
+        return None
+    stops = [s for s in query.get("stops", "").split(",") if s]
+    return p.Settings(query.get("automatic", "0") == "1", query.get("auto_pass", "0") == "1", stops)
 
 
 def _sender(websocket: WebSocket) -> Any:

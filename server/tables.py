@@ -26,6 +26,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from annals.engine import forced
 from annals.engine.core import Agent, DecisionPoint
 from annals.engine.registry import get_ruleset
 from annals.engine.seats import SeatStream
@@ -115,10 +118,21 @@ class Connection:
 
 
 class Table:
-    def __init__(self, record: TableRecord, live: LiveTable | Finished, *, mark_s: float = MARK_S):
+    def __init__(
+        self,
+        record: TableRecord,
+        live: LiveTable | Finished,
+        *,
+        mark_s: float = MARK_S,
+        cover_s: tuple[float, float] = forced.COVER_S,
+    ):
         self.record = record
         self.live = live
         self.mark_s = mark_s
+        self.cover_s = cover_s  # a hidden automatic pass waits this long (engine.forced)
+        # what the table may answer for each seat: nothing until its client says (the protocol's ``settings``)
+        self.settings: list[forced.Settings] = [forced.ASK_ALL for _ in record.seats]
+        self.automatic = [0 for _ in record.seats]  # questions answered for each seat
         ruleset = get_ruleset(record.ruleset)
         self.ruleset = ruleset
         header = live.header
@@ -265,9 +279,20 @@ class Table:
                 conn.put(made[key])
 
     def attach(
-        self, seat: int, send: Sender, *, boards: bool = True, svg: bool = False, hangup: Hangup | None = None
+        self,
+        seat: int,
+        send: Sender,
+        *,
+        boards: bool = True,
+        svg: bool = False,
+        hangup: Hangup | None = None,
+        settings: p.Settings | None = None,
     ) -> Connection:
-        """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked."""
+        """A client joins (or rejoins) ``seat``: the hello, its view so far, the board, the question if asked.
+        ``settings`` (from the socket's address) hold from the question now asked: one they answer is not sent."""
+        if settings is not None and seat >= 0:
+            self.set_settings(seat, settings)
+            self.answers.put_nowait((seat, settings))
         conn = Connection(seat, send, boards=boards, svg=svg, hangup=hangup)
         self.connections.append(conn)
         if seat >= 0:
@@ -286,9 +311,17 @@ class Table:
         if self.ended:
             conn.put(self.ended[seat])
             conn.put(p.encode(p.Close("game over")))
-        elif self.decide is not None and self.decide.player == seat:
+        elif self.decide is not None and self.decide.player == seat and not self._answered_now(seat):
             conn.put(p.encode(self._fresh_decide()))
         return conn
+
+    def _answered_now(self, seat: int) -> bool:
+        """Whether the question now asked of ``seat`` is one its settings have the table answer."""
+        live = self.live
+        if not isinstance(live, LiveTable) or live.over:
+            return False
+        point = live.question()
+        return point is not None and bool(forced.answered_for(self.ruleset, live.state, point, self.settings[seat]))
 
     def detach(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -298,7 +331,11 @@ class Table:
     def _fresh_decide(self) -> p.Decide:
         d = self.decide
         assert d is not None
-        return p.Decide(d.decision, d.player, d.point, d.options, self.live.clocks())
+        return msgspec.structs.replace(d, clock_ms=self.live.clocks())
+
+    def set_settings(self, seat: int, message: p.Settings) -> None:
+        """A seat's client says what the table may answer for it (``engine.forced``), from its next question."""
+        self.settings[seat] = forced.from_message(message)
 
     def error(self, seat: int, code: str, message: str) -> None:
         decision = self.decide.decision if self.decide is not None and self.decide.player == seat else -1
@@ -348,13 +385,19 @@ class Table:
                 self._finish()
                 return
             while (point := live.question()) is not None:
-                self._boards()
+                bot = point.player in self.bots
+                kind = "" if bot else forced.answered_for(self.ruleset, live.state, point, self.settings[point.player])
+                if kind != forced.PUBLIC:
+                    self._boards()  # a public lone answer changes nothing anyone waits to see before it
                 self._release_spectators()
-                if point.player in self.bots:
+                if bot:
                     agent = self.bots[point.player]
                     choice = agent.choose(self.streams[point.player].view.state, point)
                     live.answer(list(point.options).index(choice))
                     await asyncio.sleep(0)
+                    continue
+                if kind:
+                    await self._answer_for(point, kind)
                     continue
                 await self._ask(point)
             self._finish()
@@ -362,9 +405,31 @@ class Table:
             live.abandon()  # the server stopping: the game stays open in its live log, to be resumed
             raise
 
+    async def _answer_for(self, point: DecisionPoint[Any], kind: str) -> None:
+        """Answer a lone question for its seat (``engine.forced``): a public one at once, a hidden one after the
+        cover delay, charged to the seat's clock like a quick pass by hand. A concession meanwhile still counts."""
+        live, seat = self._live(), point.player
+        if kind == forced.HIDDEN:
+            delay = forced.cover_delay(self.cover_s)
+            try:
+                async with asyncio.timeout(delay):
+                    while True:
+                        who, message = await self.answers.get()
+                        if type(message) is p.Concede:
+                            live.forfeit(who, CONCESSION_REASON)
+                            return
+                        if type(message) is not p.Settings:
+                            self.error(who, p.NOT_YOUR_DECISION, "no question is being asked of you; wait for a decide")
+            except TimeoutError:
+                pass
+        self.automatic[seat] += 1
+        live.answer(0, automatic=True)
+        await asyncio.sleep(0)
+
     async def _ask(self, point: DecisionPoint[Any]) -> None:
         live, seat = self._live(), point.player
-        self.decide = self.streams[seat].decide(live.decision_count, point, live.clocks())
+        stop = forced.stop_at(self.ruleset, live.state, point, self.settings[seat]) if len(point.options) == 1 else ""
+        self.decide = self.streams[seat].decide(live.decision_count, point, live.clocks(), stop)
         self._to_seat(seat, p.encode(self.decide))
         while True:
             timeout = live.left_ms(seat) / 1000 if live.bank_ms else None
@@ -384,6 +449,13 @@ class Table:
                 self.decide = None
                 live.forfeit(who, CONCESSION_REASON)
                 return
+            if type(message) is p.Settings:  # the asked seat's new settings may answer this question for it
+                kind = forced.answered_for(self.ruleset, live.state, point, self.settings[seat])
+                if who == seat and kind:
+                    self.decide = None
+                    await self._answer_for(point, kind)
+                    return
+                continue
             assert type(message) is p.Answer
             if who != seat or message.decision not in (-1, self.decide.decision):
                 self.error(who, p.NOT_YOUR_DECISION, f"you are not being asked decision {message.decision}; wait "

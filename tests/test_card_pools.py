@@ -77,7 +77,9 @@ def test_a_game_with_an_extra_card_embeds_it_and_verifies_in_a_fresh_process(tmp
     done = subprocess.run([str(exe), "verify", str(log)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "re-run identically" in done.stdout
-    shown = subprocess.run([str(exe), "show", str(log)], capture_output=True, text=True, check=False)
+    shown = subprocess.run(
+        [str(exe), "show", "--format", "records", str(log)], capture_output=True, text=True, check=False
+    )
     assert "embedded" in shown.stdout and "t-giant" in shown.stdout
 
 

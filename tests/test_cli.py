@@ -40,7 +40,7 @@ def test_version() -> None:
 
 def test_show_prints_header_events_decisions_and_end(tmp_path: Path) -> None:
     path, game = toy_log(tmp_path)
-    result = runner.invoke(app, ["show", str(path)])
+    result = runner.invoke(app, ["show", "--format", "records", str(path)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith(f"game {game.game_id}  toy 1")
@@ -177,8 +177,8 @@ def test_show_as_a_player_hides_what_that_player_could_not_see(tmp_path: Path) -
     path = next(tmp_path.glob("*.log"))
     game = read_log(path)
     drawn_by_0 = [e.card for e in game.events if type(e).__name__ == "Drew" and e.player == 0]
-    mine = runner.invoke(app, ["show", str(path), "--view", "player0"]).output
-    theirs = runner.invoke(app, ["show", str(path), "--view", "player1"])
+    mine = runner.invoke(app, ["show", "--format", "records", str(path), "--view", "player0"]).output
+    theirs = runner.invoke(app, ["show", "--format", "records", str(path), "--view", "player1"])
     assert theirs.exit_code == 0, theirs.output
     their_draws = [line for line in theirs.output.splitlines() if " p0  Drew " in line]
     assert their_draws and all("card=-1 " in line for line in their_draws)

@@ -24,7 +24,7 @@ seen = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        assert message["protocol"] == 2 and message["seat"] == 0
+        assert message["protocol"] == 3 and message["seat"] == 0
     elif message["type"] == "event":
         seen += 1
     elif message["type"] == "decide":
@@ -156,4 +156,33 @@ def test_annals_resume_seats_a_person_and_a_program_after_a_backup(tmp_path: Pat
     assert game.decisions[3].player == first.decisions[3].player  # the seat the backup named decides again
     assert (game.close.events, game.close.decisions) == (len(game.events), len(game.decisions))
     assert "Pile Shuffled: size" in shown.getvalue()  # the event before the backup, told on resuming
+    assert rerun(game).ok
+
+
+OPTING_IN_BOT = """
+import json, sys
+told = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "decide":
+        if told and len(message["options"]) == 1:
+            print("a lone question after settings", file=sys.stderr)
+            sys.exit(1)
+        if not told:  # opts in (protocol 3) before its first answer; the table then answers lone questions
+            print(json.dumps({"type": "settings", "automatic": True, "auto_pass": True}), flush=True)
+            told = True
+        print(json.dumps({"type": "answer", "choose": 0, "decision": message["decision"]}), flush=True)
+"""
+
+
+def test_an_external_program_opts_in_to_automatic_answers(tmp_path: Path) -> None:
+    """R-CORE-8: a program that sends ``settings`` is asked no lone question after it; the table answers those,
+    recorded as automatic; a program that sends none is asked everything (the other tests here)."""
+    bot = tmp_path / "optin.py"
+    bot.write_text(OPTING_IN_BOT)
+    log = tmp_path / "optin.log"
+    play_live("morana", ["clash", "glory"], [f"external:{sys.executable} {bot}", "heuristic"], 4, log)
+    game = read_log(log)
+    automatic = [d for d in game.decisions if d.automatic]
+    assert automatic and all(d.player == 0 and len(d.offered) == 1 for d in automatic)
     assert rerun(game).ok

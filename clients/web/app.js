@@ -1,14 +1,25 @@
 // The browser client of a live table: one WebSocket, the protocol of annals.schemas.protocol (JSON messages,
-// one or more per frame, one per line).
-// Nothing is loaded from elsewhere: this file, style.css and index.html are all the page needs.
+// one or more per frame, one per line). Nothing is loaded from elsewhere: this file, board.js, style.css and
+// index.html are all the page needs.
+//
+// Play on the board: each option names the board elements it refers to (card, target, where), so a click on a
+// card, a lane, a Site or a pile is mapped to the options that name it (board.js). Answers that name nothing on
+// the board (pass, confirm, seal) are the buttons of the action bar. Questions with one answer are answered by
+// the table (the settings below, sent in the socket's address): a question that reaches this page has a choice.
+
+import { Picker, placesOf } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
-const LOG_KEPT = 300;
+const LOG_KEPT = 400;
 
 const path = window.location.pathname.split("/");
 const tableId = path[1] === "play" ? path[2] : "";
 const token = new URLSearchParams(window.location.search).get("token") || "";
-const state = { hello: null, decide: null, clock: [], clockAt: 0, over: null, socket: null, tries: 0 };
+const state = { hello: null, decide: null, clock: [], clockAt: 0, over: null, socket: null, tries: 0, events: 0 };
+const cards = new Map(); // instance -> {name, text}: what the seat has been shown
+const stored = JSON.parse(localStorage.getItem("annals-settings") || "null");
+const settings = stored || { automatic: true, auto_pass: true, stops: [] };
+const picker = new Picker(sendAnswer, showHint);
 
 function text(tag, content, cls) {
   const node = document.createElement(tag);
@@ -23,85 +34,158 @@ function status(message, cls) {
   node.className = cls || "";
 }
 
+function who(seat) {
+  const p = state.hello && state.hello.players[seat];
+  return p ? p.name : `player ${seat}`;
+}
+
+function learn(list) {
+  for (const c of list || []) cards.set(c.instance, { name: c.name, text: c.text });
+}
+
 function showHello(hello) {
   state.hello = hello;
-  const you = hello.seat >= 0 ? `seat ${hello.seat}` : "spectator";
-  const players = hello.players.map((p) => `p${p.seat} ${p.name} (${p.deck})`).join(" vs ");
-  $("title").textContent = `${hello.ruleset} · ${players} · you are ${you}`;
+  learn(hello.cards);
+  const you = hello.seat >= 0 ? `you are ${who(hello.seat)}` : "you are watching";
+  const players = hello.players.map((p) => `${p.name} (${p.deck})`).join(" against ");
+  $("title").textContent = `${hello.ruleset === "miras9" ? "Miras 9" : "MORANA"} · ${players} · ${you}`;
   state.clock = hello.clock_ms.slice();
   state.clockAt = performance.now();
-  if (hello.seat < 0) $("leave").hidden = true;
+  if (hello.seat < 0) { $("leave").hidden = true; $("settings").hidden = true; }
 }
 
 function showEvent(message) {
+  learn(message.cards);
+  if (!message.text) return; // a change by nothing: no line
+  state.events += 1;
   const log = $("log");
-  log.prepend(text("li", message.text));
+  const li = text("li", "");
+  li.append(text("span", String(state.events), "n"), text("span", message.text));
+  log.prepend(li);
   while (log.children.length > LOG_KEPT) log.lastChild.remove();
+  narrate(message.text);
+}
+
+let narrationQueue = [];
+function narrate(line) {
+  narrationQueue.push(line);
+  if (narrationQueue.length === 1) setTimeout(() => {
+    $("narration").textContent = narrationQueue.slice(-6).join(". ");
+    narrationQueue = [];
+  }, 150);
 }
 
 function showBoard(board) {
   const area = $("board");
-  area.replaceChildren();
+  for (const z of board.zones) learn(z.cards);
   if (board.svg) {
     area.innerHTML = board.svg; // drawn by the server from this seat's own view
+    const svg = area.querySelector("svg");
+    if (svg) { svg.setAttribute("role", "group"); svg.setAttribute("aria-label", "the board"); }
   } else {
-    const table = document.createElement("table");
-    table.className = "board";
-    const sides = [...new Set(board.zones.map((z) => z.side))].sort();
-    const head = document.createElement("tr");
-    head.append(text("th", "zone"), ...sides.map((s) => text("th", s)));
-    table.append(head);
-    const zones = [...new Set(board.zones.map((z) => z.zone))];
-    for (const zone of zones) {
-      const row = document.createElement("tr");
-      row.append(text("th", zone));
-      for (const side of sides) {
-        const z = board.zones.find((x) => x.zone === zone && x.side === side);
-        const cards = z ? (zone === "deck" ? `${z.cards.length} cards` : z.cards.map((c) => c.name).join(", ")) : "";
-        row.append(text("td", cards));
-      }
-      table.append(row);
-    }
-    area.append(table);
+    area.replaceChildren(text("p", "The board is drawn by the server; this ruleset has none.", "muted"));
   }
-  const counters = Object.entries(board.counters).map(([k, v]) => `${k}=${v}`).join("  ");
-  area.append(text("p", `turn ${board.turn}, ${board.step}. ${counters}` + (board.hidden ? ` · ${board.hidden} cards hidden` : ""), "muted"));
+  picker.mark(area);
   const hand = $("hand");
   hand.replaceChildren();
   const mine = state.hello ? `p${state.hello.seat}` : "";
   for (const z of board.zones.filter((x) => x.zone === "hand" && x.side === mine)) {
     for (const c of z.cards) {
       const li = text("li", c.name);
+      li.dataset.card = c.instance;
       li.append(text("div", c.text, "text"));
       hand.append(li);
     }
   }
 }
 
+function showHint(message) {
+  $("hint").textContent = message;
+}
+
+function sendAnswer(option) {
+  const decide = state.decide;
+  if (!decide) return;
+  if (option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
+  send({ type: "answer", choose: option.index, decision: decide.decision });
+  state.decide = null;
+  picker.set(null, $("board"));
+  $("actions").replaceChildren();
+  $("options").replaceChildren();
+  showHint("");
+  $("question").textContent = "sent…";
+}
+
 function showDecide(decide) {
-  state.decide = decide;
   state.clock = decide.clock_ms.slice();
   state.clockAt = performance.now();
-  const area = $("decision");
-  area.replaceChildren();
   if (!state.hello || decide.player !== state.hello.seat) {
-    area.append(text("p", `p${decide.player} is deciding (${decide.point})…`, "muted"));
+    $("question").textContent = `${who(decide.player)} is deciding…`;
     return;
   }
-  area.append(text("p", `Your decision: ${decide.point}`));
+  state.decide = decide;
+  state.asked = (state.asked || 0) + 1;
+  document.body.dataset.asked = String(state.asked);
+  if (decide.options.length === 1) document.body.dataset.lone = String((Number(document.body.dataset.lone) || 0) + 1);
+  $("question").textContent = decide.question + (decide.stop ? ` (your stop: ${decide.stop.replace("_", " ")})` : "");
+  picker.set(decide, $("board"));
+  const actions = $("actions");
+  actions.replaceChildren();
+  picker.plain().forEach((option, k) => {
+    const button = text("button", option.text, option.confirm ? "confirm" : "");
+    button.type = "button";
+    button.dataset.kind = option.kind;
+    button.dataset.index = option.index;
+    button.title = k < 9 ? `key ${k + 1}` : "";
+    button.addEventListener("click", () => sendAnswer(option));
+    actions.append(button);
+  });
+  const list = $("options"); // every option, for the keyboard and screen readers
+  list.replaceChildren();
   for (const option of decide.options) {
-    const button = text("button", option.text + (option.confirm ? "  (final)" : ""), option.confirm ? "confirm" : "");
+    const button = text("button", option.text + (option.confirm ? " (final)" : ""), option.confirm ? "confirm" : "");
     button.type = "button";
     button.dataset.index = option.index;
-    button.dataset.kind = option.kind;
-    button.addEventListener("click", () => {
-      if (option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
-      send({ type: "answer", choose: option.index, decision: decide.decision });
-      area.replaceChildren(text("p", "sent…", "muted"));
-      state.decide = null;
-    });
-    area.append(button);
+    button.addEventListener("click", () => sendAnswer(option));
+    list.append(button);
   }
+  showHint(picker.hint());
+}
+
+function gameOver(message) {
+  state.over = message;
+  state.decide = null;
+  picker.set(null, $("board"));
+  $("actions").replaceChildren();
+  $("options").replaceChildren();
+  $("question").textContent = "";
+  const box = $("over");
+  box.hidden = false;
+  box.replaceChildren(text("h2", `Game over: ${message.text}`));
+  const links = document.createElement("p");
+  const q = `?token=${encodeURIComponent(token)}`;
+  const replay = text("a", "Watch the replay");
+  replay.href = `/replay/${tableId}${q}`;
+  const log = text("a", "Read the game in words");
+  log.href = `/log/${tableId}${q}`;
+  links.append(replay, text("span", " · "), log);
+  box.append(links);
+  if (state.hello && state.hello.seat >= 0) {
+    const again = text("button", "Rematch");
+    again.type = "button";
+    again.id = "rematch";
+    again.addEventListener("click", rematch);
+    box.append(again);
+  }
+  status(`game over: ${message.text}`, "over");
+  document.body.dataset.over = "true";
+}
+
+async function rematch() {
+  const answer = await fetch(`/api/rematch/${tableId}?token=${encodeURIComponent(token)}`, { method: "POST" });
+  const body = await answer.json();
+  if (!answer.ok) { status(body.error || "no rematch", "error"); return; }
+  window.location.href = `/play/${body.table}?token=${encodeURIComponent(body.token)}`;
 }
 
 function tick() {
@@ -112,7 +196,7 @@ function tick() {
   node.replaceChildren(...state.clock.map((ms, seat) => {
     const left = Math.max(0, seat === asked ? ms - spent : ms);
     const s = Math.floor(left / 1000);
-    return text("span", `p${seat} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`, seat === asked ? "running" : "");
+    return text("span", `${who(seat)} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`, seat === asked ? "running" : "");
   }));
 }
 
@@ -127,25 +211,24 @@ function receive(frame) {
 
 function receiveOne(message) {
   switch (message.type) {
-    case "hello": showHello(message); $("log").replaceChildren(); status("connected"); break;
+    case "hello": showHello(message); $("log").replaceChildren(); state.events = 0; status("connected"); break;
     case "event": showEvent(message); break;
     case "board": showBoard(message); break;
     case "decide": showDecide(message); break;
-    case "error": status(`not taken (${message.code}): ${message.message}`, "error"); break;
-    case "game_over":
-      state.over = message;
-      state.decide = null;
-      $("decision").replaceChildren(text("p", `Game over: ${message.text}`));
-      status(`game over: ${message.text}`, "over");
-      document.body.dataset.over = "true";
-      break;
+    case "error": status(`not taken: ${message.message}`, "error"); break;
+    case "game_over": gameOver(message); break;
     case "close": break;
   }
 }
 
+function settingsQuery() {
+  return `&automatic=${settings.automatic ? 1 : 0}&auto_pass=${settings.auto_pass ? 1 : 0}&stops=${settings.stops.join(",")}`;
+}
+
 function open() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?token=${encodeURIComponent(token)}&svg=1`);
+  const address = `${scheme}://${window.location.host}/ws/${tableId}?token=${encodeURIComponent(token)}&svg=1${settingsQuery()}`;
+  const socket = new WebSocket(address);
   state.socket = socket;
   socket.addEventListener("message", (e) => receive(e.data));
   socket.addEventListener("open", () => { state.tries = 0; });
@@ -158,8 +241,63 @@ function open() {
   });
 }
 
+function setUpSettings() {
+  for (const box of document.querySelectorAll("#settings input")) {
+    const key = box.dataset.setting;
+    box.checked = key.startsWith("stop:") ? settings.stops.includes(key.slice(5)) : Boolean(settings[key]);
+    box.addEventListener("change", () => {
+      if (key.startsWith("stop:")) {
+        const stop = key.slice(5);
+        settings.stops = settings.stops.filter((s) => s !== stop).concat(box.checked ? [stop] : []);
+      } else settings[key] = box.checked;
+      localStorage.setItem("annals-settings", JSON.stringify(settings));
+      send({ type: "settings", ...settings });
+    });
+  }
+}
+
+function cardTip(event) {
+  const tip = $("tip");
+  const node = event.target.closest && event.target.closest("[data-card]");
+  const info = node && cards.get(Number(node.dataset.card));
+  if (!info) { tip.hidden = true; return; }
+  tip.replaceChildren(text("strong", info.name), text("div", info.text || ""));
+  tip.hidden = false;
+  const box = node.getBoundingClientRect();
+  tip.style.left = `${Math.min(window.innerWidth - 320, box.right + 8 + window.scrollX)}px`;
+  tip.style.top = `${box.top + window.scrollY}px`;
+}
+
+$("board").addEventListener("click", (e) => picker.click(placesOf(e.target), $("board")));
+$("board").addEventListener("keydown", (e) => {
+  if ((e.key === "Enter" || e.key === " ") && e.target.closest("[data-pick]")) {
+    e.preventDefault();
+    picker.click(placesOf(e.target), $("board"));
+  }
+});
+for (const area of [$("board"), $("hand")]) {
+  area.addEventListener("mouseover", cardTip);
+  area.addEventListener("focusin", cardTip);
+  area.addEventListener("mouseleave", () => { $("tip").hidden = true; });
+}
+$("hand").addEventListener("click", (e) => {
+  const li = e.target.closest("li[data-card]");
+  if (li) picker.click([`card:${li.dataset.card}`], $("board"));
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT") return;
+  const plain = state.decide ? picker.plain() : [];
+  if (e.key === "Escape") { picker.cancel($("board")); return; }
+  if (/^[1-9]$/.test(e.key) && plain[Number(e.key) - 1]) { sendAnswer(plain[Number(e.key) - 1]); return; }
+  const pass = plain.find((o) => ["Pass", "Done"].includes(o.kind));
+  if ((e.key === "p" || e.key === "P") && pass) sendAnswer(pass);
+  const confirm = plain.find((o) => o.kind === "Confirm");
+  if ((e.key === "c" || e.key === "C") && confirm) sendAnswer(confirm);
+  if (e.key === "n" || e.key === "N") picker.cycle($("board"));
+});
 $("leave").addEventListener("click", () => {
   if (window.confirm("Leave the game? It counts as a concession.")) send({ type: "concede" });
 });
+setUpSettings();
 setInterval(tick, 250);
 if (tableId && token) open(); else status("open this page from a table's address: /play/TABLE?token=TOKEN", "error");

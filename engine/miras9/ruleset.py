@@ -56,6 +56,20 @@ class M9Ruleset:
     state_type = M9State
     default_max_turns = DEFAULT_MAX_TURNS
     confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
+    # where a card from the hand could be played: a lone pass there is forced by hidden cards (engine.forced)
+    hand_points = frozenset({"priority", "action"})
+
+    def stops(self, s: M9State, point: DecisionPoint[Any]) -> frozenset[str]:
+        """The stops (``engine.forced.STOPS``) this question falls under, from public facts only."""
+        if point.point != "priority":
+            return frozenset()
+        held = set()
+        if s.stack and s.stack[-1].controller != point.player:
+            held.add("opponent_reaction")
+        if s.wave is not None and s.wave.attacker == point.player:
+            held.add("my_attack")
+        return frozenset(held)
+
     apply = apply
     card_sections = SECTIONS  # the tables of a card file (``schemas.carddefs.load_card_file``)
 
@@ -275,6 +289,11 @@ class M9Ruleset:
     def set_card_id(self, s: M9State, card: int, card_id: str) -> None:
         if card in s.cards and card % 1000 != LEADER_INDEX:  # the Planet is face-up from the start
             s.cards[card].cid = card_id
+
+    def pile_sizes(self, s: M9State) -> dict[str, int]:
+        """Each player's piles by size (``"p0:deck"``), hidden cards counted: what the board shows of them."""
+        zones = ("deck", "hand", "resource", "used", "discard", "exile")
+        return {f"p{side}:{zone}": len(getattr(pl, zone)) for side, pl in enumerate(s.players) for zone in zones}
 
     def position(self, s: M9State) -> Position:
         cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}

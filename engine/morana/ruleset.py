@@ -46,6 +46,7 @@ class MoranaRuleset:
     state_type = MoranaState
     default_max_turns = 0  # a game ends after Turn 8 at the latest [MOR-05]
     confirm_options = frozenset({"Done", "Invoke"})  # seals the Commit; the Invocation is once a game [MOR-33]
+    hand_points = frozenset({"commit"})  # a lone Seal is forced by the hand's costs, which are hidden (engine.forced)
     apply = reducer.apply
     card_sections = SECTIONS  # the tables of a card file (``schemas.carddefs.load_card_file``)
 
@@ -120,6 +121,10 @@ class MoranaRuleset:
     def set_card_id(self, s: MoranaState, card: int, card_id: str) -> None:
         if card % 1000 != LEADER_INDEX:  # the Wardens are face-up from the start [MOR-07]
             s.ids[instance_owner(card)][deck_index(card)] = card_id
+
+    def pile_sizes(self, s: MoranaState) -> dict[str, int]:
+        """Each player's piles by size (``"p0:deck"``), hidden cards counted: what the board shows of them."""
+        return {f"p{side}:{zone}": len(getattr(s, zone)[side]) for side in (0, 1) for zone in ("deck", "hand", "nav")}
 
     def position(self, s: MoranaState) -> Position:
         cards: dict[int, str] = {}

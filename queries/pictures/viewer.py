@@ -82,7 +82,7 @@ def _namer(ruleset: str, state: Any) -> Any:
 
         def m9(card: int) -> str:
             cs = state.cards.get(card)
-            return defn(state, cs).name if cs is not None else ("a hidden card" if card < 0 else f"card {card}")
+            return defn(state, cs).name if cs is not None else "a hidden card"
 
         return m9
     if ruleset == "morana":
@@ -97,7 +97,7 @@ def _namer(ruleset: str, state: Any) -> Any:
             return card_name(state, card)
 
         return mor
-    return lambda card: "a hidden card" if card < 0 else f"card {card}"
+    return lambda card: "a hidden card"
 
 
 def _diff(prev: list[int], cur: list[int]) -> list[int]:
@@ -153,7 +153,7 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     for count, event in enumerate(log.events, start=1):
         shown = seen.apply(event)
         kind = type(shown).__name__
-        words = describe(ruleset, shown, name)
+        words = describe(ruleset, shown, name, players)
         events.append((shown.turn, steps.setdefault(shown.step, len(steps)), kinds.setdefault(kind, len(kinds)),
                        shown.player, words))  # fmt: skip
         mark = mark_of.get(kind) or (step_mark.get(shown.step) if kind == "StepBegan" else None)

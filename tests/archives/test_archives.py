@@ -163,7 +163,7 @@ def test_commands_take_an_archive_and_archive_game_refs(tmp_path: Path, played: 
     shard = sorted(played[1].iterdir())[0]
     first = read_archive(shard).members[0].game_id
     name = ref(shard, first)
-    shown = runner.invoke(app, ["show", str(shard)])
+    shown = runner.invoke(app, ["show", "--format", "records", str(shard)])
     assert shown.exit_code == 0 and shown.output.count("== ") == 4, shown.output
     verified = runner.invoke(app, ["verify", name])
     assert verified.exit_code == 0 and f"game {first}" in verified.output, verified.output

@@ -60,7 +60,7 @@ def test_judge_backup_round_trip_keeps_both_branches(tmp_path: Path) -> None:
     assert f"ok ({len(game.events)} events re-run identically" in output
     assert (f"abandoned branch: {len(first.events)} events, {len(first.decisions)} decisions re-run identically to "
             f"its end; backup to decision {k}") in output  # fmt: skip
-    shown = runner.invoke(app, ["show", str(path), "--numbered"]).output
+    shown = runner.invoke(app, ["show", "--format", "records", str(path), "--numbered"]).output
     assert "abandoned branch:" in shown and "backup to decision 3" in shown
     numbered = [line.split("?")[1].split()[0] for line in shown.splitlines() if "  ?" in line]
     assert numbered == [str(n) for n in range(len(game.decisions))]  # the numbers backup --to takes
@@ -248,7 +248,7 @@ def test_a_players_view_of_a_backed_up_game_has_the_judges_records_but_no_abando
     intervene(path, Intervention("warning", "R. Vance", player=1, reason="slow play"))
     view = view_log(read_log(path), 0)
     assert view.branches == [] and [j.record.kind for j in view.judged] == ["backup", "warning"]
-    shown = runner.invoke(app, ["show", str(path), "--view", "player0"]).output
+    shown = runner.invoke(app, ["show", "--format", "records", str(path), "--view", "player0"]).output
     assert "warning to p1 by judge R. Vance" in shown and "abandoned branch:" not in shown
 
 

@@ -27,14 +27,16 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 
 def _play_pages(pages: list[Any], limit: int = 400) -> None:
-    """Click the first option (accepting any confirmation) on whichever page is asked, until the game is over."""
+    """Click the first or the last option of the list of every answer (accepting any confirmation) on whichever
+    page is asked, until the game is over."""
     for page in pages:
         page.on("dialog", lambda dialog: dialog.accept())
+        page.locator("#all-options summary").click()  # the list, for the keyboard and screen readers
     for _ in range(limit):
         if all(page.evaluate("document.body.dataset.over === 'true'") for page in pages):
             return
         for page in pages:
-            buttons = page.locator("#decision button")
+            buttons = page.locator("#options button")
             if buttons.count():
                 buttons.last.click() if page.evaluate("Math.random() < 0.5") else buttons.first.click()
                 page.wait_for_timeout(5)
@@ -61,8 +63,8 @@ def test_two_browsers_play_a_whole_morana_game(running: Running, browser: Any) -
         page.wait_for_selector("#board svg", timeout=15000)
         pages.append(page)
     assert pages[0].locator("#hand li").count() >= 4  # the opening hand, by name
-    assert "you are seat 1" in pages[1].locator("#title").inner_text()
-    assert "p0" in pages[0].locator("#clock").inner_text()
+    assert "you are human-1" in pages[1].locator("#title").inner_text()
+    assert "human-0" in pages[0].locator("#clock").inner_text()
     _play_pages(pages)
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTEFACTS / "browser-morana.png"
@@ -103,14 +105,14 @@ def test_a_spectator_page_shows_the_board_of_the_delayed_spectator_view(running:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{running.base}/play/{table['table']}?token={table['spectator_token']}")
     page.wait_for_selector("#board svg", timeout=15000)
-    assert "you are spectator" in page.locator("#title").inner_text()
+    assert "you are watching" in page.locator("#title").inner_text()
     with running.socket(table["table"], table["tokens"][0]) as ws:
         seat = threading.Thread(target=play_seat, args=(ws, 8), daemon=True)
         seat.start()
         page.wait_for_selector("#board svg [data-card]", timeout=30000)  # a card flipped face up, by id
         seat.join(60)
     page.wait_for_selector("body[data-over='true']", timeout=30000)
-    assert page.locator("#decision button").count() == 0 and page.locator("#hand li").count() == 0
+    assert page.locator("#options button").count() == 0 and page.locator("#hand li").count() == 0
     assert page.locator("#log li").count() > 20 and "game over" in page.locator("#status").inner_text()
     assert page.locator("#board svg").first.get_attribute("data-view") == "spectator"
     ARTEFACTS.mkdir(parents=True, exist_ok=True)

@@ -187,7 +187,7 @@ def test_show_by_game_id_is_the_logs(gone: Gone) -> None:
     for t in played(gone):
         gid, log = t.header.game_id, str(gone.now[t.header.game_id])
         for view in VIEWS:
-            for fmt in ("text", "json"):
+            for fmt in ("records", "json"):
                 args = ["--view", view, "--format", fmt, "--numbered"]
                 by_id = runner.invoke(app, ["show", *gone.by_id(gid, *args)])
                 assert by_id.exit_code == 0 and "rebuilt from the database" in by_id.stderr, by_id.output
@@ -196,7 +196,7 @@ def test_show_by_game_id_is_the_logs(gone: Gone) -> None:
                 rebuilt, original = by_id.stdout.splitlines(), from_log.stdout.splitlines()
                 assert len(rebuilt) == len(original) > len(t.events)
                 differ = [(a, b) for a, b in zip(rebuilt, original, strict=True) if a != b]
-                if fmt == "text":
+                if fmt == "records":
                     said = ["digest:", *(["tournament:"] if t.header.ruleset == "miras9" else [])]
                     assert sorted(a.split()[0] for a, _ in differ) == sorted(said), (gid, view, differ)
                 else:

@@ -28,7 +28,7 @@ runner = CliRunner()
 def test_show_takes_many_files_and_globs_and_ends_each_with_the_result(real_logs: Path) -> None:
     logs = collect([real_logs / "miras9"])
     pattern = str(real_logs / "miras9" / "*.log")  # as a shell passes a quoted pattern: unexpanded
-    result = runner.invoke(app, ["show", pattern])
+    result = runner.invoke(app, ["show", "--format", "records", pattern])
     assert result.exit_code == 0, result.output
     blocks = result.stdout.split("\n\n")
     assert len(blocks) == len(logs) >= 2
@@ -40,7 +40,7 @@ def test_show_takes_many_files_and_globs_and_ends_each_with_the_result(real_logs
         assert lines[-1].startswith(f"result: p{game.close.winner} {winner} with ")
         assert f"won ({game.close.end_reason}) after {game.close.turns} turns" in lines[-1]
     assert not result.stdout.endswith("\n\n")
-    listed = runner.invoke(app, ["show", *map(str, logs)])
+    listed = runner.invoke(app, ["show", "--format", "records", *map(str, logs)])
     assert listed.stdout == result.stdout
 
 
@@ -48,7 +48,7 @@ def test_show_names_the_cards(real_logs: Path) -> None:
     path = collect([real_logs / "miras9"])[0]
     game = read_log(path)
     names = card_names(game.header)
-    text = runner.invoke(app, ["show", str(path)]).stdout.splitlines()
+    text = runner.invoke(app, ["show", "--format", "records", str(path)]).stdout.splitlines()
     event_lines = [line for line in text if line.startswith("#")]
     moved = [e for e in game.events if type(e).__name__ == "CardMoved"]
     assert moved

@@ -218,7 +218,7 @@ def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> 
     assert read_log(log).close.end_reason == "scenario_end" and read_log(log).close.winner == -1
     verified = runner.invoke(app, ["verify", str(log)])
     assert verified.exit_code == 0 and ": ok (28 events re-run identically" in verified.stdout, verified.stderr
-    shown = runner.invoke(app, ["show", str(log)])
+    shown = runner.invoke(app, ["show", "--format", "records", str(log)])
     assert shown.exit_code == 0 and "sandbox" in shown.stdout and "BattleDamagePaid" in shown.stdout
     assert "result: no winner (scenario_end)" in shown.stdout
     again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])  # its own log: replaced

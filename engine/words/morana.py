@@ -1,0 +1,129 @@
+"""MORANA in words (``engine.words``): each event and option as a sentence, Sites as the board names them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from annals.engine.words import Refs, Words
+
+POINTS = {"commit": "Commit: place cards face-down at the Sites, then seal"}
+SILENT = frozenset({"PowerChanged", "SlavaGained", "EmbersChanged"})  # a change of 0 is said as nothing
+
+_SOURCES = {
+    "commit": "to commit", "dawn": "at Dawn", "invocation": "for the Invocation", "lapse": "as they lapse",
+    "reborn": "to Reborn", "bloom": "from Bloom", "boost": "from a boost", "damage": "from damage",
+    "revealed": "as it is revealed", "offboard": "from off the board",
+}  # fmt: skip
+_WHY = {"initiative": "the Initiative", "less_slava": "less Slava", "simultaneous": "at the same time"}
+
+
+def _source(w: Words, source: str) -> str:
+    if source.startswith("site:"):
+        return f"from {w.zone(source)}"
+    return _SOURCES.get(source, source.replace("_", " "))
+
+
+def _first(w: Words, first: int, reason: str) -> str:
+    if first < 0 or reason == "simultaneous":
+        return "both at once"
+    return f"{w.who(first)} first ({_WHY.get(reason, reason.replace('_', ' '))})"
+
+
+def event(w: Words, kind: str, e: Any) -> str | None:
+    p, n = w.who(e.player), w.card
+    match kind:
+        case "DeckShuffled":
+            return f"{p} shuffles the deck ({len(e.cards)} cards)"
+        case "Drew":
+            return f"{p} draws {n(e.card)}" + (" into the opening hand" if e.source == "opening" else "")
+        case "DrawSkipped":
+            return f"{p} draws nothing ({e.reason.replace('_', ' ')})"
+        case "TurnBegan":
+            return f"Turn {e.turn}" + (f": {w.who(e.initiative)} has the Initiative" if e.initiative >= 0 else "")
+        case "StepBegan":
+            return f"{e.step.split('.')[0].capitalize()}"
+        case "EmbersChanged":
+            if e.amount == 0:
+                return None
+            verb = "gains" if e.amount > 0 else "spends"
+            embers = "Ember" if abs(e.amount) == 1 else "Embers"
+            return f"{w.holder(e.holder)} {verb} {abs(e.amount)} {embers} {_source(w, e.source)} ({e.value} now)"
+        case "Committed":
+            return f"{p} commits {n(e.card)} face-down at Site {e.site}"
+        case "RebornCommitted":
+            return f"{p} Reborns {n(e.card)} face-down at Site {e.site}"
+        case "InvocationCommitted":
+            return f"{p} seals the Invocation of {n(e.card)}"
+        case "CommitDone":
+            placed = f" ({e.placed} {'card' if e.placed == 1 else 'cards'} placed)" if e.placed >= 0 else ""
+            return f"{p} is done committing{placed}"
+        case "Sealed":
+            return f"{p} places a card face-down behind the screen"
+        case "Flipped":
+            return "Flip: " + (w.cards(e.cards) if e.cards else "nothing was committed") + " turn face up"
+        case "SiteResolutionBegan":
+            return f"Site {e.site} resolves: {_first(w, e.first, e.reason)}"
+        case "InvocationResolutionBegan":
+            return f"Invocations resolve: {_first(w, e.first, e.reason)}"
+        case "OmenFired":
+            return f"{n(e.card)}'s Omen at Site {e.site}"
+        case "RebornFired":
+            return f"{n(e.card)}'s Reborn at Site {e.site}"
+        case "CharmFired":
+            return f"{n(e.card)}'s Charm at Site {e.site}"
+        case "ClashFired":
+            return f"{n(e.card)} Clashes {n(e.target)} for {e.amount} at Site {e.site}"
+        case "InvocationFired":
+            return f"{p} invokes {n(e.card)}"
+        case "PowerChanged":
+            if e.amount == 0 and e.prevented == 0:
+                return None
+            by = f" by {n(e.by)}" if e.by > 0 else ""
+            kept = f", {e.prevented} prevented" if e.prevented else ""
+            change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"
+            return f"{n(e.holder)} {change} Power{by} {_source(w, e.source)} ({e.value} now{kept})"
+        case "Defeated":
+            return f"{n(e.card)} is defeated at {w.zone(e.src)} and goes to the Nav"
+        case "CharmSpent":
+            return f"{n(e.card)} is spent and goes to the Nav"
+        case "InitiativeGranted":
+            return f"{n(e.by)} gives {p} the Initiative for turn {e.for_turn}"
+        case "SiteScored":
+            if e.winner < 0:
+                return f"Site {e.site} is tied (Power {e.power[0]} to {e.power[1]})"
+            return f"{w.who(e.winner)} wins Site {e.site} (Power {e.power[0]} to {e.power[1]})"
+        case "SlavaGained":
+            if e.amount == 0 and e.capped == 0:
+                return None
+            capped = f", {e.capped} over the cap lost" if e.capped else ""
+            return f"{w.holder(e.holder)} gains {e.amount} Slava {_source(w, e.source)} ({e.value} now{capped})"
+        case "GameEnded":
+            why = "13 Slava" if e.reason == "slava_13" else e.reason.replace("_", " ")
+            slava = f" (Slava {e.slava[0]} to {e.slava[1]})" if len(e.slava) == 2 else ""
+            return (f"Game over: {w.who(e.winner)} wins with {why}{slava}" if e.winner >= 0
+                    else f"Game over: a draw ({why}){slava}")  # fmt: skip
+        case "WardenChosen":
+            return f"{p}'s Warden is {n(e.card)}"
+    return None
+
+
+def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
+    match kind:
+        case "Place":
+            return f"Commit {w.card(o.card)} at Site {o.site}"
+        case "Rebirth":
+            return f"Reborn {w.card(o.card)} at Site {o.site}"
+        case "Invoke":
+            return "Seal your Warden's Invocation"
+        case "Done":
+            return "Seal the Commit"
+    return None
+
+
+def refs(kind: str, o: Any) -> Refs:
+    from annals.engine.words import Refs
+
+    if kind in ("Place", "Rebirth"):
+        return Refs(card=o.card, where=f"site:{o.site}")
+    return Refs()

@@ -1,0 +1,156 @@
+"""Playing on the board in a real browser (Debian's chromium, Playwright): whole games against a bot in which the
+person only clicks board elements (cards, lanes, Sites, piles drawn in the SVG, and the action bar's answers that
+name nothing on the board), never the list of options; no question with a single answer reaches them.
+Screenshots of the start, an attack with Battle Damage, a MORANA Commit and the game over are kept in
+tests/artefacts (``ANNALS_ARTEFACTS``)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annals.engine.replay import rerun
+from annals.schemas.logfile import read_log
+from tests.queries.pictures.browser import CHROMIUM
+from tests.serverkit import Running, server
+
+ARTEFACTS = Path(os.environ.get("ANNALS_ARTEFACTS", Path(__file__).parent.parent / "artefacts"))
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)")
+AVOID = ("TakeBack", "Mulligan")  # a scripted person that takes picks back never ends its attack
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with server(tmp_path_factory.mktemp("boardplay")) as s:
+        yield s
+
+
+class Person:
+    """Clicks what the page offers on the board, at random but eager to attack and to commit, until the game is
+    over; counts the questions it was put, the clicks it made and what it saw."""
+
+    def __init__(self, page: Any, seed: int):
+        self.page = page
+        self.rng = random.Random(seed)
+        self.clicks = 0
+        self.questions = 0
+        self.shots: dict[str, Path] = {}
+
+    def shot(self, name: str) -> None:
+        if name not in self.shots:
+            ARTEFACTS.mkdir(parents=True, exist_ok=True)
+            path = self.shots[name] = ARTEFACTS / f"board-{name}.png"
+            self.page.screenshot(path=str(path), full_page=True)
+
+    def pick(self) -> bool:
+        """One click on the board (a highlighted element, a chooser's button or an action). False: nothing to do."""
+        page = self.page
+        chooser = page.locator("#chooser:not([hidden]) button")
+        if chooser.count():
+            chooser.nth(self.rng.randrange(chooser.count())).click()
+            self.clicks += 1
+            return True
+        board = page.locator("#board [data-pick]")
+        actions = page.locator("#actions button")
+        kinds = [actions.nth(i).get_attribute("data-kind") for i in range(actions.count())]
+        eager = [i for i, k in enumerate(kinds) if k in ("Confirm", "Invoke")]
+        calm = [i for i, k in enumerate(kinds) if k not in AVOID]
+        if board.count() and (not calm or self.rng.random() < 0.8):
+            board.nth(self.rng.randrange(board.count())).dispatch_event("click")
+        elif eager or calm:
+            actions.nth(self.rng.choice(eager or calm)).click()
+        elif actions.count():
+            actions.nth(0).click()
+        else:
+            return False
+        self.clicks += 1
+        return True
+
+    def play(self, limit_s: float = 240) -> None:
+        page = self.page
+        page.on("dialog", lambda dialog: dialog.accept())
+        asked = "0"
+        for _ in range(int(limit_s * 10)):
+            if page.evaluate("document.body.dataset.over === 'true'"):
+                return
+            now = page.evaluate("document.body.dataset.asked || '0'")
+            if now != asked:
+                self.questions, asked = int(now), now
+            self.seen()
+            if page.locator("#question").inner_text().startswith("sent") or not self.pick():
+                page.wait_for_timeout(100)
+                continue
+            page.wait_for_timeout(30)
+        raise AssertionError("the game did not end in the browser")
+
+    def seen(self) -> None:
+        page = self.page
+        owed = page.locator("#board [data-panel='damage']")
+        if owed.count() and int(owed.first.get_attribute("data-owed") or 0) > 0:
+            self.shot("miras9-battle-damage")
+        if page.locator("#board .sealed").count() and "Commit" in page.locator("#question").inner_text():
+            self.shot("morana-commit")
+
+
+def _open(running: Running, browser: Any, ruleset: str, decks: list[str], turns: int) -> tuple[Any, dict[str, Any]]:
+    table = running.table(ruleset, decks, ["human", "heuristic"], max_turns=turns, cover_ms=40)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    table["errors"] = errors
+    return page, table
+
+
+def _finish(person: Person, running: Running, table: dict[str, Any], name: str) -> None:
+    page = person.page
+    person.shot(f"{name}-game-over")
+    lone = page.evaluate("Number(document.body.dataset.lone || 0)")
+    assert lone == 0, f"{lone} questions with a single answer reached the person"
+    assert person.questions > 5 and person.clicks >= person.questions
+    over = page.locator("#over").inner_text()
+    assert "Game over" in over and "Watch the replay" in over
+    assert page.locator("#over a[href^='/replay/']").count() == 1 and page.locator("#rematch").count() == 1
+    info = running.wait_over(table["table"])
+    game = read_log(info["log"])
+    assert rerun(game).ok and any(d.automatic for d in game.decisions)
+    names = [p.name for p in game.header.players]
+    assert any(n in over for n in names) or "no winner" in over
+    replay = page.request.get(f"{running.base}/replay/{table['table']}?token={table['tokens'][0]}")
+    assert replay.ok and "<svg" in replay.text()
+    story = page.request.get(f"{running.base}/log/{table['table']}?token={table['tokens'][0]}")
+    assert story.ok and story.text().splitlines()[-1].startswith("Result: ")
+    assert table["errors"] == []
+
+
+def test_a_whole_miras9_game_played_by_clicking_the_board(running: Running, browser: Any) -> None:
+    """[M9-073] [M9-084] Units declared as attackers by clicking them, cards played by clicking the card then its
+    lane, Battle Damage paid by clicking a pile or a card: a whole game to its turn cap or end."""
+    page, table = _open(running, browser, "miras9", ["vanguard", "tempest"], 10)
+    person = Person(page, 5)
+    person.shot("miras9-start")
+    hand = page.locator("#board [data-zone='hand'][data-card]")
+    if hand.count():
+        hand.first.hover()
+        assert page.locator("#tip:not([hidden])").count() == 1  # the card's text on hover
+    person.play()
+    _finish(person, running, table, "miras9")
+    assert "miras9-battle-damage" in person.shots
+    page.close()
+
+
+def test_a_whole_morana_game_played_by_clicking_the_board(running: Running, browser: Any) -> None:
+    """[MOR-15] Commits placed by clicking a card in hand, then a Site; the Commit sealed with the action bar."""
+    page, table = _open(running, browser, "morana", ["clash", "glory"], 0)
+    person = Person(page, 7)
+    person.shot("morana-start")
+    person.play()
+    _finish(person, running, table, "morana")
+    assert "morana-commit" in person.shots
+    page.close()

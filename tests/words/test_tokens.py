@@ -1,0 +1,114 @@
+"""No internal token reaches a person: many bot games of both rulesets, every event and every option as each seat
+and a spectator are told it (``engine.seats.SeatStream``, the protocol's texts), and whole logs as ``annals show``
+prints them (``engine.words.story``), scanned for field names, Python values, sentinels, raw zone names, card ids
+and positional indices."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from annals.engine.botgames import bots_for
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import Game
+from annals.engine.seats import SeatStream
+from annals.engine.simulate import make_header
+from annals.engine.words.story import render_story
+from annals.schemas.header import LogClose
+from annals.schemas.logfile import GameLog
+
+FORBIDDEN = [
+    (re.compile(r"\b(True|False|None)\b"), "a Python value"),
+    (re.compile(r"(?<![\w+])-1\b"), "the sentinel -1"),
+    (re.compile(r"\b[a-z]+_[a-z_]+\b"), "a field or identifier name"),
+    (re.compile(r"#\d"), "an instance number"),
+    (re.compile(r"\b(lane|site|route):"), "a raw zone name"),
+    (re.compile(r"\blane \d|\bloc\b|\b(card|ability|index|option) \d"), "a positional index"),
+    (re.compile(r"[{}\[\]=]"), "a record's punctuation"),
+]
+
+
+def offences(text: str, card_ids: frozenset[str]) -> list[str]:
+    found = [f"{why}: {m.group(0)!r}" for pattern, why in FORBIDDEN for m in [pattern.search(text)] if m]
+    found += [f"a card id: {w!r}" for w in re.findall(r"\b[a-z]+(?:-[a-z0-9]+)+\b", text) if w in card_ids]
+    return found
+
+
+def _games(ruleset_name: str, count: int) -> list[tuple[Any, list[str]]]:
+    """Play ``count`` games; every text a seat or a spectator is sent, and the log as annals show prints it."""
+    ruleset = get_ruleset(ruleset_name)
+    decks = sorted(ruleset.decks())
+    out = []
+    for seed in range(count):
+        pair = [decks[seed % len(decks)], decks[(seed * 5 + 1) % len(decks)]]
+        header = make_header(ruleset, seed + 11, pair, ["heuristic", "random"], max_turns=ruleset.default_max_turns)
+        game = Game(ruleset, header, bots_for(ruleset, header))
+        streams = [SeatStream(ruleset, game.header, seat) for seat in (0, 1, -1)]
+        texts: list[str] = []
+        s = game.state
+        while not s.over and not (header.max_turns and s.turn > header.max_turns):
+            point = ruleset.pending(s)
+            if point is not None:
+                decide = streams[point.player].decide(0, point, [0, 0])
+                texts += [decide.question, *(o.text for o in decide.options)]
+            before = len(game.events)
+            game.step()
+            for event in game.events[before:]:
+                texts += [stream.event(event).text for stream in streams]
+        texts += [stream.game_over(s.winner, s.end_reason or "turn_cap", 0, 0).text for stream in streams]
+        close = LogClose(s.winner, s.end_reason or "turn_cap", s.n, game.decision_count, s.turn)
+        log = GameLog(game.header, game.events, game.decisions, close, "")
+        texts += list(render_story(log))
+        out.append((seed, texts))
+    return out
+
+
+@pytest.mark.parametrize("ruleset_name", ["miras9", "morana"])
+def test_no_internal_token_reaches_a_person(ruleset_name: str) -> None:
+    card_ids = frozenset(get_ruleset(ruleset_name).cards())
+    bad: list[str] = []
+    for seed, texts in _games(ruleset_name, 8):
+        for text in texts[1:]:  # the story's first line names the game by its id
+            bad += [f"game {seed}: {why} in {text!r}" for why in offences(text, card_ids)]
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_the_scan_catches_what_it_looks_for() -> None:
+    card_ids = frozenset({"char-veteran"})
+    for text in [
+        "Mulligan: take False",
+        "Play Card: card Rally (#1021), loc -1",
+        "Slava Gained: holder 1, by -1",
+        "p0 plays char-veteran",
+        "to lane:0:exterior",
+        "Pay Point: source used, card 0",
+    ]:
+        assert offences(text, card_ids), text
+    assert not offences("Play Rally in random-1's EXTERIOR lane", card_ids)
+
+
+def test_no_op_changes_are_said_as_nothing() -> None:
+    """A MORANA Power change of 0 with nothing prevented is left out of the words (the Dusk's noise)."""
+    from annals.engine.words import Words
+    from annals.schemas.morana import PowerChanged
+
+    words = Words("morana", lambda card: "Bannik", ["Ann", "Bob"])
+    assert words.event(PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, 0, "boost")) is None
+    assert "2 prevented" in (words.event(PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, 0, "damage", 1004, 2)) or "")
+
+
+def test_annals_show_says_the_log_in_sentences_and_keeps_the_records_behind_a_format(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from annals.cli.main import app
+
+    runner = CliRunner()
+    made = runner.invoke(app, ["simulate", "morana", "--games", "1", "--out", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    log = str(next(tmp_path.glob("*.log")))
+    words = runner.invoke(app, ["show", log]).output
+    records = runner.invoke(app, ["show", log, "--format", "records"]).output
+    assert "commits" in words and "Committed" not in words and words.splitlines()[-1].startswith("Result: ")
+    assert "Committed card=" in records
