@@ -33,7 +33,6 @@ class UnknownReportError(UnknownNameError):
     """No report by that name."""
 
 
-
 class ReportResult(NamedTuple):
     name: str
     title: str

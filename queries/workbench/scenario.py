@@ -402,7 +402,6 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
     if sc.old_spelling:
         lines.append(f"  players:{OLD_SPELLING}")
-    script = _Script(sc, names, lines)
     events: list[Any] = []
     script = _Script(sc, names, lines, ruleset, events)
 
