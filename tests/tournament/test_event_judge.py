@@ -103,3 +103,30 @@ def test_a_judges_game_loss_reaches_the_match_and_the_standings(event: EventStor
     others = [m for m in event.matches() if (m.round, m.table) != (match.round, match.table)]
     assert all(points[p] == points_before[p] for m in others for p in (m.a, m.b) if p)
     assert "match round 1 table" in done.output
+
+
+def test_an_override_by_name_reaches_the_match_and_extra_time_names_the_player(event: EventStore) -> None:
+    """[R-EVT-06] The judge sets a game the match's winner won to the other player, by name; the match file counts
+    it so. Extra time for one player, by id, goes to that seat only."""
+    match = _decided(event)
+    loser = match.b if match.winner == match.a else match.a
+    game = next(g for g in match.games if g.winner == match.winner)
+    names = {p.id: p.name for p in event.players()}
+    log = str(event.folder / game.log)
+    done = runner.invoke(app, ["judge", "override", log, "--judge", "R. Vance", "--winner", names[loser],
+                               "--reason", "misregistered result"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    seat = game.seats.index(loser)
+    assert f"result set to {names[loser]} (p{seat}) wins" in done.output
+    after = event.match(match.round, match.table)
+    assert after is not None
+    judged = next(g for g in after.games if g.number == game.number)
+    assert (judged.winner, judged.end_reason) == (loser, "judge_override")
+    assert {after.a: after.wins_a, after.b: after.wins_b}[loser] == {match.a: match.wins_a, match.b: match.wins_b}[
+        loser
+    ] + 1
+    timed = runner.invoke(app, ["judge", "extra-time", log, "--judge", "R. Vance", "--minutes", "3", "--player",
+                                loser, "--reason", "deck check"])  # fmt: skip
+    assert timed.exit_code == 0, timed.output
+    assert f"extra_time to {names[loser]} (p{seat}) +3 min" in timed.output
+    assert read_log(event.folder / game.log).judged[-1].record.player == seat
