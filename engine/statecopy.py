@@ -9,6 +9,8 @@ parts the reducer can change, and shares the rest:
   copied by the plan of its declared type: ``list[int]`` by ``list.copy``, ``dict[int, CardState]`` card by card,
   ``Wave | None`` as a Wave or None, and so on;
 * a Struct's ``__dict__`` (a ruleset's derived ``pool``, rebuilt from its fields on decode) is shared;
+* a field declared with a Struct class that has no subclasses when first planned is copied by that class's plan;
+  one declared with a base class (subclassed) is planned by the class of the value found there;
 * a type the planner does not know (``Any``, a union of several classes) is copied by ``copy.deepcopy``: always
   right, only slower.
 
