@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 
 from annals.engine.rng import Rng
+from annals.engine.tournament import chart
 from annals.engine.tournament.matching import SEARCH_BUDGET, fewest_floats, fewest_rematches
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import Pairing
@@ -95,5 +96,6 @@ def pair_next_bracket(winners: Sequence[str]) -> list[Pairing]:
 
 
 def recommended_rounds(players: int) -> int:
-    """Swiss rounds for a field: ceil(log2 players), at least 3 (so 64 players get 6, 65 get 7)."""
-    return max(3, (max(players, 2) - 1).bit_length())
+    """Swiss rounds for a field, from the published Swiss chart (``chart.recommended_rounds``); a field of
+    fewer than 2 is counted as 2 (it cannot be paired anyway, and says so when it is)."""
+    return chart.recommended_rounds(max(players, 2))

@@ -17,7 +17,6 @@ from annals.engine.tournament.pairing import (
     pair_next_bracket,
     pair_swiss,
     pair_top_cut,
-    recommended_rounds,
     swiss_order,
 )
 from annals.schemas.event import Pairing
@@ -274,13 +273,6 @@ def test_top_cut_bracket_seeds_1_and_2_meet_only_in_the_final() -> None:
     assert pair_next_bracket(["s1", "s4", "s2", "s3"]) == [Pairing(1, "s1", "s4"), Pairing(2, "s2", "s3")]
     with pytest.raises(PairingError, match="power of two"):
         pair_top_cut(seeded[:6])
-
-
-@pytest.mark.parametrize(
-    ("players", "rounds"), [(2, 3), (8, 3), (9, 4), (16, 4), (17, 5), (64, 6), (65, 7), (2000, 11)]
-)
-def test_recommended_rounds(players: int, rounds: int) -> None:
-    assert recommended_rounds(players) == rounds
 
 
 @pytest.mark.soak
