@@ -26,7 +26,6 @@ force.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
@@ -49,21 +48,23 @@ class _Field:
             self.members[-1].append(i)
             self.group.append(len(self.members) - 1)
         index = {p: i for i, p in enumerate(order)}
+        group = self.group
         self.met: list[set[int]] = []
         self.inside = [0] * len(self.members)  # the most of its own group any member has met
         self.outside = [0] * len(self.members)  # the most of the group any outsider has met
         for i, p in enumerate(order):
             seen = {index[o] for o in played.get(p, ()) if o in index}
             self.met.append(seen)
-            if not seen:
-                continue
-            own = self.group[i]
-            into = Counter(self.group[j] for j in seen)
-            for g, count in into.items():
-                if g == own:
-                    self.inside[g] = max(self.inside[g], count)
-                elif count > self.outside[g]:
-                    self.outside[g] = count
+            own, run, last = group[i], 0, -1
+            for g in [*sorted([group[j] for j in seen]), -1]:  # counted by runs of one group; -1 ends the last
+                if g == last:
+                    run += 1
+                    continue
+                if last == own:
+                    self.inside[own] = max(self.inside[own], run)
+                elif last >= 0 and run > self.outside[last]:
+                    self.outside[last] = run
+                last, run = g, 1
 
     def poolable(self, g: int, slots: int) -> bool:
         size = len(self.members[g])
