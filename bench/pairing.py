@@ -1,14 +1,15 @@
 """Swiss pairing beside a published FIDE Dutch implementation: floats and time per round, on the same standings.
 
-Run: ``python -m bench.pairing [--sizes 64 256 2000 10000] [--rounds R] [--peer-limit S] [--quick]``. Each size
-plays the chart's rounds (or ``--rounds``) of seeded random results (45% a win either way, 10% a drawn match),
-always continuing from annals' own pairing; before each round both annals and the peer (caissify-pairings'
-``dutch`` engine, a FIDE C.04.3 implementation, in the ``dev`` extra) pair the same standings: the same match
-points, the same history of opponents, colours and floats. A float is a pair across point groups. Times are
-of the pairing call alone (the standings it is given are computed once, outside; networkx is imported before,
-and its import timed apart); the peer runs in a child
-process stopped after ``--peer-limit`` seconds, and a size where it was stopped is not given to it again, nor
-any larger size. Printed with the ratio of annals' worst round to the issue's ceiling of 1 s.
+Run: ``python -m bench.pairing [--sizes 64 256 2000 10000] [--rounds R] [--peer-limit S] [--events N] [--quick]``.
+Each size plays the chart's rounds (or ``--rounds``) of seeded random results (45% a win either way, 10% a
+drawn match), always continuing from annals' own pairing; before each round both annals and the peer
+(caissify-pairings' ``dutch`` engine, a FIDE C.04.3 implementation, in the ``dev`` extra) pair the same
+standings: the same match points, the same history of opponents, colours and floats. A float is a pair across
+point groups. Times are of the pairing call alone (the standings it is given are computed outside; networkx is
+imported before, its import timed apart). The peer runs in a child process stopped after ``--peer-limit``
+seconds, and is not given a later round of that size, nor a larger size, once stopped. Printed with the ratio
+of annals' worst round to the issue's ceiling of 1 s; then the floats of both over ``--events`` small events
+(11 to 32 players), where the peer is quick enough to pair every round.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class Row:
     our_seconds: float
     peer: int | None  # None: the peer was not run, or stopped
     peer_seconds: float | None
+    stopped: bool = False  # the peer was stopped at the limit on this round
 
 
 def play(players: int, rounds: int, peer_limit: float | None, seed: int = 26) -> list[Row]:
@@ -110,10 +112,11 @@ def play(players: int, rounds: int, peer_limit: float | None, seed: int = 26) ->
         pairings = pair_swiss(ranked, points, met, byes(results), Rng(seed + number))
         ours = time.perf_counter() - start
         peer = peer_within(peer_limit, ids, points, met, hist, number, rounds) if peer_limit is not None else None
-        if peer is None:
+        stopped = peer_limit is not None and peer is None
+        if stopped:
             peer_limit = None  # stopped once: the rounds after only grow harder
         rows.append(Row(players, number, floats([(p.a, p.b) for p in pairings], points), ours,
-                        floats(peer[0], points) if peer else None, peer[1] if peer else None))  # fmt: skip
+                        floats(peer[0], points) if peer else None, peer[1] if peer else None, stopped))  # fmt: skip
         for p in pairings:
             _record(p.a, p.b, points, hist)
             results.append(_result(p.a, p.b, rng))
@@ -149,7 +152,8 @@ def report(rows: list[Row], peer_limit: float) -> list[str]:
     ]
     for r in rows:
         peer = f"{r.peer:>10}" if r.peer is not None else f"{'-':>10}"
-        peer_ms = f"{r.peer_seconds * 1000:>10.1f}" if r.peer_seconds is not None else f">{peer_limit * 1000:>9.0f}"
+        peer_ms = (f"{r.peer_seconds * 1000:>10.1f}" if r.peer_seconds is not None
+                   else f">{peer_limit * 1000:>9.0f}" if r.stopped else f"{'not run':>10}")  # fmt: skip
         lines.append(f"{r.players:>7} {r.number:>5}  {r.ours:>13} {peer}  {r.our_seconds * 1000:>9.1f} {peer_ms}")
     for size in sorted({r.players for r in rows}):
         mine = [r for r in rows if r.players == size]
@@ -161,10 +165,28 @@ def report(rows: list[Row], peer_limit: float) -> list[str]:
             line += f"; on the {len(both)} round(s) the peer paired: annals {sum(r.ours for r in both)} floats, " \
                     f"the peer {sum(r.peer or 0 for r in both)}, peer's worst round " \
                     f"{max(r.peer_seconds or 0 for r in both) * 1000:.1f} ms"  # fmt: skip
-        if len(both) < len(mine):
-            line += f"; the peer was stopped after {peer_limit:.0f} s or not run on {len(mine) - len(both)} round(s)"
+        stopped = sum(r.stopped for r in mine)
+        if stopped:
+            line += f"; the peer stopped after {peer_limit:.0f} s on {stopped} round(s)"
+        if len(both) + stopped < len(mine):
+            line += f", not run on {len(mine) - len(both) - stopped} (stopped on an earlier round or smaller field)"
         lines.append(line)
     return lines
+
+
+def events(count: int, peer_limit: float) -> str:
+    """The issue's comparison: ``count`` events of 11 to 32 players, the chart's rounds, floats summed over the
+    rounds both paired (the peer's limit applies to each round; a stop ends the peer's part of that event)."""
+    sizes = [11, 16, 21, 27, 32]
+    rows = [r for k in range(count) for r in play(sizes[k % 5], recommended_rounds(sizes[k % 5]), peer_limit, seed=k)]
+    both = [r for r in rows if r.peer is not None]
+    more = sum(1 for r in both if r.ours > (r.peer or 0))
+    fewer = sum(1 for r in both if r.ours < (r.peer or 0))
+    return (
+        f"{count} events of 11-32 players, {len(rows)} rounds ({len(both)} paired by both): floats annals "
+        f"{sum(r.ours for r in both)}, the Dutch peer {sum(r.peer or 0 for r in both)}; rounds where annals "
+        f"floated more {more}, fewer {fewer}; the peer stopped on {sum(r.stopped for r in rows)} round(s)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -172,7 +194,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--rounds", type=int, default=0, help="rounds per size (default: the chart's)")
     parser.add_argument("--peer-limit", type=float, default=60.0, help="seconds before the peer's round is stopped")
-    parser.add_argument("--quick", action="store_true", help="24 and 48 players, 4 rounds: for the tests")
+    parser.add_argument("--events", type=int, default=20, help="small events for the float comparison (0: none)")
+    parser.add_argument("--quick", action="store_true", help="24 and 48 players, 4 rounds, no small events: for tests")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     import networkx  # noqa: F401 - once per process, when the first round needs the blossom: timed apart
@@ -187,6 +210,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if any(r.peer is None for r in played):
             limit = None  # a larger field would only take the peer longer
     print("\n".join(report(rows, args.peer_limit)))
+    if args.events and not args.quick:
+        print(events(args.events, args.peer_limit))
 
 
 if __name__ == "__main__":
