@@ -10,7 +10,7 @@ is reduced first, without changing the optimum:
   floaters is taken, each partner from outside still has a player it has not met (``size >= slots + c``, ``c``
   the most of the group any outsider has met), and the rest still pair among themselves (``size - slots >=
   2d + 2``, ``d`` the most of the group any member has met: Dirac's theorem then gives a perfect matching of
-  the complement). A pool is represented by a few interchangeable **slots** of its parity; the rest of it pairs
+  the complement). A pool is represented by a few **slots** (as many as its parity allows); the rest of it pairs
   among itself, in Swiss order, outside the blossom.
 * Every other player is in the graph as itself.
 
@@ -19,7 +19,8 @@ partner it has met is swapped for one it has not), so a pool's floats only cost 
 cost. In an optimal pairing a pool floats either one player to another pool, or players to players outside
 pools, never both, and those players all met each other (in each case pairing the partners together instead
 would be one float fewer, and no more points apart by the triangle inequality): so slot 0 is for a float to
-another pool, and as many slots as a clique of the played graph can have are for floats to the rest.
+another pool, and one slot for each colour of a proper colouring of the played graph among the rest is for
+floats to them (those floating into one pool met each other, so their colours differ).
 ``tests/tournament/test_pairing.py`` holds the reduction against the unreduced graph and both against brute
 force.
 """
@@ -83,8 +84,8 @@ def fewest_floats(
     fewest points apart, then neighbours; None if no rematch-free pairing exists. ``pools=False`` solves the
     unreduced graph (for tests)."""
     field = _Field(order, points, played)
-    slots = _slots(field) if pools else {}
-    mate = _solve(field, slots, rematch_cost=None)
+    slots, colour = _slots(field) if pools else ({}, {})
+    mate = _solve(field, slots, colour, rematch_cost=None)
     if mate is None:
         return None
     pairs = _realise(field, slots, mate, budget)
@@ -93,45 +94,52 @@ def fewest_floats(
     return pairs
 
 
-def _slots(field: _Field) -> dict[int, int]:
-    """The pools and their slots: slot 0 for a float to another pool, and one slot for each player outside pools
-    that may float into it. Those players all met each other (two who had not would rather meet each other), so
-    they are at most a clique of the played graph: its degeneracy + 1 bounds them. Adding a slot can make a group
-    too small to be a pool, and a player outside pools can raise the bound: repeated until nothing changes."""
-    slots: dict[int, int] = {}
+def _slots(field: _Field) -> tuple[dict[int, int], dict[int, int]]:
+    """The pools and their slots, and the colour of each player outside pools. Slot 0 of a pool is for a float to
+    another pool; slot c for a float to a player of colour c. The players floating into one pool all met each
+    other (two who had not would rather meet each other), a clique of the played graph, so a proper colouring of
+    that graph gives them different colours, and its number of colours bounds how many there are. One slot a
+    colour keeps the slots from being alike (a player has one way into each pool), which is what makes the
+    blossom quick. Adding slots can make a group too small to be a pool, and a group that is not a pool brings
+    players to colour: repeated until nothing changes."""
     candidates = set(range(len(field.members)))
     while True:
-        outside = [i for i in range(len(field.order)) if field.group[i] not in candidates]
-        clique = _degeneracy(outside, field.met) + 1 if outside else 0
+        colour = _colouring([i for i in range(len(field.order)) if field.group[i] not in candidates], field.met)
         slots = {}
         for g in sorted(candidates):
-            count = 1 + clique
+            count = 1 + max(colour.values(), default=0)
             count += (count - len(field.members[g])) % 2  # the rest of the pool pairs up: an even number
             if field.poolable(g, count):
                 slots[g] = count
         if set(slots) == candidates:
-            return slots
+            return slots, colour
         candidates = set(slots)
 
 
-def _degeneracy(players: Sequence[int], met: Sequence[Set[int]]) -> int:
-    """The largest of the degrees at which players are removed, least met first: a clique is at most this + 1."""
+def _colouring(players: Sequence[int], met: Sequence[Set[int]]) -> dict[int, int]:
+    """Colours from 1 such that players who met differ: greedy, in the reverse of the order that removes the
+    least met first (so at most the graph's degeneracy + 1 colours)."""
     inside = set(players)
     degree = {i: len(met[i] & inside) for i in players}
-    most = 0
+    removed = []
     while degree:
         i = min(degree, key=lambda k: (degree[k], k))
-        most = max(most, degree.pop(i))
+        del degree[i]
+        removed.append(i)
         for j in met[i]:
             if j in degree:
                 degree[j] -= 1
-    return most
+    colour: dict[int, int] = {}
+    for i in reversed(removed):
+        taken = {colour[j] for j in met[i] if j in colour}
+        colour[i] = next(c for c in range(1, len(taken) + 2) if c not in taken)
+    return colour
 
 
 def fewest_rematches(order: Sequence[str], points: Mapping[str, int], played: Mapping[str, Set[str]]) -> list[Pair]:
     """When no pairing avoids every rematch: the fewest rematches first, then as ``fewest_floats``."""
     field = _Field(order, points, played)
-    mate = _solve(field, {}, rematch_cost=True)
+    mate = _solve(field, {}, {}, rematch_cost=True)
     assert mate is not None  # the graph is complete: every even field has a perfect matching
     return sorted((n, m) for n, m in mate.items() if isinstance(n, int) and isinstance(m, int) and n < m)
 
@@ -169,18 +177,23 @@ def in_order(players: Sequence[int], met: Sequence[Set[int]], budget: int) -> li
         j += 1
 
 
-def _useful(a: Node, b: Node) -> bool:
+def _useful(a: Node, b: Node, colour: Mapping[int, int]) -> bool:
     """Whether an edge can be in an optimal pairing. A pool's slot 0 floats to other pools, its other slots to
-    players outside pools: a pool never does both, and floats to at most one other pool (either way, pairing
-    the two partners together instead is cheaper: one float fewer, points apart no more, by the triangle
-    inequality). Leaving the other edges out makes the slots less alike, and the search shorter."""
+    players outside pools, one colour each: a pool never does both, and floats to at most one other pool (either
+    way, pairing the two partners together instead is cheaper: one float fewer, points apart no more, by the
+    triangle inequality)."""
     if isinstance(a, tuple) and isinstance(b, tuple):
         return a[0] == b[0] or a[1] == b[1] == 0
-    slot = a if isinstance(a, tuple) else b
-    return not isinstance(slot, tuple) or slot[1] > 0
+    if isinstance(a, tuple):
+        a, b = b, a
+    if isinstance(b, tuple) and isinstance(a, int):
+        return b[1] == colour[a]  # a player and a slot: the slot of the player's colour
+    return True
 
 
-def _solve(field: _Field, slots: Mapping[int, int], rematch_cost: bool | None) -> dict[Node, Node] | None:
+def _solve(
+    field: _Field, slots: Mapping[int, int], colour: Mapping[int, int], rematch_cost: bool | None
+) -> dict[Node, Node] | None:
     """The minimum-cost perfect matching of the reduced graph (players outside pools, and the pools' slots)."""
     import networkx as nx  # imported here: a second's import that only pairing needs
 
@@ -203,7 +216,7 @@ def _solve(field: _Field, slots: Mapping[int, int], rematch_cost: bool | None) -
         for b in nodes[x + 1 :]:
             gb = group_of(b)
             rematch = isinstance(a, int) and isinstance(b, int) and b in field.met[a]
-            if (rematch and not rematch_cost) or not _useful(a, b):
+            if (rematch and not rematch_cost) or not _useful(a, b, colour):
                 continue
             apart = abs(field.points[field.members[ga][0]] - field.points[field.members[gb][0]])
             cost = (float_unit if ga != gb else 0) + apart * apart_unit + abs(position[a] - position[b])
@@ -222,33 +235,36 @@ def _realise(field: _Field, slots: Mapping[int, int], mate: Mapping[Node, Node],
     and down its last; the rest of the pool pairs in order. None if that fails (it cannot, for a true pool)."""
     free = {g: list(field.members[g]) for g in slots}
     pairs: list[Pair] = []
-    done: set[Node] = set()
-    for a, b in mate.items():
-        if a in done or not isinstance(b, tuple) or isinstance(a, tuple):
+    for a in sorted(n for n in mate if isinstance(n, int)):  # in order, so that the same round pairs the same
+        b = mate[a]
+        if isinstance(b, int):
+            if a < b:
+                pairs.append((a, b))
             continue
-        g = b[0]  # player a, outside the pool, meets one of pool g
-        candidates = free[g] if field.points[a] > field.points[free[g][0]] else reversed(free[g])
+        pool = free[b[0]]  # player a, outside the pool, meets one of pool b[0]
+        candidates = pool if field.points[a] > field.points[pool[0]] else reversed(pool)
         chosen = next((i for i in candidates if i not in field.met[a]), None)
         if chosen is None:
             return None
-        free[g].remove(chosen)
+        pool.remove(chosen)
         pairs.append((min(a, chosen), max(a, chosen)))
-        done |= {a, b}
-    for a, b in mate.items():
-        if a in done or not (isinstance(a, tuple) and isinstance(b, tuple)) or a[0] >= b[0]:
+    for slot in sorted(n for n in mate if isinstance(n, tuple)):
+        other = mate[slot]
+        if not isinstance(other, tuple) or slot[0] >= other[0]:
             continue
-        upper, lower = free[a[0]], free[b[0]]  # a float between two pools: the upper's last meets the lower's first
+        upper, lower = (
+            free[slot[0]],
+            free[other[0]],
+        )  # a float between two pools: the upper's last meets the lower's first
         found = next(((i, j) for i in reversed(upper) for j in lower if j not in field.met[i]), None)
         if found is None:
             return None
         upper.remove(found[0])
         lower.remove(found[1])
         pairs.append(found)
-        done |= {a, b}
     for rest in free.values():
         inside = in_order(rest, field.met, budget)
         if inside is None:
             return None
         pairs.extend(inside)
-    pairs.extend((n, m) for n, m in mate.items() if isinstance(n, int) and isinstance(m, int) and n < m)
     return sorted(pairs)
