@@ -13,7 +13,11 @@ def test_quick_mode_prints_floats_beside_the_dutch_peer_and_annals_never_floats_
 ) -> None:
     main(["--quick", "--peer-limit", "300"])
     out = capsys.readouterr().out
-    table = [line.split() for line in out.splitlines() if line.split() and line.split()[0].isdigit()]
+    table = [
+        cells
+        for cells in (line.split() for line in out.splitlines())
+        if cells[:2] and all(c.isdigit() for c in cells[:2])
+    ]
     rounds = [(int(size), int(number), int(ours), int(peer)) for size, number, ours, peer, *_ in table]
     assert [(size, number) for size, number, _, _ in rounds] == [(s, n) for s in (24, 48) for n in range(1, 5)]
     assert all(ours <= peer for _, _, ours, peer in rounds)  # the peer paired every round, and floated no less

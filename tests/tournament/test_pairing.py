@@ -222,6 +222,15 @@ def test_a_pool_floats_one_player_and_pairs_the_rest_in_order() -> None:
     assert inside == [(rest[i], rest[i + 1]) for i in range(0, 10, 2)]  # neighbours in Swiss order
 
 
+def test_a_float_skips_a_group_when_that_floats_fewer() -> None:
+    # 1, 2 and 1 players on 6, 3 and 0 points, no history: 6 v 0 and 3 v 3 is one float; 6 v 3, 3 v 0 would be two
+    points = {"a": 6, "b1": 3, "b2": 3, "c": 0}
+    for seed in range(10):
+        pairings = pair_swiss(list(points), points, {}, set(), Rng(seed))
+        assert sorted(tuple(sorted(pair)) for pair in seated(pairings)) == [("a", "c"), ("b1", "b2")]
+        assert cost(seated(pairings), points, {}) == best(list(points), points, {}) == (0, 1, 6)
+
+
 def test_ten_players_who_need_no_float_get_none() -> None:
     """10-player events of 4 rounds, 120 seeds: whenever a pairing without a float exists, the Swiss makes none
     (the first-legal search it replaced floated in some of these)."""
