@@ -7,7 +7,7 @@ drawn match), always continuing from annals' own pairing; before each round both
 standings: the same match points, the same history of opponents, colours and floats. A float is a pair across
 point groups. Times are of the pairing call alone (the standings it is given are computed outside; networkx is
 imported before, its import timed apart). The peer runs in a child process stopped after ``--peer-limit``
-seconds, and is not given a later round of that size, nor a larger size, once stopped. Printed with the ratio
+seconds, and is not given a later round of that size once stopped. Printed with the ratio
 of annals' worst round to the issue's ceiling of 1 s; then the floats of both over ``--events`` small events
 (11 to 32 players), where the peer is quick enough to pair every round.
 """
@@ -169,7 +169,7 @@ def report(rows: list[Row], peer_limit: float) -> list[str]:
         if stopped:
             line += f"; the peer stopped after {peer_limit:.0f} s on {stopped} round(s)"
         if len(both) + stopped < len(mine):
-            line += f", not run on {len(mine) - len(both) - stopped} (stopped on an earlier round or smaller field)"
+            line += f", not given the {len(mine) - len(both) - stopped} round(s) after"
         lines.append(line)
     return lines
 
@@ -202,13 +202,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     print(f"importing networkx (once per process): {(time.perf_counter() - start) * 1000:.0f} ms")
     sizes, rounds = ([24, 48], 4) if args.quick else (args.sizes, args.rounds)
-    rows: list[Row] = []
-    limit: float | None = args.peer_limit
-    for size in sizes:
-        played = play(size, rounds or recommended_rounds(size), limit)
-        rows += played
-        if any(r.peer is None for r in played):
-            limit = None  # a larger field would only take the peer longer
+    rows = [r for size in sizes for r in play(size, rounds or recommended_rounds(size), args.peer_limit)]
     print("\n".join(report(rows, args.peer_limit)))
     if args.events and not args.quick:
         print(events(args.events, args.peer_limit))
