@@ -14,6 +14,7 @@ BENCHMARKS = [
     "bench.viewer",
     "bench.reports",
     "bench.tournament",
+    "bench.pairing",
     "bench.scale",
 ]
 
