@@ -52,6 +52,21 @@ class GameResult(msgspec.Struct, frozen=True):
         return self.seats[self.winner] if self.winner >= 0 else ""
 
 
+def stalled_error(state: GameState) -> StalledGameError:
+    """The error of a game whose rules emitted nothing with no decision pending (``Game.step``, ``drive``)."""
+    return StalledGameError(
+        f"the rules have nothing to do at step {state.step!r} of turn {state.turn} and no "
+        "decision is pending (a position saved in the middle of an action?)"
+    )
+
+
+def _illegal(point: DecisionPoint[Any], choice: Any) -> IllegalDecisionError:
+    return IllegalDecisionError(
+        f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
+        f"{len(point.options)} legal options; choose one of those offered"
+    )
+
+
 def finalize_header(header: LogHeader) -> LogHeader:
     return header if header.game_id else msgspec.structs.replace(header, game_id=game_id_of(header))
 
@@ -123,10 +138,7 @@ class Game:
             before = state.n
             self._advance(state, None, self.emit, self.rng)
             if state.n == before:  # no event, so no change: the next step would be this one again, forever
-                raise StalledGameError(
-                    f"the rules have nothing to do at step {state.step!r} of turn {state.turn} and no "
-                    "decision is pending (a position saved in the middle of an action?)"
-                )
+                raise stalled_error(state)
             return
         view = self._seat_views[point.player] if self._seat_views else None
         self.answer(point, self.agents[point.player].choose(view.state if view is not None else None, point))
@@ -138,10 +150,7 @@ class Game:
         try:
             chosen = offered.index(choice)
         except ValueError:
-            raise IllegalDecisionError(
-                f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
-                f"{len(point.options)} legal options; choose one of those offered"
-            ) from None
+            raise _illegal(point, choice) from None
         state = self.state
         self.decisions.append(Decision(self.decision_count, state.n, point.player, point.point, offered, chosen))
         self.decision_count += 1
@@ -191,12 +200,32 @@ def drive(
     frame_turn = game.state.turn
     cap = game.header.max_turns
     s = game.state
-    step = game.step
+    # ``Game.step`` and ``Game.answer`` written out: this loop runs once per decision and per automatic advance, and
+    # the two calls it saves per decision are 4% of a random Miras 9 game's Python calls. Same order, same checks.
+    pending, advance, rng = game._pending, game._advance, game.rng
+    agents, seat_views = game.agents, game._seat_views
     try:
         while not s.over:
             if cap and s.turn > cap:
                 break
-            step()
+            point = pending(s)
+            if point is None:
+                before = s.n
+                advance(s, None, game.emit, rng)
+                if s.n == before:
+                    raise stalled_error(s)
+            else:
+                player = point.player
+                view = seat_views[player] if seat_views else None
+                choice = agents[player].choose(view.state if view is not None else None, point)
+                offered = list(point.options)
+                try:
+                    index = offered.index(choice)
+                except ValueError:
+                    raise _illegal(point, choice) from None
+                game.decisions.append(Decision(game.decision_count, s.n, player, point.point, offered, index))
+                game.decision_count += 1
+                advance(s, choice, game.emit, rng)
             if writer is not None and (
                 (len(game.events) >= FRAME_EVENTS and (s.turn != frame_turn or len(game.events) >= MAX_FRAME_EVENTS))
                 or (live and game.decisions)

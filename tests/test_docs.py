@@ -17,7 +17,7 @@ import typer.main
 
 from annals.cli.main import app
 
-DOCTESTED = ["annals", "annals.engine.rng", "annals.schemas.logfile", "annals.schemas.keys"]
+DOCTESTED = ["annals", "annals.engine.forward", "annals.engine.rng", "annals.schemas.logfile", "annals.schemas.keys"]
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 

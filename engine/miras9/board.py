@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from annals.engine.core import Emit
 from annals.engine.miras9.state import (
-    ALL_LOCS,
     LOC_NAMES,
+    LOC_SIDE_LANE,
     ZONE_LOC,
     ZONE_ROUTE,
     CardState,
@@ -208,8 +208,8 @@ def entries(s: M9State, d: CardDef, player: int) -> list[int]:
     lanes = unit_lanes(d)
     infiltrate = "infiltrate" in d.keywords
     out = []
-    for loc in ALL_LOCS:
-        if lane_of(loc) in lanes and (side_of(loc) == player or (infiltrate and not entry_barred(s, loc))):
+    for loc, side, lane in LOC_SIDE_LANE:
+        if lane in lanes and (side == player or (infiltrate and not entry_barred(s, loc))):
             out.append(loc)
     return out
 

@@ -29,14 +29,12 @@ from annals.engine.miras9.board import (
     unit_lanes,
 )
 from annals.engine.miras9.state import (
-    ALL_LOCS,
     LOC_NAMES,
+    LOC_SIDE_LANE,
     ROUTE_NAMES,
     ZONE_ROUTE,
     CardState,
     M9State,
-    lane_of,
-    side_of,
 )
 from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import MoveUnit
@@ -54,8 +52,8 @@ def reachable(s: M9State, cs: CardState) -> list[int]:
     enemy half only where its Site allows entry."""
     lanes = unit_lanes(defn(s, cs))
     out = []
-    for loc in ALL_LOCS:
-        if loc != cs.loc and lane_of(loc) in lanes and (side_of(loc) == cs.ctrl or not entry_barred(s, loc)):
+    for loc, side, lane in LOC_SIDE_LANE:
+        if loc != cs.loc and lane in lanes and (side == cs.ctrl or not entry_barred(s, loc)):
             out.append(loc)
     return out
 

@@ -58,6 +58,8 @@ def site_name(side: int, lane: int) -> str:
 
 
 ALL_LOCS = range(6)  # every board position, in ``loc`` order: both sides of each of the three lanes
+# every board position with its side and lane, for the option loops that test both (no call per position)
+LOC_SIDE_LANE = [(loc, side_of(loc), lane_of(loc)) for loc in ALL_LOCS]
 LOC_NAMES = [loc_name(loc) for loc in ALL_LOCS]
 SITE_NAMES = [[site_name(s, i) for i in range(3)] for s in range(2)]
 ZONE_LOC = {name: i for i, name in enumerate(LOC_NAMES)}

@@ -18,10 +18,10 @@ from typing import Final
 
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
-from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, deck_index, warden_instance
+from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
 from annals.schemas import morana as ev
 from annals.schemas.morana import Card, Effect
-from annals.schemas.records import Event, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, Event, instance_owner
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
@@ -31,7 +31,9 @@ SWIFT: Final = "swift"
 
 
 def definition(s: MoranaState, card: int) -> Card:
-    return s.pool.cards[s.ids[instance_owner(card)][deck_index(card)]]
+    # ``instance_owner`` (plus one) and ``deck_index`` in one builtin: every card the rules look at comes here
+    holder, index = divmod(card, CARDS_PER_PLAYER)
+    return s.pool.cards[s.ids[holder - 1][index]]
 
 
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:

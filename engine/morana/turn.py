@@ -39,13 +39,12 @@ from annals.engine.morana.state import (
     SITES,
     SLAVA_TO_WIN,
     MoranaState,
-    deck_index,
     warden_instance,
 )
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
 from annals.schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
-from annals.schemas.records import instance_id, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, instance_id, instance_owner
 
 _DONE = Done()
 _INVOKE = Invoke()
@@ -121,11 +120,11 @@ def options(s: MoranaState) -> list[MoranaOption]:
     cards = s.pool.cards
     ids = s.ids[p]
     for card in s.hand[p]:
-        if cards[ids[deck_index(card)]].cost <= embers:
+        if cards[ids[card % CARDS_PER_PLAYER]].cost <= embers:  # ``deck_index``, written out: per card, per decision
             out.extend(_places(card))
     if s.reborns[p] < REBORN_LIMIT:
         for card in s.nav[p]:
-            if cards[ids[deck_index(card)]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
+            if cards[ids[card % CARDS_PER_PLAYER]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
                 out.extend(_rebirths(card))
     if not s.invoked[p] and s.pool.wardens[s.wardens[p]].invocation_cost <= embers:
         out.append(_INVOKE)
@@ -197,7 +196,11 @@ def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
 def site_power(s: MoranaState, p: int, k: int) -> int:
     """Player ``p``'s total face-up Power at Site index ``k`` (0..2) [MOR-19]."""
     power = s.power
-    return sum(power[c] for c in s.sites[p][k] if c in power)
+    total = 0
+    for c in s.sites[p][k]:  # a plain loop: on Python 3.11 a generator is a call per card
+        if c in power:
+            total += power[c]
+    return total
 
 
 def rite(s: MoranaState, emit: Emit) -> None:
