@@ -21,6 +21,7 @@ import annals.engine.runner
 from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.simulate import make_header, play_one
 from annals.schemas.logfile import LogWriter, read_log
+from bench.timing import cpu_best
 from tests import toyrules
 
 QUICK = ["--games", "2", "--runs", "1"]  # every stage at tiny sizes, for tests
@@ -45,16 +46,6 @@ class TimedLogWriter(LogWriter):
         start = time.process_time()
         super().close(record)
         TimedLogWriter.spent += time.process_time() - start
-
-
-def cpu_best(runs: int, fn: Callable[[], object]) -> float:
-    """``best_of`` on the CPU clock."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def measure(name: str, games: int, runs: int) -> None:

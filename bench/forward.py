@@ -20,21 +20,13 @@ from annals.engine.forward import ForwardModel
 from annals.engine.registry import get_ruleset, ruleset_names
 from annals.engine.rng import Rng
 from annals.engine.simulate import make_header
+from bench.timing import cpu_best
 from tests import toyrules
 
 toyrules.register()  # the toy rulesets are benchmarked beside the real ones
 
 QUICK = ["--games", "2", "--runs", "1"]  # that it runs, for tests: the figures mean nothing
 SAMPLE_EVERY = 10  # decisions between two sampled positions
-
-
-def cpu_best(runs: int, fn: Any) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def measure(name: str, games: int, runs: int) -> None:

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
 
 from annals.engine.rng import Rng
 from annals.engine.tournament.pairing import pair_swiss
 from annals.engine.tournament.standings import Result, byes, match_points, opponents, standings
 from bench.timing import best_of
-
-QUICK = ["--players", "20", "--rounds", "3"]  # every stage at tiny sizes, for tests
 
 CEILING = 1.0  # seconds, from issue 11
 
@@ -50,11 +47,11 @@ def simulate(players: int, rounds: int, seed: int = 11) -> tuple[list[str], list
     return ids, results, times, rematches
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
-    args = parser.parse_args(argv)
+    args = parser.parse_args()
     start = time.perf_counter()
     import networkx  # noqa: F401 - the pairing's blossom: imported once per process, timed apart from the rounds
 

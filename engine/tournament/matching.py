@@ -85,7 +85,7 @@ def fewest_floats(
     unreduced graph (for tests)."""
     field = _Field(order, points, played)
     slots, colour = _slots(field) if pools else ({}, {})
-    mate = _solve(field, slots, colour, rematch_cost=None)
+    mate = _solve(field, slots, colour, rematch_cost=False)
     if mate is None:
         return None
     pairs = _realise(field, slots, mate, budget)
@@ -192,7 +192,7 @@ def _useful(a: Node, b: Node, colour: Mapping[int, int]) -> bool:
 
 
 def _solve(
-    field: _Field, slots: Mapping[int, int], colour: Mapping[int, int], rematch_cost: bool | None
+    field: _Field, slots: Mapping[int, int], colour: Mapping[int, int], rematch_cost: bool
 ) -> dict[Node, Node] | None:
     """The minimum-cost perfect matching of the reduced graph (players outside pools, and the pools' slots)."""
     import networkx as nx  # imported here: a second's import that only pairing needs

@@ -174,7 +174,7 @@ def test_pairing_against_brute_force(case: Case) -> None:
 
 
 @st.composite
-def pooled_fields(draw: st.DrawFn) -> tuple[list[str], dict[str, int], dict[str, set[str]]]:
+def pooled_fields(draw: st.DrawFn, most_met: int = 3) -> tuple[list[str], dict[str, int], dict[str, set[str]]]:
     """Up to 40 players in a few point groups, each player having met a few others: large groups are pools."""
     sizes = draw(st.lists(st.integers(1, 14), min_size=1, max_size=5))
     sizes[-1] += sum(sizes) % 2
@@ -184,7 +184,7 @@ def pooled_fields(draw: st.DrawFn) -> tuple[list[str], dict[str, int], dict[str,
     }
     played: dict[str, set[str]] = {}
     for p in order:
-        for q in draw(st.lists(st.sampled_from(order), max_size=3)):
+        for q in draw(st.lists(st.sampled_from(order), max_size=most_met)):
             if q != p:
                 played.setdefault(p, set()).add(q)
                 played.setdefault(q, set()).add(p)
@@ -291,3 +291,10 @@ def test_top_cut_bracket_seeds_1_and_2_meet_only_in_the_final() -> None:
 @given(rounds_so_far())
 def test_pairing_properties_soak(case: Case) -> None:
     test_pairing_against_brute_force.hypothesis.inner_test(case)  # type: ignore[attr-defined]
+
+
+@pytest.mark.soak
+@settings(max_examples=1500)
+@given(st.one_of(pooled_fields(), pooled_fields(most_met=6)))
+def test_pools_soak(field: tuple[list[str], dict[str, int], dict[str, set[str]]]) -> None:
+    test_pools_leave_the_optimum_unchanged.hypothesis.inner_test(field)  # type: ignore[attr-defined]
