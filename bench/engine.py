@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
