@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.ingest.remove import remove_game
 from annals.schemas.files import default_database
 
 db_app = typer.Typer(
@@ -28,6 +27,8 @@ def remove(
 
     Example: annals db remove 3f2a9c0d1e2b4a5c --reason "a test game ingested by mistake"  # fails: no such game
     """
+    from annals.ingest.remove import remove_game  # DuckDB: imported when the command runs (tests/test_cli_startup.py)
+
     target = db if db is not None else default_database()
     with reported():
         removed = remove_game(target, game_id, reason)

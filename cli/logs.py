@@ -12,7 +12,6 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
 from annals.engine.words.story import render_story
-from annals.queries.positions.gamelog import game_log
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
 from annals.schemas.header import placement_problems
@@ -54,6 +53,8 @@ def show(
 
     Example: annals show games/miras9-00000007-*.log --view player1
     """
+    from annals.queries.positions.gamelog import game_log  # DuckDB: when the command runs (tests/test_cli_startup.py)
+
     with reported():
         database = db if db is not None else default_database()
         sources = _sources(logs, db is not None or database.exists())

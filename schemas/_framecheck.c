@@ -171,14 +171,15 @@ static int check_events(Rd *r, int64_t first, int64_t seats, int64_t end_tag, Py
     return 0;
 }
 
-/* The decisions array: [n, at, player, point, offered, chosen] each (records.Decision). */
+/* The decisions array: [n, at, player, point, offered, chosen] each, and a seventh value when the table answered
+ * it (records.Decision.automatic, a bool the typed decoder has checked). */
 static int check_decisions(Rd *r, int64_t first, int64_t low, int64_t high, int64_t seats, int64_t *last_at,
                            Py_ssize_t *count) {
     if (rd_array(r, count) < 0) return -1;
     for (Py_ssize_t i = 0; i < *count; i++) {
         Py_ssize_t fields, len, options;
         int64_t n, at, player, chosen;
-        if (rd_array(r, &fields) < 0 || fields != 6) return -1;
+        if (rd_array(r, &fields) < 0 || (fields != 6 && fields != 7)) return -1;
         if (rd_int(r, &n) < 0 || n != first + i) return -1;
         if (rd_int(r, &at) < 0 || at < (low > *last_at ? low : *last_at) || at > high) return -1;
         if (rd_int(r, &player) < 0 || player < 0 || player >= seats) return -1;
@@ -186,6 +187,7 @@ static int check_decisions(Rd *r, int64_t first, int64_t low, int64_t high, int6
         if (rd_array(r, &options) < 0 || options == 0) return -1;
         if (skip(r, options) < 0) return -1;
         if (rd_int(r, &chosen) < 0 || chosen < 0 || chosen >= options) return -1;
+        if (fields == 7 && skip(r, 1) < 0) return -1;
         *last_at = at;
     }
     return 0;

@@ -151,7 +151,7 @@ class Words:
         return f"{self.who(winner)} wins: {why}" if winner >= 0 else f"no winner: {why}"
 
     def _fallback(self, kind: str, record: Any, skip: int) -> str:
-        """A record without a sentence of its own (a ruleset without words, such as the tests' toy game): its kind
+        """A record without a sentence of its own (a ruleset without words of its own): its kind
         in words and its fields after the first ``skip``, card instances named."""
         spaced = "".join(" " + ch if ch.isupper() else ch for ch in kind).strip()
         parts = []
