@@ -15,6 +15,7 @@ from collections.abc import Sequence
 BENCHMARKS = [
     "bench.logs",
     "bench.engine",
+    "bench.forward",
     "bench.bots",
     "bench.ingest",
     "bench.signing",

@@ -17,6 +17,7 @@ import argparse
 import json
 import random
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from annals.engine.registry import get_ruleset
 from annals.schemas.logfile import read_log
 from tests.serverkit import Running, recv, start, stop
 
+QUICK = ["--games", "2", "--turns", "4"]  # that it runs, for tests: the figures mean nothing
 DECKS = {"miras9": ["vanguard", "tempest"], "morana": ["clash", "glory"]}
 EAGER = ("AddAttacker", "Confirm", "DeclareAt", "PlayCard", "Place", "Rebirth", "AssignBlocker", "PayPoint")
 PILES = {"echo", "deck", "resource", "used", "hand"}
@@ -81,11 +83,11 @@ def report(name: str, rows: list[dict[str, Any]]) -> None:
           f"hidden {total['hidden']}")  # fmt: skip
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--turns", type=int, default=12, help="the Miras 9 turn cap (MORANA ends by itself)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as data:
         running = start(Path(data))
         try:

@@ -29,6 +29,7 @@ from annals.engine.tournament.standings import Result, byes, match_points, oppon
 
 CEILING = 1.0  # seconds a round at 10,000 players, from issue 26
 SIZES = (64, 256, 2000, 10_000)
+QUICK = ["--quick"]  # that it runs, for tests: the figures mean nothing
 Pairs = list[tuple[str, str]]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 from annals.engine.rng import Rng
 from annals.engine.tournament.pairing import pair_swiss
@@ -18,6 +19,7 @@ from annals.engine.tournament.standings import Result, byes, match_points, oppon
 from bench.timing import best_of
 
 CEILING = 1.0  # seconds, from issue 11
+QUICK = ["--players", "20", "--rounds", "3"]  # every stage at tiny sizes, for tests
 
 
 def simulate(players: int, rounds: int, seed: int = 11) -> tuple[list[str], list[Result], list[float], int]:
@@ -47,11 +49,11 @@ def simulate(players: int, rounds: int, seed: int = 11) -> tuple[list[str], list
     return ids, results, times, rematches
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     import networkx  # noqa: F401 - the pairing's blossom: imported once per process, timed apart from the rounds
 

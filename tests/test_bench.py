@@ -18,7 +18,10 @@ LAST_LINE = {
     "bench.signing": "walk over frame headers",
     "bench.viewer": "main-thread CPU per move",
     "bench.reports": "pass 2:",
+    "bench.forward": "random playout",
     "bench.tournament": "standings after",
+    "bench.pairing": "players: annals",
+    "bench.clicks": "single-answer share",
     "bench.server": "machine:",
     "bench.scale": "one task,",
 }
