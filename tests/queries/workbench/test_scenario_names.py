@@ -31,30 +31,30 @@ def _write(tmp_path: Path, ruleset: str, replace: dict[str, str]) -> Path:
     return path
 
 
-M9_EXPECT = '"p2.echo == 0",'
-MOR_EXPECT = '"p1.slava == 1",'
+M9_EXPECT = '"p1.echo == 0",'
+MOR_EXPECT = '"p0.slava == 1",'
 
 
 @pytest.mark.parametrize(
     ("ruleset", "old", "new", "message"),
     [
-        # the issue's case: p1.slavaa printed ok, the file "every expectation holds"
-        ("morana", MOR_EXPECT, '"p1.slavaa == 0",', r"'slavaa' is no counter .*; did you mean 'slava'"),
-        ("morana", MOR_EXPECT, '"p1.slav == 3",', r"'slav' is no counter or zone of a player; did you mean 'slava'"),
-        ("morana", MOR_EXPECT, '"a1 in p1.sight1",', r"'sight1' is no zone of a player; did you mean 'site1'"),
+        # the issue's case: p0.slavaa printed ok, the file "every expectation holds"
+        ("morana", MOR_EXPECT, '"p0.slavaa == 0",', r"'slavaa' is no counter .*; did you mean 'slava'"),
+        ("morana", MOR_EXPECT, '"p0.slav == 3",', r"'slav' is no counter or zone of a player; did you mean 'slava'"),
+        ("morana", MOR_EXPECT, '"a1 in p0.sight1",', r"'sight1' is no zone of a player; did you mean 'site1'"),
         ("morana", MOR_EXPECT, '"a1.powr == 1",', r"'powr' is no counter of a card; did you mean 'power'"),
-        ("miras9", M9_EXPECT, '"p2.ecoh == 0",', r"did you mean 'echo'"),
-        ("miras9", M9_EXPECT, '"p2.slava == 0",', r"'slava' is no counter or zone of a player"),  # another ruleset's
+        ("miras9", M9_EXPECT, '"p1.ecoh == 0",', r"did you mean 'echo'"),
+        ("miras9", M9_EXPECT, '"p1.slava == 0",', r"'slava' is no counter or zone of a player"),  # another ruleset's
         ("miras9", M9_EXPECT, '"a1.wound == 0",', r"'wound' is no counter of a card; did you mean 'wounds'"),
         ("miras9", M9_EXPECT, '"a11.wounds == 0",', r"'a11.wounds' names no player.*did you mean 'a1'"),
-        ("miras9", M9_EXPECT, '"d1 in p2.discrad",', r"'discrad' is no zone of a player; did you mean 'discard'"),
-        ("miras9", M9_EXPECT, '"winner == p3",', r"write winner == p1, p2 or none"),
+        ("miras9", M9_EXPECT, '"d1 in p1.discrad",', r"'discrad' is no zone of a player; did you mean 'discard'"),
+        ("miras9", M9_EXPECT, '"winner == p2",', r"write winner == p0, p1 or none"),
         ("miras9", M9_EXPECT, '"decision 11 is refused",', r"decision 11: the scenario has 10 decision"),
         ("miras9", M9_EXPECT, '"after 12: a1.wounds == 2",', r"after 12: the scenario has 10 decision"),
         ("miras9", M9_EXPECT, '"after 2: event WaveDeclard",', r"'WaveDeclared'"),
-        ("miras9", '"p1 add_attacker card=a1"', '"p1 add_atacker card=a1"', r"did you mean 'add_attacker'"),
-        ("miras9", '"p1 add_attacker card=a1"', '"p1 add_attacker crd=a1"', r"'crd' is no field .*'card'"),
-        ("miras9", "echo = 2", "echos = 2", r"p2.echos: unknown field; did you mean 'echo'"),
+        ("miras9", '"p0 add_attacker card=a1"', '"p0 add_atacker card=a1"', r"did you mean 'add_attacker'"),
+        ("miras9", '"p0 add_attacker card=a1"', '"p0 add_attacker crd=a1"', r"'crd' is no field .*'card'"),
+        ("miras9", "echo = 2", "echos = 2", r"p1.echos: unknown field; did you mean 'echo'"),
         ("miras9", 'lane = "exterior" }', 'lane = "exterior", wound = 1 }', r"did you mean 'wounds'"),
     ],
 )
@@ -73,7 +73,7 @@ def test_a_name_that_names_nothing_is_refused_with_the_closest(
 def test_expectations_hold_at_a_point_of_play(tmp_path: Path) -> None:
     """``after N:`` is checked once decision N is made and the automatic steps after it ran: the same counter
     can hold one value mid-game and another at the end, and a check that fails mid-game fails the file."""
-    mid = ['"after 0: p2.echo == 2",', '"after 7: p2.echo == 2",', '"after 8: p2.echo == 1",', M9_EXPECT]
+    mid = ['"after 0: p1.echo == 2",', '"after 7: p1.echo == 2",', '"after 8: p1.echo == 1",', M9_EXPECT]
     path = _write(tmp_path, "miras9", {M9_EXPECT: "\n  ".join(mid)})
     outcome = run_file(path)
     assert outcome.failed == "", outcome.lines
@@ -82,14 +82,14 @@ def test_expectations_hold_at_a_point_of_play(tmp_path: Path) -> None:
     # printed where it was checked: after decision 8 is played, before decision 9 is
     order = [i for i, line in enumerate(outcome.lines) if "after 8:" in line or line.startswith("? decision 9")]
     assert len(order) == 2 and "after 8" in outcome.lines[order[0]]
-    wrong = _write(tmp_path, "miras9", {M9_EXPECT: '"after 8: p2.echo == 2", ' + M9_EXPECT})
+    wrong = _write(tmp_path, "miras9", {M9_EXPECT: '"after 8: p1.echo == 2", ' + M9_EXPECT})
     failed = run_file(wrong)
-    assert "expectation 'after 8: p2.echo == 2' failed: p2.echo is 1" in failed.failed
+    assert "expectation 'after 8: p1.echo == 2' failed: p1.echo is 1" in failed.failed
 
 
 def test_a_checkpoint_play_never_reached_fails(tmp_path: Path) -> None:
     """A check after a decision that was never made (the game ended first) fails: it did not hold, it was never
-    looked at."""
+    looked at. The shipped file is written p1/p2, the old numbering, read as p0/p1."""
     won = Path(__file__).resolve().parents[2] / "scenarios" / "morana" / "thirteen-slava-wins-in-the-rite.toml"
     text = won.read_text().replace('"p2 done"]', '"p2 done", "p1 done"]')  # one decision past the game's end
     path = tmp_path / "won.toml"
@@ -113,30 +113,30 @@ def test_two_refusals_and_a_mid_game_check_fit_in_one_file(tmp_path: Path) -> No
     text = (root / "opponent-controlled-unit-attacks-not-for-its-owner.toml").read_text()
     unexpected = tmp_path / "u.toml"
     unexpected.write_text(text.replace('"decision 4 is refused",', ""))
-    with pytest.raises(ScenarioError, match=r"decisions\[3\]: 'p1 add_attacker card=b1 target=0': not offered"):
+    with pytest.raises(ScenarioError, match=r"decisions\[3\]: 'p0 add_attacker card=b1 target=0': not offered"):
         run_file(unexpected)
 
 
 def test_a_controller_apart_from_the_owner_round_trips() -> None:
-    """``controller = "p2"`` on a board entry: the card stays p1's (its instance is p1's), p2 directs it; writing
+    """``controller = "p1"`` on a board entry: the card stays p0's (its instance is p0's), p1 directs it; writing
     the position back gives the same entry."""
     spec = {
-        "position": {"turn": 3, "phase": "attack", "active": "p1"},
-        "p1": {"deck": ["char-recruit"], "board": [{"card": "a1=char-raider", "side": "p2", "controller": "p2"}]},
-        "p2": {"deck": ["char-recruit"]},
+        "position": {"turn": 3, "phase": "attack", "active": "p0"},
+        "p0": {"deck": ["char-recruit"], "board": [{"card": "a1=char-raider", "side": "p1", "controller": "p1"}]},
+        "p1": {"deck": ["char-recruit"]},
     }
     built = from_spec(spec)
     card = built.state.cards[built.labels["a1"]]
     assert (card.owner, card.ctrl) == (0, 1)
     written = to_spec(built.state)
-    assert written["p1"]["board"][0]["controller"] == "p2"
+    assert written["p0"]["board"][0]["controller"] == "p1"
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("wounds = 10**21", None),  # not TOML: the syntax error, named
-        ('lane = "exterior", wounds = 10000000000000000000000 }', r":\d+: p1\.board\[0\]\.wounds: 10+ is outside"),
+        ('lane = "exterior", wounds = 10000000000000000000000 }', r":\d+: p0\.board\[0\]\.wounds: 10+ is outside"),
         ('lane = "exterior", wounds = -1000000000000000000000 }', r"is outside -1000000 \.\. 1000000"),
     ],
 )
