@@ -169,7 +169,7 @@ def test_miras9_every_decision_of_real_games_resumes_identically(tmp_path: Path)
 
 def test_miras9_what_a_position_cannot_hold_is_refused_by_name() -> None:
     """Combat damage (dealt at once, no one stops in it [M9-078]) and a card resolving are refused, naming why."""
-    s = m9.from_spec({"position": {"phase": "action"}, "p1": {"hand": ["e1=ev-strike"]}}).state
+    s = m9.from_spec({"position": {"phase": "action"}, "p0": {"hand": ["e1=ev-strike"]}}).state
     resolving = msgspec.structs.replace(s)
     card = next(iter(c for c, cs in s.cards.items() if cs.cid == "ev-strike"))
     resolving.players[0].hand.remove(card)
@@ -178,7 +178,7 @@ def test_miras9_what_a_position_cannot_hold_is_refused_by_name() -> None:
     with pytest.raises(SpecError, match="a card resolving"):
         m9.to_spec(resolving)
     spec = {"position": {"phase": "attack"}, "wave": {"lane": "exterior", "step": "reactions_before_damage",
-            "attackers": ["a1"]}, "p1": {"board": [{"card": "a1=char-raider", "tapped": True}]}}  # fmt: skip
+            "attackers": ["a1"]}, "p0": {"board": [{"card": "a1=char-raider", "tapped": True}]}}  # fmt: skip
     dealing = m9.from_spec(spec).state
     assert dealing.wave is not None
     dealing.wave.step, dealing.window = 5, ""
@@ -201,11 +201,11 @@ expect = ["turn == 4"]
 turn = 4
 step = "rite"
 
-[p1]
+[p0]
 deck = ["kikimora"]
 site1 = [{ card = "a1=bannik", power = 3 }]
 
-[p2]
+[p1]
 deck = ["kikimora"]
 """
 
@@ -213,33 +213,33 @@ MOR_BAD = {  # a change to a good file -> the field the error names and what it 
     "unknown step": (('step = "rite"', 'step = "dusk.invocation"'), r"position\.step: 'dusk\.invocation' is not where"),
     "revealed at the Rite": (
         ("power = 3 }", "revealed = true }"),
-        r"p1\.site1\[0\]\.revealed: a card flipped this "
+        r"p0\.site1\[0\]\.revealed: a card flipped this "
         r"Dusk waits to fire only at a Site's resolution",
     ),
     "revealed at a Site resolved": (
         (
-            'step = "rite"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
-            'step = "dusk.site2"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", revealed = true }]',
+            'step = "rite"\n\n[p0]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
+            'step = "dusk.site2"\n\n[p0]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", revealed = true }]',
         ),
-        r"p1\.site1\[0\]\.revealed: .*at its own Site or one not yet resolved",
+        r"p0\.site1\[0\]\.revealed: .*at its own Site or one not yet resolved",
     ),
-    "sealed at the Rite": (("power = 3 }", "sealed = true }"), r"p1\.site1\[0\]\.sealed: everything sealed is flipped"),
-    "committing at the Rite": (('step = "rite"', 'step = "rite"\ncommitting = "p1"'), r"position\.committing: at rite"),
-    "too many Reborns": (("[p2]", "reborns = 3\n[p2]"), r"p1\.reborns: 3 Reborns this turn: at most 2 \[MOR-23\]"),
-    "off-board over the cap": (("[p2]", "offboard = 5\n[p2]"), r"p1\.offboard: 5: off-board Slava is capped at 4"),
-    "Invocation at the Rite": (("[p2]", "invoking = true\n[p2]"), r"p1\.invoking: a sealed Invocation resolves"),
+    "sealed at the Rite": (("power = 3 }", "sealed = true }"), r"p0\.site1\[0\]\.sealed: everything sealed is flipped"),
+    "committing at the Rite": (('step = "rite"', 'step = "rite"\ncommitting = "p0"'), r"position\.committing: at rite"),
+    "too many Reborns": (("[p1]", "reborns = 3\n[p1]"), r"p0\.reborns: 3 Reborns this turn: at most 2 \[MOR-23\]"),
+    "off-board over the cap": (("[p1]", "offboard = 5\n[p1]"), r"p0\.offboard: 5: off-board Slava is capped at 4"),
+    "Invocation at the Rite": (("[p1]", "invoking = true\n[p1]"), r"p0\.invoking: a sealed Invocation resolves"),
     "commit order of no sealed card": (
         ('step = "rite"', 'step = "dusk"\ncommit_order = ["a1"]'),
         r"position\.commit_order\[0\]: 'a1' is not the label of a sealed card",
     ),
-    "reborn without sealed": (("power = 3 }", "reborn = true }"), r"p1\.site1\[0\]\.reborn: a Reborn is sealed"),
+    "reborn without sealed": (("power = 3 }", "reborn = true }"), r"p0\.site1\[0\]\.reborn: a Reborn is sealed"),
     "a Charm Reborn": (
         (
-            'step = "rite"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
-            'step = "dusk"\n\n[p1]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=candle-for-the-dead", sealed = true, '
+            'step = "rite"\n\n[p0]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=bannik", power = 3 }]',
+            'step = "dusk"\n\n[p0]\ndeck = ["kikimora"]\nsite1 = [{ card = "a1=candle-for-the-dead", sealed = true, '
             "reborn = true }]",
         ),
-        r"p1\.site1\[0\]\.reborn: 'candle-for-the-dead' is a Charm: only Spirits are Reborn \[MOR-21\]",
+        r"p0\.site1\[0\]\.reborn: 'candle-for-the-dead' is a Charm: only Spirits are Reborn \[MOR-21\]",
     ),
 }
 
@@ -261,7 +261,7 @@ expect = ["turn == 3"]
 [position]
 turn = 3
 phase = "attack"
-active = "p1"
+active = "p0"
 
 [wave]
 lane = "exterior"
@@ -272,11 +272,11 @@ attackers = ["a1"]
 sources = ["a1"]
 revealed = "deck"
 
-[p1]
+[p0]
 deck = ["char-recruit"]
 board = [{ card = "a1=char-raider", lane = "exterior", tapped = true }, { card = "u2=char-recruit", lane = "interior" }]
 
-[p2]
+[p1]
 deck = ["d1=char-drifter", "char-recruit"]
 """
 
@@ -286,19 +286,19 @@ M9_BAD = {
         r"battle_damage\.revealed: the top card of the defender's deck has no Blackwake instruction",
     ),
     "revealed from hand": (('revealed = "deck"', 'revealed = "hand"'), r"battle_damage\.revealed: 'hand': a point"),
-    "waves against the wave": (('active = "p1"', 'active = "p1"\nwaves = 4'), r"position\.waves: 4 does not agree"),
-    "manifested nowhere": (('active = "p1"', 'active = "p1"\nmanifested = ["p3:exterior"]'),
-                           r"position\.manifested\[0\]: 'p3:exterior' is not a board position"),
-    "once of no ability": (('active = "p1"', 'active = "p1"\nonce = [{ card = "a1", ability = 3 }]'),
+    "waves against the wave": (('active = "p0"', 'active = "p0"\nwaves = 4'), r"position\.waves: 4 does not agree"),
+    "manifested nowhere": (('active = "p0"', 'active = "p0"\nmanifested = ["p2:exterior"]'),
+                           r"position\.manifested\[0\]: 'p2:exterior' is not a board position"),
+    "once of no ability": (('active = "p0"', 'active = "p0"\nonce = [{ card = "a1", ability = 3 }]'),
                            r"position\.once\[0\]\.ability: 'a1' has no ability 3"),
-    "arrival missing one": (('active = "p1"', 'active = "p1"\narrival = ["a1"]'),
+    "arrival missing one": (('active = "p0"', 'active = "p0"\narrival = ["a1"]'),
                             r"position\.arrival: lists 1 of the 2 cards on the board; add u2"),
-    "origin its own place": (('lane = "interior" }', 'lane = "interior", origin = "p1:interior" }'),
-                             r"p1\.board\[1\]\.origin: a card En Route"),
+    "origin its own place": (('lane = "interior" }', 'lane = "interior", origin = "p0:interior" }'),
+                             r"p0\.board\[1\]\.origin: a card En Route"),
     "left and attacking": (('attackers = ["a1"]', 'attackers = ["a1"]\nleft = ["a1"]'),
                            r"wave\.attackers\[0\]\.card: 'a1' left the wave"),
     "extra of another Unit": (('attackers = ["a1"]', 'attackers = ["a1"]\nextra = "u2"'), r"wave\.extra: 'u2' is not"),
-    "extra attack of the defender": (("[p1]", '[extra_attack]\nunits = ["d1"]\nlane = "exterior"\n\n[p1]'),
+    "extra attack of the defender": (("[p0]", '[extra_attack]\nunits = ["d1"]\nlane = "exterior"\n\n[p0]'),
                                      r"extra_attack\.units\[0\]: 'd1' is not a Unit of the active player"),
     "begun at a window step": (('step = "consequences"', 'step = "after_wave"\nbegun = true'),
                                r'wave\.begun: begun is for the damage and consequences steps; after_wave starts at '
@@ -442,7 +442,7 @@ def test_a_coordinate_inside_an_action_is_refused_naming_the_stops(tmp_path: Pat
     assert mine and mine == [type(e).__name__ for e in log.events[count : count + len(mine)]]
     assert mine[0] == "PhaseBegan"  # the Awaken phase, as the game went on
     (morana,) = simulate("morana", 1, 3, None, ["heuristic", "heuristic"], tmp_path / "m")
-    paid = tmp_path / "paid.toml"  # after event 19: p1's Commit paid for, not sealed
+    paid = tmp_path / "paid.toml"  # after event 19: p0's Commit paid for, not sealed
     cli = runner.invoke(app, ["scenario", "new", "--from", morana.path, "--at", "turn:1/EmbersChanged:3", "--output",
                               str(paid)])  # fmt: skip
     assert cli.exit_code == 1
@@ -541,7 +541,7 @@ def test_the_end_of_set_up_is_a_stop_and_set_up_itself_is_refused(tmp_path: Path
         out = tmp_path / f"{written[:5]}.toml"
         cli = runner.invoke(app, ["scenario", "new", "--from", result.path, "--at", at, "--output", str(out)])
         assert cli.exit_code == 0, cli.stderr
-        assert written in out.read_text() and "turn =" not in out.read_text().split("[p1]")[0]
+        assert written in out.read_text() and "turn =" not in out.read_text().split("[p0]")[0]
         outcome = run_file(out, tmp_path / f"{written[:5]}.log")
         assert outcome.failed == ""
         log = read_log(result.path)
