@@ -11,7 +11,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.words import Words
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, Decision
-from annals.schemas.text import card_names
+from annals.schemas.text import backup_pending_note, card_names
 
 
 def _namer(ruleset: Ruleset[Any], game: GameLog) -> tuple[dict[int, str], Any]:
@@ -29,7 +29,7 @@ def _namer(ruleset: Ruleset[Any], game: GameLog) -> tuple[dict[int, str], Any]:
 
 
 def _decision(words: Words, d: Decision[Any], numbered: bool) -> str:
-    mark = f"decision {d.n}: " if numbered else ""
+    mark = f"?{d.n} " if numbered else ""  # as judge backup --to names a decision
     who = words.who(d.player)
     if d.chosen < 0:
         return f"      {mark}{who} decides ({words.point(d.point).split(':')[0].lower()})"
@@ -62,6 +62,9 @@ def render_story(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
             yield f"{event.n:>6}  turn {event.turn:<3} {said}"
     for seen in game.judged:
         yield f"judge, after event {seen.record.at_event - 1}: {seen.record.describe()}"
+    if game.backup_pending is not None:  # no result yet: the position at the judge's cut, marked as such
+        yield backup_pending_note(game.backup_pending)
+        return
     c, (winner, reason) = game.close, game.result
     ended = words.ending(winner, reason)
     yield f"Result: {ended}, after {c.turns} turns, {c.events} events and {c.decisions} decisions"

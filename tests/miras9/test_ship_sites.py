@@ -240,14 +240,14 @@ def test_a_scenario_position_holds_a_ship_site_and_its_crew_and_round_trips_M9_0
     """A judge's position lists a Ship-Site on the board [M9-030] and crew ``aboard`` their host [M9-060];
     ``to_spec`` writes it back the same; a Ship-Site named as a Site is refused with a hint."""
     spec = {
-        "position": {"turn": 2, "phase": "move", "active": "p1"},
-        "p1": {
+        "position": {"turn": 2, "phase": "move", "active": "p0"},
+        "p0": {
             "board": [
                 {"card": "s1=ss-bastion", "lane": "space"},
                 {"card": "c1=spirit-wisp", "lane": "space", "aboard": "s1"},
             ]
         },
-        "p2": {"sites": {"exterior": "site-outpost"}},
+        "p1": {"sites": {"exterior": "site-outpost"}},
     }
     built = from_spec(spec)
     s, labels = built.state, built.labels
@@ -255,6 +255,6 @@ def test_a_scenario_position_holds_a_ship_site_and_its_crew_and_round_trips_M9_0
     assert (shipc.zone, shipc.attuned, shipc.crew, crew.aboard) == ("lane:0:space", 0, 1, shipc.iid)
     again = from_spec(to_spec(s)).state
     assert again.cards[crew.iid].aboard == shipc.iid and again.cards[shipc.iid].crew == 1
-    bad = {**spec, "p1": {"sites": {"space": "ss-bastion"}}}
+    bad = {**spec, "p0": {"sites": {"space": "ss-bastion"}}}
     with pytest.raises(SpecError, match="Ship-Site: list it under board"):
         from_spec(bad)
