@@ -237,7 +237,8 @@ class Server:
             path, decisions = self.store.log_path(table_id), close.decisions
         result = None if close is None else {"winner": close.winner, "reason": close.end_reason}
         started = table.started if table is not None else True
-        seated = sorted(table.present) if table is not None else []
+        # who sits at a table still being played; a finished table's status is the same in memory or not
+        seated = sorted(table.present) if table is not None and close is None else []
         return {"over": close is not None, "result": result, "log": str(path), "decisions": decisions,
                 "in_memory": table is not None, "started": started, "seated": seated}  # fmt: skip
 
@@ -439,6 +440,8 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
                 if type(message) is p.Settings:
                     table.set_settings(seat, message)  # then queued too: it may answer the question now asked
                 table.answers.put_nowait((seat, message))
+                if type(message) is p.Concede:
+                    table.seated.set()  # a concession before everyone sat ends the game now, not after the grace
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception as exc:  # a fault of ours: the client is told why it is closed; no traceback on stderr
