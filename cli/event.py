@@ -461,8 +461,10 @@ def verify(
     if not verdict.ok:
         for p in verdict.problems[1:]:
             out.print(f"problem: {p}", markup=False)
-        fail(f"event {folder} fails verification: {verdict.problems[0]}"
-             + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else ""))
+        fail(
+            f"event {folder} fails verification: {verdict.problems[0]}"
+            + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else "")
+        )
     out.print(
         f"{folder}: ok: {verdict.acts} acts, every one signed by {verdict.signer} ({verdict.signatures} "
         f"signatures); {verdict.decks} deck lists and {verdict.games} game logs as recorded"

@@ -122,37 +122,37 @@ class Act(msgspec.Struct, frozen=True, tag_field="act", kw_only=True):
     at: str
 
 
-class Created(Act, tag="created"):
+class Created(Act, frozen=True, tag="created"):
     config: EventConfig
     key: str  # the fingerprint of the key that signs the record and every game log
     key_files: dict[str, str]  # SHA-256 of event.pub and event.key as made: the folder's key files are checked by it
 
 
-class Registered(Act, tag="registered"):
+class Registered(Act, frozen=True, tag="registered"):
     player: Player
     deck_sha256: str  # of the deck list file copied into the folder (``player.deck_file``)
     missed: int = 0  # a late entry: the rounds paired before it, each a match loss (R-EVT-07)
 
 
-class Dropped(Act, tag="dropped"):
+class Dropped(Act, frozen=True, tag="dropped"):
     player: str
     after: int  # the last round they play (0: withdrew before round 1)
     reason: str = ""
 
 
-class ByeAwarded(Act, tag="bye_awarded"):
+class ByeAwarded(Act, frozen=True, tag="bye_awarded"):
     player: str
     round: int
     judge: str
     reason: str
 
 
-class Paired(Act, tag="paired"):
+class Paired(Act, frozen=True, tag="paired"):
     round: Round
     swiss_rounds: int = 0  # round 1 of an event created without --rounds: the number recommended for its field
 
 
-class Unpaired(Act, tag="unpaired"):
+class Unpaired(Act, frozen=True, tag="unpaired"):
     """A round's pairings withdrawn before it started, to be paired again (after a correction, say)."""
 
     round: int
@@ -160,14 +160,14 @@ class Unpaired(Act, tag="unpaired"):
     reason: str
 
 
-class PairingChanged(Act, tag="pairing_changed"):
+class PairingChanged(Act, frozen=True, tag="pairing_changed"):
     round: int
     pairings: list[Pairing]  # the whole round as changed
     judge: str
     reason: str
 
 
-class Reported(Act, tag="reported"):
+class Reported(Act, frozen=True, tag="reported"):
     round: int
     table: int
     outcome: Outcome
@@ -176,7 +176,7 @@ class Reported(Act, tag="reported"):
     advanced: str = ""  # a level cut match ("seed"): the higher seed, who advances
 
 
-class Corrected(Act, tag="corrected"):
+class Corrected(Act, frozen=True, tag="corrected"):
     round: int
     table: int
     outcome: Outcome
@@ -184,16 +184,16 @@ class Corrected(Act, tag="corrected"):
     reason: str
 
 
-class ClockStarted(Act, tag="clock_started"):
+class ClockStarted(Act, frozen=True, tag="clock_started"):
     round: int
     minutes: int
 
 
-class ClockEnded(Act, tag="clock_ended"):
+class ClockEnded(Act, frozen=True, tag="clock_ended"):
     round: int
 
 
-class TimeExtended(Act, tag="time_extended"):
+class TimeExtended(Act, frozen=True, tag="time_extended"):
     round: int
     table: int
     minutes: int
@@ -201,7 +201,7 @@ class TimeExtended(Act, tag="time_extended"):
     reason: str = ""
 
 
-class LogSetAside(Act, tag="log_set_aside"):
+class LogSetAside(Act, frozen=True, tag="log_set_aside"):
     """A game log cut short by a crash, moved under ``torn/`` and its game played again."""
 
     path: str

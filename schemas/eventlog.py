@@ -180,8 +180,10 @@ def signature_problems(raw: bytes, record: EventRecord, event_id: str, trusted: 
         if r.game_id != event_id:
             problems.append(f"{where} was made for event {r.game_id!r}, not {event_id!r} (copied from another record)")
         elif (r.digest, r.frames) != (seen.digest, seen.frame):
-            problems.append(f"{where} signs {r.frames} frame(s) ending in {r.digest}, but {seen.frame} frame(s) "
-                            f"ending in {seen.digest} precede it: the record was edited after it was signed")  # fmt: skip
+            problems.append(
+                f"{where} signs {r.frames} frame(s) ending in {r.digest}, but {seen.frame} frame(s) ending in "
+                f"{seen.digest} precede it: the record was edited after it was signed"
+            )
         elif r.key != trusted.fingerprint or r.public_key != trusted.raw:
             problems.append(f"{where} is by key {r.key}, not the event's key {trusted.fingerprint}")
         elif not trusted.verifies(r.signature, r.message()):
@@ -193,3 +195,27 @@ def signature_problems(raw: bytes, record: EventRecord, event_id: str, trusted: 
         problems.append(f"{record.frames - 1 - last} frame(s) after the last signature (frame {last}) are unsigned: "
                         "appended without the event's key")  # fmt: skip
     return problems
+
+
+def frame_links(raw: bytes) -> list[tuple[int, str]]:
+    """Each frame's (kind, chain digest after it) of a file in the annals framing (a game log or an event record),
+    walked without decoding: for finding where a log stood when its digest was recorded (a judge may append to a
+    log later; what came before stays byte for byte). Stops at the first frame that does not hold."""
+    out: list[tuple[int, str]] = []
+    if len(raw) < _PREAMBLE.size:
+        return out
+    link = xxh3_128(raw[: _PREAMBLE.size]).digest()
+    at = _PREAMBLE.size
+    while at + FRAME_HEAD_SIZE <= len(raw):
+        tag, kind, _, length = _FRAME.unpack_from(raw, at)
+        end = at + FRAME_HEAD_SIZE + length
+        if tag != b"F" or end + DIGEST_SIZE > len(raw):
+            break
+        chained = xxh3_128(link)
+        chained.update(raw[at:end])
+        link = chained.digest()
+        if link != raw[end : end + DIGEST_SIZE]:
+            break
+        out.append((kind, link.hex()))
+        at = end + DIGEST_SIZE
+    return out

@@ -59,8 +59,15 @@ def play_round(
             on_match(f"round {number} table {pairing.table}")
         m = play_match(ctx, number, rnd.stage, pairing, seeds)
         advanced = m.winner if m.ended == "seed" else ""
-        loop.report(store, number, pairing.table, Outcome(m.wins_a, m.wins_b, m.draws), games=m.games,
-                    ended=m.ended, advanced=advanced)
+        loop.report(
+            store,
+            number,
+            pairing.table,
+            Outcome(m.wins_a, m.wins_b, m.draws),
+            games=m.games,
+            ended=m.ended,
+            advanced=advanced,
+        )
     return rnd
 
 

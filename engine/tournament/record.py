@@ -52,7 +52,8 @@ class EventArgumentError(EventError, BadArgumentError):
 
 @dataclass
 class Clock:
-    """A round's clock: started at ``started`` (UTC, ISO) for ``minutes``, ended at ``ended``; extra minutes by table."""
+    """A round's clock: started at ``started`` (UTC, ISO) for ``minutes``, ended at ``ended``; extra minutes a
+    table."""
 
     minutes: int = 0
     started: str = ""
@@ -191,7 +192,7 @@ def fold(acts: list[AnyAct]) -> EventState:
     return state
 
 
-def apply(state: EventState, act: AnyAct) -> None:  # noqa: C901 - one branch per act, as a reducer
+def apply(state: EventState, act: AnyAct) -> None:
     t = type(act)
     if t is Registered:
         assert isinstance(act, Registered)
@@ -247,4 +248,15 @@ def apply(state: EventState, act: AnyAct) -> None:  # noqa: C901 - one branch pe
         raise NotImplementedError(act)
 
 
-__all__ = ["GAMES", "EventArgumentError", "EventError", "Clock", "EventState", "MatchState", "RoundState", "apply", "fold", "winner_of"]
+__all__ = [
+    "GAMES",
+    "Clock",
+    "EventArgumentError",
+    "EventError",
+    "EventState",
+    "MatchState",
+    "RoundState",
+    "apply",
+    "fold",
+    "winner_of",
+]

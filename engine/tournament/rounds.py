@@ -234,8 +234,9 @@ def report(
                              "'annals event correct'")  # fmt: skip
         stage = state.rounds[number - 1].round.stage
         checked = outcome if games else check_outcome(outcome, pairing, stage, state.config.best_of)
-        done = Reported(at=now(), round=number, table=table, outcome=checked, games=games or [], ended=ended,
-                        advanced=advanced)
+        done = Reported(
+            at=now(), round=number, table=table, outcome=checked, games=games or [], ended=ended, advanced=advanced
+        )
         act.record(done)
         absent = checked.absent
         if checked.kind == NO_SHOW and absent not in state.dropped:
@@ -356,4 +357,3 @@ def status(store: EventStore, at: datetime.datetime | None = None) -> RoundStatu
               for p in state.open_tables(r.round.number)]  # fmt: skip
     return RoundStatus(r.round.number, r.round.stage, clock.minutes, clock.started, clock.ended, left(0), tables,
                        len(r.round.pairings))  # fmt: skip
-

@@ -124,8 +124,10 @@ class EventStore:
         folder = Path(folder)
         if not (folder / EVENT_FILE).is_file():
             if (folder / "event.json").is_file():
-                raise EventError(f"{folder} holds an event of an earlier annals (event.json, no event record); "
-                                 "this annals reads events made since the record (event.log): make it again")
+                raise EventError(
+                    f"{folder} holds an event of an earlier annals (event.json, no event record); "
+                    "this annals reads events made since the record (event.log): make it again"
+                )
             raise EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
         return cls(folder)
 

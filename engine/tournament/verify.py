@@ -32,11 +32,10 @@ from annals.engine.tournament.record import EventError, EventState, fold
 from annals.engine.tournament.store import EVENT_FILE, PUBLIC_KEY_FILE, EventStore
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import GameRecord, Player, Reported
-from annals.schemas.eventlog import read_event_log, signature_problems
+from annals.schemas.eventlog import frame_links, read_event_log, signature_problems
 from annals.schemas.keys import EVENT_KEY_NAME, PublicKey, load_public_key
-from annals.schemas.logfile import read_log
+from annals.schemas.logfile import KIND_JUDGE, KIND_SIGNATURE, read_log
 from annals.schemas.signing import verify_signature
-
 
 Report = Callable[[str, str], None]  # (file relative to the folder, what is wrong with it)
 
@@ -189,6 +188,9 @@ def _games(folder: Path, state: EventState, key: PublicKey | None, replay: bool,
 
 def _game(folder: Path, state: EventState, g: GameRecord, number: int, table: int, players: dict[str, Player],
           key: PublicKey | None, replay: bool, report: Report) -> None:  # fmt: skip
+    """One game's log against its record; a judge's frames appended after the report are allowed (a warning, or a
+    game loss the event then records as a correction: a changed result needs one)."""
+    corrected = bool(state.results[(number, table)].corrections)
     path = folder / g.log
     label = f"game {g.number} of round {number} table {table}"
     if not path.is_file():
@@ -204,7 +206,13 @@ def _game(folder: Path, state: EventState, g: GameRecord, number: int, table: in
         if not signed.ok:
             report(g.log, f"{label}: {signed.message}")
     if log.digest != g.digest:
-        report(g.log, f"{label}: the log's digest is not the one reported (another log, or edited and re-signed)")
+        links = frame_links(path.read_bytes())
+        at = next((i for i, (_, link) in enumerate(links) if link == g.digest), None)
+        if at is None:
+            report(g.log, f"{label}: the log is not the one reported (its chain never reaches the reported digest: "
+                   "another log, or edited and re-signed)")  # fmt: skip
+        elif any(kind not in (KIND_JUDGE, KIND_SIGNATURE) for kind, _ in links[at + 1 :]):
+            report(g.log, f"{label}: game frames were appended after the match was reported")
     info = log.header.tournament
     want = (state.config.event_id, number, table, g.number, tuple(g.seats))
     got = None if info is None else (info.event, info.round, info.table, info.game, tuple(info.player_ids))
@@ -217,9 +225,9 @@ def _game(folder: Path, state: EventState, g: GameRecord, number: int, table: in
         report(g.log, f"{label}: the decks in the log are not the players' registered decks")
     winner_seat, _ = log.result
     winner = g.seats[winner_seat] if 0 <= winner_seat < len(g.seats) else ""
-    if winner != g.winner:
+    if winner != g.winner and not corrected:
         report(g.log, f"{label}: the log's winner is {winner or 'nobody (a draw)'}, the record says "
-               f"{g.winner or 'a draw'}")  # fmt: skip
+               f"{g.winner or 'a draw'}, and no correction of the match records the change")  # fmt: skip
     if replay:
         from annals.engine.replay import verify_game
 

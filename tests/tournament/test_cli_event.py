@@ -27,16 +27,16 @@ def test_new_register_drop_run_standings(tmp_path: Path) -> None:
     assert "'my-glory'" in done.stdout
     done = runner.invoke(app, ["event", "drop", str(folder), "ada"])
     assert done.exit_code == 0 and "before round 1" in done.stdout
-    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada counts: 5 bots
+    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada withdrew: 6 bots play
     assert done.exit_code == 0, done.output
     assert "event finished" in done.stdout
     again = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # the same command resumes
     assert again.exit_code == 0 and "event finished" in again.stdout, again.output
     table = runner.invoke(app, ["event", "standings", str(folder)])
-    assert table.exit_code == 0 and "bot-005" in table.stdout
+    assert table.exit_code == 0 and "bot-006" in table.stdout
     assert "ada" not in table.stdout  # withdrew before round 1: no entrant
-    listed = runner.invoke(app, ["event", "players", str(folder)])
-    assert listed.stdout.splitlines()[0].split() == ["ada", "Ada", "my-glory", "withdrew", "before", "round", "1"]
+    listed = runner.invoke(app, ["event", "players", str(folder), "--format", "csv"])
+    assert listed.stdout.splitlines()[1] == "Ada,ada,my-glory,person,withdrew before round 1"
 
 
 def test_bad_input_is_one_line_on_stderr_and_exit_1(tmp_path: Path) -> None:
@@ -54,6 +54,8 @@ def test_bad_input_is_one_line_on_stderr_and_exit_1(tmp_path: Path) -> None:
         done = runner.invoke(app, args)
         assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     top = runner.invoke(app, ["event", "new", str(tmp_path / "t"), "--name", "t", "--ruleset", "miras9", "--top", "6"])
-    assert top.exit_code == 1 and "power of two" in top.stderr
+    assert top.exit_code == 2 and "power of two" in top.stderr and len(top.stderr.splitlines()) == 1
+    odd = runner.invoke(app, ["event", "new", str(tmp_path / "b"), "--ruleset", "miras9", "--best-of", "2"])
+    assert odd.exit_code == 2 and "odd number" in odd.stderr and len(odd.stderr.splitlines()) == 1
     usage = runner.invoke(app, ["event", "new", str(tmp_path / "u"), "--ruleset", "miras9", "--rounds", "-1"])
     assert usage.exit_code == 2
