@@ -51,11 +51,10 @@ def wall(store: EventStore, number: int | None) -> tuple[str, str]:
 def tables(store: EventStore, number: int | None) -> tuple[str, str]:
     number = _round(store.state(), number)
     frame = pairings_frame(store, number, "table")
-    rows = [
-        [r["table"], r["player"], r["points"], r["opponent"], "" if r["opponent_points"] is None else r["opponent_points"],
-         r["result"]]
-        for r in frame.iter_rows(named=True)
-    ]  # fmt: skip
+    rows: list[list[object]] = []
+    for r in frame.iter_rows(named=True):
+        theirs = "" if r["opponent_points"] is None else r["opponent_points"]
+        rows.append([r["table"], r["player"], r["points"], r["opponent"], theirs, r["result"]])
     head = ["Table", "Player", "Points", "Opponent", "Points", "Result"]
     return f"Round {number}: pairings by table", _table(head, rows, {0, 2, 4})
 

@@ -55,11 +55,15 @@ def typed_results(steps: list[list[str]]) -> dict[tuple[int, int], tuple[int, in
     return results
 
 
-def mtr_standings(players: list[str], late: dict[str, int], rounds: list[list[dict[str, object]]],
-                  typed: dict[tuple[int, int], tuple[int, int, int, str]]) -> dict[str, tuple[int, Fraction, ...]]:  # fmt: skip
-    """MTR Appendix C: 3/1/0 match points; MW% = points / (3 x rounds played), at least 1/3 ... written with the
-    customary 0.33 floor; GW% = game points (3 a win, 1 a draw) / (3 x games), at least 0.33; OMW% and OGW% the
-    means over the opponents (a bye is no opponent); a bye is a match won 2-0; a missed round a match lost 0-2."""
+Typed = dict[tuple[int, int], tuple[int, int, int, str]]
+
+
+def mtr_standings(
+    players: list[str], late: dict[str, int], rounds: list[list[dict[str, object]]], typed: Typed
+) -> dict[str, tuple[int, Fraction, Fraction, Fraction]]:
+    """MTR Appendix C: 3/1/0 match points; MW% = points / (3 x rounds played), at least 0.33; GW% = game points
+    (3 a win, 1 a draw) / (3 x games), at least 0.33; OMW% and OGW% the means over the opponents (a bye is no
+    opponent); a bye is a match won 2-0; a missed round a match lost 0-2."""
     floor = Fraction(33, 100)
     points: dict[str, int] = defaultdict(int)
     matches: dict[str, int] = defaultdict(int)
