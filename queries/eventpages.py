@@ -42,10 +42,7 @@ def wall(store: EventStore, number: int | None) -> tuple[str, str]:
     number = _round(store.state(), number)
     frame = pairings_frame(store, number, "name")
     rows = [[r["player"], r["table"], r["opponent"]] for r in frame.iter_rows(named=True)]
-    return (
-        f"Round {number}: pairings by name",
-        f'<div class="columns">{_table(["Player", "Table", "Opponent"], rows, {1})}</div>',
-    )
+    return f"Round {number}: pairings by name", _table(["Player", "Table", "Opponent"], rows, {1})
 
 
 def tables(store: EventStore, number: int | None) -> tuple[str, str]:

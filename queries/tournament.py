@@ -128,14 +128,32 @@ def players_frame(store: EventStore) -> pl.DataFrame:
     )
 
 
+OPTIONAL = ("dropped", "deck", "player", "id", "record", "plays", "opponent_points")  # left out first when narrow
+
+
+def _cell(v: object) -> str:
+    return "" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
 def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
-    """The frame as a rich table no wider than ``width`` (columns wrap inside their cells, never the rows)."""
-    table = Table(title=title or None, show_lines=False, expand=False, title_justify="left")
+    """The frame as a rich table no wider than ``width``: one line a row when it fits; narrower, the columns of
+    ``OPTIONAL`` are left out in turn (names stay whole), and last of all cells wrap."""
+
+    def needed(f: pl.DataFrame) -> int:
+        widths = [max([len(c.replace("_", " "))] + [len(_cell(v)) for v in f[c]]) for c in f.columns]
+        return sum(widths) + 3 * len(widths) + 1
+
+    for name in OPTIONAL:
+        if needed(frame) <= width:
+            break
+        if name in frame.columns:
+            frame = frame.drop(name)
+    table = Table(title=title or None, expand=False, title_justify="left")
     for name, dtype in zip(frame.columns, frame.dtypes, strict=True):
         numeric = dtype.is_numeric()
         table.add_column(name.replace("_", " "), justify="right" if numeric else "left", overflow="fold")
     for row in frame.iter_rows():
-        table.add_row(*("" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v) for v in row))
+        table.add_row(*(_cell(v) for v in row))
     buffer = io.StringIO()
     Console(file=buffer, width=width, no_color=True, highlight=False, emoji=False).print(table)
     return buffer.getvalue()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from annals.cli.main import app
@@ -59,3 +61,28 @@ def test_bad_input_is_one_line_on_stderr_and_exit_1(tmp_path: Path) -> None:
     assert odd.exit_code == 2 and "odd number" in odd.stderr and len(odd.stderr.splitlines()) == 1
     usage = runner.invoke(app, ["event", "new", str(tmp_path / "u"), "--ruleset", "miras9", "--rounds", "-1"])
     assert usage.exit_code == 2
+
+
+def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament.store import EventStore
+    from annals.schemas.event import Outcome
+
+    folder = tmp_path / "ev"
+    lib.new_event(folder, "club", "morana", rounds=2, seed=3)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 6)
+    loop.pair_next(store)
+    for p in store.state().open_tables(1):
+        loop.report(store, 1, p.table, Outcome(2, 1, 0))
+    for columns in (60, 200):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        for command in ("standings", "pairings", "players"):
+            done = runner.invoke(app, ["event", command, str(folder)])
+            assert done.exit_code == 0, done.output
+            lines = done.stdout.splitlines()
+            assert max(len(line) for line in lines) <= columns, (command, columns)
+            if columns == 200:  # wide enough: one line a row (6 players, 3 tables), plus title, head and rules
+                assert len(lines) == (3 if command == "pairings" else 6) + 5, (command, done.stdout)
+            assert "Bot 1" in done.stdout
