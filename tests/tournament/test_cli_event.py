@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from annals.cli.main import app
