@@ -35,8 +35,8 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
     for k, name in enumerate(NAMES):
         lib.register(store, f"id{k:02d}", name, deck)
     loop.pair_next(store)
-    results = [Outcome(2, 1, 0), Outcome(0, 0, 0, "intentional_draw"), Outcome(1, 2, 0), Outcome(0, 0, 0, "double_loss"),
-               Outcome(2, 0, 0)]  # fmt: skip
+    draw, double = Outcome(0, 0, 0, "intentional_draw"), Outcome(0, 0, 0, "double_loss")
+    results = [Outcome(2, 1, 0), draw, Outcome(1, 2, 0), double, Outcome(2, 0, 0)]
     for table, o in enumerate(results, start=1):
         loop.report(store, 1, table, o)
     loop.pair_next(store)
