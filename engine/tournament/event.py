@@ -4,11 +4,11 @@ Every function here reads the event's state folded from its record, checks what 
 the act (``EventStore.acting``); a refusal changes nothing. The round loop is ``rounds.py`` (pair, results,
 corrections, the clock); ``play.py`` plays a round's matches with bots through the same steps.
 
-Registration, drops and byes (R-EVT-06, R-EVT-07):
+Registration, drops and byes (R-EVT-06, R-EVT-07, R-EVT-09):
 
 * a player registers before round 1 or, as a late entry, while Swiss rounds remain to be paired: each round
-  paired before the entry is a match loss for them (MTR 2.? "players who enter late receive a match loss for each
-  round missed"), 0-2 in games, with no opponent;
+  paired before the entry is a match loss for them, as the MTR treats a late entrant, 0-2 in games, with no
+  opponent (R-EVT-07);
 * a drop takes effect after the round paired last (the player plays it out); a drop before round 1 is a
   withdrawal (the player is no entrant); a drop is refused once the top cut has begun or the event has ended;
 * an awarded bye is given by a judge for a round not yet paired: the player is left out of that round's pairing
