@@ -14,6 +14,7 @@ BENCHMARKS = [
     "bench.viewer",
     "bench.reports",
     "bench.tournament",
+    "bench.event_record",
     "bench.scale",
 ]
 
