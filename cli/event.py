@@ -34,7 +34,7 @@ from annals.schemas.keys import load_public_key
 event_app = typer.Typer(
     help="Run an event round by round: registration with deck lists, pairings, results, corrections, the round "
     "clock, a top cut, standings and printouts, all on the event's signed record.\n\n"
-    "Example: annals event new spring --ruleset miras9 --rounds 4 --best-of 3 --top 8",
+    "Example: annals event new spring --ruleset miras9 --rounds 3 --best-of 3 --top 2 --seed 7",
     no_args_is_help=True,
 )
 app.add_typer(event_app, name="event")
@@ -66,6 +66,42 @@ def _emit(frame: object, fmt: str, output: Path | None, title: str = "") -> None
     _show(text)
     if text is None and output is not None:
         out.print(f"written to {output}", markup=False)
+
+
+def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, store: EventStore) -> Outcome:
+    if result is not None and result.casefold() in ("id", "draw"):  # how slips write an intentional draw
+        result, draw = None, True
+    named = sum((draw, double_loss, bool(no_show)))
+    if named > 1 or (named and draw and result):
+        fail("give one result: games (2-1), --draw, --double-loss or --no-show PLAYER", code=2)
+    if draw:
+        return Outcome(0, 0, 3, INTENTIONAL_DRAW)
+    if no_show:
+        return Outcome(0, 0, 0, NO_SHOW, lib.resolve_player(store, no_show))
+    if result is None:
+        if double_loss:
+            return Outcome(0, 0, 0, DOUBLE_LOSS)
+        fail("give the result: games won by the first player and the second (2-1, or 2-1-1 with a drawn game), "
+             "or --draw, --double-loss, --no-show PLAYER", code=2)  # fmt: skip
+    o = loop.parse_outcome(result)
+    return Outcome(o.wins_a, o.wins_b, o.draws, DOUBLE_LOSS) if double_loss else o
+
+
+def _said(store: EventStore, number: int, table: int) -> str:
+    from annals.queries.tournament import result_text
+
+    state = store.state()
+    p = state.pairing(number, table)
+    names = {x.id: x.name for x in state.players()}
+    return f"round {number} table {table}: {names[p.a]} {result_text(state, number, table)} {names[p.b]}"
+
+
+def _clock(seconds: int | None) -> str:
+    if seconds is None:
+        return "not started"
+    sign = "-" if seconds < 0 else ""
+    m, s = divmod(abs(seconds), 60)
+    return f"{sign}{m}:{s:02d}" + (" (over time)" if seconds < 0 else "")
 
 
 @event_app.command("new")
@@ -123,21 +159,40 @@ def register(
     out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
 
 
-@event_app.command("drop")
-def drop(
+@event_app.command("run")
+def run(
     folder: Path = FOLDER,
-    player: str = typer.Argument(..., help="The player's id or name."),
-    reason: str = typer.Option("", "--reason", help="Why (for the record)."),
+    fill: int = typer.Option(
+        0, "--fill", min=0, help="First fill the field up to this many players with bots and shipped decks."
+    ),
+    until: int = typer.Option(0, "--until", min=0, help="Stop after this round (0: play to the end)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Drop a player: they finish the round already paired and are not paired again.
+    """Play the rest of the event (or up to round --until) with bots in every seat; run it again to resume.
 
-    Example: annals event drop spring "Ada Lovelace"
+    Example: annals event run spring --fill 8 --until 1
     """
     with reported():
         store = EventStore.open(folder)
-        p = lib.drop(store, lib.resolve_player(store, player), reason=reason)
-    when = f"after round {p.dropped_after}" if p.dropped_after else "before round 1 (withdrawn)"
-    out.print(f"{p.name} dropped {when}", markup=False)
+        missing = fill - lib.entrants(store.players())
+        if missing > 0 and not store.rounds():  # the same command resumes after a crash: the field is full by then
+            bots_added = lib.fill_with_bots(store, missing)
+            del bots_added
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            disable=quiet, transient=True,
+        ) as progress:  # fmt: skip
+            task = progress.add_task("event", total=None)
+
+            def step(done: int, expected: int, what: str) -> None:
+                progress.update(task, completed=done, total=max(expected, done), description=what)
+
+            bots.run_event(store, on_progress=step, until=until)
+        frame = placings_frame(store).head(8)
+        ended = store.state().finished()
+    said = "event finished" if ended else f"played to round {len(store.rounds())}"
+    out.print(f"{said}; {len(store.matches())} matches in {folder}", markup=False)
+    _show(terminal_table(frame, _width(), "Placings" if ended else "Places so far"))
 
 
 @event_app.command("bye")
@@ -150,7 +205,7 @@ def bye(
 ) -> None:
     """Award a player a bye in a round not yet paired (a 2-0 match win).
 
-    Example: annals event bye spring "Ada Lovelace" --round 1 --judge "R. Vance" --reason "qualifier's award"
+    Example: annals event bye spring "Ada Lovelace" --round 3 --judge "R. Vance" --reason "judged a side event"
     """
     with reported():
         store = EventStore.open(folder)
@@ -204,32 +259,66 @@ def pairings(
         _emit(frame, fmt, output, f"Round {number} pairings by {by}")
 
 
-def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, store: EventStore) -> Outcome:
-    if result is not None and result.casefold() in ("id", "draw"):  # how slips write an intentional draw
-        result, draw = None, True
-    named = sum((draw, double_loss, bool(no_show)))
-    if named > 1 or (named and draw and result):
-        fail("give one result: games (2-1), --draw, --double-loss or --no-show PLAYER", code=2)
-    if draw:
-        return Outcome(0, 0, 3, INTENTIONAL_DRAW)
-    if no_show:
-        return Outcome(0, 0, 0, NO_SHOW, lib.resolve_player(store, no_show))
-    if result is None:
-        if double_loss:
-            return Outcome(0, 0, 0, DOUBLE_LOSS)
-        fail("give the result: games won by the first player and the second (2-1, or 2-1-1 with a drawn game), "
-             "or --draw, --double-loss, --no-show PLAYER", code=2)  # fmt: skip
-    o = loop.parse_outcome(result)
-    return Outcome(o.wins_a, o.wins_b, o.draws, DOUBLE_LOSS) if double_loss else o
+@event_app.command("round")
+def round_clock(
+    folder: Path = FOLDER,
+    action: str = typer.Argument(..., metavar="start|end", help="Start the round's clock, or end the round."),
+    minutes: int = typer.Option(loop.DEFAULT_MINUTES, "--minutes", min=1, help="The round's length (start)."),
+) -> None:
+    """Start the round under way's clock, or end it.
+
+    Example: annals event round spring start --minutes 50
+    """
+    if action not in ("start", "end"):
+        fail(f"{action!r}: say start or end", code=2)
+    with reported():
+        store = EventStore.open(folder)
+        number = loop.start_round(store, minutes) if action == "start" else loop.end_round(store)
+    out.print(f"round {number} {'started: ' + str(minutes) + ' minutes' if action == 'start' else 'ended'}",
+              markup=False)  # fmt: skip
 
 
-def _said(store: EventStore, number: int, table: int) -> str:
-    from annals.queries.tournament import result_text
+@event_app.command("extend")
+def extend(
+    folder: Path = FOLDER,
+    table: int = typer.Option(..., "--table", min=1, help="The table."),
+    minutes: int = typer.Option(..., "--minutes", min=1, help="Extra minutes."),
+    judge: str = JUDGE,
+    reason: str = REASON,
+) -> None:
+    """Extra time for one table of the round under way (a deck check, a long ruling).
 
-    state = store.state()
-    p = state.pairing(number, table)
-    names = {x.id: x.name for x in state.players()}
-    return f"round {number} table {table}: {names[p.a]} {result_text(state, number, table)} {names[p.b]}"
+    Example: annals event extend spring --table 2 --minutes 5 --judge "R. Vance" --reason "deck check"
+    """
+    with reported():
+        ext = loop.extend(EventStore.open(folder), table, minutes, judge=judge, reason=reason)
+    out.print(f"round {ext.round} table {table}: +{minutes} minutes", markup=False)
+
+
+@event_app.command("status")
+def status(folder: Path = FOLDER) -> None:
+    """The round under way: its clock, and the tables still playing with their time left.
+
+    Example: annals event status spring
+    """
+    import polars as pl
+
+    with reported():
+        store = EventStore.open(folder)
+        st = loop.status(store)
+        names = {p.id: p.name for p in store.players()}
+    clock = "ended" if st.ended else _clock(st.seconds_left)
+    out.print(f"round {st.round} ({st.stage}): {len(st.open_tables)} of {st.tables} table(s) playing; "
+              f"time left {clock}", markup=False)  # fmt: skip
+    if st.open_tables:
+        frame = pl.DataFrame({
+            "table": [t.table for t in st.open_tables],
+            "player": [names[t.a] for t in st.open_tables],
+            "opponent": [names[t.b] for t in st.open_tables],
+            "extra_minutes": [t.extra_minutes for t in st.open_tables],
+            "time_left": [_clock(t.seconds_left) for t in st.open_tables],
+        })  # fmt: skip
+        _show(terminal_table(frame, _width()))
 
 
 @event_app.command("result")
@@ -246,7 +335,7 @@ def result(
 ) -> None:
     """Enter a table's result, checked against the best-of (an impossible result is refused by name).
 
-    Example: annals event result spring --round 1 --table 3 2-1
+    Example: annals event result spring --round 2 --table 1 2-1
     """
     with reported():
         store = EventStore.open(folder)
@@ -297,7 +386,7 @@ def swap(
 ) -> None:
     """A manual pairing change: two players trade places in a round, recorded with the judge and reason.
 
-    Example: annals event swap spring "Ada Lovelace" "Bo Chen" --round 2 --judge "R. Vance" --reason "rematch"
+    Example: annals event swap spring "Bot 3" "Bot 6" --round 2 --judge "R. Vance" --reason "seated at the wrong tables"
     """
     with reported():
         store = EventStore.open(folder)
@@ -307,107 +396,31 @@ def swap(
     _show(terminal_table(frame, _width(), f"Round {round_no} pairings, changed by {judge}"))
 
 
-@event_app.command("round")
-def round_clock(
+@event_app.command("drop")
+def drop(
     folder: Path = FOLDER,
-    action: str = typer.Argument(..., metavar="start|end", help="Start the round's clock, or end the round."),
-    minutes: int = typer.Option(loop.DEFAULT_MINUTES, "--minutes", min=1, help="The round's length (start)."),
+    player: str = typer.Argument(..., help="The player's id or name."),
+    reason: str = typer.Option("", "--reason", help="Why (for the record)."),
 ) -> None:
-    """Start the round under way's clock, or end it.
+    """Drop a player: they finish the round already paired and are not paired again.
 
-    Example: annals event round spring start --minutes 50
-    """
-    if action not in ("start", "end"):
-        fail(f"{action!r}: say start or end", code=2)
-    with reported():
-        store = EventStore.open(folder)
-        number = loop.start_round(store, minutes) if action == "start" else loop.end_round(store)
-    out.print(f"round {number} {'started: ' + str(minutes) + ' minutes' if action == 'start' else 'ended'}",
-              markup=False)  # fmt: skip
-
-
-@event_app.command("extend")
-def extend(
-    folder: Path = FOLDER,
-    table: int = typer.Option(..., "--table", min=1, help="The table."),
-    minutes: int = typer.Option(..., "--minutes", min=1, help="Extra minutes."),
-    judge: str = JUDGE,
-    reason: str = REASON,
-) -> None:
-    """Extra time for one table of the round under way (a deck check, a long ruling).
-
-    Example: annals event extend spring --table 4 --minutes 5 --judge "R. Vance" --reason "deck check"
-    """
-    with reported():
-        ext = loop.extend(EventStore.open(folder), table, minutes, judge=judge, reason=reason)
-    out.print(f"round {ext.round} table {table}: +{minutes} minutes", markup=False)
-
-
-def _clock(seconds: int | None) -> str:
-    if seconds is None:
-        return "not started"
-    sign = "-" if seconds < 0 else ""
-    m, s = divmod(abs(seconds), 60)
-    return f"{sign}{m}:{s:02d}" + (" (over time)" if seconds < 0 else "")
-
-
-@event_app.command("status")
-def status(folder: Path = FOLDER) -> None:
-    """The round under way: its clock, and the tables still playing with their time left.
-
-    Example: annals event status spring
-    """
-    import polars as pl
-
-    with reported():
-        store = EventStore.open(folder)
-        st = loop.status(store)
-        names = {p.id: p.name for p in store.players()}
-    clock = "ended" if st.ended else _clock(st.seconds_left)
-    out.print(f"round {st.round} ({st.stage}): {len(st.open_tables)} of {st.tables} table(s) playing; "
-              f"time left {clock}", markup=False)  # fmt: skip
-    if st.open_tables:
-        frame = pl.DataFrame({
-            "table": [t.table for t in st.open_tables],
-            "player": [names[t.a] for t in st.open_tables],
-            "opponent": [names[t.b] for t in st.open_tables],
-            "extra_minutes": [t.extra_minutes for t in st.open_tables],
-            "time_left": [_clock(t.seconds_left) for t in st.open_tables],
-        })  # fmt: skip
-        _show(terminal_table(frame, _width()))
-
-
-@event_app.command("run")
-def run(
-    folder: Path = FOLDER,
-    fill: int = typer.Option(
-        0, "--fill", min=0, help="First fill the field up to this many players with bots and shipped decks."
-    ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-) -> None:
-    """Play the rest of the event with bots in every seat; after a crash, run it again to resume.
-
-    Example: annals event run spring --fill 8
+    Example: annals event drop spring "Bot 5"
     """
     with reported():
         store = EventStore.open(folder)
-        missing = fill - lib.entrants(store.players())
-        if missing > 0 and not store.rounds():  # the same command resumes after a crash: the field is full by then
-            bots_added = lib.fill_with_bots(store, missing)
-            del bots_added
-        with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            disable=quiet, transient=True,
-        ) as progress:  # fmt: skip
-            task = progress.add_task("event", total=None)
+        p = lib.drop(store, lib.resolve_player(store, player), reason=reason)
+    when = f"after round {p.dropped_after}" if p.dropped_after else "before round 1 (withdrawn)"
+    out.print(f"{p.name} dropped {when}", markup=False)
 
-            def step(done: int, expected: int, what: str) -> None:
-                progress.update(task, completed=done, total=max(expected, done), description=what)
 
-            bots.run_event(store, on_progress=step)
-        frame = placings_frame(store).head(8)
-    out.print(f"event finished; {len(store.matches())} matches in {folder}", markup=False)
-    _show(terminal_table(frame, _width(), "Placings"))
+@event_app.command("players")
+def players(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OUTPUT) -> None:
+    """The registered players: name, id, deck, who plays (a person or a bot), and when they dropped.
+
+    Example: annals event players spring
+    """
+    with reported():
+        _emit(players_frame(EventStore.open(folder)), fmt, output, "Players")
 
 
 @event_app.command("standings")
@@ -432,45 +445,6 @@ def placings(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OUT
         store = EventStore.open(folder)
         require_verified(store)
         _emit(placings_frame(store), fmt, output, "Placings")
-
-
-@event_app.command("players")
-def players(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OUTPUT) -> None:
-    """The registered players: name, id, deck, who plays (a person or a bot), and when they dropped.
-
-    Example: annals event players spring
-    """
-    with reported():
-        _emit(players_frame(EventStore.open(folder)), fmt, output, "Players")
-
-
-@event_app.command("verify")
-def verify(
-    folder: Path = FOLDER,
-    key: Path | None = typer.Option(None, "--key", help="The organiser's published public key to trust."),
-    replay: bool = typer.Option(False, "--replay", help="Also re-run every game's decisions (slow)."),
-) -> None:
-    """Check the event folder against its signed record: the chain and signatures, every deck list, every game log
-    (digest, match and game number, result), and that no file is missing or added. Exit 1 naming each problem.
-
-    Example: annals event verify spring --key spring.pub
-    """
-    with reported():
-        trusted = load_public_key(key) if key is not None else None
-        verdict = verify_event(folder, trusted=trusted, replay=replay)
-    if not verdict.ok:
-        for p in verdict.problems[1:]:
-            out.print(f"problem: {p}", markup=False)
-        fail(
-            f"event {folder} fails verification: {verdict.problems[0]}"
-            + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else "")
-        )
-    out.print(
-        f"{folder}: ok: {verdict.acts} acts, every one signed by {verdict.signer} ({verdict.signatures} "
-        f"signatures); {verdict.decks} deck lists and {verdict.games} game logs as recorded"
-        + ("; every game re-run identically" if replay else ""),
-        markup=False,
-    )
 
 
 @event_app.command("print")
@@ -499,3 +473,32 @@ def print_page(
         output_file(output, what="--output")
         output.write_text(html, encoding="utf-8")
     out.print(f"written to {output}", markup=False)
+
+
+@event_app.command("verify")
+def verify(
+    folder: Path = FOLDER,
+    key: Path | None = typer.Option(None, "--key", help="The organiser's published public key to trust."),
+    replay: bool = typer.Option(False, "--replay", help="Also re-run every game's decisions (slow)."),
+) -> None:
+    """Check the event folder against its signed record: the chain and signatures, every deck list, every game log
+    (digest, match and game number, result), and that no file is missing or added. Exit 1 naming each problem.
+
+    Example: annals event verify spring --key spring/event.pub
+    """
+    with reported():
+        trusted = load_public_key(key) if key is not None else None
+        verdict = verify_event(folder, trusted=trusted, replay=replay)
+    if not verdict.ok:
+        for p in verdict.problems[1:]:
+            out.print(f"problem: {p}", markup=False)
+        fail(
+            f"event {folder} fails verification: {verdict.problems[0]}"
+            + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else "")
+        )
+    out.print(
+        f"{folder}: ok: {verdict.acts} acts, every one signed by {verdict.signer} ({verdict.signatures} "
+        f"signatures); {verdict.decks} deck lists and {verdict.games} game logs as recorded"
+        + ("; every game re-run identically" if replay else ""),
+        markup=False,
+    )

@@ -77,8 +77,10 @@ def run_event(
     game: GamePlayer = bot_game,
     choose_first: FirstChooser = play_first,
     on_progress: Progress | None = None,
+    until: int = 0,
 ) -> list[Standing]:
-    """Play every round still to play (pairing each as it comes), then return the Swiss standings."""
+    """Play every round still to play (pairing each as it comes), or up to round ``until`` (0: to the end), then
+    return the Swiss standings."""
     store.sweep()
     ctx = _context(store, game, choose_first)
     field = entrants(store.players())
@@ -97,6 +99,8 @@ def run_event(
         number = len(state.rounds)
         if not state.rounds or not state.open_tables(number):
             number += 1
+        if until and number > until:
+            break
         expected[0] = done[0] + (field + 1) // 2
         play_round(store, number, on_match=step, context=ctx)
     if on_progress is not None:
