@@ -46,8 +46,10 @@ def main() -> None:
         played = time.perf_counter() - start
         logs = [folder / g.log for m in store.matches() for g in m.games]
         record = (folder / "event.log").stat().st_size
-        print(f"{args.players} players, {args.rounds} rounds, best of {args.best_of}: {len(store.matches())} matches, "
-              f"{len(logs)} game logs, record {record / 1024:.0f} KiB; played and recorded in {played:.1f} s")  # fmt: skip
+        print(
+            f"{args.players} players, {args.rounds} rounds, best of {args.best_of}: {len(store.matches())} matches, "
+            f"{len(logs)} game logs, record {record / 1024:.0f} KiB; played and recorded in {played:.1f} s"
+        )
         verdict = verify_event(folder)
         assert verdict.ok, verdict.problems[:3]
         public = store.public_key()
