@@ -63,7 +63,7 @@ def event_rows(store: EventStore) -> dict[str, pa.Table]:
         {
             "event_id": eid, "name": config.name, "ruleset": config.ruleset, "rounds": config.rounds,
             "best_of": config.best_of, "top": config.top, "seed": config.seed, "max_turns": config.max_turns,
-            "players": len(players), "folder": str(store.folder.resolve()),
+            "players": sum(p.dropped_after != 0 for p in players), "folder": str(store.folder.resolve()),
         }
     )  # fmt: skip
     for p in players:

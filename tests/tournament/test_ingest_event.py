@@ -107,3 +107,19 @@ def test_an_event_that_fails_verification_is_refused_by_name(ingested: tuple[Eve
     done = subprocess.run([ANNALS, "ingest", str(folder), "--db", str(db), "-q"], capture_output=True, text=True)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
     assert "fails verification: decks/bot-002.txt" in done.stderr and not db.exists()
+
+
+def test_a_player_who_withdrew_before_round_1_is_not_in_the_metagame(tmp_path: Path) -> None:
+    folder = tmp_path / "event"
+    lib.new_event(folder, "small", "morana", rounds=1, best_of=1, seed=4)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 5)
+    lib.drop(store, "bot-005")  # a withdrawal: no entrant
+    play.run_event(store)
+    db = tmp_path / "annals.duckdb"
+    done = subprocess.run([ANNALS, "ingest", str(folder), "--db", str(db), "-q"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    con = open_database(db, read_only=True)
+    meta = run_report(con, "metagame", filters=Filters(event=store.config().event_id)).frame
+    assert meta["players"].sum() == 4 and meta["share"].sum() == pytest.approx(1, abs=1e-3)
+    con.close()
