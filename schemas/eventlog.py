@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 from xxhash import xxh3_128
@@ -77,11 +77,17 @@ def _frame(kind: int, index: int, payload: bytes, link: bytes) -> tuple[bytes, b
     return bytes(head) + payload + digest, digest
 
 
-def read_event_log(path: Path, data: bytes | None = None) -> EventRecord:
+def read_event_log(path: Path, data: bytes | None = None, *, after: EventRecord | None = None) -> EventRecord:
     """Read and check every frame of the record at ``path`` (its CRCs, indices and chain); a named error locates
-    the first problem (``TruncatedLogError`` for a torn tail, ``CorruptLogError`` for damage)."""
+    the first problem (``TruncatedLogError`` for a torn tail, ``CorruptLogError`` for damage). ``after``: the record
+    as read from the first ``after.size`` bytes of ``data``, which the caller knows unchanged (it wrote them): only
+    the frames after them are read."""
     name = str(path)
     raw = path.read_bytes() if data is None else data
+    if after is not None:
+        return _frames(name, raw, bytes.fromhex(after.digest), after.size, after.frames,
+                       EventRecord(list(after.acts), list(after.act_frames), list(after.signatures), after.digest,
+                                   after.frames, len(raw)))  # fmt: skip
     if len(raw) < _PREAMBLE.size:
         if EVENT_MAGIC.startswith(raw[: len(EVENT_MAGIC)]):
             raise TruncatedLogError(name, "file ends inside the preamble", frame=0, offset=0, complete_frames=0)
@@ -93,9 +99,11 @@ def read_event_log(path: Path, data: bytes | None = None) -> EventRecord:
         raise UnsupportedFormatError(name, f"event record format {version} is not supported (this annals reads "
                                      f"{EVENT_LOG_FORMAT}): upgrade annals to read it", offset=8)  # fmt: skip
     link = _first_link()
-    at = _PREAMBLE.size
-    index = 0
-    record = EventRecord([], [], [], link.hex(), 0, len(raw))
+    return _frames(name, raw, link, _PREAMBLE.size, 0, EventRecord([], [], [], link.hex(), 0, len(raw)))
+
+
+def _frames(name: str, raw: bytes, link: bytes, at: int, index: int, record: EventRecord) -> EventRecord:
+    """Read the frames of ``raw`` from byte ``at`` (frame ``index``, chained from ``link``) into ``record``."""
     while at < len(raw):
         if len(raw) - at < FRAME_HEAD_SIZE:
             raise TruncatedLogError(name, f"record is truncated: file ends inside a frame header; the {index} "
@@ -140,9 +148,12 @@ def read_event_log(path: Path, data: bytes | None = None) -> EventRecord:
     return record
 
 
-def signed_acts(raw: bytes, record: EventRecord, event_id: str, key: SigningKey, acts: list[AnyAct]) -> bytes:
+def signed_acts(
+    raw: bytes, record: EventRecord, event_id: str, key: SigningKey, acts: list[AnyAct], *, sha: Any = None
+) -> bytes:
     """The bytes that append ``acts`` and a signature by ``key`` to the record ``raw`` (already read as ``record``):
-    written by the caller in one write."""
+    written by the caller in one write. ``sha``: a SHA-256 (``hashlib``) of ``raw`` already made, to spare hashing
+    it again (it is not changed)."""
     link = bytes.fromhex(record.digest)
     index = record.frames
     out = bytearray()
@@ -150,7 +161,7 @@ def signed_acts(raw: bytes, record: EventRecord, event_id: str, key: SigningKey,
         frame, link = _frame(KIND_ACT, index, _encoder.encode(act), link)
         out += frame
         index += 1
-    sha = hashlib.sha256(raw)
+    sha = hashlib.sha256(raw) if sha is None else sha.copy()
     sha.update(out)
     unsigned = SignatureRecord(event_id, link.hex(), index, sha.hexdigest(), key.fingerprint, key.public.raw, b"",
                                key.name)  # fmt: skip

@@ -26,10 +26,11 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from annals.engine.tournament.record import EventError, EventState, fold
 from annals.schemas.event import AnyAct, Created, EventConfig, LogSetAside, MatchRecord, Player, Round
-from annals.schemas.eventlog import new_event_log, read_event_log, signed_acts
+from annals.schemas.eventlog import EventRecord, new_event_log, read_event_log, signed_acts
 from annals.schemas.keys import (
     EVENT_KEY_NAME,
     PublicKey,
@@ -94,6 +95,9 @@ class EventStore:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self._cache: tuple[tuple[int, int], EventState] | None = None
+        # What this store last wrote: the file's (size, mtime) then, its bytes, the record read from them and a
+        # SHA-256 of them. A file still so stamped holds exactly those bytes: the next command reads only its own.
+        self._written: tuple[tuple[int, int], bytes, EventRecord, Any] | None = None
 
     @property
     def record_path(self) -> Path:
@@ -149,18 +153,30 @@ class EventStore:
         appended and signed in one write (nothing is written if the block raises)."""
         with open(self.record_path, "r+b") as f:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-            raw = f.read()
-            record = read_event_log(self.record_path, raw)
+            st = os.fstat(f.fileno())
+            if self._written is not None and self._written[0] == (st.st_size, st.st_mtime_ns):
+                _, raw, record, sha = self._written
+            else:
+                raw = f.read()
+                record = read_event_log(self.record_path, raw)
+                sha = hashlib.sha256(raw)
             acting = Acting(fold(record.acts))
             yield acting
             if not acting.acts:
                 return
             key = self.signing_key()
+            more = signed_acts(raw, record, acting.state.config.event_id, key, acting.acts, sha=sha)
             f.seek(len(raw))
-            f.write(signed_acts(raw, record, acting.state.config.event_id, key, acting.acts))
+            f.write(more)
             f.flush()
             os.fsync(f.fileno())
-        self._cache = None
+            st = os.fstat(f.fileno())
+            raw += more
+            sha = sha.copy()
+            sha.update(more)
+            record = read_event_log(self.record_path, raw, after=record)
+            self._written = ((st.st_size, st.st_mtime_ns), raw, record, sha)
+            self._cache = ((st.st_size, st.st_mtime_ns), fold(record.acts))
 
     def signing_key(self) -> SigningKey:
         """The event's private key, which signs the record and every finished game log."""
