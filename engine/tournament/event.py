@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from annals.engine.decks import read_deck_list
@@ -229,7 +230,8 @@ def placings(store: EventStore) -> list[tuple[int, str]]:
 
 def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = None) -> list[Player]:
     """Register ``count`` bot players (``bot-001``, ...) with the ruleset's shipped decks in turn, each through a
-    deck list file like anyone's (written under ``decks/``); for simulated events. Only before round 1."""
+    deck list file like anyone's (copied under ``decks/`` as every list is); for simulated events. Only before
+    round 1."""
     from annals.engine.decks import write_deck_list
 
     with store.acting() as act:
@@ -244,21 +246,18 @@ def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = N
             raise EventArgumentError(f"unknown deck {unknown[0]!r}; choose from: {', '.join(sorted(shipped))}")
         added: list[Player] = []
         k = 0
-        source_folder = Path(os.environ.get("TMPDIR", "/tmp"))
-        while len(added) < count:
-            k += 1
-            pid = f"bot-{k:03d}"
-            if pid in state.registered:
-                continue
-            deck = shipped[names[len(added) % len(names)]]
-            source = source_folder / f"annals-shipped-{config.ruleset}-{deck.name}-{os.getpid()}.txt"
-            source.write_text(write_deck_list(deck, config.ruleset), encoding="utf-8")
-            try:
+        with tempfile.TemporaryDirectory() as scratch:  # each list goes through a file, like anyone's
+            while len(added) < count:
+                k += 1
+                pid = f"bot-{k:03d}"
+                if pid in state.registered:
+                    continue
+                deck = shipped[names[len(added) % len(names)]]
+                source = Path(scratch) / f"{deck.name}.txt"
+                source.write_text(write_deck_list(deck, config.ruleset), encoding="utf-8")
                 reg = _registration(store, state, pid, f"Bot {k}", source, "")
-            finally:
-                source.unlink()
-            act.record(reg)
-            added.append(reg.player)
+                act.record(reg)
+                added.append(reg.player)
     return added
 
 

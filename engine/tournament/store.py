@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from annals.engine.tournament.record import EventError, EventState, fold
+from annals.engine.tournament.record import EventError, EventState, apply, fold
 from annals.schemas.event import AnyAct, Created, EventConfig, LogSetAside, MatchRecord, Player, Round
 from annals.schemas.eventlog import EventRecord, new_event_log, read_event_log, signed_acts
 from annals.schemas.keys import (
@@ -83,8 +83,6 @@ class Acting:
         self.acts: list[AnyAct] = []
 
     def record(self, act: AnyAct) -> None:
-        from annals.engine.tournament.record import apply
-
         apply(self.state, act)
         self.acts.append(act)
 
