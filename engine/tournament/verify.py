@@ -22,6 +22,7 @@ public key to check who signed it.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -101,11 +102,22 @@ def verify_event(folder: Path, *, trusted: PublicKey | None = None, replay: bool
     for path in sorted(folder.rglob("*")):
         rel = str(path.relative_to(folder))
         if path.is_file() and rel not in known:
-            problem(rel, "not part of the event's record (added, or a file of the record renamed)")
+            problem(rel, _unknown(state, rel))
         elif path.is_symlink():
             problem(rel, "a symbolic link: the record holds files only")
     verdict.ok = not problems
     return verdict
+
+
+def _unknown(state: EventState, rel: str) -> str:
+    """Why a file is not part of the record: a game log of a match still without a result says so."""
+    found = re.fullmatch(r"logs/round-(\d+)/table-(\d+)-game-\d+\.log", rel)
+    if found:
+        number, table = int(found.group(1)), int(found.group(2))
+        if number == len(state.rounds) and any(p.table == table for p in state.open_tables(number)):
+            return (f"a game of round {number} table {table}, whose match has no result yet (being played, or cut "
+                    "short: 'annals event run' finishes it)")  # fmt: skip
+    return "not part of the event's record (added, or a file of the record renamed)"
 
 
 def _event_key(folder: Path, state: EventState, trusted: PublicKey | None, report: Report,

@@ -189,6 +189,8 @@ def test_sigkill_in_round_3_resumes_to_the_same_final_standings(fresh: Path, fin
     done = len([k for k in store.state().results if k[0] == 3])
     assert 0 < done < PLAYERS // 2, "the kill did not land inside round 3"
     assert len(store.rounds()) == 3
+    cut_short = verify_event(folder).problems  # only the match being played when killed: its logs, named so
+    assert all("whose match has no result yet" in p.message for p in cut_short), cut_short
     resumed = subprocess.run([*ANNALS, "event", "run", str(folder), "-q"], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert lib.current_standings(store) == lib.current_standings(EventStore.open(finished))
