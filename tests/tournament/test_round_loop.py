@@ -210,3 +210,23 @@ def test_a_cut_result_stands_once_the_next_cut_round_is_paired(tmp_path: Path) -
 )  # fmt: skip
 def test_round_and_cut_advice_follow_the_published_swiss_chart(players: int, rounds: int, top: int) -> None:
     assert (chart.swiss_rounds(players), chart.top_cut(players)) == (rounds, top)
+
+
+def test_results_entered_at_once_from_several_terminals_are_all_recorded(tmp_path: Path) -> None:
+    """The record is appended under a lock: commands run at the same time each land whole, in some order."""
+    import subprocess
+    import sys
+
+    store = people(tmp_path / "ev", 8)
+    loop.pair_next(store)
+    annals = str(Path(sys.executable).parent / "annals")
+    procs = [
+        subprocess.Popen([annals, "event", "result", str(store.folder), "--round", "1", "--table", str(t), "2-1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for t in (1, 2, 3, 4)
+    ]  # fmt: skip
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    assert sorted(store.state().results) == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    assert verify_event(store.folder).ok
