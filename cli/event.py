@@ -19,7 +19,7 @@ from annals.engine.tournament import play as bots
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
 from annals.engine.tournament.verify import require_verified, verify_event
-from annals.queries.output import render
+from annals.queries.reports.output import render
 from annals.queries.tournament import (
     BY,
     pairings_frame,

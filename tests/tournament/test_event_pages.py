@@ -16,7 +16,7 @@ from annals.engine.tournament import event as lib
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
 from annals.schemas.event import Outcome
-from tests.pictures.browser import Page
+from tests.queries.pictures.browser import Page
 
 runner = CliRunner()
 NAMES = ["Ada Lovelace", "Bo Chen", "Cy Young", "Di Prima", "Ed Norton", "Fay Wray", "Gus Grissom", "Hal Clement",
