@@ -130,7 +130,7 @@ def drop(store: EventStore, player_id: str, *, reason: str = "") -> Player:
 
 def award_bye(store: EventStore, player_id: str, number: int, *, judge: str, reason: str) -> ByeAwarded:
     """A judge awards a player a bye in a Swiss round not yet paired."""
-    _need_judge(judge, reason)
+    need_judge(judge, reason)
     with store.acting() as act:
         state = act.state
         player = state.player(player_id)
@@ -147,7 +147,8 @@ def award_bye(store: EventStore, player_id: str, number: int, *, judge: str, rea
     return bye
 
 
-def _need_judge(judge: str, reason: str) -> None:
+def need_judge(judge: str, reason: str) -> None:
+    """A judge's act names the judge and says why (a usage error otherwise)."""
     if not judge.strip() or not reason.strip():
         raise EventArgumentError("a judge's act needs the judge's name and the reason: give --judge and --reason")
 

@@ -15,7 +15,6 @@ import msgspec
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.event import (
     DOUBLE_LOSS,
-    GAMES,
     NO_SHOW,
     TOP,
     AnyAct,
@@ -171,11 +170,6 @@ def _winner(p: Pairing, o: Outcome) -> str:
     return p.a if o.wins_a > o.wins_b else p.b if o.wins_b > o.wins_a else ""
 
 
-def winner_of(p: Pairing, o: Outcome) -> str:
-    """The match's winner by this outcome ("" for a draw or a double loss)."""
-    return _winner(p, o)
-
-
 def fold(acts: list[AnyAct]) -> EventState:
     """The state after ``acts``, the first of which must create the event."""
     if not acts or not isinstance(acts[0], Created):
@@ -249,7 +243,6 @@ def apply(state: EventState, act: AnyAct) -> None:
 
 
 __all__ = [
-    "GAMES",
     "Clock",
     "EventArgumentError",
     "EventError",
@@ -258,5 +251,4 @@ __all__ = [
     "RoundState",
     "apply",
     "fold",
-    "winner_of",
 ]

@@ -13,7 +13,14 @@ import msgspec
 
 from annals.engine.rng import Rng
 from annals.engine.tournament import chart
-from annals.engine.tournament.event import active, effective, entrants, state_standings, swiss_results
+from annals.engine.tournament.event import (
+    active,
+    effective,
+    entrants,
+    need_judge,
+    state_standings,
+    swiss_results,
+)
 from annals.engine.tournament.match import derived_seed
 from annals.engine.tournament.pairing import pair_next_bracket, pair_swiss, pair_top_cut
 from annals.engine.tournament.record import EventArgumentError, EventError, EventState, RoundState
@@ -103,7 +110,7 @@ def pair_next(store: EventStore) -> Round:
 def pair_again(store: EventStore, *, judge: str, reason: str) -> Round:
     """Withdraw the last round's pairings and pair it again: only before its clock starts and before any result
     (after a correction of an earlier round, say). Both acts are recorded."""
-    _need_judge(judge, reason)
+    need_judge(judge, reason)
     with store.acting() as act:
         state = act.state
         if not state.rounds:
@@ -123,7 +130,7 @@ def pair_again(store: EventStore, *, judge: str, reason: str) -> Round:
 def swap_players(store: EventStore, number: int, first: str, second: str, *, judge: str, reason: str) -> Round:
     """A manual pairing change: two players of round ``number`` trade places (tables or a bye), recorded with the
     judge and the reason. Neither of their tables may have a result yet."""
-    _need_judge(judge, reason)
+    need_judge(judge, reason)
     with store.acting() as act:
         state = act.state
         rnd = _round(state, number).round
@@ -153,11 +160,6 @@ def _round(state: EventState, number: int) -> RoundState:
     if not 1 <= number <= len(state.rounds):
         raise EventError(f"round {number} is not paired (rounds paired: {len(state.rounds)})")
     return state.rounds[number - 1]
-
-
-def _need_judge(judge: str, reason: str) -> None:
-    if not judge.strip() or not reason.strip():
-        raise EventArgumentError("a judge's act needs the judge's name and the reason: give --judge and --reason")
 
 
 # ---------------------------------------------------------------------------------------------- results
@@ -248,7 +250,7 @@ def correct(store: EventStore, number: int, table: int, outcome: Outcome, *, jud
     """A judge corrects an earlier result (any round): the record keeps the report and every correction, and the
     standings take the last. A cut match's result stands once the next cut round is paired (the bracket rests on
     its winner)."""
-    _need_judge(judge, reason)
+    need_judge(judge, reason)
     with store.acting() as act:
         state = act.state
         pairing = state.pairing(number, table)
