@@ -67,8 +67,11 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def verify_event(folder: Path, *, trusted: PublicKey | None = None, replay: bool = False) -> Verdict:
-    """Check the event folder against its record; every problem found, by file."""
+def verify_event(
+    folder: Path, *, trusted: PublicKey | None = None, replay: bool = False, record_only: bool = False
+) -> Verdict:
+    """Check the event folder against its record; every problem found, by file. ``record_only``: the record, its
+    signatures and the key files only (step 1 above)."""
     folder = Path(folder)
     problems: list[Problem] = []
 
@@ -90,6 +93,9 @@ def verify_event(folder: Path, *, trusted: PublicKey | None = None, replay: bool
     if key is not None:
         for message in signature_problems(raw, record, state.config.event_id, key):
             problem(EVENT_FILE, message)
+    if record_only:
+        verdict.ok = not problems
+        return verdict
     verdict.decks = _decks(folder, state, problem, known)
     verdict.games = _games(folder, state, key, replay, problem, known)
     for aside in state.set_aside:
