@@ -23,6 +23,7 @@ BENCHMARKS = [
     "bench.tournament",
     "bench.pairing",
     "bench.server",
+    "bench.event_record",
     "bench.scale",
     "bench.clicks",
 ]
