@@ -184,6 +184,22 @@ class Corrected(Act, frozen=True, tag="corrected"):
     reason: str
 
 
+class Restated(Act, frozen=True, tag="restated"):
+    """A reported match's games read again from their logs, after a judge's act on one of them changed its result (a
+    game loss, an override, a game played on from a backup): its games and result as they now stand (R-EVT-07). The
+    report stays in the record; the match is this act's from here on, and a correction recorded after it overrides
+    it as one overrides a report."""
+
+    round: int
+    table: int
+    outcome: Outcome
+    games: list[GameRecord]
+    ended: str  # "games", "time" or "seed" (see MatchRecord)
+    advanced: str = ""  # a level cut match ("seed"): the higher seed, who advances
+    judge: str = ""  # the judge whose act on a game changed it ("" for a game played on after a crash)
+    reason: str = ""
+
+
 class ClockStarted(Act, frozen=True, tag="clock_started"):
     round: int
     minutes: int
@@ -210,5 +226,5 @@ class LogSetAside(Act, frozen=True, tag="log_set_aside"):
 
 AnyAct = (
     Created | Registered | Dropped | ByeAwarded | Paired | Unpaired | PairingChanged | Reported | Corrected
-    | ClockStarted | ClockEnded | TimeExtended | LogSetAside
+    | ClockStarted | ClockEnded | TimeExtended | LogSetAside | Restated
 )  # fmt: skip

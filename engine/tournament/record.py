@@ -35,6 +35,7 @@ from annals.schemas.event import (
     Player,
     Registered,
     Reported,
+    Restated,
     Round,
     TimeExtended,
     Unpaired,
@@ -69,14 +70,29 @@ class RoundState:
 
 @dataclass
 class MatchState:
-    """A paired table's result: the report, and every correction after it (the last one counts)."""
+    """A paired table's result: the report, every restatement of its games from their logs (a judge's act on a game,
+    R-EVT-07) and every correction. The last of them counts: the games are the last restatement's (the report's when
+    there is none), and a correction overrides them only if recorded after that restatement."""
 
     reported: Reported
     corrections: list[Corrected] = field(default_factory=list)
+    restated: list[Restated] = field(default_factory=list)
+    superseded: int = 0  # the corrections recorded before the last restatement, which stands over them
+
+    @property
+    def current(self) -> Reported | Restated:
+        """The games and the result they give: the last restatement's, or the report's."""
+        return self.restated[-1] if self.restated else self.reported
+
+    @property
+    def correction(self) -> Corrected | None:
+        """The correction that counts: the last one, if recorded after the last restatement."""
+        return self.corrections[-1] if len(self.corrections) > self.superseded else None
 
     @property
     def outcome(self) -> Outcome:
-        return self.corrections[-1].outcome if self.corrections else self.reported.outcome
+        fix = self.correction
+        return fix.outcome if fix is not None else self.current.outcome
 
 
 @dataclass
@@ -128,13 +144,13 @@ class EventState:
         state = self.results.get((number, table))
         if state is None:
             return None
-        first = state.reported
+        first = state.current
         o = first.outcome
         winner = first.advanced or _winner(p, o)
         ended = first.ended or o.kind
         override = None
-        if state.corrections:
-            c = state.corrections[-1]
+        c = state.correction
+        if c is not None:
             override = Override(c.judge, c.reason, c.outcome.wins_a, c.outcome.wins_b, c.outcome.draws, c.outcome.kind)
         return MatchRecord(number, stage, table, p.a, p.b, first.games, o.wins_a, o.wins_b, o.draws, winner, ended,
                            self.config.max_turns, override)  # fmt: skip
@@ -222,6 +238,11 @@ def apply(state: EventState, act: AnyAct) -> None:
     elif t is Corrected:
         assert isinstance(act, Corrected)
         state.results[(act.round, act.table)].corrections.append(act)
+    elif t is Restated:
+        assert isinstance(act, Restated)
+        match = state.results[(act.round, act.table)]
+        match.restated.append(act)
+        match.superseded = len(match.corrections)
     elif t is ClockStarted:
         assert isinstance(act, ClockStarted)
         clock = state.rounds[act.round - 1].clock

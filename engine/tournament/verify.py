@@ -32,7 +32,7 @@ from annals.engine.decks import parse_deck_list
 from annals.engine.tournament.record import EventError, EventState, fold
 from annals.engine.tournament.store import EVENT_FILE, PUBLIC_KEY_FILE, EventStore
 from annals.schemas.errors import AnnalsError
-from annals.schemas.event import GameRecord, Player, Reported
+from annals.schemas.event import GameRecord, Player, Reported, Restated
 from annals.schemas.eventlog import frame_links, read_event_log, signature_problems
 from annals.schemas.keys import EVENT_KEY_NAME, PublicKey, load_public_key
 from annals.schemas.logfile import KIND_JUDGE, KIND_SIGNATURE, read_log
@@ -180,7 +180,7 @@ def _games(folder: Path, state: EventState, key: PublicKey | None, replay: bool,
     players = {p.id: p for p in state.players()}
     count = 0
     for (number, table), match in sorted(state.results.items()):
-        rep: Reported = match.reported
+        rep: Reported | Restated = match.current
         if not rep.games:
             continue
         pairing = state.pairing(number, table)
@@ -207,8 +207,8 @@ def _games(folder: Path, state: EventState, key: PublicKey | None, replay: bool,
 def _game(folder: Path, state: EventState, g: GameRecord, number: int, table: int, players: dict[str, Player],
           key: PublicKey | None, replay: bool, report: Report) -> None:  # fmt: skip
     """One game's log against its record; a judge's frames appended after the report are allowed (a warning, or a
-    game loss the event then records as a correction: a changed result needs one)."""
-    corrected = bool(state.results[(number, table)].corrections)
+    game loss the event then records as a restatement of the match, or a correction: a changed result needs one)."""
+    corrected = state.results[(number, table)].correction is not None
     path = folder / g.log
     label = f"game {g.number} of round {number} table {table}"
     if not path.is_file():
@@ -245,7 +245,8 @@ def _game(folder: Path, state: EventState, g: GameRecord, number: int, table: in
     winner = g.seats[winner_seat] if 0 <= winner_seat < len(g.seats) else ""
     if winner != g.winner and not corrected:
         report(g.log, f"{label}: the log's winner is {winner or 'nobody (a draw)'}, the record says "
-               f"{g.winner or 'a draw'}, and no correction of the match records the change")  # fmt: skip
+               f"{g.winner or 'a draw'}, and no restatement or correction of the match records the change "
+               "(a judge's act in the event's folder records one)")  # fmt: skip
     if replay:
         from annals.engine.replay import verify_game
 
