@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from annals.engine.tournament import event as lib
@@ -24,6 +25,8 @@ from annals.schemas.logfile import read_log
 from annals.schemas.signing import verify_signature
 from bench.timing import best_of
 
+QUICK = ["--players", "6", "--rounds", "2", "--best-of", "1"]  # every stage at tiny sizes, for tests
+
 
 def build(folder: Path, players: int, rounds: int, best: int) -> EventStore:
     lib.new_event(folder, "bench", "morana", rounds=rounds, best_of=best, seed=256)
@@ -33,12 +36,12 @@ def build(folder: Path, players: int, rounds: int, best: int) -> EventStore:
     return store
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--best-of", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "event"
         start = time.perf_counter()

@@ -19,6 +19,7 @@ LAST_LINE = {
     "bench.viewer": "main-thread CPU per move",
     "bench.reports": "pass 2:",
     "bench.tournament": "standings after",
+    "bench.event_record": "ceiling, read + check each log's signature",
     "bench.server": "machine:",
     "bench.scale": "one task,",
 }
