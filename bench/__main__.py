@@ -24,6 +24,7 @@ BENCHMARKS = [
     "bench.tournament",
     "bench.pairing",
     "bench.server",
+    "bench.event_record",
     "bench.scale",
     "bench.clicks",
 ]

@@ -1,8 +1,9 @@
 """Event folders into the tournament tables (``ingest/sql/migrate_to_v2.sql``), beside their games.
 
-``annals ingest EVENT_FOLDER`` ingests the folder's game logs (``logs/``, never the torn logs set aside under
-``torn/``) with the ordinary loader, then replaces the event's rows in tournaments, entrants, rounds, pairings,
-matches, match_games, standings and the match overrides among the interventions in one transaction:
+``annals ingest EVENT_FOLDER`` verifies the folder against its record (``engine.tournament.verify``), ingests
+the folder's game logs (``logs/``, never the torn logs set aside under ``torn/``) with the ordinary loader, then
+replaces the event's rows in tournaments, entrants, rounds, pairings, matches, match_games, standings and the
+match overrides (the last correction of each match) among the interventions in one transaction:
 re-ingesting a folder gives the same rows, and an event ingested part-way (while it runs) is brought up to date.
 The logs' judge frames enter ``interventions`` with their games (``ingest.loader``), for any log.
 """
@@ -18,6 +19,7 @@ import pyarrow as pa
 
 from annals.engine.tournament.event import current_standings, placings
 from annals.engine.tournament.store import EVENT_FILE, EventStore
+from annals.engine.tournament.verify import require_verified
 
 TABLES = ("tournaments", "entrants", "rounds", "pairings", "matches", "match_games", "standings", "interventions")
 
@@ -27,13 +29,16 @@ def is_event_folder(path: Path) -> bool:
 
 
 def split_paths(paths: Sequence[str | Path]) -> tuple[list[Path], list[EventStore]]:
-    """Log paths for the loader (an event folder gives its ``logs/``), and the event folders found."""
+    """Log paths for the loader (an event folder gives its ``logs/``), and the event folders found; an event folder
+    that fails ``annals event verify`` is refused by name (``EventRecordError``) before anything is read."""
     logs: list[Path] = []
     events: list[EventStore] = []
     for raw in paths:
         path = Path(raw)
         if is_event_folder(path):
-            events.append(EventStore.open(path))
+            store = EventStore.open(path)
+            require_verified(store)
+            events.append(store)
             if (path / "logs").is_dir():
                 logs.append(path / "logs")
         else:
@@ -58,7 +63,7 @@ def event_rows(store: EventStore) -> dict[str, pa.Table]:
         {
             "event_id": eid, "name": config.name, "ruleset": config.ruleset, "rounds": config.rounds,
             "best_of": config.best_of, "top": config.top, "seed": config.seed, "max_turns": config.max_turns,
-            "players": len(players), "folder": str(store.folder.resolve()),
+            "players": sum(p.dropped_after != 0 for p in players), "folder": str(store.folder.resolve()),
         }
     )  # fmt: skip
     for p in players:

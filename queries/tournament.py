@@ -1,17 +1,27 @@
-"""An event's standings and placings as frames, for printing and export (from the event folder itself)."""
+"""An event's standings, placings, pairings and players as frames (for CSV, JSON and pages), and as tables that fit
+the terminal. People by name everywhere (the id beside it where two people could share a name)."""
 
 from __future__ import annotations
 
-import polars as pl
+import io
 
-from annals.engine.tournament.event import current_standings, placings
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+from annals.engine.tournament.event import placings, state_standings
+from annals.engine.tournament.record import EventError, EventState
 from annals.engine.tournament.store import EventStore
+from annals.schemas.event import DOUBLE_LOSS, INTENTIONAL_DRAW, NO_SHOW
+
+BY = ("table", "name")
 
 
 def standings_frame(store: EventStore) -> pl.DataFrame:
     """The Swiss standings: rank, player, match points, record and the three tiebreakers (percent, 2 places)."""
-    names = {p.id: p for p in store.players()}
-    rows = current_standings(store)
+    state = store.state()
+    names = {p.id: p for p in state.players()}
+    rows = state_standings(state)
     return pl.DataFrame(
         {
             "rank": [s.rank for s in rows],
@@ -41,3 +51,109 @@ def placings_frame(store: EventStore) -> pl.DataFrame:
         },
         schema_overrides={"place": pl.Int32},
     )
+
+
+def result_text(state: EventState, number: int, table: int) -> str:
+    """A table's result as people read it: ``2-1``, ``2-1-1``, ``bye``, ``intentional draw`` ... or "" while open."""
+    m = state.match(number, table)
+    if m is None:
+        return ""
+    if not m.b:
+        return "bye"
+    o = m.override
+    kind = o.kind if o is not None else m.ended
+    wa, wb, d = (o.wins_a, o.wins_b, o.draws) if o is not None else (m.wins_a, m.wins_b, m.draws)
+    score = f"{wa}-{wb}" + (f"-{d}" if d else "")
+    named = {INTENTIONAL_DRAW: "intentional draw", DOUBLE_LOSS: f"double loss {score}", NO_SHOW: f"no-show {score}"}
+    text = named.get(kind, score)
+    return text + (" (corrected)" if o is not None else "")
+
+
+def pairings_frame(store: EventStore, number: int | None = None, by: str = "table") -> pl.DataFrame:
+    """A round's pairings (the last paired by default): by table (one row a table), or by name (one row a
+    player, alphabetical, with their table and opponent: what the wall shows)."""
+    state = store.state()
+    if not state.rounds:
+        raise EventError("no round is paired yet: pair round 1 with 'annals event pair'")
+    number = number or len(state.rounds)
+    if not 1 <= number <= len(state.rounds):
+        raise EventError(f"round {number} is not paired (rounds paired: {len(state.rounds)})")
+    rnd = state.rounds[number - 1].round
+    names = {p.id: p.name for p in state.players()}
+    points = {s.player: s.points for s in state_standings(state)}
+    if by == "table":
+        return pl.DataFrame(
+            {
+                "table": [p.table for p in rnd.pairings],
+                "player": [names[p.a] for p in rnd.pairings],
+                "points": [points.get(p.a, 0) for p in rnd.pairings],
+                "opponent": [names[p.b] if p.b else "(bye)" for p in rnd.pairings],
+                "opponent_points": [points.get(p.b, 0) if p.b else None for p in rnd.pairings],
+                "result": [result_text(state, number, p.table) for p in rnd.pairings],
+            },
+            schema_overrides={"table": pl.Int32, "points": pl.Int32, "opponent_points": pl.Int32},
+        )
+    rows = []
+    for p in rnd.pairings:
+        rows.append((names[p.a], p.table, names[p.b] if p.b else "(bye)", p.a))
+        if p.b:
+            rows.append((names[p.b], p.table, names[p.a], p.b))
+    rows.sort(key=lambda r: (r[0].casefold(), r[3]))
+    return pl.DataFrame(
+        {"player": [r[0] for r in rows], "table": [r[1] for r in rows], "opponent": [r[2] for r in rows]},
+        schema_overrides={"table": pl.Int32},
+    )
+
+
+def players_frame(store: EventStore) -> pl.DataFrame:
+    state = store.state()
+    status = []
+    for p in state.players():
+        missed = state.registered[p.id].missed
+        if p.dropped_after == 0:
+            status.append("withdrew before round 1")
+        elif p.dropped_after > 0:
+            status.append(f"dropped after round {p.dropped_after}")
+        else:
+            status.append("active" + (f" (late entry: {missed} round(s) missed, each a loss)" if missed else ""))
+    players = state.players()
+    return pl.DataFrame(
+        {
+            "name": [p.name for p in players],
+            "id": [p.id for p in players],
+            "deck": [p.deck.name for p in players],
+            "plays": [p.agent or "person" for p in players],
+            "status": status,
+        }
+    )
+
+
+OPTIONAL = ("dropped", "deck", "player", "id", "record", "plays", "opponent_points")  # left out first when narrow
+
+
+def _cell(v: object) -> str:
+    return "" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
+def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
+    """The frame as a rich table no wider than ``width``: one line a row when it fits; narrower, the columns of
+    ``OPTIONAL`` are left out in turn (names stay whole), and last of all cells wrap."""
+
+    def needed(f: pl.DataFrame) -> int:
+        widths = [max([len(c.replace("_", " "))] + [len(_cell(v)) for v in f[c]]) for c in f.columns]
+        return sum(widths) + 3 * len(widths) + 1
+
+    for name in OPTIONAL:
+        if needed(frame) <= width:
+            break
+        if name in frame.columns:
+            frame = frame.drop(name)
+    table = Table(title=title or None, expand=False, title_justify="left")
+    for name, dtype in zip(frame.columns, frame.dtypes, strict=True):
+        numeric = dtype.is_numeric()
+        table.add_column(name.replace("_", " "), justify="right" if numeric else "left", overflow="fold")
+    for row in frame.iter_rows():
+        table.add_row(*(_cell(v) for v in row))
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, no_color=True, highlight=False, emoji=False).print(table)
+    return buffer.getvalue()

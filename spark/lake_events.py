@@ -25,6 +25,7 @@ from typing import Any
 import duckdb
 
 from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import require_verified
 from annals.ingest.events import TABLES, ingest_events, is_event_folder
 from annals.ingest.tables import Types
 from annals.queries.export import EVENT_TABLES, event_query
@@ -46,12 +47,15 @@ def event_stem(event_id: str) -> str:
 
 
 def open_event(folder: Path) -> EventStore:
-    """The event folder at ``folder``, or ``NotAnEventError`` saying what an event folder holds."""
+    """The event folder at ``folder``, or ``NotAnEventError`` saying what an event folder holds; a folder that fails
+    ``annals event verify`` is refused by name (``EventRecordError``)."""
     if not is_event_folder(folder):
         raise NotAnEventError(
             f"{folder} is not an event folder (no event file in it); --events takes folders made by annals event new"
         )
-    return EventStore.open(folder)
+    store = EventStore.open(folder)
+    require_verified(store)
+    return store
 
 
 def _rows(con: duckdb.DuckDBPyConnection, table: str, types: Types) -> Any:

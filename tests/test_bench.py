@@ -22,6 +22,7 @@ LAST_LINE = {
     "bench.tournament": "standings after",
     "bench.pairing": "players: annals",
     "bench.clicks": "single-answer share",
+    "bench.event_record": "ceiling, read + check each log's signature",
     "bench.server": "machine:",
     "bench.scale": "one task,",
 }

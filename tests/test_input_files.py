@@ -118,8 +118,8 @@ def test_play_and_event_register_refuse_a_special_deck_file(tmp_path: Path, kind
 def test_an_event_file_replaced_by_a_fifo_is_a_named_error(tmp_path: Path) -> None:
     event = tmp_path / "ev"
     assert runner.invoke(app, ["event", "new", str(event), "--ruleset", "miras9"]).exit_code == 0
-    (event / "players.json").unlink()
-    os.mkfifo(event / "players.json")
+    (event / "event.log").unlink()  # the event's record, the file every command reads
+    os.mkfifo(event / "event.log")
     result = _within(30, lambda: runner.invoke(app, ["event", "players", str(event)]))
     assert "a FIFO" in _one_line(result, 1)
 

@@ -158,13 +158,19 @@ def test_fuzzed_public_keys_are_read_or_refused_by_name(tmp_path_factory: Any, d
     _named(lambda: load_public_key(file))
 
 
-@given(VALUES | st.integers(MAX_DEPTH, 3000).map(lambda n: "[" * n + "]" * n))
+@given(st.binary(max_size=200), st.integers(0, 4000), st.booleans())
 @fuzz_settings(default=40, soak=3000)
-def test_fuzzed_event_files_are_read_or_refused_by_name(tmp_path_factory: Any, value: Any) -> None:
+def test_fuzzed_event_records_are_read_or_refused_by_name(
+    tmp_path_factory: Any, data: bytes, at: int, insert: bool
+) -> None:
+    """The event's record (``event.log``) with bytes written over or into it anywhere: read, or a named error."""
     folder = tmp_path_factory.mktemp("fuzz") / "ev"
-    store = EventStore.create(folder, EventConfig("fuzz", "fuzz-1", "miras9", 0, 3, 0, 1, 0, "random"))
-    (folder / "players.json").write_text(value if isinstance(value, str) else json.dumps(value))
-    _named(store.players)
+    EventStore.create(folder, EventConfig("fuzz", "fuzz-1", "miras9", 0, 3, 0, 1, 0, "random"))
+    record = folder / "event.log"
+    raw = record.read_bytes()
+    at = min(at, len(raw))
+    record.write_bytes(raw[:at] + data + raw[at + (0 if insert else len(data)) :])
+    _named(EventStore(folder).players)
 
 
 @given(st.integers(1, 50_000), st.sampled_from("[{"), st.booleans())

@@ -76,3 +76,10 @@ def check_top_cut(top: int, players: int) -> None:
             f"a top {top} of {players} players: a cut as large as the field leaves the Swiss deciding nothing and "
             f"a bracket of everyone; {fix} (the chart recommends {recommended_top_cut(players) or 'none'})"
         )
+
+
+def advice(players: int) -> str:
+    """One line for the organiser: what the chart advises for this field (2 or more players)."""
+    rounds, top = _row(players)
+    cut = f"a top {top}" if top else "no top cut"
+    return f"the Swiss chart (MTR Appendix E) advises {rounds} Swiss round(s) and {cut} for {players} players"

@@ -1,6 +1,7 @@
 """Swiss standings: match points, then OMW%, GW%, OGW%, each with the customary 33% floor; pure, no I/O.
 
-* Match points: 3 a match win, 1 a draw, 0 a loss; a bye is a match win (and two game wins).
+* Match points: 3 a match win, 1 a draw, 0 a loss; a bye is a match win (and two game wins); a double loss is a
+  loss for both; a round a late entrant missed is a match loss, 0-2 in games, with no opponent (R-EVT-09).
 * MW% of a player: match points / (3 x matches played, the bye included), at least 0.33.
 * GW% of a player: game points / (3 x games played), a game won 3, drawn 1; the bye's two games included;
   at least 0.33.
@@ -32,7 +33,9 @@ class Result(msgspec.Struct, frozen=True):
     wins_a: int
     wins_b: int
     draws: int
-    winner: str  # a player id, or "" for a drawn match
+    winner: str  # a player id, or "" for a drawn match (or a double loss)
+    double_loss: bool = False  # a match loss for both players (games as entered)
+    missed: bool = False  # ``a`` missed the round (a late entry): a match loss, 0-2 in games, no opponent
 
 
 class Standing(msgspec.Struct, frozen=True):
@@ -70,6 +73,10 @@ def _tally(players: Sequence[str], results: Sequence[Result]) -> dict[str, _Tall
     tallies = {p: _Tally() for p in players}
     for r in results:
         ta = tallies.setdefault(r.a, _Tally())
+        if r.missed:  # a round missed by a late entry: a match loss, 0-2 in games, no opponent (R-EVT-09)
+            ta.losses += 1
+            ta.games += 2
+            continue
         if not r.b:  # a bye: a match win, 2-0 in games
             ta.wins += 1
             ta.byes += 1
@@ -84,7 +91,10 @@ def _tally(players: Sequence[str], results: Sequence[Result]) -> dict[str, _Tall
         tb.games += games
         ta.game_points += WIN * r.wins_a + DRAW * r.draws
         tb.game_points += WIN * r.wins_b + DRAW * r.draws
-        if r.winner == r.a:
+        if r.double_loss:
+            ta.losses += 1
+            tb.losses += 1
+        elif r.winner == r.a:
             ta.wins += 1
             tb.losses += 1
         elif r.winner == r.b:
@@ -144,7 +154,7 @@ def opponents(results: Sequence[Result]) -> dict[str, set[str]]:
 
 
 def byes(results: Sequence[Result]) -> set[str]:
-    return {r.a for r in results if not r.b}
+    return {r.a for r in results if not r.b and not r.missed}
 
 
 def ranking(players: Sequence[str], results: Sequence[Result], seed: int, active: Mapping[str, bool]) -> list[str]:

@@ -1,33 +1,36 @@
-"""An event folder: the only I/O of the tournament code. Every file is written whole, atomically, once or replaced.
+"""An event folder: the only I/O of the tournament code. The event is its record; every other file is checked
+against it.
 
-Layout (all JSON but the deck lists and logs)::
+Layout::
 
-    event.json                          the configuration (EventConfig)
-    event.key                           the event's Ed25519 private key (PKCS#8 PEM, mode 0600): signs every log
-    event.pub                           its public key, for anyone checking a log: annals verify LOG --key event.pub
-    players.json                        registrations and drops (list of Player), replaced on each change
-    decks/PLAYER.txt                    each deck list as registered
-    rounds/round-NN.json                a round's pairings, written before its first match is played
-    matches/round-NN/table-NNN.json     a finished match (MatchRecord), written once
-    logs/round-NN/table-NNN-game-G.log  every game's log
-    torn/...                            a game log cut short by a crash, moved aside (never overwritten) and replayed
+    event.log                           the record: every act, chained and signed (schemas.eventlog)
+    event.key                           the event's Ed25519 private key (PKCS#8 PEM, mode 0600): signs the record
+                                        and every game log; its SHA-256 is in the record's first act
+    event.pub                           its public key, for anyone checking: annals verify LOG --key event.pub
+    decks/PLAYER.txt                    each deck list as registered (its SHA-256 in the registration act)
+    logs/round-NN/table-NNN-game-G.log  every game's log (its digest, match and game number in the result act)
+    torn/...                            a game log cut short by a crash, moved aside (its SHA-256 recorded)
 
-A write goes to a temporary file in the same folder, is fsynced, then renamed over the target and the folder
-fsynced: a kill at any moment leaves either the old file or the new one, never half of one. State is a function
-of these files only, so ``event run`` resumes by reading them.
+An act is recorded by ``EventStore.acting``: under an exclusive lock on the record, the state is folded from it,
+the caller checks and adds acts, and they are appended with a signature in one write, then fsynced. A kill at any
+moment leaves the record as it was or with the whole command's acts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import fcntl
+import hashlib
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import msgspec
-
-from annals.schemas.errors import AnnalsError, BadArgumentError
-from annals.schemas.event import EventConfig, MatchRecord, Player, Round
+from annals.engine.tournament.record import EventError, EventState, apply, fold
+from annals.schemas.event import AnyAct, Created, EventConfig, LogSetAside, MatchRecord, Player, Round
+from annals.schemas.eventlog import EventRecord, new_event_log, read_event_log, signed_acts
 from annals.schemas.files import PathError, read_regular
 from annals.schemas.keys import (
     EVENT_KEY_NAME,
@@ -38,20 +41,12 @@ from annals.schemas.keys import (
     load_signing_key,
 )
 
-T = TypeVar("T")
-EVENT_FILE = "event.json"
+__all__ = ["EVENT_FILE", "EventError", "EventStore", "atomic_write", "now", "sha256_file"]
+
+EVENT_FILE = "event.log"
 PUBLIC_KEY_FILE = "event.pub"
 
-MAX_EVENT_FILE_BYTES = 64 << 20  # the event file, a round, the players: KiB each even for a large event
-
-
-class EventError(AnnalsError, ValueError):
-    """An event folder or an action on it is not valid: the message says what and how to fix it."""
-
-
-class EventArgumentError(EventError, BadArgumentError):
-    """An option value no event can take (``--best-of 2``, ``--top 6``, a bot the ruleset does not have): a usage
-    error, exit 2."""
+MAX_EVENT_FILE_BYTES = 64 << 20  # the record: about a KiB a match reported, some MiB for the largest event
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -70,12 +65,29 @@ def atomic_write(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def _encode(value: Any) -> bytes:
-    return msgspec.json.format(msgspec.json.encode(value), indent=2) + b"\n"
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def now() -> str:
+    """The time an act is recorded: UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
 
 
 def new_event_id(name: str) -> str:
     return f"{name}-{secrets.token_hex(4)}"
+
+
+class Acting:
+    """One command's acts: ``state`` as recorded so far (updated as acts are added), ``record`` adds one."""
+
+    def __init__(self, state: EventState):
+        self.state = state
+        self.acts: list[AnyAct] = []
+
+    def record(self, act: AnyAct) -> None:
+        apply(self.state, act)
+        self.acts.append(act)
 
 
 class EventStore:
@@ -83,8 +95,16 @@ class EventStore:
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
+        self._cache: tuple[tuple[int, int], EventState] | None = None
+        # What this store last wrote: the file's (size, mtime) then, its bytes, the record read from them and a
+        # SHA-256 of them. A file still so stamped holds exactly those bytes: the next command reads only its own.
+        self._written: tuple[tuple[int, int], bytes, EventRecord, Any] | None = None
 
-    # ------------------------------------------------------------ creation and configuration
+    @property
+    def record_path(self) -> Path:
+        return self.folder / EVENT_FILE
+
+    # ------------------------------------------------------------ creation
 
     @classmethod
     def create(cls, folder: Path, config: EventConfig) -> EventStore:
@@ -97,27 +117,77 @@ class EventStore:
         folder.mkdir(parents=True, exist_ok=True)
         key = create_key_file(folder / EVENT_KEY_NAME, config.event_id)
         atomic_write(folder / PUBLIC_KEY_FILE, key.public.pem().encode())
-        atomic_write(folder / "players.json", _encode([]))
-        atomic_write(folder / EVENT_FILE, _encode(config))  # last: a folder with event.json is a whole event
+        files = {name: sha256_file(folder / name) for name in (PUBLIC_KEY_FILE, EVENT_KEY_NAME)}
+        created = Created(at=now(), config=config, key=key.fingerprint, key_files=files)
+        raw = new_event_log()
+        empty = read_event_log(store.record_path, raw)
+        atomic_write(store.record_path, raw + signed_acts(raw, empty, config.event_id, key, [created]))
         return store
 
     @classmethod
     def open(cls, folder: Path) -> EventStore:
         folder = Path(folder)
-        if not (folder / EVENT_FILE).is_file():
+        if not (folder / EVENT_FILE).exists():  # something else in its place is refused by name when read
+            if (folder / "event.json").is_file():
+                raise EventError(
+                    f"{folder} holds an event of an earlier annals (event.json, no event record); "
+                    "this annals reads events made since the record (event.log): make it again"
+                )
             raise EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
         return cls(folder)
 
-    def _read(self, path: Path, typ: type[T]) -> T:
+    # ------------------------------------------------------------ the record
+
+    def state(self) -> EventState:
+        """The state folded from the record (read again only when the file changed)."""
+        st = self.record_path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+        if self._cache is not None and self._cache[0] == stamp:
+            return self._cache[1]
+        state = fold(read_event_log(self.record_path, self._raw()).acts)
+        self._cache = (stamp, state)
+        return state
+
+    def _raw(self) -> bytes:
+        """The record's bytes: a regular file, of at most ``MAX_EVENT_FILE_BYTES``."""
         try:
-            return msgspec.json.decode(read_regular(path, what="event", max_bytes=MAX_EVENT_FILE_BYTES), type=typ)
+            return read_regular(self.record_path, what="record", max_bytes=MAX_EVENT_FILE_BYTES)
         except PathError as exc:  # a FIFO, a device or a folder in its place, or a file grown past any event's
-            raise EventError(f"{exc}; the event folder was edited, restore the file from a copy") from None
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
-            raise EventError(f"{path}: {exc}; the file was edited or damaged, restore it from a copy") from None
+            raise EventError(f"{exc}; the event folder was edited, restore {EVENT_FILE} from a copy") from None
+
+    @contextlib.contextmanager
+    def acting(self) -> Iterator[Acting]:
+        """Record a command's acts: yields the current state to check and add acts to; on a clean exit they are
+        appended and signed in one write (nothing is written if the block raises)."""
+        with open(self.record_path, "r+b") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            st = os.fstat(f.fileno())
+            if self._written is not None and self._written[0] == (st.st_size, st.st_mtime_ns):
+                _, raw, record, sha = self._written
+            else:
+                raw = self._raw()  # the file locked is the record's: its bytes as read_regular checks them
+                record = read_event_log(self.record_path, raw)
+                sha = hashlib.sha256(raw)
+            acting = Acting(fold(record.acts))
+            yield acting
+            if not acting.acts:
+                return
+            key = self.signing_key()
+            more = signed_acts(raw, record, acting.state.config.event_id, key, acting.acts, sha=sha)
+            f.seek(len(raw))
+            f.write(more)
+            f.flush()
+            os.fsync(f.fileno())
+            st = os.fstat(f.fileno())
+            raw += more
+            sha = sha.copy()
+            sha.update(more)
+            record = read_event_log(self.record_path, raw, after=record)
+            self._written = ((st.st_size, st.st_mtime_ns), raw, record, sha)
+            self._cache = ((st.st_size, st.st_mtime_ns), fold(record.acts))
 
     def signing_key(self) -> SigningKey:
-        """The event's private key, which signs every finished game log (refused if others can read it)."""
+        """The event's private key, which signs the record and every finished game log."""
         return load_signing_key(self.folder / EVENT_KEY_NAME)
 
     @property
@@ -127,19 +197,25 @@ class EventStore:
     def public_key(self) -> PublicKey:
         return load_public_key(self.public_key_path)
 
+    # ------------------------------------------------------------ views of the state
+
     def config(self) -> EventConfig:
-        return self._read(self.folder / EVENT_FILE, EventConfig)
-
-    def save_config(self, config: EventConfig) -> None:
-        atomic_write(self.folder / EVENT_FILE, _encode(config))
-
-    # ------------------------------------------------------------ players
+        return self.state().config
 
     def players(self) -> list[Player]:
-        return self._read(self.folder / "players.json", list[Player])
+        return self.state().players()
 
-    def save_players(self, players: list[Player]) -> None:
-        atomic_write(self.folder / "players.json", _encode(players))
+    def rounds(self) -> list[Round]:
+        return self.state().round_list()
+
+    def match(self, number: int, table: int) -> MatchRecord | None:
+        return self.state().match(number, table)
+
+    def matches(self) -> list[MatchRecord]:
+        """Every match with a result (byes included), in round then table order."""
+        return self.state().matches()
+
+    # ------------------------------------------------------------ files beside the record
 
     def deck_path(self, player_id: str) -> Path:
         return self.folder / "decks" / f"{player_id}.txt"
@@ -148,46 +224,6 @@ class EventStore:
         path = self.deck_path(player_id)
         atomic_write(path, text.encode())
         return str(path.relative_to(self.folder))
-
-    # ------------------------------------------------------------ rounds and matches
-
-    def round_path(self, number: int) -> Path:
-        return self.folder / "rounds" / f"round-{number:02d}.json"
-
-    def rounds(self) -> list[Round]:
-        out: list[Round] = []
-        while self.round_path(len(out) + 1).is_file():
-            out.append(self._read(self.round_path(len(out) + 1), Round))
-        return out
-
-    def save_round(self, r: Round) -> None:
-        path = self.round_path(r.number)
-        if path.exists():
-            raise EventError(f"{path} exists: round {r.number} is already paired")
-        atomic_write(path, _encode(r))
-
-    def match_path(self, number: int, table: int) -> Path:
-        return self.folder / "matches" / f"round-{number:02d}" / f"table-{table:03d}.json"
-
-    def match(self, number: int, table: int) -> MatchRecord | None:
-        path = self.match_path(number, table)
-        return self._read(path, MatchRecord) if path.is_file() else None
-
-    def save_match(self, record: MatchRecord, *, replace: bool = False) -> None:
-        path = self.match_path(record.round, record.table)
-        if path.exists() and not replace:
-            raise EventError(f"{path} exists: round {record.round} table {record.table} is already recorded")
-        atomic_write(path, _encode(record))
-
-    def matches(self) -> list[MatchRecord]:
-        """Every finished match, in round then table order."""
-        out: list[MatchRecord] = []
-        for r in self.rounds():
-            for p in r.pairings:
-                m = self.match(r.number, p.table)
-                if m is not None:
-                    out.append(m)
-        return out
 
     def log_path(self, number: int, table: int, game: int) -> Path:
         return self.folder / "logs" / f"round-{number:02d}" / f"table-{table:03d}-game-{game}.log"
@@ -200,7 +236,8 @@ class EventStore:
         return len(stale)
 
     def set_aside(self, path: Path) -> Path:
-        """Move a torn log out of the way under ``torn/`` (a new name if taken): it is kept, never overwritten."""
+        """Move a torn log out of the way under ``torn/`` (a new name if taken), kept and recorded, never
+        overwritten."""
         rel = path.relative_to(self.folder / "logs")
         target = self.folder / "torn" / rel
         k = 1
@@ -208,5 +245,8 @@ class EventStore:
             target = self.folder / "torn" / rel.with_name(f"{rel.stem}.{k}{rel.suffix}")
             k += 1
         target.parent.mkdir(parents=True, exist_ok=True)
+        digest = sha256_file(path)
         os.replace(path, target)
+        with self.acting() as act:
+            act.record(LogSetAside(at=now(), path=str(target.relative_to(self.folder)), sha256=digest))
         return target

@@ -19,6 +19,7 @@ import pytest
 from annals.engine.judge import intervene
 from annals.engine.simulate import simulate
 from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import EventRecordError
 from annals.ingest.events import ingest_events
 from annals.ingest.loader import IngestReport, ingest
 from annals.ingest.schema import open_database
@@ -223,6 +224,12 @@ def test_the_lake_holds_an_events_tournament_tables_as_the_local_export_does(
         reader.close()
     with pytest.raises(NotAnEventError, match="not an event folder"):
         build_lake([], lake, _local_runner(lake), [tmp_path])
+    tampered = tmp_path / "tampered"
+    shutil.copytree(event_folder, tampered)
+    log = next((tampered / "logs").rglob("*.log"))
+    log.unlink()  # a game log gone: the event fails verification, and the lake refuses it by name
+    with pytest.raises(EventRecordError, match=f"fails verification: {log.relative_to(tampered)}: missing"):
+        build_lake([], lake, _local_runner(lake), [tampered])
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
@@ -27,16 +28,16 @@ def test_new_register_drop_run_standings(tmp_path: Path) -> None:
     assert "'my-glory'" in done.stdout
     done = runner.invoke(app, ["event", "drop", str(folder), "ada"])
     assert done.exit_code == 0 and "before round 1" in done.stdout
-    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada counts: 5 bots
+    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # ada withdrew: 6 bots play
     assert done.exit_code == 0, done.output
     assert "event finished" in done.stdout
     again = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])  # the same command resumes
     assert again.exit_code == 0 and "event finished" in again.stdout, again.output
     table = runner.invoke(app, ["event", "standings", str(folder)])
-    assert table.exit_code == 0 and "bot-005" in table.stdout
+    assert table.exit_code == 0 and "bot-006" in table.stdout
     assert "ada" not in table.stdout  # withdrew before round 1: no entrant
-    listed = runner.invoke(app, ["event", "players", str(folder)])
-    assert listed.stdout.splitlines()[0].split() == ["ada", "Ada", "my-glory", "withdrew", "before", "round", "1"]
+    listed = runner.invoke(app, ["event", "players", str(folder), "--format", "csv"])
+    assert listed.stdout.splitlines()[1] == "Ada,ada,my-glory,person,withdrew before round 1"
 
 
 def test_bad_input_is_one_line_on_stderr_and_exit_1_or_2_for_a_bad_argument(tmp_path: Path) -> None:
@@ -54,6 +55,33 @@ def test_bad_input_is_one_line_on_stderr_and_exit_1_or_2_for_a_bad_argument(tmp_
         done = runner.invoke(app, args)
         assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     top = runner.invoke(app, ["event", "new", str(tmp_path / "t"), "--name", "t", "--ruleset", "miras9", "--top", "6"])
-    assert top.exit_code == 2 and "power of two" in top.stderr  # a bad option value: a usage error
+    assert top.exit_code == 2 and "power of two" in top.stderr and len(top.stderr.splitlines()) == 1  # a usage error
+    odd = runner.invoke(app, ["event", "new", str(tmp_path / "b"), "--ruleset", "miras9", "--best-of", "2"])
+    assert odd.exit_code == 2 and "odd number" in odd.stderr and len(odd.stderr.splitlines()) == 1
     usage = runner.invoke(app, ["event", "new", str(tmp_path / "u"), "--ruleset", "miras9", "--rounds", "-1"])
     assert usage.exit_code == 2
+
+
+def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament.store import EventStore
+    from annals.schemas.event import Outcome
+
+    folder = tmp_path / "ev"
+    lib.new_event(folder, "club", "morana", rounds=2, seed=3)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 6)
+    loop.pair_next(store)
+    for p in store.state().open_tables(1):
+        loop.report(store, 1, p.table, Outcome(2, 1, 0))
+    for columns in (60, 200):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        for command in ("standings", "pairings", "players"):
+            done = runner.invoke(app, ["event", command, str(folder)])
+            assert done.exit_code == 0, done.output
+            lines = done.stdout.splitlines()
+            assert max(len(line) for line in lines) <= columns, (command, columns)
+            if columns == 200:  # wide enough: one line a row (6 players, 3 tables), plus title, head and rules
+                assert len(lines) == (3 if command == "pairings" else 6) + 5, (command, done.stdout)
+            assert "Bot 1" in done.stdout

@@ -14,12 +14,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
+from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventError, EventStore
+from annals.engine.tournament.verify import verify_event
 from annals.schemas.logfile import read_log
 from annals.schemas.miras9 import FirstPlayerChosen
 from annals.schemas.signing import SIGNED, verify_signature
@@ -30,12 +34,13 @@ PLAYERS, ROUNDS, TOP, CAP = 64, 6, 8, 20  # short turn caps keep the default run
 
 
 def matches_on_disk(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(p.read_text()) for p in sorted((folder / "matches").glob("round-*/table-*.json"))]
+    """Every match as recorded, as plain values."""
+    return [msgspec.to_builtins(m) for m in EventStore.open(folder).matches()]
 
 
 def independent_standings(folder: Path) -> dict[str, dict[str, float]]:
-    """The four figures straight from the match files, written apart from ``engine.tournament.standings``."""
-    players = [p["id"] for p in json.loads((folder / "players.json").read_text())]
+    """The four figures straight from the match records, written apart from ``engine.tournament.standings``."""
+    players = [p.id for p in EventStore.open(folder).players()]
     mp: dict[str, int] = defaultdict(int)
     played: dict[str, int] = defaultdict(int)
     gp: dict[str, int] = defaultdict(int)
@@ -92,7 +97,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def finished(fresh: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("finished") / "event"
     shutil.copytree(fresh, folder)
-    lib.run_event(EventStore.open(folder))
+    play.run_event(EventStore.open(folder))
     return folder
 
 
@@ -168,10 +173,10 @@ def test_sigkill_in_round_3_resumes_to_the_same_final_standings(fresh: Path, fin
     folder = tmp_path / "event"
     shutil.copytree(fresh, folder)
     proc = subprocess.Popen([*ANNALS, "event", "run", str(folder), "-q"], stdout=subprocess.DEVNULL)
-    round3 = folder / "matches" / "round-03"
+    round3 = folder / "logs" / "round-03"
     deadline = time.monotonic() + 120
     try:
-        while not any(round3.glob("table-*.json")):
+        while not any(round3.glob("table-002-game-*.log")):
             assert proc.poll() is None, "the run ended before round 3"
             assert time.monotonic() < deadline, "round 3 never started"
             time.sleep(0.005)
@@ -181,38 +186,45 @@ def test_sigkill_in_round_3_resumes_to_the_same_final_standings(fresh: Path, fin
     assert proc.returncode == -signal.SIGKILL
     store = EventStore.open(folder)
     store.sweep()  # a temporary file the kill may have left
-    done = len(list(round3.glob("table-*.json")))
+    done = len([k for k in store.state().results if k[0] == 3])
     assert 0 < done < PLAYERS // 2, "the kill did not land inside round 3"
-    assert not (folder / "matches" / "round-04").exists()
+    assert len(store.rounds()) == 3
+    cut_short = verify_event(folder).problems  # only the match being played when killed: its logs, named so
+    assert all("whose match has no result yet" in p.message for p in cut_short), cut_short
     resumed = subprocess.run([*ANNALS, "event", "run", str(folder), "-q"], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert lib.current_standings(store) == lib.current_standings(EventStore.open(finished))
     assert matches_on_disk(folder) == matches_on_disk(finished)  # every match, every game: the same records
+    assert verify_event(folder).ok, verify_event(folder).problems
 
 
-def test_a_torn_log_is_set_aside_and_its_game_replayed(finished: Path, tmp_path: Path) -> None:
+def test_a_torn_log_is_set_aside_recorded_and_its_game_replayed(fresh: Path, finished: Path, tmp_path: Path) -> None:
     folder = tmp_path / "event"
-    shutil.copytree(finished, folder)
+    shutil.copytree(fresh, folder)
     store = EventStore.open(folder)
-    record = store.match(2, 1)
+    play.play_round(store, 1)
+    loop.pair_next(store)
+    record = EventStore.open(finished).match(2, 1)
     assert record is not None
-    store.match_path(2, 1).unlink()  # as if killed during the match's last game
-    log = folder / record.games[-1].log
-    whole = log.read_bytes()
-    log.write_bytes(whole[: len(whole) // 2])
-    lib.play_round(store, 2)
+    whole = (finished / record.games[0].log).read_bytes()
+    log = folder / record.games[0].log
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(whole[: len(whole) // 2])  # as if killed during the match's first game
+    play.play_round(store, 2)
     assert store.match(2, 1) == record
     assert log.read_bytes() == whole  # replayed to the same log
     torn = folder / "torn" / log.relative_to(folder / "logs")
-    assert torn.read_bytes() == whole[: len(whole) // 2]  # the torn one kept, not overwritten
+    assert torn.read_bytes() == whole[: len(whole) // 2]  # the torn one kept, not overwritten, and recorded
+    assert [a.path for a in store.state().set_aside] == [str(torn.relative_to(folder))]
+    assert verify_event(folder).ok
 
 
 def test_odd_field_with_drops_and_byes_MOR_13(tmp_path: Path) -> None:
     store = new_sim(tmp_path / "odd", players=13, seed=11, ruleset="morana", rounds=5, top=0, cap=0)
-    lib.play_round(store, 1)
+    play.play_round(store, 1)
     lib.drop(store, "bot-003")
     lib.drop(store, "bot-010")  # 11 active players: still odd
-    lib.run_event(store)
+    play.run_event(store)
     rounds = store.rounds()
     assert len(rounds) == 5
     byes_seen: list[str] = []
@@ -232,13 +244,14 @@ def test_odd_field_with_drops_and_byes_MOR_13(tmp_path: Path) -> None:
         assert all(g2.seats == g1.seats[::-1] for g1, g2 in zip(m.games, m.games[1:], strict=False))
 
 
-def test_registration_closes_at_round_1_and_standings_export(tmp_path: Path) -> None:
+def test_registration_closes_once_every_swiss_round_is_paired_and_standings_export(tmp_path: Path) -> None:
     store = new_sim(tmp_path / "small", players=4, seed=3, ruleset="morana", rounds=2, top=0, cap=0)
-    lib.play_round(store, 1)
+    play.play_round(store, 1)
+    play.play_round(store, 2)
     deck = store.folder / "decks" / "bot-001.txt"
-    with pytest.raises(EventError, match="registration is closed"):
+    with pytest.raises(EventError, match="registration is closed: all 2 Swiss rounds are paired"):
         lib.register(store, "late", "Late Comer", deck)
-    lib.run_event(store)
+    play.run_event(store)
     out = runner.invoke(app, ["event", "standings", str(store.folder), "--format", "json"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)
@@ -248,15 +261,16 @@ def test_registration_closes_at_round_1_and_standings_export(tmp_path: Path) -> 
     assert csv.stdout.splitlines()[0] == "rank,player,name,deck,points,record,omw_pct,gw_pct,ogw_pct,dropped"
 
 
-def test_a_judge_override_replaces_the_games_result_and_says_so(tmp_path: Path) -> None:
+def test_a_correction_replaces_the_games_result_keeps_both_and_says_so(tmp_path: Path) -> None:
     store = new_sim(tmp_path / "judge", players=4, seed=8, ruleset="morana", rounds=2, top=0, cap=0)
-    lib.play_round(store, 1)
+    play.play_round(store, 1)
     before = store.match(1, 1)
     assert before is not None and before.winner
     loser_wins = (0, 2) if before.winner == before.a else (2, 0)
-    result = f"{loser_wins[0]}-{loser_wins[1]}-0"
-    args = ["--round", "1", "--table", "1", "--result", result, "--judge", "J. Doe", "--reason", "game loss"]
-    done = runner.invoke(app, ["event", "override", str(store.folder), *args])
+    result = f"{loser_wins[0]}-{loser_wins[1]}"
+    args = ["--round", "1", "--table", "1", result, "--judge", "J. Doe", "--reason", "game loss"]
+    play.play_round(store, 2)  # a correction of round 1 after round 2 is played
+    done = runner.invoke(app, ["event", "correct", str(store.folder), *args])
     assert done.exit_code == 0, done.output
     after = store.match(1, 1)
     assert after is not None and after.override is not None and after.override.judge == "J. Doe"
@@ -264,10 +278,12 @@ def test_a_judge_override_replaces_the_games_result_and_says_so(tmp_path: Path) 
                                                                        before.games)  # fmt: skip
     points = {s.player: s.points for s in lib.current_standings(store)}
     loser = before.b if before.winner == before.a else before.a
-    assert points[loser] == 3 and points[before.winner] == 0  # standings take the override
-    lib.play_round(store, 2)
-    with pytest.raises(EventError, match="already paired"):
-        lib.override_result(store, 1, 1, 2, 0, 0, judge="J. Doe", reason="late")
-    bad = runner.invoke(app, ["event", "override", str(store.folder), "--round", "2", "--table", "1", "--result", "2:0",
+    r2 = {p: m for m in store.matches() if m.round == 2 for p in (m.a, m.b)}
+    assert points[loser] == 3 + 3 * (r2[loser].winner == loser)  # standings take the correction
+    assert points[before.winner] == 3 * (r2[before.winner].winner == before.winner)
+    state = store.state()
+    assert state.results[(1, 1)].reported.outcome.wins_a == before.wins_a  # the record keeps the report too
+    assert verify_event(store.folder).ok
+    bad = runner.invoke(app, ["event", "correct", str(store.folder), "--round", "2", "--table", "1", "2:0",
                               "--judge", "J", "--reason", "r"])  # fmt: skip
-    assert bad.exit_code == 2
+    assert bad.exit_code == 2 and "2-1 or 2-1-1" in bad.stderr

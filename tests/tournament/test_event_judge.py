@@ -1,5 +1,5 @@
 """A judge at an event names people, not seats; inside the event's folder the log is re-signed with the event's
-key without ``--key``; a judge's game loss reaches the match file and the standings (R-EVT-07)."""
+key without ``--key``; a judge's game loss reaches the match, in the event's record, and the standings (R-EVT-07)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,12 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.engine.judge import JudgeError, seat_named
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
+from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
-from annals.schemas.event import MatchRecord
+from annals.engine.tournament.verify import verify_event
+from annals.schemas.event import INTENTIONAL_DRAW, MatchRecord, Outcome, Restated
+from annals.schemas.eventlog import read_event_log
 from annals.schemas.logfile import read_log
 
 runner = CliRunner()
@@ -27,7 +31,7 @@ def event(tmp_path: Path) -> EventStore:
     assert made.exit_code == 0, made.output
     store = EventStore.open(folder)
     lib.fill_with_bots(store, 4)
-    lib.run_event(store)
+    play.run_event(store)
     return store
 
 
@@ -76,7 +80,7 @@ def test_seat_named_takes_an_id_a_name_a_seat_or_a_seat_number(event: EventStore
 
 
 def test_a_judges_game_loss_reaches_the_match_and_the_standings(event: EventStore) -> None:
-    """[R-EVT-07] The match's winner gets a game loss in a game they won: the match file counts that game for the
+    """[R-EVT-07] The match's winner gets a game loss in a game they won: the match counts that game for the
     other player, and the standings follow; nothing else of the event changes."""
     match = _decided(event)
     winner = match.winner
@@ -105,8 +109,36 @@ def test_a_judges_game_loss_reaches_the_match_and_the_standings(event: EventStor
     assert "match round 1 table" in done.output
 
 
+def test_a_judges_game_loss_is_an_act_of_the_events_record_and_the_last_act_counts(event: EventStore) -> None:
+    """[R-EVT-07] With the event's record as its truth, the game loss is an act of the record (the match restated
+    from its games, naming the judge and the reason; the report stays) and the event still verifies. The last act
+    counts: a correction after it overrides it, and a judge's result after that correction is counted again."""
+    match = _decided(event)
+    game = next(g for g in match.games if g.winner == match.winner)
+    log = str(event.folder / game.log)
+    done = runner.invoke(app, ["judge", "game-loss", log, "--judge", "R. Vance", "--player", match.winner,
+                               "--reason", "marked cards"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    last = read_event_log(event.record_path).acts[-1]
+    assert isinstance(last, Restated) and (last.round, last.table, last.judge) == (match.round, match.table, "R. Vance")
+    assert last.reason == f"game loss in game {game.number}: marked cards"
+    assert event.state().results[(match.round, match.table)].reported.games == match.games  # the report stays
+    assert verify_event(event.folder).ok, verify_event(event.folder).problems
+    loop.correct(event, match.round, match.table, Outcome(0, 0, 3, INTENTIONAL_DRAW), judge="A. Head", reason="ID")
+    corrected = event.match(match.round, match.table)
+    assert corrected is not None and corrected.override is not None and lib.effective(corrected).winner == ""
+    names = {p.id: p.name for p in event.players()}
+    back = runner.invoke(app, ["judge", "override", log, "--judge", "R. Vance", "--winner", names[match.winner],
+                               "--reason", "the game loss was given in error"])  # fmt: skip
+    assert back.exit_code == 0, back.output
+    after = event.match(match.round, match.table)
+    assert after is not None and after.override is None
+    assert (after.wins_a, after.wins_b, after.winner) == (match.wins_a, match.wins_b, match.winner)
+    assert verify_event(event.folder).ok, verify_event(event.folder).problems
+
+
 def test_an_override_by_name_reaches_the_match_and_extra_time_names_the_player(event: EventStore) -> None:
-    """[R-EVT-06] The judge sets a game the match's winner won to the other player, by name; the match file counts
+    """[R-EVT-07] The judge sets a game the match's winner won to the other player, by name; the match counts
     it so. Extra time for one player, by id, goes to that seat only."""
     match = _decided(event)
     loser = match.b if match.winner == match.a else match.a

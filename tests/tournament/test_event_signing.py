@@ -18,7 +18,11 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.engine.judge import intervene
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
+from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import verify_event
+from annals.schemas.event import Outcome
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import KIND_CLOSE, KIND_HEADER, KIND_SIGNATURE, read_log
@@ -30,16 +34,24 @@ ROUNDS = 2
 
 
 @pytest.fixture(scope="module")
-def event(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
-    """A finished 4-player MORANA event, best of 3, with a judge's warning in one log and a match override."""
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 4-player MORANA event, best of 3, registered and not started."""
     folder = tmp_path_factory.mktemp("signed") / "spring"
     result = runner.invoke(app, ["event", "new", str(folder), "--ruleset", "morana", "--rounds", str(ROUNDS),
                                  "--seed", "11", "--max-turns", "30"])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "its logs are signed by ed25519:" in result.output
+    assert "its record and logs are signed by ed25519:" in result.output
+    lib.fill_with_bots(EventStore.open(folder), 4)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def event(fresh: Path, tmp_path_factory: pytest.TempPathFactory) -> EventStore:
+    """The event played to its end."""
+    folder = tmp_path_factory.mktemp("played") / "spring"
+    shutil.copytree(fresh, folder)
     store = EventStore.open(folder)
-    lib.fill_with_bots(store, 4)
-    lib.run_event(store)
+    play.run_event(store)
     return store
 
 
@@ -74,23 +86,27 @@ def test_every_log_of_the_event_verifies_signed_by_the_event(event: EventStore) 
 
 
 def test_a_resumed_event_signs_a_finished_unsigned_log_and_leaves_a_signed_one(
-    event: EventStore, tmp_path: Path
+    fresh: Path, event: EventStore, tmp_path: Path
 ) -> None:
     """A crash between a game's end and its signature: the next run signs the log it finds whole, once."""
     folder = tmp_path / "copy"
-    shutil.copytree(event.folder, folder)
+    shutil.copytree(fresh, folder)
     store = EventStore.open(folder)
-    last = store.matches()[-1]
+    play.play_round(store, 1)
+    loop.pair_next(store)
+    last = next(m for m in event.matches() if m.round == ROUNDS and m.b)
     path = folder / last.games[0].log
-    signed = path.read_bytes()
+    signed = (event.folder / last.games[0].log).read_bytes()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(signed)
     preamble, raw = frames_of(path)
     assert raw[-1][0] == KIND_SIGNATURE
     write_frames(path, preamble, raw[:-1])  # the log as the game left it, before its signature
-    store.match_path(last.round, last.table).unlink()
-    lib.run_event(store)
+    play.run_event(store)
     assert path.read_bytes() == signed  # Ed25519 is deterministic: the same signature again
-    lib.run_event(store)
-    assert path.read_bytes() == signed and store.matches()[-1] == last
+    play.run_event(store)
+    assert path.read_bytes() == signed and store.match(last.round, last.table) == last
+    assert verify_event(folder).ok
 
 
 def test_an_edited_result_is_caught(event: EventStore, tmp_path: Path) -> None:
@@ -136,10 +152,8 @@ def test_a_game_swapped_between_matches_is_caught(event: EventStore, tmp_path: P
     copy = tmp_path / "event"
     shutil.copytree(event.folder, copy)
     shutil.copy(swapped, copy / a.games[0].log)
-    before = EventStore.open(copy).matches()
-    (copy / "matches" / "round-01" / "table-001.json").unlink()
-    lib.run_event(EventStore.open(copy))  # the event's own run does not take the swapped game either
-    assert list((copy / "torn").rglob("*.log")) and EventStore.open(copy).matches() == before
+    verdict = verify_event(copy)  # the event's own check names the swapped log, though it is the event's
+    assert not verdict.ok and any("logs swapped or moved" in p.message for p in verdict.problems)
 
 
 def test_a_forged_signature_is_caught(event: EventStore, tmp_path: Path) -> None:
@@ -170,7 +184,8 @@ def test_judge_records_reach_the_database_and_the_key_never_does(event: EventSto
     log = folder / last.games[0].log
     intervene(log, Intervention("warning", "J. Doe", player=1, reason="slow play"), key=store.signing_key())
     assert verify_signature(log, store.public_key()).state == SIGNED  # re-signed by the judge's command
-    lib.override_result(store, ROUNDS, last.table, 2, 0, 0, judge="A. Head", reason="game loss: deck error")
+    loop.correct(store, ROUNDS, last.table, Outcome(2, 0, 0), judge="A. Head", reason="game loss: deck error")
+    assert verify_event(folder).ok, verify_event(folder).problems  # a judge's frames after the report are fine
     db = tmp_path / "annals.duckdb"
     done = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "-q"])
     assert done.exit_code == 0 and "0 quarantined" in done.output, done.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import duckdb
 import pytest
 
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
 from annals.engine.tournament.store import EventStore
 from annals.ingest.schema import SCHEMA_VERSION, ddl, open_database
 from annals.queries.reports.filters import Filters, UnknownValueError
@@ -24,9 +26,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> tuple[EventStore, Path
     lib.new_event(base / "event", "ingest", "morana", rounds=3, best_of=3, top=4, seed=77)
     store = EventStore.open(base / "event")
     lib.fill_with_bots(store, 9)  # odd: byes
-    lib.run_event(store)
-    (base / "event" / "torn").mkdir()
-    (base / "event" / "torn" / "junk.log").write_bytes(b"not a log")  # a torn log is never ingested
+    play.run_event(store)
     db = base / "annals.duckdb"
     for _ in range(2):  # the second ingest changes nothing
         done = subprocess.run([ANNALS, "ingest", str(store.folder), "--db", str(db), "-q"],
@@ -95,4 +95,31 @@ def test_a_version_1_database_is_migrated_to_the_tournament_tables(tmp_path: Pat
     con = open_database(path)
     assert con.execute("SELECT max(version) FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     assert con.execute("SELECT count(*) FROM tournaments").fetchall() == [(0,)]
+    con.close()
+
+
+def test_an_event_that_fails_verification_is_refused_by_name(ingested: tuple[EventStore, Path], tmp_path: Path) -> None:
+    store, _ = ingested
+    folder = tmp_path / "event"
+    shutil.copytree(store.folder, folder)
+    (folder / "decks" / "bot-002.txt").write_text("Deck: clash\nWarden: Lada\n1 firebird\n")  # an illegal deck
+    db = tmp_path / "annals.duckdb"
+    done = subprocess.run([ANNALS, "ingest", str(folder), "--db", str(db), "-q"], capture_output=True, text=True)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "fails verification: decks/bot-002.txt" in done.stderr and not db.exists()
+
+
+def test_a_player_who_withdrew_before_round_1_is_not_in_the_metagame(tmp_path: Path) -> None:
+    folder = tmp_path / "event"
+    lib.new_event(folder, "small", "morana", rounds=1, best_of=1, seed=4)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 5)
+    lib.drop(store, "bot-005")  # a withdrawal: no entrant
+    play.run_event(store)
+    db = tmp_path / "annals.duckdb"
+    done = subprocess.run([ANNALS, "ingest", str(folder), "--db", str(db), "-q"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    con = open_database(db, read_only=True)
+    meta = run_report(con, "metagame", filters=Filters(event=store.config().event_id)).frame
+    assert meta["players"].sum() == 4 and meta["share"].sum() == pytest.approx(1, abs=1e-3)
     con.close()

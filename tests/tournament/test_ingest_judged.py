@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
 from annals.engine.tournament.store import EventStore
 from annals.schemas.logfile import read_log
 
@@ -52,7 +53,7 @@ def event(tmp_path: Path) -> EventStore:
     assert made.exit_code == 0, made.output
     store = EventStore.open(folder)
     lib.fill_with_bots(store, 4)
-    lib.run_event(store)
+    play.run_event(store)
     return store
 
 

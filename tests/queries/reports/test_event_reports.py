@@ -11,6 +11,7 @@ import duckdb
 import pytest
 
 from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
 from annals.engine.tournament.store import EventStore
 from annals.queries.reports.filters import Filters, NotApplicableError, UnknownValueError
 from annals.queries.reports.run import MIN_GAMES, run_report
@@ -25,7 +26,7 @@ def event_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[EventStore, Path
     lib.new_event(base / "spring-open", "Spring-Open-26", "morana", rounds=2, best_of=1, top=0, seed=5)
     store = EventStore.open(base / "spring-open")
     lib.fill_with_bots(store, 12)
-    lib.run_event(store)
+    play.run_event(store)
     db = base / "annals.duckdb"
     done = subprocess.run([ANNALS, "ingest", str(store.folder), "--db", str(db), "-q"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -1,0 +1,196 @@
+"""The event's record is tamper-evident: ``event verify`` catches every edited byte of every file in the folder,
+every deleted or added file, a swap of a match's games, and a record re-chained or re-signed by another key; and
+the record only ever grows (each command appends to it)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.tournament import event as lib
+from annals.engine.tournament import play
+from annals.engine.tournament import rounds as loop
+from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import verify_event
+from annals.schemas.event import Outcome
+from annals.schemas.eventlog import read_event_log, signed_acts
+from annals.schemas.keys import SigningKey
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 5-player MORANA event (byes), best of 3, two rounds, with a drop and a correction."""
+    folder = tmp_path_factory.mktemp("record") / "event"
+    lib.new_event(folder, "record", "morana", rounds=2, best_of=3, seed=21)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 5)
+    play.play_round(store, 1)
+    lib.drop(store, "bot-005")
+    play.run_event(store)
+    m = store.match(1, 1)
+    assert m is not None
+    loop.correct(store, 1, 1, Outcome(m.wins_b, m.wins_a, m.draws), judge="R. Vance", reason="slip reversed")
+    assert verify_event(folder).ok, verify_event(folder).problems
+    return folder
+
+
+@pytest.fixture
+def copy(played: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "event"
+    shutil.copytree(played, folder)
+    return folder
+
+
+def files_of(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.fixture(scope="module")
+def scratch(played: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("scratch") / "event"
+    shutil.copytree(played, folder)
+    yield folder
+
+
+def test_the_folder_holds_every_kind_of_file(played: Path) -> None:
+    names = {str(p.relative_to(played)).split("/")[0] for p in files_of(played)}
+    assert names == {"event.log", "event.key", "event.pub", "decks", "logs"}
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_every_edited_byte_of_every_file_is_caught(scratch: Path, data: st.DataObject) -> None:
+    files = files_of(scratch)
+    path = data.draw(st.sampled_from(files), label="file")
+    raw = path.read_bytes()
+    at = data.draw(st.integers(0, len(raw) - 1), label="byte")
+    value = data.draw(st.integers(0, 255).filter(lambda v: v != raw[at]), label="value")
+    path.write_bytes(raw[:at] + bytes([value]) + raw[at + 1 :])
+    try:
+        verdict = verify_event(scratch)
+    finally:
+        path.write_bytes(raw)
+    assert not verdict.ok, (path, at)
+    assert verdict.problems[0].path in (str(path.relative_to(scratch)), "event.log")
+
+
+def test_the_record_is_checked_at_each_of_its_bytes(scratch: Path) -> None:
+    """Every byte position of the record itself, each changed once, caught by the record's own checks (the first
+    step of verify; the Hypothesis test samples the whole folder through the whole verify)."""
+    path = scratch / "event.log"
+    raw = path.read_bytes()
+    try:
+        for at in range(len(raw)):
+            path.write_bytes(raw[:at] + bytes([raw[at] ^ 0x01]) + raw[at + 1 :])
+            assert not verify_event(scratch, record_only=True).ok, at
+    finally:
+        path.write_bytes(raw)
+
+
+def test_every_deleted_log_is_caught(scratch: Path) -> None:
+    logs = sorted((scratch / "logs").rglob("*.log"))
+    assert len(logs) >= 8
+    for log in logs:
+        raw = log.read_bytes()
+        log.unlink()
+        try:
+            verdict = verify_event(scratch)
+        finally:
+            log.write_bytes(raw)
+        rel = str(log.relative_to(scratch))
+        assert [p.path for p in verdict.problems] == [rel] and "missing" in verdict.problems[0].message
+
+
+def test_every_deleted_deck_list_and_key_file_is_caught(scratch: Path) -> None:
+    for path in [*sorted((scratch / "decks").iterdir()), scratch / "event.pub", scratch / "event.log"]:
+        raw = path.read_bytes()
+        path.unlink()
+        try:
+            verdict = verify_event(scratch)
+        finally:
+            path.write_bytes(raw)
+        assert not verdict.ok and "missing" in verdict.problems[0].message, path
+
+
+def test_a_swap_of_a_matchs_games_is_caught(copy: Path) -> None:
+    store = EventStore.open(copy)
+    swapped = 0
+    for m in store.matches():
+        if len(m.games) < 2:
+            continue
+        one, two = copy / m.games[0].log, copy / m.games[1].log
+        a, b = one.read_bytes(), two.read_bytes()
+        one.write_bytes(b)
+        two.write_bytes(a)
+        verdict = verify_event(copy)
+        one.write_bytes(a)
+        two.write_bytes(b)
+        assert not verdict.ok
+        said = " ".join(p.message for p in verdict.problems)
+        assert f"game {m.games[1].number}" in said and "not event" in said and "logs swapped or moved" in said
+        swapped += 1
+    assert swapped >= 4
+
+
+def test_an_added_or_renamed_file_is_caught(copy: Path) -> None:
+    (copy / "notes.txt").write_text("who won\n")
+    verdict = verify_event(copy)
+    assert [str(p) for p in verdict.problems] == ["notes.txt: not part of the event's record (added, or a file of "
+                                                  "the record renamed)"]  # fmt: skip
+    (copy / "notes.txt").unlink()
+    deck = next((copy / "decks").iterdir())
+    deck.rename(deck.with_name("someone-else.txt"))
+    said = [p.path for p in verify_event(copy).problems]
+    assert said == [str(deck.relative_to(copy)), "decks/someone-else.txt"]
+
+
+def test_a_record_rechained_and_signed_by_another_key_is_caught(copy: Path) -> None:
+    """Someone without the event's key appends a forged result, chained and signed with a key of their own."""
+    path = copy / "event.log"
+    raw = path.read_bytes()
+    record = read_event_log(path)
+    forger = SigningKey.generate("forger")
+    last = record.acts[-1]
+    path.write_bytes(raw + signed_acts(raw, record, EventStore.open(copy).config().event_id, forger, [last]))
+    verdict = verify_event(copy)
+    assert not verdict.ok and f"is by key {forger.fingerprint}, not the event's key" in verdict.problems[0].message
+
+
+def test_an_unsigned_tail_is_caught(copy: Path) -> None:
+    path = copy / "event.log"
+    raw = path.read_bytes()
+    record = read_event_log(path)
+    key = EventStore.open(copy).signing_key()
+    more = signed_acts(raw, record, EventStore.open(copy).config().event_id, key, [record.acts[-1]])
+    whole = raw + more
+    cut = read_event_log(path, whole).signatures[-1].offset
+    path.write_bytes(whole[:cut])  # the act appended, without its signature frame
+    verdict = verify_event(copy)
+    assert not verdict.ok and "unsigned" in verdict.problems[0].message
+
+
+def test_standings_refuse_an_event_that_fails_verify_by_name(copy: Path) -> None:
+    deck = copy / "decks" / "bot-001.txt"
+    deck.write_text(deck.read_text() + "\n")
+    done = runner.invoke(app, ["event", "standings", str(copy)])
+    assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "fails verification: decks/bot-001.txt" in done.stderr
+    told = runner.invoke(app, ["event", "verify", str(copy)])
+    assert told.exit_code == 1 and "SHA-256 differs" in told.stderr
+
+
+def test_verify_says_what_it_checked(played: Path) -> None:
+    done = runner.invoke(app, ["event", "verify", str(played), "--key", str(played / "event.pub"), "--replay"])
+    assert done.exit_code == 0, done.output
+    store = EventStore.open(played)
+    games = sum(len(m.games) for m in store.matches())
+    assert f"5 deck lists and {games} game logs as recorded; every game re-run identically" in done.stdout
