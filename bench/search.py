@@ -1,6 +1,7 @@
 """Search bot strength: ``search`` against ``heuristic`` and ``random``, sides and decks alternated.
 
-Run: ``python -m bench.search [--ruleset morana] [--games N] [--iterations K] [--quick]``. Game i puts the search
+Run: ``python -m bench.search [--ruleset morana] [--games N] [--iterations K] [--quick]`` (MORANA only so far:
+Miras 9 has no search bot yet). Game i puts the search
 bot in seat i % 2 and swaps the two decks every other pair of games, so each bot plays each deck from each seat
 equally often when N is a multiple of 4. Prints each win rate with its 95% Wilson interval (draws and capped games
 count as not won), the search bot's mean time per searched decision (those with more than one option), and as a
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from annals.engine.botgames import seat_rngs
@@ -56,10 +58,15 @@ class Timed:
         return choice
 
 
-def match(ruleset_name: str, opponent: str, games: int, seed: int, decks: list[str], clock: Clock) -> int:
-    """The search bot's wins in ``games`` games against ``opponent``."""
+def match(
+    ruleset_name: str, opponent: str, games: int, seed: int, decks: list[str], clock: Clock, iterations: int = 0
+) -> int:
+    """The search bot's wins in ``games`` games against ``opponent`` (``iterations`` > 0: its budget, else its
+    default)."""
     ruleset = get_ruleset(ruleset_name)
-    factories = ruleset.agents()
+    factories: dict[str, Any] = dict(ruleset.agents())
+    if iterations:
+        factories["search"] = partial(factories["search"], iterations=iterations)
     wins = 0
     for i in range(games):
         seat = i % 2
@@ -80,6 +87,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--decks", nargs=2, default=None, help="two deck names; default: the ruleset's first two")
+    parser.add_argument("--iterations", type=int, default=0, help="the search budget; default: the bot's own")
     parser.add_argument("--quick", action="store_true", help="4 games per opponent (a smoke run)")
     args = parser.parse_args()
     games = 4 if args.quick else args.games
@@ -87,7 +95,7 @@ def main() -> None:
     decks = args.decks or sorted(ruleset.decks())[:2]
     clock = Clock()
     for opponent in ("heuristic", "random"):
-        wins = match(args.ruleset, opponent, games, args.seed, decks, clock)
+        wins = match(args.ruleset, opponent, games, args.seed, decks, clock, args.iterations)
         lo, hi = wilson(wins, games)
         print(
             f"{args.ruleset}: search vs {opponent} ({' / '.join(decks)}): {wins}/{games} ({wins / games:.1%}, "

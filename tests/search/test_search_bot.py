@@ -44,6 +44,11 @@ def _relabelled(event: Any, swap: dict[int, int]) -> Any:
     return msgspec.structs.replace(event, **changes) if changes else event
 
 
+def _morana(state: Any) -> MoranaState:
+    assert isinstance(state, MoranaState)
+    return state
+
+
 def _view(header: Any, events: list[Any]) -> SeatView:
     view = SeatView(RULESET, header, 0)
     for event in events:
@@ -54,7 +59,7 @@ def _view(header: Any, events: list[Any]) -> SeatView:
 def test_its_choice_depends_only_on_the_view_not_on_the_hidden_cards() -> None:
     game = _game_at_a_decision_of_seat0(11, 12)
     view = _view(game.header, game.events)
-    true_state: MoranaState = game.state
+    true_state = _morana(game.state)
     ids = true_state.ids[1]
     # Two of the opponent's cards seat 0 has never seen, of different card ids, one in its hand: exchanging them
     # makes another true game (another card in the opponent's hand) that seat 0 sees exactly as before.
@@ -79,12 +84,12 @@ def test_its_choice_depends_only_on_the_view_not_on_the_hidden_cards() -> None:
 def test_a_world_keeps_what_the_seat_sees_and_fills_only_what_it_does_not() -> None:
     game = _game_at_a_decision_of_seat0(3, 8)
     view = _view(game.header, game.events)
-    state: MoranaState = view.state
+    state = _morana(view.state)
     decks = [deck for _, deck in sorted(RULESET.decks().items())]
     world = sample_world(state, 0, Rng(1), decks)
     assert world.hand[0] == state.hand[0]  # its own hand, as it is
     assert all(c >= 1000 for p in (0, 1) for c in world.hand[p] + world.deck[p])  # no placeholder left
-    assert sorted(world.ids[1]) == sorted(game.state.ids[1])  # the opponent's list guessed from its Warden
+    assert sorted(world.ids[1]) == sorted(_morana(game.state).ids[1])  # the opponent's list guessed from its Warden
     for p in (0, 1):
         for i, cid in enumerate(state.ids[p]):
             if cid:
