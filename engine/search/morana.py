@@ -50,7 +50,8 @@ class MoranaSearchAgent:
         assert point is not None
         return self._rollout_bots[point.player].choose(model.state, point)
 
-    def search(self, view: MoranaState, point: DecisionPoint[Any]) -> Search:
+    def search(self, view: Any, point: DecisionPoint[Any]) -> Search:
+        """The search of one decision from the view state ``view`` (a ``MoranaState`` with hidden cards blanked)."""
         from annals.engine.registry import get_ruleset  # the registry imports the rulesets, which register this bot
 
         seat = self.player
