@@ -11,8 +11,12 @@ itself, or a choice found as good as it, is "best"). A seat's accuracy is the me
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -23,7 +27,7 @@ from annals.engine.rng import Rng
 from annals.engine.search.ismcts import option_key
 from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
 from annals.engine.views import SeatView
-from annals.schemas.errors import AnnalsError
+from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
 from annals.schemas.text import describe_option
 
@@ -32,7 +36,11 @@ REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game se
 
 
 class ReviewError(AnnalsError, ValueError):
-    """A game that cannot be reviewed (its ruleset has no search bot, or the seat asked for does not exist)."""
+    """A game that cannot be reviewed: its ruleset has no search bot."""
+
+
+class ReviewSeatError(BadArgumentError, ValueError):
+    """A seat asked for that is not one of the game's."""
 
 
 class Thresholds(msgspec.Struct, frozen=True):
@@ -96,7 +104,7 @@ def review_game(
         raise ReviewError(f"annals review needs a search bot, and only morana has one (this game is {header.ruleset})")
     wanted = set(seats)
     if not wanted <= {0, 1}:
-        raise ReviewError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
+        raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
     ruleset = get_ruleset(header.ruleset)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     fed = 0
@@ -140,3 +148,72 @@ def review_game(
             )
         )
     return out
+
+
+COLUMNS = (
+    "decision",
+    "turn",
+    "seat",
+    "point",
+    "chance_before",
+    "chance_made",
+    "chance_best",
+    "loss",
+    "verdict",
+    "made",
+    "best",
+)
+
+
+def _row(r: DecisionReview) -> list[Any]:
+    return [getattr(r, c) for c in COLUMNS]
+
+
+def review_table(reviews: list[DecisionReview]) -> list[str]:
+    """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
+    lines = [
+        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<12} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
+        f"{'class':<10} choice made / best choice found"
+    ]
+    for r in reviews:
+        found = "" if r.verdict == "best" else f"  (best: {r.best})"
+        lines.append(
+            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<12} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
+            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
+        )
+    for seat in sorted({r.seat for r in reviews}):
+        score = accuracy(reviews, seat)
+        counts = ", ".join(f"{sum(r.verdict == c for r in reviews if r.seat == seat)} {c}" for c in CLASSES)
+        lines.append(f"seat {seat}: accuracy {score:.1f} ({counts})")
+    return lines
+
+
+def review_csv(reviews: list[DecisionReview]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(_row(r) for r in reviews)
+    return buffer.getvalue()
+
+
+def review_json(reviews: list[DecisionReview]) -> bytes:
+    seats = sorted({r.seat for r in reviews})
+    doc = {"decisions": reviews, "accuracy": {str(s): accuracy(reviews, s) for s in seats}}
+    return msgspec.json.encode(doc)
+
+
+def write_notes(log: str | os.PathLike[str], reviews: list[DecisionReview], *, least: str = "inaccuracy") -> Path:
+    """Each decision classed ``least`` or worse, as a note at its coordinate in the log's notes file (the log is
+    never changed). A note names the seat's own options, which can be cards only it saw: it is shown in that seat's
+    view and the omniscient one only."""
+    from annals.queries.pictures.annotations import annotate, notes_path
+
+    bar = CLASSES.index(least)
+    for r in reviews:
+        if CLASSES.index(r.verdict) >= bar:
+            text = (
+                f"review: {r.verdict} by p{r.seat} (winning chance {r.chance_made:.2f}, best {r.chance_best:.2f}): "
+                f"{r.made}; better: {r.best}"
+            )
+            annotate(log, r.coordinate, text, author="annals review", views=["omniscient", f"player{r.seat}"])
+    return notes_path(log)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from annals.queries.review import ReviewError, Thresholds, accuracy, review_game
+from annals.queries.review import ReviewSeatError, Thresholds, accuracy, review_game
 from annals.queries.workbench.scenario import load_scenario, run_scenario
 from annals.schemas.logfile import read_log
 
@@ -65,5 +65,5 @@ def test_thresholds_are_configurable() -> None:
 
 
 def test_a_seat_that_does_not_exist_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ReviewError, match="seat"):
+    with pytest.raises(ReviewSeatError, match="seat"):
         review_game(read_log(_played(tmp_path, 'decisions = ["p1 done", "p2 done"]')), seats=[2])
