@@ -10,7 +10,7 @@ seat's own deck). None of this reads the true state.
 
 An opponent's commit sealed before the seat's own is not in the view (its ``Sealed`` event changes nothing the seat
 can see), so a world has that card still in the opponent's hand: the search treats the opponent as not having
-committed yet (a simplification, noted in RULINGS.md's search notes).
+committed yet (a simplification: sampling what it could have sealed is left to do, see issue 32).
 """
 
 from __future__ import annotations
