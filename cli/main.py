@@ -19,6 +19,7 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     position,
     query,
     replay,
+    review,
     scenario,
     schema,
     serve,

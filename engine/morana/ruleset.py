@@ -33,6 +33,7 @@ from annals.engine.morana.resolution import definition
 from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, resume, setup
 from annals.engine.rng import Rng
+from annals.engine.search.morana import MoranaSearchAgent
 from annals.schemas import morana as ev
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.errors import InvalidDeckError
@@ -148,7 +149,7 @@ class MoranaRuleset:
         return Position(cards, counters)
 
     def agents(self) -> Mapping[str, AgentFactory]:
-        return {"random": RandomAgent, "heuristic": HeuristicAgent}
+        return {"random": RandomAgent, "heuristic": HeuristicAgent, "search": MoranaSearchAgent}
 
     def decks(self) -> Mapping[str, DeckList]:
         return decks()

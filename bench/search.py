@@ -1,0 +1,113 @@
+"""Search bot strength: ``search`` against ``heuristic`` and ``random``, sides and decks alternated.
+
+Run: ``python -m bench.search [--ruleset morana] [--games N] [--iterations K] [--quick]`` (MORANA only so far:
+Miras 9 has no search bot yet). Game i puts the search
+bot in seat i % 2 and swaps the two decks every other pair of games, so each bot plays each deck from each seat
+equally often when N is a multiple of 4. Prints each win rate with its 95% Wilson interval (draws and capped games
+count as not won), the search bot's mean time per searched decision (those with more than one option), and as a
+ceiling measured in the same run the heuristic bot's mean time per decision in the same games. Goal (issue 32):
+>= 75% against heuristic at <= 1 s per decision on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from annals.engine.botgames import seat_rngs
+from annals.engine.core import Agent, DecisionPoint
+from annals.engine.registry import get_ruleset
+from annals.engine.runner import play
+from annals.engine.simulate import make_header
+from bench.bots import wilson
+
+
+@dataclass
+class Clock:
+    """Time spent deciding, by bot name: (seconds, decisions with more than one option)."""
+
+    spent: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, bot: str, seconds: float) -> None:
+        entry = self.spent.setdefault(bot, [0.0, 0.0])
+        entry[0] += seconds
+        entry[1] += 1
+
+    def mean(self, bot: str) -> float:
+        seconds, count = self.spent.get(bot, [0.0, 0.0])
+        return seconds / count if count else 0.0
+
+
+class Timed:
+    """An agent whose real decisions (more than one option) are timed into a ``Clock``."""
+
+    reads_view = True
+
+    def __init__(self, agent: Agent, bot: str, clock: Clock):
+        self.agent, self.bot, self.clock = agent, bot, clock
+
+    def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
+        if len(point.options) == 1:
+            return self.agent.choose(view, point)
+        start = time.perf_counter()
+        choice = self.agent.choose(view, point)
+        self.clock.add(self.bot, time.perf_counter() - start)
+        return choice
+
+
+def match(
+    ruleset_name: str, opponent: str, games: int, seed: int, decks: list[str], clock: Clock, iterations: int = 0
+) -> int:
+    """The search bot's wins in ``games`` games against ``opponent`` (``iterations`` > 0: its budget, else its
+    default)."""
+    ruleset = get_ruleset(ruleset_name)
+    factories: dict[str, Any] = dict(ruleset.agents())
+    if iterations:
+        factories["search"] = partial(factories["search"], iterations=iterations)
+    wins = 0
+    for i in range(games):
+        seat = i % 2
+        pair = decks if (i // 2) % 2 == 0 else decks[::-1]
+        bots = ["search", opponent] if seat == 0 else [opponent, "search"]
+        header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
+        agents = [
+            Timed(factories[bot](p, rng), bot, clock)
+            for p, (bot, rng) in enumerate(zip(bots, seat_rngs(header), strict=True))
+        ]
+        wins += play(ruleset, header, agents, None).winner == seat
+    return wins
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ruleset", default="morana")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--decks", nargs=2, default=None, help="two deck names; default: the ruleset's first two")
+    parser.add_argument("--iterations", type=int, default=0, help="the search budget; default: the bot's own")
+    parser.add_argument("--quick", action="store_true", help="4 games per opponent (a smoke run)")
+    args = parser.parse_args()
+    games = 4 if args.quick else args.games
+    ruleset = get_ruleset(args.ruleset)
+    decks = args.decks or sorted(ruleset.decks())[:2]
+    clock = Clock()
+    for opponent in ("heuristic", "random"):
+        wins = match(args.ruleset, opponent, games, args.seed, decks, clock, args.iterations)
+        lo, hi = wilson(wins, games)
+        print(
+            f"{args.ruleset}: search vs {opponent} ({' / '.join(decks)}): {wins}/{games} ({wins / games:.1%}, "
+            f"95% {lo:.1%}-{hi:.1%})"
+        )
+    search, ceiling = clock.mean("search"), clock.mean("heuristic")
+    ratio = search / ceiling if ceiling else float("inf")
+    print(
+        f"time per searched decision: search {search * 1000:.1f} ms; heuristic {ceiling * 1000:.3f} ms "
+        f"(search / heuristic: {ratio:.0f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012).
+
+Each iteration samples a world consistent with the searching seat's view (``sample``), plays it with the forward
+model down one shared tree (nodes keyed by the acting seat's option, so the same choice in different worlds is one
+node), expands one new node, finishes the game with rollout bots or cuts it off and evaluates, and backs the result
+up. Selection is UCB1 over the children legal in this world, with availability counts (a child's exploration term
+counts the iterations in which it could have been chosen, not its parent's visits). It never sees a true state:
+everything it searches is built by ``sample`` from the view.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from annals.engine.core import Ruleset
+from annals.engine.forward import ForwardModel
+from annals.engine.rng import Rng
+
+EXPLORATION = 0.7  # UCB1's constant; rewards are winning chances in [0, 1]
+
+
+class Node:
+    __slots__ = ("avail", "children", "mover", "visits", "wins")
+
+    def __init__(self, mover: int):
+        self.mover = mover  # the seat whose choice leads here; its wins are counted
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 0
+        self.children: dict[str, Node] = {}
+
+    def chance(self) -> float:
+        return self.wins / self.visits if self.visits else 0.5
+
+
+def option_key(option: Any) -> str:
+    return repr(option)
+
+
+class Search:
+    """One decision's search. ``sample(rng)`` makes a world's state; ``rollout(model, rng)`` plays on from a
+    model and returns the winning chance of each seat (a pair summing to 1)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        seat: int,
+        sample: Callable[[Rng], Any],
+        rollout: Callable[[ForwardModel[Any], Rng], tuple[float, float]],
+        rng: Rng,
+        opponent: Callable[[ForwardModel[Any]], Any] | None = None,
+    ):
+        self.ruleset, self.seat, self.sample, self.rollout, self.rng = ruleset, seat, sample, rollout, rng
+        self.opponent = opponent
+        self.root = Node(1 - seat)
+
+    def run(self, options: Sequence[Any], iterations: int) -> None:
+        allowed = {option_key(o) for o in options}
+        for _ in range(iterations):
+            model = ForwardModel(self.ruleset, self.sample(self.rng), Rng(self.rng.next_u64()))
+            if model.to_move() != self.seat:
+                continue  # a world where the decision is not the seat's: it cannot be searched here
+            self._iterate(model, allowed)
+
+    def _iterate(self, model: ForwardModel[Any], allowed: set[str]) -> None:
+        node, path = self.root, [self.root]
+        first = True
+        while not model.is_over():
+            mover = model.to_move()
+            if mover != self.seat and self.opponent is not None:
+                model.step(self.opponent(model))
+                continue
+            legal = [(option_key(o), o) for o in model.legal_options()]
+            if first:
+                legal = [(k, o) for k, o in legal if k in allowed]
+                first = False
+            if not legal:
+                break
+            for key, _ in legal:
+                child = node.children.get(key)
+                if child is not None:
+                    child.avail += 1
+            untried = [(k, o) for k, o in legal if k not in node.children]
+            if untried:
+                key, option = untried[self.rng.below(len(untried))]
+                child = node.children[key] = Node(mover)
+                child.avail = 1
+                model.step(option)
+                path.append(child)
+                break
+            log_of = math.log
+            key, option = max(
+                legal,
+                key=lambda ko: (
+                    node.children[ko[0]].chance()
+                    + EXPLORATION * math.sqrt(log_of(node.children[ko[0]].avail) / node.children[ko[0]].visits)
+                ),
+            )
+            node = node.children[key]
+            model.step(option)
+            path.append(node)
+        reward = self.rollout(model, self.rng)
+        for visited in path:
+            visited.visits += 1
+            visited.wins += reward[visited.mover] if visited.mover in (0, 1) else 0.5
+
+    def ranked(self) -> list[tuple[str, Node]]:
+        """The root's children, most visited first (ties by key, so the order is deterministic)."""
+        return sorted(self.root.children.items(), key=lambda kn: (-kn[1].visits, kn[0]))

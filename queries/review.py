@@ -1,0 +1,219 @@
+"""Decision review (issue 32): every recorded decision rated, from its seat's view, by the search bot.
+
+For each decision with a choice to make, the seat's view is folded up to that moment (``SeatView``: what the seat
+could see, never more) and searched (``engine.search``). From the search come the estimated winning chance of the
+position (the root's mean over its iterations), after the choice made and after the best choice found (the most
+visited). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
+(``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
+itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
+103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. Only MORANA has a search bot so far.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from annals.engine.core import DecisionPoint
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
+from annals.engine.search.ismcts import option_key
+from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
+from annals.engine.views import SeatView
+from annals.schemas.errors import AnnalsError, BadArgumentError
+from annals.schemas.logfile import GameLog
+from annals.schemas.text import describe_option
+
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
+
+
+class ReviewError(AnnalsError, ValueError):
+    """A game that cannot be reviewed: its ruleset has no search bot."""
+
+
+class ReviewSeatError(BadArgumentError, ValueError):
+    """A seat asked for that is not one of the game's."""
+
+
+class Thresholds(msgspec.Struct, frozen=True):
+    """The loss (in winning chance, 0..1) from which a choice is an inaccuracy, a mistake, a blunder."""
+
+    inaccuracy: float = 0.05
+    mistake: float = 0.10
+    blunder: float = 0.20
+
+    def classify(self, loss: float, is_best: bool) -> str:
+        if is_best:
+            return "best"
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.mistake:
+            return "mistake"
+        if loss >= self.inaccuracy:
+            return "inaccuracy"
+        return "good"
+
+
+class DecisionReview(msgspec.Struct, frozen=True):
+    decision: int  # the decision's number in the log
+    at: int  # events applied when it was asked
+    turn: int
+    seat: int
+    point: str
+    chance_before: float
+    chance_made: float
+    chance_best: float
+    made: str  # the choice made, in words
+    best: str  # the best choice found, in words
+    loss: float
+    verdict: str  # one of CLASSES
+
+    @property
+    def coordinate(self) -> str:
+        """Where the decision was asked, as ``annals position`` and the notes take it."""
+        return "start" if self.at == 0 else f"event:{self.at - 1}"
+
+
+def move_accuracy(loss: float) -> float:
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss * 100) - 3.1669))
+
+
+def accuracy(reviews: Iterable[DecisionReview], seat: int) -> float | None:
+    mine = [move_accuracy(r.loss) for r in reviews if r.seat == seat]
+    return sum(mine) / len(mine) if mine else None
+
+
+def review_game(
+    game: GameLog,
+    *,
+    seats: Iterable[int] = (0, 1),
+    iterations: int = ITERATIONS,
+    thresholds: Thresholds = Thresholds(),
+) -> list[DecisionReview]:
+    """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module)."""
+    header = game.header
+    if header.ruleset != "morana":
+        raise ReviewError(f"annals review needs a search bot, and only morana has one (this game is {header.ruleset})")
+    wanted = set(seats)
+    if not wanted <= {0, 1}:
+        raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
+    ruleset = get_ruleset(header.ruleset)
+    views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
+    fed = 0
+    out: list[DecisionReview] = []
+    for decision in game.decisions:
+        if decision.player not in wanted or len(decision.offered) < 2:
+            continue
+        for event in game.events[fed : decision.at]:
+            for view in views.values():
+                view.feed(event)
+        fed = max(fed, decision.at)
+        view = views[decision.player]
+        point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
+        rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
+        search = MoranaSearchAgent(decision.player, rng, iterations=iterations).search(view.state, point)
+        children = search.root.children
+        ranked = search.ranked()
+        if not ranked:
+            continue
+        best_key, best_node = ranked[0]
+        made = decision.offered[decision.chosen]
+        made_node = children.get(option_key(made))
+        chance_made = made_node.chance() if made_node is not None else 0.0
+        loss = max(0.0, best_node.chance() - chance_made)
+        best = next(o for o in decision.offered if option_key(o) == best_key)
+        names = dict(view.known)
+        out.append(
+            DecisionReview(
+                decision.n,
+                decision.at,
+                view.state.turn,
+                decision.player,
+                decision.point,
+                1.0 - search.root.chance(),  # the root counts the other seat's wins
+                chance_made,
+                best_node.chance(),
+                describe_option(made, names),
+                describe_option(best, names),
+                loss,
+                thresholds.classify(loss, option_key(made) == best_key or loss == 0.0),
+            )
+        )
+    return out
+
+
+COLUMNS = (
+    "decision",
+    "turn",
+    "seat",
+    "point",
+    "chance_before",
+    "chance_made",
+    "chance_best",
+    "loss",
+    "verdict",
+    "made",
+    "best",
+)
+
+
+def _row(r: DecisionReview) -> list[Any]:
+    return [getattr(r, c) for c in COLUMNS]
+
+
+def review_table(reviews: list[DecisionReview]) -> list[str]:
+    """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
+    lines = [
+        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<12} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
+        f"{'class':<10} choice made / best choice found"
+    ]
+    for r in reviews:
+        found = "" if r.verdict == "best" else f"  (best: {r.best})"
+        lines.append(
+            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<12} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
+            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
+        )
+    for seat in sorted({r.seat for r in reviews}):
+        score = accuracy(reviews, seat)
+        counts = ", ".join(f"{sum(r.verdict == c for r in reviews if r.seat == seat)} {c}" for c in CLASSES)
+        lines.append(f"seat {seat}: accuracy {score:.1f} ({counts})")
+    return lines
+
+
+def review_csv(reviews: list[DecisionReview]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(_row(r) for r in reviews)
+    return buffer.getvalue()
+
+
+def review_json(reviews: list[DecisionReview]) -> bytes:
+    seats = sorted({r.seat for r in reviews})
+    doc = {"decisions": reviews, "accuracy": {str(s): accuracy(reviews, s) for s in seats}}
+    return msgspec.json.encode(doc)
+
+
+def write_notes(log: str | os.PathLike[str], reviews: list[DecisionReview], *, least: str = "inaccuracy") -> Path:
+    """Each decision classed ``least`` or worse, as a note at its coordinate in the log's notes file (the log is
+    never changed). A note names the seat's own options, which can be cards only it saw: it is shown in that seat's
+    view and the omniscient one only."""
+    from annals.queries.pictures.annotations import annotate, notes_path
+
+    bar = CLASSES.index(least)
+    for r in reviews:
+        if CLASSES.index(r.verdict) >= bar:
+            text = (
+                f"review: {r.verdict} by p{r.seat} (winning chance {r.chance_made:.2f}, best {r.chance_best:.2f}): "
+                f"{r.made}; better: {r.best}"
+            )
+            annotate(log, r.coordinate, text, author="annals review", views=["omniscient", f"player{r.seat}"])
+    return notes_path(log)

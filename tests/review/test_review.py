@@ -1,0 +1,69 @@
+"""``annals review``'s library (issue 32): a decision that throws away a won game is a blunder, the winning one best."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from annals.queries.review import ReviewSeatError, Thresholds, accuracy, review_game
+from annals.queries.workbench.scenario import load_scenario, run_scenario
+from annals.schemas.logfile import read_log
+
+# p1 is at 11 Slava and holds a Bannik: sealing it at a Site wins in this Rite [MOR-05], [MOR-17]; passing leaves
+# the game to be fought on against p2 at 12 Slava.
+SCENARIO = """
+scenario = "A won Rite thrown away"
+ruleset = "morana"
+rules = ["MOR-05", "MOR-17"]
+decisions = ["p1 done", "p2 done"]
+expect = []
+
+[position]
+turn = 3
+committing = "p1"
+initiative = "none"
+[p1]
+slava = 11
+deck = ["kikimora", "kikimora", "kikimora"]
+hand = ["a1=bannik"]
+[p2]
+slava = 12
+deck = ["kikimora", "kikimora", "kikimora"]
+"""
+
+
+def _played(tmp_path: Path, decisions: str) -> Path:
+    source = tmp_path / "position.toml"
+    source.write_text(SCENARIO.replace('decisions = ["p1 done", "p2 done"]', decisions))
+    log = tmp_path / "game.log"
+    outcome = run_scenario(load_scenario(source), log)
+    assert not outcome.failed
+    return log
+
+
+def test_passing_a_won_rite_is_a_blunder_and_sealing_the_card_is_best(tmp_path: Path) -> None:
+    reviews = review_game(read_log(_played(tmp_path, 'decisions = ["p1 done", "p2 done"]')), seats=[0], iterations=60)
+    first = reviews[0]
+    assert first.seat == 0 and first.made == "Done"
+    assert first.verdict == "blunder"
+    assert first.best.startswith("Place") and "bannik" in first.best
+    assert first.chance_best > 0.9 and first.loss >= 0.2
+    assert accuracy(reviews, 0) is not None and accuracy(reviews, 0) < 50  # type: ignore[operator]
+
+
+def test_sealing_the_winning_card_is_best(tmp_path: Path) -> None:
+    log = _played(tmp_path, 'decisions = ["p1 place card=a1 site=1", "p1 done"]')
+    first = review_game(read_log(log), seats=[0], iterations=60)[0]
+    assert first.verdict == "best" and first.loss == 0.0
+
+
+def test_thresholds_are_configurable() -> None:
+    assert Thresholds().classify(0.15, False) == "mistake"
+    assert Thresholds(blunder=0.12).classify(0.15, False) == "blunder"
+    assert Thresholds().classify(0.01, False) == "good"
+
+
+def test_a_seat_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ReviewSeatError, match="seat"):
+        review_game(read_log(_played(tmp_path, 'decisions = ["p1 done", "p2 done"]')), seats=[2])

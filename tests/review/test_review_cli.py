@@ -1,0 +1,42 @@
+"""``annals review LOG``: the table, CSV and JSON of a game's review, notes beside the log, the log untouched."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.queries.pictures.annotations import load_notes, notes_path
+from annals.schemas.logfile import read_log
+from tests.review.test_review import _played
+
+runner = CliRunner()
+
+
+def test_review_prints_csv_and_json_and_writes_notes_beside_the_log(tmp_path: Path) -> None:
+    log = _played(tmp_path, 'decisions = ["p1 done", "p2 done"]')
+    before = log.read_bytes()
+    result = runner.invoke(app, ["review", str(log), "--seat", "0", "-f", "csv", "--iterations", "60", "--notes"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert rows[0]["verdict"] == "blunder" and rows[0]["made"] == "Done" and "bannik" in rows[0]["best"]
+    assert {row["seat"] for row in rows} == {"0"}
+    notes = load_notes(log, read_log(log).header.game_id)
+    assert notes and "blunder" in notes[0].text and notes[0].views == ["omniscient", "player0"]
+    assert notes_path(log).exists() and log.read_bytes() == before  # the log itself is never changed
+
+    result = runner.invoke(app, ["review", str(log), "--seat", "0", "-f", "json", "--iterations", "60"])
+    doc = json.loads(result.stdout)
+    assert doc["decisions"][0]["verdict"] == "blunder" and 0 <= doc["accuracy"]["0"] < 50
+
+
+def test_review_table_and_a_bad_seat(tmp_path: Path) -> None:
+    log = _played(tmp_path, 'decisions = ["p1 done", "p2 done"]')
+    result = runner.invoke(app, ["review", str(log), "--iterations", "60", "--blunder", "0.5"])
+    assert result.exit_code == 0 and "seat 0: accuracy" in result.stdout
+    bad = runner.invoke(app, ["review", str(log), "--seat", "4"])
+    assert bad.exit_code == 2 and "no seat of this game" in bad.output
