@@ -9,16 +9,7 @@ from typing import Literal
 import typer
 
 from annals.cli.app import app, err, out, reported
-from annals.engine.search.morana import ITERATIONS
-from annals.queries.review import (
-    Thresholds,
-    review_csv,
-    review_game,
-    review_json,
-    review_table,
-    write_notes,
-)
-from annals.schemas.logfile import read_log
+from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 
 
 @app.command()
@@ -40,6 +31,10 @@ def review(
 
     Example: annals review games/morana-00000007-*.log --seat 0 --format csv
     """
+    # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
+    from annals.queries.review import Thresholds, review_csv, review_game, review_json, review_table, write_notes
+    from annals.schemas.logfile import read_log
+
     with reported():
         game = read_log(log)
         reviews = review_game(

@@ -10,3 +10,4 @@ from typing import Final
 VIEWERS: Final = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
 DECISION_TIMEOUT: Final = 30.0  # seconds an external program has to answer one decision
 ROUND_MINUTES: Final = 50  # an event round's clock (``annals event round start``) unless the organiser says otherwise
+SEARCH_ITERATIONS: Final = 200  # the search bot's budget a decision (``annals review``): under a second on a core

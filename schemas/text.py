@@ -71,7 +71,7 @@ def describe_decision(decision: Decision[Any], names: dict[int, str] | None = No
     chosen = decision.offered[decision.chosen]
     return (
         f"{'':8}{'':5}{'':22} p{decision.player}  {mark} {decision.point}: chose "
-        f"{describe_option(chosen, names)} ({decision.chosen + 1} of {len(decision.offered)})"
+        f"{type(chosen).__name__} {_fields(chosen, names=names)} ({decision.chosen + 1} of {len(decision.offered)})"
     )
 
 

@@ -8,11 +8,12 @@ from annals.engine.core import DecisionPoint
 from annals.engine.forward import ForwardModel
 from annals.engine.morana.bots import HeuristicAgent
 from annals.engine.morana.state import SLAVA_TO_WIN, MoranaState
+from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, option_key
 from annals.engine.search.morana_worlds import sample_world
 
-ITERATIONS = 200  # the default budget: a decision in well under a second on one core
+ITERATIONS = SEARCH_ITERATIONS  # the default budget, named where the command line's help reads it
 ROLLOUT_TURNS = 3  # turns a rollout plays before the cut-off evaluation
 
 
