@@ -32,7 +32,7 @@ def _asked_then_killed(tmp_path: Path, answers: int, think_s: float, *extra: str
     first = start(tmp_path, None, *extra)
     table = first.table("morana", ["clash", "glory"], ["human", "random"], clock=BANK_S, seed=7)
     with contextlib.suppress(ConnectionClosed, OSError), first.socket(table["table"], table["tokens"][0]) as ws:
-        got = play_seat(ws, 1, stop_after=answers)
+        got = play_seat(ws, 1, stop_after=answers, think=0.01)  # each answer charges the clock at least 10 ms
         asked = time.monotonic()
         assert got[-1]["type"] == "decide" and got[-1]["player"] == 0
         time.sleep(think_s)
