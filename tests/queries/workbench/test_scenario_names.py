@@ -89,13 +89,13 @@ def test_expectations_hold_at_a_point_of_play(tmp_path: Path) -> None:
 
 def test_a_checkpoint_play_never_reached_fails(tmp_path: Path) -> None:
     """A check after a decision that was never made (the game ended first) fails: it did not hold, it was never
-    looked at. The shipped file is written p1/p2, the old numbering, read as p0/p1."""
+    looked at."""
     won = Path(__file__).resolve().parents[2] / "scenarios" / "morana" / "thirteen-slava-wins-in-the-rite.toml"
-    text = won.read_text().replace('"p2 done"]', '"p2 done", "p1 done"]')  # one decision past the game's end
+    text = won.read_text().replace('"p1 done"]', '"p1 done", "p0 done"]')  # one decision past the game's end
     path = tmp_path / "won.toml"
-    path.write_text(text.replace('"p1.slava == 13"]', '"p1.slava == 13", "after 3: over == true"]'))
+    path.write_text(text.replace('"p0.slava == 13"]', '"p0.slava == 13", "after 3: over == true"]'))
     assert run_file(path).failed == ""
-    path.write_text(text.replace('"p1.slava == 13"]', '"p1.slava == 13", "after 4: over == true"]'))
+    path.write_text(text.replace('"p0.slava == 13"]', '"p0.slava == 13", "after 4: over == true"]'))
     outcome = run_file(path)
     assert outcome.failed.endswith("failed: play ended after decision 3, before decision 4 was made")
 
