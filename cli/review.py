@@ -29,7 +29,7 @@ def review(
     best choice found, the loss and its class (best, good, inaccuracy, mistake, blunder), each seat's accuracy.
     The log is never changed; --notes writes LOG.notes.json beside it.
 
-    Example: annals simulate morana --seed 7 --out one && annals review one/morana-00000007-*.log --seat 0 --iterations 20
+    Example: annals simulate morana --seed 7 --out g && annals review g/morana-00000007-*.log --iterations 20
     """
     # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
     from annals.queries.review import Thresholds, review_csv, review_game, review_json, review_table, write_notes
