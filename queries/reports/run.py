@@ -235,8 +235,19 @@ def finish_report(
     if {"gih_win_rate", "gns_win_rate"} <= set(frame.columns):  # improvement when drawn (17lands' IWD)
         # a difference of two rates needs both samples: a cell of 8 games gives an IWD of noise, so none
         enough = (pl.col("gih_games") >= floor) & (pl.col("gns_games") >= floor)
-        iwd = pl.when(enough).then((pl.col("gih_win_rate") - pl.col("gns_win_rate")).round(4))
+        difference = pl.col("gih_win_rate") - pl.col("gns_win_rate")
+        iwd = pl.when(enough).then(difference.round(4))
         frame = frame.with_columns(iwd=iwd)
+        if "iwd_se" in frame.columns:  # cluster-robust by game (card_metrics.sql), beside the IWD
+            low, high = (
+                (difference - Z95 * pl.col("iwd_se")).clip(-1, 1),
+                (difference + Z95 * pl.col("iwd_se")).clip(-1, 1),
+            )
+            order = [c for c in frame.columns if c not in ("iwd_se", "iwd_ci_low", "iwd_ci_high")]
+            at = order.index("iwd") + 1
+            frame = frame.with_columns(
+                iwd_ci_low=pl.when(enough).then(low.round(4)), iwd_ci_high=pl.when(enough).then(high.round(4))
+            ).select([*order[:at], "iwd_ci_low", "iwd_ci_high", *order[at:]])
         if "iwd_length_matched" in frame.columns:
             order = [c for c in frame.columns if c not in ("iwd_length_matched", "matched_gih_games")]
             matched = pl.when(enough).then(pl.col("iwd_length_matched"))

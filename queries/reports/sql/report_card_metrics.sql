@@ -5,6 +5,9 @@
 -- added in Python (queries/reports/run.py) from the pairs below. Games where a card is never seen are shorter, so
 -- iwd_length_matched compares GIH and GNS within each fifth of the game lengths and weights the fifths by their
 -- GIH games (a fifth without both groups is left out; matched_gih_games says how many GIH games remain).
+-- IWD's interval is cluster-robust by game (iwd_se, the sandwich variance of a difference of two means whose
+-- seat-games cluster in games: a mirror match puts both seats of one game in the sample): each game's share of the
+-- difference, squared and summed, scaled by G / (G - 1) over the G games holding the card (iwd_games).
 -- In two steps, for speed (bench/reports.py): the seat-game rows are first counted per split, card and combination
 -- of the flags (a few dozen rows per card), joined on one integer key and grouped by small values; every metric is
 -- then a sum over those few rows (x is 1 where the flag holds, else 0).
@@ -21,6 +24,17 @@ c AS (
            s.lq, count(*) AS n, sum(s.turns) AS turns
     FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
     GROUP BY ALL
+),
+per_game AS (  -- each game's GIH and GNS seats for a card, and their wins: the clusters of IWD's interval
+    SELECT s.gi, c.card_id, c.game,
+           sum((c.opening_hand OR c.drawn)::INTEGER) AS a, sum((c.opening_hand OR c.drawn)::INTEGER * s.w) AS aw,
+           sum((NOT (c.opening_hand OR c.drawn OR c.placed_at_setup))::INTEGER) AS b,
+           sum((NOT (c.opening_hand OR c.drawn OR c.placed_at_setup))::INTEGER * s.w) AS bw
+    FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
+    GROUP BY ALL
+),
+shapes AS (  -- the games counted by shape (a game has two seats: a few dozen shapes a card)
+    SELECT gi, card_id, a, aw, b, bw, count(*) AS k FROM per_game GROUP BY ALL
 ),
 strata AS (  -- GIH and GNS per game-length fifth, for the length-matched IWD
     SELECT gi, card_id, lq, sum(n * gih) AS gn, sum(n * gih * w) AS gw,
@@ -50,7 +64,17 @@ m AS (
            round(sum(turns * (1 - gih) * (1 - su)) / nullif(sum(n * (1 - gih) * (1 - su)), 0), 2) AS gns_mean_turns,
            round(sum(turns * pl) / nullif(sum(n * pl), 0), 2) AS played_mean_turns
     FROM c GROUP BY ALL
+),
+se AS (  -- sqrt(G / (G - 1) * sum over games of (game's GIH residual / GIH n - its GNS residual / GNS n)^2)
+    SELECT gi, card_id, sum(k)::BIGINT AS iwd_games,
+           round(sqrt(sum(k) / nullif(sum(k) - 1, 0) * sum(k * power(
+               (aw - a * m.gih_wins / m.gih_games) / m.gih_games - (bw - b * m.gns_wins / m.gns_games) / m.gns_games,
+           2))), 6) AS iwd_se
+    FROM shapes JOIN m USING (gi, card_id)
+    WHERE m.gih_games > 0 AND m.gns_games > 0 AND a + b > 0
+    GROUP BY ALL
 )
-SELECT g.grp, g.ruleset, m.* EXCLUDE (gi), lm.iwd_length_matched, lm.matched_gih_games
-FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM s) g USING (gi) LEFT JOIN lm USING (gi, card_id)
+SELECT g.grp, g.ruleset, m.* EXCLUDE (gi), se.iwd_se, se.iwd_games, lm.iwd_length_matched, lm.matched_gih_games
+FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM s) g USING (gi) LEFT JOIN se USING (gi, card_id)
+LEFT JOIN lm USING (gi, card_id)
 ORDER BY g.grp, g.ruleset, m.card_id;
