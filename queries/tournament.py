@@ -132,6 +132,9 @@ OPTIONAL = ("dropped", "deck", "player", "id", "record", "plays", "opponent_poin
 
 
 def _cell(v: object) -> str:
+    """A cell as a person reads it: a flag as "yes" or nothing (never Python's True/False), 2 decimals."""
+    if isinstance(v, bool):
+        return "yes" if v else ""
     return "" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v)
 
 

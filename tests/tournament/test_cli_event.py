@@ -75,6 +75,8 @@ def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatc
     loop.pair_next(store)
     for p in store.state().open_tables(1):
         loop.report(store, 1, p.table, Outcome(2, 1, 0))
+    dropped = store.state().players()[0]
+    assert runner.invoke(app, ["event", "drop", str(folder), dropped.id]).exit_code == 0
     for columns in (60, 200):
         monkeypatch.setenv("COLUMNS", str(columns))
         for command in ("standings", "pairings", "players"):
@@ -85,3 +87,7 @@ def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatc
             if columns == 200:  # wide enough: one line a row (6 players, 3 tables), plus title, head and rules
                 assert len(lines) == (3 if command == "pairings" else 6) + 5, (command, done.stdout)
             assert "Bot 1" in done.stdout
+            assert not {"True", "False", "None"} & set(done.stdout.split())  # a flag in words, never Python's
+            if command == "standings" and columns == 200:
+                row = next(line for line in lines if f" {dropped.name} " in line)
+                assert row.rstrip(" │").endswith("yes")  # the dropped column
