@@ -29,7 +29,7 @@ from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
 from annals.engine.views import SeatView
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
-from annals.schemas.text import describe_option
+from annals.engine.words import Words
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
@@ -107,6 +107,8 @@ def review_game(
         raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
     ruleset = get_ruleset(header.ruleset)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
+    pool = {cid: info.name for cid, info in ruleset.cards().items()}
+    players = [p.name for p in header.players]
     fed = 0
     out: list[DecisionReview] = []
     for decision in game.decisions:
@@ -130,7 +132,8 @@ def review_game(
         chance_made = made_node.chance() if made_node is not None else 0.0
         loss = max(0.0, best_node.chance() - chance_made)
         best = next(o for o in decision.offered if option_key(o) == best_key)
-        names = dict(view.known)
+        known = dict(view.known)  # what this seat knew then: a card it never saw stays "a hidden card"
+        words = Words(header.ruleset, lambda i: pool.get(known.get(i, ""), "a hidden card"), players)
         out.append(
             DecisionReview(
                 decision.n,
@@ -141,8 +144,8 @@ def review_game(
                 1.0 - search.root.chance(),  # the root counts the other seat's wins
                 chance_made,
                 best_node.chance(),
-                describe_option(made, names),
-                describe_option(best, names),
+                words.option(made, decision.point),
+                words.option(best, decision.point),
                 loss,
                 thresholds.classify(loss, option_key(made) == best_key or loss == 0.0),
             )

@@ -59,11 +59,6 @@ def describe_event(event: Any, names: dict[int, str] | None = None) -> str:
     return f"#{event.n:<6} t{event.turn:<3} {event.step:<22} {who}  {type(event).__name__} {fields}"
 
 
-def describe_option(option: Any, names: dict[int, str] | None = None) -> str:
-    """An option as ``annals show`` prints a choice: its kind and fields, card instances named with ``names``."""
-    return f"{type(option).__name__} {_fields(option, names=names)}".rstrip()
-
-
 def describe_decision(decision: Decision[Any], names: dict[int, str] | None = None, numbered: bool = False) -> str:
     mark = f"?{decision.n}" if numbered else "?"  # the number a judge's backup names
     if decision.chosen < 0:  # another player's decision, in a player's or spectator's view

@@ -23,7 +23,7 @@ def test_review_prints_csv_and_json_and_writes_notes_beside_the_log(tmp_path: Pa
     result = runner.invoke(app, ["review", str(log), "--seat", "0", "-f", "csv", "--iterations", "60", "--notes"])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert rows[0]["verdict"] == "blunder" and rows[0]["made"] == "Done" and "bannik" in rows[0]["best"]
+    assert rows[0]["verdict"] == "blunder" and rows[0]["made"] == "Seal the Commit" and "Bannik" in rows[0]["best"]
     assert {row["seat"] for row in rows} == {"0"}
     notes = load_notes(log, read_log(log).header.game_id)
     assert notes and "blunder" in notes[0].text and notes[0].views == ["omniscient", "player0"]
