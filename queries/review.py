@@ -27,9 +27,9 @@ from annals.engine.rng import Rng
 from annals.engine.search.ismcts import option_key
 from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
 from annals.engine.views import SeatView
+from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
-from annals.engine.words import Words
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
