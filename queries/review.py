@@ -15,7 +15,7 @@ import csv
 import io
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -132,8 +132,7 @@ def review_game(
         chance_made = made_node.chance() if made_node is not None else 0.0
         loss = max(0.0, best_node.chance() - chance_made)
         best = next(o for o in decision.offered if option_key(o) == best_key)
-        known = dict(view.known)  # what this seat knew then: a card it never saw stays "a hidden card"
-        words = Words(header.ruleset, lambda i: pool.get(known.get(i, ""), "a hidden card"), players)
+        words = Words(header.ruleset, _namer(pool, dict(view.known)), players)
         out.append(
             DecisionReview(
                 decision.n,
@@ -151,6 +150,11 @@ def review_game(
             )
         )
     return out
+
+
+def _namer(pool: dict[str, str], known: dict[int, str]) -> Callable[[int], str]:
+    """A card's printed name as the seat knew it then; one it never saw is "a hidden card"."""
+    return lambda instance: pool.get(known.get(instance, ""), "a hidden card")
 
 
 COLUMNS = (
