@@ -52,10 +52,16 @@ function showHello(hello) {
   state.clock = hello.clock_ms.slice();
   state.clockAt = performance.now();
   if (hello.seat < 0) { $("leave").hidden = true; $("settings").hidden = true; }
+  // a new table asks nothing until every player has sat down (no clock runs meanwhile): say so, not a blank line
+  else if (!hello.resumed_at && !state.decide) {
+    state.waiting = true;
+    $("question").textContent = "Waiting for every player to sit down: the game and the clocks start then.";
+  }
 }
 
 function showEvent(message) {
   learn(message.cards);
+  if (state.waiting) { state.waiting = false; $("question").textContent = ""; } // the game has begun
   if (!message.text) return; // a change by nothing: no line
   state.events += 1;
   const log = $("log");

@@ -155,3 +155,19 @@ def test_a_whole_morana_game_played_by_clicking_the_board(running: Running, brow
     _finish(person, running, table, "morana")
     assert "morana-commit" in person.shots
     page.close()
+
+
+def test_a_person_seated_first_is_told_the_game_waits_for_the_other(running: Running, browser: Any) -> None:
+    """[R-CORE-9] The clocks start when every person has sat down: until then the page says the table is waiting
+    (it showed a blank question), and once the other seat joins the game begins."""
+    table = running.table("morana", ["clash", "glory"], ["human", "human"], seed=3)
+    page = browser.new_page()
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    assert "Waiting for every player to sit down" in page.locator("#question").inner_text()
+    status = running.api(f"/api/tables/{table['table']}")[1]
+    assert status["started"] is False and status["seated"] == [0]
+    with running.socket(table["table"], table["tokens"][1]):
+        page.wait_for_function("!document.querySelector('#question').textContent.startsWith('Waiting')", timeout=15000)
+    assert running.api(f"/api/tables/{table['table']}")[1]["started"] is True
+    page.close()
