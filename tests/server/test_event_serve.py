@@ -1,0 +1,224 @@
+"""An event's round played at a real server (``annals serve --event``): 8 players, best of 3, three tables over
+real WebSockets by scripted clients on the players' own links and one table on paper typed at the desk; a judge's
+game loss on game 1 of a match while its game 2 waits. The event's record verifies, its standings are the desk's
+and the public page's, and ``annals ingest`` puts the same in the database [R-EVT-02] [R-EVT-07] [R-EVT-12]."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.tournament import event as lib
+from annals.engine.tournament import rounds as loop
+from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import verify_event
+from annals.schemas.logfile import read_log
+from tests.serverkit import Running, play_seat, server
+
+ORGANISER = "organiser-token-for-the-test-0123456789"
+ANNALS = str(Path(sys.executable).parent / "annals")
+runner = CliRunner()
+
+
+def call(running: Running, path: str, body: Any = None, token: str = ORGANISER, raw: bytes | None = None) -> Any:
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(running.base + path, data=data, method="POST" if data is not None else "GET")
+    request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"{}")
+
+
+def new_round(folder: Path, players: int = 8) -> EventStore:
+    made = runner.invoke(app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "1", "--seed", "11",
+                               "--max-turns", "30"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, players)
+    loop.pair_next(store)
+    return store
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Running, EventStore]]:
+    store = new_round(tmp_path / "spring")
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    with server(tmp_path / "data", "--event", str(store.folder), "--paper", "4", "--game-clock", "600") as s:
+        yield s, store
+
+
+class Player(threading.Thread):
+    """A player on their own link: asks /api/me for the game to play, plays it (random answers over the table's
+    WebSocket), and again until the match is over; before game 2 it waits for ``hold`` if given; it concedes the
+    games numbered in ``concede`` after five answers (a decided game: random play reaches the turn cap)."""
+
+    def __init__(self, running: Running, token: str, seed: int, hold: threading.Event | None = None,
+                 concede: tuple[int, ...] = ()):  # fmt: skip
+        super().__init__(daemon=True)
+        self.running, self.token, self.seed, self.hold, self.concede = running, token, seed, hold, concede
+        self.played: list[str] = []
+        self.error = ""
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                status, me = call(self.running, f"/api/me?token={self.token}", token="")
+                assert status == 200, me
+                table = me["table"]
+                if not table or table in self.played:
+                    time.sleep(0.05)
+                    continue
+                if me["game"] >= 2 and self.hold is not None:
+                    self.hold.wait(60)
+                with self.running.socket(table, self.token) as ws:
+                    if me["game"] in self.concede:
+                        got = play_seat(ws, self.seed, stop_after=5, timeout=60)
+                        if got[-1]["type"] != "close":
+                            ws.send(json.dumps({"type": "concede"}))
+                            play_seat(ws, self.seed, timeout=60)
+                    else:
+                        play_seat(ws, self.seed + len(self.played), timeout=60)
+                self.played.append(table)
+        except Exception as exc:  # reported by the test
+            self.error = repr(exc)
+
+
+def desk(running: Running) -> dict[str, Any]:
+    status, view = call(running, "/api/desk")
+    assert status == 200, view
+    return dict(view)
+
+
+def wait_for(running: Running, check: Any, timeout: float = 240) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = desk(running)
+        if check(view):
+            return view
+        time.sleep(0.1)
+    raise AssertionError(f"not reached in {timeout} s: {desk(running)}")
+
+
+def test_a_round_of_three_online_tables_and_one_on_paper_with_a_judges_game_loss_M9_022(
+    served: tuple[Running, EventStore], tmp_path: Path
+) -> None:
+    running, store = served
+    view = desk(running)
+    names = {p.id: p.name for p in store.players()}
+    tokens = {p["id"]: p["link"].split("token=")[1] for p in view["players"]}
+    assert set(tokens) == set(names) and len(set(tokens.values())) == 8
+    pairings = store.rounds()[0].pairings
+    judged_table = pairings[0]
+    assert [t["state"] for t in view["tables"]] == ["waiting", "waiting", "waiting", "paper"]
+    assert [(t["a"], t["b"]) for t in view["tables"]] == [(names[p.a], names[p.b]) for p in pairings]
+    public = call(running, "/api/event", token="")[1]
+    assert ORGANISER not in json.dumps(public) and not any(t in json.dumps(public) for t in tokens.values())
+    assert all("spectate" not in t for t in public["tables"]) and "players" not in public
+
+    go = threading.Event()
+    concede = {pairings[1].a: (1, 3), pairings[1].b: (2,), judged_table.a: (1,)}  # decided games: who decides next
+    people = [Player(running, tokens[pid], 100 + i, go if pid in (judged_table.a, judged_table.b) else None,
+                     concede.get(pid, ()))
+              for i, pid in enumerate(tokens) if pid not in (pairings[3].a, pairings[3].b)]  # fmt: skip
+    for person in people:
+        person.start()
+    assert call(running, "/api/desk/clock", {"action": "start", "minutes": 50})[0] == 200
+
+    # the judged match's game 2 is open (game 1 signed and read), its players held: a judge's game loss on game 1
+    wait_for(running, lambda v: v["tables"][0].get("game") == 2)
+    game1 = store.log_path(1, judged_table.table, 1)
+    log = read_log(game1)
+    assert log.header.tournament is not None and log.header.tournament.first_player >= 0  # [R-EVT-02] lots
+    seat, _ = log.result
+    loser_seat = seat if seat >= 0 else 0
+    loser = log.header.tournament.player_ids[loser_seat]
+    judged = runner.invoke(app, ["judge", "game-loss", str(game1), "--judge", "R. Vance", "--player", loser,
+                                 "--reason", "marked cards"])  # fmt: skip
+    assert judged.exit_code == 0, judged.output
+    assert "re-signed with the event's key" in judged.output
+    go.set()
+
+    # the paper table: hostile input first, each refused by name, then its result
+    assert call(running, "/api/desk/result", {"table": 4, "result": "2-1"}, token="wrong")[0] == 401
+    status, refused = call(running, "/api/desk/result", raw=b'{"table": 4, "result": "5-0"}')
+    assert (status, refused["error"]) == (
+        400,
+        "5-0-0 is not a result of a best of 3: a match ends when a player wins 2 games",
+    ), refused
+    status, refused = call(running, "/api/desk/result", raw=b'{"table": 4, "score": "2-1"}')
+    assert status == 400 and refused["error"].startswith("score: unknown field"), refused
+    status, refused = call(running, "/api/desk/result", raw=b"[" * 100_000)
+    assert status == 400 and "error" in refused
+    status, refused = call(running, "/api/desk/result", {"table": 1, "result": "2-0"})
+    assert status == 409 and "played online" in refused["error"], refused
+    status, refused = call(running, "/api/desk/result", {"table": 9, "result": "2-0"})
+    assert status == 409 and "no match at table 9" in refused["error"], refused
+    status, refused = call(running, "/api/desk/launch", {})
+    assert status == 404 and "no desk action" in refused["error"]
+    assert call(running, "/api/desk/result", {"table": 4, "result": "2-1"})[0] == 201
+
+    done = wait_for(running, lambda v: v["complete"])
+    for person in people:
+        person.stop.set()
+        person.join(10)
+        assert not person.error, person.error
+    assert [t["state"] for t in done["tables"]] == ["finished"] * 4
+    assert [t.get("paper", False) for t in done["tables"]] == [False, False, False, True]
+
+    # the record: every served match with its games, the judged one as it now stands [R-EVT-07]
+    verdict = verify_event(store.folder)
+    assert verdict.ok, verdict.problems
+    matches = {m.table: m for m in store.matches()}
+    assert (matches[4].wins_a, matches[4].wins_b, matches[4].games) == (2, 1, [])
+    for table in (1, 2, 3):
+        m = matches[table]
+        assert 2 <= len(m.games) <= 3 and m.wins_a + m.wins_b + m.draws == len(m.games)
+        for g in m.games:
+            played = read_log(store.folder / g.log)
+            assert [p.name for p in played.header.players] == [names[s] for s in g.seats]  # players by name
+            assert [p.agent for p in played.header.players] == ["human", "human"]
+            if g.number > 1:  # [R-EVT-02] the loser of the previous game decides; [R-EVT-12] and plays first
+                before = m.games[g.number - 2]
+                if before.winner and table != 1:
+                    assert g.method == "loser" and g.decider != before.winner
+                assert g.first == g.decider
+    conceded = matches[2]  # its a conceded games 1 and 3, its b game 2: b wins 2-1, each loser playing first next
+    assert [(g.winner, g.end_reason, g.first) for g in conceded.games] == [
+        (conceded.b, "concession", conceded.games[0].first), (conceded.a, "concession", conceded.a),
+        (conceded.b, "concession", conceded.b)]  # fmt: skip
+    assert (conceded.wins_a, conceded.wins_b, conceded.winner) == (1, 2, conceded.b)
+    first = matches[1].games[0]
+    assert first.winner != loser and first.winner in (judged_table.a, judged_table.b)
+    assert read_log(store.folder / first.log).judged[-1].record.kind == "game_loss"
+
+    # the desk's and the public page's standings are the record's, and the database's after ingest
+    standings = lib.current_standings(store)
+    want = [(s.rank, names[s.player], s.points) for s in standings]
+    assert [(s["rank"], s["name"], s["points"]) for s in done["standings"]] == want
+    public = call(running, "/api/event", token="")[1]
+    assert [(s["rank"], s["name"], s["points"]) for s in public["standings"]] == want
+    db = tmp_path / "annals.duckdb"
+    ingested = subprocess.run([ANNALS, "ingest", str(store.folder), "--db", str(db), "-q"], capture_output=True,
+                              text=True)  # fmt: skip
+    assert ingested.returncode == 0, ingested.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT player_id, rank, points FROM standings ORDER BY rank").fetchall()
+    assert rows == [(s.player, s.rank, s.points) for s in standings]
+    games = sum(len(m.games) for m in matches.values())
+    assert con.execute("SELECT count(*) FROM match_games").fetchall()[0][0] == games
+    assert con.execute("SELECT count(*) FROM interventions WHERE kind = 'game_loss'").fetchall()[0][0] == 1
