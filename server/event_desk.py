@@ -300,7 +300,7 @@ class EventDesk:
             row["state"] = match.state
         if match is not None and match.error:
             row["error"] = match.error
-        if private and match is not None and match.table_id and result is None:
+        if private and match is not None and match.table_id and result is None and not match.paper:
             row["spectate"] = f"/play/{match.table_id}?token={match.spectators}"
         return row
 

@@ -38,7 +38,7 @@ function stateCell(t) {
 }
 
 function resultCell(t) {
-  if (t.state !== "paper") return document.createTextNode(t.result ? `${t.result}${t.winner ? ` (${t.winner})` : ""}` : "");
+  if (t.state !== "paper") return document.createTextNode(t.result ? `${t.result}${t.winner ? ` · ${t.winner} wins` : " · drawn"}` : "");
   const form = document.createElement("form");
   const input = document.createElement("input");
   input.placeholder = "2-1";
@@ -81,7 +81,8 @@ async function refresh() {
   }
   document.getElementById("title").textContent = `${view.event} · organiser's desk`;
   document.getElementById("round").textContent = roundLine(view);
-  document.getElementById("left").textContent = view.round ? (view.ended ? "time called" : clockText(view.seconds_left)) : "no round";
+  document.getElementById("left").textContent = !view.round ? "no round" : view.complete ? "every result is in" :
+    view.ended ? "time called" : clockText(view.seconds_left);
   fill(document.getElementById("tables"), view.tables.map((t) => [t.table, t.a, t.b, stateCell(t), resultCell(t), watch(t), actions(t)]));
   standings(document.getElementById("standings"), view.standings);
   const players = document.getElementById("players");

@@ -22,6 +22,14 @@ function wrap(node) {
 
 export function standings(body, rows) {
   fill(body, rows.map((s) => [s.rank, s.name, s.points, s.record, s.omw, s.gw]));
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = cell("no results yet");
+    td.colSpan = 6;
+    tr.append(td);
+    body.replaceChildren(tr);
+  }
 }
 
 export function clockText(seconds) {

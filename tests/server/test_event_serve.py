@@ -9,11 +9,8 @@ import json
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
@@ -25,93 +22,30 @@ from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
 from annals.engine.tournament.verify import verify_event
 from annals.schemas.logfile import read_log
-from tests.serverkit import Running, play_seat, server
+from tests.eventkit import ORGANISER, Player, call, desk, wait_for
+from tests.serverkit import Running, server
 
-ORGANISER = "organiser-token-for-the-test-0123456789"
 ANNALS = str(Path(sys.executable).parent / "annals")
 runner = CliRunner()
 
 
-def call(running: Running, path: str, body: Any = None, token: str = ORGANISER, raw: bytes | None = None) -> Any:
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(running.base + path, data=data, method="POST" if data is not None else "GET")
-    request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"{}")
-
-
-def new_round(folder: Path, players: int = 8) -> EventStore:
+def new_event(folder: Path, players: int = 8, *, pair: bool = True) -> EventStore:
     made = runner.invoke(app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "1", "--seed", "11",
                                "--max-turns", "30"])  # fmt: skip
     assert made.exit_code == 0, made.output
     store = EventStore.open(folder)
     lib.fill_with_bots(store, players)
-    loop.pair_next(store)
+    if pair:
+        loop.pair_next(store)
     return store
 
 
 @pytest.fixture
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Running, EventStore]]:
-    store = new_round(tmp_path / "spring")
+    store = new_event(tmp_path / "spring")
     monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
     with server(tmp_path / "data", "--event", str(store.folder), "--paper", "4", "--game-clock", "600") as s:
         yield s, store
-
-
-class Player(threading.Thread):
-    """A player on their own link: asks /api/me for the game to play, plays it (random answers over the table's
-    WebSocket), and again until the match is over; before game 2 it waits for ``hold`` if given; it concedes the
-    games numbered in ``concede`` after five answers (a decided game: random play reaches the turn cap)."""
-
-    def __init__(self, running: Running, token: str, seed: int, hold: threading.Event | None = None,
-                 concede: tuple[int, ...] = ()):  # fmt: skip
-        super().__init__(daemon=True)
-        self.running, self.token, self.seed, self.hold, self.concede = running, token, seed, hold, concede
-        self.played: list[str] = []
-        self.error = ""
-        self.stop = threading.Event()
-
-    def run(self) -> None:
-        try:
-            while not self.stop.is_set():
-                status, me = call(self.running, f"/api/me?token={self.token}", token="")
-                assert status == 200, me
-                table = me["table"]
-                if not table or table in self.played:
-                    time.sleep(0.05)
-                    continue
-                if me["game"] >= 2 and self.hold is not None:
-                    self.hold.wait(60)
-                with self.running.socket(table, self.token) as ws:
-                    if me["game"] in self.concede:
-                        got = play_seat(ws, self.seed, stop_after=5, timeout=60)
-                        if got[-1]["type"] != "close":
-                            ws.send(json.dumps({"type": "concede"}))
-                            play_seat(ws, self.seed, timeout=60)
-                    else:
-                        play_seat(ws, self.seed + len(self.played), timeout=60)
-                self.played.append(table)
-        except Exception as exc:  # reported by the test
-            self.error = repr(exc)
-
-
-def desk(running: Running) -> dict[str, Any]:
-    status, view = call(running, "/api/desk")
-    assert status == 200, view
-    return dict(view)
-
-
-def wait_for(running: Running, check: Any, timeout: float = 240) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = desk(running)
-        if check(view):
-            return view
-        time.sleep(0.1)
-    raise AssertionError(f"not reached in {timeout} s: {desk(running)}")
 
 
 def test_a_round_of_three_online_tables_and_one_on_paper_with_a_judges_game_loss_M9_022(
