@@ -7,10 +7,12 @@ end; ``play_match`` then signs and reads it, decides whether another game is pla
 (R-EVT-02; online the decider plays first, R-EVT-12; MORANA's seats swap, R-EVT-03), and the match's result and
 games go into the event's record (``rounds.report``), where ``annals event verify`` finds them.
 
-Every registered player has a personal token, shown once at start (and on the desk): it opens their seat at every
-table of theirs (the seats' token hashes are the player's), and ``/me?token=T`` leads them to the game they are to
-play. The organiser's token opens the desk; a pairing may be played on paper instead (before its first game has
-begun), its result typed at the desk through the same ``rounds.report``.
+Every registered player has a personal token, printed at start and on the desk, kept in the server's data folder
+(``DATA/events/EVENT_ID.json``) so that a restart keeps the links: it opens their seat at every table of theirs
+(the seats' token hashes are the player's), and ``/me?token=T`` leads them to the game they are to play. After a
+restart, a game that was being played is set aside (under ``torn/``, recorded) and played again from its start:
+games finished before it stand. The organiser's token opens the desk; a pairing may be played on paper instead
+(before its first game has begun), its result typed at the desk through the same ``rounds.report``.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ import msgspec
 
 from annals.engine.core import Ruleset
 from annals.engine.registry import get_ruleset
-from annals.engine.table import LiveTable
+from annals.engine.table import LiveTable, open_path
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.event import current_standings, drop, resolve_player
 from annals.engine.tournament.match import MatchContext
 from annals.engine.tournament.play import play_and_report
 from annals.engine.tournament.record import EventArgumentError, EventError
-from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.store import EventStore, atomic_write
 from annals.schemas.event import TOP, Pairing
 from annals.schemas.header import LogHeader
 from annals.server.store import TableRecord, new_table_id, new_token, token_hash
@@ -80,13 +82,28 @@ class EventDesk:
         self.organiser_token = organiser_token or new_token()
         self.clock_s = clock_s
         self.paper_tables = set(paper)  # tables of the round under way the organiser plays on paper from the start
-        self.tokens = {p.id: new_token() for p in self.store.players()}
+        self.tokens = self._tokens(server.store.folder.parent / "events" / f"{self.store.config().event_id}.json")
         self.matches: dict[tuple[int, int], ServedMatch] = {}
         self.seats: dict[str, ServedMatch] = {}  # player id -> the match they are playing now
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lock = threading.Lock()  # the desk's own acts, one at a time (the match threads have their stores)
 
     # ------------------------------------------------------------------ who is who
+
+    def _tokens(self, path: Path) -> dict[str, str]:
+        """Each registered player's token: those given before (kept in the server's data folder, readable by its
+        owner only, so that a restarted server keeps every player's link), a new one for a player without."""
+        kept: dict[str, str] = {}
+        if path.is_file():
+            with contextlib.suppress(msgspec.DecodeError):
+                kept = msgspec.json.decode(path.read_bytes(), type=dict[str, str])
+        tokens = {p.id: kept.get(p.id) or new_token() for p in self.store.players()}
+        if tokens != kept:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch(mode=0o600)
+            atomic_write(path, msgspec.json.encode(tokens))
+            path.chmod(0o600)
+        return tokens
 
     def is_organiser(self, token: str) -> bool:
         return bool(token) and hmac.compare_digest(token.encode(), self.organiser_token.encode())
@@ -160,6 +177,8 @@ class EventDesk:
         assert self.loop is not None
         if match.paper:
             raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
+        # the time a question of a game set aside had been open (a restart): that game is played again from its start
+        open_path(path).unlink(missing_ok=True)
         opened = asyncio.run_coroutine_threadsafe(self._open_table(match, ruleset, header, path), self.loop)
         table = opened.result()
         asyncio.run_coroutine_threadsafe(table.done.wait(), self.loop).result()

@@ -23,7 +23,7 @@ from annals.engine.tournament.store import EventStore
 from annals.engine.tournament.verify import verify_event
 from annals.schemas.logfile import read_log
 from tests.eventkit import ORGANISER, Player, call, desk, wait_for
-from tests.serverkit import Running, server
+from tests.serverkit import Running, server, stop
 
 ANNALS = str(Path(sys.executable).parent / "annals")
 runner = CliRunner()
@@ -156,3 +156,52 @@ def test_a_round_of_three_online_tables_and_one_on_paper_with_a_judges_game_loss
     games = sum(len(m.games) for m in matches.values())
     assert con.execute("SELECT count(*) FROM match_games").fetchall()[0][0] == games
     assert con.execute("SELECT count(*) FROM interventions WHERE kind = 'game_loss'").fetchall()[0][0] == 1
+
+
+def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_desk_refuses_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_event(tmp_path / "spring", 4)
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    data = tmp_path / "data"
+    pairing = store.rounds()[0].pairings[0]
+    with server(data, "--event", str(store.folder)) as running:
+        links = {p["id"]: p["link"] for p in desk(running)["players"]}
+        tokens = {pid: link.split("token=")[1] for pid, link in links.items()}
+        # hostile input, each refused with a named error and a 4xx, never a traceback
+        assert call(running, "/api/desk", token="nope") == (401, {"error": "the organiser's token is wrong or missing"})
+        assert call(running, "/api/me?token=nope", token="")[0] == 403
+        status, refused = call(running, "/api/desk/clock", {"action": "pause"})
+        assert (status, refused["error"]) == (400, "clock action 'pause': give start or end")
+        status, refused = call(running, "/api/desk/clock", raw=b'{"action": "start", "minutes": -5}')
+        assert (status, refused["error"]) == (400, "minutes: expected int >= 1"), refused
+        status, refused = call(running, "/api/desk/paper", raw=b"\xff\xfe not json")
+        assert status == 400 and "error" in refused
+        status, refused = call(running, "/api/desk/drop", {"player": "nobody"})
+        assert status == 400 and "no player 'nobody' in this event" in refused["error"], refused
+        status, refused = call(running, "/api/desk/pair", {})
+        assert status == 409 and "error" in refused  # round 1 has no result yet
+        # game 1 of table 1 begins: both players sit down and answer a few questions; then the server is killed
+        table = call(running, f"/api/me?token={tokens[pairing.a]}", token="")[1]["table"]
+        sockets = [running.socket(table, tokens[pid]) for pid in (pairing.a, pairing.b)]
+        wait_for(running, lambda v: v["tables"][0]["state"] == "game 1")
+        status, refused = call(running, "/api/desk/paper", {"table": 1})
+        assert status == 409 and "has begun its game 1" in refused["error"], refused
+        stop(running, kill=True)
+        for ws in sockets:
+            ws.close()
+    assert store.log_path(1, pairing.table, 1).exists()
+    with server(data, "--event", str(store.folder)) as running:
+        assert {p["id"]: p["link"] for p in desk(running)["players"]} == links  # the same links after a restart
+        people = [Player(running, tokens[pid], 3 + i, concede=(1, 2, 3)) for i, pid in enumerate(tokens)]
+        for person in people:
+            person.start()
+        done = wait_for(running, lambda v: v["complete"])
+        for person in people:
+            person.stop.set()
+            person.join(10)
+            assert not person.error, person.error
+    assert [t["state"] for t in done["tables"]] == ["finished", "finished"]
+    assert list((store.folder / "torn").rglob("*.log"))  # the interrupted game, set aside and recorded
+    verdict = verify_event(store.folder)
+    assert verdict.ok, verdict.problems
