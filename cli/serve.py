@@ -52,7 +52,7 @@ def serve(
 
     Example: annals serve --table "morana clash,glory human,heuristic"  # until stopped (Ctrl-C)
 
-    Example: annals serve --event spring  # the round under way of the event in ./spring, and its desk
+    Example: annals serve --event spring  # fails: no event folder spring here (annals event new makes one)
     """
     from annals.server.app import NewTable
     from annals.server.serve import serve as run
