@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,7 +36,7 @@ from annals.engine.tournament.event import current_standings, drop, resolve_play
 from annals.engine.tournament.match import MatchContext
 from annals.engine.tournament.play import play_and_report
 from annals.engine.tournament.record import EventArgumentError, EventError
-from annals.engine.tournament.store import EventStore, atomic_write
+from annals.engine.tournament.store import EventStore
 from annals.schemas.event import TOP, Pairing
 from annals.schemas.header import LogHeader
 from annals.server.store import TableRecord, new_table_id, new_token, token_hash
@@ -43,6 +44,19 @@ from annals.server.tables import Table
 
 WAITING, PLAYING, FINISHED, PAPER, FAILED = "waiting", "playing", "finished", "paper", "failed"
 DEFAULT_CLOCK_S = 25 * 60  # each player's time bank per game
+
+
+def tokens_path(data: Path, event_id: str) -> Path:
+    """Where a server keeps an event's players' tokens: ``DATA/events/EVENT_ID.json`` (owner-only)."""
+    return data / "events" / f"{event_id}.json"
+
+
+def read_tokens(path: Path) -> dict[str, str]:
+    """The players' tokens kept at ``path`` (none if it is missing or unreadable)."""
+    if path.is_file():
+        with contextlib.suppress(msgspec.DecodeError):
+            return msgspec.json.decode(path.read_bytes(), type=dict[str, str])
+    return {}
 
 
 class MovedToPaper(EventError):
@@ -82,7 +96,8 @@ class EventDesk:
         self.organiser_token = organiser_token or new_token()
         self.clock_s = clock_s
         self.paper_tables = set(paper)  # tables of the round under way the organiser plays on paper from the start
-        self.tokens = self._tokens(server.store.folder.parent / "events" / f"{self.store.config().event_id}.json")
+        self.tokens_path = tokens_path(server.store.folder.parent, self.store.config().event_id)
+        self.tokens = self._tokens(self.tokens_path)
         self.matches: dict[tuple[int, int], ServedMatch] = {}
         self.seats: dict[str, ServedMatch] = {}  # player id -> the match they are playing now
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -93,16 +108,16 @@ class EventDesk:
     def _tokens(self, path: Path) -> dict[str, str]:
         """Each registered player's token: those given before (kept in the server's data folder, readable by its
         owner only, so that a restarted server keeps every player's link), a new one for a player without."""
-        kept: dict[str, str] = {}
-        if path.is_file():
-            with contextlib.suppress(msgspec.DecodeError):
-                kept = msgspec.json.decode(path.read_bytes(), type=dict[str, str])
+        kept = read_tokens(path)
         tokens = {p.id: kept.get(p.id) or new_token() for p in self.store.players()}
-        if tokens != kept:
+        if tokens != kept:  # written whole, and never readable by others, not even for a moment
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.touch(mode=0o600)
-            atomic_write(path, msgspec.json.encode(tokens))
-            path.chmod(0o600)
+            tmp = path.with_name(f".{path.name}.tmp")
+            with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+                f.write(msgspec.json.encode(tokens))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
         return tokens
 
     def is_organiser(self, token: str) -> bool:
@@ -186,6 +201,8 @@ class EventDesk:
             raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
 
     async def _open_table(self, match: ServedMatch, ruleset: Ruleset[Any], header: LogHeader, path: Path) -> Table:
+        if match.paper:  # moved to paper while this was on its way to the loop
+            raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
         info = header.tournament
         assert info is not None
         seats = list(info.player_ids)
@@ -253,6 +270,7 @@ class EventDesk:
         """Pair the next round and open its tables."""
         with self.lock:
             rnd = loop.pair_next(self.store)
+        self.tokens = self._tokens(self.tokens_path)  # a late entry's link
         self.paper_tables = set()
         self.open_round()
         return rnd.number

@@ -191,6 +191,8 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
         for ws in sockets:
             ws.close()
     assert store.log_path(1, pairing.table, 1).exists()
+    kept = data / "events" / f"{store.config().event_id}.json"
+    assert kept.stat().st_mode & 0o077 == 0  # the players' tokens: the server's owner alone reads them
     with server(data, "--event", str(store.folder)) as running:
         assert {p["id"]: p["link"] for p in desk(running)["players"]} == links  # the same links after a restart
         people = [Player(running, tokens[pid], 3 + i, concede=(1, 2, 3)) for i, pid in enumerate(tokens)]
@@ -202,6 +204,13 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
             person.join(10)
             assert not person.error, person.error
     assert [t["state"] for t in done["tables"]] == ["finished", "finished"]
+    printed = runner.invoke(app, ["event", "pairings", str(store.folder), "--by", "name", "--format", "csv",
+                                  "--links", "http://desk.example:8765/", "--data", str(data)])  # fmt: skip
+    assert printed.exit_code == 0, printed.output
+    names = {p.id: p.name for p in store.players()}
+    rows = {line.split(",")[0]: line.split(",")[-1] for line in printed.output.splitlines()[1:]}
+    assert rows == {names[pid]: f"http://desk.example:8765{link}" for pid, link in links.items()}
+    assert runner.invoke(app, ["event", "pairings", str(store.folder), "--links", "http://x"]).exit_code == 2
     assert list((store.folder / "torn").rglob("*.log"))  # the interrupted game, set aside and recorded
     verdict = verify_event(store.folder)
     assert verdict.ok, verdict.problems
