@@ -55,6 +55,13 @@ def test_the_desk_pairs_a_round_watches_it_and_takes_a_paper_result_R_EVT_12(
 
     tokens = {p["id"]: p["link"].split("token=")[1] for p in desk(running)["players"]}
     online = [pid for pid in tokens if pid not in (pairings[3].a, pairings[3].b)]
+    mine = tab.context.new_page()  # a player's own link: their name, their game, a link to its table
+    mine.goto(f"{running.base}/me?token={tokens[pairings[0].a]}")
+    mine.get_by_test_id("next").filter(has_text=f"game 1 against {names[pairings[0].b]}").wait_for()
+    assert mine.get_by_test_id("who").inner_text() == names[pairings[0].a]
+    assert mine.get_by_role("link", name="play it").get_attribute("href").endswith(f"token={tokens[pairings[0].a]}")
+    mine.screenshot(path=str(tmp_path / "me.png"))
+    mine.close()
     people = [Player(running, tokens[pid], 7 + i, concede=(1, 2, 3)) for i, pid in enumerate(online)]
     for person in people:
         person.start()
