@@ -181,6 +181,8 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
         assert status == 400 and "no player 'nobody' in this event" in refused["error"], refused
         status, refused = call(running, "/api/desk/pair", {})
         assert status == 409 and "error" in refused  # round 1 has no result yet
+        assert call(running, "/api/desk/drop", {"player": pairing.a, "reason": "went home"}) == (
+            200, {"dropped": pairing.a})  # fmt: skip
         # game 1 of table 1 begins: both players sit down and answer a few questions; then the server is killed
         table = call(running, f"/api/me?token={tokens[pairing.a]}", token="")[1]["table"]
         sockets = [running.socket(table, tokens[pid]) for pid in (pairing.a, pairing.b)]
@@ -203,6 +205,10 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
             person.stop.set()
             person.join(10)
             assert not person.error, person.error
+        # the drop made before the restart: the player played the round out [R-EVT-08]
+        assert [p["dropped"] for p in desk(running)["players"] if p["id"] == pairing.a] == [True]
+        status, refused = call(running, "/api/desk/drop", {"player": pairing.b})
+        assert status == 409 and "ended" in refused["error"], refused  # the event has ended
     assert [t["state"] for t in done["tables"]] == ["finished", "finished"]
     printed = runner.invoke(app, ["event", "pairings", str(store.folder), "--by", "name", "--format", "csv",
                                   "--links", "http://desk.example:8765/", "--data", str(data)])  # fmt: skip
