@@ -262,6 +262,15 @@ def pairings(
     by: str = typer.Option("table", "--by", help="table (one line a table) or name (one line a player, A to Z)."),
     fmt: str = FORMAT,
     output: Path | None = OUTPUT,
+    links: str = typer.Option(
+        "",
+        "--links",
+        help="With --by name: each player's own link at the server that serves the event (annals serve --event), "
+        "this address first (http://HOST:PORT); the links are read from the server's data folder (--data).",
+    ),
+    data: Path | None = typer.Option(
+        None, "--data", help="With --links: the server's data folder (default: ANNALS_HOME/server)."
+    ),
 ) -> None:
     """A round's pairings, by table or by name (the list for the wall).
 
@@ -269,12 +278,23 @@ def pairings(
     """
     from annals.engine.tournament.store import EventStore
     from annals.queries.tournament import BY, pairings_frame
+    from annals.schemas.files import annals_home
+    from annals.server.event_desk import read_tokens, tokens_path
 
     if by not in BY:
         fail(f"--by {by!r}: choose table or name", code=2)
+    if links and by != "name":
+        fail("--links: a link is a player's; give --by name", code=2)
     with reported():
         store = EventStore.open(folder)
-        frame = pairings_frame(store, round_no, by)
+        personal = None
+        if links:
+            kept = read_tokens(tokens_path(data or annals_home() / "server", store.config().event_id))
+            if not kept:
+                fail(f"--links: no links kept for this event in {data or annals_home() / 'server'}; start "
+                     "'annals serve --event' on it (with the same --data) first", code=1)  # fmt: skip
+            personal = {pid: f"{links.rstrip('/')}/me?token={token}" for pid, token in kept.items()}
+        frame = pairings_frame(store, round_no, by, personal)
         number = round_no or len(store.rounds())
         _emit(frame, fmt, output, f"Round {number} pairings by {by}")
 

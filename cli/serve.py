@@ -35,10 +35,24 @@ def serve(
     clock_mark: float = typer.Option(
         1.0, "--clock-mark", min=0.01, help="Seconds between writes of a person's thinking time beside the log."
     ),
+    event: Path | None = typer.Option(
+        None,
+        "--event",
+        help="An event folder: its round under way is played here, a match table per pairing, with the "
+        "organiser's desk at /desk and the public page at /event; each player's link is printed.",
+    ),
+    paper: list[int] = typer.Option(
+        [], "--paper", help="With --event: a table of the round played on paper (result typed at the desk)."
+    ),
+    game_clock: int = typer.Option(
+        1500, "--game-clock", min=0, help="With --event: each player's time bank per game, in seconds (0: none)."
+    ),
 ) -> None:
     """Serve tables over WebSocket (and the browser client); open games resume from their live logs.
 
     Example: annals serve --table "morana clash,glory human,heuristic"  # until stopped (Ctrl-C)
+
+    Example: annals serve --event spring  # fails: no event folder spring here (annals event new makes one)
     """
     from annals.server.app import NewTable
     from annals.server.serve import serve as run
@@ -59,6 +73,9 @@ def serve(
             keep_s=keep_finished,
             mark_s=clock_mark,
             grace_s=grace,
+            event=event,
+            paper=tuple(paper),
+            clock_s=game_clock,
         )
 
 

@@ -4,6 +4,8 @@ the terminal. People by name everywhere (the id beside it where two people could
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
+from typing import Any
 
 import polars as pl
 from rich.console import Console
@@ -69,9 +71,12 @@ def result_text(state: EventState, number: int, table: int) -> str:
     return text + (" (corrected)" if o is not None else "")
 
 
-def pairings_frame(store: EventStore, number: int | None = None, by: str = "table") -> pl.DataFrame:
+def pairings_frame(
+    store: EventStore, number: int | None = None, by: str = "table", links: Mapping[str, str] | None = None
+) -> pl.DataFrame:
     """A round's pairings (the last paired by default): by table (one row a table), or by name (one row a
-    player, alphabetical, with their table and opponent: what the wall shows)."""
+    player, alphabetical, with their table and opponent: what the wall shows); ``links`` (player id -> their
+    personal link at the server, by name only) adds a ``link`` column."""
     state = store.state()
     if not state.rounds:
         raise EventError("no round is paired yet: pair round 1 with 'annals event pair'")
@@ -99,10 +104,11 @@ def pairings_frame(store: EventStore, number: int | None = None, by: str = "tabl
         if p.b:
             rows.append((names[p.b], p.table, names[p.a], p.b))
     rows.sort(key=lambda r: (r[0].casefold(), r[3]))
-    return pl.DataFrame(
-        {"player": [r[0] for r in rows], "table": [r[1] for r in rows], "opponent": [r[2] for r in rows]},
-        schema_overrides={"table": pl.Int32},
-    )
+    columns: dict[str, list[Any]] = {"player": [r[0] for r in rows], "table": [r[1] for r in rows],
+                                     "opponent": [r[2] for r in rows]}  # fmt: skip
+    if links is not None:
+        columns["link"] = [links.get(r[3], "") for r in rows]
+    return pl.DataFrame(columns, schema_overrides={"table": pl.Int32})
 
 
 def players_frame(store: EventStore) -> pl.DataFrame:

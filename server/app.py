@@ -335,7 +335,9 @@ def _asked(table: Table, seat: int) -> int:
     return decide.decision if decide is not None and decide.player == seat else -1
 
 
-def build_app(server: Server, lifespan: Any = None) -> Starlette:
+def build_app(server: Server, lifespan: Any = None, extra: list[Route] | None = None) -> Starlette:
+    """The application; ``extra``: more routes (the event's desk and pages, ``desk_app.desk_routes``)."""
+
     async def index(request: Request) -> Response:
         return FileResponse(WEB / "index.html", media_type="text/html")
 
@@ -461,6 +463,7 @@ def build_app(server: Server, lifespan: Any = None) -> Starlette:
         Route("/replay/{table}", replay),
         Route("/log/{table}", story),
         WebSocketRoute("/ws/{table}", seat_socket),
+        *(extra or []),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

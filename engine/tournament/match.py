@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import Ruleset
 from annals.engine.rng import Rng
@@ -127,14 +129,29 @@ def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, see
         return bye_record(number, stage, pairing, cfg.max_turns)
     a, b = pairing.a, pairing.b
     need = cfg.best_of // 2 + 1
-    wins = {a: 0, b: 0}
-    draws = 0
     games: list[GameRecord] = []
+    seen: list[tuple[int, int]] = []  # each game's log as last read (size, mtime): read again when it changes
     lots = Rng(derived_seed(cfg.seed, "lots", number, pairing.table))
     decider = (a, b)[lots.below(2)]
     no_first = ctx.ruleset.schema.name in NO_FIRST_PLAYER
 
+    def tally() -> tuple[dict[str, int], int]:
+        """Game wins and draws so far, each game's result as it stands: a judge's game loss or override on a game
+        already played (``annals judge`` while the match goes on, R-EVT-07) counts from the next game on."""
+        for i, g in enumerate(games):
+            path = ctx.store.folder / g.log
+            if _stat(path) != seen[i]:
+                with contextlib.suppress(TruncatedLogError, CorruptLogError):  # being written: read it next time
+                    log = read_log(path)
+                    seat, reason = log.result
+                    winner = g.seats[seat] if seat >= 0 else ""
+                    games[i] = msgspec.structs.replace(g, winner=winner, end_reason=reason, digest=log.digest)
+                    seen[i] = _stat(path)
+        wins = {a: sum(g.winner == a for g in games), b: sum(g.winner == b for g in games)}
+        return wins, sum(not g.winner for g in games)
+
     def more_games() -> bool:
+        wins = tally()[0]
         if max(wins.values()) >= need:
             return False
         if len(games) < cfg.best_of:
@@ -161,12 +178,10 @@ def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, see
         path = ctx.store.log_path(number, pairing.table, g)
         winner_seat, reason, turns, digest = ctx.recorded_game(header, path)
         winner = seats[winner_seat] if winner_seat >= 0 else ""
-        if winner:
-            wins[winner] += 1
-        else:
-            draws += 1
         rel = str(path.relative_to(ctx.store.folder))
         games.append(GameRecord(g, rel, header.game_id, seats, first_id, who, method, winner, reason, turns, digest))
+        seen.append(_stat(path))
+    wins, draws = tally()
     if wins[a] != wins[b]:
         winner = a if wins[a] > wins[b] else b
         ended = "games" if max(wins.values()) >= need else "time"
@@ -175,3 +190,8 @@ def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, see
     else:
         winner, ended = "", "time"
     return MatchRecord(number, stage, pairing.table, a, b, games, wins[a], wins[b], draws, winner, ended, cfg.max_turns)
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns

@@ -8,7 +8,7 @@ game's log is whole, and a game whose log a kill tore is set aside and played ag
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from annals.engine.registry import get_ruleset
 from annals.engine.tournament import rounds as loop
@@ -17,7 +17,7 @@ from annals.engine.tournament.match import FirstChooser, GamePlayer, MatchContex
 from annals.engine.tournament.record import EventError
 from annals.engine.tournament.standings import Standing
 from annals.engine.tournament.store import EventStore
-from annals.schemas.event import TOP, Outcome, Round
+from annals.schemas.event import TOP, MatchRecord, Outcome, Pairing, Round
 
 Progress = Callable[[int, int, str], None]  # (matches done, matches expected, what is being played)
 
@@ -57,18 +57,20 @@ def play_round(
             continue
         if on_match is not None:
             on_match(f"round {number} table {pairing.table}")
-        m = play_match(ctx, number, rnd.stage, pairing, seeds)
-        advanced = m.winner if m.ended == "seed" else ""
-        loop.report(
-            store,
-            number,
-            pairing.table,
-            Outcome(m.wins_a, m.wins_b, m.draws),
-            games=m.games,
-            ended=m.ended,
-            advanced=advanced,
-        )
+        play_and_report(ctx, number, rnd.stage, pairing, seeds)
     return rnd
+
+
+def play_and_report(
+    ctx: MatchContext, number: int, stage: str, pairing: Pairing, seeds: Mapping[str, int]
+) -> MatchRecord:
+    """Play one match (``match.play_match``: bots here, people at the server's tables with ``annals serve
+    --event``) and report it in the event's record with its games: the one path from a match to its result."""
+    m = play_match(ctx, number, stage, pairing, seeds)
+    advanced = m.winner if m.ended == "seed" else ""
+    outcome = Outcome(m.wins_a, m.wins_b, m.draws)
+    loop.report(ctx.store, number, pairing.table, outcome, games=m.games, ended=m.ended, advanced=advanced)
+    return m
 
 
 def run_event(
