@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def demo(
         out.print(line, markup=False)
     cols = width()
     for r in result.reports:
-        out.print(f"\n== {r.title} ({r.name})\n{r.sample}", markup=False)
+        out.print(f"\n== {r.title} ({r.name})\n" + "\n".join(textwrap.wrap(r.sample, max(cols, 40))), markup=False)
         layout = table_for(r.name)
         whole = layout is not None or r.frame.height <= DEMO_ROWS
         shown = (layout or compact_table)(r.frame if whole else r.frame.head(DEMO_ROWS), cols)

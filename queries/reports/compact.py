@@ -6,6 +6,8 @@ column instead). ``annals report NAME`` shows them all.
 
 from __future__ import annotations
 
+import textwrap
+
 import polars as pl
 
 GAP = "  "
@@ -80,5 +82,5 @@ def compact_table(frame: pl.DataFrame, width: int) -> str:
     out = ["; ".join(shared)] if shared else []
     out += [line(names)] + [line(r) for r in rows]
     if shown < len(names):
-        out.append(f"(not shown here: {', '.join(names[shown:])})")
+        out += textwrap.wrap(f"(not shown here: {', '.join(names[shown:])})", max(width, 20))
     return "\n".join(out)
