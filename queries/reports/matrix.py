@@ -30,6 +30,7 @@ MATRICES: dict[str, MatrixSpec] = {
     "deck_matrix": MatrixSpec("deck", "opponent", "win_rate", "games", "deck_win_rate", "deck_games", "side"),
 }
 ROW_CHARS = 16  # a row name is cut to this
+MIN_LABEL = 8  # ... or to as few as this, to keep the matrix in one block
 MIN_CELL = 7  # "100% 99" fits in 7
 MAX_CELL = 12  # a cell wider than its numbers, to show its column's name whole
 MISSING = "·"  # a pairing with no games (or fewer than --min-games)
@@ -83,7 +84,10 @@ def _one(frame: pl.DataFrame, spec: MatrixSpec, width: int) -> list[str]:
     cell = min(MAX_CELL, max(fit, max((len(str(c)) for c in cols), default=fit)))
     if label + 1 + (len(cols) + bool(totals)) * (cell + 1) > width:  # names cut to the numbers' width
         cell = fit
-    per_block = max(1, (width - label - 1 - (cell + 1 if totals else 0)) // (cell + 1))
+    need = (len(cols) + bool(totals)) * (cell + 1)
+    if label + need > width >= MIN_LABEL + need:  # row names cut further rather than the matrix cut in two
+        label = width - need
+    per_block = max(1, (width - label - (cell + 1 if totals else 0)) // (cell + 1))
     out: list[str] = []
     for start in range(0, len(cols), per_block):
         block = cols[start : start + per_block]
