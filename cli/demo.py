@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from annals.cli.position import render_board
 from annals.cli.query import width
 from annals.schemas.files import annals_home
 
-DEMO_ROWS = 12  # rows shown of each report but the deck matrix, which is shown whole
+DEMO_ROWS = 12  # rows shown of each report but a matrix (the deck matrix), which is shown whole
 
 
 @app.command()
@@ -32,7 +33,8 @@ def demo(
     Example: annals demo --games 8 --dir demo
     """
     from annals.queries.demo import run_demo
-    from annals.queries.reports.output import table
+    from annals.queries.reports.compact import compact_table
+    from annals.queries.reports.matrix import table_for
 
     start = time.perf_counter()
     where = folder if folder is not None else annals_home() / "demo"
@@ -43,9 +45,11 @@ def demo(
         out.print(line, markup=False)
     cols = width()
     for r in result.reports:
-        out.print(f"\n== {r.title} ({r.name})\n{r.sample}", markup=False)
-        whole = r.name == "deck_matrix" or r.frame.height <= DEMO_ROWS
-        out.print(table(r.frame if whole else r.frame.head(DEMO_ROWS), cols), markup=False)
+        out.print(f"\n== {r.title} ({r.name})\n" + "\n".join(textwrap.wrap(r.sample, max(cols, 40))), markup=False)
+        layout = table_for(r.name)
+        whole = layout is not None or r.frame.height <= DEMO_ROWS
+        shown = (layout or compact_table)(r.frame if whole else r.frame.head(DEMO_ROWS), cols)
+        out.print(shown, markup=False)
         if not whole:
             out.print(
                 f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: "

@@ -125,6 +125,7 @@ def report(
     """
     from annals.ingest.schema import open_database
     from annals.queries.reports.filters import Filters
+    from annals.queries.reports.matrix import table_for
     from annals.queries.reports.output import render
     from annals.queries.reports.run import run_report
 
@@ -159,7 +160,8 @@ def report(
             out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
         elif fmt == "csv":
             err.print(f"{result.title}: {result.sample}", markup=False)
-        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=inputs), output)
+        layout = table_for(name)
+        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=inputs, layout=layout), output)
         if plot is not None:
             from annals.queries.pictures.plots import write_plot
 

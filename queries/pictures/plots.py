@@ -56,32 +56,68 @@ def first_player(r: ReportResult) -> Any:
     return _win_rates(r.frame, "ruleset")
 
 
+def card_names(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with ``card``: each ``card_id``'s printed name in its ruleset's pool (the id where the pool has no
+    such card, or two cards share the name)."""
+    from annals.engine.registry import get_ruleset
+
+    names: dict[tuple[str, str], str] = {}
+    for ruleset in frame["ruleset"].unique().to_list():
+        try:
+            pool = get_ruleset(ruleset).cards()
+        except LookupError:
+            continue
+        taken = [c.name for c in pool.values()]
+        names.update({(ruleset, i): c.name for i, c in pool.items() if taken.count(c.name) == 1})
+    keys = list(zip(frame["ruleset"].to_list(), frame["card_id"].to_list(), strict=True))
+    return frame.with_columns(pl.Series("card", [names.get(k, k[1]) for k in keys], dtype=pl.String))
+
+
 def card_winrate(r: ReportResult) -> Any:
     frame = r.frame.filter(pl.col("games") > 0)
     top = frame.group_by("ruleset", "card_id").agg(pl.col("games").sum().alias("n"))
     keep = top.sort("n", descending=True).group_by("ruleset").head(TOP_CARDS).select("ruleset", "card_id")
-    frame = frame.join(keep, on=["ruleset", "card_id"])
-    return _win_rates(frame, "card_id", "context").facet(row="ruleset:N").resolve_scale(y="independent")
+    frame = card_names(frame.join(keep, on=["ruleset", "card_id"]))
+    frame = frame.with_columns(pl.col("context").str.replace_all("_", " "))  # opening_hand: "opening hand"
+    chart = _win_rates(frame, "card", "context")
+    return chart.facet(row=alt.Row("ruleset:N", title=None)).resolve_scale(y="independent")
+
+
+CELL = 58  # a heat-map cell's side in pixels: room for "100%" over "12 games" at the default size
 
 
 def deck_matrix(r: ReportResult) -> Any:
-    frame = r.frame.filter(pl.col("games") > 0).with_columns(
-        (pl.col("win_rate") * 100).round(0).cast(pl.Int64).cast(pl.Utf8).alias("label")
+    """One heat map per ruleset: a cell per deck pairing, its win rate in large type over its games in small, in
+    white where the colour is dark; a mirror (split by seat in the report) is seat 0's record."""
+    frame = r.frame.filter((pl.col("games") > 0) & pl.col("side").is_in(["either", "seat 0"]))
+    frame = frame.with_columns(
+        ((pl.col("win_rate") * 100).round(0).cast(pl.Int64).cast(pl.Utf8) + "%").alias("rate"),
+        (pl.col("games").cast(pl.Utf8) + pl.when(pl.col("games") == 1).then(pl.lit(" game")).otherwise(
+            pl.lit(" games"))).alias("sample"),
+        ((pl.col("win_rate") - 0.5).abs() > 0.28).alias("dark"),
+    )  # fmt: skip
+    axis = alt.Axis(labelFontSize=12, titleFontSize=13, labelLimit=160)
+    base = alt.Chart().encode(
+        x=alt.X("opponent:N", title="against", axis=alt.Axis(labelAngle=-40, **axis.to_dict())),
+        y=alt.Y("deck:N", title="deck", axis=axis),
     )
-    frame = frame.with_columns((pl.col("label") + "% of " + pl.col("games").cast(pl.Utf8)).alias("label"))
-    base = alt.Chart().encode(x=alt.X("opponent:N", title="against"), y=alt.Y("deck:N", title="deck"))
     scale = alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5)
-    cells = base.mark_rect().encode(
-        color=alt.Color("win_rate:Q", scale=scale, title="win rate"),
-        tooltip=["deck:N", "opponent:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%")],
+    cells = base.mark_rect(stroke="#fff", strokeWidth=1).encode(
+        color=alt.Color("win_rate:Q", scale=scale, title="win rate", legend=alt.Legend(format="%")),
+        tooltip=["deck:N", "opponent:N", "side:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%")],
     )
-    labels = base.mark_text(fontSize=11).encode(text="label:N")
-    return (
-        alt.layer(cells, labels, data=_rows(frame))
-        .properties(width=260, height=260)
-        .facet(column="ruleset:N")
-        .resolve_scale(x="independent", y="independent")
-    )
+    ink = alt.condition("datum.dark", alt.value("#fff"), alt.value("#111"))
+    rate = base.mark_text(fontSize=14, fontWeight="bold", dy=-7).encode(text="rate:N", color=ink)
+    sample = base.mark_text(fontSize=10, dy=10).encode(text="sample:N", color=ink)
+    maps = [
+        alt.layer(cells, rate, sample, data=_rows(part)).properties(
+            title=alt.TitleParams(part["ruleset"][0], fontSize=14, anchor="middle"),
+            width=alt.Step(CELL),
+            height=alt.Step(CELL - 12),
+        )
+        for part in frame.partition_by("ruleset", maintain_order=True)
+    ]  # side by side, not a facet: Vega-Lite cannot size a facet's cells by step with scales of their own
+    return alt.hconcat(*maps, spacing=40).resolve_scale(color="shared")
 
 
 def game_length(r: ReportResult) -> Any:

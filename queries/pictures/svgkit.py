@@ -12,6 +12,7 @@ A card the viewer may not identify is drawn as a back with no ``data-card`` and 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
 
@@ -58,6 +59,19 @@ STYLE = (
 @lru_cache(maxsize=8192)
 def esc(text: str) -> str:
     return escape(text, quote=True)
+
+
+def seats(players: tuple[str, ...]) -> tuple[str, str]:
+    """The two sides as the board says them: each player's name, ``p0``/``p1`` where the log names nobody."""
+    return (players[0] if players[:1] and players[0] else "p0", players[1] if players[1:2] and players[1] else "p1")
+
+
+_SITE_STEP = re.compile(r"\bsite(\d+)\b")
+
+
+def said(identifier: str) -> str:
+    """A step, phase, window or end reason in words (``attack.wave_step`` -> ``attack: wave step``)."""
+    return _SITE_STEP.sub(r"Site \1", identifier.replace(".", ": ").replace("_", " "))
 
 
 def clip(text: str, chars: int) -> str:

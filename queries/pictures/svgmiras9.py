@@ -26,6 +26,8 @@ from annals.queries.pictures.svgkit import (
     open_svg,
     panel,
     rect,
+    said,
+    seats,
     stat_cells,
     text,
 )
@@ -49,13 +51,14 @@ def render_lines(s: M9State, viewer: int | None, title: str, players: tuple[str,
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
     lines = [open_svg(WIDTH, HEIGHT, "miras9", view), STYLE, rect(0, 0, WIDTH, HEIGHT, "frame", 0)]
-    lines.append(text(12, 22, title or f"Miras 9 · turn {s.turn} · {s.step}", "title"))
+    lines.append(text(12, 22, title or f"Miras 9 · turn {s.turn} · {said(s.step)}", "title"))
     roles = _roles(s)
+    who = seats(players)
     for lane in range(3):
-        lines.extend(_lane(s, lane, top, bottom, roles))
+        lines.extend(_lane(s, lane, top, bottom, roles, who))
     for side, hand_y, strip_y in ((top, TOP_HAND_Y, TOP_STRIP_Y), (bottom, BOTTOM_HAND_Y, BOTTOM_STRIP_Y)):
         lines.extend(_player(s, side, viewer, hand_y, strip_y, players))
-    lines.extend(_panels(s))
+    lines.extend(_panels(s, who))
     lines.append(CLOSE_SVG)
     return lines
 
@@ -74,7 +77,7 @@ def _roles(s: M9State) -> dict[int, str]:
     return roles
 
 
-def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str]) -> list[str]:
+def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str], who: tuple[str, str]) -> list[str]:
     x = COL_X + lane * (COL_W + 6)
     w = s.wave
     waving = w is not None and w.lane == lane
@@ -84,34 +87,39 @@ def _lane(s: M9State, lane: int, top: int, bottom: int, roles: dict[int, str]) -
         text(x + COL_W / 2, MID_Y + 14, LANES[lane].upper() + ("  ⚔ wave" if waving else ""), "h mid"),
     ]
     for side, site_y, units_y in ((top, SITE_TOP_Y, UNITS_TOP_Y), (bottom, SITE_BOTTOM_Y, UNITS_BOTTOM_Y)):
-        out.append(_site(s, side, lane, x + 4, site_y))
+        out.append(_site(s, side, lane, x + 4, site_y, who[side]))
         here = [c for c in s.board if s.cards[c].loc == side * 3 + lane and not s.cards[c].host]
         out.extend(_units(s, here, x + 4, units_y, roles))
     return out
 
 
-def _site(s: M9State, side: int, lane: int, x: float, y: float) -> str:
+def _site(s: M9State, side: int, lane: int, x: float, y: float, owner: str) -> str:
     card = s.players[side].sites[lane] if side < len(s.players) else 0
     ship = ship_at(s, side * 3 + lane) if s.pool.ship_cids else 0
     # a Ship-Site there takes the Site's abilities: its own covers the Site, an enemy one contests it [M9-065]
     over = "" if not ship else ("covered" if s.cards[ship].ctrl == side else "contested")
     if not card:
-        return _site_line(side, lane, x, y, 0, "", 0, over)
+        return _site_line(side, lane, x, y, 0, "", 0, over, owner)
     d = defn(s, s.cards[card])
-    return _site_line(side, lane, x, y, card, d.name, d.gen, over)
+    return _site_line(side, lane, x, y, card, d.name, d.gen, over, owner)
 
 
 @lru_cache(maxsize=1024)
-def _site_line(side: int, lane: int, x: float, y: float, card: int, name: str, gen: int, over: str) -> str:
+def _site_line(side: int, lane: int, x: float, y: float, card: int, name: str, gen: int, over: str, owner: str) -> str:
     zone = f"site:{side}:{LANES[lane]}"
     cls = "site" + (f" {over}" if over else "")
     note = f" · {over.upper()}" if over else ""
     if not card:
         body = rect(0, 0, COL_W - 8, 38, cls) + text(8, 16, f"basic {LANES[lane]} position", "small")
-        body += text(8, 31, f"p{side}{note}", "h", SIDE_INK[side])
+        body += text(8, 31, clip(owner, 30) + note, "h", SIDE_INK[side])
         return group(x, y, f' data-zone="{zone}" data-side="{side}" data-basic="1"', body)
     body = rect(0, 0, COL_W - 8, 38, cls) + text(8, 16, clip(name, 34), "h")
-    body += text(8, 31, f"p{side} Site" + (f" · generates {gen}" if gen and over != "covered" else "") + note, "small")
+    body += text(
+        8,
+        31,
+        clip(owner, 24) + "'s Site" + (f" · generates {gen}" if gen and over != "covered" else "") + note,
+        "small",
+    )
     return group(x, y, card_attrs(card, zone, name), body)
 
 
@@ -221,7 +229,7 @@ def _player(
     if side >= len(s.players):
         return []
     pl = s.players[side]
-    who = f"p{side}" + (f" {players[side]}" if side < len(players) else "")
+    who = seats(players)[side]
     active = s.active == side and s.turn > 0
     leader = s.cards.get(pl.leader)
     lead: tuple[int, str, int, int] | None = None
@@ -293,35 +301,48 @@ def _name(s: M9State, card: int) -> str:
     return defn(s, cs).name if cs is not None else "?"
 
 
-def _panels(s: M9State) -> list[str]:
-    turn = [f"Turn {s.turn} · p{s.active} active" if s.turn else "Set-up", f"Phase {s.phase} · step {s.step}"]
+def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
+    def p(side: int) -> str:
+        return who[side] if side in (0, 1) else "nobody"
+
+    turn = [
+        f"Turn {s.turn} · {p(s.active)}'s turn" if s.turn else "Set-up",
+        f"Phase {said(s.phase)} · step {said(s.step)}",
+    ]
     if s.window:
-        turn.append(f"Window {s.window} · priority p{s.priority} ({s.passes} pass{'es' if s.passes != 1 else ''})")
+        passes = f"{s.passes} pass{'es' if s.passes != 1 else ''}"
+        turn.append(clip(f"Reactions {said(s.window)} · {p(s.priority)} may respond ({passes})", 56))
     if s.over:
-        turn.append("Game over: " + (f"p{s.winner} wins" if s.winner >= 0 else "no winner") + f" ({s.end_reason})")
+        turn.append(
+            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({said(s.end_reason)})"
+        )
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     w = s.wave
     if w is None:
         wave = ["no wave in progress", f"waves this game: {s.waves}"]
     else:
-        wave = [f"Wave {w.number} · {LANES[w.lane]} · p{w.attacker} attacks · step {w.step} of 7"]
+        wave = [clip(f"Wave {w.number} · {LANES[w.lane].upper()} · {p(w.attacker)} attacks · step {w.step} of 7", 56)]
         for c, t in zip(w.attackers, w.targets, strict=False):
-            aim = f"{_name(s, t)}" if t else f"p{1 - w.attacker}'s {LANES[w.lane]} Site position"
+            aim = f"{_name(s, t)}" if t else f"{p(1 - w.attacker)}'s {LANES[w.lane].upper()} Site"
             wave.append(clip(f"⚔ {_name(s, c)} → {aim}", 56))
         for c, t in zip(w.blockers, w.blocked, strict=False):
             wave.append(clip(f"⛨ {_name(s, c)} blocks {_name(s, t)}", 56))
     out.append(panel(PANEL_X, 126, PANEL_W, 170, "Attack wave", wave[:10], ' data-panel="wave"'))
-    out.append(_stack(s))
+    out.append(_stack(s, who))
     owed = len(s.bd_sources)
     if s.bd_player >= 0:
-        bd = [f"p{s.bd_player} pays {owed} point{'s' if owed != 1 else ''}: {s.bd_paid} paid, {owed - s.bd_paid} to go"]
+        bd = [
+            f"{p(s.bd_player)} pays {owed} point{'s' if owed != 1 else ''}: {s.bd_paid} paid, {owed - s.bd_paid} to go"
+        ]
         bd += [clip(f"from {name} × {s.bd_sources.count(c)}", 56) for c, name in _sources(s)]
     else:
         bd = ["none owed"]
     out.append(panel(PANEL_X, 540, PANEL_W, 84, "Battle Damage", bd[:4], f' data-panel="damage" data-owed="{owed}"'))
     if s.over:
-        verdict = f"p{s.winner} wins" if s.winner >= 0 else "no winner"
-        out.append(text(PANEL_X + PANEL_W / 2, 660, f"Game over · {verdict} · {s.end_reason}", "win mid"))
+        verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
+        out.append(
+            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {said(s.end_reason)}", 48), "win mid")
+        )
     return out
 
 
@@ -329,7 +350,7 @@ def _sources(s: M9State) -> list[tuple[int, str]]:
     return [(c, _name(s, c)) for c in dict.fromkeys(s.bd_sources)]
 
 
-def _stack(s: M9State) -> str:
+def _stack(s: M9State, who: tuple[str, str]) -> str:
     body = rect(0, 0, PANEL_W, 236, "panel") + text(8, 16, f"Reaction stack ({len(s.stack)})", "h")
     y = 32
     shown = list(reversed(s.stack))[:12]
@@ -337,7 +358,7 @@ def _stack(s: M9State) -> str:
     for i, item in enumerate(shown):
         what = _name(s, item.card) + (f" (ability {item.ability + 1})" if item.ability >= 0 else "")
         aim = f" → {_name(s, item.target)}" if item.target else ""
-        line = text(10, 11, clip(f"{'top ' if i == 0 else f'{i + 1}.  '}p{item.controller} {what}{aim}", 58))
+        line = text(10, 11, clip(f"{'top ' if i == 0 else f'{i + 1}.  '}{who[item.controller]}: {what}{aim}", 58))
         zone = "stack" if item.ability < 0 and item.card in on_stack else ""
         attrs = card_attrs(item.card, zone, _name(s, item.card)) if zone else f' data-item="{item.card}"'
         body += f'<g transform="translate(0,{y - 11})"{attrs}>{line}</g>'

@@ -27,6 +27,8 @@ from annals.queries.pictures.svgkit import (
     open_svg,
     panel,
     rect,
+    said,
+    seats,
     text,
 )
 from annals.schemas.records import instance_owner
@@ -44,12 +46,13 @@ def render_lines(s: MoranaState, viewer: int | None, title: str, players: tuple[
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
     lines = [open_svg(WIDTH, HEIGHT, "morana", view), STYLE, rect(0, 0, WIDTH, HEIGHT, "frame", 0)]
-    lines.append(text(12, 22, title or f"MORANA · turn {s.turn} · {s.step}", "title"))
+    lines.append(text(12, 22, title or f"MORANA · turn {s.turn} · {said(s.step)}", "title"))
+    who = seats(players)
     for site in range(SITES):
-        lines.extend(_site(s, site, top, bottom, viewer))
+        lines.extend(_site(s, site, top, bottom, viewer, who))
     for side, hand_y, strip_y in ((top, TOP_HAND_Y, TOP_STRIP_Y), (bottom, BOTTOM_HAND_Y, BOTTOM_STRIP_Y)):
         lines.extend(_player(s, side, viewer, hand_y, strip_y, players))
-    lines.extend(_panels(s, top, bottom))
+    lines.extend(_panels(s, top, bottom, who))
     lines.append(CLOSE_SVG)
     return lines
 
@@ -76,7 +79,7 @@ def _tile(name: str, kind: str, owner: int, power: int, words: str, sealed: bool
     return body
 
 
-def _site(s: MoranaState, site: int, top: int, bottom: int, viewer: int | None) -> list[str]:
+def _site(s: MoranaState, site: int, top: int, bottom: int, viewer: int | None, who: tuple[str, str]) -> list[str]:
     x = COL_X + site * (COL_W + 6)
     zone = f"site:{site + 1}"
     sealed = set(s.sealed)
@@ -85,8 +88,10 @@ def _site(s: MoranaState, site: int, top: int, bottom: int, viewer: int | None) 
         f'<rect x="{x}" y="{SIDE_TOP_Y - 6}" width="{COL_W}" height="{SIDE_BOTTOM_Y + SIDE_H + 8 - SIDE_TOP_Y}" '
         f'rx="6" class="lane" data-site="{site + 1}"/>',
         text(x + COL_W / 2, MID_Y + 12, f"SITE {site + 1}", "h mid"),
-        text(x + 8, MID_Y + 12, f"p{top} Power {totals[top]}", "small", SIDE_INK[top]),
-        text(x + COL_W - 8, MID_Y + 12, f"p{bottom} Power {totals[bottom]}", "small end", SIDE_INK[bottom]),
+        text(x + 8, MID_Y - 2, f"{clip(who[top], 14)} Power {totals[top]}", "small", SIDE_INK[top]),
+        text(
+            x + COL_W - 8, MID_Y + 26, f"{clip(who[bottom], 14)} Power {totals[bottom]}", "small end", SIDE_INK[bottom]
+        ),
         f'<g data-power-site="{site + 1}" data-p0="{totals[0]}" data-p1="{totals[1]}"/>',
     ]
     for side, y in ((top, SIDE_TOP_Y), (bottom, SIDE_BOTTOM_Y)):
@@ -109,7 +114,7 @@ def _site(s: MoranaState, site: int, top: int, bottom: int, viewer: int | None) 
 def _player(
     s: MoranaState, side: int, viewer: int | None, hand_y: float, strip_y: float, players: tuple[str, ...]
 ) -> list[str]:
-    who = f"p{side}" + (f" {players[side]}" if side < len(players) else "")
+    who = seats(players)[side]
     initiative = " · Initiative" if s.initiative == side else ""
     out = [text(12, strip_y + 16, clip(who, 22) + initiative, "h", SIDE_INK[side])]
     if side < len(s.wardens) and s.wardens_seated[side]:
@@ -153,18 +158,19 @@ def warden(side: int) -> int:
     return (side + 1) * 1000 + 999
 
 
-def _panels(s: MoranaState, top: int, bottom: int) -> list[str]:
-    turn = [f"Turn {s.turn} of 8 · step {s.step}" if s.turn else "Set-up"]
-    turn.append(f"Initiative: p{s.initiative}" if s.initiative >= 0 else "Initiative: nobody")
-    if s.step == "commit" and s.committing < 2:
-        turn.append(f"p{s.committing} is committing")
+def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list[str]:
+    turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Set-up"]
+    turn.append(f"Initiative: {who[s.initiative]}" if s.initiative in (0, 1) else "Initiative: nobody")
+    if s.step == "commit" and s.committing in (0, 1):
+        turn.append(f"{who[s.committing]} is committing")
     if s.over:
-        turn.append("Game over: " + (f"p{s.winner} wins" if s.winner >= 0 else "a draw") + f" ({s.end_reason})")
+        verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
+        turn.append(clip(f"Game over: {verdict} ({said(s.end_reason)})", 56))
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     track = rect(0, 0, PANEL_W, 96, "panel") + text(8, 16, f"Slava (first to {SLAVA_TO_WIN})", "h")
     for row, side in enumerate((top, bottom)):
-        y = 28 + row * 32
-        track += text(8, y + 13, f"p{side}", "h", SIDE_INK[side])
+        y = 31 + row * 34
+        track += text(30, y - 2, clip(who[side], 34), "small", SIDE_INK[side])  # the name above its row
         for k in range(1, SLAVA_TO_WIN + 1):
             fill = ' style="fill:#f59e0b"' if k <= s.slava[side] else ""
             track += f'<rect x="{16 + k * 14.5:g}" y="{y}" width="13" height="18" rx="2" class="track"{fill}/>'
@@ -172,7 +178,7 @@ def _panels(s: MoranaState, top: int, bottom: int) -> list[str]:
     out.append(group(PANEL_X, 126, f' data-panel="slava" data-p0="{s.slava[0]}" data-p1="{s.slava[1]}"', track))
     for i, side in enumerate((top, bottom)):
         nav = s.nav[side]
-        body = rect(0, 0, PANEL_W, 206, "panel") + text(8, 16, f"p{side} Nav ({len(nav)})", "h")
+        body = rect(0, 0, PANEL_W, 206, "panel") + text(8, 16, clip(f"{who[side]}'s Nav ({len(nav)})", 50), "h")
         for k, c in enumerate(nav[:12]):
             line = clip(card_name(s, c) + (f" · Power {s.power[c]}" if c in s.power else ""), 34)
             body += f"<g{card_attrs(c, 'nav', card_name(s, c))}>{text(10, 32 + 14 * k, line)}</g>"
@@ -181,6 +187,6 @@ def _panels(s: MoranaState, top: int, bottom: int) -> list[str]:
             body += "".join(f"<g{card_attrs(c, 'nav', card_name(s, c))}/>" for c in nav[12:])
         out.append(group(PANEL_X, 228 + i * 212, f' data-panel="nav" data-side="{side}"', body))
     if s.over:
-        verdict = f"p{s.winner} wins" if s.winner >= 0 else "a draw"
-        out.append(text(PANEL_X + PANEL_W / 2, 668, f"{verdict} · {s.end_reason}", "win mid"))
+        verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
+        out.append(text(PANEL_X + PANEL_W / 2, 668, clip(f"{verdict} · {said(s.end_reason)}", 48), "win mid"))
     return out

@@ -27,9 +27,13 @@ from typing import Any
 import msgspec
 
 from annals.engine.views import viewer_of
+from annals.engine.words import Words
 from annals.queries.pictures.annotations import Note, placed
 from annals.queries.pictures.eventtext import describe
+from annals.queries.pictures.legend import card_texts, legend, legend_style
 from annals.queries.pictures.svgboard import board_lines
+from annals.queries.pictures.svgkit import said
+from annals.queries.pictures.turns import turn_summaries
 from annals.queries.positions.timeline import Timeline, aliases
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
@@ -73,6 +77,10 @@ class ViewerData(msgspec.Struct):
     marks: list[tuple[int, str, str]]  # position, mark, label
     jumps: dict[str, list[int]]
     notes: list[tuple[int, str, str, str]]  # position, coordinate, author, text
+    turns: list[tuple[int, int, str]] = []  # turn, position of its first event, the turn in one line
+    cards: dict[str, str] = {}  # each card name the board shows -> its type, cost, numbers and rules text
+    step_words: list[str] = []  # steps (as ``steps``) in words
+    legend: list[tuple[str, str]] = []  # a mark of the board or the timeline (a CSS class, see web/) -> its meaning
     keyframe_every: int = KEYFRAME_EVERY
 
 
@@ -150,8 +158,10 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     jumps: dict[str, list[int]] = {"turn": [], "phase": [], **{label: [] for label, _ in JUMPS.get(ruleset, [])}}
     board(0)
     last_step = ""
+    shown_events: list[Any] = []
     for count, event in enumerate(log.events, start=1):
         shown = seen.apply(event)
+        shown_events.append(shown)
         kind = type(shown).__name__
         words = describe(ruleset, shown, name, players)
         events.append((shown.turn, steps.setdefault(shown.step, len(steps)), kinds.setdefault(kind, len(kinds)),
@@ -172,15 +182,18 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     for count, at, _, text in shown_notes:
         marks.append((count, "note", f"note at {at}: {text}"))
     marks.sort(key=lambda m: m[0])
+    say = Words(ruleset, name, players)
     game = {
         "game_id": header.game_id,
         "ruleset": ruleset,
         "view": view,
-        "players": players,
-        "result": {"winner": log.close.winner, "reason": log.close.end_reason} if log.close is not None else None,
+        "players": [say.who(i) for i in range(len(players))],
+        "result": say.ending(log.close.winner, log.close.end_reason) if log.close is not None else None,
     }
     return ViewerData(game, lines, boards, events, list(steps), list(kinds), dict(aliases(ruleset)), marks,
-                      jumps, shown_notes)  # fmt: skip
+                      jumps, shown_notes, turns=turn_summaries(ruleset, shown_events, say),
+                      cards=card_texts(ruleset, lines), step_words=[said(s) for s in steps],
+                      legend=legend(ruleset, game["players"]))  # fmt: skip
 
 
 def viewer_html(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = ()) -> str:
@@ -192,6 +205,7 @@ def viewer_html(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
         template.replace("{{TITLE}}", title)
         .replace("/*{{STYLE}}*/", (WEB / "viewer.css").read_text(encoding="utf-8"))
         .replace("/*{{SCRIPT}}*/", (WEB / "viewer.js").read_text(encoding="utf-8"))
+        .replace("{{LEGEND_STYLE}}", legend_style())
         .replace("{{DATA}}", data)
     )
 

@@ -140,6 +140,7 @@ def render(
     *,
     width: int = 100,
     inputs: Sequence[str | Path] = (),
+    layout: Callable[[pl.DataFrame, int], str] | None = None,
 ) -> str | None:
     """Write ``frame`` to ``output`` in ``fmt``; without ``output`` return the text (parquet needs a file).
 
@@ -147,6 +148,8 @@ def render(
     With ``meta`` (a report's name, description, sample and filters) JSON is an object holding ``meta``'s keys and
     ``rows``, and Parquet carries each key in its key-value metadata (values as JSON text); CSV has no place for it,
     so the caller prints the sample on stderr.
+
+    ``layout`` draws the table instead of ``table`` (a report that is a matrix: ``reports.matrix``).
 
     ``output`` must be a file in an existing folder and none of ``inputs`` (the database: writing over it would
     destroy it); a failed write (disk full, no permission) is a ``FileSystemError`` and leaves no partial file.
@@ -171,7 +174,7 @@ def render(
     elif fmt == "json":
         text = frame.write_json() if meta is None else json.dumps({**meta, "rows": frame.to_dicts()}, default=str)
     else:
-        text = table(frame, width)
+        text = (layout or table)(frame, width)
     text = text.rstrip("\n") + "\n"
     if output is not None:
         _written(output, lambda tmp: tmp.write_text(text))

@@ -64,8 +64,16 @@
     const todo = lines.filter((line) => parsed[line] === undefined);
     if (todo.length) {
       scratch.innerHTML = todo.map((line) => D.lines[line]).join("");
-      Array.from(scratch.children).forEach((node, k) => { parsed[todo[k]] = node; });
+      Array.from(scratch.children).forEach((node, k) => { parsed[todo[k]] = focusable(node); });
     }
+  }
+  // A card on the board takes the keyboard's focus (Tab), which shows its text as hovering does.
+  function focusable(node) {
+    if (node.nodeType === 1) {
+      if (node.hasAttribute("data-card")) node.setAttribute("tabindex", "0");
+      for (const el of node.querySelectorAll("[data-card]")) el.setAttribute("tabindex", "0");
+    }
+    return node;
   }
   function patch(node, fresh) {
     // make node equal to fresh (the parsed new line, left as it is): attributes, then children pairwise; a part
@@ -90,7 +98,7 @@
     const n = list.length;
     if (!svgRoot || D.lines[list[0]] !== D.lines[shownList[0]]) {
       board.innerHTML = svgAt(count);
-      svgRoot = board.firstElementChild;
+      svgRoot = focusable(board.firstElementChild);
       // The board's box is sized by the SVG's proportions, not by its content (CSS contain: strict), so a move
       // lays out the board alone and not the page around it.
       const box = svgRoot.viewBox.baseVal;
@@ -212,11 +220,12 @@
       cursor.style.left = (N ? (100 * count) / N : 0) + "%";
       cur = count;
       showNotes(count);
+      markTurn(count);
     }
     shownCoord = opts.coordinate || coordinateOf(count);
     const e = count > 0 ? D.events[count - 1] : null;
     where.textContent = e
-      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.steps[e[1]]}`
+      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.step_words[e[1]]}`
       : `start · before any event (${N} events)`;
     if (opts.fromHash) hashPending = null;  // the address is already this moment's
     else { hashPending = shownCoord; soon(); }
@@ -224,10 +233,12 @@
   // The event list's scroll follows in the next frame, and the address at most every 100 ms, once however many
   // moves happened before (dragging, key repeat): each costs more than the rest of a move (scrollIntoView lays
   // the page out, history.replaceState talks to the browser).
+  let turnScrollPending = false;
   let framePending = false, scrollPending = false, hashPending = null, hashTimer = 0, hashAt = -1e9;
   function afterMoves() {
     framePending = false;
     if (scrollPending) scrollList();
+    if (turnScrollPending) { turnScrollPending = false; if (turnNow >= 0) turnItems[turnNow].scrollIntoView({ block: "nearest" }); }
     if (hashPending !== null && !hashTimer) hashTimer = setTimeout(writeHash, Math.max(0, hashAt + 100 - performance.now()));
   }
   function writeHash() {
@@ -289,7 +300,7 @@
   const g = D.game;
   const rulesetName = { miras9: "Miras 9", morana: "MORANA" }[g.ruleset] || g.ruleset;
   $("title").textContent = `${rulesetName} · game ${g.game_id} · ${g.view} view · ${g.players.join(" vs ")}`;
-  if (g.result) $("result").textContent = g.result.winner >= 0 ? `p${g.result.winner} won (${g.result.reason})` : `no winner (${g.result.reason})`;
+  if (g.result) $("result").textContent = g.result;
   slider.max = String(N);
   // The event list in blocks of ROWS rows, each its own <ol>: once the page has measured a block, a block out of
   // sight is skipped (content-visibility: auto, at its measured size), so a move restyles, lays out and paints the
@@ -302,7 +313,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `#${i} t${e[0]} ${D.steps[e[1]]} `;
+    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[e[1]]} · `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);
@@ -344,6 +355,107 @@
     jumps.append(label, prev, next);
   }
 
+  // ------------------------------------------------------------------ turns: one line each, the current one marked
+  const turnItems = [], turnAt = D.turns.map((t) => t[1]);
+  let turnNow = -1;
+  D.turns.forEach(([turn, pos, line], k) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    li.tabIndex = 0;
+    li.dataset.turn = String(turn);
+    li.title = `go to ${turn ? "turn " + turn : "the set-up"}`;
+    const goThere = () => go(pos, { jump: true });
+    li.addEventListener("click", goThere);
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); goThere(); } });
+    turnItems.push(li);
+    $("turns").append(li);
+  });
+  function markTurn(count) {
+    let lo = 0, hi = turnAt.length - 1, k = -1;
+    while (lo <= hi) { const mid = (lo + hi) >> 1; if (turnAt[mid] <= count) { k = mid; lo = mid + 1; } else hi = mid - 1; }
+    if (k === turnNow) return;
+    if (turnNow >= 0) turnItems[turnNow].classList.remove("now");
+    if (k >= 0) turnItems[k].classList.add("now");
+    turnNow = k;
+    turnScrollPending = true;
+  }
+
+  // ------------------------------------------------------------------ the legend
+  for (const [swatch, meaning] of D.legend) {
+    const li = document.createElement("li");
+    if (swatch.startsWith("mark:")) {
+      const box = document.createElement("span");
+      box.className = "mark";
+      box.append(Object.assign(document.createElement("span"), { className: swatch.slice(5) }));
+      li.append(box);
+    } else {
+      li.insertAdjacentHTML("beforeend", swatch);  // drawn by queries/pictures/legend.py with the board's classes
+    }
+    li.append(Object.assign(document.createElement("span"), { textContent: meaning }));
+    $("legend-list").append(li);
+  }
+
+  // ------------------------------------------------------------------ a card's text on hover and focus
+  const tip = $("card-tip");
+  function cardOf(target) {
+    const el = target instanceof Element ? target.closest("[data-name]") : null;
+    return el && board.contains(el) && D.cards[el.getAttribute("data-name")] ? el : null;
+  }
+  function showTip(el, x, y) {
+    const name = el.getAttribute("data-name");
+    $("card-name").textContent = name;
+    $("card-text").textContent = D.cards[name];
+    tip.hidden = false;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    tip.style.left = Math.max(4, Math.min(x + 14, innerWidth - w - 8)) + "px";
+    tip.style.top = (y + 16 + h > innerHeight - 4 ? Math.max(4, y - h - 8) : y + 16) + "px";
+  }
+  function hideTip() { tip.hidden = true; }
+  board.addEventListener("mouseover", (ev) => { const el = cardOf(ev.target); if (el) showTip(el, ev.clientX, ev.clientY); else hideTip(); });
+  board.addEventListener("mousemove", (ev) => { if (!tip.hidden && cardOf(ev.target)) showTip(cardOf(ev.target), ev.clientX, ev.clientY); });
+  board.addEventListener("mouseleave", hideTip);
+  board.addEventListener("focusin", (ev) => {
+    const el = cardOf(ev.target);
+    if (!el) return hideTip();
+    const r = el.getBoundingClientRect();
+    showTip(el, r.left, r.bottom - 10);
+  });
+  board.addEventListener("focusout", hideTip);
+
+  // ------------------------------------------------------------------ autoplay
+  const playButton = $("play"), speed = $("speed");
+  let timer = 0;
+  function step() {
+    if (speed.value === "turn") {
+      const n = D.jumps.turn.find((p) => p > cur);
+      go(n === undefined ? N : n);
+    } else go(cur + 1);
+    if (cur >= N) pause();
+  }
+  function schedule() {
+    clearInterval(timer);
+    timer = setInterval(step, speed.value === "turn" ? 2000 : 1000 / Number(speed.value));
+  }
+  function play() {
+    if (cur >= N) go(0, { jump: true });
+    schedule();
+    playButton.textContent = "❚❚ pause";
+    playButton.setAttribute("aria-pressed", "true");
+  }
+  function pause() {
+    clearInterval(timer);
+    timer = 0;
+    playButton.textContent = "▶ play";
+    playButton.setAttribute("aria-pressed", "false");
+  }
+  function toggle() { if (timer) pause(); else play(); }
+  function faster(by) {
+    speed.selectedIndex = Math.max(0, Math.min(speed.options.length - 1, speed.selectedIndex + by));
+    if (timer) schedule();
+  }
+  playButton.onclick = toggle;
+  speed.addEventListener("change", () => { if (timer) schedule(); });
+
   // ------------------------------------------------------------------ controls, timeline, keys, address
   $("first").onclick = () => go(0, { jump: true });
   $("last").onclick = () => go(N, { jump: true });
@@ -372,6 +484,7 @@
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement && ev.target.type === "text") return;
     const k = ev.key;
+    if (k === " " && (ev.target instanceof HTMLButtonElement || ev.target instanceof HTMLSelectElement)) return;
     if (k === "ArrowRight") ev.shiftKey ? jumpTo(keys, 1) : go(cur + 1);
     else if (k === "ArrowLeft") ev.shiftKey ? jumpTo(keys, -1) : go(cur - 1);
     else if (k === "ArrowDown" || k === "PageDown") jumpTo(D.jumps.turn, 1);
@@ -380,6 +493,10 @@
     else if (k === "End") go(N, { jump: true });
     else if (k === "b" || k === "B") back();
     else if (k === "g" || k === "G") $("coord").focus();
+    else if (k === " ") toggle();
+    else if (k === "+" || k === "=") faster(1);
+    else if (k === "-" || k === "−") faster(-1);
+    else if (k === "Escape") hideTip();
     else return;
     ev.preventDefault();
   });
@@ -394,6 +511,7 @@
     go: go,
     resolve: resolve,
     position: () => cur,
+    playing: () => timer !== 0,
     coordinate: () => shownCoord,
     boardText: (count) => svgAt(count),  // the file's SVG text of a position's board, as a fresh draw parses it
     // the move, then the style and layout it causes (forced here, so the time counts them; painting is not)

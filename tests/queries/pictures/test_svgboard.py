@@ -5,6 +5,7 @@ of the redacted stream (``ViewState``) and checked against the omniscient state,
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -116,7 +117,8 @@ def test_names_are_escaped_and_titles_kept() -> None:
     header = make_header(rules, 1, ["clash", "glory"], ["random", "random"])
     svg = render_svg("morana", rules.new_state(header), None, title="<Round 1> & 'final'", players=["A&B", "C"])
     d = drawn(svg)  # parses: the title and names were escaped
-    assert d.view == "omniscient" and "&lt;Round 1&gt; &amp;" in svg and "p0 A&amp;B" in svg
+    assert d.view == "omniscient" and "&lt;Round 1&gt; &amp;" in svg and ">A&amp;B<" in svg
+    assert ">p0<" not in svg and "p0 " not in svg.replace('class="p0', "")  # the name, not the seat, where known
 
 
 def test_toy_rulesets_get_a_listing(games: dict[str, list[GameLog]]) -> None:
@@ -143,7 +145,8 @@ def test_ship_sites_are_drawn_covering_or_contesting_the_site_under_them_M9_065_
     d = drawn(svg)
     assert d.cards[corsair] == t.s.cards[corsair].zone and d.cards[bastion] == t.s.cards[bastion].zone
     gen = t.s.pool[t.s.cards[foundry].cid].gen
-    assert gen and f"p1 Site · generates {gen} · CONTESTED" in svg
-    assert "p0 Site · COVERED" in svg and t.s.cards[own].zone == "site:0:space"
+    said = html.unescape(svg)
+    assert gen and f"p1's Site · generates {gen} · CONTESTED" in said  # no names in this log: the seats
+    assert "p0's Site · COVERED" in said and t.s.cards[own].zone == "site:0:space"
     assert svg.count(">Ship-Site contests<") == 1 and svg.count(">Ship-Site covers<") == 1
     assert 'class="site contested"' in svg and 'class="site covered"' in svg
