@@ -52,7 +52,7 @@ def serve(
 
     Example: annals serve --table "morana clash,glory human,heuristic"  # until stopped (Ctrl-C)
 
-    Example: annals serve --event spring  # fails: no event folder spring here (annals event new makes one)
+    Example: annals serve --event no-such-event  # fails: no event folder there (annals event new makes one)
     """
     from annals.server.app import NewTable
     from annals.server.serve import serve as run
