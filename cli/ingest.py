@@ -35,6 +35,12 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
             "the same game id with other contents"
         )
     lines += [f"quarantined: {line}" for line in report.quarantined]
+    if report.reviews_loaded or report.reviews_skipped:
+        lines.append(
+            f"decision reviews: {report.reviews_loaded} loaded ({report.review_rows} decisions, replacing any stored "
+            f"for those games), {len(report.reviews_skipped)} skipped"
+        )
+    lines += [f"review skipped: {line}" for line in report.reviews_skipped]
     lines.append(f"database: {db}")
     return lines
 
