@@ -34,12 +34,13 @@ def review(
     best choice found, the loss and its class (best, good, inaccuracy, mistake, blunder), each seat's accuracy.
     The log is never changed; --notes writes LOG.notes.json beside it, --save LOG.review.json (which `annals
     ingest` loads into the decision_reviews table). Several logs or a folder: one line per game (a game that
-    cannot be reviewed is named, and the others go on).
+    cannot be reviewed is named, and the others go on; one of a ruleset with no search bot is passed over).
 
     Example: annals simulate morana --seed 7 --out g && annals review g/morana-00000007-*.log --iterations 20
     """
     # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
     from annals.queries.review import (
+        ReviewError,
         Thresholds,
         review_csv,
         review_game,
@@ -70,6 +71,9 @@ def review(
             except AnnalsError as exc:
                 if not many:
                     raise
+                if isinstance(exc, ReviewError):  # a ruleset with no search bot: passed over, not a failure
+                    out.print(f"{path}: skipped: {exc}", markup=False)
+                    continue
                 failed += 1
                 out.print(f"{path}: not reviewed: {type(exc).__name__}: {exc}", markup=False)
                 continue
