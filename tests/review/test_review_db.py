@@ -255,3 +255,21 @@ def test_a_removed_game_takes_its_review_rows_with_it(reviewed: Reviewed, tmp_pa
 def test_several_logs_take_the_table_format_only(reviewed: Reviewed) -> None:
     result = runner.invoke(app, ["review", *map(str, reviewed.logs), "-f", "json", "--iterations", "2"])
     assert result.exit_code == 2 and "--format json reviews one log" in result.output
+
+
+def test_a_superseded_game_keeps_its_review_under_its_new_game_number(reviewed: Reviewed, tmp_path: Path) -> None:
+    """A judge's warning appended to a log: the grown log replaces the stored game (a new game number, the old
+    rows withdrawn), and the review beside it is loaded again for the new game: its decisions are the same."""
+    folder, db = tmp_path / "games", tmp_path / "here.duckdb"  # the stored games read from these very files
+    shutil.copytree(reviewed.folder, folder)
+    assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "-q"]).exit_code == 0
+    log = sorted(folder.glob("*.log"))[0]
+    warned = runner.invoke(app, ["judge", "warn", str(log), "--judge", "R. Vance", "--player", "p1", "--reason",
+                                 "slow play"])  # fmt: skip
+    assert warned.exit_code == 0, warned.output
+    said = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "-q"]).output
+    assert "1 stored games superseded" in said and "decision reviews: 3 loaded" in said
+    assert _stored(db) == _from_files(_reviews(reviewed))  # every row under its game's current number, none twice
+    gid = read_log(log).header.game_id
+    assert _table(db, f"SELECT DISTINCT r.game = g.game FROM decision_reviews r JOIN games g ON g.game_id = "
+                      f"r.game_id WHERE r.game_id = '{gid}'") == [(True,)]  # fmt: skip
