@@ -10,7 +10,10 @@ beside a superseding log is loaded for the new game.
 
 Forgiving per file, like the logs: a review that cannot be loaded is skipped and named with the reason (a
 ``DamagedReviewError``; ``ReviewGameNotStoredError`` for a game not in the database; ``ReviewMismatchError`` for
-decisions the stored game does not have, or a second review of one game); the others are loaded.
+decisions the stored game does not have, or a second review of one game); the others are loaded. The review's
+``digest`` (of the log it was made from) need not be the stored game's: a log grown since by a judge's records or a
+signature has the same decisions, and each reviewed decision is checked against the stored one
+(its number, seat, event count and point).
 """
 
 from __future__ import annotations
@@ -105,15 +108,14 @@ def _stored_game(con: duckdb.DuckDBPyConnection, path: str, doc: ReviewFile) -> 
             "quarantined: see the quarantine table)"
         )
     game = int(rows[0][0])
-    stored = {
-        (int(n), int(p)) for n, p in con.execute("SELECT n, player FROM decisions WHERE game = ?", [game]).fetchall()
-    }
+    asked = "SELECT n, player, at_event, point FROM decisions WHERE game = ?"
+    stored = {int(n): (int(p), int(at), str(pt)) for n, p, at, pt in con.execute(asked, [game]).fetchall()}
     seen: set[int] = set()
     for r in doc.decisions:
-        if (r.decision, r.seat) not in stored:
+        if stored.get(r.decision) != (r.seat, r.at, r.point):
             raise ReviewMismatchError(
-                f"{path}: decision {r.decision} by seat {r.seat} is not one of stored game {doc.game_id!r}'s; "
-                "review its log again with `annals review LOG --save`"
+                f"{path}: decision {r.decision} by seat {r.seat} at event {r.at} ({r.point}) is not one of stored "
+                f"game {doc.game_id!r}'s; review its log again with `annals review LOG --save`"
             )
         if r.decision in seen:
             raise ReviewMismatchError(f"{path}: decision {r.decision} is reviewed twice")

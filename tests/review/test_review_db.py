@@ -273,3 +273,18 @@ def test_a_superseded_game_keeps_its_review_under_its_new_game_number(reviewed: 
     gid = read_log(log).header.game_id
     assert _table(db, f"SELECT DISTINCT r.game = g.game FROM decision_reviews r JOIN games g ON g.game_id = "
                       f"r.game_id WHERE r.game_id = '{gid}'") == [(True,)]  # fmt: skip
+
+
+def test_a_review_of_a_decision_asked_at_another_moment_is_skipped(reviewed: Reviewed, tmp_path: Path) -> None:
+    """The decision's number and seat match but not the moment it was asked (a review of another version of the
+    game, say one backed up and resumed): the review is refused, the stored rows kept."""
+    folder, db = _copy(reviewed, tmp_path)
+    before = _table(db, "SELECT * EXCLUDE (file) FROM decision_reviews")
+    path = review_path(sorted(folder.glob("*.log"))[2])
+    doc = read_review(path)
+    moved = msgspec.structs.replace(doc.decisions[-1], at=doc.decisions[-1].at + 1)
+    path.write_bytes(msgspec.json.encode(msgspec.structs.replace(doc, decisions=[*doc.decisions[:-1], moved])))
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "-q"])
+    assert f"review skipped: {path}: ReviewMismatchError: {path}: decision {moved.decision} by seat" in result.output
+    assert f"at event {moved.at} ({moved.point}) is not one of stored game" in result.output
+    assert _table(db, "SELECT * EXCLUDE (file) FROM decision_reviews") == before
