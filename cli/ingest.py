@@ -74,6 +74,9 @@ def ingest(
     Every log is checked as it is read (checksums, chain, header, numbering, and its closing record against its
     events); --replay also re-runs each game, so that ingest stores exactly what verify accepts.
 
+    A decision review saved beside a log (`annals review LOG --save`: LOG.review.json) is loaded into the
+    decision_reviews table, replacing that game's rows; one that cannot be loaded is named and skipped.
+
     Example: annals ingest games/ --db annals.duckdb
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
