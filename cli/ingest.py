@@ -35,6 +35,12 @@ def summary(report: IngestReport, db: Path, seconds: float) -> list[str]:
             "the same game id with other contents"
         )
     lines += [f"quarantined: {line}" for line in report.quarantined]
+    if report.reviews_loaded or report.reviews_skipped:
+        lines.append(
+            f"decision reviews: {report.reviews_loaded} loaded ({report.review_rows} decisions, replacing any stored "
+            f"for those games), {len(report.reviews_skipped)} skipped"
+        )
+    lines += [f"review skipped: {line}" for line in report.reviews_skipped]
     lines.append(f"database: {db}")
     return lines
 
@@ -67,6 +73,9 @@ def ingest(
 
     Every log is checked as it is read (checksums, chain, header, numbering, and its closing record against its
     events); --replay also re-runs each game, so that ingest stores exactly what verify accepts.
+
+    A decision review saved beside a log (`annals review LOG --save`: LOG.review.json) is loaded into the
+    decision_reviews table, replacing that game's rows; one that cannot be loaded is named and skipped.
 
     Example: annals ingest games/ --db annals.duckdb
     """

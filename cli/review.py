@@ -14,7 +14,9 @@ from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 
 @app.command()
 def review(
-    log: Path = typer.Argument(..., help="A log file written by annals (MORANA: the only ruleset with a search bot)."),
+    log: list[Path] = typer.Argument(
+        ..., help="Log files written by annals, or folders of them (MORANA: the only ruleset with a search bot)."
+    ),
     seat: list[int] = typer.Option([], "--seat", help="Review only this seat (0 or 1; repeatable). Default: both."),
     fmt: Literal["table", "csv", "json"] = typer.Option("table", "--format", "-f", help="table, csv or json."),
     iterations: int = typer.Option(ITERATIONS, "--iterations", min=1, help="The search budget per decision."),
@@ -24,29 +26,79 @@ def review(
     mistake: float = typer.Option(0.10, "--mistake", help="... a mistake."),
     blunder: float = typer.Option(0.20, "--blunder", help="... a blunder."),
     notes: bool = typer.Option(False, "--notes", help="Also write inaccuracies and worse as notes beside the log."),
+    save: bool = typer.Option(
+        False, "--save", help="Write the review beside the log as LOG.review.json, for `annals ingest` to load."
+    ),
 ) -> None:
     """Rate each decision from its seat's view: the winning chance before it, after the choice made and after the
     best choice found, the loss and its class (best, good, inaccuracy, mistake, blunder), each seat's accuracy.
-    The log is never changed; --notes writes LOG.notes.json beside it.
+    The log is never changed; --notes writes LOG.notes.json beside it, --save LOG.review.json (which `annals
+    ingest` loads into the decision_reviews table). Several logs or a folder: one line per game (a game that
+    cannot be reviewed is named, and the others go on; one of a ruleset with no search bot is passed over).
 
     Example: annals simulate morana --seed 7 --out g && annals review g/morana-00000007-*.log --iterations 20
     """
     # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
-    from annals.queries.review import Thresholds, review_csv, review_game, review_json, review_table, write_notes
+    from annals.queries.review import (
+        ReviewError,
+        Thresholds,
+        review_csv,
+        review_game,
+        review_json,
+        review_logs,
+        review_summary,
+        review_table,
+        save_review,
+        write_notes,
+    )
+    from annals.schemas.errors import AnnalsError, BadArgumentError
     from annals.schemas.logfile import read_log
 
+    thresholds = Thresholds(inaccuracy, mistake, blunder)
+    seats = seat or [0, 1]
     with reported():
-        game = read_log(log)
-        reviews = review_game(
-            game, seats=seat or (0, 1), iterations=iterations, thresholds=Thresholds(inaccuracy, mistake, blunder)
-        )
-        if fmt == "table":
-            for line in review_table(reviews):
-                out.print(line, markup=False)
-        elif fmt == "csv":
-            sys.stdout.write(review_csv(reviews))
-        else:
-            sys.stdout.write(review_json(reviews).decode() + "\n")
-        if notes:
-            path = write_notes(log, reviews)
-            err.print(f"notes written to {path} (the log {log} is unchanged)", markup=False)
+        logs = review_logs(log)
+        many = len(logs) != 1 or any(p.is_dir() for p in log)
+        if many and fmt != "table":
+            raise BadArgumentError(f"--format {fmt} reviews one log; with several, use --save and `annals ingest`")
+        failed = 0
+        for path in logs:
+            try:
+                game = read_log(path)
+                reviews = review_game(game, seats=seats, iterations=iterations, thresholds=thresholds)
+            except BadArgumentError:
+                raise
+            except AnnalsError as exc:
+                if not many:
+                    raise
+                if isinstance(exc, ReviewError):  # a ruleset with no search bot: passed over, not a failure
+                    out.print(f"{path}: skipped: {exc}", markup=False)
+                    continue
+                failed += 1
+                out.print(f"{path}: not reviewed: {type(exc).__name__}: {exc}", markup=False)
+                continue
+            saved = (
+                save_review(path, game, reviews, seats=seats, iterations=iterations, thresholds=thresholds)
+                if save
+                else None
+            )
+            noted = write_notes(path, reviews) if notes else None
+            if many:
+                written = f" -> {saved}" if saved is not None else ""
+                out.print(f"{path}: {review_summary(reviews)}{written}", markup=False)
+                continue
+            if fmt == "table":
+                for line in review_table(reviews):
+                    out.print(line, markup=False)
+            elif fmt == "csv":
+                sys.stdout.write(review_csv(reviews))
+            else:
+                sys.stdout.write(review_json(reviews).decode() + "\n")
+            if noted is not None:
+                err.print(f"notes written to {noted} (the log {path} is unchanged)", markup=False)
+            if saved is not None:
+                err.print(f"review written to {saved} (the log {path} is unchanged)", markup=False)
+        if many and not logs:
+            raise BadArgumentError(f"no *.log files under {', '.join(map(str, log))}")
+        if failed:
+            raise typer.Exit(1)

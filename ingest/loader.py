@@ -18,7 +18,8 @@ stored game, whose digest, result and time go to ``game_history``; changed any o
 log is checked as ``schemas.validate`` says before anything of it is stored (``replay``: re-run too, as
 ``verify`` does). A bad file goes to ``quarantine`` (file, frame, byte offset, reason) and the rest of the batch
 goes in; with ``strict`` the first bad file raises ``IngestError`` and the
-current batch is not written. Every event read is accounted for: read = stored + skipped + quarantined.
+current batch is not written. Every event read is accounted for: read = stored + skipped + quarantined. Then the
+decision reviews saved beside the logs are loaded (``ingest.reviews``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from annals.ingest.flatten import (
     flatten_files,
     gc_paused,
 )
+from annals.ingest.reviews import gather_reviews, store_reviews
 from annals.ingest.schema import DEFAULT_DB, ddl, derive_card_tables, open_database, recorded_at
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import LogClose, played_turns
@@ -82,6 +84,9 @@ class IngestReport(msgspec.Struct):
     games_withdrawn: int = 0  # games stored by an earlier ingest, taken out for a conflict (``ingest.claims``)
     events_withdrawn: int = 0
     games_superseded: int = 0  # stored games whose log grew since (judge frames appended): replaced by it
+    reviews_loaded: int = 0  # review files beside the logs loaded into decision_reviews (``ingest.reviews``)
+    review_rows: int = 0  # their decisions
+    reviews_skipped: list[str] = []  # "file: Error: reason" lines of the review files not loaded
 
     @property
     def reconciled(self) -> bool:
@@ -536,7 +541,17 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
 
 
 # A game's rows, table by table, in the order they are deleted (a withdrawn, superseded or removed game)
-WITHDRAW_FROM = ("card_facts", "card_games", "game_dates", "decisions", "events", "deck_cards", "players", "games")
+WITHDRAW_FROM = (
+    "decision_reviews",
+    "card_facts",
+    "card_games",
+    "game_dates",
+    "decisions",
+    "events",
+    "deck_cards",
+    "players",
+    "games",
+)
 
 
 def _card_rows(batch: _Batch) -> pa.Table:
@@ -626,12 +641,23 @@ def _ingest(
             writer.write(batch)
             report.batches += 1
         writer.close()
+        _reviews(con, files, report, strict)
     except BaseException:
         writer.close(quiet=True)  # the batches before stay written; the error in hand is the one to report
         raise
     finally:
         con.close()
     return report
+
+
+def _reviews(con: duckdb.DuckDBPyConnection, files: list[str], report: IngestReport, strict: bool) -> None:
+    """The reviews saved beside the logs, once the logs are stored (``ingest.reviews``)."""
+    gathered = gather_reviews(con, files)
+    if strict and gathered.skipped:
+        raise IngestError(f"--strict: {gathered.skipped[0]}; no review was loaded (the logs were)")
+    report.reviews_skipped = gathered.skipped
+    report.review_rows = store_reviews(con, gathered)
+    report.reviews_loaded = len(gathered.games)
 
 
 class _Writer:

@@ -6,7 +6,8 @@ the scripts ``migrate_to_vN.sql`` in order when they exist, otherwise refused wi
 what to do; a newer one is always refused (an older annals must not write into it). So a new database and a
 migrated one are built by the same DDL. Version 2 added the tournament tables (``migrate_to_v2.sql``); version 3
 stores a real target of 0 as 0 and "no target" as NULL (``migrate_to_v3.sql``); version 4 counts a capped game's
-turns as played (``migrate_to_v4.sql``).
+turns as played (``migrate_to_v4.sql``); version 5 adds ``decision_reviews``, the reviews saved beside the logs
+(``migrate_to_v5.sql``, ``ingest.reviews``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from annals.schemas.archive import ref_stat
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SQL_DIR = Path(__file__).with_name("sql")
 DEFAULT_DB = "annals.duckdb"
 

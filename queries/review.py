@@ -30,8 +30,11 @@ from annals.engine.views import SeatView
 from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
+from annals.schemas.review import CLASSES as CLASSES
+from annals.schemas.review import DecisionReview as DecisionReview
+from annals.schemas.review import ReviewFile, write_review
+from annals.schemas.review import Thresholds as Thresholds
 
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
 
@@ -41,45 +44,6 @@ class ReviewError(AnnalsError, ValueError):
 
 class ReviewSeatError(BadArgumentError, ValueError):
     """A seat asked for that is not one of the game's."""
-
-
-class Thresholds(msgspec.Struct, frozen=True):
-    """The loss (in winning chance, 0..1) from which a choice is an inaccuracy, a mistake, a blunder."""
-
-    inaccuracy: float = 0.05
-    mistake: float = 0.10
-    blunder: float = 0.20
-
-    def classify(self, loss: float, is_best: bool) -> str:
-        if is_best:
-            return "best"
-        if loss >= self.blunder:
-            return "blunder"
-        if loss >= self.mistake:
-            return "mistake"
-        if loss >= self.inaccuracy:
-            return "inaccuracy"
-        return "good"
-
-
-class DecisionReview(msgspec.Struct, frozen=True):
-    decision: int  # the decision's number in the log
-    at: int  # events applied when it was asked
-    turn: int
-    seat: int
-    point: str
-    chance_before: float
-    chance_made: float
-    chance_best: float
-    made: str  # the choice made, in words
-    best: str  # the best choice found, in words
-    loss: float
-    verdict: str  # one of CLASSES
-
-    @property
-    def coordinate(self) -> str:
-        """Where the decision was asked, as ``annals position`` and the notes take it."""
-        return "start" if self.at == 0 else f"event:{self.at - 1}"
 
 
 def move_accuracy(loss: float) -> float:
@@ -224,3 +188,46 @@ def write_notes(log: str | os.PathLike[str], reviews: list[DecisionReview], *, l
             )
             annotate(log, r.coordinate, text, author="annals review", views=["omniscient", f"player{r.seat}"])
     return notes_path(log)
+
+
+def save_review(
+    log: str | os.PathLike[str],
+    game: GameLog,
+    reviews: list[DecisionReview],
+    *,
+    seats: Iterable[int],
+    iterations: int,
+    thresholds: Thresholds,
+) -> Path:
+    """The review written beside ``log`` as ``LOG.review.json`` (``schemas.review``), with the log's game id and
+    digest and the review's parameters, for ``annals ingest`` to load into ``decision_reviews``. The log is never
+    changed."""
+    doc = ReviewFile(
+        game.header.game_id, game.digest, game.header.ruleset, iterations, thresholds, sorted(set(seats)), reviews
+    )
+    return write_review(log, doc)
+
+
+def review_summary(reviews: list[DecisionReview]) -> str:
+    """One line for a game's review: decisions rated, each seat's accuracy and its mistakes and blunders."""
+    parts = [f"{len(reviews)} decisions"]
+    for seat in sorted({r.seat for r in reviews}):
+        mine = [r for r in reviews if r.seat == seat]
+        parts.append(
+            f"seat {seat} accuracy {accuracy(reviews, seat):.1f} "
+            f"({sum(r.verdict == 'mistake' for r in mine)} mistakes, {sum(r.verdict == 'blunder' for r in mine)} "
+            "blunders)"
+        )
+    return ", ".join(parts)
+
+
+def review_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The logs named, and the ``*.log`` files under the folders named (recursively), sorted, without repeats."""
+    found: set[Path] = set()
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.update(f for f in path.rglob("*.log") if f.is_file())
+        else:
+            found.add(path)
+    return sorted(found)

@@ -178,6 +178,10 @@ def report_on_spark(
     refuse_inapplicable(name, spec, f, min_games)
     if "://" not in lake:  # a local path: the JVM's working folder need not be this one (a session started before)
         lake = os.path.abspath(lake)
+    if spec.reviews:  # before a session starts: no lake holds them
+        raise NotInLakeError(
+            f"report {name!r} reads decision_reviews, which lakes do not hold yet: run it on the database (--db)"
+        )
     spark = session(master)
     open_lake(spark, lake)
     if spec.event_tables and not all(spark.catalog.tableExists(t) for t in EVENT_TABLES):

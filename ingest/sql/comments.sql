@@ -239,3 +239,24 @@ COMMENT ON COLUMN m9_ship_sites.move_kind IS 'ShipSiteMoved: move (between its c
 COMMENT ON COLUMN m9_ship_sites.attacker IS 'ShipSiteAttacked: the unblocked attacker that struck the Ship-Site (no Battle Damage)';
 COMMENT ON COLUMN m9_ship_sites.amount IS 'ShipSiteAttacked: the wounds the attacker dealt it (its ATK)';
 COMMENT ON COLUMN m9_ship_sites.retaliation IS 'ShipSiteAttacked: the Ship-Site''s retaliation (its ATK while manned, 0 unmanned)';
+
+COMMENT ON TABLE decision_reviews IS 'Decision reviews (annals review LOG --save, loaded by annals ingest from LOG.review.json beside the log): one row per decision rated by the search bot from its seat''s view; a game''s rows are replaced whole when its review is loaded again';
+COMMENT ON COLUMN decision_reviews.game IS 'Game number (games.game)';
+COMMENT ON COLUMN decision_reviews.game_id IS 'The log header''s game id (games.game_id)';
+COMMENT ON COLUMN decision_reviews.seat IS 'The deciding seat (decisions.player)';
+COMMENT ON COLUMN decision_reviews.decision IS 'Decision number in the game (decisions.n)';
+COMMENT ON COLUMN decision_reviews.at_event IS 'Events emitted before the decision (decisions.at_event)';
+COMMENT ON COLUMN decision_reviews.turn IS 'Turn the decision was asked in';
+COMMENT ON COLUMN decision_reviews.point IS 'Decision point (decisions.point)';
+COMMENT ON COLUMN decision_reviews.chance_before IS 'The seat''s estimated winning chance before the decision, 0..1 (the search root''s mean)';
+COMMENT ON COLUMN decision_reviews.chance_made IS 'Estimated winning chance after the choice made, 0..1 (0 if the search never tried it)';
+COMMENT ON COLUMN decision_reviews.chance_best IS 'Estimated winning chance after the best choice found (the most visited), 0..1';
+COMMENT ON COLUMN decision_reviews.loss IS 'chance_best - chance_made, never below 0; per-decision accuracy is 103.1668 * exp(-4.354 * loss) - 3.1669 clamped to 0..100 (Lichess)';
+COMMENT ON COLUMN decision_reviews.verdict IS 'Class of the choice made: best, good, inaccuracy, mistake or blunder (by loss against the thresholds)';
+COMMENT ON COLUMN decision_reviews.made IS 'The choice made, in words, with the card names the seat knew then';
+COMMENT ON COLUMN decision_reviews.best IS 'The best choice found, in words';
+COMMENT ON COLUMN decision_reviews.iterations IS 'The search budget per decision the review was made with';
+COMMENT ON COLUMN decision_reviews.inaccuracy IS 'Loss from which the review classed a choice an inaccuracy';
+COMMENT ON COLUMN decision_reviews.mistake IS 'Loss from which the review classed a choice a mistake';
+COMMENT ON COLUMN decision_reviews.blunder IS 'Loss from which the review classed a choice a blunder';
+COMMENT ON COLUMN decision_reviews.file IS 'Path of the review file it was loaded from';

@@ -118,6 +118,9 @@ def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, databa
     read = read_rulesets(spec)
     reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""
+    if spec.reviews:
+        reviewed, decisions = con.execute(sqlfiles.load("sample_reviewed")).fetchall()[0]
+        unit += f" ({reviewed} of them reviewed: {decisions} decisions)"
     where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
     return (
         f"sample: {games} games ({decided} decided){unit}, {events} events, rulesets: {rulesets or 'none'}{reads}"

@@ -14,6 +14,12 @@ LENGTH = (
     "leans towards long games' results; compare mean_turns with the baseline's, and control with --min-turns N."
 )
 
+REVIEWS = (
+    " Reads decision_reviews: the games reviewed with `annals review LOGS --save` and ingested again; the sample "
+    "says how many of the selected seat-games were. A review's chances are the search bot's estimates (more "
+    "--iterations, steadier); reviews made with other iterations or thresholds are pooled."
+)
+
 
 class ReportSpec(NamedTuple):
     title: str
@@ -26,6 +32,7 @@ class ReportSpec(NamedTuple):
     proportions: dict[str, tuple[str, str]] = {}  # rate column -> (hits, of): the rate with its Wilson interval
     min_games: int = MIN_GAMES  # the default floor of --min-games (an event's field is small: its reports show all)
     turn_taking: bool = False  # reads only rulesets whose players take turns (not simultaneous_turns): a first player
+    reviews: bool = False  # reads decision_reviews (the reviews ingest loaded): its sample says how many are reviewed
 
 
 ALL_BY = ("agent", "deck", "seat", "play", "matchup")
@@ -214,6 +221,34 @@ REPORTS: dict[str, ReportSpec] = {
         ALL_BY,
         "decisions",
         proportions={"take_rate": ("taken", "decisions")},
+    ),
+    "review_accuracy": ReportSpec(
+        "Decision review accuracy by deck",
+        None,
+        True,
+        "Per deck (the deciding seat's), the reviewed seat-games (games) and decisions; accuracy, the mean over "
+        "decisions of the per-decision accuracy annals review gives (Lichess's: 103.1668 * exp(-0.04354 * loss in "
+        "percent) - 3.1669, 0..100); mean_loss, the mean winning chance given up; the count of each class (best, "
+        "good, inaccuracies, mistakes, blunders) and wrong (inaccuracies or worse) with wrong_rate = wrong / "
+        "decisions and its interval. Seat filters select the deciding seat; --by agent splits by the bot too."
+        + REVIEWS,
+        ALL_BY,
+        proportions={"wrong_rate": ("wrong", "decisions")},
+        reviews=True,
+    ),
+    "review_cards": ReportSpec(
+        "Decision review accuracy by the card of the choice made",
+        None,
+        True,
+        "Which cards' decisions players get wrong most: per option kind and card of the choice made (the chosen "
+        "option's card, as decisions and option_kinds hold it: MORANA's Place and Rebirth; a choice naming no "
+        "card, such as sealing the Commit, is a row of its kind with no card), the reviewed seat-games (games) "
+        "that made such a choice and the decisions, accuracy, mean_loss, each class's count and wrong_rate as "
+        "review_accuracy. Rows are worst accuracy first. A card is chosen when it is in hand and affordable: "
+        "compare cards of like cost." + REVIEWS,
+        ALL_BY,
+        proportions={"wrong_rate": ("wrong", "decisions")},
+        reviews=True,
     ),
     "metagame": ReportSpec(
         "Metagame: deck archetypes' share of each event",

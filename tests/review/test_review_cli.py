@@ -40,3 +40,22 @@ def test_review_table_and_a_bad_seat(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "seat 0: accuracy" in result.stdout
     bad = runner.invoke(app, ["review", str(log), "--seat", "4"])
     assert bad.exit_code == 2 and "no seat of this game" in bad.output
+
+
+def test_a_folder_is_reviewed_a_line_per_game_passing_over_miras9_and_naming_a_damaged_log(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    for ruleset in ("miras9", "morana"):
+        made = runner.invoke(app, ["simulate", ruleset, "--games", "1", "--seed", "3", "--out", str(folder), "-q"])
+        assert made.exit_code == 0, made.output
+    (miras9,) = folder.glob("miras9-*.log")
+    (morana,) = folder.glob("morana-*.log")
+    result = runner.invoke(app, ["review", str(folder), "--iterations", "5", "--save"])
+    assert result.exit_code == 0, result.output
+    assert f"{miras9}: skipped: annals review needs a search bot" in result.stdout
+    assert f"{morana}: " in result.stdout and f"-> {morana}.review.json" in result.stdout
+    assert not (folder / f"{miras9.name}.review.json").exists()
+    damaged = folder / "cut.log"
+    damaged.write_bytes(morana.read_bytes()[:300])
+    result = runner.invoke(app, ["review", str(folder), "--iterations", "5"])
+    assert result.exit_code == 1 and f"{damaged}: not reviewed: " in result.stdout
+    assert f"{morana}: " in result.stdout.replace(f"{damaged}: ", "")  # the others are reviewed all the same
