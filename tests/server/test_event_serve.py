@@ -5,6 +5,7 @@ and the public page's, and ``annals ingest`` puts the same in the database [R-EV
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -185,13 +186,13 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
             200, {"dropped": pairing.a})  # fmt: skip
         # game 1 of table 1 begins: both players sit down and answer a few questions; then the server is killed
         table = call(running, f"/api/me?token={tokens[pairing.a]}", token="")[1]["table"]
-        sockets = [running.socket(table, tokens[pid]) for pid in (pairing.a, pairing.b)]
-        wait_for(running, lambda v: v["tables"][0]["state"] == "game 1")
-        status, refused = call(running, "/api/desk/paper", {"table": 1})
-        assert status == 409 and "has begun its game 1" in refused["error"], refused
-        stop(running, kill=True)
-        for ws in sockets:
-            ws.close()
+        with contextlib.ExitStack() as sockets:
+            for pid in (pairing.a, pairing.b):
+                sockets.enter_context(running.socket(table, tokens[pid]))
+            wait_for(running, lambda v: v["tables"][0]["state"] == "game 1")
+            status, refused = call(running, "/api/desk/paper", {"table": 1})
+            assert status == 409 and "has begun its game 1" in refused["error"], refused
+            stop(running, kill=True)
     assert store.log_path(1, pairing.table, 1).exists()
     kept = data / "events" / f"{store.config().event_id}.json"
     assert kept.stat().st_mode & 0o077 == 0  # the players' tokens: the server's owner alone reads them
