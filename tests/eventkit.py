@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import urllib.request
 from typing import Any
 
 from tests.serverkit import Running, play_seat
@@ -15,14 +14,8 @@ ORGANISER = "organiser-token-for-the-test-0123456789"
 
 
 def call(running: Running, path: str, body: Any = None, token: str = ORGANISER, raw: bytes | None = None) -> Any:
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(running.base + path, data=data, method="POST" if data is not None else "GET")
-    request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"{}")
+    """The server's API as the organiser (``token``) calls it."""
+    return running.api(path, body, token, raw)
 
 
 class Player(threading.Thread):

@@ -37,9 +37,10 @@ class Running:
         self.proc, self.port, self.data = proc, port, data
         self.base = f"http://127.0.0.1:{port}"
 
-    def api(self, path: str, body: dict[str, Any] | None = None, token: str = ADMIN) -> tuple[int, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method="POST" if body is not None else "GET")
+    def api(self, path: str, body: Any = None, token: str = ADMIN, raw: bytes | None = None) -> tuple[int, Any]:
+        """A GET, or a POST of ``body`` as JSON (or of ``raw`` bytes as they are); the status and the JSON answer."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.base + path, data=data, method="POST" if data is not None else "GET")
         request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
