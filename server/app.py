@@ -441,9 +441,7 @@ def build_app(server: Server, lifespan: Any = None, extra: list[Route] | None = 
                     continue
                 if type(message) is p.Settings:
                     table.set_settings(seat, message)  # then queued too: it may answer the question now asked
-                table.answers.put_nowait((seat, message))
-                if type(message) is p.Concede:
-                    table.seated.set()  # a concession before everyone sat ends the game now, not after the grace
+                table.hear(seat, message)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception as exc:  # a fault of ours: the client is told why it is closed; no traceback on stderr

@@ -323,6 +323,13 @@ class Table:
         point = live.question()
         return point is not None and bool(forced.answered_for(self.ruleset, live.state, point, self.settings[seat]))
 
+    def hear(self, seat: int, message: p.ClientMessage) -> None:
+        """A seat's message, queued for the loop; a concession before everyone sat ends the game at once (the
+        loop waits for the seats, not for the grace period to run out)."""
+        self.answers.put_nowait((seat, message))
+        if type(message) is p.Concede:
+            self.seated.set()
+
     def detach(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)
