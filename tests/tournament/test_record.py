@@ -194,3 +194,22 @@ def test_verify_says_what_it_checked(played: Path) -> None:
     store = EventStore.open(played)
     games = sum(len(m.games) for m in store.matches())
     assert f"5 deck lists and {games} game logs as recorded; every game re-run identically" in done.stdout
+
+
+def test_verify_record_only_checks_the_record_and_skips_the_files(copy: Path) -> None:
+    """A deck list edited is not looked at by --record-only (it checks the record and its signatures), but an edited
+    record still is; --replay with it is a usage error."""
+    deck = copy / "decks" / "bot-001.txt"
+    deck.write_text(deck.read_text() + "\n")
+    quick = runner.invoke(app, ["event", "verify", str(copy), "--record-only"])
+    assert quick.exit_code == 0, quick.output
+    assert "deck lists and game logs not checked (--record-only)" in quick.stdout
+    assert runner.invoke(app, ["event", "verify", str(copy)]).exit_code == 1
+    both = runner.invoke(app, ["event", "verify", str(copy), "--record-only", "--replay"])
+    assert both.exit_code == 2 and "--record-only" in both.stderr
+    record = copy / "event.log"
+    raw = bytearray(record.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    record.write_bytes(bytes(raw))
+    broken = runner.invoke(app, ["event", "verify", str(copy), "--record-only"])
+    assert broken.exit_code == 1 and "event.log" in broken.stderr
