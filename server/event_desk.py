@@ -10,8 +10,9 @@ games go into the event's record (``rounds.report``), where ``annals event verif
 Every registered player has a personal token, printed at start and on the desk, kept in the server's data folder
 (``DATA/events/EVENT_ID.json``) so that a restart keeps the links: it opens their seat at every table of theirs
 (the seats' token hashes are the player's), and ``/me?token=T`` leads them to the game they are to play. After a
-restart, a game that was being played is set aside (under ``torn/``, recorded) and played again from its start:
-games finished before it stand. The organiser's token opens the desk; a pairing may be played on paper instead
+restart, a game that was being played goes on from its live log where it stopped (``LiveTable.resume``, its clocks
+as recorded); one whose log cannot be re-run is set aside (under ``torn/``, recorded) and played again from its
+start. Games finished before it stand. The organiser's token opens the desk; a pairing may be played on paper instead
 (before its first game has begun), its result typed at the desk through the same ``rounds.report``.
 """
 
@@ -37,6 +38,7 @@ from annals.engine.tournament.match import MatchContext
 from annals.engine.tournament.play import play_and_report
 from annals.engine.tournament.record import EventArgumentError, EventError
 from annals.engine.tournament.store import EventStore
+from annals.schemas.errors import AnnalsError
 from annals.schemas.event import TOP, Pairing
 from annals.schemas.header import LogHeader
 from annals.server.store import TableRecord, new_table_id, new_token, token_hash
@@ -172,7 +174,7 @@ class EventDesk:
         def game(rs: Ruleset[Any], header: LogHeader, path: Path) -> None:
             self._game(match, rs, header, path)
 
-        ctx = MatchContext(store, state.config, ruleset, people, game=game, key=store.signing_key())
+        ctx = MatchContext(store, state.config, ruleset, people, game=game, key=store.signing_key(), resumes=True)
         try:
             play_and_report(ctx, match.number, stage, match.pairing, seeds)
             match.state = FINISHED
@@ -192,28 +194,38 @@ class EventDesk:
         assert self.loop is not None
         if match.paper:
             raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
-        # the time a question of a game set aside had been open (a restart): that game is played again from its start
-        open_path(path).unlink(missing_ok=True)
-        opened = asyncio.run_coroutine_threadsafe(self._open_table(match, ruleset, header, path), self.loop)
+        live = self._resumed(path) if path.exists() else None
+        if live is None:
+            # the time a question of a game set aside had been open (a restart): not this new game's
+            open_path(path).unlink(missing_ok=True)
+            live = LiveTable(ruleset, header, path, bank_ms=self.clock_s * 1000)
+        opened = asyncio.run_coroutine_threadsafe(self._open_table(match, live, header, path), self.loop)
         table = opened.result()
         asyncio.run_coroutine_threadsafe(table.done.wait(), self.loop).result()
         if match.paper:
             raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
 
-    async def _open_table(self, match: ServedMatch, ruleset: Ruleset[Any], header: LogHeader, path: Path) -> Table:
+    def _resumed(self, path: Path) -> LiveTable | None:
+        """The game torn by a restart, going on from its live log; None (the log set aside) if it cannot."""
+        try:
+            return LiveTable.resume(path, bank_ms=self.clock_s * 1000)
+        except AnnalsError:
+            EventStore.open(self.store.folder).set_aside(path)  # kept under torn/ and recorded; played again
+            return None
+
+    async def _open_table(self, match: ServedMatch, live: LiveTable, header: LogHeader, path: Path) -> Table:
         if match.paper:  # moved to paper while this was on its way to the loop
             raise MovedToPaper(f"round {match.number} table {match.pairing.table} is played on paper")
         info = header.tournament
         assert info is not None
         seats = list(info.player_ids)
         record = TableRecord(
-            new_table_id(), ruleset.schema.name, [d.name for d in header.decks], ["human", "human"], header.seed,
+            new_table_id(), header.ruleset, [d.name for d in header.decks], ["human", "human"], header.seed,
             header.max_turns, self.clock_s * 1000, 0, [token_hash(self.tokens[pid]) for pid in seats],
             token_hash(match.spectators), int(self.server.grace_s * 1000),
         )  # fmt: skip
-        live = LiveTable(ruleset, header, path, bank_ms=record.bank_ms)
         table = Table(record, live, mark_s=self.server.mark_s)
-        self.server.tables[record.table_id] = table  # kept while the server runs: never dropped, never resumed
+        self.server.tables[record.table_id] = table  # kept while the server runs: a restart resumes it from its log
         self.server.tasks[record.table_id] = asyncio.get_running_loop().create_task(table.run())
         match.table_id, match.path, match.game, match.state = record.table_id, path, info.game, PLAYING
         for pid in seats:

@@ -26,8 +26,9 @@ from annals.engine.core import Ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import finalize_header, play
 from annals.engine.simulate import bots_for
+from annals.engine.table import read_prefix
 from annals.engine.tournament.store import EventStore
-from annals.schemas.errors import CorruptLogError, TruncatedLogError
+from annals.schemas.errors import AnnalsError, CorruptLogError, TruncatedLogError
 from annals.schemas.event import TOP, EventConfig, GameRecord, MatchRecord, Pairing, Player
 from annals.schemas.header import LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.keys import SigningKey
@@ -72,6 +73,7 @@ class MatchContext:
         game: GamePlayer = bot_game,
         choose_first: FirstChooser = play_first,
         key: SigningKey | None = None,
+        resumes: bool = False,
     ):
         self.store = store
         self.config = config
@@ -80,6 +82,7 @@ class MatchContext:
         self.game = game
         self.choose_first = choose_first
         self.key = key
+        self.resumes = resumes  # ``game`` goes on with a torn log of its game (the server's tables resume)
 
     def header(self, number: int, pairing: Pairing, game: int, seats: list[str], first: int) -> LogHeader:
         cfg, rs = self.config, self.ruleset
@@ -104,14 +107,19 @@ class MatchContext:
 
     def recorded_game(self, header: LogHeader, path: Path) -> tuple[int, str, int, str]:
         """The game's (winner seat, end reason, turns, digest), from its log: an existing whole log is read, a
-        torn one (a crash) is set aside under ``torn/`` and the game played again, a missing one played. Every
-        finished log is signed with the event's key (``schemas.signing.sign_log``; again, for a log finished
-        before a crash, is a no-op when it is already signed by the key). ``digest`` is the signed log's."""
-        reuse = False
+        torn one (a crash) is set aside under ``torn/`` and the game played again — or, when the game player
+        ``resumes``, left for it to go on with —, a missing one played. Every finished log is signed with the
+        event's key (``schemas.signing.sign_log``; again, for a log finished before a crash, is a no-op when it is
+        already signed by the key). ``digest`` is the signed log's."""
+        reuse = torn = False
         if path.exists():
-            with contextlib.suppress(TruncatedLogError, CorruptLogError):
+            try:
                 reuse = read_log(path).header == header
-            if not reuse:
+            except TruncatedLogError:
+                torn = self.resumes and _torn_header(path) == header
+            except CorruptLogError:
+                pass
+            if not reuse and not torn:
                 self.store.set_aside(path)
         if not reuse:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -120,6 +128,13 @@ class MatchContext:
         log = read_log(path)
         winner, reason = log.result  # as it stands: a judge's game loss or override counts (R-EVT-07)
         return winner, reason, log.close.turns, log.digest
+
+
+def _torn_header(path: Path) -> LogHeader | None:
+    """The header of a log cut short, or None when not even that much of it is whole."""
+    with contextlib.suppress(AnnalsError):
+        return read_prefix(path)[0]
+    return None
 
 
 def play_match(ctx: MatchContext, number: int, stage: str, pairing: Pairing, seeds: Mapping[str, int]) -> MatchRecord:

@@ -12,19 +12,21 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.engine.table import read_prefix
 from annals.engine.tournament import event as lib
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
 from annals.engine.tournament.verify import verify_event
 from annals.schemas.logfile import read_log
 from tests.eventkit import ORGANISER, Player, call, desk, wait_for
-from tests.serverkit import Running, server, stop
+from tests.serverkit import Running, play_seat, server, stop
 
 ANNALS = str(Path(sys.executable).parent / "annals")
 runner = CliRunner()
@@ -159,7 +161,13 @@ def test_a_round_of_three_online_tables_and_one_on_paper_with_a_judges_game_loss
     assert con.execute("SELECT count(*) FROM interventions WHERE kind = 'game_loss'").fetchall()[0][0] == 1
 
 
-def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_desk_refuses_by_name(
+def answer_a_few(ws: Any, seed: int) -> None:
+    """A seat answering its first questions (three at most; the other seat may be the one asked)."""
+    with contextlib.suppress(TimeoutError):
+        play_seat(ws, seed, stop_after=3, timeout=3)
+
+
+def test_a_restart_keeps_the_links_and_resumes_the_interrupted_game_and_the_desk_refuses_by_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = new_event(tmp_path / "spring", 4)
@@ -187,13 +195,19 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
         # game 1 of table 1 begins: both players sit down and answer a few questions; then the server is killed
         table = call(running, f"/api/me?token={tokens[pairing.a]}", token="")[1]["table"]
         with contextlib.ExitStack() as sockets:
-            for pid in (pairing.a, pairing.b):
-                sockets.enter_context(running.socket(table, tokens[pid]))
+            seated = [sockets.enter_context(running.socket(table, tokens[pid])) for pid in (pairing.a, pairing.b)]
             wait_for(running, lambda v: v["tables"][0]["state"] == "game 1")
             status, refused = call(running, "/api/desk/paper", {"table": 1})
             assert status == 409 and "has begun its game 1" in refused["error"], refused
+            answering = [threading.Thread(target=answer_a_few, args=(ws, 11 + i)) for i, ws in enumerate(seated)]
+            for thread in answering:
+                thread.start()
+            for thread in answering:
+                thread.join(30)
             stop(running, kill=True)
-    assert store.log_path(1, pairing.table, 1).exists()
+    torn_log = store.log_path(1, pairing.table, 1)
+    before = read_prefix(torn_log)[2]
+    assert len(before) >= 2  # the questions answered before the kill are in the live log
     kept = data / "events" / f"{store.config().event_id}.json"
     assert kept.stat().st_mode & 0o077 == 0  # the players' tokens: the server's owner alone reads them
     with server(data, "--event", str(store.folder)) as running:
@@ -218,6 +232,8 @@ def test_a_restart_keeps_the_links_and_plays_the_interrupted_game_again_and_the_
     rows = {line.split(",")[0]: line.split(",")[-1] for line in printed.output.splitlines()[1:]}
     assert rows == {names[pid]: f"http://desk.example:8765{link}" for pid, link in links.items()}
     assert runner.invoke(app, ["event", "pairings", str(store.folder), "--links", "http://x"]).exit_code == 2
-    assert list((store.folder / "torn").rglob("*.log"))  # the interrupted game, set aside and recorded
+    # the interrupted game went on where it stopped: nothing set aside, its log begins with the answers given before
+    assert not (store.folder / "torn").exists()
+    assert read_log(torn_log).decisions[: len(before)] == before
     verdict = verify_event(store.folder)
     assert verdict.ok, verdict.problems
