@@ -246,10 +246,13 @@ class EventDesk:
         return found
 
     async def to_paper(self, table: int) -> ServedMatch:
-        """Play table ``table`` of the round on paper: refused once its first game has begun."""
+        """Play table ``table`` of the round on paper: refused once its first game has begun, unless the match failed
+        (its games played online are set aside under ``torn/``: the result typed at the desk is the whole match's)."""
         match = self._match(table)
         if match.state in (FINISHED, PAPER):
             raise EventError(f"table {table} is {match.state}: nothing to move to paper")
+        if match.state == FAILED:
+            return self._failed_to_paper(match)
         held = self.server.tables.get(match.table_id)
         if match.game > 1 or (held is not None and (held.started or held.live.decision_count > 0)):
             raise EventError(f"table {table} has begun its game {match.game}: it is played out online")
@@ -266,6 +269,17 @@ class EventDesk:
         if match.thread is not None:
             await asyncio.to_thread(match.thread.join, 30)
         match.state = PAPER
+        return match
+
+    def _failed_to_paper(self, match: ServedMatch) -> ServedMatch:
+        store = EventStore.open(self.store.folder)
+        cap = 2 * store.config().best_of + 1  # a level cut match plays up to N more games
+        with self.lock:
+            for game in range(1, cap + 1):
+                path = store.log_path(match.number, match.pairing.table, game)
+                if path.is_file():
+                    store.set_aside(path)
+        match.paper, match.state, match.error = True, PAPER, ""
         return match
 
     def paper_result(self, table: int, result: str) -> dict[str, Any]:

@@ -237,3 +237,32 @@ def test_a_restart_keeps_the_links_and_resumes_the_interrupted_game_and_the_desk
     assert read_log(torn_log).decisions[: len(before)] == before
     verdict = verify_event(store.folder)
     assert verdict.ok, verdict.problems
+
+
+def test_a_failed_table_goes_to_paper_with_its_online_games_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match that fails online (here its log's place on disk is taken by a folder) is shown failed, by name; the
+    organiser moves it to paper and types its result at the desk, and the record verifies [R-EVT-12]."""
+    store = new_event(tmp_path / "spring", 4)
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    blocked = store.log_path(1, 1, 1)
+    blocked.mkdir(parents=True)
+    with server(tmp_path / "data", "--event", str(store.folder)) as running:
+        failed = wait_for(running, lambda v: v["tables"][0]["state"] == "failed", timeout=30)["tables"][0]
+        assert "table-001-game-1.log" in failed["error"], failed
+        status, refused = call(running, "/api/desk/result", {"table": 1, "result": "2-0"})
+        assert status == 409 and "played online (failed)" in refused["error"], refused
+        blocked.rmdir()  # the disk mended; in its place, what a failed game may leave: a log cut short
+        blocked.write_bytes(b"a game log cut short")
+        status, moved = call(running, "/api/desk/paper", {"table": 1})
+        assert status == 200 and moved["state"] == "paper", moved
+        assert call(running, "/api/desk/result", {"table": 1, "result": "2-1"})[0] == 201
+        assert desk(running)["tables"][0]["state"] == "finished"
+        assert call(running, "/api/desk/paper", {"table": 2})[0] == 200  # the other table, not begun, on paper too
+        assert call(running, "/api/desk/result", {"table": 2, "result": "2-0"})[0] == 201
+    verdict = verify_event(store.folder)
+    assert verdict.ok, verdict.problems
+    (match,) = [m for m in store.matches() if m.table == 1]
+    assert (match.wins_a, match.wins_b, match.games) == (2, 1, [])
+    assert (store.folder / "torn" / blocked.relative_to(store.folder / "logs")).read_bytes() == b"a game log cut short"
