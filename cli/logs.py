@@ -9,6 +9,7 @@ import msgspec
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
+from annals.engine.names import VIEW_HELP
 from annals.engine.replay import rerun_branches, verify_game
 from annals.engine.views import view_log, viewer_of
 from annals.engine.words.story import render_story
@@ -28,9 +29,7 @@ LogsArg = typer.Argument(
 @app.command()
 def show(
     logs: list[str] = LogsArg,
-    view: str = typer.Option(
-        "omniscient", "--view", help="omniscient, player0, player1 or spectator: what that seat could see."
-    ),
+    view: str = typer.Option("omniscient", "--view", help=f"{VIEW_HELP}: what that seat could see."),
     numbered: bool = typer.Option(
         False, "--numbered", help="Number the decisions (?N), as judge backup --to names them."
     ),

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, err, out, reported
-from annals.engine.names import VIEWERS
+from annals.engine.names import VIEW_HELP, view_named
 from annals.schemas.files import default_database, output_file
 
 
@@ -18,7 +18,7 @@ def view(
         ..., help="A log file, or a game id in the database (its log rebuilt from the database if the file is gone)."
     ),
     output: Path = typer.Option(..., "--output", "-o", help="The HTML file to write."),
-    view_name: str = typer.Option("spectator", "--view", help=f"One of: {', '.join(VIEWERS)}."),
+    view_name: str = typer.Option("spectator", "--view", help=f"One of: {VIEW_HELP}."),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
     ),
@@ -28,7 +28,7 @@ def view(
 
     A player's or the spectator's file holds only what that view could see.
 
-    Example: annals view games/miras9-00000007-*.log --view player0 --output game.html
+    Example: annals view games/miras9-00000007-*.log --view p0 --output game.html
     """
     from annals.engine.views import viewer_of
     from annals.queries.pictures.annotations import load_notes
@@ -36,6 +36,7 @@ def view(
     from annals.queries.positions.gamelog import game_log
 
     with reported():
+        view_name = view_named(view_name)
         viewer_of(view_name)
         output_file(output, inputs=[source], what="--output")  # never over a file, as every command
         database = db if db is not None else default_database()

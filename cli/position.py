@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.names import VIEWERS as VIEWS
+from annals.engine.names import VIEW_HELP, view_named
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -47,6 +47,7 @@ class TooManyLogsError(BadArgumentError):
 
 
 HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
+RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}
 
 
 def _side(holder: str) -> str:
@@ -58,28 +59,49 @@ def _side(holder: str) -> str:
 
 
 def render_board(b: Board) -> Table:
+    """The board in words: the players by name, each card by its name and instance number (``Medic #1014``, the
+    number a scenario file or a judge's note names it by), places as the rules call them, counters as words."""
     from rich.table import Table
 
-    status = f"over, winner p{b.winner}" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
+    from annals.engine.words import Words, words_of
+
+    words = Words(b.ruleset, lambda _i: "", b.players)
+
+    def who(side: str) -> str:
+        return words.who(int(side[1:])) if side.startswith("p") and side[1:].isdigit() else "tokens"
+
+    def card(label: str) -> str:
+        card_id, _, instance = label.rpartition("#")
+        return f"{b.name_of(label) if card_id not in ('?', '') else 'a hidden card'} #{instance}"
+
+    def holder(label: str) -> str:
+        return "" if label.startswith("p") and label[1:].isdigit() else f"{card(label)}: "
+
+    winner = f"{words.who(b.winner)} won" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
+    step = words_of(b.step) if b.step else "set-up"
+    at = f" at {b.coordinate}" if b.coordinate else ""
     title = (
-        f"{b.ruleset} game {b.game_id} at {b.coordinate or 'event'} (after event {b.events_applied - 1}): "
-        f"turn {b.turn}, step {b.step} — {b.view} view {status}"
+        f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}{at} (after event {b.events_applied - 1}): "
+        f"turn {b.turn}, {step} — {words_of(b.view)} view" + (f" — {winner}" if winner else "")
     )
     table = Table(title=title, show_lines=True)
-    table.add_column("zone", style="bold")
-    counters: dict[str, list[str]] = {}
+    table.add_column("place", style="bold")
+    held: dict[str, dict[str, list[str]]] = {}  # side -> holder -> "wounds 2", ...
     for key, value in b.counters.items():
-        holder, _, counter = key.rpartition(":")
-        who = "" if holder.startswith("p") and holder[1:].isdigit() else f"{holder} "
-        counters.setdefault(_side(holder), []).append(f"{who}{counter}={value}")
+        label, _, counter = key.rpartition(":")
+        held.setdefault(_side(label), {}).setdefault(holder(label), []).append(f"{words_of(counter)} {value}")
+    counters = {side: [f"{who}{', '.join(said)}" for who, said in by.items()] for side, by in held.items()}
     sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
     for side in sides:
-        table.add_column(side)
+        table.add_column(who(side))
     for zone, by_side in b.zones.items():
+        place = words.zone(zone)
         if zone in HIDDEN_ORDER_ZONES:
-            table.add_row(zone, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides))
+            table.add_row(
+                place, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides)
+            )
         else:
-            table.add_row(zone, *(" ".join(by_side.get(side, [])) for side in sides))
+            table.add_row(place, *("\n".join(card(label) for label in by_side.get(side, [])) for side in sides))
     if counters:
         table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
     if b.hidden:
@@ -93,7 +115,7 @@ def position(
     at: str = typer.Option(
         "end", "--at", help="N (event N), event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."
     ),
-    view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
+    view: str = typer.Option("omniscient", "--view", help=f"One of: {VIEW_HELP}."),
     fmt: Literal["board", "json", "svg"] = typer.Option("board", "--format", "-f", help="board, json or svg."),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
@@ -126,6 +148,7 @@ def position(
         paths = expand([source]) if is_pattern(source) else []
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
+        view = view_named(view)
         viewer_of(view)
         log = paths[0] if paths else log_path(source, db)
         if output is not None:

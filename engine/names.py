@@ -8,6 +8,15 @@ from __future__ import annotations
 from typing import Final
 
 VIEWERS: Final = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -1}
+VIEW_ALIASES: Final = {"p0": "player0", "p1": "player1"}  # the seats as every other place numbers them
+
+
+def view_named(view: str) -> str:
+    """A view's name as ``VIEWERS`` has it: ``p0`` and ``p1`` stand for ``player0`` and ``player1``."""
+    return VIEW_ALIASES.get(view, view)
+
+
+VIEW_HELP: Final = "omniscient, player0 (or p0), player1 (or p1), spectator"
 DECISION_TIMEOUT: Final = 30.0  # seconds an external program has to answer one decision
 ROUND_MINUTES: Final = 50  # an event round's clock (``annals event round start``) unless the organiser says otherwise
 SEARCH_ITERATIONS: Final = 200  # the search bot's budget a decision (``annals review``): under a second on a core

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import GameState, Position, Ruleset
+from annals.engine.names import VIEW_ALIASES, view_named
 from annals.engine.names import VIEWERS as VIEWERS  # defined there, light, for the command line
 from annals.engine.registry import get_ruleset
 from annals.schemas.errors import UnknownNameError
@@ -27,9 +28,11 @@ class UnknownViewError(UnknownNameError, ValueError):
 
 
 def viewer_of(view: str) -> int | None:
-    if view not in VIEWERS:
-        raise UnknownViewError("view", view, VIEWERS)
-    return VIEWERS[view]
+    """The viewer a view name stands for (``p0``/``p1`` as aliases of ``player0``/``player1``)."""
+    named = view_named(view)
+    if named not in VIEWERS:
+        raise UnknownViewError("view", view, [*VIEWERS, *VIEW_ALIASES])
+    return VIEWERS[named]
 
 
 def hidden_decision(decision: Decision[Any]) -> Decision[Any]:

@@ -38,7 +38,7 @@ _REASONS_END = {"battle_damage": "Battle Damage", "survival_clock": "the surviva
 
 
 def lane(index: int) -> str:
-    return LANES[index].upper() if 0 <= index < len(LANES) else "no lane"
+    return LANES[index].capitalize() if 0 <= index < len(LANES) else "no lane"
 
 
 def position(w: Words, loc: int) -> str:

@@ -37,6 +37,7 @@ class Board(msgspec.Struct):
     over: bool
     winner: int
     names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
+    players: list[str] = []  # the seats' names (p0 first), as the log's header gives them
 
     def name_of(self, label: str) -> str:
         """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
@@ -87,6 +88,7 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         state.over,
         state.winner,
         _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
+        [p.name for p in timeline.header.players],
     )
 
 
@@ -112,6 +114,7 @@ def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
         over,
         game.winner if over else -1,
         _names(game.ruleset, game.card_pool_hash, zones),
+        game.players,
     )
 
 

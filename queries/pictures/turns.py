@@ -3,7 +3,7 @@ cost whom, in the words of ``engine.words`` (card names, players' names, Sites a
 
 ``turn_summaries(ruleset, events, words)`` reads the events as the view saw them (a hidden card stays hidden) and
 returns, per turn, the position its ``TurnBegan`` leads to and the line: ``Turn 5 — Ann: played Raider; attacked
-Bo's EXTERIOR Site; 3 Battle Damage to Bo``. The events before turn 1 make a ``Set-up`` line at position 0.
+Bo's Exterior Site; 3 Battle Damage to Bo``. The events before turn 1 make a ``Set-up`` line at position 0.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def test_the_scan_catches_what_it_looks_for() -> None:
         "Pay Point: source used, card 0",
     ]:
         assert offences(text, card_ids), text
-    assert not offences("Play Rally in random-1's EXTERIOR lane", card_ids)
+    assert not offences("Play Rally in random-1's Exterior lane", card_ids)
 
 
 def test_no_op_changes_are_said_as_nothing() -> None:
