@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from annals.cli.app import app, err, out, reported
+from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 from annals.engine.names import VIEW_HELP, view_named
 from annals.schemas.files import default_database, output_file
+
+if TYPE_CHECKING:
+    from annals.schemas.logfile import GameLog
+    from annals.schemas.review import ReviewFile
 
 
 @app.command()
@@ -22,11 +28,24 @@ def view(
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
     ),
+    review: bool | None = typer.Option(
+        None,
+        "--review/--no-review",
+        help="The winning-chance graph of the decision review saved beside the log (LOG.review.json) is shown "
+        "whenever there is one; --review makes and saves the review first if there is none (MORANA), "
+        "--no-review leaves it out.",
+    ),
+    iterations: int = typer.Option(
+        ITERATIONS, "--iterations", min=1, help="The search budget per decision of a review --review makes."
+    ),
 ) -> None:
     """Write a replay viewer: one HTML file that opens from disk with no network, with the board at every event,
     a timeline, jumps by turn, phase and key moment, the events in words and the log's notes.
 
-    A player's or the spectator's file holds only what that view could see.
+    A player's or the spectator's file holds only what that view could see. With a decision review (`annals
+    review LOG --save`, or --review here), a graph of the winning chance sits above the timeline, with marks at
+    inaccuracies, mistakes and blunders and the better choice in words: every seat's in the omniscient view, a
+    player's own in theirs, none in the spectators' (the review names cards in the players' hands).
 
     Example: annals view games/miras9-00000007-*.log --view p0 --output game.html
     """
@@ -44,7 +63,8 @@ def view(
         found = game_log(source, database)
         log = found.log
         notes = load_notes(found.path, log.header.game_id)
-        size = write_viewer(log, output, view_name, notes)
+        reviewed, said = _review(found.path, log, review, iterations)
+        size = write_viewer(log, output, view_name, notes, reviewed)
     if found.rebuilt:
         err.print(found.note(database), markup=False)
     ms = (time.perf_counter() - started) * 1000
@@ -53,6 +73,36 @@ def view(
         f"{len(notes)} note(s) in the log's notes file, {size / 1024:.0f} KiB in {ms:.0f} ms",
         markup=False,
     )
+    if said:
+        err.print(said, markup=False)
+
+
+def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int) -> tuple[ReviewFile | None, str]:
+    """The review the page shows (``wanted``: None the saved one if any, True made and saved if none, False none),
+    and a line to say about it."""
+    from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review
+
+    if wanted is False:
+        return None, ""
+    try:
+        found = saved_review(path, log.header.game_id, log.digest)
+    except StaleReviewError as exc:
+        if not wanted:
+            return None, f"note: {exc}; the page has no review"
+        found = None
+    if found is not None or not wanted:
+        return found, ""
+    from annals.queries.review import Thresholds, review_game
+    from annals.schemas.review import ReviewFile, write_review
+
+    started = time.perf_counter()
+    reviews = review_game(log, iterations=iterations)
+    made = ReviewFile(log.header.game_id, log.digest, log.header.ruleset, iterations, Thresholds(), [0, 1], reviews)
+    ms = (time.perf_counter() - started) * 1000
+    said = f"review of {len(reviews)} decisions ({iterations} iterations each) made in {ms:.0f} ms"
+    if not path.is_file():  # a log rebuilt from the database: nowhere beside it to keep the review
+        return made, said
+    return made, f"{said}, written to {write_review(path, made)} (the log {path} is unchanged)"
 
 
 @app.command()

@@ -31,12 +31,14 @@ from annals.engine.words import Words
 from annals.queries.pictures.annotations import Note, placed
 from annals.queries.pictures.eventtext import describe
 from annals.queries.pictures.legend import card_texts, legend, legend_style
+from annals.queries.pictures.reviewgraph import ReviewShown, review_legend, review_shown
 from annals.queries.pictures.svgboard import board_lines
 from annals.queries.pictures.svgkit import said
 from annals.queries.pictures.turns import turn_summaries
 from annals.queries.positions.timeline import Timeline, aliases
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
+from annals.schemas.review import ReviewFile
 
 WEB = Path(__file__).with_name("web")
 KEYFRAME_EVERY = 32
@@ -82,6 +84,7 @@ class ViewerData(msgspec.Struct):
     step_words: list[str] = []  # steps (as ``steps``) in words
     legend: list[tuple[str, str]] = []  # a mark of the board or the timeline (a CSS class, see web/) -> its meaning
     keyframe_every: int = KEYFRAME_EVERY
+    review: ReviewShown | None = None  # the decision review this view may show (queries.pictures.reviewgraph)
 
 
 def _namer(ruleset: str, state: Any) -> Any:
@@ -125,7 +128,9 @@ def _diff(prev: list[int], cur: list[int]) -> list[int]:
     return out
 
 
-def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = ()) -> ViewerData:
+def viewer_data(
+    log: GameLog, view: str = "omniscient", notes: Sequence[Note] = (), review: ReviewFile | None = None
+) -> ViewerData:
     viewer = viewer_of(view)
     header = log.header
     ruleset = header.ruleset
@@ -190,15 +195,23 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
         "players": [say.who(i) for i in range(len(players))],
         "result": say.ending(log.close.winner, log.close.end_reason) if log.close is not None else None,
     }
+    reviewed = None
+    keys = legend(ruleset, game["players"])
+    if review is not None:
+        winner = log.close.winner if log.close is not None else None
+        reviewed = review_shown(review, view, game["players"], winner)
+        keys += review_legend(reviewed, game["players"], review.thresholds)
     return ViewerData(game, lines, boards, events, list(steps), list(kinds), dict(aliases(ruleset)), marks,
                       jumps, shown_notes, turns=turn_summaries(ruleset, shown_events, say),
                       cards=card_texts(ruleset, lines), step_words=[said(s) for s in steps],
-                      legend=legend(ruleset, game["players"]))  # fmt: skip
+                      legend=keys, review=reviewed)  # fmt: skip
 
 
-def viewer_html(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = ()) -> str:
+def viewer_html(
+    log: GameLog, view: str = "omniscient", notes: Sequence[Note] = (), review: ReviewFile | None = None
+) -> str:
     """The whole page: the template with its style, script and the game's data inlined."""
-    data = msgspec.json.encode(viewer_data(log, view, notes)).replace(b"</", b"<\\/").decode()
+    data = msgspec.json.encode(viewer_data(log, view, notes, review)).replace(b"</", b"<\\/").decode()
     template = (WEB / "viewer.html").read_text(encoding="utf-8")
     title = f"{log.header.ruleset} game {log.header.game_id} · {view}"
     return (
@@ -215,8 +228,9 @@ def write_viewer(
     out: str | os.PathLike[str],
     view: str = "omniscient",
     notes: Sequence[Note] = (),
+    review: ReviewFile | None = None,
 ) -> int:
     """Write the page to ``out``; returns its size in bytes."""
-    page = viewer_html(log, view, notes).encode("utf-8")
+    page = viewer_html(log, view, notes, review).encode("utf-8")
     Path(out).write_bytes(page)
     return len(page)

@@ -13,6 +13,7 @@
   const kinds = D.events.map((e) => D.kinds[e[2]]);
   const keys = [...new Set(D.marks.map((m) => m[0]))].sort((a, b) => a - b);
   let cur = -1, shownCoord = "";
+  const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };  // the review's marks, as chess annotators write them
   const past = [];
 
   // ------------------------------------------------------------------ boards
@@ -221,6 +222,7 @@
       cur = count;
       showNotes(count);
       markTurn(count);
+      showReview(count);
     }
     shownCoord = opts.coordinate || coordinateOf(count);
     const e = count > 0 ? D.events[count - 1] : null;
@@ -384,9 +386,10 @@
   for (const [swatch, meaning] of D.legend) {
     const li = document.createElement("li");
     if (swatch.startsWith("mark:")) {
-      const box = document.createElement("span");
+      const box = document.createElement("span"), name = swatch.slice(5);
       box.className = "mark";
-      box.append(Object.assign(document.createElement("span"), { className: swatch.slice(5) }));
+      if (SYMBOL[name]) box.append(Object.assign(document.createElement("span"), { className: "gm " + name, textContent: SYMBOL[name] }));
+      else box.append(Object.assign(document.createElement("span"), { className: name }));
       li.append(box);
     } else {
       li.insertAdjacentHTML("beforeend", swatch);  // drawn by queries/pictures/legend.py with the board's classes
@@ -394,6 +397,10 @@
     li.append(Object.assign(document.createElement("span"), { textContent: meaning }));
     $("legend-list").append(li);
   }
+
+  // A narrow window (under 1200 px: the board beside the side column leaves the legend one column) opens with the
+  // legend folded to its title, so the page fits; a click on "Legend" (or Enter on it) unfolds it.
+  if (innerWidth < 1200) $("legend").open = false;
 
   // ------------------------------------------------------------------ a card's text on hover and focus
   const tip = $("card-tip");
@@ -421,6 +428,97 @@
     showTip(el, r.left, r.bottom - 10);
   });
   board.addEventListener("focusout", hideTip);
+
+  // ------------------------------------------------------------------ the decision review: graph, marks, words
+  // D.review (queries/pictures/reviewgraph.py): the reviewed decisions this view may show, each at the position
+  // where it was asked, with the graph seat's winning chance before it and the decision in words.
+  const R = D.review, reviewAt = new Map(), mistakes = [], reviewMarks = new Map();
+  let reviewShownAt = -2;
+  function pct(x) { return (N ? (100 * x) / N : 0) + "%"; }
+  function height(chance) { return 6 + 88 * (1 - chance); }  // the graph's y of a chance (in %, room for the marks)
+  if (R) {
+    $("review").hidden = false;
+    $("review-said").textContent = R.said;
+    for (const r of R.points) {
+      if (!reviewAt.has(r.at)) reviewAt.set(r.at, []);
+      reviewAt.get(r.at).push(r);
+      if (SYMBOL[r.verdict] && mistakes[mistakes.length - 1] !== r.at) mistakes.push(r.at);
+    }
+    if (!R.points.length) $("graph").hidden = $("review-bar").hidden = true;
+    else drawGraph();
+  }
+  function drawGraph() {
+    const svg = $("graph-svg"), NS = "http://www.w3.org/2000/svg", W = Math.max(N, 1);
+    svg.setAttribute("viewBox", `0 0 ${W} 100`);
+    const pts = R.points.map((r) => [r.at, height(r.chance)]);
+    if (R.end !== null) pts.push([N, height(R.end)]);
+    const line = [[0, pts[0][1]], ...pts];
+    if (R.end === null) line.push([W, pts[pts.length - 1][1]]);
+    const d = line.map(([x, y], k) => `${k ? "L" : "M"}${x} ${y}`).join(" ");
+    const add = (tag, attrs) => { const el = document.createElementNS(NS, tag); for (const k in attrs) el.setAttribute(k, attrs[k]); svg.append(el); };
+    add("path", { d: `${d} L${W} 100 L0 100 Z`, class: `area p${R.seat}` });
+    add("line", { x1: 0, x2: W, y1: 50, y2: 50, class: "mid" });
+    add("path", { d: d, class: "line" });
+    const first = R.points[0].chance, last = R.end !== null ? R.end : R.points[R.points.length - 1].chance;
+    svg.setAttribute("aria-label", `${g.players[R.seat]}'s winning chance over the game, from ${Math.round(first * 100)}% at the first reviewed decision to ${Math.round(last * 100)}% at the end; ${mistakes.length} marked decisions`);
+    const box = $("graph-marks");
+    for (const r of R.points) {
+      if (!SYMBOL[r.verdict]) continue;
+      const b = document.createElement("button");
+      b.className = r.verdict;
+      b.textContent = SYMBOL[r.verdict];
+      b.style.left = pct(r.at);
+      b.style.top = height(r.chance) + "%";
+      b.setAttribute("aria-label", r.line);
+      b.dataset.at = String(r.at);
+      b.addEventListener("click", (ev) => { ev.stopPropagation(); go(r.at, { jump: true }); });
+      b.addEventListener("mouseenter", () => showReviewTip(b, r.line));
+      b.addEventListener("mouseleave", hideReviewTip);
+      b.addEventListener("focus", () => showReviewTip(b, r.line));
+      b.addEventListener("blur", hideReviewTip);
+      if (!reviewMarks.has(r.at)) reviewMarks.set(r.at, []);
+      reviewMarks.get(r.at).push(b);
+      box.append(b);
+    }
+    const graph = $("graph");
+    graph.addEventListener("pointerdown", (ev) => {
+      if (ev.target instanceof HTMLButtonElement) return;
+      const rect = graph.getBoundingClientRect();
+      go(Math.round(((ev.clientX - rect.left) / rect.width) * N), { jump: true });
+    });
+  }
+  const reviewTip = $("review-tip");
+  function showReviewTip(el, text) {
+    reviewTip.textContent = text;
+    reviewTip.hidden = false;
+    const r = el.getBoundingClientRect(), w = reviewTip.offsetWidth, h = reviewTip.offsetHeight;
+    reviewTip.style.left = Math.max(4, Math.min(r.left, innerWidth - w - 8)) + "px";
+    reviewTip.style.top = (r.bottom + 6 + h > innerHeight - 4 ? Math.max(4, r.top - h - 6) : r.bottom + 6) + "px";
+  }
+  function hideReviewTip() { reviewTip.hidden = true; }
+  // The words of the decision(s) asked where the viewer stands, and the cursor on the graph.
+  function showReview(count) {
+    if (!R || !R.points.length) return;
+    $("graph-cursor").style.left = pct(count);
+    const here = reviewAt.get(count);
+    const at = here ? count : -1;
+    if (at === reviewShownAt) return;
+    for (const b of reviewMarks.get(reviewShownAt) || []) b.classList.remove("now");
+    for (const b of reviewMarks.get(at) || []) b.classList.add("now");
+    reviewShownAt = at;
+    const box = $("review-box");
+    const worst = here ? here.reduce((w, r) => (r.loss > w.loss ? r : w)) : null;
+    box.className = worst && SYMBOL[worst.verdict] ? worst.verdict : "";
+    box.textContent = here
+      ? here.map((r) => r.line).join(" · ")
+      : mistakes.length
+        ? `${mistakes.length} marked decision${mistakes.length === 1 ? "" : "s"} on the graph: M goes to the next, Shift+M to the previous.`
+        : "No inaccuracy, mistake or blunder in this review.";
+  }
+  function jumpMistake(dir) { if (mistakes.length) jumpTo(mistakes, dir); }
+  $("next-mistake").onclick = () => jumpMistake(1);
+  $("prev-mistake").onclick = () => jumpMistake(-1);
+  if (R && !mistakes.length) $("next-mistake").disabled = $("prev-mistake").disabled = true;
 
   // ------------------------------------------------------------------ autoplay
   const playButton = $("play"), speed = $("speed");
@@ -496,7 +594,8 @@
     else if (k === " ") toggle();
     else if (k === "+" || k === "=") faster(1);
     else if (k === "-" || k === "−") faster(-1);
-    else if (k === "Escape") hideTip();
+    else if ((k === "m" || k === "M") && R) jumpMistake(ev.shiftKey ? -1 : 1);
+    else if (k === "Escape") { hideTip(); hideReviewTip(); }
     else return;
     ev.preventDefault();
   });
@@ -513,7 +612,8 @@
     position: () => cur,
     playing: () => timer !== 0,
     coordinate: () => shownCoord,
-    boardText: (count) => svgAt(count),  // the file's SVG text of a position's board, as a fresh draw parses it
+    boardText: (count) => svgAt(count),
+    mistakes: () => mistakes.slice(),  // the positions of the reviewed decisions the graph marks  // the file's SVG text of a position's board, as a fresh draw parses it
     // the move, then the style and layout it causes (forced here, so the time counts them; painting is not)
     timeMove: (count) => {
       const t0 = performance.now();
