@@ -34,3 +34,21 @@ def picture_db(picture_logs: dict[str, list[Path]], tmp_path_factory: pytest.Tem
 @pytest.fixture(scope="session")
 def games(picture_logs: dict[str, list[Path]]) -> dict[str, list[GameLog]]:
     return {ruleset: [read_log(p) for p in paths] for ruleset, paths in picture_logs.items()}
+
+
+REVIEWED = (21, 10)  # a MORANA bot game (seed) with marked decisions of both seats, reviewed at this budget
+
+
+@pytest.fixture(scope="session")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GameLog]:
+    """A MORANA game and its decision review saved beside it (``LOG.review.json``): a second or so."""
+    from annals.queries.review import Thresholds, review_game, save_review
+
+    seed, iterations = REVIEWED
+    root = tmp_path_factory.mktemp("reviewed")
+    list(simulate("morana", 1, seed, ["clash", "glory"], ["heuristic", "random"], root))
+    path = sorted(root.glob("*.log"))[0]
+    log = read_log(path)
+    reviews = review_game(log, iterations=iterations)
+    save_review(path, log, reviews, seats=(0, 1), iterations=iterations, thresholds=Thresholds())
+    return path, log

@@ -2,7 +2,8 @@
 and several views, holds no raw token: no Python value (True, False, None), no -1 sentinel, no snake_case field or
 dotted step identifier, and no p0-style seat label where the log names the players. The texts are those the page
 shows: the title, the result, each event's line and its step, the turn summaries, the timeline marks' labels, the
-legend, the card texts, and the words drawn on the board at every position."""
+legend, the card texts, the decision review's sentence and lines, and the words drawn on the board at every
+position."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ def texts(d: ViewerData) -> Iterator[tuple[str, str]]:
         yield f"mark at {pos}", label
     for _, meaning in d.legend:
         yield "legend", meaning
+    if d.review is not None:
+        yield "review", d.review.said
+        for point in d.review.points:
+            yield f"review at {point.at}", point.line
     for name, text in d.cards.items():
         yield f"card {name}", f"{name}: {text}"
     for i, line in enumerate(d.lines):
