@@ -147,7 +147,10 @@ def review_legend(shown: ReviewShown, players: Sequence[str], thresholds: Thresh
     who = players[shown.seat] if 0 <= shown.seat < len(players) else "the first player"
     t = [round(x * 100) for x in (thresholds.inaccuracy, thresholds.mistake, thresholds.blunder)]
     return [
-        ("mark:graph", f"the graph: {who}'s winning chance (high: {who} ahead) at each reviewed decision"),
+        (
+            f"mark:graph p{shown.seat}",
+            f"the graph: {who}'s winning chance (high: {who} ahead) at each reviewed decision",
+        ),
         ("mark:inaccuracy", f"an inaccuracy (?!): the choice gave up {t[0]} to {t[1]} points of winning chance"),
         ("mark:mistake", f"a mistake (?): it gave up {t[1]} to {t[2]} points of winning chance"),
         ("mark:blunder", f"a blunder (??): it gave up {t[2]} points of winning chance or more"),

@@ -88,7 +88,7 @@ def test_review_texts_hold_no_raw_token(reviewed: tuple[Path, GameLog]) -> None:
     assert d.review is not None
     lines = [text for where, text in texts(d) if where.startswith("review")]
     assert len(lines) == len(review.decisions) + 1  # the scan read them
-    assert any(s.startswith("mark:blunder") for s, _ in d.legend) and any(s == "mark:graph" for s, _ in d.legend)
+    assert any(s.startswith("mark:blunder") for s, _ in d.legend) and any(s == "mark:graph p0" for s, _ in d.legend)
 
 
 def test_a_stale_review_is_not_shown(reviewed: tuple[Path, GameLog], tmp_path: Path) -> None:
