@@ -58,11 +58,13 @@ from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
 from annals.engine.table import LiveTable
 from annals.engine.views import view_log
 from annals.engine.words.story import render_story
+from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review
 from annals.queries.pictures.viewer import viewer_html
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.schemas.judge import Intervention, utc_now
 from annals.schemas.logfile import read_log
+from annals.schemas.review import DamagedReviewError
 from annals.server.store import (
     Signature,
     Store,
@@ -110,6 +112,17 @@ class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
     minutes: int
     player: int = -1  # the seat it goes to (-1: every seat's bank, the match's clock)
     reason: str = ""
+
+
+def replay_page(path: Path, view: str) -> str:
+    """A finished table's replay page in ``view``, with the decision review saved beside its log if there is one
+    (``annals review LOG --save``; the page shows the view only the seats' reviews it may see)."""
+    log = read_log(path)
+    try:
+        review = saved_review(path, log.header.game_id, log.digest)
+    except (StaleReviewError, DamagedReviewError):  # a review of another log, or damaged: the page goes without
+        review = None
+    return viewer_html(log, view, review=review)
 
 
 def _field_error(exc: msgspec.DecodeError) -> str:
@@ -395,7 +408,7 @@ def build_app(server: Server, lifespan: Any = None, extra: list[Route] | None = 
             return found
         path, seat = found
         view = "spectator" if seat < 0 else f"player{seat}"
-        page = await asyncio.to_thread(lambda: viewer_html(read_log(path), view))
+        page = await asyncio.to_thread(lambda: replay_page(path, view))
         return HTMLResponse(page)
 
     async def story(request: Request) -> Response:

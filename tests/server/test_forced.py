@@ -111,6 +111,29 @@ def test_a_stop_keeps_the_question(running: Running) -> None:
     assert kept and all(m["stop"] == "my_attack" and m["point"] == "priority" for m in kept)
 
 
+def test_the_finished_replay_shows_each_seat_its_own_review(running: Running) -> None:
+    """[issue 32] A review saved beside a finished table's log (``annals review LOG --save``) is in the replay each
+    seat's token opens: that seat's own decisions only, never the other seat's (its words name that seat's hand)."""
+    import urllib.request
+
+    from annals.schemas.review import DecisionReview, ReviewFile, Thresholds, write_review
+
+    table = running.table("morana", ["clash", "glory"], ["human", "human"], cover_ms=20)
+    ids, tokens = table["table"], table["tokens"]
+    with running.socket(ids, tokens[0]) as ws:
+        ws.send(json.dumps({"type": "concede"}))
+        path = Path(running.wait_over(ids)["log"])
+    log = read_log(path)
+    said = ["Commit Seatzero Secret at Site 1", "Commit Seatone Secret at Site 2"]
+    decisions = [DecisionReview(s, 0, 1, s, "commit", 0.5, 0.2, 0.5, said[s], "Seal the Commit", 0.3, "blunder")
+                 for s in (0, 1)]  # fmt: skip
+    write_review(path, ReviewFile(log.header.game_id, log.digest, "morana", 5, Thresholds(), [0, 1], decisions))
+    for seat, token in enumerate(tokens):
+        with urllib.request.urlopen(f"{running.base}/replay/{ids}?token={token}", timeout=10) as response:
+            page = response.read().decode()
+        assert said[seat] in page and said[1 - seat] not in page
+
+
 def test_the_table_finished_offers_its_replay_its_words_and_a_rematch(running: Running) -> None:
     """Once over, a seat's token opens the replay of its own view, the game in words, and a rematch (the same
     table again, a token for each seat that asks, once); before the end, none of them; another token, nothing."""
