@@ -92,11 +92,14 @@ def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int) -> t
         found = None
     if found is not None or not wanted:
         return found, ""
-    from annals.queries.review import Thresholds, review_game
+    from annals.queries.review import ReviewError, Thresholds, review_game
     from annals.schemas.review import ReviewFile, write_review
 
     started = time.perf_counter()
-    reviews = review_game(log, iterations=iterations)
+    try:
+        reviews = review_game(log, iterations=iterations)
+    except ReviewError as exc:  # a ruleset with no search bot yet: the page, without a review
+        return None, f"note: {exc}; the page has no review"
     made = ReviewFile(log.header.game_id, log.digest, log.header.ruleset, iterations, Thresholds(), [0, 1], reviews)
     ms = (time.perf_counter() - started) * 1000
     said = f"review of {len(reviews)} decisions ({iterations} iterations each) made in {ms:.0f} ms"

@@ -44,7 +44,6 @@ class ReviewPoint(msgspec.Struct, frozen=True):
     verdict: str  # one of schemas.review.CLASSES
     loss: float
     line: str  # the decision in words: whose, its class, the choice made, the better choice, the loss
-    best: str  # the best choice found, in words
 
 
 class ReviewShown(msgspec.Struct, frozen=True):
@@ -112,7 +111,6 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
             r.verdict,
             r.loss,
             decision_line(r, players[r.seat]),
-            r.best,
         )
         for r in sorted(mine, key=lambda r: (r.at, r.decision))
     ]

@@ -14,8 +14,8 @@ from annals.cli.main import app
 from annals.engine.registry import get_ruleset
 from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review
 from annals.queries.pictures.viewer import viewer_data, viewer_html
-from annals.schemas.logfile import GameLog
-from annals.schemas.review import ReviewFile, read_review, review_path, write_review
+from annals.schemas.logfile import GameLog, read_log
+from annals.schemas.review import DecisionReview, ReviewFile, Thresholds, read_review, review_path, write_review
 from tests.queries.pictures.test_viewer_words import RAW, texts
 
 runner = CliRunner()
@@ -128,3 +128,27 @@ def test_view_review_options(reviewed: tuple[Path, GameLog], tmp_path: Path) -> 
     again = read_review(review_path(fresh))
     assert again.iterations == 3 and again.digest == log.digest and {r.seat for r in again.decisions} == {0, 1}
     assert '"points":[{' in made.read_text()
+
+
+def test_a_miras9_review_file_is_drawn_too(picture_logs: dict[str, list[Path]], tmp_path: Path) -> None:
+    """The page reads the review file, whatever the ruleset: a Miras 9 review (hand-made here, until Miras 9 has a
+    search bot) is shown as a MORANA one; meanwhile --review on a Miras 9 game writes the page without a review."""
+    path = tmp_path / picture_logs["miras9"][0].name
+    path.write_bytes(picture_logs["miras9"][0].read_bytes())
+    log = read_log(path)
+    result = runner.invoke(app, ["view", str(path), "-o", str(tmp_path / "a.html"), "--review", "--iterations", "2"])
+    assert result.exit_code == 0, result.output
+    assert "the page has no review" in result.output and not review_path(path).exists()
+    asked = [d for d in log.decisions if len(d.offered) > 1][:8]
+    rated = [DecisionReview(d.n, d.at, 1, d.player, d.point, 0.6, 0.3, 0.6, f"Choice {d.n}", f"Better {d.n}", 0.3,
+                            "blunder") for d in asked]  # fmt: skip
+    assert {d.player for d in asked} == {0, 1}
+    write_review(path, ReviewFile(log.header.game_id, log.digest, "miras9", 5, Thresholds(), [0, 1], rated))
+    review = saved_review(path, log.header.game_id, log.digest)
+    assert review is not None
+    for seat in (0, 1):
+        shown = viewer_data(log, f"player{seat}", review=review).review
+        assert shown is not None
+        assert [p.at for p in shown.points] == sorted(r.at for r in rated if r.seat == seat)
+        mine = [r for r in rated if r.seat == seat]
+        assert all(f"Better {r.decision}" in p.line for p, r in zip(shown.points, mine, strict=True))
