@@ -122,6 +122,9 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
             "page its own."
         )
         return ReviewShown([], graph, said, None)
+    if not points:  # a review made of the other seat only (annals review --seat)
+        whose = " or ".join(players[seat] for seat in seats)
+        return ReviewShown([], graph, f"This game's decision review rates none of {whose}'s decisions.", None)
     from annals.queries.review import accuracy
 
     scores = []

@@ -152,3 +152,14 @@ def test_a_miras9_review_file_is_drawn_too(picture_logs: dict[str, list[Path]], 
         assert [p.at for p in shown.points] == sorted(r.at for r in rated if r.seat == seat)
         mine = [r for r in rated if r.seat == seat]
         assert all(f"Better {r.decision}" in p.line for p, r in zip(shown.points, mine, strict=True))
+
+
+def test_a_review_of_one_seat_leaves_the_other_players_page_without_a_graph(reviewed: tuple[Path, GameLog]) -> None:
+    _, log = reviewed
+    review = the_review(reviewed)
+    only = ReviewFile(log.header.game_id, log.digest, "morana", review.iterations, review.thresholds, [0],
+                      [r for r in review.decisions if r.seat == 0])  # fmt: skip
+    mine = viewer_data(log, "player0", review=only).review
+    theirs = viewer_data(log, "player1", review=only).review
+    assert mine is not None and mine.points and theirs is not None and theirs.points == []
+    assert theirs.said == f"This game's decision review rates none of {log.header.players[1].name}'s decisions."
