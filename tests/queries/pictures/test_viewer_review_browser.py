@@ -66,6 +66,9 @@ def test_next_mistake_jumps_to_the_marked_decision_and_says_the_better_choice(
     page.shot("viewer-review-hover.png")
     p.mouse.move(2, 2)
     assert not p.is_visible("#review-tip")
+    # a click on the graph away from the marks goes to that moment, as the timeline does
+    p.mouse.click(graph["x"] + graph["width"] / 2, graph["y"] + 3)
+    assert abs(p.evaluate(POSITION) - len(log.events) / 2) <= 2
     marks.nth(0).focus()
     assert p.is_visible("#review-tip")
     marks.nth(0).press("Enter")
