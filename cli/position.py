@@ -57,34 +57,83 @@ def _side(holder: str) -> str:
     return f"p{int(instance) // 1000 - 1}" if instance.isdigit() and int(instance) < 10_000 else "game"
 
 
+RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}
+
+
 def render_board(b: Board) -> Table:
+    """The board in words for a person: the players' names over the columns, places and cards by name, each card's
+    counters beside it (``Warden (2 wounds, tapped)``), a player's own counters under their column. The card ids
+    and instance numbers stay in the JSON (``--format json``)."""
     from rich.table import Table
 
-    status = f"over, winner p{b.winner}" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
-    title = (
-        f"{b.ruleset} game {b.game_id} at {b.coordinate or 'event'} (after event {b.events_applied - 1}): "
-        f"turn {b.turn}, step {b.step} — {b.view} view {status}"
-    )
-    table = Table(title=title, show_lines=True)
-    table.add_column("zone", style="bold")
+    from annals.engine.words import Words, words_of
+
+    w = Words(b.ruleset, lambda _instance: "", b.players)
+    by_card: dict[str, list[str]] = {}
     counters: dict[str, list[str]] = {}
     for key, value in b.counters.items():
         holder, _, counter = key.rpartition(":")
-        who = "" if holder.startswith("p") and holder[1:].isdigit() else f"{holder} "
-        counters.setdefault(_side(holder), []).append(f"{who}{counter}={value}")
+        said = Words.state(counter, value)
+        if (holder.startswith("p") and holder[1:].isdigit()) or holder == "game":
+            counters.setdefault(holder, []).append(said)
+        else:
+            by_card.setdefault(holder, []).append(said)
+    shown = {label for zone in b.zones.values() for labels in zone.values() for label in labels}
+    for holder in sorted(set(by_card) - shown):  # a card's counters where the card is not shown
+        counters.setdefault(_side(holder), []).append(f"{b.name_of(holder)}: {', '.join(by_card[holder])}")
+
+    def card(label: str) -> str:
+        marks = by_card.get(label)
+        return f"{b.name_of(label)} ({', '.join(marks)})" if marks else b.name_of(label)
+
+    def column(side: str) -> str:
+        if side.startswith("p") and side[1:].isdigit():
+            return w.who(int(side[1:]))
+        return {"token": "tokens", "game": "the game"}.get(side, side)
+
+    seen = {"omniscient": "every card shown", "spectator": "as a spectator sees it"}
+    view = seen.get(b.view) or (f"as {w.who(int(b.view[6:]))} sees it" if b.view[6:].isdigit() else b.view)
+    status = ""
+    if b.over:
+        status = f"; game over, {w.who(b.winner)} wins" if b.winner >= 0 else "; game over, no winner"
+    title = (
+        f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}, after event {b.events_applied - 1}: "
+        f"turn {b.turn}{f', {words_of(b.step)}' if b.step else ''} ({view}{status})"
+    )
+    table = Table(title=title, show_lines=True)
+    table.add_column("", style="bold")
     sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
     for side in sides:
-        table.add_column(side)
-    for zone, by_side in b.zones.items():
+        table.add_column(column(side))
+    for zone, by_side in sorted(b.zones.items(), key=lambda kv: _row_order(kv[0])):
+        place = w.place(zone)
         if zone in HIDDEN_ORDER_ZONES:
-            table.add_row(zone, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides))
+            table.add_row(place, *(plural(len(by_side[side]), "card") if by_side.get(side) else "" for side in sides))
         else:
-            table.add_row(zone, *(" ".join(by_side.get(side, [])) for side in sides))
+            table.add_row(place, *(", ".join(card(label) for label in by_side.get(side, [])) for side in sides))
     if counters:
         table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
     if b.hidden:
-        table.caption = f"{b.hidden} card(s) hidden from this view"
+        table.caption = f"{plural(b.hidden, 'card')} hidden from this view"
     return table
+
+
+ROWS = ("planet", "warden", "site", "lane", "route", "stack", "hand", "nav", "resource", "used", "deck", "discard")
+LANE_ORDER = ("exterior", "interior", "space")
+
+
+def _row_order(zone: str) -> tuple[int, str, int, int, str]:
+    """Rows as a player looks over the board: the board itself (each side's Sites with their lanes, in the
+    rules' order from the front line [M9-025]), then hands and piles; zones not listed last, by name."""
+    parts = zone.split(":")
+    group = ROWS.index(parts[0]) if parts[0] in ROWS else len(ROWS)
+    if parts[0] in ("site", "lane", "route") and len(parts) == 3 and parts[2] in LANE_ORDER:
+        return ROWS.index("site"), parts[1], LANE_ORDER.index(parts[2]), ROWS.index(parts[0]), zone
+    return group, "", 0, 0, zone
+
+
+def plural(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 @app.command()

@@ -35,7 +35,9 @@ _ZONES = {
 }  # fmt: skip
 END_REASONS = {"battle_damage": "Battle Damage", "survival_clock": "the survival clock", "slava_13": "13 Slava",
                "time": "the opponent ran out of time", "concession": "the opponent conceded",
-               "timeout": "the opponent's program did not answer", "turn_cap": "the turn cap was reached"}  # fmt: skip
+               "timeout": "the opponent's program did not answer", "turn_cap": "the turn cap was reached",
+               "most_slava": "the most Slava", "most_sites": "the most Sites won",
+               "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power"}  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
@@ -115,6 +117,39 @@ class Words:
         if zone.lower() in ("exterior", "interior", "space"):
             return zone.upper()
         return _ZONES.get(zone, words_of(zone))
+
+    def place(self, zone: str, *, kind: bool = True) -> str:
+        """A board place as a sentence reads it, in the rules' words [M9-025]: ``lane:1:interior`` is ``Bo's
+        Interior lane``, ``site:1:interior`` ``Bo's Interior Site`` (``Bo's Interior`` without ``kind``, the
+        Site and the lane being one board column), ``site:2`` Site 2; any other zone as ``zone`` says it."""
+        parts = zone.split(":")
+        if len(parts) == 3 and parts[1].isdigit() and parts[0] in ("lane", "site", "route"):
+            side, lane = self.who(int(parts[1])), parts[2].capitalize()
+            if parts[0] == "route":
+                return f"the way to {side}'s {lane} lane"
+            return f"{side}'s {lane} {'Site' if parts[0] == 'site' else 'lane'}" if kind else f"{side}'s {lane}"
+        if zone.lower() in ("exterior", "interior", "space"):
+            return f"the {zone.capitalize()}"
+        return self.zone(zone)
+
+    @staticmethod
+    def state(counter: str, value: int) -> str:
+        """A counter's value as a card or player carries it: ``tapped``, ``Attuned``, ``2 wounds``, ``Echo 1``,
+        ``ATK +1``, ``Slava 4``; a counter these words do not know, its name in words and its value."""
+        match counter:
+            case "tapped" | "spotted":
+                return counter if value else f"not {counter}"
+            case "attuned":
+                return "Attuned" if value else "not Attuned"
+            case "wounds":
+                return plural(value, "wound")
+            case "shield":
+                return f"shield {value}"
+            case "atk_mod" | "grit_mod":
+                return f"{counter[:-4].upper()} {value:+d}"
+            case "echo" | "slava" | "embers" | "power":
+                return f"{counter.capitalize()} {value}"
+        return f"{words_of(counter)} {value}"
 
     # ------------------------------------------------------------ what readers call
 

@@ -1,4 +1,5 @@
-"""A position as data for people: cards grouped by zone and owner with their card ids, counters by holder.
+"""A position as data: cards grouped by zone and owner with their card ids, counters by holder, the names of the
+cards and the players (``cli.position.render_board`` says it in words for people).
 
 Used by ``annals position`` (a rich board, JSON or SVG) and by the demo.
 """
@@ -37,6 +38,7 @@ class Board(msgspec.Struct):
     over: bool
     winner: int
     names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
+    players: list[str] = []  # the seats' names, seat 0 first (empty: unknown)
 
     def name_of(self, label: str) -> str:
         """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
@@ -87,6 +89,7 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         state.over,
         state.winner,
         _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
+        [p.name for p in timeline.header.players],
     )
 
 
@@ -112,6 +115,7 @@ def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
         over,
         game.winner if over else -1,
         _names(game.ruleset, game.card_pool_hash, zones),
+        game.players,
     )
 
 

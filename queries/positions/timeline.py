@@ -358,6 +358,9 @@ class StoredGame:
         self.turns: list[int] = [turn for turn, _, _ in events]
         self.steps: list[str] = [step for _, step, _ in events]
         self.kinds: list[str] = [kind for _, _, kind in events]
+        self.players: list[str] = [
+            name for (name,) in con.execute("SELECT name FROM players WHERE game = ? ORDER BY seat", [game]).fetchall()
+        ]
         self.card_ids: dict[int, str] = dict(
             con.execute("SELECT instance, card_id FROM deck_cards WHERE game = ?", [game]).fetchall()
         )
