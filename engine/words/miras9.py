@@ -201,8 +201,8 @@ def _counter(w: Words, e: Any) -> str | None:
         case "atk_mod" | "grit_mod":
             stat = "ATK" if e.counter == "atk_mod" else "GRIT"
             change = f"gets {size} more" if up else f"loses {size}"
-            total = f"{e.value:+d}" if e.value else "none"
-            return f"{who} {change} {stat} (change in all: {total})"
+            total = f"{e.value:+d} {stat} in all" if e.value else f"back to its printed {stat}"
+            return f"{who} {change} {stat} ({total})"
     return f"{who}: {e.counter.replace('_', ' ')} {e.value}"
 
 

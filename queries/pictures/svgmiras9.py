@@ -22,6 +22,7 @@ from annals.queries.pictures.svgkit import (
     card_attrs,
     chip_line,
     clip,
+    ended,
     group,
     open_svg,
     panel,
@@ -314,7 +315,7 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
         turn.append(clip(f"Reactions {said(s.window)} · {p(s.priority)} may respond ({passes})", 56))
     if s.over:
         turn.append(
-            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({said(s.end_reason)})"
+            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({ended(s.end_reason)})"
         )
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     w = s.wave
@@ -341,7 +342,7 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     if s.over:
         verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
         out.append(
-            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {said(s.end_reason)}", 48), "win mid")
+            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {ended(s.end_reason)}", 48), "win mid")
         )
     return out
 
