@@ -244,11 +244,11 @@ class TerminalUI:
 
 
 def _place(zone: str, names: list[str]) -> str:
-    """A zone as the board names it: ``lane:0:exterior`` is p0's EXTERIOR lane, ``site:2`` is Site 2."""
+    """A zone as the rules name it [M9-025]: ``lane:0:exterior`` is Ann's Exterior lane, ``site:2`` is Site 2."""
     parts = zone.split(":")
     if len(parts) == 3 and parts[1].isdigit():
         side = names[int(parts[1])] if int(parts[1]) < len(names) else f"p{parts[1]}"
-        return f"{side}: {parts[2].upper()} {'Site' if parts[0] == 'site' else 'lane'}"
+        return f"{side}: {parts[2].capitalize()} {'Site' if parts[0] == 'site' else 'lane'}"
     if len(parts) == 2 and parts[0] == "site":
         return f"Site {parts[1]}"
     return zone

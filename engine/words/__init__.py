@@ -3,9 +3,9 @@
 ``Words(ruleset, name, players)`` is the renderer every reader of a game shares: the web and terminal clients (the
 protocol's texts, made by ``engine.seats.SeatStream``), ``annals play``, ``annals show`` and the replay viewer.
 ``name`` turns a card instance into what the reader may call it (its card's name, ``a hidden card`` when the
-reader cannot identify it); ``players`` are the seats' names. Board places are said as the board draws them: a
-Miras 9 lane is EXTERIOR, INTERIOR or SPACE, a MORANA Site is Site 1, 2 or 3; no field name, Python value,
-sentinel or positional index reaches the reader.
+reader cannot identify it); ``players`` are the seats' names. Board places are said as the rules name them: a
+Miras 9 lane is Exterior, Interior or Space [M9-025] (the board draws them in capitals, as headings), a MORANA Site
+is Site 1, 2 or 3; no field name, Python value, sentinel or positional index reaches the reader.
 
 * ``event(e)``   the event in words, or None for an event that changes nothing a person follows (a Power change
   of 0, a counter set to what it was): readers leave those out;
@@ -27,7 +27,6 @@ from annals.schemas.records import CARDS_PER_PLAYER, ClockCharged, Forfeited
 
 Namer = Callable[[int], str]
 
-LANE_NAMES = ("EXTERIOR", "INTERIOR", "SPACE")
 _ZONES = {
     "hand": "hand", "deck": "deck", "resource": "resources", "used": "used pile", "discard": "discard pile",
     "exile": "exile", "planet": "Planet slot", "stack": "stack", "gone": "nowhere (a token left play)",
@@ -106,16 +105,17 @@ class Words:
         return self.who(holder) if 0 <= holder < CARDS_PER_PLAYER else self.card(holder)
 
     def zone(self, zone: str) -> str:
-        """A zone name as the board says it: ``lane:0:exterior`` is p0's EXTERIOR lane, ``site:2`` is Site 2."""
+        """A zone name as a sentence says it, lanes as the rules name them [M9-025]: ``lane:0:exterior`` is
+        Ann's Exterior lane, ``site:2`` is Site 2 (the board draws its column headings in capitals: a label)."""
         parts = zone.split(":")
         if len(parts) == 3 and parts[1].isdigit():
-            side, lane = self.who(int(parts[1])), parts[2].upper()
+            side, lane = self.who(int(parts[1])), parts[2].capitalize()
             return {"lane": f"{side}'s {lane} lane", "site": f"{side}'s {lane} Site",
                     "route": f"the way to {side}'s {lane} lane"}.get(parts[0], f"{side}'s {lane}")  # fmt: skip
         if len(parts) == 2 and parts[0] == "site":
             return f"Site {parts[1]}"
         if zone.lower() in ("exterior", "interior", "space"):
-            return zone.upper()
+            return zone.capitalize()
         return _ZONES.get(zone, words_of(zone))
 
     def place(self, zone: str, *, kind: bool = True) -> str:

@@ -1,4 +1,4 @@
-"""Miras 9 in words (``engine.words``): each event and option as a sentence, lanes as the board names them."""
+"""Miras 9 in words (``engine.words``): each event and option as a sentence, lanes as the rules name them."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ _REASONS_END = {"battle_damage": "Battle Damage", "survival_clock": "the surviva
 
 
 def lane(index: int) -> str:
-    return LANES[index].upper() if 0 <= index < len(LANES) else "no lane"
+    return LANES[index].capitalize() if 0 <= index < len(LANES) else "no lane"
 
 
 def position(w: Words, loc: int) -> str:
