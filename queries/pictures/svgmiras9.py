@@ -302,13 +302,22 @@ def _name(s: M9State, card: int) -> str:
     return defn(s, cs).name if cs is not None else "?"
 
 
+def _phase_line(step: str) -> str:
+    """The phase and step as the position says them, both from its step (``attack.declare``: Phase attack · step
+    declare). Not from ``M9State.phase``, which stays the last turn's from TurnBegan until the Awaken phase
+    begins (``turn.resume`` reads it): at the event that begins a turn the board said the last turn's phase
+    while the step, the title and the viewer's position line said ``awaken``."""
+    phase, _, sub = step.partition(".")
+    return f"Phase {said(phase)} · step {said(sub)}" if sub else f"Phase {said(phase)}"
+
+
 def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     def p(side: int) -> str:
         return who[side] if side in (0, 1) else "nobody"
 
     turn = [
         f"Turn {s.turn} · {p(s.active)}'s turn" if s.turn else "Set-up",
-        f"Phase {said(s.phase)} · step {said(s.step)}",
+        _phase_line(s.step),
     ]
     if s.window:
         passes = f"{s.passes} pass{'es' if s.passes != 1 else ''}"
