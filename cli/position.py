@@ -102,19 +102,35 @@ def render_board(b: Board) -> Table:
     )
     table = Table(title=title, show_lines=True)
     table.add_column("", style="bold")
-    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
+    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters) | {k[:2] for k in b.piles})
     for side in sides:
         table.add_column(column(side))
-    for zone, by_side in sorted(b.zones.items(), key=lambda kv: _row_order(kv[0])):
-        place = w.place(zone)
+    unseen = {}  # (zone, side) -> cards of a pile this view cannot name (its size is public)
+    if b.view != "omniscient":
+        for key, size in b.piles.items():
+            side, _, zone = key.partition(":")
+            hidden = size - len(b.zones.get(zone, {}).get(side, []))
+            if hidden > 0:
+                unseen[zone, side] = hidden
+    zones = {**{zone: {} for zone, _ in unseen}, **b.zones}
+
+    def cell(zone: str, side: str) -> str:
+        labels, hidden = zones[zone].get(side, []), unseen.get((zone, side), 0)
         if zone in HIDDEN_ORDER_ZONES:
-            table.add_row(place, *(plural(len(by_side[side]), "card") if by_side.get(side) else "" for side in sides))
-        else:
-            table.add_row(place, *(", ".join(card(label) for label in by_side.get(side, [])) for side in sides))
+            return plural(len(labels) + hidden, "card") if labels or hidden else ""
+        named = [card(label) for label in labels]
+        if hidden:
+            named.append(plural(hidden, "hidden card"))
+        return ", ".join(named)
+
+    for zone in sorted(zones, key=_row_order):
+        table.add_row(w.place(zone), *(cell(zone, side) for side in sides))
     if counters:
         table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
-    if b.hidden:
-        table.caption = f"{plural(b.hidden, 'card')} hidden from this view"
+    elsewhere = b.hidden - sum(unseen.values())  # hidden where no pile counts them (MORANA's sealed commits)
+    if elsewhere > 0:
+        more = "more " if unseen else ""
+        table.caption = f"{elsewhere} {more}{'card' if elsewhere == 1 else 'cards'} hidden from this view"
     return table
 
 

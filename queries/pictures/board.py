@@ -39,6 +39,7 @@ class Board(msgspec.Struct):
     winner: int
     names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
     players: list[str] = []  # the seats' names, seat 0 first (empty: unknown)
+    piles: dict[str, int] = {}  # "p0:hand" -> its size, hidden cards counted (public: what a seat's board shows)
 
     def name_of(self, label: str) -> str:
         """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
@@ -90,7 +91,13 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         state.winner,
         _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
         [p.name for p in timeline.header.players],
+        _piles(timeline, state),
     )
+
+
+def _piles(timeline: Timeline, state: object) -> dict[str, int]:
+    sizes = getattr(timeline.ruleset, "pile_sizes", None)
+    return dict(sizes(state)) if sizes is not None else {}
 
 
 def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:

@@ -91,3 +91,18 @@ def test_the_board_from_the_database_is_said_alike(games: dict[str, list[GameLog
             check(from_db, names, players)
     finally:
         con.close()
+
+
+def test_a_player_sees_how_many_cards_the_piles_hide(games: dict[str, list[GameLog]]) -> None:
+    """In a player's view the opponent's hand (and any pile the view cannot name) is said by its size, which is
+    public ([M9-021] five cards drawn; MORANA's hand likewise): ``4 hidden cards``; the deck by its size."""
+    from annals.engine.words import plural
+
+    for ruleset, logs in games.items():
+        t = Timeline(logs[0])
+        b = board(t, t.resolve("turn:3"), "player0", "turn:3")
+        rows = {line.split("│")[1].strip(): line.split("│")[2:4] for line in shown(b).splitlines() if "│" in line}
+        hand = b.piles["p1:hand"]
+        assert hand and rows["hand"][1].strip() == plural(hand, "hidden card"), (ruleset, rows["hand"])
+        assert rows["deck"][1].strip() == plural(b.piles["p1:deck"], "card"), (ruleset, rows["deck"])
+        assert not b.zones.get("hand", {}).get("p1")  # player 0 cannot name them
