@@ -79,7 +79,7 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CounterChanged":
             return _counter(w, e)
         case "CardPlayed":
-            aim = f" targeting {n(e.target)}" if e.target else ""
+            aim = f" targeting {n(e.target)}" if e.target and e.target != e.host else ""  # equipment: its host
             onto = f" on {n(e.host)}" if e.host else ""
             return f"{p} plays {n(e.card)}{onto}{aim}"
         case "AbilityActivated":
@@ -224,7 +224,7 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
         case "CardFlow":
             return "Put the top card into your resources" if o.to_resource else "Draw the top card"
         case "Generate":
-            return f"Generate {o.amount}"
+            return f"Generate {o.amount} resource{'' if o.amount == 1 else 's'}"
         case "PlayCard":
             where = f" in {position(w, o.loc)}" if o.loc >= 0 else ""
             aim = f" on {n(o.target)}" if o.target else ""

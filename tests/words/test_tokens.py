@@ -162,3 +162,19 @@ def test_a_change_to_a_printed_number_and_a_card_s_own_power_read_as_words() -> 
     assert bloom == "Alkonost gains 1 Power from Bloom (4 now)"
     hit = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, -1, "damage", 1004))
     assert hit == "Alkonost loses 1 Power by Bannik from damage (3 now)"
+
+
+def test_equipment_played_on_its_host_names_the_host_once() -> None:
+    """[M9-041] Equipment attaches to a host: ``Bo plays Plate Armour on Shield Guardian`` (it read
+    ``... on Shield Guardian targeting Shield Guardian``); a Generate option says what it makes."""
+    from annals.engine.words import Words
+    from annals.schemas import miras9
+
+    names = {2010: "Plate Armour", 2003: "Shield Guardian", 2004: "Stalwart"}
+    words = Words("miras9", lambda card: names[card], ["Ann", "Bo"])
+    played = words.event(miras9.CardPlayed(5, 13, "action", 1, 2010, "eq-plate", 2003, 2003))
+    assert played == "Bo plays Plate Armour on Shield Guardian"
+    aimed = words.event(miras9.CardPlayed(5, 13, "action", 1, 2010, "eq-plate", 2004, 2003))
+    assert aimed == "Bo plays Plate Armour on Shield Guardian targeting Stalwart"
+    assert words.option(miras9.Generate(1)) == "Generate 1 resource"
+    assert words.option(miras9.Generate(0)) == "Generate 0 resources"
