@@ -80,6 +80,10 @@ class ViewerData(msgspec.Struct):
     turns: list[tuple[int, int, str]] = []  # turn, position of its first event, the turn in one line
     cards: dict[str, str] = {}  # each card name the board shows -> its type, cost, numbers and rules text
     step_words: list[str] = []  # steps (as ``steps``) in words
+    # per position (0: the start): the step the game is in there (an index into ``steps``), as the board says it;
+    # an event's own step (in ``events``) is the one it was recorded in, which for an event that begins a phase
+    # is the phase before (logs keep it so), and which coordinates (turn:5/attack) are resolved by
+    step_at: list[int] = []
     legend: list[tuple[str, str]] = []  # a mark of the board or the timeline (a CSS class, see web/) -> its meaning
     keyframe_every: int = KEYFRAME_EVERY
 
@@ -157,6 +161,7 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     jump_kinds = {k: label for label, ks in JUMPS.get(ruleset, []) for k in ks}
     jumps: dict[str, list[int]] = {"turn": [], "phase": [], **{label: [] for label, _ in JUMPS.get(ruleset, [])}}
     board(0)
+    step_at = [steps.setdefault(seen.state.step, len(steps))]
     last_step = ""
     shown_events: list[Any] = []
     for count, event in enumerate(log.events, start=1):
@@ -177,6 +182,7 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
         if kind in jump_kinds:
             jumps[jump_kinds[kind]].append(count)
         board(count)
+        step_at.append(steps.setdefault(seen.state.step, len(steps)))
     timeline = Timeline(log)
     shown_notes = [(count, n.at, n.author, n.text) for count, n in placed(list(notes), timeline, view)]
     for count, at, _, text in shown_notes:
@@ -193,7 +199,7 @@ def viewer_data(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = 
     return ViewerData(game, lines, boards, events, list(steps), list(kinds), dict(aliases(ruleset)), marks,
                       jumps, shown_notes, turns=turn_summaries(ruleset, shown_events, say),
                       cards=card_texts(ruleset, lines), step_words=[said(s) for s in steps],
-                      legend=legend(ruleset, game["players"]))  # fmt: skip
+                      legend=legend(ruleset, game["players"]), step_at=step_at)  # fmt: skip
 
 
 def viewer_html(log: GameLog, view: str = "omniscient", notes: Sequence[Note] = ()) -> str:
