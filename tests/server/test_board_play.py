@@ -161,6 +161,9 @@ def _finish(person: Person, running: Running, table: dict[str, Any], name: str) 
     info = running.wait_over(table["table"])
     game = read_log(info["log"])
     assert rerun(game).ok and any(d.automatic for d in game.decisions)
+    # the log agrees with the page: every question put to the person offered more than one answer
+    asked = [d for d in game.decisions if d.player == 0 and not d.automatic]
+    assert asked and all(len(d.offered) > 1 for d in asked), [d.point for d in asked if len(d.offered) == 1]
     names = [p.name for p in game.header.players]
     assert any(n in over for n in names) or "no winner" in over
     replay = page.request.get(f"{running.base}/replay/{table['table']}?token={table['tokens'][0]}")
