@@ -313,7 +313,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[e[1]]} · `;
+    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[D.step_at[i + 1]]} · `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);

@@ -1,7 +1,8 @@
 """The replay page's position line says the step of the position shown, as the board's own title does: after an
 event that begins a turn (Miras 9's Awaken [M9-031], MORANA's Dawn) and after each event that begins a phase,
 whose recorded step is the phase before (logs keep it so, and coordinates such as ``turn:5/attack`` resolve by
-it). It said ``attune`` after the event that begins Awaken while the board said ``awaken``."""
+it). It said ``attune`` after the event that begins Awaken while the board said ``awaken``; the event list's row
+said it too (``#64 · turn 3, attune · Awaken phase``)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,6 @@ def test_the_position_line_and_the_board_title_agree(
         title = p.evaluate("() => document.querySelector('#board text').textContent")
         step = title.rsplit(" · ", 1)[1]  # "Miras 9 · turn 5 · awaken"
         assert where.endswith(f" · {step}"), (count, kinds[count - 1], where, title)
+        # the event's row in the list says the same step (#64 · turn 3, awaken · Awaken phase)
+        row = p.inner_text(f"#events li[data-n='{count - 1}'] .t")
+        assert row.endswith(f", {step} · "), (count, row, title)
