@@ -17,6 +17,7 @@ _SOURCES = {
     "reborn": "to Reborn", "bloom": "from Bloom", "boost": "from a boost", "damage": "from damage",
     "revealed": "as it is revealed", "offboard": "from off the board",
 }  # fmt: skip
+_CAUSES = {"damage": "damage", "boost": "a boost", "bloom": "Bloom"}  # what one card does to another's Power
 _WHY = {"initiative": "the Initiative", "less_slava": "less Slava", "simultaneous": "at the same time"}
 
 
@@ -81,10 +82,13 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "PowerChanged":
             if e.amount == 0 and e.prevented == 0:
                 return None
-            by = f" by {n(e.by)}" if e.by > 0 and e.by != e.holder else ""  # not "Alkonost ... by Alkonost"
             kept = f", {e.prevented} prevented" if e.prevented else ""
             change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"
-            return f"{n(e.holder)} {change} Power{by} {_source(w, e.source)} ({e.value} now{kept})"
+            if e.by > 0 and e.by != e.holder and e.source in _CAUSES:  # another card's doing: whose damage, boost
+                why = f": {_CAUSES[e.source]} from {n(e.by)}"
+            else:  # the rules', or the card's own (not "Alkonost ... by Alkonost")
+                why = f" {_source(w, e.source)}"
+            return f"{n(e.holder)} {change} Power{why} ({e.value} now{kept})"
         case "Defeated":
             return f"{n(e.card)} is defeated at {w.zone(e.src)} and goes to the Nav"
         case "CharmSpent":

@@ -148,7 +148,8 @@ def test_every_way_a_game_ends_is_said_in_words(ruleset: str, reason: str, said:
 
 def test_a_change_to_a_printed_number_and_a_card_s_own_power_read_as_words() -> None:
     """A Miras 9 ATK change undone reads as the printed number again (it read ``change in all: none``); a MORANA
-    card whose own Bloom grows it is not said to grow by itself (``Alkonost gains 1 Power by Alkonost``)."""
+    card whose own Bloom grows it is not said to grow by itself (``Alkonost gains 1 Power by Alkonost``), and another
+    card's damage or boost says whose it is (it read ``Alkonost loses 1 Power by Bannik from damage``)."""
     from annals.engine.words import Words
     from annals.schemas import miras9, morana
 
@@ -161,7 +162,9 @@ def test_a_change_to_a_printed_number_and_a_card_s_own_power_read_as_words() -> 
     bloom = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 4, 1, "bloom", 1003))
     assert bloom == "Alkonost gains 1 Power from Bloom (4 now)"
     hit = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, -1, "damage", 1004))
-    assert hit == "Alkonost loses 1 Power by Bannik from damage (3 now)"
+    assert hit == "Alkonost loses 1 Power: damage from Bannik (3 now)"
+    boost = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 5, 2, "boost", 1004))
+    assert boost == "Alkonost gains 2 Power: a boost from Bannik (5 now)"
 
 
 def test_equipment_played_on_its_host_names_the_host_once() -> None:
