@@ -67,6 +67,7 @@ def render_board(b: Board) -> Table:
     from rich.table import Table
 
     from annals.engine.words import Words, words_of
+    from annals.queries.pictures.board import view_words
 
     w = Words(b.ruleset, lambda _instance: "", b.players)
     by_card: dict[str, list[str]] = {}
@@ -91,14 +92,14 @@ def render_board(b: Board) -> Table:
             return w.who(int(side[1:]))
         return {"token": "tokens", "game": "the game"}.get(side, side)
 
-    seen = {"omniscient": "every card shown", "spectator": "as a spectator sees it"}
-    view = seen.get(b.view) or (f"as {w.who(int(b.view[6:]))} sees it" if b.view[6:].isdigit() else b.view)
+    view = view_words(b.view, b.players)
+    when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else "set-up"
     status = ""
     if b.over:
         status = f"; game over, {w.who(b.winner)} wins" if b.winner >= 0 else "; game over, no winner"
     title = (
         f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}, after event {b.events_applied - 1}: "
-        f"turn {b.turn}{f', {words_of(b.step)}' if b.step else ''} ({view}{status})"
+        f"{when} ({view}{status})"
     )
     table = Table(title=title, show_lines=True)
     table.add_column("", style="bold")

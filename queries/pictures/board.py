@@ -140,10 +140,26 @@ def _grouped(pos: Position, names: dict[int, str]) -> tuple[dict[str, dict[str, 
     return dict(sorted(zones.items())), counters
 
 
+def view_words(view: str, players: list[str]) -> str:
+    """Whose view a board is drawn in, said for a person: ``every card shown``, ``as Ann sees it``, ``as a spectator
+    sees it``."""
+    seat = view[6:] if view.startswith("player") and view[6:].isdigit() else ""
+    if seat:
+        who = players[int(seat)] if int(seat) < len(players) and players[int(seat)] else f"player {int(seat) + 1}"
+        return f"as {who} sees it"
+    return {"omniscient": "every card shown", "spectator": "as a spectator sees it"}.get(view, view)
+
+
 def board_title(timeline: Timeline, count: int, view: str, coordinate: str, turn: int, step: str) -> str:
+    """The SVG board's title: the game, where in it (the event, turn and step: the coordinate typed is said by
+    them) and whose view, in words."""
+    from annals.queries.pictures.svgkit import said
+
     ruleset = {"miras9": "Miras 9", "morana": "MORANA"}.get(timeline.header.ruleset, timeline.header.ruleset)
-    at = f"{coordinate} · " if coordinate else ""
-    return f"{ruleset} · game {timeline.header.game_id} · {at}after event {count - 1} · turn {turn} · {step} · {view}"
+    players = [p.name for p in timeline.header.players]
+    at = f"after event {count - 1}" if count else "before any event"
+    when = f"turn {turn} · {said(step)}" if turn else "set-up"
+    return f"{ruleset} · game {timeline.header.game_id} · {at} · {when} · {view_words(view, players)}"
 
 
 def board_svg(timeline: Timeline, count: int, view: str = "omniscient", coordinate: str = "") -> str:

@@ -106,3 +106,21 @@ def test_a_player_sees_how_many_cards_the_piles_hide(games: dict[str, list[GameL
         assert hand and rows["hand"][1].strip() == plural(hand, "hidden card"), (ruleset, rows["hand"])
         assert rows["deck"][1].strip() == plural(b.piles["p1:deck"], "card"), (ruleset, rows["deck"])
         assert not b.zones.get("hand", {}).get("p1")  # player 0 cannot name them
+
+
+def test_the_svg_boards_title_is_said_in_words(games: dict[str, list[GameLog]]) -> None:
+    """``annals position --format svg``: the title names whose view in words and says where by event, turn and step,
+    not by the coordinate typed (``turn:5``) or the view's name (``player0``)."""
+    import html
+
+    from annals.queries.pictures.board import board_svg
+
+    for logs in games.values():
+        t = Timeline(logs[0])
+        players = [p.name for p in logs[0].header.players]
+        for at, view, said in (("start", "omniscient", "set-up · every card shown"),
+                               ("turn:3", "player1", f"· as {players[1]} sees it"),
+                               ("end", "spectator", "· as a spectator sees it")):  # fmt: skip
+            svg = board_svg(t, t.resolve(at), view, at)
+            title = html.unescape(re.search(r'class="title"[^>]*>([^<]*)<', svg).group(1))  # type: ignore[union-attr]
+            assert title.endswith(said) and "turn:" not in title and not re.search(r"omniscient|player\d", title), title
