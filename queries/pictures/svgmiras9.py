@@ -331,9 +331,11 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     if w is None:
         wave = ["no wave in progress", f"waves this game: {s.waves}"]
     else:
-        wave = [clip(f"Wave {w.number} · {LANES[w.lane].upper()} · {p(w.attacker)} attacks · step {w.step} of 7", 56)]
+        wave = [
+            clip(f"Wave {w.number} · {LANES[w.lane].capitalize()} · {p(w.attacker)} attacks · step {w.step} of 7", 56)
+        ]
         for c, t in zip(w.attackers, w.targets, strict=False):
-            aim = f"{_name(s, t)}" if t else f"{p(1 - w.attacker)}'s {LANES[w.lane].upper()} Site"
+            aim = f"{_name(s, t)}" if t else f"{p(1 - w.attacker)}'s {LANES[w.lane].capitalize()} Site"
             wave.append(clip(f"⚔ {_name(s, c)} → {aim}", 56))
         for c, t in zip(w.blockers, w.blocked, strict=False):
             wave.append(clip(f"⛨ {_name(s, c)} blocks {_name(s, t)}", 56))

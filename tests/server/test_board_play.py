@@ -22,7 +22,7 @@ from annals.engine.replay import rerun
 from annals.schemas.logfile import GameLog, read_log
 from tests.queries.pictures.browser import ARTIFACTS, CHROMIUM
 from tests.serverkit import Running, server
-from tests.words.test_tokens import offences
+from tests.words.test_tokens import CAPITALS, offences
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)")
 AVOID = ("TakeBack", "Mulligan")  # a scripted person that takes picks back never ends its attack
@@ -116,6 +116,7 @@ class Person:
             self.shot("morana-commit")
 
 
+HEADING = re.compile(r"(EXTERIOR|INTERIOR|SPACE)( +⚔ wave)?")  # the board's column headings, drawn in capitals
 SEAT = re.compile(r"\b(p[01]|player [12])\b")  # the players have names: no seat label stands for one
 READABLE = """() => {
   const out = [];
@@ -150,6 +151,8 @@ def _finish(person: Person, running: Running, table: dict[str, Any], name: str) 
     ids = frozenset(get_ruleset(name).cards())
     bad = [f"{why} in {text!r}" for text in sorted(person.read) for why in offences(text, ids)]
     bad += [f"a seat for a name in {text!r}" for text in sorted(person.read) if SEAT.search(text)]
+    bad += [f"a lane in capitals in {text!r}" for text in sorted(person.read)  # a sentence, not a column heading
+            if CAPITALS.search(text) and not HEADING.fullmatch(text)]  # fmt: skip
     assert not bad, "\n".join(bad[:20])
     assert len(person.read) > 100  # the scan read the page, not an empty one
     lone = page.evaluate("Number(document.body.dataset.lone || 0)")
