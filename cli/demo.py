@@ -35,6 +35,7 @@ def demo(
     from annals.queries.demo import run_demo
     from annals.queries.reports.compact import compact_table
     from annals.queries.reports.matrix import table_for
+    from annals.queries.reports.output import for_people
 
     start = time.perf_counter()
     where = folder if folder is not None else annals_home() / "demo"
@@ -48,7 +49,8 @@ def demo(
         out.print(f"\n== {r.title} ({r.name})\n" + "\n".join(textwrap.wrap(r.sample, max(cols, 40))), markup=False)
         layout = table_for(r.name)
         whole = layout is not None or r.frame.height <= DEMO_ROWS
-        shown = (layout or compact_table)(r.frame if whole else r.frame.head(DEMO_ROWS), cols)
+        frame = for_people(r.frame)  # cards by their printed names
+        shown = (layout or compact_table)(frame if whole else frame.head(DEMO_ROWS), cols)
         out.print(shown, markup=False)
         if not whole:
             out.print(

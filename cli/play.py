@@ -13,6 +13,7 @@ from annals.cli.simulate import names as deck_names
 from annals.clients.terminal import human_seat
 from annals.engine.event_judge import event_of, restate_match
 from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
+from annals.engine.runner import GameResult
 from annals.schemas.keys import load_signing_key
 from annals.schemas.logfile import LogReader
 
@@ -64,10 +65,22 @@ def play(
         )  # fmt: skip
     if result.note:
         out.print(result.note, markup=False)
+    fresh = ", fresh" if seed is None else ""
     out.print(
-        f"game {result.game_id} (seed {chosen}{', fresh' if seed is None else ''}): winner {result.winner} "
-        f"({result.end_reason}); log written to {result.path}",
+        f"game {result.game_id} (seed {chosen}{fresh}): {_ending(Path(result.path), result)}; "
+        f"log written to {result.path}",
         markup=False,
+    )
+
+
+def _ending(log: Path, result: GameResult) -> str:
+    """How the game ended, in the players' names as the table said it (``Bo wins: 13 Slava``)."""
+    from annals.engine.words import Words
+
+    with LogReader(log) as reader:
+        header = reader.header
+    return Words(header.ruleset, lambda _card: "", [pl.name for pl in header.players]).ending(
+        result.winner, result.end_reason
     )
 
 
@@ -97,7 +110,7 @@ def resume(
         match = restate_match(event, log) if event is not None else None
     if result.note:
         out.print(result.note, markup=False)
-    out.print(f"game {result.game_id}: winner {result.winner} ({result.end_reason}); appended to {log}")
+    out.print(f"game {result.game_id}: {_ending(log, result)}; appended to {log}", markup=False)
     if match is not None:
         out.print(
             f"match round {match.round} table {match.table}: {match.a} {match.wins_a}-{match.wins_b}-{match.draws} "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.names import VIEW_HELP, view_named
+from annals.engine.names import VIEWERS as VIEWS
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -47,7 +47,6 @@ class TooManyLogsError(BadArgumentError):
 
 
 HIDDEN_ORDER_ZONES = ("deck",)  # listed as a count on the board (the order is in the JSON)
-RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}
 
 
 def _side(holder: str) -> str:
@@ -58,55 +57,100 @@ def _side(holder: str) -> str:
     return f"p{int(instance) // 1000 - 1}" if instance.isdigit() and int(instance) < 10_000 else "game"
 
 
+RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}
+
+
 def render_board(b: Board) -> Table:
-    """The board in words: the players by name, each card by its name and instance number (``Medic #1014``, the
-    number a scenario file or a judge's note names it by), places as the rules call them, counters as words."""
+    """The board in words for a person: the players' names over the columns, places and cards by name, each card's
+    counters beside it (``Warden (2 wounds, tapped)``), a player's own counters under their column. The card ids
+    and instance numbers stay in the JSON (``--format json``)."""
     from rich.table import Table
 
     from annals.engine.words import Words, words_of
+    from annals.queries.pictures.board import view_words
 
-    words = Words(b.ruleset, lambda _i: "", b.players)
-
-    def who(side: str) -> str:
-        return words.who(int(side[1:])) if side.startswith("p") and side[1:].isdigit() else "tokens"
+    w = Words(b.ruleset, lambda _instance: "", b.players)
+    by_card: dict[str, list[str]] = {}
+    counters: dict[str, list[str]] = {}
+    for key, value in b.counters.items():
+        holder, _, counter = key.rpartition(":")
+        said = Words.state(counter, value)
+        if (holder.startswith("p") and holder[1:].isdigit()) or holder == "game":
+            counters.setdefault(holder, []).append(said)
+        else:
+            by_card.setdefault(holder, []).append(said)
+    shown = {label for zone in b.zones.values() for labels in zone.values() for label in labels}
+    for holder in sorted(set(by_card) - shown):  # a card's counters where the card is not shown
+        counters.setdefault(_side(holder), []).append(f"{b.name_of(holder)}: {', '.join(by_card[holder])}")
 
     def card(label: str) -> str:
-        card_id, _, instance = label.rpartition("#")
-        return f"{b.name_of(label) if card_id not in ('?', '') else 'a hidden card'} #{instance}"
+        marks = by_card.get(label)
+        return f"{b.name_of(label)} ({', '.join(marks)})" if marks else b.name_of(label)
 
-    def holder(label: str) -> str:
-        return "" if label.startswith("p") and label[1:].isdigit() else f"{card(label)}: "
+    def column(side: str) -> str:
+        if side.startswith("p") and side[1:].isdigit():
+            return w.who(int(side[1:]))
+        return {"token": "tokens", "game": "the game"}.get(side, side)
 
-    winner = f"{words.who(b.winner)} won" if b.over and b.winner >= 0 else ("over, no winner" if b.over else "")
-    step = words_of(b.step) if b.step else "set-up"
-    at = f" at {b.coordinate}" if b.coordinate else ""
+    view = view_words(b.view, b.players)
+    when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else "set-up"
+    status = ""
+    if b.over:
+        status = f"; game over, {w.who(b.winner)} wins" if b.winner >= 0 else "; game over, no winner"
     title = (
-        f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}{at} (after event {b.events_applied - 1}): "
-        f"turn {b.turn}, {step} — {words_of(b.view)} view" + (f" — {winner}" if winner else "")
+        f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}, after event {b.events_applied - 1}: "
+        f"{when} ({view}{status})"
     )
     table = Table(title=title, show_lines=True)
-    table.add_column("place", style="bold")
-    held: dict[str, dict[str, list[str]]] = {}  # side -> holder -> "wounds 2", ...
-    for key, value in b.counters.items():
-        label, _, counter = key.rpartition(":")
-        held.setdefault(_side(label), {}).setdefault(holder(label), []).append(f"{words_of(counter)} {value}")
-    counters = {side: [f"{who}{', '.join(said)}" for who, said in by.items()] for side, by in held.items()}
-    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters))
+    table.add_column("", style="bold")
+    sides = sorted({side for zone in b.zones.values() for side in zone} | set(counters) | {k[:2] for k in b.piles})
     for side in sides:
-        table.add_column(who(side))
-    for zone, by_side in b.zones.items():
-        place = words.zone(zone)
+        table.add_column(column(side))
+    unseen = {}  # (zone, side) -> cards of a pile this view cannot name (its size is public)
+    if b.view != "omniscient":
+        for key, size in b.piles.items():
+            side, _, zone = key.partition(":")
+            hidden = size - len(b.zones.get(zone, {}).get(side, []))
+            if hidden > 0:
+                unseen[zone, side] = hidden
+    zones = {**{zone: {} for zone, _ in unseen}, **b.zones}
+
+    def cell(zone: str, side: str) -> str:
+        labels, hidden = zones[zone].get(side, []), unseen.get((zone, side), 0)
         if zone in HIDDEN_ORDER_ZONES:
-            table.add_row(
-                place, *(f"{len(by_side.get(side, []))} cards" if by_side.get(side) else "" for side in sides)
-            )
-        else:
-            table.add_row(place, *("\n".join(card(label) for label in by_side.get(side, [])) for side in sides))
+            return plural(len(labels) + hidden, "card") if labels or hidden else ""
+        named = [card(label) for label in labels]
+        if hidden:
+            named.append(plural(hidden, "hidden card"))
+        return ", ".join(named)
+
+    for zone in sorted(zones, key=_row_order):
+        table.add_row(w.place(zone), *(cell(zone, side) for side in sides))
     if counters:
         table.add_row("counters", *("\n".join(counters.get(side, [])) for side in sides))
-    if b.hidden:
-        table.caption = f"{b.hidden} card(s) hidden from this view"
+    elsewhere = b.hidden - sum(unseen.values())  # hidden where no pile counts them (MORANA's sealed commits)
+    if elsewhere > 0:
+        more = "more " if unseen else ""
+        table.caption = f"{elsewhere} {more}{'card' if elsewhere == 1 else 'cards'} hidden from this view"
     return table
+
+
+ROWS = ("planet", "warden", "site", "lane", "route", "stack", "hand", "nav", "resource", "used", "deck", "discard")
+LANE_ORDER = ("exterior", "interior", "space")
+
+
+def _row_order(zone: str) -> tuple[int, str, int, int, str]:
+    """Rows as a player looks over the board: the board itself (each side's Sites with their lanes, in the
+    rules' order from the front line [M9-025]), then hands and piles; zones not listed last, by name."""
+    parts = zone.split(":")
+    group = ROWS.index(parts[0]) if parts[0] in ROWS else len(ROWS)
+    if parts[0] in ("site", "lane", "route") and len(parts) == 3 and parts[2] in LANE_ORDER:
+        return ROWS.index("site"), parts[1], LANE_ORDER.index(parts[2]), ROWS.index(parts[0]), zone
+    return group, "", 0, 0, zone
+
+
+def plural(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 @app.command()
@@ -115,7 +159,7 @@ def position(
     at: str = typer.Option(
         "end", "--at", help="N (event N), event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."
     ),
-    view: str = typer.Option("omniscient", "--view", help=f"One of: {VIEW_HELP}."),
+    view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
     fmt: Literal["board", "json", "svg"] = typer.Option("board", "--format", "-f", help="board, json or svg."),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
@@ -148,7 +192,6 @@ def position(
         paths = expand([source]) if is_pattern(source) else []
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
-        view = view_named(view)
         viewer_of(view)
         log = paths[0] if paths else log_path(source, db)
         if output is not None:

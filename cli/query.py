@@ -126,7 +126,7 @@ def report(
     from annals.ingest.schema import open_database
     from annals.queries.reports.filters import Filters
     from annals.queries.reports.matrix import table_for
-    from annals.queries.reports.output import render
+    from annals.queries.reports.output import for_people, render
     from annals.queries.reports.run import run_report
 
     if plot is not None:
@@ -161,7 +161,8 @@ def report(
         elif fmt == "csv":
             err.print(f"{result.title}: {result.sample}", markup=False)
         layout = table_for(name)
-        emit(render(result.frame, fmt, output, result.metadata(), width=width(), inputs=inputs, layout=layout), output)
+        frame = for_people(result.frame) if fmt == "table" else result.frame  # cards by name; the files keep ids
+        emit(render(frame, fmt, output, result.metadata(), width=width(), inputs=inputs, layout=layout), output)
         if plot is not None:
             from annals.queries.pictures.plots import write_plot
 

@@ -23,6 +23,8 @@ from rich.table import Table
 from annals.engine import forced
 from annals.schemas import protocol as p
 
+RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}  # as the rules books title them
+
 HELP = """commands:
   N            choose option N (you are asked to confirm a choice that cannot be taken back)
   board        the board as you see it: each player's piles (sizes, hidden cards counted), Echo or Embers and
@@ -33,7 +35,7 @@ HELP = """commands:
   options      the decision again
   auto on|off  the table answers a question with one answer for you (on at the start)
   pass on|off  the table also passes for you when you hold nothing you could play (on at the start)
-  stop NAME    keep asking at a stop although the answer is lone: stop my_attack, stop opponent_reaction
+  stop NAME    keep asking at a stop although the answer is lone: stop my attack, stop opponent reaction
                (the same again removes it)
   help         this list
   Ctrl-C       leave the game (it counts as a concession; you are asked first)
@@ -79,6 +81,11 @@ class TerminalUI:
     def seat(self) -> int:
         return self.hello.seat if self.hello is not None else -1
 
+    def name(self, seat: int) -> str:
+        """A seat's player by name, as every text says them."""
+        players = self.hello.players if self.hello is not None else []
+        return next((pl.name for pl in players if pl.seat == seat and pl.name), f"player {seat + 1}")
+
     def _learn(self, cards: list[p.Card]) -> None:
         for card in cards:
             self.cards.setdefault(card.name.lower(), card)
@@ -90,9 +97,10 @@ class TerminalUI:
             assert isinstance(message, p.Hello)
             self.hello = message
             self._learn(message.cards)
-            you = f"seat {message.seat}" if message.seat >= 0 else "a spectator"
-            decks = ", ".join(f"p{pl.seat} {pl.name} ({pl.deck})" for pl in message.players)
-            self.out.print(f"{message.ruleset} game {message.game_id}: you are {you}; {decks}", markup=False)
+            you = self.name(message.seat) if message.seat >= 0 else "a spectator"
+            decks = " against ".join(f"{pl.name} ({pl.deck})" for pl in message.players)
+            game = RULESET_NAMES.get(message.ruleset, message.ruleset)
+            self.out.print(f"{game} game {message.game_id}: {decks}; you are {you}", markup=False)
             self.out.print("type help for the commands", markup=False)
         elif t is p.EventMessage:
             assert isinstance(message, p.EventMessage)
@@ -112,7 +120,7 @@ class TerminalUI:
             self.decide = message
         elif t is p.Error:
             assert isinstance(message, p.Error)
-            self.out.print(f"  not taken ({message.code}): {message.message}", markup=False)
+            self.out.print(f"  not taken: {message.message}", markup=False)
         elif t is p.GameOver:
             assert isinstance(message, p.GameOver)
             self.over = message
@@ -127,10 +135,10 @@ class TerminalUI:
     def show_options(self) -> None:
         d = self.decide
         assert d is not None
-        clock = "" if not any(d.clock_ms) else "  clocks " + " ".join(f"p{i} {ms // 1000}s" for i, ms in
-                                                                     enumerate(d.clock_ms))  # fmt: skip
-        self.out.print(f"\nyour decision ({d.point}), turn {self.board.turn if self.board else '?'}{clock}:",
-                       markup=False)  # fmt: skip
+        clock = "" if not any(d.clock_ms) else "  clocks " + " ".join(f"{self.name(i)} {ms // 1000}s" for i, ms
+                                                                     in enumerate(d.clock_ms))  # fmt: skip
+        turn = f", turn {self.board.turn}" if self.board else ""
+        self.out.print(f"\nyour decision{turn}{clock}:", markup=False)
         if d.question:
             self.out.print(f"  {d.question}" + (f"  (stop: {d.stop.replace('_', ' ')})" if d.stop else ""),
                            markup=False)  # fmt: skip
@@ -152,7 +160,7 @@ class TerminalUI:
         if not mine:
             self.out.print("your hand is empty", markup=False)
         for c in mine:
-            self.out.print(f"  {c.name} (#{c.instance}): {c.text}", markup=False)
+            self.out.print(f"  {c.name}: {c.text}", markup=False)
 
     def show_card(self, name: str) -> None:
         key = name.strip().lower()
@@ -218,8 +226,10 @@ class TerminalUI:
         """``auto on|off``, ``pass on|off``, ``stop NAME``: the settings, sent to the table at once."""
         st = self.settings
         if word == "stop":
+            value = "_".join(value.lower().split())  # typed as words: stop my attack
             if value not in p.STOPS:
-                self.out.print(f"  no stop {value!r}: use one of {', '.join(p.STOPS)}", markup=False)
+                said = ", ".join(s.replace("_", " ") for s in p.STOPS)
+                self.out.print(f"  no stop {value.replace('_', ' ')!r}: use one of {said}", markup=False)
                 return
             stops = [x for x in st.stops if x != value] + ([] if value in st.stops else [value])
             st = p.Settings(st.automatic, st.auto_pass, stops)
@@ -230,7 +240,7 @@ class TerminalUI:
             self.out.print(f"  {word} takes on or off", markup=False)
             return
         self.settings = st
-        said = ", ".join(st.stops) or "none"
+        said = ", ".join(s.replace("_", " ") for s in st.stops) or "none"
         self.out.print(f"  lone answers {'on' if st.automatic else 'off'}, passes for you "
                        f"{'on' if st.auto_pass else 'off'}, stops: {said}", markup=False)  # fmt: skip
         if self._on_settings is not None:
@@ -244,11 +254,11 @@ class TerminalUI:
 
 
 def _place(zone: str, names: list[str]) -> str:
-    """A zone as the board names it: ``lane:0:exterior`` is p0's EXTERIOR lane, ``site:2`` is Site 2."""
+    """A zone as the rules name it [M9-025]: ``lane:0:exterior`` is Ann's Exterior lane, ``site:2`` is Site 2."""
     parts = zone.split(":")
     if len(parts) == 3 and parts[1].isdigit():
         side = names[int(parts[1])] if int(parts[1]) < len(names) else f"p{parts[1]}"
-        return f"{side}: {parts[2].upper()} {'Site' if parts[0] == 'site' else 'lane'}"
+        return f"{side}: {parts[2].capitalize()} {'Site' if parts[0] == 'site' else 'lane'}"
     if len(parts) == 2 and parts[0] == "site":
         return f"Site {parts[1]}"
     return zone

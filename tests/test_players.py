@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def test_a_person_at_the_terminal_sees_events_and_named_options(tmp_path: Path) 
     log = tmp_path / "human.log"
     result = play_live("toy", ["pile", "pile"], ["human", "random"], 4, log, human=human_seat(answers, shown))
     text = shown.getvalue()
-    assert "Pile Shuffled: size" in text and "your decision (take)" in text
+    assert "Pile Shuffled: size" in text and "your decision, turn" in text
     assert "    0  Take: amount 1" in text
     assert "'x' is not an option or a command" in text and "'9' is not an option: type a number from 0 to" in text
     game = read_log(log)
@@ -107,6 +108,13 @@ def test_play_command_records_a_human_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"log written to {log}" in result.output
     assert read_log(log).header.players[1].agent == "human"
+    # the client's own lines in names and words: the players, the decision and the end (they read "you are seat 1;
+    # p0 random-0", "your decision (take)" and "winner 0 (took_last)"); the toy rules' events have no words of their
+    # own (the indented lines: engine.words' fallback)
+    assert "you are human-1" in result.output and "random-0 (pile) against human-1 (pile)" in result.output
+    own = "\n".join(line for line in result.output.splitlines() if not line.startswith(" "))
+    assert not re.search(r"\bwinner -?\d|\bp[01]\b|\bseat \d|your decision \(", own), own
+    assert re.search(r"\(seed 3\): (random-0|human-1) wins: |\(seed 3\): no winner: ", result.output)
 
 
 def test_play_rejects_an_unknown_seat(tmp_path: Path) -> None:

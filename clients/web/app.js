@@ -47,6 +47,7 @@ function showHello(hello) {
   state.hello = hello;
   learn(hello.cards);
   const you = hello.seat >= 0 ? `you are ${who(hello.seat)}` : "you are watching";
+  picker.players = hello.players.map((p) => p.name);
   const players = hello.players.map((p) => `${p.name} (${p.deck})`).join(" against ");
   $("title").textContent = `${hello.ruleset === "miras9" ? "Miras 9" : "MORANA"} · ${players} · ${you}`;
   state.clock = hello.clock_ms.slice();

@@ -58,6 +58,7 @@ export class Picker {
     this.chosen = 0; // picks made so far
     this.alive = [];
     this.present = null; // every place the board shows
+    this.players = []; // the seats' names (the hello message's), for what a screen reader says of a place
   }
 
   picks(option) {
@@ -151,7 +152,7 @@ export class Picker {
         el.setAttribute("data-pick", "1");
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "button");
-        el.setAttribute("aria-label", labelOf(el));
+        el.setAttribute("aria-label", labelOf(el, this.players));
         el.classList.add("pickable");
       }
     }
@@ -165,17 +166,23 @@ export class Picker {
   }
 }
 
-// What a screen reader says of a clickable element: a card's name, a lane or Site as the board names it.
-function labelOf(el) {
+// What a screen reader says of a clickable element: a card's name, a lane or Site as the rules name it [M9-025]
+// (the Exterior lane, Bo's Interior Site), with the players' names as every other text says them.
+const titled = (word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+
+function labelOf(el, players = []) {
   const name = el.getAttribute("data-name");
   if (name) return name;
   const lane = el.getAttribute("data-lane");
-  if (lane) return `the ${lane.toUpperCase()} lane`;
+  if (lane) return `the ${titled(lane)} lane`;
   const site = el.getAttribute("data-site");
   if (site) return `Site ${site}`;
   const zone = el.getAttribute("data-zone") || "";
   const parts = zone.split(":");
-  if (parts.length === 3) return `player ${Number(parts[1]) + 1}'s ${parts[2].toUpperCase()} ${parts[0] === "site" ? "Site" : "lane"}`;
+  if (parts.length === 3) {
+    const who = players[Number(parts[1])] || `player ${Number(parts[1]) + 1}`;
+    return `${who}'s ${titled(parts[2])} ${parts[0] === "site" ? "Site" : "lane"}`;
+  }
   if (parts.length === 2) return `Site ${parts[1]}`;
   if (el.getAttribute("data-counter") === "echo") return "your Echo";
   return zone ? `your ${zone} pile` : "a place on the board";

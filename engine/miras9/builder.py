@@ -288,8 +288,10 @@ def from_spec(spec: dict[str, Any], pool: Pool = SHIPPED) -> Built:
             if name in pos:
                 raise SpecError(f"position.{name}", f"this turn's trackers are empty as it begins [M9-031]: leave "
                                 f"{name} out at phase {phase!r}", name)  # fmt: skip
-    if phase in ("turn", "setup.done"):  # still the step the last turn ended in (set-up's mulligans before turn 1)
+    if phase in ("turn", "setup.done"):  # still the phase the last turn ended in (set-up's mulligans before turn 1)
         s.phase = s.step = "attune" if s.turn > 1 else "setup.mulligan"
+        if phase == "turn":
+            s.step = "awaken"  # as TurnBegan leaves it (the reducer's ``_turn``)
     s.active = seat(pos.get("active", "p0"), "position.active")
     s.first = seat(pos.get("first", "p0"), "position.first")
     for i, lane_name in enumerate(cards_list(pos.get("attacked", []), "position.attacked")):

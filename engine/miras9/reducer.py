@@ -57,7 +57,9 @@ def _mulligan(s: M9State, e: ev.MulliganTaken) -> None:
 
 
 def _turn(s: M9State, e: ev.TurnBegan) -> None:
-    s.turn, s.active = e.turn, e.active
+    # the step is the event's (``awaken``), as every reader of the position says it; the phase stays the last
+    # turn's until Awaken begins (``turn.resume`` reads it to know the survival check comes next)
+    s.turn, s.active, s.step = e.turn, e.active, e.step
     s.boundary = e.n + 1  # the turn begun, nothing else yet (``M9State.boundary``)
     s.attacked = []
     s.once = []

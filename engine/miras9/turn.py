@@ -64,8 +64,8 @@ FLOW = [CardFlow(False), CardFlow(True)]
 MULLIGAN = [Mulligan(False), Mulligan(True)]
 
 
-def phase(s: M9State, emit: Emit, name: str) -> None:
-    emit(ev.PhaseBegan(s.n, s.turn, s.step, s.active, name))
+def phase(s: M9State, emit: Emit, name: str, step: str | None = None) -> None:
+    emit(ev.PhaseBegan(s.n, s.turn, s.step if step is None else step, s.active, name))
 
 
 # ---------------------------------------------------------------- set-up
@@ -129,12 +129,14 @@ def start_turn(s: M9State, emit: Emit, p: int) -> None:
 
 
 def _turn_begun(s: M9State, emit: Emit, p: int) -> None:
-    """The turn after ``TurnBegan``: the survival check [M9-023], then the Awaken phase."""
+    """The turn after ``TurnBegan``: the survival check [M9-023], then the Awaken phase. Its two events are
+    recorded in the phase the last turn ended in, as logs have always said them (the state's step is already the
+    new turn's ``awaken``, as TurnBegan says): the event stream, and so every log's bytes, stay as they were."""
     pl = s.players[p]
     if not (pl.deck or pl.resource or pl.used):  # [M9-023]
-        emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - p, "survival_clock"))
+        emit(ev.GameOver(s.n, s.turn, s.phase, -1, 1 - p, "survival_clock"))
         return
-    phase(s, emit, "awaken")
+    phase(s, emit, "awaken", s.phase)
     _awaken_begun(s, emit, p)
 
 

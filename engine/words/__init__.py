@@ -3,9 +3,9 @@
 ``Words(ruleset, name, players)`` is the renderer every reader of a game shares: the web and terminal clients (the
 protocol's texts, made by ``engine.seats.SeatStream``), ``annals play``, ``annals show`` and the replay viewer.
 ``name`` turns a card instance into what the reader may call it (its card's name, ``a hidden card`` when the
-reader cannot identify it); ``players`` are the seats' names. Board places are said as the rules print them: a
-Miras 9 lane is the Exterior, Interior or Space lane, a MORANA Site is Site 1, 2 or 3; no field name, Python value,
-sentinel or positional index reaches the reader.
+reader cannot identify it); ``players`` are the seats' names. Board places are said as the rules name them: a
+Miras 9 lane is Exterior, Interior or Space [M9-025] (the board draws them in capitals, as headings), a MORANA Site
+is Site 1, 2 or 3; no field name, Python value, sentinel or positional index reaches the reader.
 
 * ``event(e)``   the event in words, or None for an event that changes nothing a person follows (a Power change
   of 0, a counter set to what it was): readers leave those out;
@@ -27,7 +27,6 @@ from annals.schemas.records import CARDS_PER_PLAYER, ClockCharged, Forfeited
 
 Namer = Callable[[int], str]
 
-LANE_NAMES = ("Exterior", "Interior", "Space")  # as the rules print them [M9-025]
 _ZONES = {
     "hand": "hand", "deck": "deck", "resource": "resources", "used": "used pile", "discard": "discard pile",
     "exile": "exile", "planet": "Planet slot", "stack": "stack", "gone": "nowhere (a token left play)",
@@ -35,7 +34,9 @@ _ZONES = {
 }  # fmt: skip
 END_REASONS = {"battle_damage": "Battle Damage", "survival_clock": "the survival clock", "slava_13": "13 Slava",
                "time": "the opponent ran out of time", "concession": "the opponent conceded",
-               "timeout": "the opponent's program did not answer", "turn_cap": "the turn cap was reached"}  # fmt: skip
+               "timeout": "the opponent's program did not answer", "turn_cap": "the turn cap was reached",
+               "most_slava": "the most Slava", "most_sites": "the most Sites won",
+               "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power"}  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
@@ -104,7 +105,8 @@ class Words:
         return self.who(holder) if 0 <= holder < CARDS_PER_PLAYER else self.card(holder)
 
     def zone(self, zone: str) -> str:
-        """A zone name in words: ``lane:0:exterior`` is p0's Exterior lane, ``site:2`` is Site 2."""
+        """A zone name as a sentence says it, lanes as the rules name them [M9-025]: ``lane:0:exterior`` is
+        Ann's Exterior lane, ``site:2`` is Site 2 (the board draws its column headings in capitals: a label)."""
         parts = zone.split(":")
         if len(parts) == 3 and parts[1].isdigit():
             side, lane = self.who(int(parts[1])), parts[2].capitalize()
@@ -115,6 +117,39 @@ class Words:
         if zone.lower() in ("exterior", "interior", "space"):
             return zone.capitalize()
         return _ZONES.get(zone, words_of(zone))
+
+    def place(self, zone: str, *, kind: bool = True) -> str:
+        """A board place as a sentence reads it, in the rules' words [M9-025]: ``lane:1:interior`` is ``Bo's
+        Interior lane``, ``site:1:interior`` ``Bo's Interior Site`` (``Bo's Interior`` without ``kind``, the
+        Site and the lane being one board column), ``site:2`` Site 2; any other zone as ``zone`` says it."""
+        parts = zone.split(":")
+        if len(parts) == 3 and parts[1].isdigit() and parts[0] in ("lane", "site", "route"):
+            side, lane = self.who(int(parts[1])), parts[2].capitalize()
+            if parts[0] == "route":
+                return f"the way to {side}'s {lane} lane"
+            return f"{side}'s {lane} {'Site' if parts[0] == 'site' else 'lane'}" if kind else f"{side}'s {lane}"
+        if zone.lower() in ("exterior", "interior", "space"):
+            return f"the {zone.capitalize()}"
+        return self.zone(zone)
+
+    @staticmethod
+    def state(counter: str, value: int) -> str:
+        """A counter's value as a card or player carries it: ``tapped``, ``Attuned``, ``2 wounds``, ``Echo 1``,
+        ``ATK +1``, ``Slava 4``; a counter these words do not know, its name in words and its value."""
+        match counter:
+            case "tapped" | "spotted":
+                return counter if value else f"not {counter}"
+            case "attuned":
+                return "Attuned" if value else "not Attuned"
+            case "wounds":
+                return plural(value, "wound")
+            case "shield":
+                return f"shield {value}"
+            case "atk_mod" | "grit_mod":
+                return f"{counter[:-4].upper()} {value:+d}"
+            case "echo" | "slava" | "embers" | "power":
+                return f"{counter.capitalize()} {value}"
+        return f"{words_of(counter)} {value}"
 
     # ------------------------------------------------------------ what readers call
 

@@ -1,4 +1,4 @@
-"""Miras 9 in words (``engine.words``): each event and option as a sentence, lanes as the board names them."""
+"""Miras 9 in words (``engine.words``): each event and option as a sentence, lanes as the rules name them."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CounterChanged":
             return _counter(w, e)
         case "CardPlayed":
-            aim = f" targeting {n(e.target)}" if e.target else ""
+            aim = f" targeting {n(e.target)}" if e.target and e.target != e.host else ""  # equipment: its host
             onto = f" on {n(e.host)}" if e.host else ""
             return f"{p} plays {n(e.card)}{onto}{aim}"
         case "AbilityActivated":
@@ -201,8 +201,8 @@ def _counter(w: Words, e: Any) -> str | None:
         case "atk_mod" | "grit_mod":
             stat = "ATK" if e.counter == "atk_mod" else "GRIT"
             change = f"gets {size} more" if up else f"loses {size}"
-            total = f"{e.value:+d}" if e.value else "none"
-            return f"{who} {change} {stat} (change in all: {total})"
+            total = f"{e.value:+d} {stat} in all" if e.value else f"back to its printed {stat}"
+            return f"{who} {change} {stat} ({total})"
     return f"{who}: {e.counter.replace('_', ' ')} {e.value}"
 
 
@@ -224,7 +224,7 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
         case "CardFlow":
             return "Put the top card into your resources" if o.to_resource else "Draw the top card"
         case "Generate":
-            return f"Generate {o.amount}"
+            return f"Generate {o.amount} resource{'' if o.amount == 1 else 's'}"
         case "PlayCard":
             where = f" in {position(w, o.loc)}" if o.loc >= 0 else ""
             aim = f" on {n(o.target)}" if o.target else ""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from annals.engine.words import END_REASONS
+
 if TYPE_CHECKING:
     from annals.engine.words import Refs, Words
 
@@ -15,6 +17,7 @@ _SOURCES = {
     "reborn": "to Reborn", "bloom": "from Bloom", "boost": "from a boost", "damage": "from damage",
     "revealed": "as it is revealed", "offboard": "from off the board",
 }  # fmt: skip
+_CAUSES = {"damage": "damage", "boost": "a boost", "bloom": "Bloom"}  # what one card does to another's Power
 _WHY = {"initiative": "the Initiative", "less_slava": "less Slava", "simultaneous": "at the same time"}
 
 
@@ -79,10 +82,13 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "PowerChanged":
             if e.amount == 0 and e.prevented == 0:
                 return None
-            by = f" by {n(e.by)}" if e.by > 0 else ""
             kept = f", {e.prevented} prevented" if e.prevented else ""
             change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"
-            return f"{n(e.holder)} {change} Power{by} {_source(w, e.source)} ({e.value} now{kept})"
+            if e.by > 0 and e.by != e.holder and e.source in _CAUSES:  # another card's doing: whose damage, boost
+                why = f": {_CAUSES[e.source]} from {n(e.by)}"
+            else:  # the rules', or the card's own (not "Alkonost ... by Alkonost")
+                why = f" {_source(w, e.source)}"
+            return f"{n(e.holder)} {change} Power{why} ({e.value} now{kept})"
         case "Defeated":
             return f"{n(e.card)} is defeated at {w.zone(e.src)} and goes to the Nav"
         case "CharmSpent":
@@ -99,7 +105,7 @@ def event(w: Words, kind: str, e: Any) -> str | None:
             capped = f", {e.capped} over the cap lost" if e.capped else ""
             return f"{w.holder(e.holder)} gains {e.amount} Slava {_source(w, e.source)} ({e.value} now{capped})"
         case "GameEnded":
-            why = "13 Slava" if e.reason == "slava_13" else e.reason.replace("_", " ")
+            why = END_REASONS.get(e.reason, e.reason.replace("_", " "))
             slava = f" (Slava {e.slava[0]} to {e.slava[1]})" if len(e.slava) == 2 else ""
             return (f"Game over: {w.who(e.winner)} wins with {why}{slava}" if e.winner >= 0
                     else f"Game over: a draw ({why}){slava}")  # fmt: skip

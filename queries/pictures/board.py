@@ -1,4 +1,5 @@
-"""A position as data for people: cards grouped by zone and owner with their card ids, counters by holder.
+"""A position as data: cards grouped by zone and owner with their card ids, counters by holder, the names of the
+cards and the players (``cli.position.render_board`` says it in words for people).
 
 Used by ``annals position`` (a rich board, JSON or SVG) and by the demo.
 """
@@ -37,7 +38,8 @@ class Board(msgspec.Struct):
     over: bool
     winner: int
     names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
-    players: list[str] = []  # the seats' names (p0 first), as the log's header gives them
+    players: list[str] = []  # the seats' names, seat 0 first (empty: unknown)
+    piles: dict[str, int] = {}  # "p0:hand" -> its size, hidden cards counted (public: what a seat's board shows)
 
     def name_of(self, label: str) -> str:
         """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
@@ -89,7 +91,13 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         state.winner,
         _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
         [p.name for p in timeline.header.players],
+        _piles(timeline, state),
     )
+
+
+def _piles(timeline: Timeline, state: object) -> dict[str, int]:
+    sizes = getattr(timeline.ruleset, "pile_sizes", None)
+    return dict(sizes(state)) if sizes is not None else {}
 
 
 def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
@@ -132,10 +140,26 @@ def _grouped(pos: Position, names: dict[int, str]) -> tuple[dict[str, dict[str, 
     return dict(sorted(zones.items())), counters
 
 
+def view_words(view: str, players: list[str]) -> str:
+    """Whose view a board is drawn in, said for a person: ``every card shown``, ``as Ann sees it``, ``as a spectator
+    sees it``."""
+    seat = view[6:] if view.startswith("player") and view[6:].isdigit() else ""
+    if seat:
+        who = players[int(seat)] if int(seat) < len(players) and players[int(seat)] else f"player {int(seat) + 1}"
+        return f"as {who} sees it"
+    return {"omniscient": "every card shown", "spectator": "as a spectator sees it"}.get(view, view)
+
+
 def board_title(timeline: Timeline, count: int, view: str, coordinate: str, turn: int, step: str) -> str:
+    """The SVG board's title: the game, where in it (the event, turn and step: the coordinate typed is said by
+    them) and whose view, in words."""
+    from annals.queries.pictures.svgkit import said
+
     ruleset = {"miras9": "Miras 9", "morana": "MORANA"}.get(timeline.header.ruleset, timeline.header.ruleset)
-    at = f"{coordinate} · " if coordinate else ""
-    return f"{ruleset} · game {timeline.header.game_id} · {at}after event {count - 1} · turn {turn} · {step} · {view}"
+    players = [p.name for p in timeline.header.players]
+    at = f"after event {count - 1}" if count else "before any event"
+    when = f"turn {turn} · {said(step)}" if turn else "set-up"
+    return f"{ruleset} · game {timeline.header.game_id} · {at} · {when} · {view_words(view, players)}"
 
 
 def board_svg(timeline: Timeline, count: int, view: str = "omniscient", coordinate: str = "") -> str:

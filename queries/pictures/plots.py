@@ -17,6 +17,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
+from annals.queries.reports.output import card_names
 from annals.queries.reports.run import ReportResult
 from annals.schemas.errors import AnnalsError
 
@@ -54,23 +55,6 @@ def _win_rates(frame: pl.DataFrame, y: str, color: str | None = None) -> Any:
 
 def first_player(r: ReportResult) -> Any:
     return _win_rates(r.frame, "ruleset")
-
-
-def card_names(frame: pl.DataFrame) -> pl.DataFrame:
-    """``frame`` with ``card``: each ``card_id``'s printed name in its ruleset's pool (the id where the pool has no
-    such card, or two cards share the name)."""
-    from annals.engine.registry import get_ruleset
-
-    names: dict[tuple[str, str], str] = {}
-    for ruleset in frame["ruleset"].unique().to_list():
-        try:
-            pool = get_ruleset(ruleset).cards()
-        except LookupError:
-            continue
-        taken = [c.name for c in pool.values()]
-        names.update({(ruleset, i): c.name for i, c in pool.items() if taken.count(c.name) == 1})
-    keys = list(zip(frame["ruleset"].to_list(), frame["card_id"].to_list(), strict=True))
-    return frame.with_columns(pl.Series("card", [names.get(k, k[1]) for k in keys], dtype=pl.String))
 
 
 def card_winrate(r: ReportResult) -> Any:

@@ -74,6 +74,13 @@ def said(identifier: str) -> str:
     return _SITE_STEP.sub(r"Site \1", identifier.replace(".", ": ").replace("_", " "))
 
 
+def ended(reason: str) -> str:
+    """How a game ended, as every reader says it (``engine.words.END_REASONS``): ``slava_13`` is ``13 Slava``."""
+    from annals.engine.words import END_REASONS
+
+    return END_REASONS.get(reason, said(reason))
+
+
 def clip(text: str, chars: int) -> str:
     """``text`` cut to ``chars`` characters with an ellipsis, for names on small tiles."""
     return text if len(text) <= chars else text[: chars - 1] + "…"

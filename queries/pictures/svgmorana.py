@@ -23,6 +23,7 @@ from annals.queries.pictures.svgkit import (
     card_attrs,
     chip_line,
     clip,
+    ended,
     group,
     open_svg,
     panel,
@@ -165,7 +166,7 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
         turn.append(f"{who[s.committing]} is committing")
     if s.over:
         verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
-        turn.append(clip(f"Game over: {verdict} ({said(s.end_reason)})", 56))
+        turn.append(clip(f"Game over: {verdict} ({ended(s.end_reason)})", 56))
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     track = rect(0, 0, PANEL_W, 96, "panel") + text(8, 16, f"Slava (first to {SLAVA_TO_WIN})", "h")
     for row, side in enumerate((top, bottom)):
@@ -188,5 +189,5 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
         out.append(group(PANEL_X, 228 + i * 212, f' data-panel="nav" data-side="{side}"', body))
     if s.over:
         verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
-        out.append(text(PANEL_X + PANEL_W / 2, 668, clip(f"{verdict} · {said(s.end_reason)}", 48), "win mid"))
+        out.append(text(PANEL_X + PANEL_W / 2, 668, clip(f"{verdict} · {ended(s.end_reason)}", 48), "win mid"))
     return out

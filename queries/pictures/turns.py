@@ -1,9 +1,10 @@
 """A one-line summary of each turn, for the replay viewer's turn list: who played what, attacked where, and what it
-cost whom, in the words of ``engine.words`` (card names, players' names, Sites as the board names them).
+cost whom, in the words of ``engine.words`` (card names, players' names, places as the rules name them: Bo's
+Interior, Site 2).
 
 ``turn_summaries(ruleset, events, words)`` reads the events as the view saw them (a hidden card stays hidden) and
-returns, per turn, the position its ``TurnBegan`` leads to and the line: ``Turn 5 — Ann: played Raider; attacked
-Bo's Exterior Site; 3 Battle Damage to Bo``. The events before turn 1 make a ``Set-up`` line at position 0.
+returns, per turn, the position its ``TurnBegan`` leads to and the line: ``Turn 5 — Ann: played Raider, attacked
+Bo's Exterior; 3 Battle Damage to Bo``. The events before turn 1 make a ``Set-up`` line at position 0.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _miras9(t: Turn, kind: str, e: Any) -> None:
     elif kind == "AbilityActivated":
         t.act(e.player, f"used {w.card(e.card)}")
     elif kind == "WaveDeclared":
-        t.act(e.player, f"attacked {w.zone(e.site)}")
+        t.act(e.player, f"attacked {w.place(e.site, kind=False)}")
     elif kind == "UnitMoved":
         t.act(e.player, f"moved {w.cards(e.cards)}")
     elif kind == "BattleDamageAssigned":

@@ -82,6 +82,10 @@ class ViewerData(msgspec.Struct):
     turns: list[tuple[int, int, str]] = []  # turn, position of its first event, the turn in one line
     cards: dict[str, str] = {}  # each card name the board shows -> its type, cost, numbers and rules text
     step_words: list[str] = []  # steps (as ``steps``) in words
+    # per position (0: the start): the step the game is in there (an index into ``steps``), as the board says it;
+    # an event's own step (in ``events``) is the one it was recorded in, which for an event that begins a phase
+    # is the phase before (logs keep it so), and which coordinates (turn:5/attack) are resolved by
+    step_at: list[int] = []
     legend: list[tuple[str, str]] = []  # a mark of the board or the timeline (a CSS class, see web/) -> its meaning
     keyframe_every: int = KEYFRAME_EVERY
     review: ReviewShown | None = None  # the decision review this view may show (queries.pictures.reviewgraph)
@@ -162,6 +166,7 @@ def viewer_data(
     jump_kinds = {k: label for label, ks in JUMPS.get(ruleset, []) for k in ks}
     jumps: dict[str, list[int]] = {"turn": [], "phase": [], **{label: [] for label, _ in JUMPS.get(ruleset, [])}}
     board(0)
+    step_at = [steps.setdefault(seen.state.step, len(steps))]
     last_step = ""
     shown_events: list[Any] = []
     for count, event in enumerate(log.events, start=1):
@@ -182,6 +187,7 @@ def viewer_data(
         if kind in jump_kinds:
             jumps[jump_kinds[kind]].append(count)
         board(count)
+        step_at.append(steps.setdefault(seen.state.step, len(steps)))
     timeline = Timeline(log)
     shown_notes = [(count, n.at, n.author, n.text) for count, n in placed(list(notes), timeline, view)]
     for count, at, _, text in shown_notes:
@@ -204,7 +210,7 @@ def viewer_data(
     return ViewerData(game, lines, boards, events, list(steps), list(kinds), dict(aliases(ruleset)), marks,
                       jumps, shown_notes, turns=turn_summaries(ruleset, shown_events, say),
                       cards=card_texts(ruleset, lines), step_words=[said(s) for s in steps],
-                      legend=keys, review=reviewed)  # fmt: skip
+                      legend=keys, review=reviewed, step_at=step_at)  # fmt: skip
 
 
 def viewer_html(

@@ -132,6 +132,36 @@ def table(frame: pl.DataFrame, width: int) -> str:
     return text
 
 
+def card_names(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with ``card``: each ``card_id``'s printed name in its ruleset's pool (the id where the pool has no
+    such card, or two cards share the name)."""
+    from annals.engine.registry import get_ruleset
+
+    names: dict[tuple[str, str], str] = {}
+    for ruleset in frame["ruleset"].unique().to_list():
+        try:
+            pool = get_ruleset(ruleset).cards()
+        except LookupError:
+            continue
+        taken = [c.name for c in pool.values()]
+        names.update({(ruleset, i): c.name for i, c in pool.items() if taken.count(c.name) == 1})
+    keys = list(zip(frame["ruleset"].to_list(), frame["card_id"].to_list(), strict=True))
+    return frame.with_columns(pl.Series("card", [names.get(k, k[1]) for k in keys], dtype=pl.String))
+
+
+def for_people(frame: pl.DataFrame) -> pl.DataFrame:
+    """A report's rows as the terminal shows them to a person: each card by its printed name (``card``, in the place
+    of ``card_id``). CSV, JSON and Parquet keep ``card_id``, the key programs join on (``cards.card_id``)."""
+    if "card_id" not in frame.columns:
+        return frame
+    named = frame if "card" in frame.columns or "ruleset" not in frame.columns else card_names(frame)
+    if "card" not in named.columns:
+        return frame
+    order = [c for c in frame.columns if c != "card"]
+    order[order.index("card_id")] = "card"
+    return named.select(order)
+
+
 def render(
     frame: pl.DataFrame,
     fmt: str,

@@ -116,6 +116,11 @@ def test_demo_in_a_real_subprocess(tmp_path: Path) -> None:
     assert len(cells) == pairings + decks and "rows: deck; columns: opponent" in matrix
     assert len(done.stdout.splitlines()) < 250  # a few screens, not the long rows of every report
     assert "(the first 12 of " in done.stdout and "rows; all of them: annals report card_winrate --db " in done.stdout
+    # in words (issue 28): the reports' cards by name, the closing board with the players' names and card names
+    ids = re.findall(r"\b(?:char|ss|ev|rx|eq|veh|site|planet|spirit)-[a-z-]+\b|#\d{4}\b|\bp[01]\b", done.stdout)
+    assert ids == [], ids[:5]
+    board = done.stdout.split("\ncharts and replay pages")[0].rsplit("\n\n", 1)[1]
+    assert "heuristic-0" in board and "heuristic-1" in board and "every card shown" in board
 
 
 def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:

@@ -2,24 +2,28 @@
 person only clicks board elements (cards, lanes, Sites, piles drawn in the SVG, and the action bar's answers that
 name nothing on the board), never the list of options; no question with a single answer reaches them.
 Screenshots of the start, an attack with Battle Damage, a MORANA Commit and the game over are kept in
-tests/artefacts (``ANNALS_ARTEFACTS``)."""
+test-artifacts/pictures/ (``ANNALS_ARTIFACTS``, as every browser test's). Every text the page gives the person (the
+question, the answers, the hand, the log, the board drawn, the game over, labels and tooltips) is scanned for
+internal tokens as the protocol's texts are (tests/words/test_tokens.py)."""
 
 from __future__ import annotations
 
-import os
 import random
+import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from annals.engine.registry import get_ruleset
 from annals.engine.replay import rerun
-from annals.schemas.logfile import read_log
-from tests.queries.pictures.browser import CHROMIUM
+from annals.schemas.logfile import GameLog, read_log
+from tests.queries.pictures.browser import ARTIFACTS, CHROMIUM
 from tests.serverkit import Running, server
+from tests.words.test_tokens import CAPITALS, offences
 
-ARTEFACTS = Path(os.environ.get("ANNALS_ARTEFACTS", Path(__file__).parent.parent / "artefacts"))
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)")
 AVOID = ("TakeBack", "Mulligan")  # a scripted person that takes picks back never ends its attack
 
@@ -40,11 +44,13 @@ class Person:
         self.clicks = 0
         self.questions = 0
         self.shots: dict[str, Path] = {}
+        self.read: set[str] = set()  # every text the page gave the person, line by line
+        self.chose: Counter[str] = Counter()  # the kinds of the answers the person gave, from the log
 
     def shot(self, name: str) -> None:
         if name not in self.shots:
-            ARTEFACTS.mkdir(parents=True, exist_ok=True)
-            path = self.shots[name] = ARTEFACTS / f"board-{name}.png"
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            path = self.shots[name] = ARTIFACTS / f"board-{name}.png"
             self.page.screenshot(path=str(path), full_page=True)
 
     def pick(self) -> bool:
@@ -59,6 +65,12 @@ class Person:
         actions = page.locator("#actions button")
         kinds = [actions.nth(i).get_attribute("data-kind") for i in range(actions.count())]
         eager = [i for i, k in enumerate(kinds) if k in ("Confirm", "Invoke")]
+        generate = [i for i, k in enumerate(kinds) if k == "Generate"]  # the most resources: cards to play
+        if generate:
+            most = max(generate, key=lambda i: int(actions.nth(i).inner_text().split()[1]))
+            actions.nth(most).click()
+            self.clicks += 1
+            return True
         calm = [i for i, k in enumerate(kinds) if k not in AVOID]
         if board.count() and (not calm or self.rng.random() < 0.8):
             board.nth(self.rng.randrange(board.count())).dispatch_event("click")
@@ -81,12 +93,19 @@ class Person:
             now = page.evaluate("document.body.dataset.asked || '0'")
             if now != asked:
                 self.questions, asked = int(now), now
+                self.reading()
             self.seen()
             if page.locator("#question").inner_text().startswith("sent") or not self.pick():
                 page.wait_for_timeout(100)
                 continue
             page.wait_for_timeout(30)
         raise AssertionError("the game did not end in the browser")
+
+    def reading(self) -> None:
+        """What the person can read now: the page's text (the board's SVG text and the closed lists included: a
+        click opens them, a screen reader reads them), and every label and tooltip."""
+        said = self.page.evaluate(READABLE)
+        self.read.update(line.strip() for text in said for line in text.splitlines() if line.strip())
 
     def seen(self) -> None:
         page = self.page
@@ -95,6 +114,22 @@ class Person:
             self.shot("miras9-battle-damage")
         if page.locator("#board .sealed").count():  # the person's own Commit, sealed and not yet flipped
             self.shot("morana-commit")
+
+
+HEADING = re.compile(r"(EXTERIOR|INTERIOR|SPACE)( +⚔ wave)?")  # the board's column headings, drawn in capitals
+SEAT = re.compile(r"\b(p[01]|player [12])\b")  # the players have names: no seat label stands for one
+READABLE = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const tag = n.parentElement && n.parentElement.tagName.toLowerCase();
+    if (tag !== "style" && tag !== "script") out.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title]")) {
+    out.push(el.getAttribute("aria-label") || "", el.getAttribute("title") || "");
+  }
+  return out;
+}"""
 
 
 def _open(running: Running, browser: Any, ruleset: str, decks: list[str], turns: int) -> tuple[Any, dict[str, Any]]:
@@ -109,9 +144,17 @@ def _open(running: Running, browser: Any, ruleset: str, decks: list[str], turns:
     return page, table
 
 
-def _finish(person: Person, running: Running, table: dict[str, Any], name: str) -> None:
+def _finish(person: Person, running: Running, table: dict[str, Any], name: str) -> GameLog:
     page = person.page
     person.shot(f"{name}-game-over")
+    person.reading()
+    ids = frozenset(get_ruleset(name).cards())
+    bad = [f"{why} in {text!r}" for text in sorted(person.read) for why in offences(text, ids)]
+    bad += [f"a seat for a name in {text!r}" for text in sorted(person.read) if SEAT.search(text)]
+    bad += [f"a lane in capitals in {text!r}" for text in sorted(person.read)  # a sentence, not a column heading
+            if CAPITALS.search(text) and not HEADING.fullmatch(text)]  # fmt: skip
+    assert not bad, "\n".join(bad[:20])
+    assert len(person.read) > 100  # the scan read the page, not an empty one
     lone = page.evaluate("Number(document.body.dataset.lone || 0)")
     assert lone == 0, f"{lone} questions with a single answer reached the person"
     assert person.questions > 5 and person.clicks >= person.questions
@@ -121,6 +164,9 @@ def _finish(person: Person, running: Running, table: dict[str, Any], name: str) 
     info = running.wait_over(table["table"])
     game = read_log(info["log"])
     assert rerun(game).ok and any(d.automatic for d in game.decisions)
+    # the log agrees with the page: every question put to the person offered more than one answer
+    asked = [d for d in game.decisions if d.player == 0 and not d.automatic]
+    assert asked and all(len(d.offered) > 1 for d in asked), [d.point for d in asked if len(d.offered) == 1]
     names = [p.name for p in game.header.players]
     assert any(n in over for n in names) or "no winner" in over
     replay = page.request.get(f"{running.base}/replay/{table['table']}?token={table['tokens'][0]}")
@@ -128,12 +174,17 @@ def _finish(person: Person, running: Running, table: dict[str, Any], name: str) 
     story = page.request.get(f"{running.base}/log/{table['table']}?token={table['tokens'][0]}")
     assert story.ok and story.text().splitlines()[-1].startswith("Result: ")
     assert table["errors"] == []
+    person.chose = Counter(
+        type(d.offered[d.chosen]).__name__ for d in game.decisions if d.player == 0 and not d.automatic
+    )
+    return game
 
 
 def test_a_whole_miras9_game_played_by_clicking_the_board(running: Running, browser: Any) -> None:
     """[M9-073] [M9-084] Units declared as attackers by clicking them, cards played by clicking the card then its
-    lane, Battle Damage paid by clicking a pile or a card: a whole game to its turn cap or end."""
-    page, table = _open(running, browser, "miras9", ["vanguard", "tempest"], 10)
+    lane, Battle Damage paid by clicking a pile or a card: a whole game to its end by the rules (a turn cap of
+    40, far past this deal's end, only stops a runaway)."""
+    page, table = _open(running, browser, "miras9", ["vanguard", "tempest"], 40)
     person = Person(page, 5)
     person.shot("miras9-start")
     hand = page.locator("#board [data-zone='hand'][data-card]")
@@ -141,8 +192,10 @@ def test_a_whole_miras9_game_played_by_clicking_the_board(running: Running, brow
         hand.first.hover()
         assert page.locator("#tip:not([hidden])").count() == 1  # the card's text on hover
     person.play()
-    _finish(person, running, table, "miras9")
+    game = _finish(person, running, table, "miras9")
     assert "miras9-battle-damage" in person.shots
+    assert person.chose["PlayCard"] and person.chose["AddAttacker"], person.chose  # by clicks on the board
+    assert game.close is not None and game.close.end_reason in ("battle_damage", "survival_clock")  # [M9-023/24]
     page.close()
 
 
@@ -152,7 +205,8 @@ def test_a_whole_morana_game_played_by_clicking_the_board(running: Running, brow
     person = Person(page, 7)
     person.shot("morana-start")
     person.play()
-    _finish(person, running, table, "morana")
+    game = _finish(person, running, table, "morana")
+    assert person.chose["Place"] and game.close is not None and game.close.end_reason != "turn_cap"  # [MOR-05]
     assert "morana-commit" in person.shots
     page.close()
 

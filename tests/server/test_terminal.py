@@ -72,13 +72,13 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
     t = _join(running, table)
     try:
-        _wait(t, "your decision (commit)")
+        _wait(t, "Commit: place cards face-down")
         for command, expect in (("help", "face-down"), ("board", "Deck 1"), ("hand", "spirit, cost"),
                                 ("log 5", "at Dawn"), ("99", "is not an option"),
-                                ("stop my_attack", "stops: my_attack"), ("stop my_attack", "stops: none")):  # fmt: skip
+                                ("stop my attack", "stops: my attack"), ("stop my_attack", "stops: none")):  # fmt: skip
             t.keys(command, "Enter")
             _wait(t, expect, after=f"> {command}")
-        found = re.search(r"^ +(\S[^#\n]*?) \(#\d+\): (spirit|charm), cost", t.screen(), re.MULTILINE)
+        found = re.search(r"^ +(\S[^:\n]*?): (spirit|charm), cost", t.screen(), re.MULTILINE)
         assert found, t.screen()
         name = found.group(1)
         t.keys(f"card {name.lower()}", "Enter")
@@ -111,7 +111,7 @@ def test_leaving_with_ctrl_c_is_a_recorded_concession(running: Running) -> None:
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
     t = _join(running, table)
     try:
-        _wait(t, "your decision (commit)")
+        _wait(t, "Commit: place cards face-down")
         t.keys("C-c")
         _wait(t, "leave the game?")
         t.keys("y", "Enter")

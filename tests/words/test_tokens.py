@@ -28,6 +28,7 @@ FORBIDDEN = [
     (re.compile(r"\blane \d|\bloc\b|\b(card|ability|index|option) \d"), "a positional index"),
     (re.compile(r"[{}\[\]=]"), "a record's punctuation"),
 ]
+CAPITALS = re.compile(r"\b(EXTERIOR|INTERIOR|SPACE)\b")
 
 
 def offences(text: str, card_ids: frozenset[str]) -> list[str]:
@@ -72,6 +73,8 @@ def test_no_internal_token_reaches_a_person(ruleset_name: str) -> None:
     for seed, texts in _games(ruleset_name, 8):
         for text in texts[1:]:  # the story's first line names the game by its id
             bad += [f"game {seed}: {why} in {text!r}" for why in offences(text, card_ids)]
+            if CAPITALS.search(text):  # a sentence names a lane as the rules do [M9-025], not as a heading
+                bad.append(f"game {seed}: a lane in the board's capitals in {text!r}")
     assert not bad, "\n".join(bad[:20])
 
 
@@ -112,3 +115,69 @@ def test_annals_show_says_the_log_in_sentences_and_keeps_the_records_behind_a_fo
     records = runner.invoke(app, ["show", log, "--format", "records"]).output
     assert "commits" in words and "Committed" not in words and words.splitlines()[-1].startswith("Result: ")
     assert "Committed card=" in records
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "reason", "said"),
+    [
+        ("miras9", "battle_damage", "Battle Damage"),  # [M9-024] Battle Damage that cannot be paid
+        ("miras9", "survival_clock", "the survival clock"),  # [M9-023]
+        ("morana", "slava_13", "13 Slava"),  # [MOR-05] the first to 13 Slava wins at once
+        ("morana", "most_slava", "the most Slava"),  # [MOR-05] after Turn 8: the most Slava,
+        ("morana", "most_sites", "the most Sites won"),  # then the most Sites controlled,
+        ("morana", "most_power", "the most Power on the board"),  # then the most total Power
+        ("morana", "draw", "level on Slava, Sites and Power"),
+    ],
+)
+def test_every_way_a_game_ends_is_said_in_words(ruleset: str, reason: str, said: str) -> None:
+    """The end of a game reads the same in the event's sentence, the table's game over and the board drawn for the
+    viewer and the web client (which said ``slava 13`` and ``most sites``)."""
+    from annals.engine.words import Words
+    from annals.queries.pictures.svgkit import ended
+    from annals.schemas import miras9, morana
+
+    words = Words(ruleset, lambda card: "Bannik", ["Ann", "Bob"])
+    winner = -1 if reason == "draw" else 1
+    if ruleset == "miras9":
+        event = words.event(miras9.GameOver(9, 20, "attune", -1, winner, reason))
+    else:
+        event = words.event(morana.GameEnded(9, 8, "end", -1, winner, reason, [9, 9], [1, 1], [4, 4]))
+    assert event is not None and said in event and not offences(event, frozenset())
+    assert said in words.ending(winner, reason) and ended(reason) == said
+
+
+def test_a_change_to_a_printed_number_and_a_card_s_own_power_read_as_words() -> None:
+    """A Miras 9 ATK change undone reads as the printed number again (it read ``change in all: none``); a MORANA
+    card whose own Bloom grows it is not said to grow by itself (``Alkonost gains 1 Power by Alkonost``), and another
+    card's damage or boost says whose it is (it read ``Alkonost loses 1 Power by Bannik from damage``)."""
+    from annals.engine.words import Words
+    from annals.schemas import miras9, morana
+
+    m9 = Words("miras9", lambda card: "Interceptor", ["Ann", "Bob"])
+    back = m9.event(miras9.CounterChanged(5, 10, "attune", 1, "atk_mod", 1003, 0, -1, "turn_end"))
+    assert back == "Interceptor loses 1 ATK (back to its printed ATK)"
+    more = m9.event(miras9.CounterChanged(5, 10, "action", 0, "atk_mod", 1003, 2, 2, "effect"))
+    assert more == "Interceptor gets 2 more ATK (+2 ATK in all)"
+    mor = Words("morana", lambda card: {1003: "Alkonost", 1004: "Bannik"}[card], ["Ann", "Bob"])
+    bloom = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 4, 1, "bloom", 1003))
+    assert bloom == "Alkonost gains 1 Power from Bloom (4 now)"
+    hit = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, -1, "damage", 1004))
+    assert hit == "Alkonost loses 1 Power: damage from Bannik (3 now)"
+    boost = mor.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 5, 2, "boost", 1004))
+    assert boost == "Alkonost gains 2 Power: a boost from Bannik (5 now)"
+
+
+def test_equipment_played_on_its_host_names_the_host_once() -> None:
+    """[M9-041] Equipment attaches to a host: ``Bo plays Plate Armour on Shield Guardian`` (it read
+    ``... on Shield Guardian targeting Shield Guardian``); a Generate option says what it makes."""
+    from annals.engine.words import Words
+    from annals.schemas import miras9
+
+    names = {2010: "Plate Armour", 2003: "Shield Guardian", 2004: "Stalwart"}
+    words = Words("miras9", lambda card: names[card], ["Ann", "Bo"])
+    played = words.event(miras9.CardPlayed(5, 13, "action", 1, 2010, "eq-plate", 2003, 2003))
+    assert played == "Bo plays Plate Armour on Shield Guardian"
+    aimed = words.event(miras9.CardPlayed(5, 13, "action", 1, 2010, "eq-plate", 2004, 2003))
+    assert aimed == "Bo plays Plate Armour on Shield Guardian targeting Stalwart"
+    assert words.option(miras9.Generate(1)) == "Generate 1 resource"
+    assert words.option(miras9.Generate(0)) == "Generate 0 resources"

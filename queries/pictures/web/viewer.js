@@ -227,7 +227,7 @@
     shownCoord = opts.coordinate || coordinateOf(count);
     const e = count > 0 ? D.events[count - 1] : null;
     where.textContent = e
-      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.step_words[e[1]]}`
+      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.step_words[D.step_at[count]]}`
       : `start · before any event (${N} events)`;
     if (opts.fromHash) hashPending = null;  // the address is already this moment's
     else { hashPending = shownCoord; soon(); }
@@ -315,7 +315,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[e[1]]} · `;
+    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[D.step_at[i + 1]]} · `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);

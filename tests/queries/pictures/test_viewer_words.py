@@ -80,3 +80,29 @@ def test_the_scan_catches_raw_tokens() -> None:
     good = ["Ann plays Raider", "Bo takes 3 Battle Damage", "random-1 wins", "gets -1 ATK", "Wave 2 at Bo's Site"]
     assert all(any(p.search(t) for p in RAW.values()) for t in bad)
     assert not any(p.search(t) for p in RAW.values() for t in good)
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_a_turn_begins_in_the_step_its_event_names(games: dict[str, list[GameLog]], ruleset: str) -> None:
+    """At an event that begins a turn the board's own title and the page's position line say the same step: the
+    fold takes TurnBegan's step (Miras 9's turn begins in Awaken [M9-031], MORANA's at Dawn), in every view (a
+    player's view folds the redacted events with the same reducer)."""
+    from annals.engine.views import viewer_of
+    from annals.queries.pictures.svgboard import board_lines
+    from annals.queries.pictures.svgkit import said
+    from annals.queries.positions.viewstate import ViewState
+
+    begun = 0
+    for log in games[ruleset]:
+        for view in VIEWS:
+            seen = ViewState(log.header, viewer_of(view))
+            for event in log.events:
+                shown = seen.apply(event)
+                if type(shown).__name__ != "TurnBegan":
+                    continue
+                begun += 1
+                assert seen.state.step == shown.step, (log.header.game_id, view, shown.turn)
+                lines = board_lines(ruleset, seen.state, viewer_of(view))
+                drawn = [t for line in lines if not line.startswith("<style") for t in BOARD_TEXT.findall(line)]
+                assert f"turn {shown.turn} · {said(shown.step)}" in drawn[0], drawn[:2]  # the board's title
+    assert begun > 20

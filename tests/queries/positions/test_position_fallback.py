@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.engine.words import Words
 from annals.ingest.flatten import collect
 from annals.ingest.loader import ingest
 from annals.queries.pictures.board import board, stored_board
@@ -73,7 +74,9 @@ def test_a_moved_log_falls_back_to_the_database(moved: tuple[Path, list[Timeline
             assert "was not found" in note and str(logs) in note and "from the database" in note
             assert "cannot rebuild the game" in note and "the position() macro" in note
         table = runner.invoke(app, ["position", gid, "--db", str(db), "--at", "turn:6"])
-        assert table.exit_code == 0 and "omniscient view" in table.stdout and "counters" in table.stdout
+        assert table.exit_code == 0 and "every card shown" in table.stdout
+        counters = board(t, t.resolve("turn:6"), "omniscient").counters  # each said beside its card or player
+        assert counters and all(Words.state(k.rpartition(":")[2], v) in table.stdout for k, v in counters.items())
 
 
 def test_what_needs_the_log_is_refused_saying_where(moved: tuple[Path, list[Timeline], Path], tmp_path: Path) -> None:

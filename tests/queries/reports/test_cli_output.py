@@ -184,3 +184,26 @@ def test_help_lists_commands_in_order_with_completion_and_no_bool_types() -> Non
         shown = runner.invoke(app, [command, "--help"])
         assert shown.exit_code == 0 and "<bool>" not in shown.stdout, command
     assert "<bool>" not in result.stdout
+
+
+@pytest.mark.parametrize("name", ["card_winrate", "card_turns", "card_metrics"])
+def test_a_card_report_names_the_cards_in_the_terminal_and_keeps_the_ids_in_files(
+    real_db: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person reading ``annals report`` sees each card's printed name (``card``, where ``card_id`` was); CSV and
+    JSON keep ``card_id``, the key a program joins on (``cards.card_id``), with the same rows."""
+    args = ["report", name, "--db", str(real_db), "--min-games", "0"]
+    csv = runner.invoke(app, [*args, "--format", "csv"])
+    assert csv.exit_code == 0, csv.output
+    rows = pl.read_csv(csv.stdout.encode())
+    assert "card_id" in rows.columns and "card" not in rows.columns and rows.height
+    names = {c.id: c.name for r in rows["ruleset"].unique() for c in get_ruleset(r).cards().values()}
+    shown = json.loads(runner.invoke(app, [*args, "--format", "json"]).stdout)
+    assert [r["card_id"] for r in shown["rows"]] == rows["card_id"].to_list()
+    monkeypatch.setenv("COLUMNS", "400")  # a table (card_metrics, wider, as a record per row)
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0, table.output
+    assert "card_id" not in table.stdout and ("┆ card " in table.stdout or "\ncard " in table.stdout)
+    for card_id in set(rows["card_id"].to_list()):
+        assert card_id not in table.stdout, card_id  # no id in the terminal ...
+        assert names[card_id] in table.stdout  # ... its name instead
