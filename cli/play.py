@@ -10,11 +10,7 @@ import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
-from annals.clients.terminal import human_seat
-from annals.engine.event_judge import event_of, restate_match
-from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
-from annals.schemas.keys import load_signing_key
-from annals.schemas.logfile import LogReader
+from annals.engine.names import DECISION_TIMEOUT
 
 
 def _pair(text: str) -> list[str]:
@@ -53,6 +49,9 @@ def play(
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
+    from annals.clients.terminal import human_seat
+    from annals.engine.players import ensure_new, fresh_seed, play_live
+
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
@@ -89,6 +88,12 @@ def resume(
 
     Example: annals resume game.log --players human,heuristic --key events/spring-open/event.key
     """
+    from annals.clients.terminal import human_seat
+    from annals.engine.event_judge import event_of, restate_match
+    from annals.engine.players import resume_live
+    from annals.schemas.keys import load_signing_key
+    from annals.schemas.logfile import LogReader
+
     with reported():
         with LogReader(log) as reader:
             event = event_of(log, reader.header)
