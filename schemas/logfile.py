@@ -91,6 +91,17 @@ _judge_decoder = msgspec.msgpack.Decoder(Intervention)
 _signature_decoder = msgspec.msgpack.Decoder(SignatureRecord)
 
 
+try:
+    from annals.schemas._framecheck import six_values as _six_values
+except ImportError:  # no compiler where annals was installed
+    _six_values = None  # type: ignore[assignment]
+
+
+def six_values(d: Decision[Any]) -> tuple[int, int, int, str, list[Any], int]:
+    """A decision as the log writes it when the table did not answer it: its first six fields."""
+    return (d.n, d.at, d.player, d.point, d.offered, d.chosen)
+
+
 def _first_link(format_version: int) -> bytes:
     return xxh3_128_digest(_PREAMBLE.pack(MAGIC, format_version))
 
@@ -240,7 +251,10 @@ class LogWriter:
         # A decision is written as its six fields unless the table answered it (``Decision.automatic``): the
         # seventh value is there only when true, so logs without automatic answers are what they always were.
         if decisions and type(decisions[0]) is Decision:
-            decisions = [d if d.automatic else (d.n, d.at, d.player, d.point, d.offered, d.chosen) for d in decisions]
+            if _six_values is not None:  # the same list, made in C (schemas/_framecheck.c)
+                decisions = _six_values(decisions, Decision)
+            else:
+                decisions = [d if d.automatic else six_values(d) for d in decisions]
         self._frame(KIND_BATCH, (events, decisions))
 
     def write_judge(self, record: Intervention) -> None:

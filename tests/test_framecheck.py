@@ -127,3 +127,16 @@ def test_real_logs_read_the_same_both_ways_every_frame_on_the_fast_path(
         assert [read_log(p) for p in paths] == fast
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert [read_log(p) for p in paths] == fast
+
+
+@needs_c
+def test_the_writers_six_values_are_the_reference_tuples() -> None:
+    """``LogWriter.write_batch`` writes a decision the table did not answer as its six values, in C where it is
+    built: the same list as the Python reference, an automatic answer kept whole."""
+    from annals.schemas.logfile import six_values
+
+    decisions = [Decision(n, n + 1, n % 2, "main", [n, "x"], 0, automatic=n % 3 == 0) for n in range(10)]
+    want = [d if d.automatic else six_values(d) for d in decisions]
+    got = _framecheck.six_values(decisions, Decision)
+    assert got == want and [type(x) for x in got] == [type(x) for x in want]
+    assert _framecheck.six_values([], Decision) == []
