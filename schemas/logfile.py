@@ -681,7 +681,7 @@ class LogReader:
         end = self.schema.end_event
         for index, at, payload in self.raw_frames():
             events, decisions = self._decode(decoder, payload, index, at)
-            self.end_events += self.check.typed(Where(self._name, index, at), payload, events, decisions, end)
+            self.end_events += self.check.typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]
             self.events_read += len(events)

@@ -201,12 +201,12 @@ class FrameCheck:
         self.at = 0  # the last decision's event number
         self.fast = options is None and fast_checks()
 
-    def typed(self, where: Where, payload: bytes, events: list[Any], decisions: list[Any], end: Any) -> int:
-        """``frame`` for a batch frame the typed decoder has read from ``payload`` into ``events`` and
-        ``decisions``; returns how many of the events are ``end`` (the ruleset's end event, or None). The C fast
-        path reads the fields it checks from the decoded records' slots where it is built (a walk over the
-        frame's bytes cost a tenth of the decode; this, a hundredth); whatever it does not accept, ``frame``
-        checks (and names)."""
+    def typed(self, frame: int, offset: int, events: list[Any], decisions: list[Any], end: Any) -> int:
+        """``frame`` for batch frame number ``frame`` (at byte ``offset``) the typed decoder has read into
+        ``events`` and ``decisions``; returns how many of the events are ``end`` (the ruleset's end event, or
+        None). The C fast path reads the fields it checks from the decoded records' slots where it is built (a
+        walk over the frame's bytes cost a tenth of the decode; this, a few hundredths); whatever it does not
+        accept, ``frame`` checks (and names)."""
         if self.fast:
             verdict = _framecheck.typed(
                 events, decisions, self.events, self.decisions, self.at, self.seats, end, Event, Decision
@@ -217,6 +217,7 @@ class FrameCheck:
                 self.decisions += decided
                 return ends
         astuple = msgspec.structs.astuple
+        where = Where(self.path, frame, offset)
         self.frame(where, [e.n for e in events], [e.player for e in events], map(astuple, decisions))
         return sum(type(e) is end for e in events)
 
