@@ -13,11 +13,10 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 import typer.core
-from rich.console import Console
 from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
@@ -124,13 +123,37 @@ app = typer.Typer(
 )
 
 
-class _Console(Console):
-    def on_broken_pipe(self) -> None:  # rich's own ends the process with 1 and a closed pipe is no error
-        closed_pipe()
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
-out = _Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+class _LazyConsole:
+    """A rich ``Console`` made at its first use: rich costs ~20 ms to import, which ``--version``, ``--help`` and
+    every usage error would pay for nothing."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:  # rich's own ends with 1 and a closed pipe is no error
+                    closed_pipe()
+
+            kind = Console if self._stderr else _Console  # a closed pipe on stdout ends quietly
+            self._console = kind(stderr=self._stderr, highlight=False, soft_wrap=True)
+        return getattr(self._console, name)
+
+
+if TYPE_CHECKING:
+    out: Console
+    err: Console
+else:
+    out = _LazyConsole(stderr=False)
+    err = _LazyConsole(stderr=True)
 
 
 def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:

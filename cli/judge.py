@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.engine.event_judge import event_of, restate_match
-from annals.engine.judge import Amended, backup, intervene, people, seat_named
 from annals.schemas.judge import DRAW, Intervention, utc_now
-from annals.schemas.keys import SigningKey, load_signing_key
-from annals.schemas.logfile import LogReader
+
+if TYPE_CHECKING:  # the rest is imported in the commands: building the command line loads no log code or keys
+    from annals.engine.judge import Amended
+    from annals.schemas.keys import SigningKey
 
 judge_app = typer.Typer(
     help="A judge's records on a game's log: warn, game-loss, note, extra-time, override, backup. A player is named "
@@ -40,6 +41,11 @@ class _Act:
     """What a judge's command needs of the log before it acts: its header, its event (if any) and the key."""
 
     def __init__(self, log: Path, key: Path | None):
+        from annals.engine.event_judge import event_of
+        from annals.engine.judge import people
+        from annals.schemas.keys import load_signing_key
+        from annals.schemas.logfile import LogReader
+
         with LogReader(log) as reader:
             self.header = reader.header
         self.event = event_of(log, self.header)
@@ -50,6 +56,8 @@ class _Act:
             self.key = self.event.signing_key() if self.event is not None else None
 
     def seat(self, who: str) -> int:
+        from annals.engine.judge import seat_named
+
         return seat_named(self.header, who)
 
     def winner(self, who: str) -> int:
@@ -57,6 +65,8 @@ class _Act:
 
 
 def _apply(log: Path, key: Path | None, make: Callable[[_Act], Intervention]) -> None:
+    from annals.engine.judge import intervene
+
     with reported():
         act = _Act(log, key)
         amended = intervene(log, make(act), key=act.key)
@@ -77,6 +87,8 @@ def _report(log: Path, act: _Act, amended: Amended) -> None:
             markup=False,
         )
     if act.event is not None and amended.record.result() is not None:
+        from annals.engine.event_judge import restate_match
+
         with reported():
             match = restate_match(act.event, log)
         if match is not None:
@@ -163,6 +175,8 @@ def backup_(
 
     Example: annals judge backup game.log --judge "R. Vance" --to 14 --reason "drew an extra card"
     """
+    from annals.engine.judge import backup
+
     with reported():
         act = _Act(log, key)
         amended = backup(log, to, judge, reason=reason, note=note, time=utc_now(), key=act.key)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
-from annals.schemas.keys import EVENT_KEY_NAME
+from annals.schemas.files import EVENT_KEY_NAME
 
 key_app = typer.Typer(
     help="An event's signing key: new, export, sign. Example: annals key new events/spring --name 'Spring Open'",
@@ -29,7 +29,7 @@ def new(
 
     Example: annals key new events/spring-open --name "Spring Open"
     """
-    from annals.schemas.keys import EVENT_KEY_NAME, create_key_file
+    from annals.schemas.keys import create_key_file
 
     with reported():
         key = create_key_file(path, name)

@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import msgspec
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import VIEW_HELP
-from annals.engine.replay import rerun_branches, verify_game
-from annals.engine.views import view_log, viewer_of
-from annals.engine.words.story import render_story
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
-from annals.schemas.header import placement_problems
-from annals.schemas.keys import load_public_key
-from annals.schemas.logfile import GameLog, read_log
-from annals.schemas.signing import SignatureStatus, verify_signature
-from annals.schemas.text import backup_pending_note, render_jsonl, render_log
+
+if TYPE_CHECKING:  # the rest is imported in the commands: building the command line loads no rules or log code
+    from annals.schemas.logfile import GameLog
+    from annals.schemas.signing import SignatureStatus
 
 LogsArg = typer.Argument(
     ..., metavar="LOG", help="Log files written by annals, or glob patterns (quoted or not): games/*.log."
@@ -52,7 +47,10 @@ def show(
 
     Example: annals show games/miras9-00000007-*.log --view player1
     """
+    from annals.engine.views import view_log, viewer_of
+    from annals.engine.words.story import render_story
     from annals.queries.positions.gamelog import game_log  # DuckDB: when the command runs (tests/test_cli_startup.py)
+    from annals.schemas.text import render_jsonl, render_log
 
     with reported():
         database = db if db is not None else default_database()
@@ -118,6 +116,14 @@ def verify(
 
     Example: annals verify games/miras9-0000000*.log
     """
+    import msgspec
+
+    from annals.engine.replay import verify_game
+    from annals.schemas.keys import load_public_key
+    from annals.schemas.logfile import read_log
+    from annals.schemas.signing import verify_signature
+    from annals.schemas.text import backup_pending_note
+
     expected = _expected(expect)
     with reported():
         trusted = load_public_key(key) if key is not None else None
@@ -150,6 +156,9 @@ def verify(
 
 def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expected: dict[str, str]) -> list[str]:
     """Print the abandoned branches and the judges' records; return what fails (a signature included)."""
+    from annals.engine.replay import rerun_branches
+    from annals.schemas.header import placement_problems
+
     problems = []
     for branch in rerun_branches(game):
         b = branch.backup

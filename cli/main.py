@@ -25,13 +25,13 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
     serve,
     simulate,
 )
-from annals.cli.app import app, out
+from annals.cli.app import app
 from annals.engine import ENGINE_VERSION
 
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"annals {ENGINE_VERSION}")
+        typer.echo(f"annals {ENGINE_VERSION}")  # not rich: --version must not import it
         raise typer.Exit()
 
 

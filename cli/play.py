@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
-from annals.clients.terminal import human_seat
-from annals.engine.event_judge import event_of, restate_match
-from annals.engine.players import DECISION_TIMEOUT, ensure_new, fresh_seed, play_live, resume_live
-from annals.engine.runner import GameResult
-from annals.schemas.keys import load_signing_key
-from annals.schemas.logfile import LogReader
+from annals.engine.names import DECISION_TIMEOUT
+
+if TYPE_CHECKING:
+    from annals.engine.runner import GameResult
 
 
 def _pair(text: str) -> list[str]:
@@ -54,6 +53,9 @@ def play(
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
+    from annals.clients.terminal import human_seat
+    from annals.engine.players import ensure_new, fresh_seed, play_live
+
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
@@ -76,6 +78,7 @@ def play(
 def _ending(log: Path, result: GameResult) -> str:
     """How the game ended, in the players' names as the table said it (``Bo wins: 13 Slava``)."""
     from annals.engine.words import Words
+    from annals.schemas.logfile import LogReader
 
     with LogReader(log) as reader:
         header = reader.header
@@ -102,6 +105,12 @@ def resume(
 
     Example: annals resume game.log --players human,heuristic --key events/spring-open/event.key
     """
+    from annals.clients.terminal import human_seat
+    from annals.engine.event_judge import event_of, restate_match
+    from annals.engine.players import resume_live
+    from annals.schemas.keys import load_signing_key
+    from annals.schemas.logfile import LogReader
+
     with reported():
         with LogReader(log) as reader:
             event = event_of(log, reader.header)

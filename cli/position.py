@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from annals.queries.positions.gamelog import LogGoneError
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
-from annals.schemas.text import backup_pending_note
 
 
 def board_from_database(game_id: str, log: Path, db: Path, at: str, gone: LogGoneError) -> Board:
@@ -225,6 +224,8 @@ def position(
     else:
         out.print(render_board(b))
     if pending is not None:  # said beside the board; on stderr when stdout is JSON or SVG
+        from annals.schemas.text import backup_pending_note
+
         (out if fmt == "board" else err).print(backup_pending_note(pending, str(log)), markup=False)
     if save is not None:
         out.print(f"position written to {save}; edit it, then: annals continue {save}", markup=False)

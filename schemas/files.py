@@ -21,9 +21,12 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
 from annals.schemas.archive import archive_refs, is_archive, split_ref
 from annals.schemas.errors import AnnalsError
+
+EVENT_KEY_NAME: Final = "event.key"  # the private key's file in an event folder (here, where the help can name it)
 
 
 class NoMatchError(AnnalsError, FileNotFoundError):

@@ -32,11 +32,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from annals.schemas.errors import AnnalsError
+from annals.schemas.files import EVENT_KEY_NAME as EVENT_KEY_NAME  # the private key's file in an event folder
 from annals.schemas.files import PathError, read_regular
 
 KEY_FILE_MODE: Final = 0o600
 MAX_KEY_BYTES: Final = 64 << 10  # a PEM Ed25519 key is a few hundred bytes
-EVENT_KEY_NAME: Final = "event.key"  # the private key's file in an event folder
 NAME_PREFIX: Final = "# annals key: "
 
 

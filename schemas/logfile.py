@@ -91,6 +91,17 @@ _judge_decoder = msgspec.msgpack.Decoder(Intervention)
 _signature_decoder = msgspec.msgpack.Decoder(SignatureRecord)
 
 
+try:
+    from annals.schemas._framecheck import six_values as _six_values
+except ImportError:  # no compiler where annals was installed
+    _six_values = None  # type: ignore[assignment]
+
+
+def six_values(d: Decision[Any]) -> tuple[int, int, int, str, list[Any], int]:
+    """A decision as the log writes it when the table did not answer it: its first six fields."""
+    return (d.n, d.at, d.player, d.point, d.offered, d.chosen)
+
+
 def _first_link(format_version: int) -> bytes:
     return xxh3_128_digest(_PREAMBLE.pack(MAGIC, format_version))
 
@@ -240,7 +251,10 @@ class LogWriter:
         # A decision is written as its six fields unless the table answered it (``Decision.automatic``): the
         # seventh value is there only when true, so logs without automatic answers are what they always were.
         if decisions and type(decisions[0]) is Decision:
-            decisions = [d if d.automatic else (d.n, d.at, d.player, d.point, d.offered, d.chosen) for d in decisions]
+            if _six_values is not None:  # the same list, made in C (schemas/_framecheck.c)
+                decisions = _six_values(decisions, Decision)
+            else:
+                decisions = [d if d.automatic else six_values(d) for d in decisions]
         self._frame(KIND_BATCH, (events, decisions))
 
     def write_judge(self, record: Intervention) -> None:
@@ -346,8 +360,10 @@ class LogReader:
         self.path = Path(path)
         self._name = str(path)
         member = member_and_stat(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
+        self._data: bytes | None = None  # the whole log, when it was read in one call: frames are sliced from it
         if member is not None:
-            self._file: IO[bytes] = io.BytesIO(member[0])
+            self._data = member[0]
+            self._file: IO[bytes] = io.BytesIO(self._data)
             self.modified = member[1].st_mtime
         else:
             # only a regular file (a FIFO or a device would block or never end): a named error otherwise
@@ -357,7 +373,8 @@ class LogReader:
             self.modified = st.st_mtime  # when the log (or its archive) was last written, as the reader found it
             if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
                 with self._file:
-                    self._file = io.BytesIO(self._file.read(size))
+                    self._data = self._file.read(size)
+                self._file = io.BytesIO(self._data)
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
@@ -425,6 +442,7 @@ class LogReader:
         kinds: list[tuple[int, int]] = []
         backups: dict[int, Intervention] = {}
         f = self._file
+        f.seek(start)  # frames read from memory do not move the file's position
         index = self._index
         while True:
             head = f.read(FRAME_HEAD_SIZE)
@@ -513,7 +531,8 @@ class LogReader:
     def _next_frame(self) -> tuple[int, bytes, int] | None:
         """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end."""
         at = self._offset
-        head = self._file.read(FRAME_HEAD_SIZE)
+        data = self._data
+        head = self._file.read(FRAME_HEAD_SIZE) if data is None else data[at : at + FRAME_HEAD_SIZE]
         if not head:
             return None
         if len(head) < FRAME_HEAD_SIZE:
@@ -538,15 +557,19 @@ class LogReader:
                 frame=self._index,
                 offset=at,
             )
-        body = self._file.read(length + DIGEST_SIZE)
-        if len(body) < length + DIGEST_SIZE:
+        start = at + FRAME_HEAD_SIZE
+        if data is None:
+            body = self._file.read(length + DIGEST_SIZE)
+            payload, stored = body[:length], body[length:]
+        else:  # one copy of the payload, not two
+            payload, stored = data[start : start + length], data[start + length : start + length + DIGEST_SIZE]
+        if len(payload) + len(stored) < length + DIGEST_SIZE:
             raise self._after_close(self._truncated("file ends inside a frame", at))
-        payload = body[:length]
         link = xxh3_128(self._link)
         link.update(head)
         link.update(payload)
         digest = link.digest()
-        if digest != body[length:]:
+        if digest != stored:
             raise CorruptLogError(
                 self._name,
                 "chain digest mismatch (frame content edited, swapped or damaged)",
@@ -556,7 +579,7 @@ class LogReader:
         self._link = digest
         if self.links is not None:
             self.links.add(digest)
-        self._offset = at + FRAME_HEAD_SIZE + length + DIGEST_SIZE
+        self._offset = start + length + DIGEST_SIZE
         self._index += 1
         return kind, payload, at
 
@@ -658,7 +681,7 @@ class LogReader:
         end = self.schema.end_event
         for index, at, payload in self.raw_frames():
             events, decisions = self._decode(decoder, payload, index, at)
-            self.end_events += self.check.typed(Where(self._name, index, at), payload, events, decisions, end)
+            self.end_events += self.check.typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]
             self.events_read += len(events)

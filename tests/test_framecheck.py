@@ -21,6 +21,7 @@ from annals.engine.simulate import make_header, simulate
 from annals.schemas import validate
 from annals.schemas.errors import InconsistentLogError
 from annals.schemas.logfile import read_log
+from annals.schemas.records import Decision, Event
 from annals.schemas.rulesets import ruleset_names, schema_for
 from annals.schemas.validate import PURE_PYTHON_VARIABLE, FrameCheck, Where
 from tests.ingest.test_columnar import ANY, PLAIN, game_rows
@@ -71,7 +72,6 @@ def same_verdicts(ruleset: str, examples: int) -> None:
     header = make_header(rs, 1, [deck, deck], sorted(rs.agents())[:1] * 2)
     decoder = msgspec.msgpack.Decoder(schema.batch_type)
     end = schema.end_event
-    tag = end.__struct_config__.tag
 
     @settings(max_examples=examples, suppress_health_check=[HealthCheck.too_slow])
     @given(st.one_of(game_rows(ruleset, PLAIN), game_rows(ruleset, ANY)), edits(), st.integers(0, 3))
@@ -82,15 +82,16 @@ def same_verdicts(ruleset: str, examples: int) -> None:
         if edit is not None and plain[edit[0]]:
             part, row, field, value = edit
             plain[part][row % len(plain[part])][field] = value
-        payload = msgspec.msgpack.encode(plain)
         try:
-            typed_events, typed_decisions = decoder.decode(payload)
+            typed_events, typed_decisions = decoder.decode(msgspec.msgpack.encode(plain))
         except msgspec.ValidationError:
             return  # the reader refuses it before any content check
         ours = FrameCheck("t", header)
         ours.events = ours.at = first
         want = reference(ours, typed_events, typed_decisions, end)
-        got = _framecheck.check(payload, first, 0, first, len(header.players), tag)
+        got = _framecheck.typed(
+            typed_events, typed_decisions, first, 0, first, len(header.players), end, Event, Decision
+        )
         assert got == want, (plain, want, got)
 
     check()
@@ -126,3 +127,16 @@ def test_real_logs_read_the_same_both_ways_every_frame_on_the_fast_path(
         assert [read_log(p) for p in paths] == fast
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert [read_log(p) for p in paths] == fast
+
+
+@needs_c
+def test_the_writers_six_values_are_the_reference_tuples() -> None:
+    """``LogWriter.write_batch`` writes a decision the table did not answer as its six values, in C where it is
+    built: the same list as the Python reference, an automatic answer kept whole."""
+    from annals.schemas.logfile import six_values
+
+    decisions = [Decision(n, n + 1, n % 2, "main", [n, "x"], 0, automatic=n % 3 == 0) for n in range(10)]
+    want = [d if d.automatic else six_values(d) for d in decisions]
+    got = _framecheck.six_values(decisions, Decision)
+    assert got == want and [type(x) for x in got] == [type(x) for x in want]
+    assert _framecheck.six_values([], Decision) == []

@@ -22,6 +22,7 @@ Sites, not a ``dst``.)
 
 from __future__ import annotations
 
+import operator
 import os
 import typing
 from bisect import bisect_right
@@ -297,30 +298,46 @@ def point_queries(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyCon
         con.execute(f"SET disabled_optimizers = '{disabled}'")
 
 
-class _Row(typing.NamedTuple):
-    """An events row as ``convention_fold`` reads it (by the field names of the conventions)."""
-
-    n: int
-    card: int | None
-    cards: list[int] | None
-    dst: str | None
-    counter: str | None
-    holder: int | None
-    value: int | None
-
-
 def position_from_db(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int) -> Position:
     """The ``position()`` macro's answer after event ``event_no`` (``-1``: before any event).
 
-    Read as two point queries (the game's number, then its rows up to the event: ``sql/position_*.sql``) and folded
-    here by ``convention_fold``, the macro's definition in Python (tests hold the two equal on every event of real
-    games): the macro's aggregates cost about ten times the point query of the same rows, this about 1.5 times.
+    Read as two point queries (the game's number, then its rows up to the event: ``sql/position_*.sql``), sorted by
+    event number here and folded by ``_fold_rows``, the macro's definition in Python (``convention_fold`` over the
+    rows as tuples; tests hold the two equal on every event of real games): the macro's aggregates cost about ten
+    times the point query of the same rows, this about 1.5 times.
     """
     found = con.execute(sqlfiles.load("position_game"), [game_id]).fetchall()
     if not found:
-        return convention_fold(())
+        return Position({}, {})
     rows = con.execute(sqlfiles.load("position_rows"), [found[0][0], event_no]).fetchall()
-    return convention_fold(map(_Row._make, rows))
+    rows.sort(key=_by_number)
+    return _fold_rows(rows)
+
+
+_by_number = operator.itemgetter(0)
+
+
+def _fold_rows(rows: list[tuple[Any, ...]]) -> Position:
+    """``convention_fold`` over ``position_rows.sql``'s rows (n, card, cards, dst, counter, holder, value), in event
+    order: the same sentinels skipped, read by position instead of by name (a third of the time)."""
+    cards: dict[int, str] = {}
+    counters: dict[str, int] = {}
+    for _, card, many, dst, counter, holder, value in rows:
+        if type(dst) is str and dst:
+            if type(card) is int:
+                if card > 0:
+                    cards[card] = dst
+            else:
+                for c in many or ():
+                    if c > 0:
+                        cards[c] = dst
+        if type(counter) is str and counter and type(value) is int and type(holder) is int:
+            key = f"{holder}:{counter}"
+            if value:
+                counters[key] = value
+            else:
+                counters.pop(key, None)
+    return Position(cards, counters)
 
 
 def position_from_macro(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int) -> Position:

@@ -3,10 +3,14 @@
 -- game length of each, for the length bias. Reads card_facts (ingest/sql/card_facts.sql defines the contexts).
 -- One pass of aggregates over the seat-games (each context a FILTER), then the three contexts as rows of the small
 -- result: aggregating a three-way UNION ALL of the seat-games cost three passes.
-WITH f AS (
-    SELECT s.grp, g.ruleset, f.card_id, f.opening_hand, f.drawn, f.played, s.won, g.turns
-    FROM card_facts f JOIN sel_seats s USING (game, seat) JOIN sel_games g USING (game)
-    WHERE g.winner >= 0
+-- The seats are joined on one integer key, game * 2 + seat (a join on the two columns cost 15% more at 10 M
+-- events), and sel_seats carries the game's ruleset, turns and whether it was decided (no second join to sel_games).
+WITH s AS (
+    SELECT game * 2 + seat AS k, grp, ruleset, won, turns FROM sel_seats WHERE decided
+),
+f AS (
+    SELECT s.grp, s.ruleset, f.card_id, f.opening_hand, f.drawn, f.played, s.won, s.turns
+    FROM card_facts f JOIN s ON s.k = f.game * 2 + f.seat
 ),
 a AS (
     SELECT grp, ruleset, card_id,
