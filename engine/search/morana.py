@@ -8,8 +8,8 @@ won about 42% against ``heuristic``):
   committed, so the bot no longer plans against an empty board.
 * The heuristic bot's scoring is a good prior: at each decision only its best-scored ``WIDTH`` actions and ``Done``
   are searched (the set its own look-ahead picks from), so a budget of a few hundred iterations is spent comparing
-  a handful of plausible plays instead of thinly spreading over every card at every Site. The root is pruned the
-  same way when the bot plays (``choose``); a review's search (``search``) keeps every option at the root.
+  a handful of plausible plays instead of thinly spreading over every card at every Site. That is how the bot
+  plays (``choose``); a review's search (``search`` without ``prune``) keeps every option, at the root and below.
 * The cut-off evaluation is the Slava race plus what the board promises: each Site held now scores again next
   turn unless it is contested, so a lead of Sites counts for Slava still to come; the margin becomes a winning
   chance through a logistic curve.
@@ -37,6 +37,7 @@ ROLLOUT_TURNS = 2  # turns a rollout plays (this one and the next) before the cu
 WIDTH = 4  # the heuristic's best-scored actions searched at a decision (plus Done)
 SITE_WORTH = 0.8  # Slava a Site held now is worth per turn left (up to two turns: it may be contested)
 SCALE = 2.5  # Slava of margin that makes a winning chance of about 73% (logistic)
+SURPRISE = 0.0  # how often the opponent model inside the tree plays another of its shortlist than the heuristic's
 
 
 def evaluate(s: MoranaState) -> tuple[float, float]:
@@ -64,6 +65,7 @@ class MoranaSearchAgent:
         self.rng = rng
         self.iterations = iterations
         self._rollout_bots = [HeuristicAgent(0, rng.fork(0)), HeuristicAgent(1, rng.fork(1))]
+        self._surprise = rng.fork(2)
         self.last: Search | None = None  # the last decision's search (its tree, for review)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:
@@ -81,6 +83,9 @@ class MoranaSearchAgent:
     def _opponent(self, model: ForwardModel[Any]) -> Any:
         point = model.decision()
         assert point is not None
+        if SURPRISE and self._surprise.below(1000) < SURPRISE * 1000:
+            shortlist = self._shortlist(model.state, point)
+            return shortlist[self._surprise.below(len(shortlist))]
         return self._rollout_bots[point.player].choose(model.state, point)
 
     def _shortlist(self, s: MoranaState, point: DecisionPoint[Any]) -> list[Any]:
@@ -102,8 +107,9 @@ class MoranaSearchAgent:
         return world
 
     def search(self, view: Any, point: DecisionPoint[Any], *, prune: bool = False) -> Search:
-        """The search of one decision from the view state ``view`` (a ``MoranaState`` with hidden cards blanked);
-        ``prune``: only the heuristic's shortlist at the root too (else every option of ``point``)."""
+        """The search of one decision from the view state ``view`` (a ``MoranaState`` with hidden cards blanked).
+        ``prune`` (the bot's play): only the heuristic's shortlist is searched, at the root and below; without it (a
+        review, which rates every option and trusts no prior) every option is, at every decision of the seat."""
         from annals.engine.registry import get_ruleset  # the registry imports the rulesets, which register this bot
 
         ruleset = get_ruleset("morana")
@@ -115,7 +121,7 @@ class MoranaSearchAgent:
             self.rollout,
             self.rng.fork(view.n),
             opponent=self._opponent,
-            candidates=self._candidates,
+            candidates=self._candidates if prune else None,
         )
         search.run(self._shortlist(view, point) if prune else point.options, self.iterations)
         self.last = search
