@@ -33,7 +33,7 @@ from annals.engine.search.morana_worlds import sample_world, seal_opponent_commi
 from annals.schemas.morana import Done
 
 ITERATIONS = SEARCH_ITERATIONS  # the default budget, named where the command line's help reads it
-ROLLOUT_TURNS = 2  # turns a rollout plays (this one and the next) before the cut-off evaluation
+ROLLOUT_TURNS = 1  # turns a rollout plays (to the end of this one) before the cut-off evaluation
 WIDTH = 4  # the heuristic's best-scored actions searched at a decision (plus Done)
 SITE_WORTH = 0.8  # Slava a Site held now is worth per turn left (up to two turns: it may be contested)
 SCALE = 2.5  # Slava of margin that makes a winning chance of about 73% (logistic)
