@@ -41,7 +41,10 @@ def option_key(option: Any) -> str:
 
 class Search:
     """One decision's search. ``sample(rng)`` makes a world's state; ``rollout(model, rng)`` plays on from a
-    model and returns the winning chance of each seat (a pair summing to 1)."""
+    model and returns the winning chance of each seat (a pair summing to 1). ``opponent(model)``, if given, moves
+    the other seat inside the tree (else its choices are searched too). ``candidates(model)``, if given, are the
+    options worth searching at a decision below the root (a prior that prunes: the rest are never tried there); the
+    root's are those ``run`` is given."""
 
     def __init__(
         self,
@@ -51,9 +54,11 @@ class Search:
         rollout: Callable[[ForwardModel[Any], Rng], tuple[float, float]],
         rng: Rng,
         opponent: Callable[[ForwardModel[Any]], Any] | None = None,
+        candidates: Callable[[ForwardModel[Any]], Sequence[Any]] | None = None,
     ):
         self.ruleset, self.seat, self.sample, self.rollout, self.rng = ruleset, seat, sample, rollout, rng
         self.opponent = opponent
+        self.candidates = candidates
         self.root = Node(1 - seat)
 
     def run(self, options: Sequence[Any], iterations: int) -> None:
@@ -72,7 +77,8 @@ class Search:
             if mover != self.seat and self.opponent is not None:
                 model.step(self.opponent(model))
                 continue
-            legal = [(option_key(o), o) for o in model.legal_options()]
+            offered = model.legal_options() if first or self.candidates is None else self.candidates(model)
+            legal = [(option_key(o), o) for o in offered]
             if first:
                 legal = [(k, o) for k, o in legal if k in allowed]
                 first = False

@@ -8,22 +8,31 @@ that holds every card seen of the opponent so far; the ids not yet seen of that 
 unseen instances. With no such deck an unseen id is drawn from the opponent's cards seen so far (else from the
 seat's own deck). None of this reads the true state.
 
-An opponent's commit sealed before the seat's own is not in the view (its ``Sealed`` event changes nothing the seat
-can see), so a world has that card still in the opponent's hand: the search treats the opponent as not having
-committed yet (a simplification: sampling what it could have sealed is left to do, see issue 32).
+The Commit is simultaneous in the rules [MOR-15] and taken in turn by the engine (player 0 seals, then player 1):
+when seat 1 decides, player 0 has already sealed, behind a screen (its ``Sealed`` events change nothing the seat
+can see), so the view still has those cards in player 0's hand and its Embers unspent. ``seal_opponent_commit``
+fills that in: in the sampled world it lets a policy (the search's opponent model) take player 0's Commit from what
+it could have committed (its sampled hand, Nav and Embers), as player 0 saw the board then (seat 1's own sealed
+cards, if any, hidden from it by the policy itself). Without it the search played every turn as seat 1 against an
+opponent that commits nothing.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
 
-from annals.engine.morana.state import MoranaState
+from annals.engine.core import DecisionPoint
+from annals.engine.morana.reducer import apply
+from annals.engine.morana.state import REBORN_LIMIT, MoranaState
+from annals.engine.morana.turn import commit, options
 from annals.engine.rng import Rng
 from annals.engine.statecopy import clone
 from annals.schemas.header import DeckList
-from annals.schemas.morana import UNKNOWN
-from annals.schemas.records import LEADER_INDEX, instance_id
+from annals.schemas.morana import UNKNOWN, Done
+from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 
 def _placed(s: MoranaState) -> set[int]:
@@ -68,3 +77,24 @@ def sample_world(view: MoranaState, seat: int, rng: Rng, known_decks: Sequence[D
                 if c == UNKNOWN:
                     zone[k] = next(fill)
     return world
+
+
+def seal_opponent_commit(
+    world: MoranaState, seat: int, choose: Callable[[MoranaState, DecisionPoint[Any]], Any]
+) -> None:
+    """Player 0's Commit, sealed before seat 1's and unseen by it, taken in ``world`` by ``choose`` (a policy for
+    player 0 that reads no more than player 0 could see); nothing when the seat is not waiting on a sealed Commit."""
+    first = 0
+    if seat != 1 or world.step != "commit" or world.committing != seat or world.over:
+        return
+    if any(instance_owner(c) == first for c in world.sealed) or first in world.invoking:
+        return  # already sealed in the world (a view that shows it): nothing to guess
+    emit = partial(apply, world)
+    world.committing = first
+    for _ in range(2 * len(world.hand[first]) + REBORN_LIMIT + 1):  # each action spends a card or the Invocation
+        point = DecisionPoint(first, "commit", options(world))
+        choice = choose(world, point)
+        if type(choice) is Done:
+            break
+        commit(world, emit, choice)
+    world.committing = seat

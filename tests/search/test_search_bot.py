@@ -13,7 +13,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import Game, play
 from annals.engine.search.morana import MoranaSearchAgent
-from annals.engine.search.morana_worlds import sample_world
+from annals.engine.search.morana_worlds import sample_world, seal_opponent_commit
 from annals.engine.simulate import make_header
 from annals.engine.views import SeatView, _instance_fields
 from annals.schemas.records import instance_owner
@@ -105,3 +105,54 @@ def test_it_is_deterministic_and_plays_whole_games_in_both_seats() -> None:
         )
     assert results[0] == results[1]
     assert results[0].decisions > 10
+
+
+def _game_at_a_decision_of_seat1(seed: int, turn: int) -> Game:
+    """A heuristic game stepped to seat 1's first Commit decision of ``turn``, seat 0 having sealed something."""
+    header = make_header(RULESET, seed, ["clash", "glory"], ["heuristic", "heuristic"])
+    game = Game(RULESET, header, [HeuristicAgent(p, rng) for p, rng in enumerate(seat_rngs(header))])
+    while True:
+        point = RULESET.pending(game.state)
+        s = _morana(game.state)
+        if point is not None and point.player == 1 and s.turn >= turn and any(instance_owner(c) == 0 for c in s.sealed):
+            return game
+        game.step()
+
+
+def test_a_world_of_seat_1_has_player_0s_commit_sealed_from_what_it_could_have_committed() -> None:
+    # [MOR-15]: the Commit is secret and simultaneous; the engine takes player 0's first, so seat 1 decides with
+    # player 0's cards already face-down behind the screen: its view has none of them, a world must have some.
+    game = _game_at_a_decision_of_seat1(5, 3)
+    view = _morana(_view1(game).state)
+    assert not any(instance_owner(c) == 0 for c in view.sealed)  # the view: nothing sealed by player 0
+    decks = [deck for _, deck in sorted(RULESET.decks().items())]
+    world = sample_world(view, 1, Rng(3), decks)
+    before_hand, before_embers = list(world.hand[0]), world.embers[0]
+    seal_opponent_commit(world, 1, HeuristicAgent(0, Rng(0)).choose)
+    mine = [c for c in world.sealed if instance_owner(c) == 0]
+    assert mine  # the heuristic seals at least one card here, as it did in the true game
+    assert all(c in before_hand and c not in world.hand[0] for c in mine)  # from its (sampled) hand
+    spent = sum(world.pool.cards[world.ids[0][c % 1000]].cost for c in mine)
+    assert world.embers[0] == before_embers - spent <= before_embers  # paid for [MOR-12]
+    assert world.committing == 1 and world.hand[1] == view.hand[1]  # seat 1's own decision, as it was
+    assert RULESET.pending(world) is not None and RULESET.pending(world).player == 1  # type: ignore[union-attr]
+
+
+def test_a_world_of_seat_0_or_an_opponent_that_seals_nothing_is_left_alone() -> None:
+    game = _game_at_a_decision_of_seat0(3, 8)
+    view = _morana(_view(game.header, game.events).state)
+    world = sample_world(view, 0, Rng(1), [deck for _, deck in sorted(RULESET.decks().items())])
+    sealed = list(world.sealed)
+    seal_opponent_commit(world, 0, HeuristicAgent(1, Rng(0)).choose)  # seat 0 commits first: nothing to guess
+    assert world.sealed == sealed and world.committing == 0
+    game1 = _game_at_a_decision_of_seat1(5, 3)
+    world1 = sample_world(_morana(_view1(game1).state), 1, Rng(3), [])
+    seal_opponent_commit(world1, 1, lambda s, point: point.options[-1])  # Done at once
+    assert not any(instance_owner(c) == 0 for c in world1.sealed) and world1.committing == 1
+
+
+def _view1(game: Game) -> SeatView:
+    view = SeatView(RULESET, game.header, 1)
+    for event in game.events:
+        view.feed(event)
+    return view
