@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.names import VIEWERS as VIEWS
+from annals.engine.names import VIEW_HELP, view_named
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -158,7 +158,7 @@ def position(
     at: str = typer.Option(
         "end", "--at", help="N (event N), event:N, turn:T, turn:T/STEP, step:S, KIND:K, start or end."
     ),
-    view: str = typer.Option("omniscient", "--view", help=f"One of: {', '.join(VIEWS)}."),
+    view: str = typer.Option("omniscient", "--view", help=f"One of: {VIEW_HELP}."),
     fmt: Literal["board", "json", "svg"] = typer.Option("board", "--format", "-f", help="board, json or svg."),
     db: Path | None = typer.Option(
         None, "--db", help="Where to look a game id up (default: ANNALS_HOME/annals.duckdb)."
@@ -191,6 +191,7 @@ def position(
         paths = expand([source]) if is_pattern(source) else []
         if len(paths) > 1:
             raise TooManyLogsError(f"{source!r} matches {len(paths)} logs; name one (a position is of one game)")
+        view = view_named(view)
         viewer_of(view)
         log = paths[0] if paths else log_path(source, db)
         if output is not None:

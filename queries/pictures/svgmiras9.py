@@ -22,6 +22,7 @@ from annals.queries.pictures.svgkit import (
     card_attrs,
     chip_line,
     clip,
+    ended,
     group,
     open_svg,
     panel,
@@ -301,20 +302,29 @@ def _name(s: M9State, card: int) -> str:
     return defn(s, cs).name if cs is not None else "?"
 
 
+def _phase_line(step: str) -> str:
+    """The phase and step as the position says them, both from its step (``attack.declare``: Phase attack · step
+    declare). Not from ``M9State.phase``, which stays the last turn's from TurnBegan until the Awaken phase
+    begins (``turn.resume`` reads it): at the event that begins a turn the board said the last turn's phase
+    while the step, the title and the viewer's position line said ``awaken``."""
+    phase, _, sub = step.partition(".")
+    return f"Phase {said(phase)} · step {said(sub)}" if sub else f"Phase {said(phase)}"
+
+
 def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     def p(side: int) -> str:
         return who[side] if side in (0, 1) else "nobody"
 
     turn = [
         f"Turn {s.turn} · {p(s.active)}'s turn" if s.turn else "Set-up",
-        f"Phase {said(s.phase)} · step {said(s.step)}",
+        _phase_line(s.step),
     ]
     if s.window:
         passes = f"{s.passes} pass{'es' if s.passes != 1 else ''}"
         turn.append(clip(f"Reactions {said(s.window)} · {p(s.priority)} may respond ({passes})", 56))
     if s.over:
         turn.append(
-            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({said(s.end_reason)})"
+            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({ended(s.end_reason)})"
         )
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     w = s.wave
@@ -342,7 +352,7 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     if s.over:
         verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
         out.append(
-            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {said(s.end_reason)}", 48), "win mid")
+            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {ended(s.end_reason)}", 48), "win mid")
         )
     return out
 
