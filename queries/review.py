@@ -6,7 +6,8 @@ position (the root's mean over its iterations), after the choice made and after 
 visited). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
 (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
 itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
-103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. Only MORANA has a search bot so far.
+103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is reviewed by its own search
+bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``).
 """
 
 from __future__ import annotations
@@ -17,15 +18,15 @@ import math
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import msgspec
 
 from annals.engine.core import DecisionPoint
-from annals.engine.registry import get_ruleset
+from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
+from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.rng import Rng
-from annals.engine.search.ismcts import option_key
-from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
+from annals.engine.search.ismcts import Search, option_key
 from annals.engine.views import SeatView
 from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
@@ -40,6 +41,21 @@ REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game se
 
 class ReviewError(AnnalsError, ValueError):
     """A game that cannot be reviewed: its ruleset has no search bot."""
+
+
+class SearchBot(Protocol):
+    """What a review asks of a ruleset's search agent: the search of one decision from a view state."""
+
+    def search(self, view: Any, point: DecisionPoint[Any]) -> Search: ...
+
+
+def search_bot(ruleset_name: str, seat: int, rng: Rng, iterations: int) -> SearchBot:
+    """The ruleset's ``search`` agent for ``seat``; ``ReviewError`` for a ruleset that has none."""
+    factory = get_ruleset(ruleset_name).agents().get("search")
+    if factory is None:
+        raise ReviewError(f"annals review needs a search bot, and ruleset {ruleset_name} has none")
+    make = cast(Callable[..., SearchBot], factory)  # a search agent takes its budget as ``iterations``
+    return make(seat, rng, iterations=iterations)
 
 
 class ReviewSeatError(BadArgumentError, ValueError):
@@ -64,12 +80,11 @@ def review_game(
 ) -> list[DecisionReview]:
     """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module)."""
     header = game.header
-    if header.ruleset != "morana":
-        raise ReviewError(f"annals review needs a search bot, and only morana has one (this game is {header.ruleset})")
+    search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
         raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
-    ruleset = get_ruleset(header.ruleset)
+    ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
@@ -85,7 +100,7 @@ def review_game(
         view = views[decision.player]
         point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
         rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
-        search = MoranaSearchAgent(decision.player, rng, iterations=iterations).search(view.state, point)
+        search = search_bot(header.ruleset, decision.player, rng, iterations).search(view.state, point)
         children = search.root.children
         ranked = search.ranked()
         if not ranked:
