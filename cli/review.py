@@ -15,7 +15,7 @@ from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 @app.command()
 def review(
     log: list[Path] = typer.Argument(
-        ..., help="Log files written by annals, or folders of them (MORANA: the only ruleset with a search bot)."
+        ..., help="Log files written by annals, or folders of them (Miras 9 and MORANA games: each has a search bot)."
     ),
     seat: list[int] = typer.Option([], "--seat", help="Review only this seat (0 or 1; repeatable). Default: both."),
     fmt: Literal["table", "csv", "json"] = typer.Option("table", "--format", "-f", help="table, csv or json."),

@@ -158,13 +158,13 @@ def _row(r: DecisionReview) -> list[Any]:
 def review_table(reviews: list[DecisionReview]) -> list[str]:
     """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
     lines = [
-        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<12} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
+        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
         f"{'class':<10} choice made / best choice found"
     ]
     for r in reviews:
         found = "" if r.verdict == "best" else f"  (best: {r.best})"
         lines.append(
-            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<12} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
+            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<13} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
             f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
         )
     for seat in sorted({r.seat for r in reviews}):
