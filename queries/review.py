@@ -15,7 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -24,9 +26,10 @@ import msgspec
 
 from annals.engine.core import DecisionPoint
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
-from annals.engine.registry import get_ruleset, ruleset_for
+from annals.engine.registry import engine_registrations, get_ruleset, ruleset_for
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, option_key
+from annals.engine.shards import _init_worker
 from annals.engine.views import SeatView
 from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
@@ -35,6 +38,7 @@ from annals.schemas.review import CLASSES as CLASSES
 from annals.schemas.review import DecisionReview as DecisionReview
 from annals.schemas.review import ReviewFile, write_review
 from annals.schemas.review import Thresholds as Thresholds
+from annals.schemas.rulesets import registrations
 
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
@@ -77,21 +81,40 @@ def review_game(
     seats: Iterable[int] = (0, 1),
     iterations: int = ITERATIONS,
     thresholds: Thresholds = Thresholds(),
+    jobs: int = 1,
 ) -> list[DecisionReview]:
-    """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module)."""
+    """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module).
+    ``jobs`` > 1: the decisions are shared among that many processes (each folds the views itself); each decision's
+    search has its own generator, so the review is the same with any ``jobs``."""
     header = game.header
     search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
         raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
+    rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
+    workers = min(max(1, jobs), len(rated))
+    if workers <= 1:
+        return _review_part(game, wanted, iterations, thresholds, set(rated))
+    shares = [set(rated[k::workers]) for k in range(workers)]  # interleaved: each share as long as the others
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
+        parts = pool.starmap(_review_part, [(game, wanted, iterations, thresholds, share) for share in shares])
+    return sorted((r for part in parts for r in part), key=lambda r: r.decision)
+
+
+def _review_part(
+    game: GameLog, wanted: set[int], iterations: int, thresholds: Thresholds, share: set[int]
+) -> list[DecisionReview]:
+    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each."""
+    header = game.header
     ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
     out: list[DecisionReview] = []
-    for decision in game.decisions:
-        if decision.player not in wanted or len(decision.offered) < 2:
+    for index, decision in enumerate(game.decisions):
+        if index not in share:
             continue
         for event in game.events[fed : decision.at]:
             for view in views.values():

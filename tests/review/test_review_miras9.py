@@ -78,3 +78,4 @@ def test_a_whole_game_is_reviewed_from_both_seats(tmp_path: Path) -> None:
     assert [r.decision for r in reviews] == [d.n for d in rated]  # every real decision of both seats, in order
     assert {r.seat for r in reviews} == {0, 1}
     assert all(0.0 <= r.chance_made <= 1.0 and r.loss >= 0.0 for r in reviews)
+    assert review_game(game, iterations=4, jobs=2) == reviews  # shared among processes: the same review
