@@ -31,14 +31,21 @@ QUICK = ["--quick"]  # that it runs, for tests: the figures mean nothing
 
 @dataclass
 class Clock:
-    """Time spent deciding, by bot name: (seconds, decisions with more than one option)."""
+    """Time spent deciding, by bot name: (seconds, decisions with more than one option); and the CPU seconds of this
+    process in them (what one core spends, however many other processes share the machine)."""
 
     spent: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
 
-    def add(self, bot: str, seconds: float) -> None:
+    def add(self, bot: str, seconds: float, cpu: float = 0.0) -> None:
         entry = self.spent.setdefault(bot, [0.0, 0.0])
         entry[0] += seconds
         entry[1] += 1
+        self.cpu[bot] = self.cpu.get(bot, 0.0) + cpu
+
+    def cpu_mean(self, bot: str) -> float:
+        count = self.spent.get(bot, [0.0, 0.0])[1]
+        return self.cpu.get(bot, 0.0) / count if count else 0.0
 
     def mean(self, bot: str) -> float:
         seconds, count = self.spent.get(bot, [0.0, 0.0])
@@ -56,9 +63,9 @@ class Timed:
     def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
         if len(point.options) == 1:
             return self.agent.choose(view, point)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         choice = self.agent.choose(view, point)
-        self.clock.add(self.bot, time.perf_counter() - start)
+        self.clock.add(self.bot, time.perf_counter() - start, time.process_time() - cpu)
         return choice
 
 
@@ -108,11 +115,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"95% {lo:.1%}-{hi:.1%})",
                 flush=True,
             )
-        search, ceiling = clock.mean("search"), clock.mean("heuristic")
+        search, cpu, ceiling = clock.mean("search"), clock.cpu_mean("search"), clock.mean("heuristic")
         ratio = search / ceiling if ceiling else float("inf")
         print(
-            f"{name}: time per searched decision: search {search * 1000:.1f} ms; heuristic {ceiling * 1000:.3f} ms "
-            f"(search / heuristic: {ratio:.0f}x)",
+            f"{name}: time per searched decision: search {search * 1000:.1f} ms (CPU {cpu * 1000:.1f} ms); "
+            f"heuristic {ceiling * 1000:.3f} ms (search / heuristic: {ratio:.0f}x)",
             flush=True,
         )
 
