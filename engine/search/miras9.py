@@ -15,12 +15,13 @@ from typing import Any
 from annals.engine.core import DecisionPoint
 from annals.engine.forward import ForwardModel
 from annals.engine.miras9.board import atk, grit
-from annals.engine.miras9.bots import HeuristicAgent
+from annals.engine.miras9.bots import TAKE_BACK_POINTS, HeuristicAgent
 from annals.engine.miras9.state import M9State
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, option_key
 from annals.engine.search.miras9_worlds import sample_world
+from annals.schemas.miras9 import TakeBack
 
 ITERATIONS = SEARCH_ITERATIONS  # the default budget, named where the command line's help reads it
 ROLLOUT_TURNS = 3  # turns a rollout plays before the cut-off evaluation
@@ -100,6 +101,9 @@ class Miras9SearchAgent:
         return search
 
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+        if point.point in TAKE_BACK_POINTS:  # a take-back undoes a pick [M9-074], [M9-076]: a bot that took one
+            kept = [o for o in point.options if type(o) is not TakeBack]  # back could pick it again, for ever
+            point = DecisionPoint(point.player, point.point, kept or point.options)
         if len(point.options) == 1:
             return point.options[0]
         ranked = self.search(state, point).ranked()
