@@ -27,6 +27,7 @@ BENCHMARKS = [
     "bench.event_record",
     "bench.scale",
     "bench.clicks",
+    "bench.search",
 ]
 
 

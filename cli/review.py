@@ -15,7 +15,7 @@ from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 @app.command()
 def review(
     log: list[Path] = typer.Argument(
-        ..., help="Log files written by annals, or folders of them (MORANA: the only ruleset with a search bot)."
+        ..., help="Log files written by annals, or folders of them (Miras 9 and MORANA games: each has a search bot)."
     ),
     seat: list[int] = typer.Option([], "--seat", help="Review only this seat (0 or 1; repeatable). Default: both."),
     fmt: Literal["table", "csv", "json"] = typer.Option("table", "--format", "-f", help="table, csv or json."),
@@ -25,6 +25,9 @@ def review(
     ),
     mistake: float = typer.Option(0.10, "--mistake", help="... a mistake."),
     blunder: float = typer.Option(0.20, "--blunder", help="... a blunder."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=1, help="Processes to search in (a game's decisions shared among them; same review)."
+    ),
     notes: bool = typer.Option(False, "--notes", help="Also write inaccuracies and worse as notes beside the log."),
     save: bool = typer.Option(
         False, "--save", help="Write the review beside the log as LOG.review.json, for `annals ingest` to load."
@@ -65,7 +68,7 @@ def review(
         for path in logs:
             try:
                 game = read_log(path)
-                reviews = review_game(game, seats=seats, iterations=iterations, thresholds=thresholds)
+                reviews = review_game(game, seats=seats, iterations=iterations, thresholds=thresholds, jobs=jobs)
             except BadArgumentError:
                 raise
             except AnnalsError as exc:

@@ -6,7 +6,8 @@ position (the root's mean over its iterations), after the choice made and after 
 visited). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
 (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
 itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
-103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. Only MORANA has a search bot so far.
+103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is reviewed by its own search
+bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``).
 """
 
 from __future__ import annotations
@@ -14,18 +15,21 @@ from __future__ import annotations
 import csv
 import io
 import math
+import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import msgspec
 
 from annals.engine.core import DecisionPoint
-from annals.engine.registry import get_ruleset
+from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
+from annals.engine.registry import engine_registrations, get_ruleset, ruleset_for
 from annals.engine.rng import Rng
-from annals.engine.search.ismcts import option_key
-from annals.engine.search.morana import ITERATIONS, MoranaSearchAgent
+from annals.engine.search.ismcts import Search, option_key
+from annals.engine.shards import _init_worker
 from annals.engine.views import SeatView
 from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
@@ -34,12 +38,28 @@ from annals.schemas.review import CLASSES as CLASSES
 from annals.schemas.review import DecisionReview as DecisionReview
 from annals.schemas.review import ReviewFile, write_review
 from annals.schemas.review import Thresholds as Thresholds
+from annals.schemas.rulesets import registrations
 
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
 
 class ReviewError(AnnalsError, ValueError):
     """A game that cannot be reviewed: its ruleset has no search bot."""
+
+
+class SearchBot(Protocol):
+    """What a review asks of a ruleset's search agent: the search of one decision from a view state."""
+
+    def search(self, view: Any, point: DecisionPoint[Any]) -> Search: ...
+
+
+def search_bot(ruleset_name: str, seat: int, rng: Rng, iterations: int) -> SearchBot:
+    """The ruleset's ``search`` agent for ``seat``; ``ReviewError`` for a ruleset that has none."""
+    factory = get_ruleset(ruleset_name).agents().get("search")
+    if factory is None:
+        raise ReviewError(f"annals review needs a search bot, and ruleset {ruleset_name} has none")
+    make = cast(Callable[..., SearchBot], factory)  # a search agent takes its budget as ``iterations``
+    return make(seat, rng, iterations=iterations)
 
 
 class ReviewSeatError(BadArgumentError, ValueError):
@@ -61,22 +81,40 @@ def review_game(
     seats: Iterable[int] = (0, 1),
     iterations: int = ITERATIONS,
     thresholds: Thresholds = Thresholds(),
+    jobs: int = 1,
 ) -> list[DecisionReview]:
-    """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module)."""
+    """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module).
+    ``jobs`` > 1: the decisions are shared among that many processes (each folds the views itself); each decision's
+    search has its own generator, so the review is the same with any ``jobs``."""
     header = game.header
-    if header.ruleset != "morana":
-        raise ReviewError(f"annals review needs a search bot, and only morana has one (this game is {header.ruleset})")
+    search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
         raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
-    ruleset = get_ruleset(header.ruleset)
+    rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
+    workers = min(max(1, jobs), len(rated))
+    if workers <= 1:
+        return _review_part(game, wanted, iterations, thresholds, set(rated))
+    shares = [set(rated[k::workers]) for k in range(workers)]  # interleaved: each share as long as the others
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
+        parts = pool.starmap(_review_part, [(game, wanted, iterations, thresholds, share) for share in shares])
+    return sorted((r for part in parts for r in part), key=lambda r: r.decision)
+
+
+def _review_part(
+    game: GameLog, wanted: set[int], iterations: int, thresholds: Thresholds, share: set[int]
+) -> list[DecisionReview]:
+    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each."""
+    header = game.header
+    ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
     out: list[DecisionReview] = []
-    for decision in game.decisions:
-        if decision.player not in wanted or len(decision.offered) < 2:
+    for index, decision in enumerate(game.decisions):
+        if index not in share:
             continue
         for event in game.events[fed : decision.at]:
             for view in views.values():
@@ -85,7 +123,7 @@ def review_game(
         view = views[decision.player]
         point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
         rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
-        search = MoranaSearchAgent(decision.player, rng, iterations=iterations).search(view.state, point)
+        search = search_bot(header.ruleset, decision.player, rng, iterations).search(view.state, point)
         children = search.root.children
         ranked = search.ranked()
         if not ranked:
@@ -143,13 +181,13 @@ def _row(r: DecisionReview) -> list[Any]:
 def review_table(reviews: list[DecisionReview]) -> list[str]:
     """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
     lines = [
-        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<12} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
+        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
         f"{'class':<10} choice made / best choice found"
     ]
     for r in reviews:
         found = "" if r.verdict == "best" else f"  (best: {r.best})"
         lines.append(
-            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<12} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
+            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<13} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
             f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
         )
     for seat in sorted({r.seat for r in reviews}):

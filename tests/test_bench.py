@@ -25,6 +25,7 @@ LAST_LINE = {
     "bench.event_record": "ceiling, read + check each log's signature",
     "bench.server": "machine:",
     "bench.scale": "one task,",
+    "bench.search": "morana: time per searched decision",
 }
 
 

@@ -32,6 +32,7 @@ from annals.engine.miras9.pool import (
 from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
+from annals.engine.search.miras9 import Miras9SearchAgent
 from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import DeckList, LogHeader
@@ -309,7 +310,7 @@ class M9Ruleset:
         return Position(cards, counters)
 
     def agents(self) -> Mapping[str, AgentFactory]:
-        return {"random": RandomAgent, "heuristic": HeuristicAgent}
+        return {"random": RandomAgent, "heuristic": HeuristicAgent, "search": Miras9SearchAgent}
 
     def decks(self) -> Mapping[str, DeckList]:
         return DECKS

@@ -42,18 +42,22 @@ def test_review_table_and_a_bad_seat(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "no seat of this game" in bad.output
 
 
-def test_a_folder_is_reviewed_a_line_per_game_passing_over_miras9_and_naming_a_damaged_log(tmp_path: Path) -> None:
+def test_a_folder_is_reviewed_a_line_per_game_passing_over_a_ruleset_with_no_search_and_naming_a_damaged_log(
+    tmp_path: Path,
+) -> None:
     folder = tmp_path / "games"
-    for ruleset in ("miras9", "morana"):
+    for ruleset in ("miras9", "morana", "toy"):  # the toy ruleset (a test fixture) has no search bot
         made = runner.invoke(app, ["simulate", ruleset, "--games", "1", "--seed", "3", "--out", str(folder), "-q"])
         assert made.exit_code == 0, made.output
     (miras9,) = folder.glob("miras9-*.log")
     (morana,) = folder.glob("morana-*.log")
+    (toy,) = folder.glob("toy-*.log")
     result = runner.invoke(app, ["review", str(folder), "--iterations", "5", "--save"])
     assert result.exit_code == 0, result.output
-    assert f"{miras9}: skipped: annals review needs a search bot" in result.stdout
-    assert f"{morana}: " in result.stdout and f"-> {morana}.review.json" in result.stdout
-    assert not (folder / f"{miras9.name}.review.json").exists()
+    assert f"{toy}: skipped: annals review needs a search bot" in result.stdout
+    for log in (miras9, morana):
+        assert f"{log}: " in result.stdout and f"-> {log}.review.json" in result.stdout
+    assert not (folder / f"{toy.name}.review.json").exists()
     damaged = folder / "cut.log"
     damaged.write_bytes(morana.read_bytes()[:300])
     result = runner.invoke(app, ["review", str(folder), "--iterations", "5"])
