@@ -37,7 +37,7 @@ def test_ending_the_attack_phase_before_a_lethal_attack_is_a_blunder_and_the_att
     first = reviews[0]
     assert first.seat == 0 and first.point == "attack" and first.made == "End the Attack phase"
     assert first.verdict == "blunder"
-    assert first.best == "Attack the EXTERIOR lane"
+    assert first.best == "Attack the Exterior lane"
     assert first.chance_best > 0.8 and first.chance_made < 0.1 and first.loss >= 0.2
     score = accuracy(reviews, 0)
     assert score is not None and score < 50
@@ -46,7 +46,7 @@ def test_ending_the_attack_phase_before_a_lethal_attack_is_a_blunder_and_the_att
 def test_the_lethal_attack_is_best(tmp_path: Path) -> None:
     log = _played(tmp_path, "p0 declare_at lane=exterior")
     first = review_game(read_log(log), seats=[0], iterations=60)[0]
-    assert first.verdict == "best" and first.loss == 0.0 and first.made == "Attack the EXTERIOR lane"
+    assert first.verdict == "best" and first.loss == 0.0 and first.made == "Attack the Exterior lane"
 
 
 def test_the_command_prints_csv_and_json_and_saves(tmp_path: Path) -> None:
@@ -55,7 +55,7 @@ def test_the_command_prints_csv_and_json_and_saves(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(log), "-f", "csv", "--iterations", "60"])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert rows[0]["verdict"] == "blunder" and rows[0]["best"] == "Attack the EXTERIOR lane"
+    assert rows[0]["verdict"] == "blunder" and rows[0]["best"] == "Attack the Exterior lane"
     result = runner.invoke(app, ["review", str(log), "-f", "json", "--iterations", "60", "--save"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["decisions"][0]["verdict"] == "blunder"

@@ -131,14 +131,16 @@ def test_view_review_options(reviewed: tuple[Path, GameLog], tmp_path: Path) -> 
 
 
 def test_a_miras9_review_file_is_drawn_too(picture_logs: dict[str, list[Path]], tmp_path: Path) -> None:
-    """The page reads the review file, whatever the ruleset: a Miras 9 review (hand-made here, until Miras 9 has a
-    search bot) is shown as a MORANA one; meanwhile --review on a Miras 9 game writes the page without a review."""
+    """The page reads the review file, whatever the ruleset: --review makes and saves a Miras 9 review (its search
+    bot), and a Miras 9 review file (hand-made here, to know each line) is shown per seat as a MORANA one."""
     path = tmp_path / picture_logs["miras9"][0].name
     path.write_bytes(picture_logs["miras9"][0].read_bytes())
     log = read_log(path)
     result = runner.invoke(app, ["view", str(path), "-o", str(tmp_path / "a.html"), "--review", "--iterations", "2"])
     assert result.exit_code == 0, result.output
-    assert "the page has no review" in result.output and not review_path(path).exists()
+    assert "the page has no review" not in result.output and review_path(path).exists()
+    made = saved_review(path, log.header.game_id, log.digest)
+    assert made is not None and made.ruleset == "miras9" and made.decisions
     asked = [d for d in log.decisions if len(d.offered) > 1][:8]
     rated = [DecisionReview(d.n, d.at, 1, d.player, d.point, 0.6, 0.3, 0.6, f"Choice {d.n}", f"Better {d.n}", 0.3,
                             "blunder") for d in asked]  # fmt: skip
