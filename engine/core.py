@@ -19,8 +19,9 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
+from annals.engine.errors import EventOrderError as EventOrderError
+from annals.engine.errors import UnknownEventError as UnknownEventError
 from annals.engine.rng import Rng
-from annals.schemas.errors import AnnalsError
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
@@ -31,14 +32,6 @@ S = TypeVar("S", bound="GameState")
 S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
 
 Emit = Callable[[Any], None]
-
-
-class UnknownEventError(AnnalsError, NotImplementedError):
-    """The reducer was handed an event kind it has no handler for."""
-
-
-class EventOrderError(AnnalsError, ValueError):
-    """An event's number does not follow the state's event count (a gap, a repeat, or another game's event)."""
 
 
 class GameState(msgspec.Struct, kw_only=True):

@@ -16,9 +16,10 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import Agent, DecisionPoint, GameState, Reducer, Ruleset
+from annals.engine.errors import StalledGameError as StalledGameError
 from annals.engine.rng import Rng
 from annals.engine.views import SeatView
-from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.files import FileSystemError, os_error
 from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
@@ -30,10 +31,6 @@ from annals.schemas.records import Decision
 # one frame per Miras 9 turn (~30 events) made the log writer cost 2x its encoding.
 FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
-
-
-class StalledGameError(AnnalsError, RuntimeError):
-    """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
 
 
 class GameResult(msgspec.Struct, frozen=True):
