@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint docs bench soak lock golden clean
+.PHONY: demo test lint docs bench soak lock golden clean fast pure
 
 $(STAMP): requirements.lock pyproject.toml $(wildcard ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c)
 	rm -rf $(VENV)
@@ -38,6 +38,15 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# The compiled engine (optional; engine/compiled.py): mypyc compiles the hot engine modules beside their sources
+# (a few minutes; needs a C compiler). `annals --version` says which engine runs; `make pure` removes the build,
+# ANNALS_PURE_PYTHON=1 ignores it, and an edited source makes the build stale (ignored) until `make fast` again.
+fast: $(STAMP)
+	$(BIN)/python -m annals.engine.native build
+
+pure: $(STAMP)
+	$(BIN)/python -m annals.engine.native clean
+
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate
 
@@ -49,4 +58,6 @@ lock:
 	rm -rf .lockenv
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site build/mypyc
+	rm -f engine/_native.json engine/_native__mypyc.*.so engine/core.*.so engine/runner.*.so engine/rng.*.so \
+		engine/miras9/*.so engine/morana/*.so

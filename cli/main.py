@@ -27,11 +27,13 @@ from annals.cli import (  # noqa: F401 - importing registers the commands
 )
 from annals.cli.app import app
 from annals.engine import ENGINE_VERSION
+from annals.engine.compiled import engine_build
 
 
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"annals {ENGINE_VERSION}")  # not rich: --version must not import it
+        typer.echo(f"engine: {engine_build()}")  # compiled (mypyc), or pure Python and why (engine.compiled)
         raise typer.Exit()
 
 

@@ -14,13 +14,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
+from annals.engine.errors import EventOrderError as EventOrderError
+from annals.engine.errors import UnknownEventError as UnknownEventError
 from annals.engine.rng import Rng
-from annals.schemas.errors import AnnalsError
+from annals.engine.structs import CardInfo as CardInfo
+from annals.engine.structs import DecisionPoint as DecisionPoint
+from annals.engine.structs import GameState as GameState
+from annals.engine.structs import Position as Position
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
@@ -33,41 +38,11 @@ S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
 Emit = Callable[[Any], None]
 
 
-class UnknownEventError(AnnalsError, NotImplementedError):
-    """The reducer was handed an event kind it has no handler for."""
-
-
-class EventOrderError(AnnalsError, ValueError):
-    """An event's number does not follow the state's event count (a gap, a repeat, or another game's event)."""
-
-
-class GameState(msgspec.Struct, kw_only=True):
-    """Fields every game state has; rulesets subclass and add theirs (with defaults, or kw_only)."""
-
-    n: int = 0  # events applied so far: the next event's number
-    turn: int = 0
-    step: str = "setup"
-    over: bool = False
-    winner: int = -1  # -1: none yet, or a draw once ``over``
-    end_reason: str = ""
-
-    # the fields that hold "just after event n": a position is held there while the field equals ``n``
-    HELD_AT: ClassVar[tuple[str, ...]] = ()
-
-
 def from_event_zero(state: S) -> S:
     """``state`` numbered from event 0 (a continued game numbers its events afresh): ``n`` is 0, and a field of
     ``HELD_AT`` that held the position just after its last event still does."""
     held = {name: 0 if getattr(state, name) == state.n else -1 for name in type(state).HELD_AT}
     return msgspec.structs.replace(state, n=0, **held)
-
-
-class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True, gc=False):
-    """A question the engine asks one player: the point's name and the typed legal options."""
-
-    player: int
-    point: str
-    options: Sequence[Opt]
 
 
 def _clock(state: GameState, event: ClockCharged) -> None:
@@ -99,7 +74,8 @@ class Reducer(Generic[S]):
         handler(state, event)
         state.n += 1
 
-    __call__ = apply
+    def __call__(self, state: S, event: Event) -> None:  # ``apply`` itself is what rulesets export: no extra call
+        self.apply(state, event)
 
     def recorder(self, state: S, events: list[Any]) -> Callable[[Event], None]:
         """``apply(state, event)`` then ``events.append(event)``, as one call: a game's ``emit`` when nothing else
@@ -121,33 +97,6 @@ class Reducer(Generic[S]):
 
     def handles(self) -> frozenset[type[Any]]:
         return frozenset(self._handlers)
-
-
-class Position(msgspec.Struct, frozen=True):
-    """Where every card is and every counter's value: what a log fold and the SQL ``position()`` macro agree on.
-
-    ``cards`` maps card instance to zone (the ``dst`` convention in ``schemas.records``); ``counters`` maps
-    ``"holder:counter"`` to its value.
-    """
-
-    cards: dict[int, str]
-    counters: dict[str, int]
-
-
-class CardInfo(msgspec.Struct, frozen=True):
-    """A card of a ruleset's pool as a player reads it (``annals card NAME``, ``annals cards RULESET``).
-
-    ``cost`` is what playing it costs in the ruleset's currency, None for a card that is never paid for (a
-    Miras 9 Planet or token, a MORANA Warden); ``stats`` are its printed numbers in printed order
-    (``{"ATK": 3, "GRIT": 2, "ECHO": 1}``); ``text`` its rules text.
-    """
-
-    id: str
-    name: str
-    type: str
-    cost: int | None
-    stats: dict[str, int]
-    text: str
 
 
 class Agent(Protocol):

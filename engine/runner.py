@@ -16,9 +16,11 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import Agent, DecisionPoint, GameState, Reducer, Ruleset
+from annals.engine.errors import StalledGameError as StalledGameError
 from annals.engine.rng import Rng
+from annals.engine.structs import GameResult as GameResult
 from annals.engine.views import SeatView
-from annals.schemas.errors import AnnalsError, IllegalDecisionError
+from annals.schemas.errors import IllegalDecisionError
 from annals.schemas.files import FileSystemError, os_error
 from annals.schemas.header import TURN_CAP_REASON as TURN_CAP_REASON
 from annals.schemas.header import LogClose, LogHeader, game_id_of
@@ -30,27 +32,6 @@ from annals.schemas.records import Decision
 # one frame per Miras 9 turn (~30 events) made the log writer cost 2x its encoding.
 FRAME_EVENTS = 256
 MAX_FRAME_EVENTS = 4096
-
-
-class StalledGameError(AnnalsError, RuntimeError):
-    """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
-
-
-class GameResult(msgspec.Struct, frozen=True):
-    game_id: str
-    winner: int
-    end_reason: str
-    events: int
-    decisions: int
-    turns: int
-    digest: str  # the log's final chain digest ("" when no log was written)
-    seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
-    path: str = ""  # the log written ("" when none was)
-    note: str = ""  # why a game ended outside the rules (a forfeit's message)
-
-    @property
-    def winner_seat(self) -> str:
-        return self.seats[self.winner] if self.winner >= 0 else ""
 
 
 def stalled_error(state: GameState) -> StalledGameError:

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine import ENGINE_VERSION
+from annals.engine.compiled import engine_build
 from tests import toyrules
 from tests.helpers import toy_log
 
@@ -35,7 +36,7 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.output.strip() == f"annals {ENGINE_VERSION}"
+    assert result.output.splitlines() == [f"annals {ENGINE_VERSION}", f"engine: {engine_build()}"]
 
 
 def test_show_prints_header_events_decisions_and_end(tmp_path: Path) -> None:

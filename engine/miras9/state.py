@@ -14,7 +14,7 @@ its host's position with ``aboard`` = the host, and a host counts its eligible c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 import msgspec
 
@@ -160,8 +160,7 @@ class M9State(GameState, kw_only=True, dict=True):
     game's card pool, which every rule reads (``s.pool[cid]``); ``card_defs`` are the definitions the game adds
     to the shipped pool, so a saved position carries them."""
 
-    if TYPE_CHECKING:
-        pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
+    pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
 
     cards: dict[int, CardState] = {}
     players: list[PlayerState] = []

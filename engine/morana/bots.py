@@ -123,7 +123,7 @@ class HeuristicAgent:
         board.committing = COMMIT_DONE
         dusk(board, emit)
         me, foe = self.player, 1 - self.player
-        lead: float = board.slava[me] - board.slava[foe]
+        lead = float(board.slava[me] - board.slava[foe])
         for k in range(SITES):
             mine, theirs = site_power(board, me, k), site_power(board, foe, k)
             lead += (mine > theirs) - (theirs > mine)

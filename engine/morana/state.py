@@ -8,7 +8,7 @@ Initiative [MOR-29], the Invocation used [MOR-33], and whose Commit is being tak
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import ClassVar, Final
 
 import msgspec
 
@@ -34,8 +34,7 @@ class MoranaState(GameState, kw_only=True, dict=True):
     which every rule reads (``s.pool.cards[cid]``); ``card_defs`` are the definitions the game adds to the
     shipped pool, so a saved position carries them."""
 
-    if TYPE_CHECKING:
-        pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
+    pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
 
     ids: list[list[str]] = []  # card id of each deck instance, by player and index
     wardens: list[str] = []

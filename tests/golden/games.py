@@ -34,15 +34,19 @@ def golden_path(name: str, seed: int) -> Path:
     return GOLDEN_DIR / f"{name}-seed{seed}.txt"
 
 
-def render_game(name: str, seed: int) -> str:
-    """Play the golden game (heuristic against random where the ruleset has one) and render its log."""
+def play_golden(name: str, seed: int, path: Path) -> None:
+    """Play the golden game (heuristic against random where the ruleset has one), its log written to ``path``."""
     ruleset = get_ruleset(name)
     decks = sorted(ruleset.decks())
     bots = ["heuristic", "random"] if "heuristic" in ruleset.agents() else ["random", "random"]
     shown, seeds = SHOWCASE.get(name, ([], ()))
     pair = shown if seed in seeds else [decks[0], decks[-1]]
-    header = make_header(ruleset, seed, pair, bots, max_turns=TURN_CAP)
+    play_one(ruleset, make_header(ruleset, seed, pair, bots, max_turns=TURN_CAP), path)
+
+
+def render_game(name: str, seed: int) -> str:
+    """Play the golden game and render its log."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "golden.log"
-        play_one(ruleset, header, path)
+        play_golden(name, seed, path)
         return "\n".join(render_log(read_log(path))) + "\n"

@@ -1,0 +1,79 @@
+"""The engine's msgspec Structs shared by every ruleset: the state's common fields, a decision point, a position,
+a card as players read it, a game's result. Kept out of the modules the compiled build compiles (``engine.compiled``):
+mypyc's checks of a Struct class defined in a compiled module reject its instances; ``engine.core`` and
+``engine.runner`` re-export them, which is where the rest of the code imports them from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Generic, TypeVar
+
+import msgspec
+
+Opt = TypeVar("Opt")
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """Fields every game state has; rulesets subclass and add theirs (with defaults, or kw_only)."""
+
+    n: int = 0  # events applied so far: the next event's number
+    turn: int = 0
+    step: str = "setup"
+    over: bool = False
+    winner: int = -1  # -1: none yet, or a draw once ``over``
+    end_reason: str = ""
+
+    # the fields that hold "just after event n": a position is held there while the field equals ``n``
+    HELD_AT: ClassVar[tuple[str, ...]] = ()
+
+
+class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True, gc=False):
+    """A question the engine asks one player: the point's name and the typed legal options."""
+
+    player: int
+    point: str
+    options: Sequence[Opt]
+
+
+class Position(msgspec.Struct, frozen=True):
+    """Where every card is and every counter's value: what a log fold and the SQL ``position()`` macro agree on.
+
+    ``cards`` maps card instance to zone (the ``dst`` convention in ``schemas.records``); ``counters`` maps
+    ``"holder:counter"`` to its value.
+    """
+
+    cards: dict[int, str]
+    counters: dict[str, int]
+
+
+class CardInfo(msgspec.Struct, frozen=True):
+    """A card of a ruleset's pool as a player reads it (``annals card NAME``, ``annals cards RULESET``).
+
+    ``cost`` is what playing it costs in the ruleset's currency, None for a card that is never paid for (a
+    Miras 9 Planet or token, a MORANA Warden); ``stats`` are its printed numbers in printed order
+    (``{"ATK": 3, "GRIT": 2, "ECHO": 1}``); ``text`` its rules text.
+    """
+
+    id: str
+    name: str
+    type: str
+    cost: int | None
+    stats: dict[str, int]
+    text: str
+
+
+class GameResult(msgspec.Struct, frozen=True):
+    game_id: str
+    winner: int
+    end_reason: str
+    events: int
+    decisions: int
+    turns: int
+    digest: str  # the log's final chain digest ("" when no log was written)
+    seats: list[str] = []  # who sat where: "bot/deck" for each seat, so results can be counted per side
+    path: str = ""  # the log written ("" when none was)
+    note: str = ""  # why a game ended outside the rules (a forfeit's message)
+
+    @property
+    def winner_seat(self) -> str:
+        return self.seats[self.winner] if self.winner >= 0 else ""
