@@ -68,8 +68,8 @@ def demo(
         f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)\n"
         f'try: annals sql "SELECT * FROM games LIMIT 5" --db {result.database}\n'
         f"     annals report card_winrate --db {result.database}\n"
-        f"     annals position {result.board.game_id} --db {result.database} --at turn:3/attack --view p0\n"
-        f"     annals view {result.board.game_id} --db {result.database} --view p0 --output game.html\n"
+        f"     annals position {result.board.game_id} --db {result.database} --at turn:3/attack --view player0\n"
+        f"     annals view {result.board.game_id} --db {result.database} --view player0 --output game.html\n"
         f"     annals report deck_matrix --db {result.database} --plot decks.svg",
         markup=False,
     )

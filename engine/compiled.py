@@ -39,6 +39,8 @@ MANIFEST = ENGINE_DIR / "_native.json"  # written by ``build``: {module: sha256 
 # The modules compiled: those a game's every event runs through (profile in docs/benchmarks.md). Not the
 # builders, card data, editions or tools: compiling them would cost build time and gain nothing. Nor the states
 # (``*/state.py``): a msgspec Struct's ``msgspec.field`` default fails mypyc's runtime check of the field's type.
+# Nor MORANA's scripts: each hook's docstring is its card's printed rules text (``morana.cards``), and a compiled
+# function has no ``__doc__``.
 MODULES: tuple[str, ...] = (
     "annals.engine.core",
     "annals.engine.runner",
@@ -65,7 +67,7 @@ MODULES: tuple[str, ...] = (
     ),
     *(
         f"annals.engine.morana.{name}"
-        for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "scripts", "turn")
+        for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "turn")
     ),
 )
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import multiprocessing
 import os
 import sys
@@ -38,6 +37,8 @@ from annals.schemas.review import CLASSES as CLASSES
 from annals.schemas.review import DecisionReview as DecisionReview
 from annals.schemas.review import ReviewFile, write_review
 from annals.schemas.review import Thresholds as Thresholds
+from annals.schemas.review import accuracy as accuracy
+from annals.schemas.review import move_accuracy as move_accuracy
 from annals.schemas.rulesets import registrations
 
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
@@ -64,15 +65,6 @@ def search_bot(ruleset_name: str, seat: int, rng: Rng, iterations: int) -> Searc
 
 class ReviewSeatError(BadArgumentError, ValueError):
     """A seat asked for that is not one of the game's."""
-
-
-def move_accuracy(loss: float) -> float:
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss * 100) - 3.1669))
-
-
-def accuracy(reviews: Iterable[DecisionReview], seat: int) -> float | None:
-    mine = [move_accuracy(r.loss) for r in reviews if r.seat == seat]
-    return sum(mine) / len(mine) if mine else None
 
 
 def review_game(

@@ -9,7 +9,9 @@ reviewed) and one ``DecisionReview`` per decision rated. It lives in ``schemas/`
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import msgspec
@@ -125,3 +127,14 @@ def _bad_value(r: DecisionReview) -> str:
         if not 0.0 <= value <= 1.0:
             return f"{name} {value!r} is not a chance between 0 and 1"
     return ""
+
+
+def move_accuracy(loss: float) -> float:
+    """A decision's accuracy (0-100) from the winning chance it gave up, by Lichess's curve (a loss of 0: 100)."""
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss * 100) - 3.1669))
+
+
+def accuracy(reviews: Iterable[DecisionReview], seat: int) -> float | None:
+    """A seat's accuracy: the mean of its reviewed decisions' (None: none of them reviewed)."""
+    mine = [move_accuracy(r.loss) for r in reviews if r.seat == seat]
+    return sum(mine) / len(mine) if mine else None

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine import ENGINE_VERSION
+from annals.engine.compiled import engine_build
 from annals.engine.players import DECISION_TIMEOUT
 from annals.engine.views import VIEWERS
 from annals.queries.export import VIEWS
@@ -25,10 +26,20 @@ HEAVY = ("duckdb", "polars", "pyarrow", "starlette", "uvicorn", "rich", "pydanti
 # The annals modules outside annals.cli that building the command line may import: names for the help, errors and
 # files (ANNALS_HOME, globs). A module added here costs every invocation its import time (measure it first).
 LIGHT = {
-    "annals", "annals.engine", "annals.engine.names", "annals.queries", "annals.queries.names",
-    "annals.queries.reports", "annals.queries.reports.specs", "annals.schemas", "annals.schemas.archive",
-    "annals.schemas.errors", "annals.schemas.files", "annals.schemas.judge",
-}  # fmt: skip
+    "annals",
+    "annals.engine",
+    "annals.engine.compiled",
+    "annals.engine.names",
+    "annals.queries",
+    "annals.queries.names",
+    "annals.queries.reports",
+    "annals.queries.reports.specs",
+    "annals.schemas",
+    "annals.schemas.archive",
+    "annals.schemas.errors",
+    "annals.schemas.files",
+    "annals.schemas.judge",
+}  # fmt: skip  (engine.compiled: annals.engine picks the compiled or pure engine there; the standard library only)
 
 BUILD = (
     f"HEAVY = {HEAVY!r}"
@@ -68,7 +79,9 @@ def test_building_the_command_line_imports_no_heavy_library() -> None:
 
 def test_version_imports_no_heavy_library() -> None:
     done = subprocess.run([sys.executable, "-c", VERSION], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["annals " + ENGINE_VERSION, "[]"]
+    version, engine, heavy = done.stdout.splitlines()
+    assert (version, heavy) == ("annals " + ENGINE_VERSION, "[]")
+    assert engine in ("engine: compiled (mypyc)", engine_build())  # which engine runs, and why when pure
 
 
 def test_the_check_sees_a_heavy_import() -> None:

@@ -25,7 +25,7 @@ import msgspec
 
 from annals.engine.views import viewer_of
 from annals.schemas.errors import AnnalsError
-from annals.schemas.review import DecisionReview, ReviewFile, Thresholds, read_review, review_path
+from annals.schemas.review import DecisionReview, ReviewFile, Thresholds, accuracy, read_review, review_path
 
 MARKED = ("inaccuracy", "mistake", "blunder")  # the classes the graph marks and "next mistake" visits
 SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annotators write them
@@ -125,8 +125,6 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
     if not points:  # a review made of the other seat only (annals review --seat)
         whose = " or ".join(players[seat] for seat in seats)
         return ReviewShown([], graph, f"This game's decision review rates none of {whose}'s decisions.", None)
-    from annals.queries.review import accuracy
-
     scores = []
     for seat in seats:
         score = accuracy(review.decisions, seat)
