@@ -65,10 +65,7 @@ MODULES: tuple[str, ...] = (
             "turn",
         )
     ),
-    *(
-        f"annals.engine.morana.{name}"
-        for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "turn")
-    ),
+    *(f"annals.engine.morana.{name}" for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "turn")),
 )
 
 _state = "pure Python (not built: make fast builds the compiled engine)"
