@@ -3,7 +3,7 @@
 For each decision with a choice to make, the seat's view is folded up to that moment (``SeatView``: what the seat
 could see, never more) and searched (``engine.search``). From the search come the estimated winning chance of the
 position (the root's mean over its iterations), after the choice made and after the best choice found (the most
-visited). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
+visited; options that read the same, two copies of one card played alike, are one choice). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
 (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
 itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
 103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is reviewed by its own search
@@ -27,7 +27,7 @@ from annals.engine.core import DecisionPoint
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 from annals.engine.registry import engine_registrations, get_ruleset, ruleset_for
 from annals.engine.rng import Rng
-from annals.engine.search.ismcts import Search, option_key
+from annals.engine.search.ismcts import Node, Search, option_key
 from annals.engine.shards import _init_worker
 from annals.engine.views import SeatView
 from annals.engine.words import Words
@@ -116,17 +116,18 @@ def _review_part(
         point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
         rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
         search = search_bot(header.ruleset, decision.player, rng, iterations).search(view.state, point)
-        children = search.root.children
-        ranked = search.ranked()
-        if not ranked:
-            continue
-        best_key, best_node = ranked[0]
-        made = decision.offered[decision.chosen]
-        made_node = children.get(option_key(made))
-        chance_made = made_node.chance() if made_node is not None else 0.0
-        loss = max(0.0, best_node.chance() - chance_made)
-        best = next(o for o in decision.offered if option_key(o) == best_key)
         words = Words(header.ruleset, _namer(pool, dict(view.known)), players)
+        said = {option_key(o): words.option(o, decision.point) for o in decision.offered}
+        choices = _choices(search.root.children, said)
+        if not choices:
+            continue
+        best_said, (best_visits, best_wins) = choices[0]
+        chance_best = best_wins / best_visits
+        made = decision.offered[decision.chosen]
+        visits, wins = dict(choices).get(said[option_key(made)], (0, 0.0))
+        chance_made = wins / visits if visits else 0.0
+        loss = max(0.0, chance_best - chance_made)
+        best = next(o for o in decision.offered if said[option_key(o)] == best_said)
         out.append(
             DecisionReview(
                 decision.n,
@@ -136,14 +137,26 @@ def _review_part(
                 decision.point,
                 1.0 - search.root.chance(),  # the root counts the other seat's wins
                 chance_made,
-                best_node.chance(),
-                words.option(made, decision.point),
-                words.option(best, decision.point),
+                chance_best,
+                said[option_key(made)],
+                said[option_key(best)],
                 loss,
-                thresholds.classify(loss, option_key(made) == best_key or loss == 0.0),
+                thresholds.classify(loss, said[option_key(made)] == best_said or loss == 0.0),
             )
         )
     return out
+
+
+def _choices(children: dict[str, Node], said: dict[str, str]) -> list[tuple[str, tuple[int, float]]]:
+    """The root's children as the seat's choices, most visited first: options that read the same (two copies of one
+    card committed to one Site) are one choice, their visits and wins pooled — the search told them apart by
+    instance only, and rating one copy against the other would call noise a mistake."""
+    pooled: dict[str, tuple[int, float]] = {}
+    for key, node in children.items():
+        if key in said and node.visits:
+            visits, wins = pooled.get(said[key], (0, 0.0))
+            pooled[said[key]] = (visits + node.visits, wins + node.wins)
+    return sorted(pooled.items(), key=lambda choice: (-choice[1][0], choice[0]))
 
 
 def _namer(pool: dict[str, str], known: dict[int, str]) -> Callable[[int], str]:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from annals.queries.review import ReviewSeatError, Thresholds, accuracy, review_game
+from annals.engine.search.ismcts import Node
+from annals.queries.review import ReviewSeatError, Thresholds, _choices, accuracy, review_game
 from annals.queries.workbench.scenario import load_scenario, run_scenario
 from annals.schemas.logfile import read_log
 
@@ -67,3 +68,15 @@ def test_thresholds_are_configurable() -> None:
 def test_a_seat_that_does_not_exist_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ReviewSeatError, match="seat"):
         review_game(read_log(_played(tmp_path, 'decisions = ["p1 done", "p2 done"]')), seats=[2])
+
+
+def test_options_that_read_the_same_are_one_choice() -> None:
+    """Two copies of one card committed to one Site differ by instance only: their visits and wins are pooled, so
+    committing either copy is the same choice, never "a mistake; better: the same words"."""
+    first, second, other = Node(0), Node(0), Node(0)
+    first.visits, first.wins = 30, 9.0  # one copy, looked at more
+    second.visits, second.wins = 10, 6.0
+    other.visits, other.wins = 35, 14.0
+    said = {"a": "Commit Vila Archer at Site 1", "b": "Commit Vila Archer at Site 1", "c": "Done"}
+    choices = _choices({"a": first, "b": second, "c": other, "gone": Node(0)}, said)
+    assert choices == [("Commit Vila Archer at Site 1", (40, 15.0)), ("Done", (35, 14.0))]
