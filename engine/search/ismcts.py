@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from annals.engine.core import Ruleset
+from annals.engine.core import Agent, Ruleset
 from annals.engine.forward import ForwardModel
 from annals.engine.rng import Rng
 
@@ -115,3 +115,25 @@ class Search:
     def ranked(self) -> list[tuple[str, Node]]:
         """The root's children, most visited first (ties by key, so the order is deterministic)."""
         return sorted(self.root.children.items(), key=lambda kn: (-kn[1].visits, kn[0]))
+
+
+def bot_choice(model: ForwardModel[Any], bots: Sequence[Agent]) -> Any:
+    """The choice of the bot of the seat to act: the opponent model inside the tree, and the rollouts' policy."""
+    point = model.decision()
+    assert point is not None
+    return bots[point.player].choose(model.state, point)
+
+
+def play_out(
+    model: ForwardModel[Any], bots: Sequence[Agent], turns: int, evaluate: Callable[[Any], tuple[float, float]]
+) -> tuple[float, float]:
+    """A rollout: ``bots`` play on for ``turns`` turns from the model's; each seat's winning chance is the result
+    if the game ends, else ``evaluate`` of the state at the cut-off."""
+    stop = model.state.turn + turns
+    while not model.is_over() and model.state.turn < stop:
+        model.step(bot_choice(model, bots))
+    if model.is_over():
+        winner = model.winner()
+        return (0.5, 0.5) if winner < 0 else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
+    result: tuple[float, float] = evaluate(model.state)
+    return result

@@ -19,7 +19,7 @@ from annals.engine.miras9.bots import TAKE_BACK_POINTS, HeuristicAgent
 from annals.engine.miras9.state import M9State
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
-from annals.engine.search.ismcts import Search, option_key
+from annals.engine.search.ismcts import Search, bot_choice, option_key, play_out
 from annals.engine.search.miras9_worlds import sample_world
 from annals.schemas.miras9 import TakeBack
 
@@ -64,22 +64,10 @@ class Miras9SearchAgent:
         self.last: Search | None = None  # the last decision's search (its tree, for review)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:
-        state: M9State = model.state
-        stop = state.turn + ROLLOUT_TURNS
-        bots = self._rollout_bots
-        while not model.is_over() and state.turn < stop:
-            point = model.decision()
-            assert point is not None
-            model.step(bots[point.player].choose(state, point))
-        if model.is_over():
-            winner = model.winner()
-            return (0.5, 0.5) if winner < 0 else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
-        return evaluate(state)
+        return play_out(model, self._rollout_bots, ROLLOUT_TURNS, evaluate)
 
     def _opponent(self, model: ForwardModel[Any]) -> Any:
-        point = model.decision()
-        assert point is not None
-        return self._rollout_bots[point.player].choose(model.state, point)
+        return bot_choice(model, self._rollout_bots)
 
     def search(self, view: Any, point: DecisionPoint[Any]) -> Search:
         """The search of one decision from the view state ``view`` (an ``M9State`` with hidden cards blanked)."""

@@ -30,7 +30,7 @@ from annals.engine.morana.state import LAST_TURN, SITES, SLAVA_TO_WIN, MoranaSta
 from annals.engine.morana.turn import site_power
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
-from annals.engine.search.ismcts import Search, option_key
+from annals.engine.search.ismcts import Search, bot_choice, option_key, play_out
 from annals.engine.search.morana_worlds import sample_world, seal_opponent_commit
 from annals.schemas.morana import Done
 
@@ -70,21 +70,10 @@ class MoranaSearchAgent:
         self.last: Search | None = None  # the last decision's search (its tree, for review)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:
-        state: MoranaState = model.state
-        stop = state.turn + ROLLOUT_TURNS
-        while not model.is_over() and state.turn < stop:
-            point = model.decision()
-            assert point is not None
-            model.step(self._rollout_bots[point.player].choose(state, point))
-        if model.is_over():
-            winner = model.winner()
-            return (0.5, 0.5) if winner < 0 else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
-        return evaluate(state)
+        return play_out(model, self._rollout_bots, ROLLOUT_TURNS, evaluate)
 
     def _opponent(self, model: ForwardModel[Any]) -> Any:
-        point = model.decision()
-        assert point is not None
-        return self._rollout_bots[point.player].choose(model.state, point)
+        return bot_choice(model, self._rollout_bots)
 
     def _shortlist(self, s: MoranaState, point: DecisionPoint[Any]) -> list[Any]:
         """The heuristic's ``WIDTH`` best-scored actions of ``point`` and ``Done`` (in the order offered)."""
