@@ -3,7 +3,8 @@
 For each decision with a choice to make, the seat's view is folded up to that moment (``SeatView``: what the seat
 could see, never more) and searched (``engine.search``). From the search come the estimated winning chance of the
 position (the root's mean over its iterations), after the choice made and after the best choice found (the most
-visited; options that read the same, two copies of one card played alike, are one choice). The loss is best minus made (never below 0); its class follows Chess.com's expected-points thresholds
+visited; options that read the same, two copies of one card played alike, are one choice). The loss is best minus
+made (never below 0); its class follows Chess.com's expected-points thresholds
 (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
 itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
 103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is reviewed by its own search
