@@ -1,19 +1,24 @@
 """Search bot strength: ``search`` against ``heuristic`` and ``random``, sides and decks alternated.
 
-Run: ``python -m bench.search [--ruleset miras9|morana] [--games N] [--iterations K] [--quick]`` (both rulesets
-unless one is named; each with its default decks and turn cap). Game i puts the search bot in seat i % 2 and swaps
-the two decks every other pair of games, so each bot plays each deck from each seat equally often when N is a
-multiple of 4. Prints each win rate with its 95% Wilson interval (draws and capped games count as not won), the
-search bot's mean time per searched decision (those with more than one option), and as a ceiling measured in the
-same run the heuristic bot's mean time per decision in the same games. Goal (issue 32): >= 75% against heuristic
-at <= 1 s per decision on one core.
+Run: ``python -m bench.search [--ruleset miras9|morana] [--opponent heuristic|random] [--games N] [--iterations K]
+[--jobs J] [--progress] [--quick]`` (both rulesets and both opponents unless one is named; each ruleset with its
+default decks and turn cap; ``--jobs`` plays the games in that many processes: the same games, the same wins).
+Game i puts the search bot in seat i % 2 and swaps the two decks every other pair of games, so each bot plays each
+deck from each seat equally often when N is a multiple of 4. Prints each win rate with its 95% Wilson interval
+(draws and capped games count as not won), the search bot's mean time per searched decision (those with more than
+one option; wall clock and the CPU time of the process that played it), and as a ceiling measured in the same run
+the heuristic bot's mean time per decision in the same games. ``--progress`` writes each game's result to standard
+error as it ends. Goal (issue 32): >= 75% against heuristic at <= 1 s per decision on one core.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -26,6 +31,7 @@ from annals.engine.simulate import make_header
 from bench.bots import wilson
 
 RULESETS = ("miras9", "morana")
+OPPONENTS = ("heuristic", "random")
 QUICK = ["--quick"]  # that it runs, for tests: the figures mean nothing
 
 
@@ -46,6 +52,14 @@ class Clock:
     def cpu_mean(self, bot: str) -> float:
         count = self.spent.get(bot, [0.0, 0.0])[1]
         return self.cpu.get(bot, 0.0) / count if count else 0.0
+
+    def merge(self, other: Clock) -> None:
+        for bot, (seconds, count) in other.spent.items():
+            entry = self.spent.setdefault(bot, [0.0, 0.0])
+            entry[0] += seconds
+            entry[1] += count
+        for bot, cpu in other.cpu.items():
+            self.cpu[bot] = self.cpu.get(bot, 0.0) + cpu
 
     def mean(self, bot: str) -> float:
         seconds, count = self.spent.get(bot, [0.0, 0.0])
@@ -69,26 +83,48 @@ class Timed:
         return choice
 
 
-def match(
-    ruleset_name: str, opponent: str, games: int, seed: int, decks: list[str], clock: Clock, iterations: int = 0
-) -> int:
-    """The search bot's wins in ``games`` games against ``opponent`` (``iterations`` > 0: its budget, else its
-    default)."""
+def game(
+    ruleset_name: str, opponent: str, i: int, seed: int, decks: Sequence[str], iterations: int = 0
+) -> tuple[bool, Clock]:
+    """Game ``i`` of a match: whether the search bot won it, and its bots' decision times."""
     ruleset = get_ruleset(ruleset_name)
     factories: dict[str, Any] = dict(ruleset.agents())
     if iterations:
         factories["search"] = partial(factories["search"], iterations=iterations)
+    clock = Clock()
+    seat = i % 2
+    pair = list(decks) if (i // 2) % 2 == 0 else list(decks)[::-1]
+    bots = ["search", opponent] if seat == 0 else [opponent, "search"]
+    header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
+    agents = [
+        Timed(factories[bot](p, rng), bot, clock)
+        for p, (bot, rng) in enumerate(zip(bots, seat_rngs(header), strict=True))
+    ]
+    return play(ruleset, header, agents, None).winner == seat, clock
+
+
+def match(
+    ruleset_name: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    decks: Sequence[str],
+    clock: Clock,
+    iterations: int = 0,
+    jobs: int = 1,
+    progress: bool = False,
+) -> int:
+    """The search bot's wins in ``games`` games against ``opponent`` (``iterations`` > 0: its budget, else its
+    default), played in ``jobs`` processes; each game's decision times are added to ``clock``."""
+    play_one = partial(game, ruleset_name, opponent, seed=seed, decks=list(decks), iterations=iterations)
     wins = 0
-    for i in range(games):
-        seat = i % 2
-        pair = decks if (i // 2) % 2 == 0 else decks[::-1]
-        bots = ["search", opponent] if seat == 0 else [opponent, "search"]
-        header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
-        agents = [
-            Timed(factories[bot](p, rng), bot, clock)
-            for p, (bot, rng) in enumerate(zip(bots, seat_rngs(header), strict=True))
-        ]
-        wins += play(ruleset, header, agents, None).winner == seat
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results = pool.map(play_one, range(games)) if pool else map(play_one, range(games))
+        for i, (won, game_clock) in enumerate(results, 1):
+            wins += won
+            clock.merge(game_clock)
+            if progress:
+                print(f"{ruleset_name} vs {opponent}: game {i}/{games}, search won {wins}", file=sys.stderr, flush=True)
     return wins
 
 
@@ -99,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--decks", nargs=2, default=None, help="two deck names; default: the ruleset's default pair")
     parser.add_argument("--iterations", type=int, default=0, help="the search budget; default: the bot's own")
+    parser.add_argument("--opponent", choices=OPPONENTS, default=None, help="one opponent; default: both")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
+    parser.add_argument("--progress", action="store_true", help="each game's result to standard error as it ends")
     parser.add_argument("--quick", action="store_true", help="2 games per opponent at 10 iterations (a smoke run)")
     args = parser.parse_args(argv)
     games = 2 if args.quick else args.games
@@ -107,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ruleset = get_ruleset(name)
         decks = args.decks or list(ruleset.default_decks())
         clock = Clock()
-        for opponent in ("heuristic", "random"):
-            wins = match(name, opponent, games, args.seed, decks, clock, iterations)
+        for opponent in [args.opponent] if args.opponent else OPPONENTS:
+            wins = match(name, opponent, games, args.seed, decks, clock, iterations, args.jobs, args.progress)
             lo, hi = wilson(wins, games)
             print(
                 f"{name}: search vs {opponent} ({' / '.join(decks)}): {wins}/{games} ({wins / games:.1%}, "

@@ -13,3 +13,11 @@ def test_a_short_match_is_counted_and_timed() -> None:
     assert clock.spent["search"][1] > 0 and clock.spent["random"][1] > 0  # both bots' real decisions were timed
     assert clock.mean("search") > 0
     assert "search" in get_ruleset("morana").agents()
+
+
+def test_games_played_in_two_processes_are_the_same_games() -> None:
+    one, two = Clock(), Clock()
+    wins_one = match("morana", "random", 4, 9, ["clash", "glory"], one, iterations=5)
+    wins_two = match("morana", "random", 4, 9, ["clash", "glory"], two, iterations=5, jobs=2)
+    assert wins_one == wins_two
+    assert one.spent["search"][1] == two.spent["search"][1]  # the same decisions, timed in the workers and merged
