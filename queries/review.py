@@ -3,12 +3,13 @@
 For each decision with a choice to make, the seat's view is folded up to that moment (``SeatView``: what the seat
 could see, never more) and searched (``engine.search``). From the search come the estimated winning chance of the
 position (the root's mean over its iterations), after the choice made and after the best choice found (the most
-visited; options that read the same, two copies of one card played alike, are one choice). The loss is best minus
-made (never below 0); its class follows Chess.com's expected-points thresholds
-(``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from 0.20; the best choice
-itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of Lichess's per-move accuracy,
-103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is reviewed by its own search
-bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``).
+visited; options that read the same, two copies of one card played alike, are one choice). The choice made is
+searched further until it has a tenth of the budget's visits (a seldom-tried choice's chance is noise), and where it
+then scores above the most visited it is the best. The loss is best minus made; its class follows Chess.com's
+expected-points thresholds (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from
+0.20; the best choice itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of
+Lichess's per-move accuracy, 103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is
+reviewed by its own search bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from annals.schemas.review import accuracy as accuracy
 from annals.schemas.review import move_accuracy as move_accuracy
 from annals.schemas.rulesets import registrations
 
+MADE_VISITS = 20  # the fewest searches of the choice made before its chance is compared with the best's
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
 
@@ -119,15 +121,22 @@ def _review_part(
         search = search_bot(header.ruleset, decision.player, rng, iterations).search(view.state, point)
         words = Words(header.ruleset, _namer(pool, dict(view.known)), players)
         said = {option_key(o): words.option(o, decision.point) for o in decision.offered}
-        choices = _choices(search.root.children, said)
-        if not choices:
+        before = 1.0 - search.root.chance()  # the root counts the other seat's wins; taken before the choice made's
+        made = decision.offered[decision.chosen]  # further searches, which would pull it towards that choice
+        made_said = said[option_key(made)]
+        ranked = _choices(search.root.children, said)
+        if not ranked:
             continue
-        best_said, (best_visits, best_wins) = choices[0]
+        best_said = ranked[0][0]  # the most visited, chosen before the choice made is searched further
+        _sample_made(search, [o for o in decision.offered if said[option_key(o)] == made_said], iterations)
+        choices = dict(_choices(search.root.children, said))
+        best_visits, best_wins = choices[best_said]
         chance_best = best_wins / best_visits
-        made = decision.offered[decision.chosen]
-        visits, wins = dict(choices).get(said[option_key(made)], (0, 0.0))
+        visits, wins = choices.get(made_said, (0, 0.0))
         chance_made = wins / visits if visits else 0.0
-        loss = max(0.0, chance_best - chance_made)
+        if chance_made > chance_best:  # the choice made, searched enough, did better than the most visited
+            best_said, chance_best = made_said, chance_made
+        loss = chance_best - chance_made
         best = next(o for o in decision.offered if said[option_key(o)] == best_said)
         out.append(
             DecisionReview(
@@ -136,16 +145,30 @@ def _review_part(
                 view.state.turn,
                 decision.player,
                 decision.point,
-                1.0 - search.root.chance(),  # the root counts the other seat's wins
+                before,
                 chance_made,
                 chance_best,
-                said[option_key(made)],
+                made_said,
                 said[option_key(best)],
                 loss,
-                thresholds.classify(loss, said[option_key(made)] == best_said or loss == 0.0),
+                thresholds.classify(loss, made_said == best_said or loss == 0.0),
             )
         )
     return out
+
+
+def _sample_made(search: Search, made: list[Any], iterations: int) -> None:
+    """Search the choice made until it has a fair share of the visits (a tenth of the budget, at least
+    ``MADE_VISITS``), as a chess engine reviewing a game searches the move played: a choice the search seldom tried
+    has a chance from a handful of playouts, and one lucky playout made it look better than the best (a review once
+    said "made 1.00, best 0.00"). ``made``: the option made and those that read the same."""
+    wanted = max(MADE_VISITS, iterations // 10)
+    keys = {option_key(o) for o in made}  # the option made and any that read the same
+    for _ in range(3):  # worlds where the decision is not the seat's are skipped, so a pass may fall short
+        visits = sum(node.visits for key, node in search.root.children.items() if key in keys)
+        if visits >= wanted:
+            return
+        search.run(made, wanted - visits)
 
 
 def _choices(children: dict[str, Node], said: dict[str, str]) -> list[tuple[str, tuple[int, float]]]:

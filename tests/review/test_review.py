@@ -1,18 +1,21 @@
-"""``annals review``'s library (issue 32): a decision that throws away a won game is a blunder, the winning one best."""
+"""``annals review``'s library (issue 32): a decision that throws away a win in hand is marked, the winning one best."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from annals.cli.main import app
 from annals.engine.search.ismcts import Node
 from annals.queries.review import ReviewSeatError, Thresholds, _choices, accuracy, review_game
 from annals.queries.workbench.scenario import load_scenario, run_scenario
 from annals.schemas.logfile import read_log
 
 # p1 is at 11 Slava and holds a Bannik: sealing it at a Site wins in this Rite [MOR-05], [MOR-17]; passing leaves
-# the game to be fought on against p2 at 12 Slava.
+# the game to be fought on against p2 at 12 Slava — p1 keeps the Bannik and still wins most such games (about 0.89
+# once the pass is searched fairly), so passing loses over a tenth of the winning chance: a mistake at least.
 SCENARIO = """
 scenario = "A won Rite thrown away"
 ruleset = "morana"
@@ -43,14 +46,14 @@ def _played(tmp_path: Path, decisions: str) -> Path:
     return log
 
 
-def test_passing_a_won_rite_is_a_blunder_and_sealing_the_card_is_best(tmp_path: Path) -> None:
+def test_passing_a_won_rite_is_marked_and_sealing_the_card_is_best(tmp_path: Path) -> None:
     reviews = review_game(read_log(_played(tmp_path, 'decisions = ["p1 done", "p2 done"]')), seats=[0], iterations=60)
     first = reviews[0]
     assert first.seat == 0 and first.made == "Seal the Commit"  # in words, as annals show says it
-    assert first.verdict == "blunder"
+    assert first.verdict in ("mistake", "blunder")
     assert first.best.startswith("Commit Bannik at Site ")  # any Site wins it
-    assert first.chance_best > 0.9 and first.loss >= 0.2
-    assert accuracy(reviews, 0) is not None and accuracy(reviews, 0) < 50  # type: ignore[operator]
+    assert first.chance_best > 0.9 and first.loss >= 0.1
+    assert accuracy(reviews, 0) is not None and accuracy(reviews, 0) < 70  # type: ignore[operator]
 
 
 def test_sealing_the_winning_card_is_best(tmp_path: Path) -> None:
@@ -80,3 +83,18 @@ def test_options_that_read_the_same_are_one_choice() -> None:
     said = {"a": "Commit Vila Archer at Site 1", "b": "Commit Vila Archer at Site 1", "c": "Done"}
     choices = _choices({"a": first, "b": second, "c": other, "gone": Node(0)}, said)
     assert choices == [("Commit Vila Archer at Site 1", (40, 15.0)), ("Done", (35, 14.0))]
+
+
+def test_the_choice_made_never_scores_above_the_best_choice(tmp_path: Path) -> None:
+    """The choice made is searched until it has its share of visits, and where it then scores above the most visited
+    it is the best: no row says "made 0.51, best 0.48" (six of this game's 18 did, with a lower-scoring "best")."""
+    result = CliRunner().invoke(
+        app, ["simulate", "morana", "--games", "1", "--seed", "3", "--bots", "heuristic,random", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    (log,) = [p for p in tmp_path.rglob("*.log")]
+    rows = review_game(read_log(log), iterations=30)
+    assert len(rows) > 10
+    for row in rows:
+        assert row.chance_made <= row.chance_best and row.loss == pytest.approx(row.chance_best - row.chance_made)
+        assert (row.verdict == "best") == (row.made == row.best or row.loss == 0.0)
