@@ -1,8 +1,8 @@
 """The terminal client: a person plays one seat from protocol messages, locally or over WebSocket.
 
 ``TerminalUI`` reads the table's messages (``schemas.protocol``) and asks the person for each decision. At the
-prompt: a number chooses that option (a choice that cannot be taken back, flagged ``confirm``, asks first at a
-terminal);
+prompt: a number chooses that option (counted from 1, as the web page's keys; a choice that cannot be taken back,
+flagged ``confirm``, asks first at a terminal);
 ``help``, ``board`` (the seat's view with card names, stats and counters), ``hand``, ``card NAME`` (a card's
 text), ``log`` (the last events in words), ``options``. Ctrl-C asks whether to leave; leaving concedes, and the
 table records it. A spectator (``annals join`` with the spectators' token) is shown the events and the board
@@ -144,7 +144,7 @@ class TerminalUI:
                            markup=False)  # fmt: skip
         for o in d.options:
             mark = " *" if o.confirm else ""
-            self.out.print(f"  {o.index:>3}  {o.text}{mark}", markup=False)
+            self.out.print(f"  {o.index + 1:>3}  {o.text}{mark}", markup=False)  # counted from 1, as the web keys
 
     def show_board(self) -> None:
         b = self.board
@@ -194,9 +194,9 @@ class TerminalUI:
             text = line.strip()
             word, _, rest = text.partition(" ")
             if text.isdigit():
-                index = int(text)
-                if index >= len(d.options):
-                    self.out.print(f"  {text!r} is not an option: type a number from 0 to {len(d.options) - 1}",
+                index = int(text) - 1
+                if not 0 <= index < len(d.options):
+                    self.out.print(f"  {text!r} is not an option: type a number from 1 to {len(d.options)}",
                                    markup=False)  # fmt: skip
                     continue
                 option = d.options[index]

@@ -42,14 +42,15 @@ for line in sys.stdin:
 
 
 def test_a_person_at_the_terminal_sees_events_and_named_options(tmp_path: Path) -> None:
-    answers = io.StringIO("x\n9\n" + "0\n" * 40)
+    answers = io.StringIO("x\n0\n99\n" + "1\n" * 40)
     shown = io.StringIO()
     log = tmp_path / "human.log"
     result = play_live("toy", ["pile", "pile"], ["human", "random"], 4, log, human=human_seat(answers, shown))
     text = shown.getvalue()
     assert "Pile Shuffled: size" in text and "your decision, turn" in text
-    assert "    0  Take: amount 1" in text
-    assert "'x' is not an option or a command" in text and "'9' is not an option: type a number from 0 to" in text
+    assert "    1  Take: amount 1" in text  # options counted from 1, as the web page's keys 1-9
+    assert "'x' is not an option or a command" in text and "'99' is not an option: type a number from 1 to" in text
+    assert "'0' is not an option: type a number from 1 to" in text
     game = read_log(log)
     human_choices = [d for d in game.decisions if d.player == 0]
     assert human_choices and all(d.chosen == 0 for d in human_choices)
@@ -104,7 +105,7 @@ def test_a_program_that_never_answers_sensibly_is_a_named_error(tmp_path: Path) 
 def test_play_command_records_a_human_game(tmp_path: Path) -> None:
     log = tmp_path / "cli.log"
     args = ["play", "toy", "--decks", "pile,pile", "--players", "random,human", "--out", str(log), "--seed", "3"]
-    result = CliRunner().invoke(app, args, input="0\n" * 40)
+    result = CliRunner().invoke(app, args, input="1\n" * 40)
     assert result.exit_code == 0, result.output
     assert f"log written to {log}" in result.output
     assert read_log(log).header.players[1].agent == "human"
@@ -155,7 +156,7 @@ def test_annals_resume_seats_a_person_and_a_program_after_a_backup(tmp_path: Pat
     bot = tmp_path / "first.py"
     bot.write_text(FIRST_OPTION_BOT)
     shown = io.StringIO()
-    human = human_seat(io.StringIO("0\n" * 40), shown)
+    human = human_seat(io.StringIO("1\n" * 40), shown)
     result = resume_live(path, [f"external:{sys.executable} {bot}", "human"], human=human)
     assert path.read_bytes().startswith(original)
     game = read_log(path)

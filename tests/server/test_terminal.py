@@ -95,7 +95,7 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
                 break
             last = t.last_line().rstrip()
             if screen != sent_at and (last == ">" or last.endswith("[y/N]")):  # an open prompt, not yet answered
-                t.keys("y" if last.endswith("[y/N]") else "0", "Enter")
+                t.keys("y" if last.endswith("[y/N]") else "1", "Enter")
                 sent_at = screen
             time.sleep(0.03)
         screen = _wait(t, "CLIENT-EXITED")
