@@ -275,22 +275,22 @@ def _strip(
 
 
 @lru_cache(maxsize=4096)
-def _hand_line(x: int, y: int, card: int, name: str, kind: str, cost: int, stats: str) -> str:
+def _hand_line(x: int, y: int, card: int, name: str, kind: str, cost: int, stats: tuple[int, ...]) -> str:
     return group(x, y, card_attrs(card, "hand", name), _hand_tile(name, kind, cost, stats))
 
 
-def _hand_facts(s: M9State, cs: CardState) -> tuple[str, str, int, str]:
+def _hand_facts(s: M9State, cs: CardState) -> tuple[str, str, int, tuple[int, ...]]:
     d = defn(s, cs)
-    stats = f"{d.atk}/{d.grit}/{d.echo}" if d.type in ("unit", "token") else ""
+    stats = (d.atk, d.grit, d.echo) if d.type in ("unit", "token") else ()
     return d.name, d.type, d.cost, stats
 
 
 @lru_cache(maxsize=2048)
-def _hand_tile(name: str, kind: str, cost: int, stats: str) -> str:
+def _hand_tile(name: str, kind: str, cost: int, stats: tuple[int, ...]) -> str:
     body = rect(0, 0, 100, 54, "chip") + text(5, 14, clip(name, 13), "h")
-    body += text(5, 28, f"{kind} · cost {cost}", "small")
-    if stats:
-        body += text(5, 46, f"ATK/GRIT/ECHO {stats}", "small")
+    body += text(5, 26, f"{kind} · cost {cost}", "small")
+    if stats:  # labelled cells as on the board's cards: one "ATK/GRIT/ECHO 5/4/0" line ran past the tile
+        body += stat_cells(tuple(zip(("ATK", "GRIT", "ECHO"), stats, strict=True)), 40, 100)
     return body
 
 

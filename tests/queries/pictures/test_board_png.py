@@ -79,3 +79,22 @@ def test_morana_boards_render(games: dict[str, list[GameLog]], page: Page) -> No
         shoot(page, board_svg(timeline, sealed + 1, view), f"board-morana-sealed-{view}")
     shoot(page, board_svg(timeline, timeline.resolve("rite:3"), "spectator", "rite:3"), "board-morana-rite")
     shoot(page, board_svg(timeline, len(log.events), "omniscient", "end"), "board-morana-end")
+
+
+def test_miras9_hand_cards_keep_their_words_inside_the_tile(games: dict[str, list[GameLog]], page: Page) -> None:
+    """A hand card's name, kind, cost and ATK / GRIT / ECHO [M9-025] stay inside its tile as the browser lays the
+    text out (one "ATK/GRIT/ECHO 5/4/0" line ran past the tile's right edge)."""
+    log = games["miras9"][0]
+    shoot(page, board_svg(Timeline(log), 12, "omniscient", "event:11"), "board-miras9-hand")
+    overflow = page.page.evaluate(
+        """() => [...document.querySelectorAll('g[data-zone="hand"]')].flatMap(g => {
+            const tile = g.querySelector('rect').getBBox();
+            return [...g.querySelectorAll('text')].filter(t => {
+                const box = t.getBBox();
+                return box.x < tile.x || box.x + box.width > tile.x + tile.width;
+            }).map(t => t.textContent);
+        })"""
+    )
+    cells = page.page.locator('g[data-zone="hand"] text', has_text="GRIT").count()
+    assert cells > 0  # units in hand, their stats drawn
+    assert overflow == []
