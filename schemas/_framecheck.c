@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <structmember.h>
 
+#include "_framelayer.h" /* the frame layer: scan, heads, seal */
+
 /* The reader has the frame decoded already (msgspec's typed decoder has checked every field's type), so the checks
  * read the few fields they need straight from each record's slot: the offsets of ``n`` and ``player`` of
  * ``event_base`` (records.Event, whose fields every event inherits at the same place) and of the six fields of
@@ -168,9 +170,19 @@ static PyMethodDef methods[] = {
      "(events, end_events, decisions, last_at), or None where the reference must look."},
     {"six_values", (PyCFunction)(void (*)(void))six_values, METH_FASTCALL,
      "six_values(decisions, decision_type) -> list: each decision not answered automatically as a 6-tuple."},
+    {"scan", (PyCFunction)(void (*)(void))fl_scan, METH_FASTCALL,
+     "scan(data, offset, index, link, frames, max_length) -> (frames, offset, index, link, problem): frames verified "
+     "as the reader does (schemas/_framelayer.h)."},
+    {"heads", (PyCFunction)(void (*)(void))fl_heads, METH_FASTCALL,
+     "heads(data, offset, max_length) -> (kinds, judges): the unverified walk over the frame headers."},
+    {"seal", (PyCFunction)(void (*)(void))fl_seal, METH_FASTCALL,
+     "seal(buffer, start, kind, index, link) -> digest: a frame's header, CRC and chain digest written."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_framecheck", NULL, 0, methods};
 
-PyMODINIT_FUNC PyInit__framecheck(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__framecheck(void) {
+    fl_crc_init();
+    return PyModule_Create(&module);
+}
