@@ -429,6 +429,7 @@ class LogReader:
         self._queue: list[tuple[int, int, int, bytes]] = []
         self._queued = 0  # how many of the queue have been handed out
         self._problem: tuple[int, int, int] | None = None
+        self._next_frame = self._scanned if self._fast else self._verified
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
@@ -634,10 +635,9 @@ class LogReader:
         self._index += 1
         return kind, data[start : start + length], at
 
-    def _next_frame(self) -> tuple[int, bytes, int] | None:
-        """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end."""
-        if self._fast:
-            return self._scanned()
+    def _verified(self) -> tuple[int, bytes, int] | None:
+        """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end (the
+        reference frame layer: ``_next_frame`` of a reader on the Python frame layer)."""
         at = self._offset
         data = self._data
         head = self._file.read(FRAME_HEAD_SIZE) if data is None else data[at : at + FRAME_HEAD_SIZE]
@@ -770,8 +770,12 @@ class LogReader:
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
+        decode = decoder.decode
         for index, at, payload in self.raw_frames():
-            events, decisions = self._decode(decoder, payload, index, at)
+            try:
+                events, decisions = decode(payload)
+            except msgspec.DecodeError:
+                events, decisions = self._decode(decoder, payload, index, at)  # raises, naming the frame and field
             self.end_events += self.check.typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]
