@@ -39,6 +39,7 @@ import io
 import os
 import re
 import struct
+import typing
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -102,7 +103,9 @@ except ImportError:  # no compiler where annals was installed
 # both frame layers name a problem so, and ``LogReader._frame_error`` says it in words.
 TORN_HEAD, BAD_HEAD, TOO_LONG, BAD_INDEX, TORN_BODY, BAD_DIGEST = range(6)
 _BLANK_HEAD: Final = bytes(FRAME_HEAD_SIZE)
-_SCAN_ALL: Final = 1 << 62
+# Frames verified per call: enough that the call costs nothing beside them, few enough that the bytes just hashed
+# are still in the cache when they are decoded (verifying a whole large log first would evict them).
+SCAN_FRAMES: Final = 8
 
 
 def fast_frames() -> bool:
@@ -430,6 +433,9 @@ class LogReader:
         self._queued = 0  # how many of the queue have been handed out
         self._problem: tuple[int, int, int] | None = None
         self._next_frame = self._scanned if self._fast else self._verified
+        # ``batches`` decodes payloads in place (a view of the log's bytes); ``raw_frames`` hands out copies
+        self._view = memoryview(self._data) if self._fast and self._data is not None else None
+        self._views = False
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
@@ -608,7 +614,7 @@ class LogReader:
         }[what]
         return CorruptLogError(self._name, reason, frame=self._index, offset=at)
 
-    def _scanned(self) -> tuple[int, bytes, int] | None:
+    def _scanned(self) -> tuple[int, bytes | memoryview, int] | None:
         """``_next_frame`` of a log in memory: the next frame the C frame layer verified (``_framecheck.scan``)."""
         data = self._data
         assert data is not None
@@ -618,8 +624,8 @@ class LogReader:
                 raise self._frame_error(*self._problem)
             if self._offset >= len(data):
                 return None
-            # the header frame alone when the reader opens (a reader may want no more), then all the rest
-            limit = 1 if self._index == 0 else _SCAN_ALL
+            # the header frame alone when the reader opens (a reader may want no more), then a few at a time
+            limit = 1 if self._index == 0 else SCAN_FRAMES
             scan = _framecheck.scan(data, self._offset, self._index, self._link, limit, MAX_FRAME_BYTES)
             self._queue, self._problem, queued = scan[0], scan[4], 0
             if not self._queue:
@@ -633,9 +639,10 @@ class LogReader:
         start = at + FRAME_HEAD_SIZE
         self._offset = start + length + DIGEST_SIZE
         self._index += 1
-        return kind, data[start : start + length], at
+        source = self._view if self._views and self._view is not None else data
+        return kind, source[start : start + length], at
 
-    def _verified(self) -> tuple[int, bytes, int] | None:
+    def _verified(self) -> tuple[int, bytes | memoryview, int] | None:
         """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end (the
         reference frame layer: ``_next_frame`` of a reader on the Python frame layer)."""
         at = self._offset
@@ -674,7 +681,7 @@ class LogReader:
         self._index += 1
         return kind, payload, at
 
-    def _decode(self, decoder: msgspec.msgpack.Decoder[Any], payload: bytes, index: int, at: int) -> Any:
+    def _decode(self, decoder: msgspec.msgpack.Decoder[Any], payload: bytes | memoryview, index: int, at: int) -> Any:
         try:
             return decoder.decode(payload)
         except msgspec.DecodeError as exc:
@@ -690,6 +697,12 @@ class LogReader:
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:
         """Verified (index, offset, payload) of each batch frame of the game as it stands, undecoded; reads the
         judge and signature frames and the closing record on the way, to the end of the file."""
+        return typing.cast(Iterator[tuple[int, int, bytes]], self._frames(views=False))  # copies: bytes
+
+    def _frames(self, *, views: bool) -> Iterator[tuple[int, int, bytes | memoryview]]:
+        """``raw_frames``, its payloads views of the log's bytes where ``views`` allows (a log in memory, on the C
+        frame layer): ``batches`` decodes them in place."""
+        self._views = views
         plan = self._plan
         while True:
             link = self._link
@@ -723,7 +736,7 @@ class LogReader:
                         )
                     yield index, at, payload
                 elif self.keep_abandoned:
-                    self.abandoned[index] = (at, payload)
+                    self.abandoned[index] = (at, bytes(payload))
                 continue
             elif kind == KIND_CLOSE:
                 record = self._decode(_close_decoder, payload, index, at)
@@ -759,7 +772,7 @@ class LogReader:
         """Verify every remaining frame, without decoding batches; return the byte offset where the last complete
         frame ends. A log without a closing record (a game in progress, or backed up) is read to its end too."""
         try:
-            for _ in self.raw_frames():
+            for _ in self._frames(views=True):  # nothing kept: no copies
                 pass
         except TruncatedLogError as exc:
             if exc.reason.startswith("log is truncated: no closing record"):
@@ -771,7 +784,7 @@ class LogReader:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
         decode = decoder.decode
-        for index, at, payload in self.raw_frames():
+        for index, at, payload in self._frames(views=True):
             try:
                 events, decisions = decode(payload)
             except msgspec.DecodeError:
