@@ -6,6 +6,7 @@ the writer writes the same bytes both ways."""
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +30,13 @@ from tests.helpers import toy_log
 
 T = TypeVar("T")
 needs_c = pytest.mark.skipif(not logfile.fast_frames(), reason="the C extension is not built here")
+
+
+def test_the_c_frame_layer_runs_where_ci_requires_it() -> None:
+    """CI sets ANNALS_REQUIRE_C: there a frame layer that quietly fell back to Python is a failure."""
+    if not logfile.fast_frames() and not os.environ.get("ANNALS_REQUIRE_C"):
+        pytest.skip("the C extension is not built here (no compiler at install time); the reference frames")
+    assert logfile.fast_frames()
 
 
 def both_ways(run: Callable[[], T]) -> tuple[T, T]:
