@@ -4,11 +4,11 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c schemas/_framelayer.h schemas/xxhash.h | cksum | cut -d' ' -f1)
 
 .PHONY: demo test lint docs bench soak lock golden clean fast pure
 
-$(STAMP): requirements.lock pyproject.toml $(wildcard ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c)
+$(STAMP): requirements.lock pyproject.toml $(wildcard ingest/_columnar*.c ingest/_columnar*.h engine/_splitmix.c schemas/_framecheck.c schemas/_framelayer.h schemas/xxhash.h)
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock

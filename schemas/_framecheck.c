@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <structmember.h>
 
+#include "_framelayer.h" /* the frame layer: scan, heads, seal */
+
 /* The reader has the frame decoded already (msgspec's typed decoder has checked every field's type), so the checks
  * read the few fields they need straight from each record's slot: the offsets of ``n`` and ``player`` of
  * ``event_base`` (records.Event, whose fields every event inherits at the same place) and of the six fields of
@@ -39,6 +41,19 @@ static int slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset)
 /* An exact int that fits an int64; 0 on success. */
 static inline int int_of(PyObject *v, int64_t *out) {
     if (v == NULL || !PyLong_CheckExact(v)) return -1;
+    /* Most numbers of a log fit one digit: read it in place rather than call into the interpreter for each. */
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+        *out = PyUnstable_Long_CompactValue((PyLongObject *)v);
+        return 0;
+    }
+#else
+    Py_ssize_t size = Py_SIZE(v);
+    if (size >= -1 && size <= 1) {
+        *out = size * (int64_t)((PyLongObject *)v)->ob_digit[0];
+        return 0;
+    }
+#endif
     int overflow;
     long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (overflow || (x == -1 && PyErr_Occurred())) {
@@ -95,7 +110,8 @@ static PyObject *typed(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *e = PyList_GET_ITEM(events, i);
         int64_t n, player;
-        if (!PyObject_TypeCheck(e, event_base)) Py_RETURN_NONE;
+        /* an event's class derives from event_base directly; anything else asks the interpreter */
+        if (Py_TYPE(e)->tp_base != event_base && !PyObject_TypeCheck(e, event_base)) Py_RETURN_NONE;
         if (int_of(SLOT(e, off_n), &n) < 0 || n != first + i) Py_RETURN_NONE;
         if (int_of(SLOT(e, off_player), &player) < 0 || player < -1 || player >= seats) Py_RETURN_NONE;
         ends += (PyObject *)Py_TYPE(e) == end_type;
@@ -168,9 +184,19 @@ static PyMethodDef methods[] = {
      "(events, end_events, decisions, last_at), or None where the reference must look."},
     {"six_values", (PyCFunction)(void (*)(void))six_values, METH_FASTCALL,
      "six_values(decisions, decision_type) -> list: each decision not answered automatically as a 6-tuple."},
+    {"scan", (PyCFunction)(void (*)(void))fl_scan, METH_FASTCALL,
+     "scan(data, offset, index, link, frames, max_length) -> (frames, offset, index, link, problem): frames verified "
+     "as the reader does (schemas/_framelayer.h)."},
+    {"heads", (PyCFunction)(void (*)(void))fl_heads, METH_FASTCALL,
+     "heads(data, offset, max_length) -> (kinds, judges): the unverified walk over the frame headers."},
+    {"seal", (PyCFunction)(void (*)(void))fl_seal, METH_FASTCALL,
+     "seal(buffer, start, kind, index, link) -> digest: a frame's header, CRC and chain digest written."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_framecheck", NULL, 0, methods};
 
-PyMODINIT_FUNC PyInit__framecheck(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__framecheck(void) {
+    fl_crc_init();
+    return PyModule_Create(&module);
+}

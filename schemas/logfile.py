@@ -39,6 +39,7 @@ import io
 import os
 import re
 import struct
+import typing
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -56,7 +57,7 @@ from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
 from annals.schemas.records import Decision, Forfeited
 from annals.schemas.rulesets import RulesetSchema, UnknownRulesetError, schema_for
-from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header
+from annals.schemas.validate import FrameCheck, LastEvent, Where, check_header, fast_checks
 
 # The stand-in closing record's end reason of a log read at a pending backup (``read_log(backup_pending=True)``):
 # a judge's, so a re-run goes only as far as the kept decisions (``engine.replay.rerun``)
@@ -92,9 +93,25 @@ _signature_decoder = msgspec.msgpack.Decoder(SignatureRecord)
 
 
 try:
+    from annals.schemas import _framecheck
     from annals.schemas._framecheck import six_values as _six_values
 except ImportError:  # no compiler where annals was installed
+    _framecheck = None  # type: ignore[assignment]
     _six_values = None  # type: ignore[assignment]
+
+# What stops a frame's verification, in the order the reader checks a frame (the codes of schemas/_framelayer.h):
+# both frame layers name a problem so, and ``LogReader._frame_error`` says it in words.
+TORN_HEAD, BAD_HEAD, TOO_LONG, BAD_INDEX, TORN_BODY, BAD_DIGEST = range(6)
+_BLANK_HEAD: Final = bytes(FRAME_HEAD_SIZE)
+# Frames verified per call: enough that the call costs nothing beside them, few enough that the bytes just hashed
+# are still in the cache when they are decoded (verifying a whole large log first would evict them).
+SCAN_FRAMES: Final = 8
+
+
+def fast_frames() -> bool:
+    """Whether the frame layer runs in C (``schemas/_framelayer.h``): the extension is built and
+    ``ANNALS_PURE_PYTHON`` does not ask for the Python reference."""
+    return _framecheck is not None and fast_checks()
 
 
 def six_values(d: Decision[Any]) -> tuple[int, int, int, str, list[Any], int]:
@@ -159,6 +176,7 @@ class LogWriter:
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
         self.format_version = FORMAT_VERSION
+        self._fast = fast_frames()
         self._flushed = 0  # bytes on disk
         self._header_end = 1 << 62  # until the header frame is made: nothing on disk is a log yet
         try:
@@ -199,6 +217,7 @@ class LogWriter:
         writer._index = index
         writer._link = link
         writer.format_version = version
+        writer._fast = fast_frames()
         return writer
 
     @property
@@ -212,6 +231,23 @@ class LogWriter:
         return self._link.hex()
 
     def _frame(self, kind: int, payload: object) -> None:
+        if self._fast:  # encoded in place, after the frames waiting; header, CRC and digest made in C
+            pending = self._pending
+            start = len(pending)
+            try:
+                pending += _BLANK_HEAD
+                _encoder.encode_into(payload, pending, start + FRAME_HEAD_SIZE)
+                length = len(pending) - start - FRAME_HEAD_SIZE
+                if length > MAX_FRAME_BYTES:
+                    raise ValueError(f"frame of {length} bytes exceeds {MAX_FRAME_BYTES}; write smaller batches")
+                self._link = _framecheck.seal(pending, start, kind, self._index, self._link)
+            except BaseException:
+                del pending[start:]  # only whole frames wait
+                raise
+            self._index += 1
+            if len(pending) >= self._group_bytes:
+                self.flush()
+            return
         buf = bytearray(FRAME_HEAD_SIZE)
         _encoder.encode_into(payload, buf, FRAME_HEAD_SIZE)
         length = len(buf) - FRAME_HEAD_SIZE
@@ -390,6 +426,16 @@ class LogReader:
         self.links: set[bytes] | None = None  # a set here gathers the chain digest after every frame read from now
         self.last_event: Any = None  # the last event ``batches()`` decoded
         self.end_events = 0  # how many of them were the ruleset's end event
+        # A log in memory has its frames verified ahead in C (``_scanned``), a run of them at a time, and handed out
+        # one by one as the reference reads them; what stopped the run is raised when the reading reaches it.
+        self._fast = self._data is not None and fast_frames()
+        self._queue: list[tuple[int, int, int, bytes]] = []
+        self._queued = 0  # how many of the queue have been handed out
+        self._problem: tuple[int, int, int] | None = None
+        self._next_frame = self._scanned if self._fast else self._verified
+        # ``batches`` decodes payloads in place (a view of the log's bytes); ``raw_frames`` hands out copies
+        self._view = memoryview(self._data) if self._fast and self._data is not None else None
+        self._views = False
         try:
             self.format_version = self._read_preamble()
             self._link = _first_link(self.format_version)
@@ -438,36 +484,12 @@ class LogReader:
     def _walk(self) -> _Plan:
         """Walk the frame headers after the header frame (unverified: the read proper checks every byte) to learn
         which frames a backup abandoned. Stops quietly at anything odd, which the read proper then reports."""
-        start = self._offset
-        kinds: list[tuple[int, int]] = []
-        backups: dict[int, Intervention] = {}
-        f = self._file
-        f.seek(start)  # frames read from memory do not move the file's position
-        index = self._index
-        while True:
-            head = f.read(FRAME_HEAD_SIZE)
-            if len(head) < FRAME_HEAD_SIZE:
-                break
-            tag, kind, _, length = _FRAME.unpack_from(head)
-            if tag != b"F" or length > MAX_FRAME_BYTES:
-                break
-            if kind == KIND_JUDGE:
-                try:
-                    record = _judge_decoder.decode(f.read(length))
-                except msgspec.DecodeError:
-                    break
-                if record.kind == "backup":
-                    backups[index] = record
-                f.seek(DIGEST_SIZE, io.SEEK_CUR)
-            else:
-                f.seek(length + DIGEST_SIZE, io.SEEK_CUR)
-            kinds.append((index, kind))
-            index += 1
-        f.seek(start)
+        first = self._index
+        kinds, backups = self._heads_in_c() if self._fast else self._heads()
         current: list[int] = []
         close: int | None = None
         plan = _Plan(set(), None, [], {})
-        for index, kind in kinds:
+        for index, kind in enumerate(kinds, first):
             if kind == KIND_BATCH:
                 current.append(index)
             elif kind == KIND_CLOSE:
@@ -489,6 +511,51 @@ class LogReader:
                 close = None
         plan.kept, plan.kept_close = set(current), close
         return plan
+
+    def _heads(self) -> tuple[list[int], dict[int, Intervention]]:
+        """The kind of each frame from the reading position on, and the backups among the judge frames."""
+        start = self._offset
+        kinds: list[int] = []
+        backups: dict[int, Intervention] = {}
+        f = self._file
+        f.seek(start)  # frames read from memory do not move the file's position
+        index = self._index
+        while True:
+            head = f.read(FRAME_HEAD_SIZE)
+            if len(head) < FRAME_HEAD_SIZE:
+                break
+            tag, kind, _, length = _FRAME.unpack_from(head)
+            if tag != b"F" or length > MAX_FRAME_BYTES:
+                break
+            if kind == KIND_JUDGE:
+                try:
+                    record = _judge_decoder.decode(f.read(length))
+                except msgspec.DecodeError:
+                    break
+                if record.kind == "backup":
+                    backups[index] = record
+                f.seek(DIGEST_SIZE, io.SEEK_CUR)
+            else:
+                f.seek(length + DIGEST_SIZE, io.SEEK_CUR)
+            kinds.append(kind)
+            index += 1
+        f.seek(start)
+        return kinds, backups
+
+    def _heads_in_c(self) -> tuple[bytes, dict[int, Intervention]]:
+        """``_heads`` of a log in memory, the walk made in C; the judge frames decoded here, as there."""
+        data = self._data
+        assert data is not None
+        kinds, judges = _framecheck.heads(data, self._offset, MAX_FRAME_BYTES)
+        backups: dict[int, Intervention] = {}
+        for position, start, stop in judges:
+            try:
+                record = _judge_decoder.decode(data[start:stop])
+            except msgspec.DecodeError:
+                return kinds[:position], backups  # the walk stops at it, the frame left out
+            if record.kind == "backup":
+                backups[self._index + position] = record
+        return kinds, backups
 
     def _read_preamble(self) -> int:
         raw = self._file.read(_PREAMBLE.size)
@@ -528,35 +595,71 @@ class LogReader:
             offset=self._offset,
         )  # fmt: skip
 
-    def _next_frame(self) -> tuple[int, bytes, int] | None:
-        """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end."""
+    def _frame_error(self, what: int, at: int, value: int = 0) -> LogError:
+        """The named error of a frame that fails verification (``what``: one of ``TORN_HEAD`` ... ``BAD_DIGEST``),
+        the same from either frame layer."""
+        if what == TORN_HEAD:
+            return self._after_close(self._truncated("file ends inside a frame header", at))
+        if what == BAD_HEAD:
+            error = CorruptLogError(
+                self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at
+            )
+            return self._after_close(error)
+        if what == TORN_BODY:
+            return self._after_close(self._truncated("file ends inside a frame", at))
+        reason = {
+            TOO_LONG: f"frame length {value} exceeds the maximum {MAX_FRAME_BYTES}",
+            BAD_INDEX: f"frame index {value} found where {self._index} was expected (frames reordered or removed)",
+            BAD_DIGEST: "chain digest mismatch (frame content edited, swapped or damaged)",
+        }[what]
+        return CorruptLogError(self._name, reason, frame=self._index, offset=at)
+
+    def _scanned(self) -> tuple[int, bytes | memoryview, int] | None:
+        """``_next_frame`` of a log in memory: the next frame the C frame layer verified (``_framecheck.scan``)."""
+        data = self._data
+        assert data is not None
+        queued = self._queued
+        if queued == len(self._queue):
+            if self._problem is not None:
+                raise self._frame_error(*self._problem)
+            if self._offset >= len(data):
+                return None
+            # the header frame alone when the reader opens (a reader may want no more), then a few at a time
+            limit = 1 if self._index == 0 else SCAN_FRAMES
+            scan = _framecheck.scan(data, self._offset, self._index, self._link, limit, MAX_FRAME_BYTES)
+            self._queue, self._problem, queued = scan[0], scan[4], 0
+            if not self._queue:
+                assert self._problem is not None
+                raise self._frame_error(*self._problem)
+        kind, at, length, digest = self._queue[queued]
+        self._queued = queued + 1
+        self._link = digest
+        if self.links is not None:
+            self.links.add(digest)
+        start = at + FRAME_HEAD_SIZE
+        self._offset = start + length + DIGEST_SIZE
+        self._index += 1
+        source = self._view if self._views and self._view is not None else data
+        return kind, source[start : start + length], at
+
+    def _verified(self) -> tuple[int, bytes | memoryview, int] | None:
+        """Read and verify the next frame; return (kind, payload, offset of the frame), or None at a clean end (the
+        reference frame layer: ``_next_frame`` of a reader on the Python frame layer)."""
         at = self._offset
         data = self._data
         head = self._file.read(FRAME_HEAD_SIZE) if data is None else data[at : at + FRAME_HEAD_SIZE]
         if not head:
             return None
         if len(head) < FRAME_HEAD_SIZE:
-            raise self._after_close(self._truncated("file ends inside a frame header", at))
+            raise self._frame_error(TORN_HEAD, at)
         tag, kind, index, length = _FRAME.unpack_from(head)
         (crc,) = _FRAME_CRC.unpack_from(head, _FRAME.size)
         if tag != b"F" or crc != zlib.crc32(head[: _FRAME.size]):
-            raise self._after_close(
-                CorruptLogError(self._name, "frame header is damaged (bad marker or CRC)", frame=self._index, offset=at)
-            )
+            raise self._frame_error(BAD_HEAD, at)
         if length > MAX_FRAME_BYTES:
-            raise CorruptLogError(
-                self._name,
-                f"frame length {length} exceeds the maximum {MAX_FRAME_BYTES}",
-                frame=self._index,
-                offset=at,
-            )
+            raise self._frame_error(TOO_LONG, at, length)
         if index != self._index:
-            raise CorruptLogError(
-                self._name,
-                f"frame index {index} found where {self._index} was expected (frames reordered or removed)",
-                frame=self._index,
-                offset=at,
-            )
+            raise self._frame_error(BAD_INDEX, at, index)
         start = at + FRAME_HEAD_SIZE
         if data is None:
             body = self._file.read(length + DIGEST_SIZE)
@@ -564,18 +667,13 @@ class LogReader:
         else:  # one copy of the payload, not two
             payload, stored = data[start : start + length], data[start + length : start + length + DIGEST_SIZE]
         if len(payload) + len(stored) < length + DIGEST_SIZE:
-            raise self._after_close(self._truncated("file ends inside a frame", at))
+            raise self._frame_error(TORN_BODY, at)
         link = xxh3_128(self._link)
         link.update(head)
         link.update(payload)
         digest = link.digest()
         if digest != stored:
-            raise CorruptLogError(
-                self._name,
-                "chain digest mismatch (frame content edited, swapped or damaged)",
-                frame=self._index,
-                offset=at,
-            )
+            raise self._frame_error(BAD_DIGEST, at)
         self._link = digest
         if self.links is not None:
             self.links.add(digest)
@@ -583,7 +681,7 @@ class LogReader:
         self._index += 1
         return kind, payload, at
 
-    def _decode(self, decoder: msgspec.msgpack.Decoder[Any], payload: bytes, index: int, at: int) -> Any:
+    def _decode(self, decoder: msgspec.msgpack.Decoder[Any], payload: bytes | memoryview, index: int, at: int) -> Any:
         try:
             return decoder.decode(payload)
         except msgspec.DecodeError as exc:
@@ -599,6 +697,12 @@ class LogReader:
     def raw_frames(self) -> Iterator[tuple[int, int, bytes]]:
         """Verified (index, offset, payload) of each batch frame of the game as it stands, undecoded; reads the
         judge and signature frames and the closing record on the way, to the end of the file."""
+        return typing.cast(Iterator[tuple[int, int, bytes]], self._frames(views=False))  # copies: bytes
+
+    def _frames(self, *, views: bool) -> Iterator[tuple[int, int, bytes | memoryview]]:
+        """``raw_frames``, its payloads views of the log's bytes where ``views`` allows (a log in memory, on the C
+        frame layer): ``batches`` decodes them in place."""
+        self._views = views
         plan = self._plan
         while True:
             link = self._link
@@ -632,7 +736,7 @@ class LogReader:
                         )
                     yield index, at, payload
                 elif self.keep_abandoned:
-                    self.abandoned[index] = (at, payload)
+                    self.abandoned[index] = (at, bytes(payload))
                 continue
             elif kind == KIND_CLOSE:
                 record = self._decode(_close_decoder, payload, index, at)
@@ -668,7 +772,7 @@ class LogReader:
         """Verify every remaining frame, without decoding batches; return the byte offset where the last complete
         frame ends. A log without a closing record (a game in progress, or backed up) is read to its end too."""
         try:
-            for _ in self.raw_frames():
+            for _ in self._frames(views=True):  # nothing kept: no copies
                 pass
         except TruncatedLogError as exc:
             if exc.reason.startswith("log is truncated: no closing record"):
@@ -679,8 +783,12 @@ class LogReader:
     def batches(self) -> Iterator[Batch]:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
-        for index, at, payload in self.raw_frames():
-            events, decisions = self._decode(decoder, payload, index, at)
+        decode = decoder.decode
+        for index, at, payload in self._frames(views=True):
+            try:
+                events, decisions = decode(payload)
+            except msgspec.DecodeError:
+                events, decisions = self._decode(decoder, payload, index, at)  # raises, naming the frame and field
             self.end_events += self.check.typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]

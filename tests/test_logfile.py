@@ -1,4 +1,5 @@
-"""The log file codec: round trips, torn tails, corruption located, versions refused clearly."""
+"""The log file codec: round trips, torn tails, corruption located, versions refused clearly; every test twice,
+on the C frame layer (where it is built) and on the Python reference (``ANNALS_PURE_PYTHON``)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,23 @@ from annals.schemas.errors import CorruptLogError, LogError, NotALogError, Trunc
 from annals.schemas.header import LogClose, LogHeader, game_id_of
 from annals.schemas.logfile import DIGEST_SIZE, FORMAT_VERSION, FRAME_HEAD_SIZE, MAGIC, LogReader, LogWriter, read_log
 from annals.schemas.records import Decision
+from annals.schemas.validate import PURE_PYTHON_VARIABLE
 from tests.helpers import toy_header, toy_log
 from tests.strategies import headers, toy_events
 from tests.toyrules.toy_schema import FirstPlayerChosen, GameOver, PileShuffled, Take, Took, TurnBegan
 
 _PREAMBLE = len(MAGIC) + 2
+
+
+@pytest.fixture(autouse=True, params=["c", "python"])
+def frame_layer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test on both frame layers: the C one (its reader and writer; where it is not built, the reference
+    runs twice) and the Python reference."""
+    if request.param == "python":
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    else:
+        monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    return str(request.param)
 
 
 def frame_offsets(path: Path) -> list[tuple[int, int]]:
