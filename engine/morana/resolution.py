@@ -291,7 +291,7 @@ def resolve_invocations(s: MoranaState, emit: Emit) -> None:
     step = "dusk.invocation"
     first, reason = order(s)
     emit(ev.InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
-    items = tuple([(p, warden_instance(p), 0, "invocation")] if p in s.invoking else [] for p in (0, 1))
+    items: list[list[Item]] = [[(p, warden_instance(p), 0, "invocation")] if p in s.invoking else [] for p in (0, 1)]
     _resolve(s, emit, step, first, (items[0], items[1]))
 
 
