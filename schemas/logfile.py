@@ -171,7 +171,16 @@ class LogWriter:
         # Unbuffered: our own whole-frame groups are the only buffering, so no write ever holds half a frame.
         # An existing file is never replaced (``FileExistsError``) unless ``overwrite`` says so: simulations, whose
         # file names are their game ids, write the same bytes again.
-        self._file: IO[bytes] = open(self.path, "wb" if overwrite else "xb", buffering=0)  # noqa: SIM115
+        # ``overwrite`` writes over the old bytes in place and cuts the file to its new length at the end (``finish``,
+        # ``abandon``): truncating at open makes ext4 flush the file at close (its guard for files replaced by
+        # truncation), 100 us a log against 15 us in place, a sixth of a MORANA bot game. A simulation rewrites
+        # the same bytes (its logs are named by game id), so even a crash midway leaves the old log whole.
+        self._cut = overwrite
+        if overwrite:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            self._file: IO[bytes] = open(fd, "wb", buffering=0)  # noqa: SIM115 - no O_TRUNC for an fd
+        else:
+            self._file = open(self.path, "xb", buffering=0)  # noqa: SIM115
         self._pending = bytearray(_PREAMBLE.pack(MAGIC, FORMAT_VERSION))
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
@@ -208,6 +217,7 @@ class LogWriter:
         writer = cls.__new__(cls)
         writer.path = Path(path)
         writer._durable = False
+        writer._cut = False
         writer._group_bytes = group_bytes
         writer._file = open(writer.path, "r+b", buffering=0)  # noqa: SIM115 - closed by close()
         writer._file.seek(end)
@@ -306,6 +316,8 @@ class LogWriter:
     def finish(self) -> None:
         """Write what is waiting and close the file (after appended judge or signature frames)."""
         self.flush()
+        if self._cut:
+            self._file.truncate(self._flushed)  # an overwritten log longer than this one: its tail goes
         if self._durable:
             os.fsync(self._file.fileno())
         self._file.close()
@@ -322,6 +334,9 @@ class LogWriter:
         except OSError:
             pass  # the error that stopped the game says what went wrong; here only what is kept matters
         finally:
+            if self._cut:  # what an overwritten log held past this game's bytes is not this game
+                with contextlib.suppress(OSError):
+                    self._file.truncate(self._flushed)
             with contextlib.suppress(OSError):
                 self._file.close()
         if self._flushed >= self._header_end:

@@ -13,7 +13,6 @@ defeated before its effects resolve loses them: this is how Clash 2 in [MOR-39] 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Final
 
 from annals.engine.morana.keywords import ward_after
@@ -28,6 +27,7 @@ Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "re
 Plan = list[tuple[Effect, list[int]]]
 
 SWIFT: Final = "swift"
+_SITE_STEPS: Final = ("", "dusk.site1", "dusk.site2", "dusk.site3")  # a Site's step name, by its number
 
 
 def definition(s: MoranaState, card: int) -> Card:
@@ -232,18 +232,23 @@ def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> Non
         emit(ev.InvocationFired(s.n, s.turn, step, player, card))
 
 
-def _items(s: MoranaState, player: int, site: int, swift: bool) -> list[Item]:
-    out: list[Item] = []
+def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Item]]:
+    """``player``'s Swift items at ``site``, then the rest, each in arrival order. Taken once as the Site begins:
+    nothing in Dusk puts a card on a Site, reveals one or makes one Reborn, so an item that has since lost its card,
+    its reveal or its Power is what ``_live`` drops, exactly as if it were taken just before it could act."""
+    swift: list[Item] = []
+    rest: list[Item] = []
+    revealed, reborning = s.revealed, s.reborning
     for card in s.sites[player][site - 1]:
         d = definition(s, card)
-        if (SWIFT in d.keywords) != swift:
-            continue
-        if card in s.revealed:
-            kind = "charm" if d.kind == "charm" else "reborn" if card in s.reborning else "omen"
+        keywords = d.keywords
+        out = swift if SWIFT in keywords else rest
+        if card in revealed:
+            kind = "charm" if d.kind == "charm" else "reborn" if card in reborning else "omen"
             out.append((player, card, site, kind))
-        if "clash" in d.keywords:
+        if "clash" in keywords:
             out.append((player, card, site, "clash"))
-    return out
+    return swift, rest
 
 
 def _live(s: MoranaState, item: Item) -> bool:
@@ -268,13 +273,14 @@ def defeats(s: MoranaState, emit: Emit, step: str) -> None:
                 emit(ev.Defeated(s.n, s.turn, step, player, card, f"site:{k + 1}"))
 
 
-def _resolve(s: MoranaState, emit: Emit, step: str, first: int, collect: Callable[[int], list[Item]]) -> None:
+def _resolve(s: MoranaState, emit: Emit, step: str, first: int, items: tuple[list[Item], list[Item]]) -> None:
+    """Each player's ``items`` (by seat) in order, the player resolving first (``order``) before the other."""
     if first == NOBODY:  # simultaneous: all targets first, then all effects, then defeats [MOR-29]
-        run_together(s, emit, step, [(item, plan(s, item)) for p in (0, 1) for item in collect(p) if _live(s, item)])
+        run_together(s, emit, step, [(item, plan(s, item)) for p in (0, 1) for item in items[p] if _live(s, item)])
         defeats(s, emit, step)
         return
     for player in (first, 1 - first):
-        for item in collect(player):
+        for item in items[player]:
             if _live(s, item):
                 run(s, emit, step, item, plan(s, item))
                 defeats(s, emit, step)
@@ -285,19 +291,13 @@ def resolve_invocations(s: MoranaState, emit: Emit) -> None:
     step = "dusk.invocation"
     first, reason = order(s)
     emit(ev.InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
-    invoking = list(s.invoking)
-    _resolve(
-        s,
-        emit,
-        step,
-        first,
-        lambda p: [(p, warden_instance(p), 0, "invocation")] if p in invoking else [],
-    )
+    items: list[list[Item]] = [[(p, warden_instance(p), 0, "invocation")] if p in s.invoking else [] for p in (0, 1)]
+    _resolve(s, emit, step, first, (items[0], items[1]))
 
 
 def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     """One Site: order measured now, Swift effects first, then the rest [MOR-16], [MOR-28], [MOR-29]."""
-    step = f"dusk.site{site}"
+    step = _SITE_STEPS[site]
     first, reason = order(s)
     emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
     site_actions(s, emit, site)
@@ -308,7 +308,9 @@ def site_actions(s: MoranaState, emit: Emit, site: int) -> None:
     nothing between the two changes)."""
     if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
         return
-    step = f"dusk.site{site}"
+    step = _SITE_STEPS[site]
     first, _ = order(s)
-    for swift in (True, False):
-        _resolve(s, emit, step, first, partial(_items, s, site=site, swift=swift))
+    swift0, rest0 = _items(s, 0, site)
+    swift1, rest1 = _items(s, 1, site)
+    _resolve(s, emit, step, first, (swift0, swift1))  # even with none: simultaneous, it still checks defeats
+    _resolve(s, emit, step, first, (rest0, rest1))
