@@ -191,7 +191,7 @@ def drive(
     seat_views = game._seat_views
     choosers = [agent.choose for agent in game.agents]
     viewed = any(view is not None for view in seat_views)
-    emit = game.emit
+    emit, decided = game.emit, game.decisions.append
     try:
         while not s.over:
             if cap and s.turn > cap:
@@ -213,15 +213,16 @@ def drive(
                     index = offered.index(choice)
                 except ValueError:
                     raise _illegal(point, choice) from None
-                game.decisions.append(Decision(game.decision_count, s.n, player, point.point, offered, index))
-                game.decision_count += 1
+                count = game.decision_count
+                decided(Decision(count, s.n, player, point.point, offered, index))
+                game.decision_count = count + 1
                 advance(s, choice, emit, rng)
             if writer is not None and (
                 (len(game.events) >= FRAME_EVENTS and (s.turn != frame_turn or len(game.events) >= MAX_FRAME_EVENTS))
                 or (live and game.decisions)
             ):
                 batch, chosen = game.take_batch()
-                emit = game.emit  # bound to the new events list
+                emit, decided = game.emit, game.decisions.append  # bound to the new lists
                 writer.write_batch(batch, chosen)
                 total_events += len(batch)
                 total_decisions += len(chosen)
