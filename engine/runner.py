@@ -185,8 +185,13 @@ def drive(
     s = game.state
     # ``Game.step`` and ``Game.answer`` written out: this loop runs once per decision and per automatic advance, and
     # the two calls it saves per decision are 4% of a random Miras 9 game's Python calls. Same order, same checks.
+    # The agents' bound ``choose`` and the views' states are looked up once, not per decision; a list of options
+    # is recorded as it is (a ruleset builds a fresh one per decision point, or offers a constant no one changes).
     pending, advance, rng = game._pending, game._advance, game.rng
-    agents, seat_views = game.agents, game._seat_views
+    seat_views = game._seat_views
+    choosers = [agent.choose for agent in game.agents]
+    viewed = any(view is not None for view in seat_views)
+    emit, decided = game.emit, game.decisions.append
     try:
         while not s.over:
             if cap and s.turn > cap:
@@ -194,26 +199,30 @@ def drive(
             point = pending(s)
             if point is None:
                 before = s.n
-                advance(s, None, game.emit, rng)
+                advance(s, None, emit, rng)
                 if s.n == before:
                     raise stalled_error(s)
             else:
                 player = point.player
-                view = seat_views[player] if seat_views else None
-                choice = agents[player].choose(view.state if view is not None else None, point)
-                offered = list(point.options)
+                view = seat_views[player] if viewed else None
+                choice = choosers[player](view.state if view is not None else None, point)
+                offered = point.options
+                if type(offered) is not list:
+                    offered = list(offered)
                 try:
                     index = offered.index(choice)
                 except ValueError:
                     raise _illegal(point, choice) from None
-                game.decisions.append(Decision(game.decision_count, s.n, player, point.point, offered, index))
-                game.decision_count += 1
-                advance(s, choice, game.emit, rng)
+                count = game.decision_count
+                decided(Decision(count, s.n, player, point.point, offered, index))
+                game.decision_count = count + 1
+                advance(s, choice, emit, rng)
             if writer is not None and (
                 (len(game.events) >= FRAME_EVENTS and (s.turn != frame_turn or len(game.events) >= MAX_FRAME_EVENTS))
                 or (live and game.decisions)
             ):
                 batch, chosen = game.take_batch()
+                emit, decided = game.emit, game.decisions.append  # bound to the new lists
                 writer.write_batch(batch, chosen)
                 total_events += len(batch)
                 total_decisions += len(chosen)

@@ -52,6 +52,10 @@ _PHASE_OPTIONS = {
 }
 
 
+# Passing a main decision: the phase that begins (``turn.main_act`` and ``turn.move_act`` written out for the pass)
+_AFTER_PASS = {"action": "attack", "attack": "move", "move": "attune"}
+
+
 class M9Ruleset:
     schema = SCHEMA
     state_type = M9State
@@ -211,6 +215,14 @@ class M9Ruleset:
             return
         ph = s.phase
         kind = type(choice)
+        if kind is ev.Pass:  # the commonest main decision: on to the next phase, or the turn ends [M9-031]
+            after = _AFTER_PASS.get(ph)
+            if after is not None:
+                emit(ev.PhaseBegan(s.n, s.turn, s.step, s.active, after))
+                return
+            if ph == "attune":
+                turn.end_turn(s, emit)
+                return
         if ph == "action":
             if not turn.main_act(s, emit, choice):
                 turn.phase(s, emit, "attack")
