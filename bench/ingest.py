@@ -20,6 +20,7 @@ simulated games.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -38,7 +39,7 @@ from annals.queries.positions.timeline import Timeline, point_queries, position_
 from annals.queries.reports.run import run_report
 from annals.schemas.header import LogClose, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter
-from bench.timing import Work, run_in_work_folder
+from bench.timing import BenchFolderError, Work, run_in_work_folder
 
 BARE_POINT_QUERY = "SELECT n, card, cards, dst, counter, holder, value FROM events WHERE game = ? AND n <= ?"
 CARD_WINRATE_CEILING = """
@@ -61,10 +62,52 @@ def _batches(path: Path) -> tuple[Any, list[tuple[list[Any], list[Any]]], LogClo
         return reader.header, frames, reader.close_record
 
 
+LOGS_MADE = "logs.json"  # written once the logs are complete: what they were made for, and their event count
+# What a run of bench.ingest or bench.reports leaves in its folder (cleared before logs are made anew).
+OUR_ENTRIES = ("real", "copies", LOGS_MADE, "bench.duckdb*", "raw-*.duckdb*")
+
+
+def _reusable_logs(folder: Path, events: int, seed_games: int) -> int | None:
+    """The event count of logs a previous run left in ``folder`` for the same ``events`` and ``seed_games``, else
+    ``None`` (after clearing what such a run left; a folder holding anything else is refused)."""
+    if not folder.exists() or not any(folder.iterdir()):
+        return None
+    try:
+        made = msgspec.json.decode((folder / LOGS_MADE).read_bytes())
+        if made["events"] == events and made["seed_games"] == seed_games and (folder / "copies").is_dir():
+            print(f"reusing the logs in {folder} ({made['total']:,} events, made by an earlier run)")
+            return int(made["total"])
+    except (OSError, msgspec.DecodeError, KeyError, TypeError):
+        pass
+    foreign = [p.name for p in folder.iterdir() if not any(p.match(pattern) for pattern in OUR_ENTRIES)]
+    if foreign:
+        raise BenchFolderError(
+            f"--dir {folder} holds files a benchmark run did not make ({', '.join(sorted(foreign)[:5])}): "
+            "give a new or empty folder, or one an earlier bench.ingest or bench.reports run used"
+        )
+    print(f"clearing {folder}: an earlier run's logs for other sizes (or unfinished) are made anew")
+    for entry in folder.iterdir():
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    return None
+
+
+def fresh_database(path: Path) -> Path:
+    """``path`` with no database there (an earlier run's, in a reused folder, is removed with its WAL)."""
+    for old in (path, path.with_name(path.name + ".wal")):
+        old.unlink(missing_ok=True)
+    return path
+
+
 def make_logs(folder: Path, events: int, seed_games: int = 24) -> int:
     """Simulate a few real games of each ruleset (``seed_games`` per deck pair), then write copies of them under
     new game ids (same frames, new header) until the logs hold at least ``events`` events; return the exact
-    count."""
+    count. Logs an earlier run made in ``folder`` for the same arguments are reused (``--dir``)."""
+    reused = _reusable_logs(folder, events, seed_games)
+    if reused is not None:
+        return reused
     real = folder / "real"
     for name, decks in SEED_DECKS.items():
         list(simulate(name, seed_games, 1, decks[:2], ["heuristic", "random"], real / name))
@@ -85,6 +128,8 @@ def make_logs(folder: Path, events: int, seed_games: int = 24) -> int:
         writer.close(close)
         total += close.events
         i += 1
+    made = {"events": events, "seed_games": seed_games, "total": total}
+    (folder / LOGS_MADE).write_bytes(msgspec.json.encode(made))
     return total
 
 
@@ -105,8 +150,7 @@ def raw_insert_seconds(db: Path, folder: Path, name: str) -> tuple[float, int]:
     con = duckdb.connect(str(db), read_only=True)
     table = con.sql(f"SELECT * FROM {name}").to_arrow_table()
     con.close()
-    target = folder / f"raw-{name}.duckdb"
-    raw = duckdb.connect(str(target))
+    raw = duckdb.connect(str(fresh_database(folder / f"raw-{name}.duckdb")))
     raw.register("rows_in", table)
     raw.execute(f"CREATE TABLE {name} AS SELECT * FROM rows_in LIMIT 0")
     start = time.perf_counter()
@@ -130,7 +174,7 @@ def run(work: Work) -> None:
     seconds, total = timed(lambda: make_logs(folder, events, work.seed_games))
     print(f"wrote logs with {total:,} events in {seconds:.1f}s")
     os.sync()  # the logs just written are flushed now, not by the kernel while ingest is being timed
-    db = folder / "bench.duckdb"
+    db = fresh_database(folder / "bench.duckdb")
 
     def checkpointed() -> Any:
         report = ingest([folder / "real", folder / "copies"], db, workers=workers)

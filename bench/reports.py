@@ -21,7 +21,7 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
-from bench.ingest import make_logs, percentiles
+from bench.ingest import fresh_database, make_logs, percentiles
 from bench.timing import Work, run_in_work_folder
 
 CEILING = """
@@ -40,7 +40,7 @@ QUICK = ["--events", "3000", "--seed-games", "1", "--workers", "1", "--samples",
 def run(work: Work) -> None:
     folder, workers = work.folder, work.workers
     total = make_logs(folder, work.events, work.seed_games)
-    db = folder / "bench.duckdb"
+    db = fresh_database(folder / "bench.duckdb")
     report = ingest([folder / "real", folder / "copies"], db, workers=workers)
     assert report.reconciled and report.events_stored == total, report
     con = open_database(db, read_only=True)
