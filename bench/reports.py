@@ -21,16 +21,10 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
-from bench.ingest import fresh_database, make_logs, percentiles
+from bench.ingest import CARD_METRICS_CEILING, fresh_database, make_logs, percentiles
 from bench.timing import Work, run_in_work_folder
 
-CEILING = """
-SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
-       count(*) FILTER (WHERE c.opening_hand), count(*) FILTER (WHERE c.drawn),
-       count(*) FILTER (WHERE c.opening_hand OR c.drawn), count(*) FILTER (WHERE c.played),
-       count(*) FILTER (WHERE c.used)
-FROM card_games c JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
-"""
+CEILING = CARD_METRICS_CEILING
 
 
 # Every stage at tiny sizes: what the test suite runs, so that a change which breaks the benchmark fails there.

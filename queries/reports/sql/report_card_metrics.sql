@@ -14,12 +14,16 @@
 -- seats' shares r, so its square is each seat's r^2 plus, where both seats hold the card, 2 r r' with the other's:
 -- card_games.other_seat (stored at ingest) says the other seat's context, and po carries it on the first seat of a
 -- game whose two seats are both selected in one split, so no pass groups the rows by game.
-WITH s AS (  -- the selected decided seats, keyed game * 2 + seat, each split and ruleset numbered
-    SELECT game * 2 + seat AS k, grp, ruleset, won::INTEGER AS w, turns,
-           dense_rank() OVER (ORDER BY grp, ruleset) AS gi,
-           ntile(5) OVER (PARTITION BY grp, ruleset ORDER BY turns, game, seat) AS lq,  -- game-length fifth
-           seat = 0 AND count(*) OVER (PARTITION BY game, grp) = 2 AS paired  -- the game's seats: one cluster
-    FROM sel_seats WHERE decided
+WITH d AS (SELECT * FROM sel_seats WHERE decided),
+splits AS (  -- each split and ruleset numbered (joined, not ranked by a window over every seat: a third faster)
+    SELECT grp, ruleset, row_number() OVER (ORDER BY grp, ruleset) AS gi FROM (SELECT DISTINCT grp, ruleset FROM d)
+),
+pairs AS (SELECT game, grp FROM d GROUP BY game, grp HAVING count(*) = 2),  -- both seats in one split: one cluster
+s AS (  -- the selected decided seats, keyed game * 2 + seat
+    SELECT game * 2 + seat AS k, grp, ruleset, won::INTEGER AS w, turns, gi,
+           ntile(5) OVER (PARTITION BY gi ORDER BY turns, game, seat) AS lq,  -- game-length fifth
+           seat = 0 AND pairs.game IS NOT NULL AS paired
+    FROM d JOIN splits USING (grp, ruleset) LEFT JOIN pairs USING (game, grp)
 ),
 c AS (
     SELECT s.gi, c.card_id, c.opening_hand::INTEGER AS oh, c.drawn::INTEGER AS gd,
