@@ -315,28 +315,27 @@ def position_from_db(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int
     return _fold_rows(rows)
 
 
-# The game numbers looked up on each read-only connection (None: a writable one, whose numbers are not kept). A
-# re-ingested or removed game changes its number, but not while a read-only connection is open: DuckDB then holds
-# the file shared, so no process, this one included, can open it for writing. The lookup was a second point query,
-# a third of position_from_db's time.
+# The game numbers of each read-only connection, every game's read in one scan at its first lookup (None: a writable
+# connection, whose numbers are not kept). A re-ingested or removed game changes its number, but not while a read-only
+# connection is open: DuckDB then holds the file shared, so no process, this one included, can open it for writing.
+# The lookup was a second point query, a third of position_from_db's time; the scan costs about as much as a few
+# dozen lookups (benchmarks ask positions of random games, a viewer many of one game).
 _NUMBERS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, dict[str, int] | None] = weakref.WeakKeyDictionary()
 
 
 def game_number(con: duckdb.DuckDBPyConnection, game_id: str) -> int | None:
-    """``games.game`` of ``game_id`` (None: not stored), kept per read-only connection (``_NUMBERS``)."""
+    """``games.game`` of ``game_id`` (None: not stored), from ``_NUMBERS`` on a read-only connection."""
     try:
         known = _NUMBERS[con]
     except KeyError:
         mode = con.execute("SELECT current_setting('access_mode')").fetchall()[0][0]
-        known = _NUMBERS[con] = {} if mode == "read_only" else None
-    if known is not None and game_id in known:
-        return known[game_id]
-    found = con.execute(sqlfiles.load("position_game"), [game_id]).fetchall()
-    if not found:
-        return None
+        known = _NUMBERS[con] = (
+            dict(con.execute(sqlfiles.load("game_numbers")).fetchall()) if mode == "read_only" else None
+        )
     if known is not None:
-        known[game_id] = found[0][0]
-    return int(found[0][0])
+        return known.get(game_id)
+    found = con.execute(sqlfiles.load("position_game"), [game_id]).fetchall()
+    return int(found[0][0]) if found else None
 
 
 _by_number = operator.itemgetter(0)
