@@ -7,8 +7,9 @@ Prints, all measured in the same run:
 * position rebuild latency from a log (snapshot seek + fold, goal < 1 ms) and from the database (the SQL
   ``position()`` macro under ``queries.positions.timeline.point_queries``: one thread, fewer optimizer passes; goal < 5
   ms), median and 99th percentile over random events of random games;
-* per-card win-rate report latency (goal < 200 ms, and within 2x of ``CARD_WINRATE_CEILING``: the same counts as one
-  bare aggregation of ``card_facts``, the report's table).
+* the card reports' latency, wall and CPU clock (goal < 200 ms, and within 2x of their ceilings, the same counts as
+  one bare aggregation of the report's table): ``card_metrics`` beside ``CARD_METRICS_CEILING`` over ``card_games``,
+  ``card_winrate`` beside ``CARD_WINRATE_CEILING`` over ``card_facts``.
 
 The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
 under new headers (new seeds, their derived game ids) until there are N events. Ingest reads, verifies, validates
@@ -20,6 +21,7 @@ simulated games.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -38,7 +40,7 @@ from annals.queries.positions.timeline import Timeline, point_queries, position_
 from annals.queries.reports.run import run_report
 from annals.schemas.header import LogClose, game_id_of
 from annals.schemas.logfile import LogReader, LogWriter
-from bench.timing import Work, run_in_work_folder
+from bench.timing import BenchFolderError, Work, run_in_work_folder
 
 BARE_POINT_QUERY = "SELECT n, card, cards, dst, counter, holder, value FROM events WHERE game = ? AND n <= ?"
 CARD_WINRATE_CEILING = """
@@ -48,6 +50,14 @@ SELECT g.ruleset, f.card_id,
        count(*) FILTER (WHERE f.played), count(*) FILTER (WHERE f.played AND g.winner = f.seat),
        count(*), count(*) FILTER (WHERE g.winner = f.seat), avg(g.turns)
 FROM card_facts f JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
+"""
+# The same counts as card_metrics' main ones, as one bare aggregation of card_games (bench.reports' ceiling too).
+CARD_METRICS_CEILING = """
+SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
+       count(*) FILTER (WHERE c.opening_hand), count(*) FILTER (WHERE c.drawn),
+       count(*) FILTER (WHERE c.opening_hand OR c.drawn), count(*) FILTER (WHERE c.played),
+       count(*) FILTER (WHERE c.used)
+FROM card_games c JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
 """
 SEED_DECKS = {"miras9": ["bastion", "tempest", "vanguard", "wayfarer"], "morana": ["clash", "glory"]}
 # Every stage at tiny sizes: what the test suite runs, so that a change which breaks the benchmark fails there.
@@ -61,10 +71,52 @@ def _batches(path: Path) -> tuple[Any, list[tuple[list[Any], list[Any]]], LogClo
         return reader.header, frames, reader.close_record
 
 
+LOGS_MADE = "logs.json"  # written once the logs are complete: what they were made for, and their event count
+# What a run of bench.ingest or bench.reports leaves in its folder (cleared before logs are made anew).
+OUR_ENTRIES = ("real", "copies", LOGS_MADE, "bench.duckdb*", "raw-*.duckdb*")
+
+
+def _reusable_logs(folder: Path, events: int, seed_games: int) -> int | None:
+    """The event count of logs a previous run left in ``folder`` for the same ``events`` and ``seed_games``, else
+    ``None`` (after clearing what such a run left; a folder holding anything else is refused)."""
+    if not folder.exists() or not any(folder.iterdir()):
+        return None
+    try:
+        made = msgspec.json.decode((folder / LOGS_MADE).read_bytes())
+        if made["events"] == events and made["seed_games"] == seed_games and (folder / "copies").is_dir():
+            print(f"reusing the logs in {folder} ({made['total']:,} events, made by an earlier run)")
+            return int(made["total"])
+    except (OSError, msgspec.DecodeError, KeyError, TypeError):
+        pass
+    foreign = [p.name for p in folder.iterdir() if not any(p.match(pattern) for pattern in OUR_ENTRIES)]
+    if foreign:
+        raise BenchFolderError(
+            f"--dir {folder} holds files a benchmark run did not make ({', '.join(sorted(foreign)[:5])}): "
+            "give a new or empty folder, or one an earlier bench.ingest or bench.reports run used"
+        )
+    print(f"clearing {folder}: an earlier run's logs for other sizes (or unfinished) are made anew")
+    for entry in folder.iterdir():
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    return None
+
+
+def fresh_database(path: Path) -> Path:
+    """``path`` with no database there (an earlier run's, in a reused folder, is removed with its WAL)."""
+    for old in (path, path.with_name(path.name + ".wal")):
+        old.unlink(missing_ok=True)
+    return path
+
+
 def make_logs(folder: Path, events: int, seed_games: int = 24) -> int:
     """Simulate a few real games of each ruleset (``seed_games`` per deck pair), then write copies of them under
     new game ids (same frames, new header) until the logs hold at least ``events`` events; return the exact
-    count."""
+    count. Logs an earlier run made in ``folder`` for the same arguments are reused (``--dir``)."""
+    reused = _reusable_logs(folder, events, seed_games)
+    if reused is not None:
+        return reused
     real = folder / "real"
     for name, decks in SEED_DECKS.items():
         list(simulate(name, seed_games, 1, decks[:2], ["heuristic", "random"], real / name))
@@ -85,6 +137,8 @@ def make_logs(folder: Path, events: int, seed_games: int = 24) -> int:
         writer.close(close)
         total += close.events
         i += 1
+    made = {"events": events, "seed_games": seed_games, "total": total}
+    (folder / LOGS_MADE).write_bytes(msgspec.json.encode(made))
     return total
 
 
@@ -100,23 +154,23 @@ def percentiles(samples: list[float]) -> str:
     return f"median {statistics.median(samples) * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms"
 
 
-def raw_insert_seconds(db: Path, folder: Path, name: str) -> tuple[float, int]:
-    """The ceiling: the same rows of table ``name``, already in Arrow, inserted into a fresh file database."""
+def raw_insert_seconds(db: Path, folder: Path, name: str) -> tuple[tuple[float, float], int]:
+    """The ceiling: the same rows of table ``name``, already in Arrow, inserted into a fresh file database; its wall
+    and CPU seconds, and the row count."""
     con = duckdb.connect(str(db), read_only=True)
     table = con.sql(f"SELECT * FROM {name}").to_arrow_table()
     con.close()
-    target = folder / f"raw-{name}.duckdb"
-    raw = duckdb.connect(str(target))
+    raw = duckdb.connect(str(fresh_database(folder / f"raw-{name}.duckdb")))
     raw.register("rows_in", table)
     raw.execute(f"CREATE TABLE {name} AS SELECT * FROM rows_in LIMIT 0")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     raw.execute("BEGIN TRANSACTION")
     raw.execute(f"INSERT INTO {name} SELECT * FROM rows_in")
     raw.execute("COMMIT")
     raw.execute("CHECKPOINT")
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     raw.close()
-    return seconds, table.num_rows
+    return (seconds, cpu), table.num_rows
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -130,7 +184,7 @@ def run(work: Work) -> None:
     seconds, total = timed(lambda: make_logs(folder, events, work.seed_games))
     print(f"wrote logs with {total:,} events in {seconds:.1f}s")
     os.sync()  # the logs just written are flushed now, not by the kernel while ingest is being timed
-    db = folder / "bench.duckdb"
+    db = fresh_database(folder / "bench.duckdb")
 
     def checkpointed() -> Any:
         report = ingest([folder / "real", folder / "copies"], db, workers=workers)
@@ -139,16 +193,19 @@ def run(work: Work) -> None:
         con.close()
         return report
 
+    cpu_start = time.process_time()  # every thread of this process: ingest's and DuckDB's
     ingest_s, report = timed(checkpointed)
+    ingest_cpu = time.process_time() - cpu_start
     assert report.reconciled and report.events_stored == total, report
     os.sync()
-    raw_s, rows = raw_insert_seconds(db, folder, "events")
-    raw_d, decisions = raw_insert_seconds(db, folder, "decisions")
+    (raw_s, raw_cpu), rows = raw_insert_seconds(db, folder, "events")
+    (raw_d, _), decisions = raw_insert_seconds(db, folder, "decisions")
     ingest_rate, raw_rate = total / ingest_s, rows / raw_s
     how = "threads over the C parser" if columnar.enabled() else "worker processes, pure Python"
     print(f"ingest: {total:,} events in {ingest_s:.1f}s = {ingest_rate:,.0f} events/s ({workers} {how})")
     print(f"raw Arrow -> DuckDB insert of the same {rows:,} event rows: {raw_s:.2f}s = {raw_rate:,.0f} rows/s")
-    print(f"ingest / raw insert: {ingest_rate / raw_rate:.1%} (goal >= 60%)")
+    print(f"ingest / raw insert: {ingest_rate / raw_rate:.1%} (goal >= 60%); on the CPU clock (all threads) "
+          f"ingest {ingest_cpu:.1f}s, raw insert {raw_cpu:.1f}s: {raw_cpu / ingest_cpu:.1%}")  # fmt: skip
     print(
         f"  (ingest also stores {decisions:,} decision rows, whose raw insert takes {raw_d:.2f}s more: against "
         f"the raw insert of every event and decision row, ingest runs at {(raw_s + raw_d) / ingest_s:.1%})"
@@ -205,18 +262,35 @@ def run(work: Work) -> None:
                   f"{percentiles(db_samples['ceiling'])}; median {statistics.median(db_samples[name]) / best:.2f}x "
                   "the ceiling (goal <= 1.2x, < 5 ms)")  # fmt: skip
 
-    report_samples, ceiling_samples = [], []
-    for _ in range(11):  # interleaved, medians: five swung 2x from one run to the next on a busy machine
-        start = time.perf_counter()
-        con.execute(CARD_WINRATE_CEILING).fetchall()
-        ceiling_samples.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        result = run_report(con, "card_winrate")
-        report_samples.append(time.perf_counter() - start)
-    ratio = statistics.median(report_samples) / statistics.median(ceiling_samples)
-    print(f"card_winrate report over {total:,} events: {percentiles(report_samples)} "
-          f"({result.frame.height} rows; goal < 200 ms); bare aggregation of card_facts (the ceiling) "
-          f"{percentiles(ceiling_samples)}; median {ratio:.2f}x the ceiling (goal <= 2x)")  # fmt: skip
+    def card_metrics() -> Any:
+        return run_report(con, "card_metrics", min_games=0)
+
+    card_metrics()  # untimed: the first read of card_games from the file
+    reports: list[tuple[str, Callable[[], Any], str, str]] = [
+        ("card_metrics", card_metrics, CARD_METRICS_CEILING, "card_games"),
+        ("card_winrate", lambda: run_report(con, "card_winrate"), CARD_WINRATE_CEILING, "card_facts"),
+    ]
+    for name, report_of, ceiling_sql, table in reports:
+        walls: dict[str, list[float]] = {"report": [], "ceiling": []}
+        cpus: dict[str, list[float]] = {"report": [], "ceiling": []}
+        for _ in range(11):  # interleaved, medians: five swung 2x from one run to the next on a busy machine
+
+            def bare(sql: str = ceiling_sql) -> Any:
+                return con.execute(sql).fetchall()
+
+            pair: list[tuple[str, Callable[[], Any]]] = [("ceiling", bare), ("report", report_of)]
+            for k, measured in pair:
+                start, cpu = time.perf_counter(), time.process_time()
+                measured()
+                walls[k].append(time.perf_counter() - start)
+                cpus[k].append(time.process_time() - cpu)
+        ratio = statistics.median(walls["report"]) / statistics.median(walls["ceiling"])
+        cpu_ratio = statistics.median(cpus["report"]) / statistics.median(cpus["ceiling"])
+        print(f"{name} report over {total:,} events: {percentiles(walls['report'])} (goal < 200 ms); bare "
+              f"aggregation of {table} (the ceiling) {percentiles(walls['ceiling'])}; median {ratio:.2f}x the "
+              f"ceiling (goal <= 2x); CPU medians {statistics.median(cpus['report']) * 1e3:.1f} ms / "
+              f"{statistics.median(cpus['ceiling']) * 1e3:.1f} ms = {cpu_ratio:.2f}x, load "
+              f"{os.getloadavg()[0]:.1f}")  # fmt: skip
     con.close()
 
 

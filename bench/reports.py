@@ -21,16 +21,10 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
-from bench.ingest import make_logs, percentiles
+from bench.ingest import CARD_METRICS_CEILING, fresh_database, make_logs, percentiles
 from bench.timing import Work, run_in_work_folder
 
-CEILING = """
-SELECT g.ruleset, c.card_id, count(*), count(*) FILTER (WHERE g.winner = c.seat),
-       count(*) FILTER (WHERE c.opening_hand), count(*) FILTER (WHERE c.drawn),
-       count(*) FILTER (WHERE c.opening_hand OR c.drawn), count(*) FILTER (WHERE c.played),
-       count(*) FILTER (WHERE c.used)
-FROM card_games c JOIN games g USING (game) WHERE g.winner >= 0 GROUP BY ALL
-"""
+CEILING = CARD_METRICS_CEILING
 
 
 # Every stage at tiny sizes: what the test suite runs, so that a change which breaks the benchmark fails there.
@@ -40,7 +34,7 @@ QUICK = ["--events", "3000", "--seed-games", "1", "--workers", "1", "--samples",
 def run(work: Work) -> None:
     folder, workers = work.folder, work.workers
     total = make_logs(folder, work.events, work.seed_games)
-    db = folder / "bench.duckdb"
+    db = fresh_database(folder / "bench.duckdb")
     report = ingest([folder / "real", folder / "copies"], db, workers=workers)
     assert report.reconciled and report.events_stored == total, report
     con = open_database(db, read_only=True)

@@ -46,6 +46,10 @@ def best_of_each(
     return best
 
 
+class BenchFolderError(Exception):
+    """``--dir`` names a folder holding files that no benchmark run made: it is neither reused nor cleared."""
+
+
 class Work(NamedTuple):
     """A benchmark over generated logs: its work folder, how many events, ingest workers, how many real games per
     ruleset and deck pair the logs are copied from, and how many timed samples of each latency."""
@@ -71,6 +75,8 @@ def run_in_work_folder(doc: str | None, run: Callable[[Work], object], argv: Seq
     folder.mkdir(parents=True, exist_ok=True)
     try:
         run(Work(folder, args.events, args.workers, args.seed_games, args.samples))
+    except BenchFolderError as e:
+        parser.error(str(e))
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -131,13 +131,14 @@ def comment_everything(con: duckdb.DuckDBPyConnection) -> None:
 
 
 ANALYTICS_TABLES = ("game_dates", "card_games", "option_kinds")
+CARD_GAMES_ADDED = ("placed_at_setup", "other_seat")  # columns card_games gained: a table without one is derived again
 
 
 def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
     """The additive tables of ``analytics.sql``; a database made before them is backfilled from what it holds."""
     missing = set(ANALYTICS_TABLES) - set(_table_names(con))
-    if "card_games" not in missing and not _has_column(con, "card_games", "placed_at_setup"):
-        con.execute("DROP TABLE card_games")  # made before the starting Site was told apart: derived again
+    if "card_games" not in missing and not all(_has_column(con, "card_games", c) for c in CARD_GAMES_ADDED):
+        con.execute("DROP TABLE card_games")  # made before the starting Site or the other seat: derived again
         missing.add("card_games")
     con.execute(ddl("analytics"))
     if not missing:

@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS card_games (  -- derived at ingest (ingest/sql/card_g
     first_played_turn INTEGER,
     used BOOLEAN NOT NULL,               -- a copy's own ability or effect happened (see card_games.sql)
     first_used_turn INTEGER,
-    placed_at_setup BOOLEAN NOT NULL     -- a copy was put into play at set-up from the deck, never in hand [M9-020]
+    placed_at_setup BOOLEAN NOT NULL,    -- a copy was put into play at set-up from the deck, never in hand [M9-020]
+    other_seat TINYINT NOT NULL          -- the other seat's context for this card id in this game: 0 not in its main
+                                         -- deck, 1 in hand (GIH), 2 never in hand nor placed at set-up, 3 placed only
 );
 
 CREATE OR REPLACE TABLE option_kinds (    -- the decision option types of every ruleset this annals knows, by tag

@@ -111,6 +111,7 @@ COMMENT ON COLUMN card_games.first_played_turn IS 'First turn a copy was played 
 COMMENT ON COLUMN card_games.used IS 'A copy''s own ability or effect happened (Miras 9 AbilityActivated, TriggerFired, StackPushed, Manifested, Pressured; MORANA OmenFired, RebornFired, CharmFired, ClashFired)';
 COMMENT ON COLUMN card_games.first_used_turn IS 'First turn a copy was used (NULL: never)';
 COMMENT ON COLUMN card_games.placed_at_setup IS 'A copy went from the deck into play at set-up without being in hand: Miras 9''s starting Site [M9-020]; in neither GIH nor GNS unless another copy was in hand';
+COMMENT ON COLUMN card_games.other_seat IS 'The other seat''s context for this card id in this game: 0 not in its main deck, 1 in hand (opening or drawn), 2 never in hand nor placed at set-up, 3 placed at set-up only (card_metrics pairs a game''s two seats with it)';
 
 COMMENT ON TABLE game_dates IS 'When each game''s log was written (logs carry no wall clock): --since/--until, export months';
 COMMENT ON COLUMN game_dates.game IS 'games.game';

@@ -25,6 +25,7 @@ from __future__ import annotations
 import operator
 import os
 import typing
+import weakref
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -301,17 +302,40 @@ def point_queries(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyCon
 def position_from_db(con: duckdb.DuckDBPyConnection, game_id: str, event_no: int) -> Position:
     """The ``position()`` macro's answer after event ``event_no`` (``-1``: before any event).
 
-    Read as two point queries (the game's number, then its rows up to the event: ``sql/position_*.sql``), sorted by
-    event number here and folded by ``_fold_rows``, the macro's definition in Python (``convention_fold`` over the
-    rows as tuples; tests hold the two equal on every event of real games): the macro's aggregates cost about ten
-    times the point query of the same rows, this about 1.5 times.
+    Read as a point query of its rows up to the event (``sql/position_rows.sql``, by the game's number:
+    ``game_number``), sorted by event number here and folded by ``_fold_rows``, the macro's definition in Python
+    (``convention_fold`` over the rows as tuples; tests hold the two equal on every event of real games): the
+    macro's aggregates cost about ten times the point query of the same rows.
     """
-    found = con.execute(sqlfiles.load("position_game"), [game_id]).fetchall()
-    if not found:
+    game = game_number(con, game_id)
+    if game is None:
         return Position({}, {})
-    rows = con.execute(sqlfiles.load("position_rows"), [found[0][0], event_no]).fetchall()
+    rows = con.execute(sqlfiles.load("position_rows"), [game, event_no]).fetchall()
     rows.sort(key=_by_number)
     return _fold_rows(rows)
+
+
+# The game numbers of each read-only connection, every game's read in one scan at its first lookup (None: a writable
+# connection, whose numbers are not kept). A re-ingested or removed game changes its number, but not while a read-only
+# connection is open: DuckDB then holds the file shared, so no process, this one included, can open it for writing.
+# The lookup was a second point query, a third of position_from_db's time; the scan costs about as much as a few
+# dozen lookups (benchmarks ask positions of random games, a viewer many of one game).
+_NUMBERS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, dict[str, int] | None] = weakref.WeakKeyDictionary()
+
+
+def game_number(con: duckdb.DuckDBPyConnection, game_id: str) -> int | None:
+    """``games.game`` of ``game_id`` (None: not stored), from ``_NUMBERS`` on a read-only connection."""
+    try:
+        known = _NUMBERS[con]
+    except KeyError:
+        mode = con.execute("SELECT current_setting('access_mode')").fetchall()[0][0]
+        known = _NUMBERS[con] = (
+            dict(con.execute(sqlfiles.load("game_numbers")).fetchall()) if mode == "read_only" else None
+        )
+    if known is not None:
+        return known.get(game_id)
+    found = con.execute(sqlfiles.load("position_game"), [game_id]).fetchall()
+    return int(found[0][0]) if found else None
 
 
 _by_number = operator.itemgetter(0)

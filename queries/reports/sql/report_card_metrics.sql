@@ -10,31 +10,28 @@
 -- difference, squared and summed, scaled by G / (G - 1) over the G games holding the card (iwd_games).
 -- In two steps, for speed (bench/reports.py): the seat-game rows are first counted per split, card and combination
 -- of the flags (a few dozen rows per card), joined on one integer key and grouped by small values; every metric is
--- then a sum over those few rows (x is 1 where the flag holds, else 0).
-WITH s AS (  -- the selected decided seats, keyed game * 2 + seat, each split and ruleset numbered
-    SELECT game * 2 + seat AS k, grp, ruleset, won::INTEGER AS w, turns,
-           dense_rank() OVER (ORDER BY grp, ruleset) AS gi,
-           ntile(5) OVER (PARTITION BY grp, ruleset ORDER BY turns, game, seat) AS lq  -- game-length fifth
-    FROM sel_seats WHERE decided
+-- then a sum over those few rows (x is 1 where the flag holds, else 0). A game's share of the IWD is the sum of its
+-- seats' shares r, so its square is each seat's r^2 plus, where both seats hold the card, 2 r r' with the other's:
+-- card_games.other_seat (stored at ingest) says the other seat's context, and po carries it on the first seat of a
+-- game whose two seats are both selected in one split, so no pass groups the rows by game.
+WITH d AS (SELECT * FROM sel_seats WHERE decided),
+splits AS (  -- each split and ruleset numbered (joined, not ranked by a window over every seat: a third faster)
+    SELECT grp, ruleset, row_number() OVER (ORDER BY grp, ruleset) AS gi FROM (SELECT DISTINCT grp, ruleset FROM d)
+),
+pairs AS (SELECT game, grp FROM d GROUP BY game, grp HAVING count(*) = 2),  -- both seats in one split: one cluster
+s AS (  -- the selected decided seats, keyed game * 2 + seat
+    SELECT game * 2 + seat AS k, grp, ruleset, won::INTEGER AS w, turns, gi,
+           ntile(5) OVER (PARTITION BY gi ORDER BY turns, game, seat) AS lq,  -- game-length fifth
+           seat = 0 AND pairs.game IS NOT NULL AS paired
+    FROM d JOIN splits USING (grp, ruleset) LEFT JOIN pairs USING (game, grp)
 ),
 c AS (
     SELECT s.gi, c.card_id, c.opening_hand::INTEGER AS oh, c.drawn::INTEGER AS gd,
            (c.opening_hand OR c.drawn)::INTEGER AS gih, c.played::INTEGER AS pl, c.used::INTEGER AS us, s.w,
            (c.placed_at_setup AND NOT (c.opening_hand OR c.drawn))::INTEGER AS su,
-           s.lq, count(*) AS n, sum(s.turns) AS turns
+           s.lq, CASE WHEN s.paired THEN c.other_seat ELSE 0 END AS po, count(*) AS n, sum(s.turns) AS turns
     FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
     GROUP BY ALL
-),
-per_game AS (  -- each game's GIH and GNS seats for a card, and their wins: the clusters of IWD's interval
-    SELECT s.gi, c.card_id, c.game,
-           sum((c.opening_hand OR c.drawn)::INTEGER) AS a, sum((c.opening_hand OR c.drawn)::INTEGER * s.w) AS aw,
-           sum((NOT (c.opening_hand OR c.drawn OR c.placed_at_setup))::INTEGER) AS b,
-           sum((NOT (c.opening_hand OR c.drawn OR c.placed_at_setup))::INTEGER * s.w) AS bw
-    FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
-    GROUP BY ALL
-),
-shapes AS (  -- the games counted by shape (a game has two seats: a few dozen shapes a card)
-    SELECT gi, card_id, a, aw, b, bw, count(*) AS k FROM per_game GROUP BY ALL
 ),
 strata AS (  -- GIH and GNS per game-length fifth, for the length-matched IWD
     SELECT gi, card_id, lq, sum(n * gih) AS gn, sum(n * gih * w) AS gw,
@@ -65,14 +62,26 @@ m AS (
            round(sum(turns * pl) / nullif(sum(n * pl), 0), 2) AS played_mean_turns
     FROM c GROUP BY ALL
 ),
-se AS (  -- sqrt(G / (G - 1) * sum over games of (game's GIH residual / GIH n - its GNS residual / GNS n)^2)
-    SELECT gi, card_id, sum(k)::BIGINT AS iwd_games,
-           round(sqrt(sum(k) / nullif(sum(k) - 1, 0) * sum(k * power(
-               (aw - a * m.gih_wins / m.gih_games) / m.gih_games - (bw - b * m.gns_wins / m.gns_games) / m.gns_games,
-           2))), 6) AS iwd_se
-    FROM shapes JOIN m USING (gi, card_id)
-    WHERE m.gih_games > 0 AND m.gns_games > 0 AND a + b > 0
+sq AS (  -- sqrt(G / (G - 1) * sum over games of (its seats' GIH residuals / GIH n - GNS residuals / GNS n)^2)
+    SELECT gi, card_id,
+           sum(n * (gih + gns) * (1 - (po IN (1, 2))::INTEGER))::BIGINT AS iwd_games,  -- a pair is one game
+           sum(n * (r * r + 2 * r * (
+               (po = 1)::INTEGER * (1 - w - gih_rate) / gih_games - (po = 2)::INTEGER * (1 - w - gns_rate) / gns_games
+           ))) AS squares
+    FROM (
+        SELECT *, gih * (w - gih_rate) / gih_games - gns * (w - gns_rate) / gns_games AS r
+        FROM (
+            SELECT c.gi, c.card_id, c.n, c.w, c.po, c.gih, (1 - c.gih) * (1 - c.su) AS gns, m.gih_games, m.gns_games,
+                   m.gih_wins / m.gih_games AS gih_rate, m.gns_wins / m.gns_games AS gns_rate
+            FROM c JOIN m USING (gi, card_id)
+            WHERE m.gih_games > 0 AND m.gns_games > 0
+        )
+    )
     GROUP BY ALL
+),
+se AS (
+    SELECT gi, card_id, iwd_games, round(sqrt(iwd_games / nullif(iwd_games - 1, 0) * squares), 6) AS iwd_se
+    FROM sq WHERE iwd_games > 0
 )
 SELECT g.grp, g.ruleset, m.* EXCLUDE (gi), se.iwd_se, se.iwd_games, lm.iwd_length_matched, lm.matched_gih_games
 FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM s) g USING (gi) LEFT JOIN se USING (gi, card_id)

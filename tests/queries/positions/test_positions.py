@@ -21,6 +21,7 @@ from annals.queries.positions.timeline import (
     CoordinateError,
     Timeline,
     convention_fold,
+    game_number,
     point_queries,
     position_from_db,
     position_from_macro,
@@ -60,6 +61,25 @@ def test_point_queries_change_the_settings_for_the_block_only(db: Path, logs_dir
     with pytest.raises(ZeroDivisionError), point_queries(con):
         _ = 1 // 0
     assert con.execute(settings).fetchall() == [(2, "top_n")]
+
+
+def test_game_numbers_are_kept_only_where_they_cannot_change(db: Path, logs_dir: Path, tmp_path: Path) -> None:
+    """position_from_db keeps a game's number on a read-only connection (nothing can write the file while it is
+    open) and looks it up each time on a writable one, where a game removed and ingested again changes number."""
+    gid = Timeline.from_file(collect([logs_dir / "cardtoy"])[0]).header.game_id
+    con = duckdb.connect(str(db), read_only=True)
+    expected = position_from_db(con, gid, 20)
+    assert game_number(con, gid) == con.execute("SELECT game FROM games WHERE game_id = ?", [gid]).fetchall()[0][0]
+    con.close()
+    copy = tmp_path / "copy.duckdb"
+    copy.write_bytes(db.read_bytes())
+    con = duckdb.connect(str(copy))
+    assert position_from_db(con, gid, 20) == expected
+    (old,) = con.execute("SELECT game FROM games WHERE game_id = ?", [gid]).fetchall()[0]
+    for table in ("games", "events"):  # renumbered, as a re-ingest does
+        con.execute(f"UPDATE {table} SET game = game + 100000 WHERE game = ?", [old])
+    assert game_number(con, gid) == old + 100000 and position_from_db(con, gid, 20) == expected
+    con.close()
 
 
 def test_point_queries_agree_with_the_log_fold_on_every_event(real_db: Path, real_logs: Path) -> None:

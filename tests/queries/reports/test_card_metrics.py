@@ -146,9 +146,10 @@ def test_card_metrics_split_and_filtered_match_the_logs(
             assert row["gih_mean_turns"] is None
 
 
-@pytest.mark.parametrize("made_before", ["card_games", "placed_at_setup"])
+@pytest.mark.parametrize("made_before", ["card_games", "placed_at_setup", "other_seat"])
 def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_path: Path, made_before: str) -> None:
-    """A database made before card_games existed, or before it told the starting Site apart, gets it on its next
+    """A database made before card_games existed, before it told the starting Site apart, or before it held the other
+    seat's context, gets it on its next
     writable open (``ingest.schema``), the same rows an ingest writes (one pass over the events, ``card_moves.sql``)
     [M9-049], [M9-020]."""
     from annals.ingest.schema import open_database
@@ -161,8 +162,8 @@ def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_p
         if made_before == "card_games":
             made.execute("DROP TABLE card_games")
         else:
-            made.execute("ALTER TABLE card_games DROP COLUMN placed_at_setup")
-    assert any(row[-1] for row in ingested)  # placed at set-up: the Miras 9 games have starting Sites
+            made.execute(f"ALTER TABLE card_games DROP COLUMN {made_before}")
+    assert any(row[-2] for row in ingested)  # placed at set-up: the Miras 9 games have starting Sites
     assert ingested and any(row[6] for row in ingested)  # drawn from Resource: the Miras 9 games have some
     con = open_database(old)
     try:
@@ -170,6 +171,18 @@ def test_card_games_backfilled_in_a_database_made_before_it(real_db: Path, tmp_p
         assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'card_moves'").fetchall()
     finally:
         con.close()
+
+
+def test_other_seat_is_the_other_seats_context_for_the_card(con: duckdb.DuckDBPyConnection) -> None:
+    """card_games.other_seat, recounted from the other seat's own row of the same game and card id: 0 without one,
+    1 in hand, 3 placed at set-up only, 2 neither; some games hold a card in both seats (what it is for)."""
+    rows = con.execute(
+        "SELECT game, seat, card_id, opening_hand OR drawn, placed_at_setup, other_seat FROM card_games"
+    ).fetchall()
+    context = {(g, seat, card): 1 if gih else 3 if placed else 2 for g, seat, card, gih, placed, _ in rows}
+    for g, seat, card, _, _, other in rows:
+        assert other == context.get((g, 1 - seat, card), 0), (g, seat, card)
+    assert any(other for *_, other in rows)
 
 
 def test_the_starting_site_is_in_neither_gih_nor_gns(con: duckdb.DuckDBPyConnection) -> None:
