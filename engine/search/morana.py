@@ -2,7 +2,8 @@
 
 Why it is built so (issue 32; the first version, which searched every option with a plain Slava-share cut-off,
 won 11 of 40 games against ``heuristic`` on seeds 101..140 at 200 iterations; this one 55 of 80 on seeds 101..180
-at 300 iterations (about 0.34 s of CPU a decision) and 57 of 80 at 550, its default (about 0.63 s)):
+at 300 iterations (about 0.34 s of CPU a decision) and 57 of 80 at 550, its default (about 0.62 s); 134 of 200 on
+seeds 1..200 (67%, 95% 60-73%), short of the 75% goal):
 
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have
