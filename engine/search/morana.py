@@ -1,8 +1,9 @@
 """MORANA's search bot: ISMCTS from the seat's view, the heuristic bot as its prior, opponent model and rollouts.
 
 Why it is built so (issue 32; the first version, which searched every option with a plain Slava-share cut-off,
-won 11 of 40 games against ``heuristic`` on seeds 101..140 at 200 iterations; this one 25 of 40 at 200 iterations
-(about 0.3 s of CPU a decision) and 28 of 40 at 300 (its default, about 0.45 s), still short of the 75% goal):
+won 11 of 40 games against ``heuristic`` on seeds 101..140 at 200 iterations; this one 55 of 80 on seeds 101..180
+at 300 iterations (about 0.34 s of CPU a decision) and 57 of 80 at 550, its default (about 0.62 s); 134 of 200 on
+seeds 1..200 (67%, 95% 60-73%), short of the 75% goal):
 
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have
@@ -15,31 +16,35 @@ won 11 of 40 games against ``heuristic`` on seeds 101..140 at 200 iterations; th
   is the Slava race plus what the board promises: each Site held now scores again next turn unless it is
   contested, so a lead of Sites counts for Slava still to come; the margin becomes a winning chance through a
   logistic curve.
+* Each decision samples ``WORLDS`` worlds once (``WorldPool``) and searches copies of them in turn: sampling and
+  sealing the opponent's Commit were a fifth of the time, and the budget they free buys iterations.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from annals.engine.core import DecisionPoint
 from annals.engine.forward import ForwardModel
-from annals.engine.morana.bots import HeuristicAgent
 from annals.engine.morana.state import LAST_TURN, SITES, SLAVA_TO_WIN, MoranaState
 from annals.engine.morana.turn import site_power
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, bot_choice, option_key, play_out
+from annals.engine.search.morana_policy import CloningHeuristic
 from annals.engine.search.morana_worlds import sample_world, seal_opponent_commit
+from annals.engine.statecopy import clone
 from annals.schemas.morana import Done
 
 ITERATIONS = SEARCH_ITERATIONS  # the review's default budget, named where the command line's help reads it
-PLAY_ITERATIONS = 300  # the bot's own default budget: 28/40 against heuristic, ~0.45 s of CPU a decision
+PLAY_ITERATIONS = 550  # the bot's own budget: 57/80 against heuristic (seeds 101..180), ~0.63 s CPU a decision
 ROLLOUT_TURNS = 1  # turns a rollout plays (to the end of this one) before the cut-off evaluation
 WIDTH = 4  # the heuristic's best-scored actions searched at a decision (plus Done)
 SITE_WORTH = 0.8  # Slava a Site held now is worth per turn left (up to two turns: it may be contested)
 SCALE = 2.5  # Slava of margin that makes a winning chance of about 73% (logistic)
+WORLDS = 64  # worlds sampled (and their sealed Commit taken) per decision; each iteration searches a copy of one
 
 
 def evaluate(s: MoranaState) -> tuple[float, float]:
@@ -59,6 +64,25 @@ def evaluate(s: MoranaState) -> tuple[float, float]:
     return first, 1.0 - first
 
 
+class WorldPool:
+    """A search's sampler: the first ``size`` calls each sample a world by ``sample`` (its sealed Commit taken),
+    later ones hand out a copy of one of those in turn. Sampling and sealing cost about a quarter of an iteration;
+    the rollouts still draw their own chance, so a world searched again is not the same playout."""
+
+    def __init__(self, sample: Callable[[Rng], MoranaState], size: int):
+        self.sample, self.size = sample, size
+        self.worlds: list[MoranaState] = []
+        self.drawn = 0
+
+    def __call__(self, rng: Rng) -> MoranaState:
+        if len(self.worlds) < self.size:
+            self.worlds.append(self.sample(rng))
+            return clone(self.worlds[-1])
+        world = self.worlds[self.drawn % self.size]
+        self.drawn += 1
+        return clone(world)
+
+
 class MoranaSearchAgent:
     """Information-set MCTS (``engine.search.ismcts``) over worlds sampled from the seat's view state."""
 
@@ -66,7 +90,7 @@ class MoranaSearchAgent:
         self.player = player
         self.rng = rng
         self.iterations = iterations
-        self._rollout_bots = [HeuristicAgent(0, rng.fork(0)), HeuristicAgent(1, rng.fork(1))]
+        self._rollout_bots = [CloningHeuristic(0, rng.fork(0)), CloningHeuristic(1, rng.fork(1))]
         self.last: Search | None = None  # the last decision's search (its tree, for review)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:
@@ -104,7 +128,7 @@ class MoranaSearchAgent:
         search = Search(
             ruleset,
             self.player,
-            lambda rng: self._sample(view, decks, rng),
+            WorldPool(lambda rng: self._sample(view, decks, rng), WORLDS),
             self.rollout,
             self.rng.fork(view.n),
             opponent=self._opponent,
