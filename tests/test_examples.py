@@ -34,7 +34,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 DOCS = README.parent / "docs"
 BIN = Path(sys.executable).parent  # .venv/bin: `annals` and the `python` an external player runs
 TIMEOUT = 60  # seconds for one line; most take about one (mostly start-up), the demo a few
-ANSWERS = "0\n" * 20_000  # a person at the terminal choosing the first option every time
+ANSWERS = "1\n" * 20_000  # a person at the terminal choosing the first option every time
 NOT_RUN = ("make ",)  # the checkout's targets: `make test` would run this test again
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
 

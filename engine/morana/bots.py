@@ -14,8 +14,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import msgspec
-
 from annals.engine.core import DecisionPoint
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.reducer import apply
@@ -23,6 +21,7 @@ from annals.engine.morana.resolution import definition, targets, vigil_amount, w
 from annals.engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, MoranaState
 from annals.engine.morana.turn import commit, dusk, site_power
 from annals.engine.rng import Rng
+from annals.engine.statecopy import clone
 from annals.schemas.morana import Card, Done, Effect, Invoke, Place, Rebirth
 from annals.schemas.records import instance_owner
 
@@ -131,8 +130,10 @@ class HeuristicAgent:
         return lead - _NAV_WEIGHT * len(board.nav[me])
 
     def _open_copy(self, s: MoranaState) -> MoranaState:
-        """A copy of the state without what I cannot know: the opponent's sealed cards and Invocation."""
-        board = msgspec.msgpack.decode(msgspec.msgpack.encode(s), type=MoranaState)
+        """A copy of the state without what I cannot know: the opponent's sealed cards and Invocation. Copied by
+        ``clone`` (equal field for field to a msgpack round trip, at a fraction of its cost: inside a search the
+        heuristic chooses tens of thousands of times a decision)."""
+        board = clone(s)
         foe = 1 - self.player
         hidden = [c for c in board.sealed if instance_owner(c) == foe]
         if hidden:

@@ -28,12 +28,12 @@ from typing import Any
 
 from annals.engine.core import DecisionPoint
 from annals.engine.forward import ForwardModel
+from annals.engine.morana.bots import HeuristicAgent
 from annals.engine.morana.state import LAST_TURN, SITES, SLAVA_TO_WIN, MoranaState
 from annals.engine.morana.turn import site_power
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, bot_choice, option_key, play_out
-from annals.engine.search.morana_policy import CloningHeuristic
 from annals.engine.search.morana_worlds import sample_world, seal_opponent_commit
 from annals.engine.statecopy import clone
 from annals.schemas.morana import Done
@@ -90,7 +90,7 @@ class MoranaSearchAgent:
         self.player = player
         self.rng = rng
         self.iterations = iterations
-        self._rollout_bots = [CloningHeuristic(0, rng.fork(0)), CloningHeuristic(1, rng.fork(1))]
+        self._rollout_bots = [HeuristicAgent(0, rng.fork(0)), HeuristicAgent(1, rng.fork(1))]
         self.last: Search | None = None  # the last decision's search (its tree, for review)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from tests.records.tampering import edit_frame
 runner = CliRunner()
 TOY = get_ruleset("toy")
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "toy-format1.log"
-ANSWERS = "0\n" * 200  # the first option at every question: the toy game always offers it
+ANSWERS = "1\n" * 200  # the first option at every question: the toy game always offers it
 
 
 def people_game(path: Path, seed: int | None = 7, names: tuple[str, str] = ("Ann", "Bob")) -> LogHeader:
