@@ -218,7 +218,7 @@ class M9Ruleset:
         if kind is ev.Pass:  # the commonest main decision: on to the next phase, or the turn ends [M9-031]
             after = _AFTER_PASS.get(ph)
             if after is not None:
-                emit(ev.PhaseBegan(s.n, s.turn, s.step, s.active, after))
+                turn.phase(s, emit, after)
                 return
             if ph == "attune":
                 turn.end_turn(s, emit)
