@@ -31,7 +31,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from annals.engine.simulate import simulate
-from annals.queries.export import OMNISCIENT
+from annals.queries.export import PLAYED
 from annals.schemas.archive import ArchiveWriter
 from annals.schemas.logfile import LogReader
 from bench.ingest import make_logs
@@ -97,7 +97,7 @@ def bench_lake(folder: Path, events: int, master: str, seed_games: int) -> None:
     seconds = time.perf_counter() - start
     stored = done.manifest["tables"]["events"]["rows"]
     raw = 0.0
-    for table in OMNISCIENT:
+    for table in PLAYED:
         rows = ds.dataset(folder / "lake" / table, format="parquet", partitioning="hive").to_table()
         begin = time.perf_counter()
         pq.write_table(rows, folder / f"raw-{table}.parquet")

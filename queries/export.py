@@ -9,8 +9,8 @@ columns (partition columns excluded): order-free, so DuckDB, polars and pyarrow 
 ``view="spectator"`` exports only what a spectator may see: games and players (deck names, no lists), and each
 event as the ruleset's own ``redact(event, -1)`` gives it (``public_events``: kind and fields as JSON), read
 from the game's log file (or, when it is gone, the log rebuilt from the database: ``queries.positions.gamelog``, the
-games' ids listed in the manifest's ``rebuilt_from_database``); no deck lists, decisions or card facts (they reveal
-hands).
+games' ids listed in the manifest's ``rebuilt_from_database``); no deck lists, decisions, card facts or decision
+reviews (they reveal hands).
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ from annals.queries.reports.dictionary import dictionary
 from annals.schemas.errors import AnnalsError, UnknownNameError
 
 VIEWS = EXPORT_VIEWS
-OMNISCIENT = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
+# The tables every game has rows in; and the omniscient view's, with the decision reviews ingest loaded
+# (``ingest.reviews``: only games someone reviewed have rows). A seat's chances are estimated from its own hand, so
+# the spectator view leaves the reviews out, as the viewer's spectator page does.
+PLAYED = ("games", "players", "deck_cards", "events", "decisions", "card_games", "card_facts")
+REVIEWS = ("decision_reviews",)
+OMNISCIENT = (*PLAYED, *REVIEWS)
 # The tournament tables an event folder fills (``ingest.events``), and the judge's records (``interventions``: the
 # logs' judge frames, named by game id, and the events' match overrides): small, so one file each, not partitioned,
 # and in the omniscient view only (seeds, deck lists; a judge's note may say what a hand held).

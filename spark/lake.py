@@ -11,6 +11,8 @@ ones before, a quarantined game taking no number: ``build_lake``), and a game id
 as the driver's plan says (``spark.lake_claims``), so a lake of archives numbers and keeps games as one local
 ingest of them does. The judge's records of an archive's games are one file, ``interventions/NAME_0.parquet``.
 A lake of the spectator view (``view="spectator"``) holds that view's tables instead.
+Decision reviews are saved beside loose logs, never in an archive, so a lake's ``decision_reviews`` is listed in its
+manifest with no rows and no files, as a local export of unreviewed games lists it.
 
 Appending is idempotent: each exported archive leaves a marker ``_shards/NAME.json`` (its games, counts, the
 digest of its index), written last; an archive with a marker is skipped, an archive of that name with other
@@ -44,6 +46,7 @@ from annals.queries.export import (
     EVENT_TABLES,
     OMNISCIENT,
     PARTITION,
+    REVIEWS,
     SPECTATOR,
     VIEWS,
     _public_events,
@@ -175,6 +178,9 @@ def write_tables(
     if view == "spectator":
         con.register("public_events", _public_events(con))
     for table in view_tables(view):
+        if table in REVIEWS:  # saved beside loose logs, never in an archive: no rows, no files
+            tables[table] = {"rows": 0, "sums": {}}  # its columns' zero sums are the manifest's (``_summed``)
+            continue
         json_columns = {c for c, t in types.get(table, ()) if t == "JSON"}
         rows, names = None, PARTITION
         if view == "omniscient":

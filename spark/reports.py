@@ -24,7 +24,7 @@ import sqlglot
 from sqlglot import exp
 
 from annals.ingest.schema import option_kind_rows
-from annals.queries.export import EVENT_TABLES, OMNISCIENT
+from annals.queries.export import EVENT_TABLES, OMNISCIENT, REVIEWS
 from annals.queries.reports import sqlfiles
 from annals.queries.reports.filters import Filters, NotApplicableError
 from annals.queries.reports.run import (
@@ -148,8 +148,8 @@ def open_lake(spark: SparkSession, lake: str) -> None:
     ``ingest.schema`` makes it)."""
     reader = spark.read.option("recursiveFileLookup", "false")
     for table in (*OMNISCIENT, *EVENT_TABLES):
-        if table in EVENT_TABLES and not _exists(spark, f"{lake.rstrip('/')}/{table}"):
-            spark.catalog.dropTempView(table)  # a lake written before it held them: the event reports say so
+        if table in (*EVENT_TABLES, *REVIEWS) and not _exists(spark, f"{lake.rstrip('/')}/{table}"):
+            spark.catalog.dropTempView(table)  # none held (an older lake; reviews: none in archives): reports say so
             continue
         try:
             frame = reader.parquet(f"{lake.rstrip('/')}/{table}")
@@ -178,9 +178,10 @@ def report_on_spark(
     refuse_inapplicable(name, spec, f, min_games)
     if "://" not in lake:  # a local path: the JVM's working folder need not be this one (a session started before)
         lake = os.path.abspath(lake)
-    if spec.reviews:  # before a session starts: no lake holds them
+    if spec.reviews:  # before a session starts: reviews are saved beside loose logs, and a lake is built of archives
         raise NotInLakeError(
-            f"report {name!r} reads decision_reviews, which lakes do not hold yet: run it on the database (--db)"
+            f"report {name!r} reads decision_reviews, which a lake holds none of (reviews are saved beside loose logs, "
+            "a lake is built from archives): ingest the reviewed logs and run it on the database (--db)"
         )
     spark = session(master)
     open_lake(spark, lake)

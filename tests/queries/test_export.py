@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.queries.cards import find_card
-from annals.queries.export import OMNISCIENT, digest_of
+from annals.queries.export import PLAYED, digest_of
 
 runner = CliRunner()
 
@@ -29,7 +29,7 @@ def exported(real_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("table", OMNISCIENT)
+@pytest.mark.parametrize("table", PLAYED)
 def test_three_readers_agree_with_the_database(exported: Path, real_db: Path, table: str) -> None:
     manifest = json.loads((exported / "manifest.json").read_text())["tables"][table]
     con = duckdb.connect(str(real_db), read_only=True)
@@ -50,6 +50,8 @@ def test_partitions_readme_and_refusals(exported: Path, real_db: Path) -> None:
     readme = (exported / "README.md").read_text()
     assert "### events" in readme and "first_player" in readme and "[MOR-13]" in readme
     assert "in the folder names alone (`games.ruleset` too)" in readme
+    reviews = json.loads((exported / "manifest.json").read_text())["tables"]["decision_reviews"]
+    assert reviews["rows"] == 0 and not list((exported / "decision_reviews").rglob("*.parquet"))  # listed, no files
     other = exported.parent / "other"
     other.mkdir()
     (other / "notes.txt").write_text("not an export")
@@ -61,7 +63,7 @@ def test_partitions_readme_and_refusals(exported: Path, real_db: Path) -> None:
     assert bad.exit_code == 2 and "unknown view 'god'" in bad.output
 
 
-@pytest.mark.parametrize("table", OMNISCIENT)
+@pytest.mark.parametrize("table", PLAYED)
 def test_every_table_is_keyed_ruleset_and_month_and_read_back_holds_one_ruleset(
     exported: Path, real_db: Path, table: str
 ) -> None:
@@ -178,7 +180,7 @@ def test_two_incremental_exports_equal_one_export_of_everything(real_logs: Path,
     once_manifest = json.loads((once / "manifest.json").read_text())
     assert nightly_manifest["tables"] == once_manifest["tables"]
     reader = duckdb.connect()
-    for table in OMNISCIENT:
+    for table in PLAYED:
         a, b = (
             f"SELECT * FROM read_parquet('{f / table}/**/*.parquet', hive_partitioning = true)" for f in (nightly, once)
         )

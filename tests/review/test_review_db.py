@@ -97,6 +97,29 @@ def test_the_table_holds_every_saved_review_under_its_game(reviewed: Reviewed) -
     assert _stored(reviewed.db) == _from_files(_reviews(reviewed))
 
 
+def test_the_export_carries_the_reviews_in_the_omniscient_view_only(reviewed: Reviewed, tmp_path: Path) -> None:
+    """``annals export``: the reviews as the other game tables (keyed by ruleset and month, every row naming its
+    game by id), the same rows as the files; the spectator view has none (a seat's chances are read from its hand)."""
+    for view in ("omniscient", "spectator"):
+        done = runner.invoke(app, ["export", str(tmp_path / view), "--view", view, "--db", str(reviewed.db)])
+        assert done.exit_code == 0, done.output
+    reader = duckdb.connect()
+    rows = reader.sql(
+        f"SELECT game_id, true, seat, decision, turn, point, chance_before, chance_made, chance_best, loss, verdict, "
+        f"made, best, iterations, ruleset, month FROM read_parquet('{tmp_path / 'omniscient'}/decision_reviews/**/"
+        "*.parquet', hive_partitioning = true)"
+    ).fetchall()
+    assert sorted(r[:-2] for r in rows) == _from_files(_reviews(reviewed))
+    assert {r[-2] for r in rows} == {"morana"}
+    manifest = msgspec.json.decode((tmp_path / "omniscient" / "manifest.json").read_bytes())
+    assert manifest["tables"]["decision_reviews"]["rows"] == len(rows) > 0
+    assert "### decision_reviews" in (tmp_path / "omniscient" / "README.md").read_text()  # in the data dictionary
+    assert not (tmp_path / "spectator" / "decision_reviews").exists()
+    assert (
+        "decision_reviews" not in msgspec.json.decode((tmp_path / "spectator" / "manifest.json").read_bytes())["tables"]
+    )
+
+
 def _accuracy_recount(pairs: list[tuple[GameLog, ReviewFile]]) -> dict[str, tuple[Any, ...]]:
     """deck -> (seat-games, decisions, accuracy, mean loss, best, good, inaccuracies, mistakes, blunders, wrong),
     from the review files and the logs' deck lists."""

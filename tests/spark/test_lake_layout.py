@@ -16,7 +16,7 @@ import pytest
 from annals.engine.simulate import simulate
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.export import OMNISCIENT, export
+from annals.queries.export import PLAYED, export
 from annals.spark import lake as lake_module
 from annals.spark.lake import LakeExport, build_lake, view_tables
 from annals.spark.lake_layout import LakeLayoutError
@@ -105,7 +105,7 @@ def test_every_game_level_row_of_the_lake_names_its_game(shards: list[Path], loc
     try:
         games = dict(con.sql(f"SELECT game, game_id FROM ({_rows(con, lake, 'games')})").fetchall())
         assert len(games) == len(local.rulesets)
-        for table in OMNISCIENT:
+        for table in PLAYED:
             if table == "games":
                 assert con.sql(f"SELECT count(played_at) FROM ({_rows(con, lake, table)})").fetchall()[0][0] == 6
                 continue

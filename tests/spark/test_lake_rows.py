@@ -24,7 +24,7 @@ from annals.ingest.events import ingest_events
 from annals.ingest.loader import IngestReport, ingest
 from annals.ingest.schema import open_database
 from annals.ingest.tables import Types, ingest_tables, staged
-from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
+from annals.queries.export import EVENT_TABLES, PLAYED, export
 from annals.schemas.archive import ArchiveWriter, archive_digest, read_archive, read_index
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import read_log
@@ -72,7 +72,7 @@ def test_the_lake_written_from_arrow_equals_the_local_export(archives: list[Path
     assert manifest_of(done)["tables"] == per_archive  # rows, integer sums and digests of every table
     con = duckdb.connect()
     try:
-        for table in OMNISCIENT:
+        for table in PLAYED:
             ours, theirs = (
                 sorted((lake / table).rglob("*.parquet")),
                 sorted((tmp_path / "export" / table).rglob("*.parquet")),
@@ -180,7 +180,7 @@ def test_a_quarantined_game_leaves_no_gap_in_the_lake_numbering(
     assert again.renumbered == [p.name for p in damaged_first[1:]]
     assert _numbers(stopped) == local
     assert again.manifest["tables"] == done.manifest["tables"]
-    for table in OMNISCIENT:  # the moved files: the local export's rows and types
+    for table in PLAYED:  # the moved files: the local export's rows and types
         _same_rows(stopped, tmp_path / "export", table)
 
     for marker in (stopped / "_shards").iterdir():  # markers as written before plans: no damage named
@@ -298,7 +298,7 @@ def test_a_game_id_in_two_archives_is_kept_as_one_local_ingest_keeps_it(shared_i
     assert [(shards[p.name]["first_game"], shards[p.name]["numbers"], shards[p.name]["games"]) for p in shared_ids] == [
         (1, 3, 2), (4, 1, 1), (5, 0, 0)
     ]  # fmt: skip
-    for table in (*OMNISCIENT, "interventions"):
+    for table in (*PLAYED, "interventions"):
         _same_rows(lake, tmp_path / "local-0.export", table)
 
     appended = tmp_path / "appended"

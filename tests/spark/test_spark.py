@@ -24,7 +24,7 @@ from annals.engine.tournament.store import EventStore
 from annals.ingest.events import ingest_events
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
-from annals.queries.export import EVENT_TABLES, OMNISCIENT, export
+from annals.queries.export import EVENT_TABLES, PLAYED, export
 from annals.queries.reports.filters import Filters
 from annals.queries.reports.run import REPORTS, run_report
 from annals.spark import missing
@@ -121,7 +121,7 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
     from annals.spark.session import session
 
     spark = session(MASTER)
-    for table in OMNISCIENT:  # read back by DuckDB, and by Spark: the same rows and types
+    for table in PLAYED:  # read back by DuckDB, and by Spark: the same rows and types
         expected = _lake_table(tmp_path / "export", table)
         assert_frame_equal(_lake_table(lake, table), expected)
         ours, theirs = (spark.read.parquet(str(folder / table)) for folder in (lake, tmp_path / "export"))
@@ -132,7 +132,7 @@ def test_the_lake_equals_the_local_export_and_appends_idempotently(tmp_path: Pat
     read_games = spark.read.parquet(str(lake / "games"))  # one ruleset, the database's, as Spark reads the lake
     assert read_games.columns.count("ruleset") == 1 and "ruleset_1" not in read_games.columns
     assert sorted((r.game, r.ruleset) for r in read_games.select("game", "ruleset").collect()) == rulesets
-    files = [p for table in OMNISCIENT for p in (lake / table).rglob("*.parquet")]
+    files = [p for table in PLAYED for p in (lake / table).rglob("*.parquet")]
     assert len(files) == 4 * 7  # one file per archive and table: none twice
 
 
