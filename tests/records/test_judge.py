@@ -271,7 +271,8 @@ def test_a_backed_up_miras9_log_ingests_its_kept_branch_through_the_fast_path(tm
     from annals.engine.simulate import make_header
     from annals.ingest import columnar
 
-    assert columnar.BUILT and columnar.enabled()  # as tests/ingest/test_columnar.py requires
+    if not columnar.enabled():  # ANNALS_PURE_PYTHON, or no compiler: test_columnar.py holds that CI builds it
+        pytest.skip("the C fast path is switched off or not built here")
     m9 = get_ruleset("miras9")
     header = make_header(m9, 5, ["vanguard", "bastion"], ["random", "random"], max_turns=8)
     logs = tmp_path / "logs"
