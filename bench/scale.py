@@ -35,6 +35,7 @@ from annals.queries.export import PLAYED
 from annals.schemas.archive import ArchiveWriter
 from annals.schemas.logfile import LogReader
 from bench.ingest import make_logs
+from bench.timing import BenchFolderError
 
 GAMES_PER_ARCHIVE = 1000
 # Every stage at tiny sizes, for tests; the master the Spark tests start (``local[2,2]``), so that a test run of
@@ -69,7 +70,15 @@ def bench_simulate(folder: Path, games: int, master: str) -> None:
           f"--jobs 2 time (session start {started:.1f}s not counted); archives identical: {same}")  # fmt: skip
 
 
+# What bench_lake writes beside the logs: cleared before each run, so a reused --dir keeps only the logs.
+LAKE_OUTPUTS = ("shards", "warm", "lake", "one", "raw-*.parquet")
+
+
 def make_archives(folder: Path, events: int, seed_games: int) -> int:
+    """Archives of the logs ``make_logs`` makes (or an earlier run made for the same sizes, ``--dir``)."""
+    for pattern in LAKE_OUTPUTS:
+        for old in folder.glob(pattern) if folder.is_dir() else ():
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
     total = make_logs(folder, events, seed_games)
     logs = sorted((folder / "copies").glob("*.log")) + sorted((folder / "real").rglob("*.log"))
     shards = folder / "shards"
@@ -80,8 +89,7 @@ def make_archives(folder: Path, events: int, seed_games: int) -> int:
                 data = log.read_bytes()
                 with LogReader(log) as reader:
                     archive.add(reader.header.game_id, data, data[-16:].hex())  # the chain digest ends the log
-    shutil.rmtree(folder / "copies")
-    return total
+    return total  # the logs are kept: a run with the same --dir and sizes reuses them
 
 
 def bench_lake(folder: Path, events: int, master: str, seed_games: int) -> None:
@@ -145,8 +153,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     folder = args.dir or Path(tempfile.mkdtemp(prefix="annals-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
+        shutil.rmtree(folder / "sim", ignore_errors=True)  # timed simulations write anew each run
         bench_simulate(folder / "sim", args.games, args.master)
         bench_lake(folder / "lake", args.events, args.master, args.seed_games)
+    except BenchFolderError as e:
+        parser.error(str(e))
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -4,6 +4,8 @@ mean nothing; what is checked is that each benchmark reached its last line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from annals.spark import missing
@@ -41,10 +43,17 @@ def test_quick_mode_runs_to_the_end(name: str, capsys: pytest.CaptureFixture[str
 
 @pytest.mark.slow
 @pytest.mark.skipif(missing() is not None, reason=f"Spark cannot run here: {missing()}")
-def test_quick_scale_runs_to_the_end_on_spark(capsys: pytest.CaptureFixture[str]) -> None:
-    """On the Spark tests' master, whose session a whole-suite run has started already."""
-    run("bench.scale", quick=True)
-    assert LAST_LINE["bench.scale"] in capsys.readouterr().out
+def test_quick_scale_runs_to_the_end_on_spark_and_again_in_its_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """On the Spark tests' master, whose session a whole-suite run has started already; a second run with the same
+    ``--dir`` reuses the logs the first made and replaces its archives and lakes."""
+    import bench.scale
+
+    for _ in range(2):
+        bench.scale.main([*bench.scale.QUICK, "--dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert out.count(LAST_LINE["bench.scale"]) == 2 and "reusing the logs in" in out
 
 
 def test_a_failing_benchmark_does_not_stop_the_others(capsys: pytest.CaptureFixture[str]) -> None:
