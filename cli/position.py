@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
-from annals.engine.names import VIEW_HELP, view_named
+from annals.engine.names import BOTS_HELP, VIEW_HELP, view_named
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -239,7 +239,7 @@ def continue_(
     ),
     out_path: Path | None = typer.Option(None, "--out", help="The new log (default: a new file in ANNALS_HOME/games)."),
     seed: int = typer.Option(1, "--seed", help="Seed of the continued game."),
-    bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
+    bots: str = typer.Option("random,random", "--bots", help=BOTS_HELP),
     decisions: Path | None = typer.Option(None, "--decisions", help="JSON list of option indexes to play first."),
     max_turns: int | None = typer.Option(
         None, "--max-turns", min=0, help="Stop after this many turns (0: none; default: the ruleset's bot-game cap)."

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
+from annals.engine.names import BOTS_HELP
 from annals.schemas.files import default_games
 
 
@@ -24,7 +25,7 @@ def simulate(
     decks: str | None = typer.Option(
         None, "--decks", help="Two deck names, comma-separated (default: the ruleset's pair, e.g. vanguard,bastion)."
     ),
-    bots: str = typer.Option("random,random", "--bots", help="Two bot names, comma-separated."),
+    bots: str = typer.Option("random,random", "--bots", help=BOTS_HELP),
     out_dir: Path | None = typer.Option(None, "--out", help="Folder for the log files (default: ANNALS_HOME/games)."),
     max_turns: int | None = typer.Option(
         None, "--max-turns", min=0, help="End bot games after this many turns (0: no cap; default: the ruleset's)."

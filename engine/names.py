@@ -20,3 +20,5 @@ VIEW_HELP: Final = "omniscient, player0 (or p0), player1 (or p1), spectator"
 DECISION_TIMEOUT: Final = 30.0  # seconds an external program has to answer one decision
 ROUND_MINUTES: Final = 50  # an event round's clock (``annals event round start``) unless the organiser says otherwise
 SEARCH_ITERATIONS: Final = 200  # the search bot's budget a decision (``annals review``): under a second on a core
+BOTS: Final = ("random", "heuristic", "search")  # every ruleset's bots (``Ruleset.agents``), named in --bots' help
+BOTS_HELP: Final = f"Two bot names, comma-separated, from: {', '.join(BOTS)}."

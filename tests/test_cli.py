@@ -192,3 +192,14 @@ def test_show_as_a_player_hides_what_that_player_could_not_see(tmp_path: Path) -
     assert own and not any(line.endswith("(hidden)") for line in own)
     bad = runner.invoke(app, ["show", str(path), "--view", "god"])
     assert bad.exit_code == 2 and "unknown view 'god'; choose one of: omniscient, player0" in bad.stderr
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["continue"]])
+def test_bots_help_names_the_bots_every_real_ruleset_has(command: list[str]) -> None:
+    from annals.engine.names import BOTS
+    from annals.engine.registry import get_ruleset
+
+    for ruleset in ("miras9", "morana"):
+        assert sorted(get_ruleset(ruleset).agents()) == sorted(BOTS), ruleset
+    shown = " ".join(runner.invoke(app, [*command, "--help"], terminal_width=200).output.split())
+    assert "from: random, heuristic, search" in shown
