@@ -20,7 +20,7 @@ from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
 from annals.schemas import morana as ev
 from annals.schemas.morana import Card, Effect
-from annals.schemas.records import CARDS_PER_PLAYER, Event, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, Event
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
@@ -28,6 +28,15 @@ Plan = list[tuple[Effect, list[int]]]
 
 SWIFT: Final = "swift"
 _SITE_STEPS: Final = ("", "dusk.site1", "dusk.site2", "dusk.site3")  # a Site's step name, by its number
+_SITE_ZONES: Final = ("", "site:1", "site:2", "site:3")  # a Site's zone name, by its number
+_CLASH: dict[int, Effect] = {}  # a Clash X's damage effect, by X: made once, not per Clash fired
+
+
+def _clash_effect(amount: int) -> Effect:
+    got = _CLASH.get(amount)
+    if got is None:
+        got = _CLASH[amount] = Effect("damage", amount)
+    return got
 
 
 def definition(s: MoranaState, card: int) -> Card:
@@ -111,7 +120,7 @@ def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> Non
 
 def ward_of(s: MoranaState, spirit: int) -> int:
     """The Spirit's Ward X plus its owner's Ward Vigil (R-MOR-07)."""
-    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, instance_owner(spirit), "ward_bonus")
+    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, spirit // CARDS_PER_PLAYER - 1, "ward_bonus")
 
 
 def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
@@ -169,7 +178,7 @@ def run_effect(
 
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
-        return s.pool.wardens[s.wardens[instance_owner(card)]].invocation
+        return s.pool.wardens[s.wardens[card // CARDS_PER_PLAYER - 1]].invocation  # its owner's
     d = definition(s, card)
     return d.reborn if kind == "reborn" else d.omen
 
@@ -183,9 +192,7 @@ def plan(s: MoranaState, item: Item) -> Plan:
     """Targets for every effect of ``item``, chosen from the board as it is now."""
     player, card, site, kind = item
     if kind == "clash":
-        return [
-            (Effect("damage", clash_amount(s, player, card)), targets(s, player, card, site, "enemy_strongest_here"))
-        ]
+        return [(_clash_effect(clash_amount(s, player, card)), targets(s, player, card, site, "enemy_strongest_here"))]
     return [(e, targets(s, player, card, site, e.target) if e.target else []) for e in _band(s, card, kind)]
 
 
@@ -196,7 +203,7 @@ def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     for effect, tg in p:
         run_effect(s, emit, step, player, card, site, effect, tg)
     if kind == "charm":
-        emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+        emit(ev.CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item, Plan]]) -> None:
@@ -214,7 +221,7 @@ def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item
             if effect.op == "damage":
                 run_effect(s, emit, step, player, card, site, effect, tg)
         if kind == "charm":
-            emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+            emit(ev.CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
@@ -270,7 +277,7 @@ def defeats(s: MoranaState, emit: Emit, step: str) -> None:
     for player in (0, 1):
         for k, cards in enumerate(s.sites[player]):
             for card in [c for c in cards if s.power.get(c, 1) <= 0]:
-                emit(ev.Defeated(s.n, s.turn, step, player, card, f"site:{k + 1}"))
+                emit(ev.Defeated(s.n, s.turn, step, player, card, _SITE_ZONES[k + 1]))
 
 
 def _resolve(s: MoranaState, emit: Emit, step: str, first: int, items: tuple[list[Item], list[Item]]) -> None:
@@ -300,16 +307,19 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     step = _SITE_STEPS[site]
     first, reason = order(s)
     emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
-    site_actions(s, emit, site)
+    _site_actions(s, emit, site, first)
 
 
 def site_actions(s: MoranaState, emit: Emit, site: int) -> None:
     """One Site after its ``SiteResolutionBegan``: Swift effects first, then the rest, in the order it named (which
     nothing between the two changes)."""
+    _site_actions(s, emit, site, order(s)[0])
+
+
+def _site_actions(s: MoranaState, emit: Emit, site: int, first: int) -> None:
     if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
         return
     step = _SITE_STEPS[site]
-    first, _ = order(s)
     swift0, rest0 = _items(s, 0, site)
     swift1, rest1 = _items(s, 1, site)
     _resolve(s, emit, step, first, (swift0, swift1))  # even with none: simultaneous, it still checks defeats

@@ -44,11 +44,12 @@ from annals.engine.morana.state import (
 from annals.engine.rng import Rng
 from annals.schemas import morana as ev
 from annals.schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
-from annals.schemas.records import CARDS_PER_PLAYER, instance_id, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, instance_id
 
 _DONE = Done()
 _INVOKE = Invoke()
 _SITE_RANGE = range(1, SITES + 1)
+SITE_ZONES = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
 _PLACES: dict[int, tuple[Place, Place, Place]] = {}
 _REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
 
@@ -98,18 +99,24 @@ def _dawn_actions(s: MoranaState, emit: Emit, turn: int) -> None:
 
 def _bloom(s: MoranaState, emit: Emit, turn: int) -> None:
     """Bloom X: every Spirit already on a Site grows by X at Dawn (R-MOR-07)."""
+    defs, power = s.pool.cards, s.power
     for p in (0, 1):
+        ids = s.ids[p]
         for cards in s.sites[p]:
             for card in cards:
-                x = definition(s, card).keywords.get("bloom", 0)
-                if x and card in s.power:
-                    current = s.power[card]
+                x = defs[ids[card % CARDS_PER_PLAYER]].keywords.get("bloom", 0)  # ``definition``, per card per Dawn
+                if x and card in power:
+                    current = power[card]
                     emit(ev.PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
 
 
 def reborn_cost(s: MoranaState, player: int, card: int) -> int:
     """The printed Reborn cost less the Vigil's discount, never below 1 [MOR-23]."""
-    return max(1, definition(s, card).reborn_cost - vigil_amount(s, player, "reborn_discount"))
+    return _discounted(definition(s, card).reborn_cost, vigil_amount(s, player, "reborn_discount"))
+
+
+def _discounted(printed: int, discount: int) -> int:
+    return max(1, printed - discount)
 
 
 def options(s: MoranaState) -> list[MoranaOption]:
@@ -117,16 +124,20 @@ def options(s: MoranaState) -> list[MoranaOption]:
     p = s.committing
     embers = s.embers[p]
     out: list[MoranaOption] = []
-    cards = s.pool.cards
+    pool = s.pool
+    cards = pool.cards
     ids = s.ids[p]
     for card in s.hand[p]:
         if cards[ids[card % CARDS_PER_PLAYER]].cost <= embers:  # ``deck_index``, written out: per card, per decision
             out.extend(_places(card))
-    if s.reborns[p] < REBORN_LIMIT:
-        for card in s.nav[p]:
-            if cards[ids[card % CARDS_PER_PLAYER]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
+    nav = s.nav[p]
+    if nav and s.reborns[p] < REBORN_LIMIT:
+        discount = vigil_amount(s, p, "reborn_discount")  # ``reborn_cost``, its Vigil read once per decision
+        for card in nav:
+            d = cards[ids[card % CARDS_PER_PLAYER]]
+            if d.kind == "spirit" and _discounted(d.reborn_cost, discount) <= embers:
                 out.extend(_rebirths(card))
-    if not s.invoked[p] and s.pool.wardens[s.wardens[p]].invocation_cost <= embers:
+    if not s.invoked[p] and pool.wardens[s.wardens[p]].invocation_cost <= embers:
         out.append(_INVOKE)
     out.append(_DONE)
     return out
@@ -143,16 +154,19 @@ def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
     if t is Place:
         assert isinstance(choice, Place)
         _pay(s, emit, p, definition(s, choice.card).cost, "commit")
-        emit(ev.Committed(s.n, s.turn, "commit", p, choice.card, choice.site, "hand", f"site:{choice.site}"))
+        emit(ev.Committed(s.n, s.turn, "commit", p, choice.card, choice.site, "hand", SITE_ZONES[choice.site]))
     elif t is Rebirth:
         assert isinstance(choice, Rebirth)
         _pay(s, emit, p, reborn_cost(s, p, choice.card), "reborn")
-        emit(ev.RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", f"site:{choice.site}"))
+        emit(ev.RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", SITE_ZONES[choice.site]))
     elif t is Invoke:
         _pay(s, emit, p, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
         emit(ev.InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
     else:
-        placed = sum(1 for c in s.sealed if instance_owner(c) == p)
+        placed = 0
+        for c in s.sealed:  # a plain loop over ``instance_owner``, written out: a generator is a call per card
+            if c // CARDS_PER_PLAYER - 1 == p:
+                placed += 1
         emit(ev.CommitDone(s.n, s.turn, "commit", p, placed))
 
 
@@ -188,7 +202,7 @@ def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
     for card in revealed:
         d = definition(s, card)
         if d.kind == "spirit":
-            p = instance_owner(card)
+            p = card // CARDS_PER_PLAYER - 1  # ``instance_owner``
             value = d.power + vigil_amount(s, p, "reveal_boost")
             emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
 
@@ -219,7 +233,7 @@ def _rite_actions(s: MoranaState, emit: Emit) -> None:
         if winner != NOBODY:
             controlled[winner] += 1
             value = s.slava[winner] + 1
-            emit(ev.SlavaGained(s.n, s.turn, "rite", winner, "slava", winner, value, 1, f"site:{k + 1}"))
+            emit(ev.SlavaGained(s.n, s.turn, "rite", winner, "slava", winner, value, 1, SITE_ZONES[k + 1]))
     if max(s.slava) >= SLAVA_TO_WIN:
         end(s, emit, controlled, "slava_13")
     elif s.turn >= LAST_TURN:
