@@ -69,10 +69,11 @@ class Reducer(Generic[S]):
         handler = self._handlers.get(type(event))
         if handler is None:
             raise UnknownEventError(f"no reducer handler for event {event!r}")
-        if event.n != state.n:
-            raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
+        n = state.n
+        if event.n != n:
+            raise EventOrderError(f"event {event!r} applied to a state that expects event number {n}")
         handler(state, event)
-        state.n += 1
+        state.n = n + 1
 
     def __call__(self, state: S, event: Event) -> None:  # ``apply`` itself is what rulesets export: no extra call
         self.apply(state, event)
@@ -87,10 +88,11 @@ class Reducer(Generic[S]):
                 handler = handlers[type(event)]
             except KeyError:
                 raise UnknownEventError(f"no reducer handler for event {event!r}") from None
-            if event.n != state.n:
-                raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
+            n = state.n  # read once: a field of a msgspec Struct is a generic attribute read even when compiled
+            if event.n != n:
+                raise EventOrderError(f"event {event!r} applied to a state that expects event number {n}")
             handler(state, event)
-            state.n += 1
+            state.n = n + 1
             append(event)
 
         return record

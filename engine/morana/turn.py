@@ -70,7 +70,7 @@ def _rebirths(card: int) -> tuple[Rebirth, Rebirth, Rebirth]:
 
 def setup(s: MoranaState, emit: Emit, rng: Rng) -> None:
     for p in (0, 1):
-        order = [instance_id(p, i) for i in range(len(s.ids[p]))]
+        order = list(range(instance_id(p, 0), instance_id(p, len(s.ids[p]))))  # each deck index's instance
         rng.shuffle(order)
         emit(ev.DeckShuffled(s.n, 0, "setup", p, order))
         emit(ev.WardenChosen(s.n, 0, "setup", p, warden_instance(p), s.wardens[p]))
