@@ -18,8 +18,24 @@ from typing import Final
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
-from annals.schemas import morana as ev
-from annals.schemas.morana import Card, Effect
+from annals.schemas.morana import (
+    Card,
+    CharmFired,
+    CharmSpent,
+    ClashFired,
+    Defeated,
+    DrawSkipped,
+    Drew,
+    Effect,
+    InitiativeGranted,
+    InvocationFired,
+    InvocationResolutionBegan,
+    OmenFired,
+    PowerChanged,
+    RebornFired,
+    SiteResolutionBegan,
+    SlavaGained,
+)
 from annals.schemas.records import CARDS_PER_PLAYER, Event
 
 Emit = Callable[[Event], None]
@@ -111,11 +127,11 @@ def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> l
 def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> None:
     """Draw one: skipped with 10 cards in hand or an empty deck (R-MOR-16)."""
     if len(s.hand[player]) >= HAND_LIMIT:
-        emit(ev.DrawSkipped(s.n, s.turn, step, player, "hand_full"))
+        emit(DrawSkipped(s.n, s.turn, step, player, "hand_full"))
     elif not s.deck[player]:
-        emit(ev.DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
+        emit(DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
     else:
-        emit(ev.Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
+        emit(Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
 
 
 def ward_of(s: MoranaState, spirit: int) -> int:
@@ -128,19 +144,19 @@ def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: 
     dealt, prevented = ward_after(amount, ward_of(s, target))
     current = s.power[target]
     new = max(0, current - dealt)
-    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
+    emit(PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
 
 
 def boost(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int, source: str) -> None:
     current = s.power[target]
-    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, current + amount, amount, source, by))
+    emit(PowerChanged(s.n, s.turn, step, player, "power", target, current + amount, amount, source, by))
 
 
 def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, amount: int) -> None:
     """Off-board Slava, at most +4 a turn from all non-Site sources together; the excess is lost [MOR-31]."""
     got = min(amount, max(0, OFFBOARD_CAP - s.offboard[player]))
     value = s.slava[player] + got
-    emit(ev.SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
+    emit(SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
 
 
 def _condition_holds(s: MoranaState, player: int, condition: str) -> bool:
@@ -165,7 +181,7 @@ def run_effect(
     elif op == "slava":
         gain_offboard(s, emit, step, player, by, e.amount)
     elif op == "initiative":
-        emit(ev.InitiativeGranted(s.n, s.turn, step, player, by, s.turn + 1))
+        emit(InitiativeGranted(s.n, s.turn, step, player, by, s.turn + 1))
     elif op == "draw":
         for _ in range(e.amount):
             draw(s, emit, step, player, "effect")
@@ -203,7 +219,7 @@ def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     for effect, tg in p:
         run_effect(s, emit, step, player, card, site, effect, tg)
     if kind == "charm":
-        emit(ev.CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
+        emit(CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item, Plan]]) -> None:
@@ -221,22 +237,22 @@ def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item
             if effect.op == "damage":
                 run_effect(s, emit, step, player, card, site, effect, tg)
         if kind == "charm":
-            emit(ev.CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
+            emit(CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     player, card, site, kind = item
     if kind == "clash":
         effect, tg = p[0]
-        emit(ev.ClashFired(s.n, s.turn, step, player, card, site, effect.amount, tg[0]))
+        emit(ClashFired(s.n, s.turn, step, player, card, site, effect.amount, tg[0]))
     elif kind == "omen":
-        emit(ev.OmenFired(s.n, s.turn, step, player, card, site))
+        emit(OmenFired(s.n, s.turn, step, player, card, site))
     elif kind == "reborn":
-        emit(ev.RebornFired(s.n, s.turn, step, player, card, site))
+        emit(RebornFired(s.n, s.turn, step, player, card, site))
     elif kind == "charm":
-        emit(ev.CharmFired(s.n, s.turn, step, player, card, site))
+        emit(CharmFired(s.n, s.turn, step, player, card, site))
     else:
-        emit(ev.InvocationFired(s.n, s.turn, step, player, card))
+        emit(InvocationFired(s.n, s.turn, step, player, card))
 
 
 def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Item]]:
@@ -277,7 +293,7 @@ def defeats(s: MoranaState, emit: Emit, step: str) -> None:
     for player in (0, 1):
         for k, cards in enumerate(s.sites[player]):
             for card in [c for c in cards if s.power.get(c, 1) <= 0]:
-                emit(ev.Defeated(s.n, s.turn, step, player, card, _SITE_ZONES[k + 1]))
+                emit(Defeated(s.n, s.turn, step, player, card, _SITE_ZONES[k + 1]))
 
 
 def _resolve(s: MoranaState, emit: Emit, step: str, first: int, items: tuple[list[Item], list[Item]]) -> None:
@@ -297,7 +313,7 @@ def resolve_invocations(s: MoranaState, emit: Emit) -> None:
     """Sealed Invocations resolve after the flip, before the Sites (R-MOR-15)."""
     step = "dusk.invocation"
     first, reason = order(s)
-    emit(ev.InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
+    emit(InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
     items: list[list[Item]] = [[(p, warden_instance(p), 0, "invocation")] if p in s.invoking else [] for p in (0, 1)]
     _resolve(s, emit, step, first, (items[0], items[1]))
 
@@ -306,7 +322,7 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     """One Site: order measured now, Swift effects first, then the rest [MOR-16], [MOR-28], [MOR-29]."""
     step = _SITE_STEPS[site]
     first, reason = order(s)
-    emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
+    emit(SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
     _site_actions(s, emit, site, first)
 
 
