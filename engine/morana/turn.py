@@ -22,6 +22,7 @@ through it [MOR-13].
 
 from __future__ import annotations
 
+from annals.engine.morana.cards import Pool
 from annals.engine.morana.resolution import (
     Emit,
     definition,
@@ -71,6 +72,18 @@ _SITE_RANGE = range(1, SITES + 1)
 SITE_ZONES = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
 _PLACES: dict[int, tuple[Place, Place, Place]] = {}
 _REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
+
+
+_COSTS: dict[str, dict[str, int]] = {}
+
+
+def _costs(pool: Pool) -> dict[str, int]:
+    """Each card's printed cost by id, for a pool (by its digest, which names its content): ``options`` reads an int
+    per hand card per decision, not a field of the card's definition (a generic attribute lookup, compiled)."""
+    got = _COSTS.get(pool.digest)
+    if got is None:
+        got = _COSTS[pool.digest] = {cid: card.cost for cid, card in pool.cards.items()}
+    return got
 
 
 def _places(card: int) -> tuple[Place, Place, Place]:
@@ -144,14 +157,15 @@ def options(s: MoranaState) -> list[MoranaOption]:
     embers = s.embers[p]
     out: list[MoranaOption] = []
     pool = s.pool
-    cards = pool.cards
+    costs = _costs(pool)
     ids = s.ids[p]
     for card in s.hand[p]:
-        if cards[ids[card % CARDS_PER_PLAYER]].cost <= embers:  # ``deck_index``, written out: per card, per decision
+        if costs[ids[card % CARDS_PER_PLAYER]] <= embers:  # ``deck_index``, written out: per card, per decision
             out.extend(_places(card))
     nav = s.nav[p]
     if nav and s.reborns[p] < REBORN_LIMIT:
         discount = vigil_amount(s, p, "reborn_discount")  # ``reborn_cost``, its Vigil read once per decision
+        cards = pool.cards
         for card in nav:
             d = cards[ids[card % CARDS_PER_PLAYER]]
             if d.kind == "spirit" and _discounted(d.reborn_cost, discount) <= embers:
@@ -162,31 +176,30 @@ def options(s: MoranaState) -> list[MoranaOption]:
     return out
 
 
-def _pay(s: MoranaState, emit: Emit, p: int, cost: int, source: str) -> None:
-    emit(EmbersChanged(s.n, s.turn, "commit", p, "embers", p, s.embers[p] - cost, -cost, source))
+def _pay(s: MoranaState, emit: Emit, p: int, turn: int, cost: int, source: str) -> None:
+    emit(EmbersChanged(s.n, turn, "commit", p, "embers", p, s.embers[p] - cost, -cost, source))
 
 
 def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
     """One sealed Commit action [MOR-15]."""
-    p = s.committing
-    t = type(choice)
-    if t is Place:
-        assert isinstance(choice, Place)
-        _pay(s, emit, p, definition(s, choice.card).cost, "commit")
-        emit(Committed(s.n, s.turn, "commit", p, choice.card, choice.site, "hand", SITE_ZONES[choice.site]))
-    elif t is Rebirth:
-        assert isinstance(choice, Rebirth)
-        _pay(s, emit, p, reborn_cost(s, p, choice.card), "reborn")
-        emit(RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", SITE_ZONES[choice.site]))
-    elif t is Invoke:
-        _pay(s, emit, p, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
-        emit(InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
+    p, turn = s.committing, s.turn  # (each field of the state or the choice read once: a generic lookup compiled)
+    if type(choice) is Place:
+        card, site = choice.card, choice.site
+        _pay(s, emit, p, turn, definition(s, card).cost, "commit")
+        emit(Committed(s.n, turn, "commit", p, card, site, "hand", SITE_ZONES[site]))
+    elif type(choice) is Rebirth:
+        card, site = choice.card, choice.site
+        _pay(s, emit, p, turn, reborn_cost(s, p, card), "reborn")
+        emit(RebornCommitted(s.n, turn, "commit", p, card, site, "nav", SITE_ZONES[site]))
+    elif type(choice) is Invoke:
+        _pay(s, emit, p, turn, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
+        emit(InvocationCommitted(s.n, turn, "commit", p, warden_instance(p)))
     else:
         placed = 0
         for c in s.sealed:  # a plain loop over ``instance_owner``, written out: a generator is a call per card
             if c // CARDS_PER_PLAYER - 1 == p:
                 placed += 1
-        emit(CommitDone(s.n, s.turn, "commit", p, placed))
+        emit(CommitDone(s.n, turn, "commit", p, placed))
 
 
 def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
