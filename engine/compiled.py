@@ -42,6 +42,7 @@ MANIFEST = ENGINE_DIR / "_native.json"  # written by ``build``: {module: sha256 
 # Nor MORANA's scripts: each hook's docstring is its card's printed rules text (``morana.cards``), and a compiled
 # function has no ``__doc__``.
 MODULES: tuple[str, ...] = (
+    "annals.engine.agents",  # the random bot: one call a decision from the compiled runner
     "annals.engine.core",
     "annals.engine.runner",
     "annals.engine.rng",

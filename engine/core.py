@@ -81,7 +81,7 @@ class Reducer(Generic[S]):
     def recorder(self, state: S, events: list[Any]) -> Callable[[Event], None]:
         """``apply(state, event)`` then ``events.append(event)``, as one call: a game's ``emit`` when nothing else
         folds its events (``runner.Game``). The same checks as ``apply``; one call less per event."""
-        handlers, append = self._handlers, events.append
+        handlers = self._handlers  # (``events.append`` called on the list itself: compiled, a direct append)
 
         def record(event: Event) -> None:
             try:
@@ -93,7 +93,7 @@ class Reducer(Generic[S]):
                 raise EventOrderError(f"event {event!r} applied to a state that expects event number {n}")
             handler(state, event)
             state.n = n + 1
-            append(event)
+            events.append(event)
 
         return record
 

@@ -57,9 +57,10 @@ def _turn(s: MoranaState, e: ev.TurnBegan) -> None:
 
 
 def _step(s: MoranaState, e: ev.StepBegan) -> None:
-    s.step = e.step
-    s.boundary = e.step in ("dusk", "rite")
-    if e.step == "commit":
+    step = e.step
+    s.step = step
+    s.boundary = step in ("dusk", "rite")
+    if step == "commit":
         s.committing = 0
 
 

@@ -126,12 +126,13 @@ def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> l
 
 def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> None:
     """Draw one: skipped with 10 cards in hand or an empty deck (R-MOR-16)."""
+    deck = s.deck[player]
     if len(s.hand[player]) >= HAND_LIMIT:
         emit(DrawSkipped(s.n, s.turn, step, player, "hand_full"))
-    elif not s.deck[player]:
+    elif not deck:
         emit(DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
     else:
-        emit(Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
+        emit(Drew(s.n, s.turn, step, player, deck[-1], "deck", "hand", source))
 
 
 def ward_of(s: MoranaState, spirit: int) -> int:
@@ -262,8 +263,9 @@ def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Ite
     swift: list[Item] = []
     rest: list[Item] = []
     revealed, reborning = s.revealed, s.reborning
+    cards, ids = s.pool.cards, s.ids[player]
     for card in s.sites[player][site - 1]:
-        d = definition(s, card)
+        d = cards[ids[card % CARDS_PER_PLAYER]]  # ``definition``, the player's cards read once
         keywords = d.keywords
         out = swift if SWIFT in keywords else rest
         if card in revealed:
