@@ -1,8 +1,8 @@
 """The compiled build of the engine: optional, built on request, never the source of truth.
 
 ``make fast`` (``python -m annals.engine.native build``) compiles the engine's hot modules (``MODULES``: the
-runner, the reducer core, the generator and both real rulesets' rules, reducers and bots) with mypyc, which ships
-with mypy (a dev dependency), into extension modules beside their sources; ``make pure``
+runner, the reducer core, the generator, the random bot and both real rulesets' rules, reducers and bots) with
+mypyc, which ships with mypy (a dev dependency), into extension modules beside their sources; ``make pure``
 (``python -m annals.engine.native clean``) removes them. Without a build, or without a C compiler, the
 pure-Python engine runs, as it always did; the compiled one writes byte-identical logs (``tests/test_compiled.py``).
 

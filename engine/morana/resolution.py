@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from annals.engine.morana.cards import Pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
@@ -61,9 +62,32 @@ def definition(s: MoranaState, card: int) -> Card:
     return s.pool.cards[s.ids[card // CARDS_PER_PLAYER - 1][card % CARDS_PER_PLAYER]]
 
 
+class PoolTables:
+    """A pool's numbers that the rules read per decision or per effect, as plain values: a field of a definition
+    (a msgspec Struct) is a generic attribute lookup even compiled, while this class is native there."""
+
+    __slots__ = ("costs", "invocation_costs", "vigils")
+
+    def __init__(self, pool: Pool):
+        self.costs: dict[str, int] = {cid: card.cost for cid, card in pool.cards.items()}
+        self.invocation_costs: dict[str, int] = {wid: w.invocation_cost for wid, w in pool.wardens.items()}
+        self.vigils: dict[str, tuple[str, int]] = {wid: (w.vigil.op, w.vigil.amount) for wid, w in pool.wardens.items()}
+
+
+_TABLES: dict[str, PoolTables] = {}
+
+
+def tables(pool: Pool) -> PoolTables:
+    """``pool``'s tables, made once per pool content (its digest names it: a changed card is another pool)."""
+    got = _TABLES.get(pool.digest)
+    if got is None:
+        got = _TABLES[pool.digest] = PoolTables(pool)
+    return got
+
+
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:
-    v = s.pool.wardens[s.wardens[player]].vigil
-    return v.amount if v.op == op else 0
+    vop, amount = tables(s.pool).vigils[s.wardens[player]]
+    return amount if vop == op else 0
 
 
 def order(s: MoranaState) -> tuple[int, str]:

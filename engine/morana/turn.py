@@ -22,7 +22,6 @@ through it [MOR-13].
 
 from __future__ import annotations
 
-from annals.engine.morana.cards import Pool
 from annals.engine.morana.resolution import (
     Emit,
     definition,
@@ -30,6 +29,7 @@ from annals.engine.morana.resolution import (
     resolve_invocations,
     resolve_site,
     site_actions,
+    tables,
     vigil_amount,
 )
 from annals.engine.morana.state import (
@@ -72,18 +72,6 @@ _SITE_RANGE = range(1, SITES + 1)
 SITE_ZONES = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
 _PLACES: dict[int, tuple[Place, Place, Place]] = {}
 _REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
-
-
-_COSTS: dict[str, dict[str, int]] = {}
-
-
-def _costs(pool: Pool) -> dict[str, int]:
-    """Each card's printed cost by id, for a pool (by its digest, which names its content): ``options`` reads an int
-    per hand card per decision, not a field of the card's definition (a generic attribute lookup, compiled)."""
-    got = _COSTS.get(pool.digest)
-    if got is None:
-        got = _COSTS[pool.digest] = {cid: card.cost for cid, card in pool.cards.items()}
-    return got
 
 
 def _places(card: int) -> tuple[Place, Place, Place]:
@@ -157,7 +145,8 @@ def options(s: MoranaState) -> list[MoranaOption]:
     embers = s.embers[p]
     out: list[MoranaOption] = []
     pool = s.pool
-    costs = _costs(pool)
+    known = tables(pool)
+    costs = known.costs
     ids = s.ids[p]
     for card in s.hand[p]:
         if costs[ids[card % CARDS_PER_PLAYER]] <= embers:  # ``deck_index``, written out: per card, per decision
@@ -170,7 +159,7 @@ def options(s: MoranaState) -> list[MoranaOption]:
             d = cards[ids[card % CARDS_PER_PLAYER]]
             if d.kind == "spirit" and _discounted(d.reborn_cost, discount) <= embers:
                 out.extend(_rebirths(card))
-    if not s.invoked[p] and pool.wardens[s.wardens[p]].invocation_cost <= embers:
+    if not s.invoked[p] and known.invocation_costs[s.wardens[p]] <= embers:
         out.append(_INVOKE)
     out.append(_DONE)
     return out
