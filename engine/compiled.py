@@ -1,8 +1,8 @@
 """The compiled build of the engine: optional, built on request, never the source of truth.
 
 ``make fast`` (``python -m annals.engine.native build``) compiles the engine's hot modules (``MODULES``: the
-runner, the reducer core, the generator and both real rulesets' rules, reducers and bots) with mypyc, which ships
-with mypy (a dev dependency), into extension modules beside their sources; ``make pure``
+runner, the reducer core, the generator, the random bot and both real rulesets' rules, reducers and bots) with
+mypyc, which ships with mypy (a dev dependency), into extension modules beside their sources; ``make pure``
 (``python -m annals.engine.native clean``) removes them. Without a build, or without a C compiler, the
 pure-Python engine runs, as it always did; the compiled one writes byte-identical logs (``tests/test_compiled.py``).
 
@@ -42,6 +42,7 @@ MANIFEST = ENGINE_DIR / "_native.json"  # written by ``build``: {module: sha256 
 # Nor MORANA's scripts: each hook's docstring is its card's printed rules text (``morana.cards``), and a compiled
 # function has no ``__doc__``.
 MODULES: tuple[str, ...] = (
+    "annals.engine.agents",  # the random bot: one call a decision from the compiled runner
     "annals.engine.core",
     "annals.engine.runner",
     "annals.engine.rng",

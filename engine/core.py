@@ -69,10 +69,11 @@ class Reducer(Generic[S]):
         handler = self._handlers.get(type(event))
         if handler is None:
             raise UnknownEventError(f"no reducer handler for event {event!r}")
-        if event.n != state.n:
-            raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
+        n = state.n
+        if event.n != n:
+            raise EventOrderError(f"event {event!r} applied to a state that expects event number {n}")
         handler(state, event)
-        state.n += 1
+        state.n = n + 1
 
     def __call__(self, state: S, event: Event) -> None:  # ``apply`` itself is what rulesets export: no extra call
         self.apply(state, event)
@@ -80,18 +81,19 @@ class Reducer(Generic[S]):
     def recorder(self, state: S, events: list[Any]) -> Callable[[Event], None]:
         """``apply(state, event)`` then ``events.append(event)``, as one call: a game's ``emit`` when nothing else
         folds its events (``runner.Game``). The same checks as ``apply``; one call less per event."""
-        handlers, append = self._handlers, events.append
+        handlers = self._handlers  # (``events.append`` called on the list itself: compiled, a direct append)
 
         def record(event: Event) -> None:
             try:
                 handler = handlers[type(event)]
             except KeyError:
                 raise UnknownEventError(f"no reducer handler for event {event!r}") from None
-            if event.n != state.n:
-                raise EventOrderError(f"event {event!r} applied to a state that expects event number {state.n}")
+            n = state.n  # read once: a field of a msgspec Struct is a generic attribute read even when compiled
+            if event.n != n:
+                raise EventOrderError(f"event {event!r} applied to a state that expects event number {n}")
             handler(state, event)
-            state.n += 1
-            append(event)
+            state.n = n + 1
+            events.append(event)
 
         return record
 

@@ -26,14 +26,15 @@ table and one ``position()`` macro:
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
 import msgspec
 
-NO_PLAYER = -1
-CARDS_PER_PLAYER = 1000
-LEADER_INDEX = 999  # the Miras 9 Planet/Spirit or the MORANA Warden
-TOKEN_BASE = 10_000  # tokens created in play are numbered from here
+# Final: the compiled engine (mypyc) then reads them as constants, not from this module's namespace per use
+NO_PLAYER: Final = -1
+CARDS_PER_PLAYER: Final = 1000
+LEADER_INDEX: Final = 999  # the Miras 9 Planet/Spirit or the MORANA Warden
+TOKEN_BASE: Final = 10_000  # tokens created in play are numbered from here
 
 
 def instance_id(player: int, index: int) -> int:

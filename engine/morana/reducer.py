@@ -11,7 +11,10 @@ from __future__ import annotations
 from annals.engine.core import Reducer
 from annals.engine.morana.state import COMMIT_DONE, OPENING_HAND, MoranaState
 from annals.schemas import morana as ev
-from annals.schemas.records import Event, instance_owner
+from annals.schemas.records import CARDS_PER_PLAYER, Event
+
+# A Site zone's name to its index in ``MoranaState.sites``: a lookup, not parsing the name, per card that leaves one
+_SITE_INDEX = {"site:1": 0, "site:2": 1, "site:3": 2}
 
 
 def _shuffled(s: MoranaState, e: ev.DeckShuffled) -> None:
@@ -24,13 +27,15 @@ def _warden(s: MoranaState, e: ev.WardenChosen) -> None:
 
 def _drew(s: MoranaState, e: ev.Drew) -> None:
     s.boundary = False  # Dawn's first action (or an effect's draw)
-    deck = s.deck[e.player]
-    if deck[-1] == e.card or e.card not in deck:  # the top card, or a redacted deck of placeholders
+    card, player = e.card, e.player
+    deck = s.deck[player]
+    if deck[-1] == card or card not in deck:  # the top card, or a redacted deck of placeholders
         deck.pop()
     else:
-        deck.remove(e.card)
-    s.hand[e.player].append(e.card)
-    if e.source == "opening" and e.player == 1 and len(s.hand[1]) == OPENING_HAND:
+        deck.remove(card)
+    hand = s.hand[player]
+    hand.append(card)
+    if player == 1 and len(hand) == OPENING_HAND and e.source == "opening":
         s.boundary = True  # set-up done (the second player's opening hand drawn): the first Dawn next
 
 
@@ -52,9 +57,10 @@ def _turn(s: MoranaState, e: ev.TurnBegan) -> None:
 
 
 def _step(s: MoranaState, e: ev.StepBegan) -> None:
-    s.step = e.step
-    s.boundary = e.step in ("dusk", "rite")
-    if e.step == "commit":
+    step = e.step
+    s.step = step
+    s.boundary = step in ("dusk", "rite")
+    if step == "commit":
         s.committing = 0
 
 
@@ -68,20 +74,22 @@ def _embers(s: MoranaState, e: ev.EmbersChanged) -> None:
 
 def _committed(s: MoranaState, e: ev.Committed) -> None:
     s.paying = False
-    s.hand[e.player].remove(e.card)
-    s.sites[e.player][e.site - 1].append(e.card)
-    s.sealed.append(e.card)
-    s.sealed_sites.append(e.site)
+    card, player, site = e.card, e.player, e.site
+    s.hand[player].remove(card)
+    s.sites[player][site - 1].append(card)
+    s.sealed.append(card)
+    s.sealed_sites.append(site)
 
 
 def _reborn_committed(s: MoranaState, e: ev.RebornCommitted) -> None:
     s.paying = False
-    s.nav[e.player].remove(e.card)
-    s.sites[e.player][e.site - 1].append(e.card)
-    s.sealed.append(e.card)
-    s.sealed_sites.append(e.site)
-    s.reborning.append(e.card)
-    s.reborns[e.player] += 1
+    card, player, site = e.card, e.player, e.site
+    s.nav[player].remove(card)
+    s.sites[player][site - 1].append(card)
+    s.sealed.append(card)
+    s.sealed_sites.append(site)
+    s.reborning.append(card)
+    s.reborns[player] += 1
 
 
 def _invocation_committed(s: MoranaState, e: ev.InvocationCommitted) -> None:
@@ -95,9 +103,10 @@ def _commit_done(s: MoranaState, e: ev.CommitDone) -> None:
 
 
 def _flipped(s: MoranaState, e: ev.Flipped) -> None:
+    sites = s.sites
     for card, site in zip(e.cards, e.sites, strict=True):
-        owner = instance_owner(card)
-        here = s.sites[owner][site - 1]
+        owner = card // CARDS_PER_PLAYER - 1  # ``instance_owner``, written out: per card flipped
+        here = sites[owner][site - 1]
         if card not in here:  # folding a redacted stream: the sealed card comes from Nav or a hidden hand card
             nav, hand = s.nav[owner], s.hand[owner]
             if card in nav:
@@ -145,15 +154,16 @@ def _power(s: MoranaState, e: ev.PowerChanged) -> None:
     s.power[e.holder] = e.value
 
 
-def _leave_site(s: MoranaState, card: int, src: str) -> int:
-    player = instance_owner(card)
-    s.sites[player][int(src[5:]) - 1].remove(card)
+def _leave_site(s: MoranaState, card: int, src: str) -> None:
+    player = card // CARDS_PER_PLAYER - 1  # ``instance_owner``
+    k = _SITE_INDEX.get(src)
+    s.sites[player][int(src[5:]) - 1 if k is None else k].remove(card)
     s.nav[player].append(card)
-    if card in s.revealed:
-        s.revealed.remove(card)
-    if card in s.reborning:
-        s.reborning.remove(card)
-    return player
+    revealed, reborning = s.revealed, s.reborning
+    if card in revealed:
+        revealed.remove(card)
+    if card in reborning:
+        reborning.remove(card)
 
 
 def _defeated(s: MoranaState, e: ev.Defeated) -> None:

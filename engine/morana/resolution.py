@@ -15,12 +15,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from annals.engine.morana.cards import Pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
-from annals.schemas import morana as ev
-from annals.schemas.morana import Card, Effect
-from annals.schemas.records import CARDS_PER_PLAYER, Event, instance_owner
+from annals.schemas.morana import (
+    Card,
+    CharmFired,
+    CharmSpent,
+    ClashFired,
+    Defeated,
+    DrawSkipped,
+    Drew,
+    Effect,
+    InitiativeGranted,
+    InvocationFired,
+    InvocationResolutionBegan,
+    OmenFired,
+    PowerChanged,
+    RebornFired,
+    SiteResolutionBegan,
+    SlavaGained,
+)
+from annals.schemas.records import CARDS_PER_PLAYER, Event
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
@@ -28,17 +45,49 @@ Plan = list[tuple[Effect, list[int]]]
 
 SWIFT: Final = "swift"
 _SITE_STEPS: Final = ("", "dusk.site1", "dusk.site2", "dusk.site3")  # a Site's step name, by its number
+_SITE_ZONES: Final = ("", "site:1", "site:2", "site:3")  # a Site's zone name, by its number
+_CLASH: dict[int, Effect] = {}  # a Clash X's damage effect, by X: made once, not per Clash fired
+
+
+def _clash_effect(amount: int) -> Effect:
+    got = _CLASH.get(amount)
+    if got is None:
+        got = _CLASH[amount] = Effect("damage", amount)
+    return got
 
 
 def definition(s: MoranaState, card: int) -> Card:
-    # ``instance_owner`` (plus one) and ``deck_index`` in one builtin: every card the rules look at comes here
-    holder, index = divmod(card, CARDS_PER_PLAYER)
-    return s.pool.cards[s.ids[holder - 1][index]]
+    # ``instance_owner`` and ``deck_index`` written out: every card the rules look at comes here (two operators
+    # cost less than ``divmod``'s call and tuple, compiled or not)
+    return s.pool.cards[s.ids[card // CARDS_PER_PLAYER - 1][card % CARDS_PER_PLAYER]]
+
+
+class PoolTables:
+    """A pool's numbers that the rules read per decision or per effect, as plain values: a field of a definition
+    (a msgspec Struct) is a generic attribute lookup even compiled, while this class is native there."""
+
+    __slots__ = ("costs", "invocation_costs", "vigils")
+
+    def __init__(self, pool: Pool):
+        self.costs: dict[str, int] = {cid: card.cost for cid, card in pool.cards.items()}
+        self.invocation_costs: dict[str, int] = {wid: w.invocation_cost for wid, w in pool.wardens.items()}
+        self.vigils: dict[str, tuple[str, int]] = {wid: (w.vigil.op, w.vigil.amount) for wid, w in pool.wardens.items()}
+
+
+_TABLES: dict[str, PoolTables] = {}
+
+
+def tables(pool: Pool) -> PoolTables:
+    """``pool``'s tables, made once per pool content (its digest names it: a changed card is another pool)."""
+    got = _TABLES.get(pool.digest)
+    if got is None:
+        got = _TABLES[pool.digest] = PoolTables(pool)
+    return got
 
 
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:
-    v = s.pool.wardens[s.wardens[player]].vigil
-    return v.amount if v.op == op else 0
+    vop, amount = tables(s.pool).vigils[s.wardens[player]]
+    return amount if vop == op else 0
 
 
 def order(s: MoranaState) -> tuple[int, str]:
@@ -101,17 +150,18 @@ def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> l
 
 def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> None:
     """Draw one: skipped with 10 cards in hand or an empty deck (R-MOR-16)."""
+    deck = s.deck[player]
     if len(s.hand[player]) >= HAND_LIMIT:
-        emit(ev.DrawSkipped(s.n, s.turn, step, player, "hand_full"))
-    elif not s.deck[player]:
-        emit(ev.DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
+        emit(DrawSkipped(s.n, s.turn, step, player, "hand_full"))
+    elif not deck:
+        emit(DrawSkipped(s.n, s.turn, step, player, "empty_deck"))
     else:
-        emit(ev.Drew(s.n, s.turn, step, player, s.deck[player][-1], "deck", "hand", source))
+        emit(Drew(s.n, s.turn, step, player, deck[-1], "deck", "hand", source))
 
 
 def ward_of(s: MoranaState, spirit: int) -> int:
     """The Spirit's Ward X plus its owner's Ward Vigil (R-MOR-07)."""
-    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, instance_owner(spirit), "ward_bonus")
+    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, spirit // CARDS_PER_PLAYER - 1, "ward_bonus")
 
 
 def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
@@ -119,19 +169,19 @@ def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: 
     dealt, prevented = ward_after(amount, ward_of(s, target))
     current = s.power[target]
     new = max(0, current - dealt)
-    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
+    emit(PowerChanged(s.n, s.turn, step, player, "power", target, new, new - current, "damage", by, prevented))
 
 
 def boost(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int, source: str) -> None:
     current = s.power[target]
-    emit(ev.PowerChanged(s.n, s.turn, step, player, "power", target, current + amount, amount, source, by))
+    emit(PowerChanged(s.n, s.turn, step, player, "power", target, current + amount, amount, source, by))
 
 
 def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, amount: int) -> None:
     """Off-board Slava, at most +4 a turn from all non-Site sources together; the excess is lost [MOR-31]."""
     got = min(amount, max(0, OFFBOARD_CAP - s.offboard[player]))
     value = s.slava[player] + got
-    emit(ev.SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
+    emit(SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
 
 
 def _condition_holds(s: MoranaState, player: int, condition: str) -> bool:
@@ -156,7 +206,7 @@ def run_effect(
     elif op == "slava":
         gain_offboard(s, emit, step, player, by, e.amount)
     elif op == "initiative":
-        emit(ev.InitiativeGranted(s.n, s.turn, step, player, by, s.turn + 1))
+        emit(InitiativeGranted(s.n, s.turn, step, player, by, s.turn + 1))
     elif op == "draw":
         for _ in range(e.amount):
             draw(s, emit, step, player, "effect")
@@ -169,7 +219,7 @@ def run_effect(
 
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
-        return s.pool.wardens[s.wardens[instance_owner(card)]].invocation
+        return s.pool.wardens[s.wardens[card // CARDS_PER_PLAYER - 1]].invocation  # its owner's
     d = definition(s, card)
     return d.reborn if kind == "reborn" else d.omen
 
@@ -183,9 +233,7 @@ def plan(s: MoranaState, item: Item) -> Plan:
     """Targets for every effect of ``item``, chosen from the board as it is now."""
     player, card, site, kind = item
     if kind == "clash":
-        return [
-            (Effect("damage", clash_amount(s, player, card)), targets(s, player, card, site, "enemy_strongest_here"))
-        ]
+        return [(_clash_effect(clash_amount(s, player, card)), targets(s, player, card, site, "enemy_strongest_here"))]
     return [(e, targets(s, player, card, site, e.target) if e.target else []) for e in _band(s, card, kind)]
 
 
@@ -196,7 +244,7 @@ def run(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     for effect, tg in p:
         run_effect(s, emit, step, player, card, site, effect, tg)
     if kind == "charm":
-        emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+        emit(CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item, Plan]]) -> None:
@@ -214,22 +262,22 @@ def run_together(s: MoranaState, emit: Emit, step: str, planned: list[tuple[Item
             if effect.op == "damage":
                 run_effect(s, emit, step, player, card, site, effect, tg)
         if kind == "charm":
-            emit(ev.CharmSpent(s.n, s.turn, step, player, card, f"site:{site}"))
+            emit(CharmSpent(s.n, s.turn, step, player, card, _SITE_ZONES[site]))
 
 
 def _announce(s: MoranaState, emit: Emit, step: str, item: Item, p: Plan) -> None:
     player, card, site, kind = item
     if kind == "clash":
         effect, tg = p[0]
-        emit(ev.ClashFired(s.n, s.turn, step, player, card, site, effect.amount, tg[0]))
+        emit(ClashFired(s.n, s.turn, step, player, card, site, effect.amount, tg[0]))
     elif kind == "omen":
-        emit(ev.OmenFired(s.n, s.turn, step, player, card, site))
+        emit(OmenFired(s.n, s.turn, step, player, card, site))
     elif kind == "reborn":
-        emit(ev.RebornFired(s.n, s.turn, step, player, card, site))
+        emit(RebornFired(s.n, s.turn, step, player, card, site))
     elif kind == "charm":
-        emit(ev.CharmFired(s.n, s.turn, step, player, card, site))
+        emit(CharmFired(s.n, s.turn, step, player, card, site))
     else:
-        emit(ev.InvocationFired(s.n, s.turn, step, player, card))
+        emit(InvocationFired(s.n, s.turn, step, player, card))
 
 
 def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Item]]:
@@ -239,8 +287,9 @@ def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Ite
     swift: list[Item] = []
     rest: list[Item] = []
     revealed, reborning = s.revealed, s.reborning
+    cards, ids = s.pool.cards, s.ids[player]
     for card in s.sites[player][site - 1]:
-        d = definition(s, card)
+        d = cards[ids[card % CARDS_PER_PLAYER]]  # ``definition``, the player's cards read once
         keywords = d.keywords
         out = swift if SWIFT in keywords else rest
         if card in revealed:
@@ -270,7 +319,7 @@ def defeats(s: MoranaState, emit: Emit, step: str) -> None:
     for player in (0, 1):
         for k, cards in enumerate(s.sites[player]):
             for card in [c for c in cards if s.power.get(c, 1) <= 0]:
-                emit(ev.Defeated(s.n, s.turn, step, player, card, f"site:{k + 1}"))
+                emit(Defeated(s.n, s.turn, step, player, card, _SITE_ZONES[k + 1]))
 
 
 def _resolve(s: MoranaState, emit: Emit, step: str, first: int, items: tuple[list[Item], list[Item]]) -> None:
@@ -290,7 +339,7 @@ def resolve_invocations(s: MoranaState, emit: Emit) -> None:
     """Sealed Invocations resolve after the flip, before the Sites (R-MOR-15)."""
     step = "dusk.invocation"
     first, reason = order(s)
-    emit(ev.InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
+    emit(InvocationResolutionBegan(s.n, s.turn, step, NOBODY, first, reason, list(s.slava)))
     items: list[list[Item]] = [[(p, warden_instance(p), 0, "invocation")] if p in s.invoking else [] for p in (0, 1)]
     _resolve(s, emit, step, first, (items[0], items[1]))
 
@@ -299,17 +348,20 @@ def resolve_site(s: MoranaState, emit: Emit, site: int) -> None:
     """One Site: order measured now, Swift effects first, then the rest [MOR-16], [MOR-28], [MOR-29]."""
     step = _SITE_STEPS[site]
     first, reason = order(s)
-    emit(ev.SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
-    site_actions(s, emit, site)
+    emit(SiteResolutionBegan(s.n, s.turn, step, NOBODY, site, first, reason, list(s.slava)))
+    _site_actions(s, emit, site, first)
 
 
 def site_actions(s: MoranaState, emit: Emit, site: int) -> None:
     """One Site after its ``SiteResolutionBegan``: Swift effects first, then the rest, in the order it named (which
     nothing between the two changes)."""
+    _site_actions(s, emit, site, order(s)[0])
+
+
+def _site_actions(s: MoranaState, emit: Emit, site: int, first: int) -> None:
     if not s.sites[0][site - 1] and not s.sites[1][site - 1]:
         return
     step = _SITE_STEPS[site]
-    first, _ = order(s)
     swift0, rest0 = _items(s, 0, site)
     swift1, rest1 = _items(s, 1, site)
     _resolve(s, emit, step, first, (swift0, swift1))  # even with none: simultaneous, it still checks defeats

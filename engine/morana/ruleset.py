@@ -90,9 +90,10 @@ class MoranaRuleset:
         )
 
     def pending(self, s: MoranaState) -> DecisionPoint[MoranaOption] | None:
-        if s.step != "commit" or s.committing >= COMMIT_DONE or s.over:
+        committing = s.committing
+        if committing >= COMMIT_DONE or s.step != "commit" or s.over:
             return None
-        return DecisionPoint(s.committing, "commit", options(s))
+        return DecisionPoint(committing, "commit", options(s))
 
     def advance(self, s: MoranaState, choice: Any, emit: Emit, rng: Rng) -> None:
         if choice is not None:

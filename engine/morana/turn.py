@@ -29,6 +29,7 @@ from annals.engine.morana.resolution import (
     resolve_invocations,
     resolve_site,
     site_actions,
+    tables,
     vigil_amount,
 )
 from annals.engine.morana.state import (
@@ -42,13 +43,33 @@ from annals.engine.morana.state import (
     warden_instance,
 )
 from annals.engine.rng import Rng
-from annals.schemas import morana as ev
-from annals.schemas.morana import Done, Invoke, MoranaOption, Place, Rebirth
-from annals.schemas.records import CARDS_PER_PLAYER, instance_id, instance_owner
+from annals.schemas.morana import (
+    CommitDone,
+    Committed,
+    DeckShuffled,
+    Done,
+    EmbersChanged,
+    Flipped,
+    GameEnded,
+    InvocationCommitted,
+    Invoke,
+    MoranaOption,
+    Place,
+    PowerChanged,
+    Rebirth,
+    RebornCommitted,
+    SiteScored,
+    SlavaGained,
+    StepBegan,
+    TurnBegan,
+    WardenChosen,
+)
+from annals.schemas.records import CARDS_PER_PLAYER, instance_id
 
 _DONE = Done()
 _INVOKE = Invoke()
 _SITE_RANGE = range(1, SITES + 1)
+SITE_ZONES = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
 _PLACES: dict[int, tuple[Place, Place, Place]] = {}
 _REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
 
@@ -69,10 +90,10 @@ def _rebirths(card: int) -> tuple[Rebirth, Rebirth, Rebirth]:
 
 def setup(s: MoranaState, emit: Emit, rng: Rng) -> None:
     for p in (0, 1):
-        order = [instance_id(p, i) for i in range(len(s.ids[p]))]
+        order = list(range(instance_id(p, 0), instance_id(p, len(s.ids[p]))))  # each deck index's instance
         rng.shuffle(order)
-        emit(ev.DeckShuffled(s.n, 0, "setup", p, order))
-        emit(ev.WardenChosen(s.n, 0, "setup", p, warden_instance(p), s.wardens[p]))
+        emit(DeckShuffled(s.n, 0, "setup", p, order))
+        emit(WardenChosen(s.n, 0, "setup", p, warden_instance(p), s.wardens[p]))
     for p in (0, 1):
         for _ in range(OPENING_HAND):
             draw(s, emit, "setup", p, "opening")
@@ -82,7 +103,7 @@ def setup(s: MoranaState, emit: Emit, rng: Rng) -> None:
 def dawn(s: MoranaState, emit: Emit, turn: int) -> None:
     a, b = s.initiative_next
     holder = 0 if a and not b else 1 if b and not a else NOBODY  # both granted: they cancel (R-MOR-06)
-    emit(ev.TurnBegan(s.n, turn, "dawn", NOBODY, holder))
+    emit(TurnBegan(s.n, turn, "dawn", NOBODY, holder))
     _dawn_actions(s, emit, turn)
 
 
@@ -91,25 +112,31 @@ def _dawn_actions(s: MoranaState, emit: Emit, turn: int) -> None:
     for p in (0, 1):
         draw(s, emit, "dawn", p, "dawn")
     for p in (0, 1):
-        emit(ev.EmbersChanged(s.n, turn, "dawn", p, "embers", p, turn, turn - s.embers[p], "dawn"))
+        emit(EmbersChanged(s.n, turn, "dawn", p, "embers", p, turn, turn - s.embers[p], "dawn"))
     _bloom(s, emit, turn)
-    emit(ev.StepBegan(s.n, turn, "commit", NOBODY))
+    emit(StepBegan(s.n, turn, "commit", NOBODY))
 
 
 def _bloom(s: MoranaState, emit: Emit, turn: int) -> None:
     """Bloom X: every Spirit already on a Site grows by X at Dawn (R-MOR-07)."""
+    defs, power = s.pool.cards, s.power
     for p in (0, 1):
+        ids = s.ids[p]
         for cards in s.sites[p]:
             for card in cards:
-                x = definition(s, card).keywords.get("bloom", 0)
-                if x and card in s.power:
-                    current = s.power[card]
-                    emit(ev.PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
+                x = defs[ids[card % CARDS_PER_PLAYER]].keywords.get("bloom", 0)  # ``definition``, per card per Dawn
+                if x and card in power:
+                    current = power[card]
+                    emit(PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
 
 
 def reborn_cost(s: MoranaState, player: int, card: int) -> int:
     """The printed Reborn cost less the Vigil's discount, never below 1 [MOR-23]."""
-    return max(1, definition(s, card).reborn_cost - vigil_amount(s, player, "reborn_discount"))
+    return _discounted(definition(s, card).reborn_cost, vigil_amount(s, player, "reborn_discount"))
+
+
+def _discounted(printed: int, discount: int) -> int:
+    return max(1, printed - discount)
 
 
 def options(s: MoranaState) -> list[MoranaOption]:
@@ -117,43 +144,51 @@ def options(s: MoranaState) -> list[MoranaOption]:
     p = s.committing
     embers = s.embers[p]
     out: list[MoranaOption] = []
-    cards = s.pool.cards
+    pool = s.pool
+    known = tables(pool)
+    costs = known.costs
     ids = s.ids[p]
     for card in s.hand[p]:
-        if cards[ids[card % CARDS_PER_PLAYER]].cost <= embers:  # ``deck_index``, written out: per card, per decision
+        if costs[ids[card % CARDS_PER_PLAYER]] <= embers:  # ``deck_index``, written out: per card, per decision
             out.extend(_places(card))
-    if s.reborns[p] < REBORN_LIMIT:
-        for card in s.nav[p]:
-            if cards[ids[card % CARDS_PER_PLAYER]].kind == "spirit" and reborn_cost(s, p, card) <= embers:
+    nav = s.nav[p]
+    if nav and s.reborns[p] < REBORN_LIMIT:
+        discount = vigil_amount(s, p, "reborn_discount")  # ``reborn_cost``, its Vigil read once per decision
+        cards = pool.cards
+        for card in nav:
+            d = cards[ids[card % CARDS_PER_PLAYER]]
+            if d.kind == "spirit" and _discounted(d.reborn_cost, discount) <= embers:
                 out.extend(_rebirths(card))
-    if not s.invoked[p] and s.pool.wardens[s.wardens[p]].invocation_cost <= embers:
+    if not s.invoked[p] and known.invocation_costs[s.wardens[p]] <= embers:
         out.append(_INVOKE)
     out.append(_DONE)
     return out
 
 
-def _pay(s: MoranaState, emit: Emit, p: int, cost: int, source: str) -> None:
-    emit(ev.EmbersChanged(s.n, s.turn, "commit", p, "embers", p, s.embers[p] - cost, -cost, source))
+def _pay(s: MoranaState, emit: Emit, p: int, turn: int, cost: int, source: str) -> None:
+    emit(EmbersChanged(s.n, turn, "commit", p, "embers", p, s.embers[p] - cost, -cost, source))
 
 
 def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
     """One sealed Commit action [MOR-15]."""
-    p = s.committing
-    t = type(choice)
-    if t is Place:
-        assert isinstance(choice, Place)
-        _pay(s, emit, p, definition(s, choice.card).cost, "commit")
-        emit(ev.Committed(s.n, s.turn, "commit", p, choice.card, choice.site, "hand", f"site:{choice.site}"))
-    elif t is Rebirth:
-        assert isinstance(choice, Rebirth)
-        _pay(s, emit, p, reborn_cost(s, p, choice.card), "reborn")
-        emit(ev.RebornCommitted(s.n, s.turn, "commit", p, choice.card, choice.site, "nav", f"site:{choice.site}"))
-    elif t is Invoke:
-        _pay(s, emit, p, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
-        emit(ev.InvocationCommitted(s.n, s.turn, "commit", p, warden_instance(p)))
+    p, turn = s.committing, s.turn  # (each field of the state or the choice read once: a generic lookup compiled)
+    if type(choice) is Place:
+        card, site = choice.card, choice.site
+        _pay(s, emit, p, turn, definition(s, card).cost, "commit")
+        emit(Committed(s.n, turn, "commit", p, card, site, "hand", SITE_ZONES[site]))
+    elif type(choice) is Rebirth:
+        card, site = choice.card, choice.site
+        _pay(s, emit, p, turn, reborn_cost(s, p, card), "reborn")
+        emit(RebornCommitted(s.n, turn, "commit", p, card, site, "nav", SITE_ZONES[site]))
+    elif type(choice) is Invoke:
+        _pay(s, emit, p, turn, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
+        emit(InvocationCommitted(s.n, turn, "commit", p, warden_instance(p)))
     else:
-        placed = sum(1 for c in s.sealed if instance_owner(c) == p)
-        emit(ev.CommitDone(s.n, s.turn, "commit", p, placed))
+        placed = 0
+        for c in s.sealed:  # a plain loop over ``instance_owner``, written out: a generator is a call per card
+            if c // CARDS_PER_PLAYER - 1 == p:
+                placed += 1
+        emit(CommitDone(s.n, turn, "commit", p, placed))
 
 
 def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
@@ -164,33 +199,34 @@ def dusk_and_rite(s: MoranaState, emit: Emit) -> None:
 
 def dusk(s: MoranaState, emit: Emit) -> None:
     """[MOR-16]: the flip, the lapse of unspent Embers (R-MOR-11), Invocations, then the Sites left to right."""
-    emit(ev.StepBegan(s.n, s.turn, "dusk", NOBODY))
+    emit(StepBegan(s.n, s.turn, "dusk", NOBODY))
     _dusk_actions(s, emit)
 
 
 def _dusk_actions(s: MoranaState, emit: Emit) -> None:
     """Dusk after its ``StepBegan``: the flip, the lapse, Invocations, the Sites."""
+    turn = s.turn  # (a field read is a generic attribute lookup, compiled or not: read once where it holds)
     sealed = list(s.sealed)
     reborn, invoking = list(s.reborning), sorted(s.invoking)
-    emit(ev.Flipped(s.n, s.turn, "dusk", NOBODY, sealed, list(s.sealed_sites), reborn, invoking, list(s.embers)))
+    emit(Flipped(s.n, turn, "dusk", NOBODY, sealed, list(s.sealed_sites), reborn, invoking, list(s.embers)))
     for p in (0, 1):
         if s.embers[p]:
-            emit(ev.EmbersChanged(s.n, s.turn, "dusk", p, "embers", p, 0, -s.embers[p], "lapse"))
-    _reveal_power(s, emit, sealed)
+            emit(EmbersChanged(s.n, turn, "dusk", p, "embers", p, 0, -s.embers[p], "lapse"))
+    _reveal_power(s, emit, sealed, turn)
     if s.invoking:
         resolve_invocations(s, emit)
     for k in _SITE_RANGE:
         resolve_site(s, emit, k)
 
 
-def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int]) -> None:
+def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int], turn: int) -> None:
     """Each revealed Spirit, first-time or Reborn, starts at its printed Power (plus a Vigil) (R-MOR-10)."""
     for card in revealed:
         d = definition(s, card)
         if d.kind == "spirit":
-            p = instance_owner(card)
+            p = card // CARDS_PER_PLAYER - 1  # ``instance_owner``
             value = d.power + vigil_amount(s, p, "reveal_boost")
-            emit(ev.PowerChanged(s.n, s.turn, "dusk", p, "power", card, value, value, "revealed"))
+            emit(PowerChanged(s.n, turn, "dusk", p, "power", card, value, value, "revealed"))
 
 
 def site_power(s: MoranaState, p: int, k: int) -> int:
@@ -205,27 +241,28 @@ def site_power(s: MoranaState, p: int, k: int) -> int:
 
 def rite(s: MoranaState, emit: Emit) -> None:
     """[MOR-17]: score every Site left to right, then one check for 13 (R-MOR-01)."""
-    emit(ev.StepBegan(s.n, s.turn, "rite", NOBODY))
+    emit(StepBegan(s.n, s.turn, "rite", NOBODY))
     _rite_actions(s, emit)
 
 
 def _rite_actions(s: MoranaState, emit: Emit) -> None:
     """The Rite after its ``StepBegan``: the scoring, the 13 check, then the end or the next Dawn."""
     controlled = [0, 0]
+    turn = s.turn
     for k in range(SITES):
         pw = [site_power(s, 0, k), site_power(s, 1, k)]
         winner = 0 if pw[0] > pw[1] else 1 if pw[1] > pw[0] else NOBODY
-        emit(ev.SiteScored(s.n, s.turn, "rite", NOBODY, k + 1, winner, pw))
+        emit(SiteScored(s.n, turn, "rite", NOBODY, k + 1, winner, pw))
         if winner != NOBODY:
             controlled[winner] += 1
             value = s.slava[winner] + 1
-            emit(ev.SlavaGained(s.n, s.turn, "rite", winner, "slava", winner, value, 1, f"site:{k + 1}"))
+            emit(SlavaGained(s.n, turn, "rite", winner, "slava", winner, value, 1, SITE_ZONES[k + 1]))
     if max(s.slava) >= SLAVA_TO_WIN:
         end(s, emit, controlled, "slava_13")
-    elif s.turn >= LAST_TURN:
+    elif turn >= LAST_TURN:
         end(s, emit, controlled, "")
     else:
-        dawn(s, emit, s.turn + 1)
+        dawn(s, emit, turn + 1)
 
 
 STAGES = ("dusk", "rite", "dawn")  # the automatic stages a position may stop at the start of (and set-up's end)
@@ -268,4 +305,4 @@ def end(s: MoranaState, emit: Emit, controlled: list[int], reached: str) -> None
         if values[0] != values[1]:
             winner, reason = (0 if values[0] > values[1] else 1), why
             break
-    emit(ev.GameEnded(s.n, s.turn, "end", NOBODY, winner, reason, list(s.slava), list(controlled), totals))
+    emit(GameEnded(s.n, s.turn, "end", NOBODY, winner, reason, list(s.slava), list(controlled), totals))

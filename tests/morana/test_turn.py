@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from annals.engine.agents import RandomAgent
+from annals.engine.morana import data as morana_data
 from annals.engine.morana.ruleset import RULESET
 from annals.engine.morana.state import HAND_LIMIT, OPENING_HAND, MoranaState
 from annals.engine.morana.turn import dawn
+from annals.engine.registry import load_cards
 from annals.engine.rng import Rng
 from annals.engine.runner import Game
 from annals.engine.simulate import make_header
@@ -125,3 +129,21 @@ def test_r_mor_21_any_card_to_any_site_without_a_limit() -> None:
     assert [o for o in t.options() if type(o) is Place] == [Place(c, k) for c in kikis for k in (1, 2, 3)]
     t.commit(*(Place(c, 1) for c in kikis))
     assert t.s.sites[0][0] == kikis
+
+
+def test_mor15_a_changed_card_is_offered_by_its_own_cost(tmp_path: Path) -> None:
+    """[MOR-15] A game whose pool changes a shipped card's cost offers the card by the changed cost, while a game
+    of the shipped pool in the same process still offers it by the printed one (``options`` reads costs per pool)."""
+    shipped = Table(build("hand: bannik", "", turn=3))
+    bannik = shipped.card(0, "bannik")
+    assert Place(bannik, 1) in shipped.options()  # cost 2 <= 3 Embers
+    card_file = tmp_path / "dear-bannik.toml"
+    printed = (Path(morana_data.__path__[0]) / "cards.toml").read_text().split("[[cards]]")
+    entry = next(e for e in printed if 'id = "bannik"' in e)
+    card_file.write_text("[[cards]]" + entry.replace("cost = 2\n", "cost = 5\n", 1))
+    dear = build("hand: bannik", "", turn=3)
+    dear.card_defs = list(load_cards("morana", card_file))
+    dear.__post_init__()  # the state's pool: the shipped one with the changed Bannik, as a game's header gives it
+    assert dear.pool.cards["bannik"].cost == 5 and dear.pool.digest != shipped.s.pool.digest
+    assert [o for o in Table(dear).options() if type(o) is Place] == []  # cost 5 > 3 Embers
+    assert Place(bannik, 1) in shipped.options()
