@@ -351,11 +351,50 @@ def _first_player(ruleset: str, first: int) -> int | None:
     return None if schema_for(ruleset).simultaneous_turns else first
 
 
+class _DeckLists:
+    """The deck_cards rows of a batch, gathered a deck at a time (its card ids, then its leader's) and made columns
+    by Arrow: a Python int per row for the game, seat, index and instance cost as much as the rest of the batch's
+    game rows together."""
+
+    def __init__(self) -> None:
+        self.cards: list[list[str]] = []
+        self.game: list[int] = []
+        self.seat: list[int] = []
+        self.size: list[int] = []  # the deck's own cards, without the leader
+        self.first: list[int] = []  # instance_id(seat, 0): a deck's instances are consecutive from it
+        self.leader: list[int] = []  # instance_id(seat, LEADER_INDEX)
+
+    def add(self, game: int, seat: int, cards: list[str], leader: str) -> None:
+        self.cards.append([*cards, leader] if leader else cards)
+        self.game.append(game)
+        self.seat.append(seat)
+        self.size.append(len(cards))
+        self.first.append(instance_id(seat, 0))
+        self.leader.append(instance_id(seat, LEADER_INDEX))
+
+    def table(self) -> pa.Table:
+        lists = pa.array(self.cards, pa.list_(pa.string()))
+        deck = pc.list_parent_indices(lists)
+        rows = len(lists.values)
+        idx = pc.subtract(pa.array(range(rows), pa.int32()), pc.take(lists.offsets, deck))
+        is_leader = pc.equal(idx, pc.take(pa.array(self.size, pa.int32()), deck))  # the slot after the cards
+        instance = pc.add(pc.take(pa.array(self.first, pa.int32()), deck), idx)
+        return pa.table(
+            {
+                "game": pc.take(pa.array(self.game, pa.int32()), deck),
+                "seat": pc.take(pa.array(self.seat, pa.int32()), deck),
+                "idx": pc.if_else(is_leader, pa.scalar(-1, pa.int32()), idx),
+                "instance": pc.if_else(is_leader, pc.take(pa.array(self.leader, pa.int32()), deck), instance),
+                "card_id": lists.flatten(),
+            }
+        )
+
+
 def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     """The batch's games, players and deck cards as Arrow tables, built column by column."""
     games: list[tuple[Any, ...]] = []
     players: dict[str, list[Any]] = {"game": [], "seat": [], "name": [], "agent": [], "deck": [], "leader": []}
-    deck: dict[str, list[Any]] = {"game": [], "seat": [], "idx": [], "instance": [], "card_id": []}
+    decks = _DeckLists()
     dates: dict[str, list[Any]] = {"game": [], "recorded_at": []}
     for gno, m in batch.games:
         dates["game"].append(gno)
@@ -376,15 +415,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
             for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):
                 players[key].append(v)
-            n = len(dl.cards)
-            deck["game"] += [gno] * n
-            deck["seat"] += [seat] * n
-            deck["idx"] += range(n)
-            deck["instance"] += range(instance_id(seat, 0), instance_id(seat, n))
-            deck["card_id"] += dl.cards
-            if dl.leader:
-                for key, v in zip(deck, (gno, seat, -1, instance_id(seat, LEADER_INDEX), dl.leader), strict=True):
-                    deck[key].append(v)
+            decks.add(gno, seat, dl.cards, dl.leader)
     columns = list(zip(*games, strict=True))
     tables = {
         "g": pa.table(
@@ -400,7 +431,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
             }
         ),
         "p": pa.table(players),
-        "d": pa.table(deck),
+        "d": decks.table(),
         "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
     }
     judged = _judge_rows(batch)

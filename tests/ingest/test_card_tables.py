@@ -1,7 +1,9 @@
-"""The card tables ingest derives (``card_moves.sql``, ``card_games.sql``) give the same rows as the plain
-formulations they replaced for speed, on real Miras 9 and MORANA games: ``moves`` grouped every event that names a
-card with each condition as an aggregate filter (it now groups only the events that raise one), and
-``card_games.other_seat`` was a window sum over the game and card id (now a grouping joined back)."""
+"""The card rows ingest makes, on real Miras 9 and MORANA games: ``deck_cards`` is each header's decks, card by card
+(its columns are now made by Arrow, not a Python int per row), and the card tables derived by SQL
+(``card_moves.sql``, ``card_games.sql``) give the same rows as the plain formulations they replaced for speed:
+``moves`` grouped every event that names a card with each condition as an aggregate filter (it now groups only the
+events that raise one), and ``card_games.other_seat`` was a window sum over the game and card id (now a grouping
+joined back)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,10 @@ from pathlib import Path
 
 import duckdb
 
+from annals.ingest.flatten import collect
 from annals.ingest.schema import ddl
+from annals.schemas.logfile import LogReader
+from annals.schemas.records import LEADER_INDEX, instance_id
 
 USED = (
     "'AbilityActivated', 'TriggerFired', 'StackPushed', 'Manifested', 'Pressured', 'OmenFired', 'RebornFired', "
@@ -69,3 +74,25 @@ def test_other_seat_matches_the_window_sum(real_db: Path) -> None:
         assert any(other for *_, other in stored)
     finally:
         con.close()
+
+
+def test_deck_cards_are_the_headers_decks_in_order(real_db: Path, real_logs: Path) -> None:
+    """Each seat's cards in deck order, numbered from 0, with their instances; then its leader at -1."""
+    expected = []
+    for path in collect([real_logs]):
+        with LogReader(path) as reader:
+            h = reader.header
+        for seat, deck in enumerate(h.decks):
+            expected += [(h.game_id, seat, i, instance_id(seat, i), card) for i, card in enumerate(deck.cards)]
+            if deck.leader:
+                expected.append((h.game_id, seat, -1, instance_id(seat, LEADER_INDEX), deck.leader))
+    con = duckdb.connect(str(real_db), read_only=True)
+    try:
+        stored = con.execute(
+            "SELECT g.game_id, d.seat, d.idx, d.instance, d.card_id FROM deck_cards d JOIN games g USING (game) "
+            "ORDER BY d.game, d.rowid"
+        ).fetchall()
+    finally:
+        con.close()
+    assert sorted(stored, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])  # stable: order within a game
+    assert any(r[2] == -1 for r in stored)
