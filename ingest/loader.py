@@ -146,6 +146,13 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
 
 
 POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
+# DuckDB's threads for the writer's connection. On two, inserting a batch's table as the chunks of files it was
+# flattened in (in order) took about twice the CPU time of the same rows in one chunk (2.6 s against 1.3 s for 2 M
+# events; a chunk that does not end on a row group boundary leaves a part of one to merge again), so the chunks were
+# copied into one (0.15-0.5 s). On one thread the chunks go in as they come at the cost of one chunk, no copy: the
+# rows are compressed at commit instead of during the insert, and the card tables' SQL costs the same. The other
+# core is parsing the next batch meanwhile.
+WRITER_THREADS = 1
 THREADS_AHEAD = 16  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
 
 
@@ -475,16 +482,13 @@ class _Tables(NamedTuple):
     superseded: list[tuple[int, str]] = []  # of those, the games whose logs grew (into ``game_history`` first)
 
 
-def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
-    # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
-    # (each ends in a partial row group), far more than the copy costs. ``combine=False`` keeps the chunks (the
-    # lake writes them with pyarrow, which takes them as they are: the copy would be all it costs).
-    def combined(tables: list[pa.Table]) -> pa.Table | None:
+def _tables(batch: _Batch) -> _Tables:
+    # The chunks' tables as they are, no copy into one chunk per column: DuckDB on one thread (``WRITER_THREADS``)
+    # inserts them in order as fast as one chunk.
+    def gathered(tables: list[pa.Table]) -> pa.Table | None:
         if not tables:
             return None
         table = pa.concat_tables(tables)
-        if combine:
-            table = table.combine_chunks(memory_pool=columnar.POOL)
         if batch.dropped:  # games withdrawn before the batch was written (``ingest.claims``)
             table = table.filter(pc.invert(pc.is_in(table.column("game"), pa.array(sorted(batch.dropped), pa.int32()))))
         return _as_json(table)
@@ -493,8 +497,8 @@ def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
     return _Tables(
         _game_rows(batch) if batch.games else {},
         _card_rows(batch),
-        combined(batch.events),
-        combined(batch.decisions),
+        gathered(batch.events),
+        gathered(batch.decisions),
         (min(numbers), max(numbers)) if numbers else None,
         pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
         list(batch.withdraw),
@@ -697,6 +701,9 @@ class _Writer:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
+        # the setting is the database's, shared by every connection to it in this process: given back in close()
+        self.threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+        con.execute(f"SET threads = {WRITER_THREADS}")
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="annals-write")
         self.pending: Future[None] | None = None
 
@@ -718,6 +725,11 @@ class _Writer:
                 raise
         finally:
             self.pool.shutdown()
+            try:
+                self.con.execute(f"SET threads = {self.threads}")
+            except duckdb.Error:  # a database that failed (a full disk): the error in hand is the one to report
+                if not quiet:
+                    raise
 
 
 def _changed(meta: GameMeta, stored: str) -> Bad:
