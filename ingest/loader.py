@@ -6,8 +6,9 @@ else processes that send their tables back as Arrow IPC streams. The calling thr
 gathers chunks until a batch holds ``batch_rows`` events (the first batches hold less, so the database starts
 sooner) and makes the batch's tables; a writer thread inserts each batch in one transaction (games, players,
 decks, cards, events, decisions and quarantine rows together): an interrupted ingest leaves every earlier batch and
-none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage: on two cores it takes
-about 60% of the CPU time, and the events insert alone costs what a raw insert of the same Arrow rows does.
+none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage, on one thread
+(``WRITER_THREADS``) while the other core parses: it takes about 60% of the CPU time, and the events insert alone
+costs what a raw insert of the same Arrow rows does.
 
 Idempotent by game id and log digest: a stored game with the same digest is skipped; two logs of one game id with
 different digests keep neither (``ingest.claims``: both quarantined as ``ConflictingLogsError``, a stored one
