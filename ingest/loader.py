@@ -6,8 +6,9 @@ else processes that send their tables back as Arrow IPC streams. The calling thr
 gathers chunks until a batch holds ``batch_rows`` events (the first batches hold less, so the database starts
 sooner) and makes the batch's tables; a writer thread inserts each batch in one transaction (games, players,
 decks, cards, events, decisions and quarantine rows together): an interrupted ingest leaves every earlier batch and
-none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage: on two cores it takes
-about 60% of the CPU time, and the events insert alone costs what a raw insert of the same Arrow rows does.
+none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage, on one thread
+(``WRITER_THREADS``) while the other core parses: it takes about 60% of the CPU time, and the events insert alone
+costs what a raw insert of the same Arrow rows does.
 
 Idempotent by game id and log digest: a stored game with the same digest is skipped; two logs of one game id with
 different digests keep neither (``ingest.claims``: both quarantined as ``ConflictingLogsError``, a stored one
@@ -146,6 +147,13 @@ def _chunks(files: list[str], size: int) -> list[list[str]]:
 
 
 POOL_MIN_CHUNKS = 4  # below this, starting worker processes costs more than it saves
+# DuckDB's threads for the writer's connection. On two, inserting a batch's table as the chunks of files it was
+# flattened in (in order) took about twice the CPU time of the same rows in one chunk (2.6 s against 1.3 s for 2 M
+# events; a chunk that does not end on a row group boundary leaves a part of one to merge again), so the chunks were
+# copied into one (0.15-0.5 s). On one thread the chunks go in as they come at the cost of one chunk, no copy: the
+# rows are compressed at commit instead of during the insert, and the card tables' SQL costs the same. The other
+# core is parsing the next batch meanwhile.
+WRITER_THREADS = 1
 THREADS_AHEAD = 16  # chunks in flight: a batch's worth (BATCH_ROWS / CHUNK_FILES games of ~500 events)
 
 
@@ -351,11 +359,50 @@ def _first_player(ruleset: str, first: int) -> int | None:
     return None if schema_for(ruleset).simultaneous_turns else first
 
 
+class _DeckLists:
+    """The deck_cards rows of a batch, gathered a deck at a time (its card ids, then its leader's) and made columns
+    by Arrow: a Python int per row for the game, seat, index and instance cost as much as the rest of the batch's
+    game rows together."""
+
+    def __init__(self) -> None:
+        self.cards: list[list[str]] = []
+        self.game: list[int] = []
+        self.seat: list[int] = []
+        self.size: list[int] = []  # the deck's own cards, without the leader
+        self.first: list[int] = []  # instance_id(seat, 0): a deck's instances are consecutive from it
+        self.leader: list[int] = []  # instance_id(seat, LEADER_INDEX)
+
+    def add(self, game: int, seat: int, cards: list[str], leader: str) -> None:
+        self.cards.append([*cards, leader] if leader else cards)
+        self.game.append(game)
+        self.seat.append(seat)
+        self.size.append(len(cards))
+        self.first.append(instance_id(seat, 0))
+        self.leader.append(instance_id(seat, LEADER_INDEX))
+
+    def table(self) -> pa.Table:
+        lists = pa.array(self.cards, pa.list_(pa.string()))
+        deck = pc.list_parent_indices(lists)
+        rows = len(lists.values)
+        idx = pc.subtract(pa.array(range(rows), pa.int32()), pc.take(lists.offsets, deck))
+        is_leader = pc.equal(idx, pc.take(pa.array(self.size, pa.int32()), deck))  # the slot after the cards
+        instance = pc.add(pc.take(pa.array(self.first, pa.int32()), deck), idx)
+        return pa.table(
+            {
+                "game": pc.take(pa.array(self.game, pa.int32()), deck),
+                "seat": pc.take(pa.array(self.seat, pa.int32()), deck),
+                "idx": pc.if_else(is_leader, pa.scalar(-1, pa.int32()), idx),
+                "instance": pc.if_else(is_leader, pc.take(pa.array(self.leader, pa.int32()), deck), instance),
+                "card_id": lists.flatten(),
+            }
+        )
+
+
 def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
     """The batch's games, players and deck cards as Arrow tables, built column by column."""
     games: list[tuple[Any, ...]] = []
     players: dict[str, list[Any]] = {"game": [], "seat": [], "name": [], "agent": [], "deck": [], "leader": []}
-    deck: dict[str, list[Any]] = {"game": [], "seat": [], "idx": [], "instance": [], "card_id": []}
+    decks = _DeckLists()
     dates: dict[str, list[Any]] = {"game": [], "recorded_at": []}
     for gno, m in batch.games:
         dates["game"].append(gno)
@@ -376,15 +423,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
         for seat, (player, dl) in enumerate(zip(h.players, h.decks, strict=False)):
             for key, v in zip(players, (gno, seat, player.name, player.agent, dl.name, dl.leader), strict=True):
                 players[key].append(v)
-            n = len(dl.cards)
-            deck["game"] += [gno] * n
-            deck["seat"] += [seat] * n
-            deck["idx"] += range(n)
-            deck["instance"] += range(instance_id(seat, 0), instance_id(seat, n))
-            deck["card_id"] += dl.cards
-            if dl.leader:
-                for key, v in zip(deck, (gno, seat, -1, instance_id(seat, LEADER_INDEX), dl.leader), strict=True):
-                    deck[key].append(v)
+            decks.add(gno, seat, dl.cards, dl.leader)
     columns = list(zip(*games, strict=True))
     tables = {
         "g": pa.table(
@@ -400,7 +439,7 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
             }
         ),
         "p": pa.table(players),
-        "d": pa.table(deck),
+        "d": decks.table(),
         "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
     }
     judged = _judge_rows(batch)
@@ -444,16 +483,13 @@ class _Tables(NamedTuple):
     superseded: list[tuple[int, str]] = []  # of those, the games whose logs grew (into ``game_history`` first)
 
 
-def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
-    # One chunk per column: DuckDB inserts a table of many record batches in order at half the speed of one
-    # (each ends in a partial row group), far more than the copy costs. ``combine=False`` keeps the chunks (the
-    # lake writes them with pyarrow, which takes them as they are: the copy would be all it costs).
-    def combined(tables: list[pa.Table]) -> pa.Table | None:
+def _tables(batch: _Batch) -> _Tables:
+    # The chunks' tables as they are, no copy into one chunk per column: DuckDB on one thread (``WRITER_THREADS``)
+    # inserts them in order as fast as one chunk.
+    def gathered(tables: list[pa.Table]) -> pa.Table | None:
         if not tables:
             return None
         table = pa.concat_tables(tables)
-        if combine:
-            table = table.combine_chunks(memory_pool=columnar.POOL)
         if batch.dropped:  # games withdrawn before the batch was written (``ingest.claims``)
             table = table.filter(pc.invert(pc.is_in(table.column("game"), pa.array(sorted(batch.dropped), pa.int32()))))
         return _as_json(table)
@@ -462,8 +498,8 @@ def _tables(batch: _Batch, *, combine: bool = True) -> _Tables:
     return _Tables(
         _game_rows(batch) if batch.games else {},
         _card_rows(batch),
-        combined(batch.events),
-        combined(batch.decisions),
+        gathered(batch.events),
+        gathered(batch.decisions),
         (min(numbers), max(numbers)) if numbers else None,
         pa.Table.from_pylist([b._asdict() for b in batch.bad]) if batch.bad else None,
         list(batch.withdraw),
@@ -666,6 +702,9 @@ class _Writer:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
+        # the setting is the database's, shared by every connection to it in this process: given back in close()
+        self.threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+        con.execute(f"SET threads = {WRITER_THREADS}")
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="annals-write")
         self.pending: Future[None] | None = None
 
@@ -687,6 +726,11 @@ class _Writer:
                 raise
         finally:
             self.pool.shutdown()
+            try:
+                self.con.execute(f"SET threads = {self.threads}")
+            except duckdb.Error:  # a database that failed (a full disk): the error in hand is the one to report
+                if not quiet:
+                    raise
 
 
 def _changed(meta: GameMeta, stored: str) -> Bad:

@@ -79,7 +79,7 @@ def _ingested(run: _Run, report: IngestReport, withdrawn: Set[str]) -> IngestedT
         batch.games = kept
     if batch.games or batch.bad:
         report.batches = 1
-    made = _tables(batch, combine=False)  # pyarrow writes the chunks as they are: no copy
+    made = _tables(batch)  # the chunks as they are: pyarrow writes them with no copy
     tables = {name: made.games[key] for name, key in FILLED.items() if key in made.games}
     for name, table in (("events", made.events), ("decisions", made.decisions)):
         if table is not None and table.num_rows:

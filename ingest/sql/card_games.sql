@@ -2,6 +2,7 @@
 -- game, seat and card id of the main deck (not the leader), the 17lands contexts (card_moves.sql defines placed).
 -- other_seat is the other seat's context for the same card id in the same game (the sum over the game's two rows
 -- less this row's own), so that card_metrics finds a game's two seats holding a card in one row, not a pass by game.
+-- The sum is a grouping joined back, not a window: a window sorts the rows, about a fifth slower here.
 INSERT INTO card_games
 WITH per_seat AS (
     SELECT game, seat, card_id, count(*) AS copies,
@@ -14,7 +15,8 @@ WITH per_seat AS (
     FROM card_moves
     WHERE idx >= 0
     GROUP BY game, seat, card_id
-)
-SELECT * EXCLUDE (context), (sum(context) OVER (PARTITION BY game, card_id) - context)::TINYINT
-FROM per_seat
+),
+totals AS (SELECT game, card_id, sum(context) AS total FROM per_seat GROUP BY game, card_id)
+SELECT p.* EXCLUDE (context), (t.total - p.context)::TINYINT
+FROM per_seat p JOIN totals t USING (game, card_id)
 ORDER BY game, seat, card_id;

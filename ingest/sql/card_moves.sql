@@ -18,17 +18,20 @@ WITH setup AS (
 ended AS (SELECT game, card, arg_max(dst, n) AS dst, bool_or(dst = 'hand') AS held FROM setup GROUP BY game, card),
 opening AS (SELECT game, card FROM ended WHERE dst = 'hand'),
 placed AS (SELECT game, card FROM ended WHERE dst NOT IN ('hand', 'deck') AND NOT held),
-moves AS (
-    SELECT game, card,
-           min(turn) FILTER (WHERE turn >= 1 AND src IN ('deck', 'resource') AND dst = 'hand') AS drawn_turn,
-           bool_or(turn >= 1 AND src = 'resource' AND dst = 'hand') AS from_resource,
-           min(turn) FILTER (WHERE src = 'hand' AND dst NOT IN ('deck', 'hand', 'discard', 'exile', 'nav', 'gone'))
-               AS played_turn,
-           min(turn) FILTER (WHERE kind IN ('AbilityActivated', 'TriggerFired', 'StackPushed', 'Manifested',
-                                            'Pressured', 'OmenFired', 'RebornFired', 'CharmFired', 'ClashFired',
-                                            'InvocationFired')) AS used_turn
-    FROM events
-    WHERE game BETWEEN $lo AND $hi AND card IS NOT NULL
+moves AS (  -- each event's three flags worked out once; only events that raise one are grouped (most raise none)
+    SELECT game, card, min(turn) FILTER (WHERE drawn) AS drawn_turn,
+           bool_or(drawn AND src = 'resource') AS from_resource,
+           min(turn) FILTER (WHERE played) AS played_turn, min(turn) FILTER (WHERE used) AS used_turn
+    FROM (
+        SELECT game, card, turn, src,
+               turn >= 1 AND src IN ('deck', 'resource') AND dst = 'hand' AS drawn,
+               src = 'hand' AND dst NOT IN ('deck', 'hand', 'discard', 'exile', 'nav', 'gone') AS played,
+               kind IN ('AbilityActivated', 'TriggerFired', 'StackPushed', 'Manifested', 'Pressured', 'OmenFired',
+                        'RebornFired', 'CharmFired', 'ClashFired', 'InvocationFired') AS used
+        FROM events
+        WHERE game BETWEEN $lo AND $hi AND card IS NOT NULL
+    )
+    WHERE drawn OR played OR used
     GROUP BY game, card
 )
 SELECT d.game, d.seat, d.idx, d.card_id, o.card IS NOT NULL AS opening, p.card IS NOT NULL AS placed, m.drawn_turn,

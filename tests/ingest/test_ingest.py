@@ -251,3 +251,26 @@ def test_extra_holds_every_other_field_by_name(db: Path, logs_dir: Path) -> None
         for (extra,), event in zip(rows, log.events, strict=True):
             want = {f: getattr(event, f) for f in event.__struct_fields__ if f not in conventions}
             assert (msgspec.json.decode(extra) if extra is not None else {}) == want
+
+
+def test_ingest_gives_back_the_databases_thread_setting(logs_copy: Path, tmp_path: Path) -> None:
+    """The writer runs DuckDB on one thread (``WRITER_THREADS``), a setting of the database shared by every
+    connection to it in the process: one held open across an ingest keeps its own."""
+    path = tmp_path / "held.duckdb"
+    open_database(path).close()
+    held = duckdb.connect(str(path))
+    try:
+        held.execute("SET threads = 2")
+        report = ingest([logs_copy], path, workers=1, batch_rows=500, chunk_files=5)
+        assert report.batches > 1 and report.reconciled
+        assert held.execute("SELECT current_setting('threads')").fetchall() == [(2,)]
+    finally:
+        held.close()
+
+
+def test_batches_of_many_chunks_are_stored_in_order(logs_copy: Path, tmp_path: Path) -> None:
+    """Each batch's table is inserted as the chunks it was flattened in (no copy into one): still in order."""
+    path = tmp_path / "chunks.duckdb"
+    report = ingest([logs_copy], path, workers=2, batch_rows=1_000, chunk_files=3)
+    assert report.batches > 1 and report.reconciled
+    test_events_are_stored_in_game_and_event_order(path)
