@@ -20,7 +20,15 @@ import polars as pl
 
 from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
-from annals.queries.reports.filters import Filters, NotApplicableError, check, resolve_event, sample, select
+from annals.queries.reports.filters import (
+    Filters,
+    NotApplicableError,
+    check,
+    extras_read,
+    resolve_event,
+    sample,
+    select,
+)
 from annals.queries.reports.specs import REPORTS as REPORTS  # what each report is (light: the help lists them)
 from annals.queries.reports.specs import ReportSpec
 from annals.schemas.errors import UnknownNameError
@@ -186,8 +194,8 @@ def run_report(
         f = msgspec.structs.replace(f, event=resolve_event(con, f.event))
     check(con, f)
     refuse_inapplicable(name, spec, f, min_games)
-    select(con, f, read_rulesets(spec))
     sql = sqlfiles.load(f"report_{name}")
+    select(con, f, read_rulesets(spec), extras_read(sql))
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
     return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
 
