@@ -152,7 +152,8 @@ class _Kept:
 _KEPT: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, _Kept] = weakref.WeakKeyDictionary()
 
 
-def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
+def filter_params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
+    """The ``$name`` parameters of ``select.sql`` (and of a report over a summary) for ``f`` and ``rulesets``."""
     return {
         "ruleset": f.ruleset,
         "rulesets": list(rulesets) if rulesets is not None else None,
@@ -170,7 +171,7 @@ def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
 
 def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
     """(Re)create ``sel_games`` and ``sel_seats`` for ``f`` and ``rulesets`` by running ``select.sql``."""
-    params = _params(f, rulesets)
+    params = filter_params(f, rulesets)
     for statement in sqlfiles.load("select").split(";\n"):
         if statement.strip():
             con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
