@@ -56,6 +56,7 @@ from annals.ingest.flatten import (
 )
 from annals.ingest.reviews import gather_reviews, store_reviews
 from annals.ingest.schema import DEFAULT_DB, ddl, derive_card_tables, open_database, recorded_at
+from annals.ingest.summary import refresh_card_summary
 from annals.schemas.errors import AnnalsError
 from annals.schemas.header import LogClose, played_turns
 from annals.schemas.logfile import judged_result
@@ -677,6 +678,7 @@ def _ingest(
             writer.write(batch)
             report.batches += 1
         writer.close()
+        refresh_card_summary(con)  # card_winrate's counts per seat context, from every stored game
         _reviews(con, files, report, strict)
     except BaseException:
         writer.close(quiet=True)  # the batches before stay written; the error in hand is the one to report

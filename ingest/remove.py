@@ -13,6 +13,7 @@ import msgspec
 
 from annals.ingest.loader import WITHDRAW_FROM
 from annals.ingest.schema import ddl, open_database
+from annals.ingest.summary import refresh_card_summary
 from annals.schemas.errors import AnnalsError, BadArgumentError
 
 
@@ -50,6 +51,7 @@ def remove_game(db: Path, game_id: str, reason: str) -> Removed:
         except BaseException:
             con.execute("ROLLBACK")
             raise
+        refresh_card_summary(con)
     finally:
         con.close()
     return Removed(game_id, str(file), int(events))

@@ -23,6 +23,7 @@ import msgspec
 
 from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, lock_down
 from annals.ingest.sqlfiles import SqlFolder
+from annals.ingest.summary import refresh_card_summary
 from annals.schemas.archive import ref_stat
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
@@ -141,8 +142,12 @@ def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DROP TABLE card_games")  # made before the starting Site or the other seat: derived again
         missing.add("card_games")
     con.execute(ddl("analytics"))
-    if not missing:
-        return
+    if missing:
+        _backfill(con, missing)
+    refresh_card_summary(con, unless_fresh=True)  # missing or stale: derived again
+
+
+def _backfill(con: duckdb.DuckDBPyConnection, missing: set[str]) -> None:
     con.execute("BEGIN")
     if "game_dates" in missing:  # the files' times when they are still there, else the epoch
         files = con.execute("SELECT game, file FROM games").fetchall()

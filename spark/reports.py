@@ -26,7 +26,7 @@ from sqlglot import exp
 from annals.ingest.schema import option_kind_rows
 from annals.queries.export import EVENT_TABLES, OMNISCIENT, REVIEWS
 from annals.queries.reports import sqlfiles
-from annals.queries.reports.filters import Filters, NotApplicableError
+from annals.queries.reports.filters import Filters, NotApplicableError, extras_read
 from annals.queries.reports.run import (
     REPORTS,
     ReportResult,
@@ -197,6 +197,8 @@ def report_on_spark(
         "seat": f.seat, "by": f.by, "pool": bool(f.pool),
     }  # fmt: skip
     _run(spark, "select", values)
+    for extra in extras_read(sqlfiles.load(f"report_{name}")):  # what the report reads beyond the two tables
+        _run(spark, f"select_{extra}", {})
     rows = _run(spark, f"report_{name}", values)
     assert rows is not None
 

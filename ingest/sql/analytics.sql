@@ -56,3 +56,29 @@ CREATE TABLE IF NOT EXISTS games_removed (  -- games taken out of the database b
     removed_at TIMESTAMP NOT NULL,       -- UTC
     reason VARCHAR NOT NULL
 );
+
+CREATE TABLE IF NOT EXISTS card_summary (  -- derived after ingest (ingest/sql/card_summary.sql): card_facts of decided
+    ruleset VARCHAR NOT NULL,                -- games counted per seat context and card, for card_winrate
+    event VARCHAR,
+    first_player INTEGER,
+    seat INTEGER NOT NULL,
+    agent VARCHAR NOT NULL,
+    deck VARCHAR NOT NULL,
+    opp_agent VARCHAR,                       -- the other seat's (NULL: none)
+    opp_deck VARCHAR,
+    card_id VARCHAR NOT NULL,
+    opening_hand BOOLEAN NOT NULL,
+    drawn BOOLEAN NOT NULL,
+    played BOOLEAN NOT NULL,
+    won BOOLEAN NOT NULL,
+    games BIGINT NOT NULL,                   -- seat-games in the context whose card_facts row holds these flags
+    turns BIGINT NOT NULL                    -- their games' turns, summed
+);
+
+CREATE TABLE IF NOT EXISTS card_summary_stamp (  -- what card_summary was derived from (card_summary_stamp.sql)
+    games BIGINT,
+    games_hash UBIGINT,
+    seats BIGINT,
+    seats_hash UBIGINT,
+    facts BIGINT
+);

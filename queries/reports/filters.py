@@ -13,6 +13,10 @@ read-only connection, whose data cannot change while it is open, each selection 
 ``KEPT`` of them per connection, the one in use under the names ``sel_games``/``sel_seats`` and the others renamed
 aside (``sel_games_N``/``sel_seats_N``), renamed back when the same filters and rulesets come again. A connection
 that can write rebuilds the selection every time.
+
+A report may read more of a selection than the two tables: ``sel_NAME``, made from them by ``select_NAME.sql`` for
+the reports whose SQL names it (``EXTRAS``; ``sel_cards``: card_metrics' split numbers, game-length fifths and
+pairs, a window over the selected seats), built when first asked and kept (and renamed) with its selection.
 """
 
 from __future__ import annotations
@@ -129,6 +133,7 @@ def resolve_event(con: duckdb.DuckDBPyConnection, value: str) -> str:
 
 
 KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)
+EXTRAS = ("cards",)  # sel_NAME tables some reports read, made from a selection by select_NAME.sql
 
 
 @dataclass
@@ -141,12 +146,14 @@ class _Kept:
     aside: dict[str, int] = field(default_factory=dict)
     slots: int = 0
     samples: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    extras: dict[str, set[str]] = field(default_factory=dict)  # the EXTRAS built for each selection, by key
 
 
 _KEPT: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, _Kept] = weakref.WeakKeyDictionary()
 
 
-def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
+def filter_params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
+    """The ``$name`` parameters of ``select.sql`` (and of a report over a summary) for ``f`` and ``rulesets``."""
     return {
         "ruleset": f.ruleset,
         "rulesets": list(rulesets) if rulesets is not None else None,
@@ -164,53 +171,86 @@ def _params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any]:
 
 def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
     """(Re)create ``sel_games`` and ``sel_seats`` for ``f`` and ``rulesets`` by running ``select.sql``."""
-    params = _params(f, rulesets)
+    params = filter_params(f, rulesets)
     for statement in sqlfiles.load("select").split(";\n"):
         if statement.strip():
             con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
 
 
-def _rename(con: duckdb.DuckDBPyConnection, old: str, new: str) -> None:
-    for table in ("sel_games", "sel_seats"):  # names made here from fixed words and slot numbers only
+def extras_read(sql: str) -> tuple[str, ...]:
+    """The ``EXTRAS`` a report's SQL reads (it names ``sel_NAME``)."""
+    return tuple(name for name in EXTRAS if f"sel_{name}" in sql)
+
+
+def build_extras(con: duckdb.DuckDBPyConnection, names: tuple[str, ...] | set[str]) -> None:
+    """(Re)create ``sel_NAME`` from the selection in use for each name, by running ``select_NAME.sql``."""
+    for name in EXTRAS:  # in a fixed order: a later one may read an earlier one
+        if name in names:
+            con.execute(sqlfiles.load(f"select_{name}"))
+
+
+def _tables(extras: set[str]) -> list[str]:
+    return ["sel_games", "sel_seats", *(f"sel_{name}" for name in EXTRAS if name in extras)]
+
+
+def _rename(con: duckdb.DuckDBPyConnection, old: str, new: str, extras: set[str]) -> None:
+    for table in _tables(extras):  # names made here from fixed words and slot numbers only
         con.execute(f"ALTER TABLE temp.main.{table}{old} RENAME TO {table}{new}")
 
 
-def select(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
+def select(
+    con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None, extras: tuple[str, ...] = ()
+) -> None:
     """Make ``sel_games`` and ``sel_seats`` the selection for ``f`` and the report's ``rulesets`` (None: every
-    ruleset): built by ``select.sql``, or on a read-only connection the one kept from an earlier call with the same
-    filters and rulesets. Works on a read-only connection: temporary tables live in memory."""
+    ruleset), with the ``extras`` (``EXTRAS``) made from it: built by ``select.sql`` (``select_NAME.sql``), or on a
+    read-only connection the ones kept from an earlier call with the same filters and rulesets. Works on a
+    read-only connection: temporary tables live in memory."""
     kept = _KEPT.get(con)
     if kept is None:
         kept = _Kept(read_only=bool(con.execute(sqlfiles.load("read_only")).fetchall()[0][0]))
         _KEPT[con] = kept
     if not kept.read_only:
         build(con, f, rulesets)
+        build_extras(con, extras)
         return
     key = msgspec.json.encode([f, rulesets]).decode()
-    if key == kept.current:
-        return
     try:
-        if kept.current is not None:  # set the selection in use aside
-            kept.slots += 1
-            _rename(con, "", f"_{kept.slots}")
-            kept.aside[kept.current] = kept.slots
-            kept.current = None
-        slot = kept.aside.pop(key, None)
-        if slot is not None:
-            _rename(con, f"_{slot}", "")
-        else:
-            build(con, f, rulesets)
-        kept.current = key
-        while len(kept.aside) >= KEPT:  # forget the oldest set aside
-            oldest_key = next(iter(kept.aside))
-            oldest = kept.aside.pop(oldest_key)
-            kept.samples.pop(oldest_key, None)
-            for table in ("sel_games", "sel_seats"):
-                con.execute(f"DROP TABLE IF EXISTS temp.main.{table}_{oldest}")
+        if key != kept.current:
+            _make_current(con, kept, key, f, rulesets)
+        built = kept.extras.setdefault(key, set())
+        missing = set(extras) - built
+        if missing:
+            build_extras(con, missing)
+            built |= missing
     except duckdb.CatalogException:  # a kept table was dropped by someone else: start again from nothing
-        _KEPT[con] = _Kept(read_only=True)
+        _KEPT[con] = _Kept(read_only=True, current=key, extras={key: set(extras)})
         build(con, f, rulesets)
-        _KEPT[con].current = key
+        build_extras(con, extras)
+
+
+def _make_current(
+    con: duckdb.DuckDBPyConnection, kept: _Kept, key: str, f: Filters, rulesets: tuple[str, ...] | None
+) -> None:
+    """The selection for ``key`` named ``sel_games``/``sel_seats`` (and its extras ``sel_NAME``): the one in use
+    set aside, ``key``'s renamed back or built, the oldest set aside forgotten beyond ``KEPT``."""
+    if kept.current is not None:  # set the selection in use aside
+        kept.slots += 1
+        _rename(con, "", f"_{kept.slots}", kept.extras.get(kept.current, set()))
+        kept.aside[kept.current] = kept.slots
+        kept.current = None
+    slot = kept.aside.pop(key, None)
+    if slot is not None:
+        _rename(con, f"_{slot}", "", kept.extras.get(key, set()))
+    else:
+        kept.extras.pop(key, None)
+        build(con, f, rulesets)
+    kept.current = key
+    while len(kept.aside) >= KEPT:  # forget the oldest set aside
+        oldest_key = next(iter(kept.aside))
+        oldest = kept.aside.pop(oldest_key)
+        kept.samples.pop(oldest_key, None)
+        for table in _tables(kept.extras.pop(oldest_key, set())):
+            con.execute(f"DROP TABLE IF EXISTS temp.main.{table}_{oldest}")
 
 
 def sample(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:

@@ -14,17 +14,9 @@
 -- seats' shares r, so its square is each seat's r^2 plus, where both seats hold the card, 2 r r' with the other's:
 -- card_games.other_seat (stored at ingest) says the other seat's context, and po carries it on the first seat of a
 -- game whose two seats are both selected in one split, so no pass groups the rows by game.
-WITH d AS (SELECT * FROM sel_seats WHERE decided),
-splits AS (  -- each split and ruleset numbered (joined, not ranked by a window over every seat: a third faster)
-    SELECT grp, ruleset, row_number() OVER (ORDER BY grp, ruleset) AS gi FROM (SELECT DISTINCT grp, ruleset FROM d)
-),
-pairs AS (SELECT game, grp FROM d GROUP BY game, grp HAVING count(*) = 2),  -- both seats in one split: one cluster
-s AS (  -- the selected decided seats, keyed game * 2 + seat
-    SELECT game * 2 + seat AS k, grp, ruleset, won::INTEGER AS w, turns, gi,
-           ntile(5) OVER (PARTITION BY gi ORDER BY turns, game, seat) AS lq,  -- game-length fifth
-           seat = 0 AND pairs.game IS NOT NULL AS paired
-    FROM d JOIN splits USING (grp, ruleset) LEFT JOIN pairs USING (game, grp)
-),
+-- The selected decided seats' split numbers, game-length fifths and pairs are sel_cards' (select_cards.sql), made once
+-- per selection.
+WITH s AS (SELECT k, gi, w, turns, lq, paired FROM sel_cards),
 c AS (
     SELECT s.gi, c.card_id, c.opening_hand::INTEGER AS oh, c.drawn::INTEGER AS gd,
            (c.opening_hand OR c.drawn)::INTEGER AS gih, c.played::INTEGER AS pl, c.used::INTEGER AS us, s.w,
@@ -84,6 +76,6 @@ se AS (
     FROM sq WHERE iwd_games > 0
 )
 SELECT g.grp, g.ruleset, m.* EXCLUDE (gi), se.iwd_se, se.iwd_games, lm.iwd_length_matched, lm.matched_gih_games
-FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM s) g USING (gi) LEFT JOIN se USING (gi, card_id)
+FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM sel_cards) g USING (gi) LEFT JOIN se USING (gi, card_id)
 LEFT JOIN lm USING (gi, card_id)
 ORDER BY g.grp, g.ruleset, m.card_id;

@@ -47,8 +47,12 @@ def test_kept_selections_answer_as_fresh_ones(real_db: Path) -> None:
     for name, f in [*RUNS, *reversed(RUNS), *RUNS[::2], *RUNS[1::3]]:
         assert same(run_report(con, name, filters=f, min_games=0, database="db"), fresh[(name, f)]), (name, f)
         kept = temp_tables(con)
-        assert {"sel_games", "sel_seats"} <= set(kept) and len(kept) <= 2 * KEPT  # in use, and at most KEPT - 1 aside
+        selections = [t for t in kept if t.startswith(("sel_games", "sel_seats"))]
+        assert {"sel_games", "sel_seats"} <= set(kept) and len(selections) <= 2 * KEPT  # at most KEPT - 1 aside
+        # card_metrics' sel_cards is kept with its selection, renamed and dropped with it
+        assert all(t.replace("sel_cards", "sel_seats") in kept for t in kept if t.startswith("sel_cards"))
     assert any(t.startswith("sel_seats_") for t in temp_tables(con))  # some were set aside, not rebuilt
+    assert any(t.startswith("sel_cards_") for t in temp_tables(con))
     con.close()
 
 
@@ -65,4 +69,16 @@ def test_a_writable_connection_sees_changed_games(real_db: Path, tmp_path: Path)
     assert after["games"].to_list() == before["games"].to_list()
     assert [round(t - 100, 4) for t in after["mean_turns"]] == [round(t, 4) for t in before["mean_turns"]]
     assert temp_tables(con) == ["sel_games", "sel_seats"]  # nothing kept aside on a writable connection
+    con.close()
+
+
+def test_a_writable_connection_rebuilds_what_card_metrics_reads(real_db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "copy.duckdb"
+    shutil.copy(real_db, path)
+    con = duckdb.connect(str(path))
+    before = run_report(con, "card_metrics", min_games=0).frame
+    con.execute("UPDATE games SET winner = 1 - winner WHERE winner IN (0, 1)")  # every decided game's other seat won
+    after = run_report(con, "card_metrics", min_games=0).frame
+    assert after["gp_games"].to_list() == before["gp_games"].to_list()
+    assert after["gp_wins"].to_list() == (before["gp_games"] - before["gp_wins"]).to_list()  # sel_cards made anew
     con.close()
