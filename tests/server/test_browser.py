@@ -4,6 +4,7 @@ the options' buttons, the board drawn as SVG of the seat's own view, the clock, 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,22 +27,28 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         yield s
 
 
-def _play_pages(pages: list[Any], limit: int = 400) -> None:
+def _play_pages(pages: list[Any], stall: float = 30.0) -> None:
     """Click the first or the last option of the list of every answer (accepting any confirmation) on whichever
-    page is asked, until the game is over."""
+    page is asked, until the game is over; it fails after ``stall`` seconds with nothing to click (a loaded machine
+    is slow, not stuck: a count of rounds failed once while the game was still moving)."""
     for page in pages:
         page.on("dialog", lambda dialog: dialog.accept())
         page.locator("#all-options summary").click()  # the list, for the keyboard and screen readers
-    for _ in range(limit):
+    stalled_at, clicks = time.monotonic() + stall, 0
+    while time.monotonic() < stalled_at and clicks < 3000:  # a seat's game is a few dozen answers
         if all(page.evaluate("document.body.dataset.over === 'true'") for page in pages):
             return
         for page in pages:
             buttons = page.locator("#options button")
             if buttons.count():
                 buttons.last.click() if page.evaluate("Math.random() < 0.5") else buttons.first.click()
+                stalled_at, clicks = time.monotonic() + stall, clicks + 1
                 page.wait_for_timeout(5)
         pages[0].wait_for_timeout(20)
-    raise AssertionError("the game did not end in the browser")
+    raise AssertionError(
+        f"the game did not end in the browser ({clicks} clicks; stalled: nothing to click for {stall:.0f} s, or "
+        "3000 clicks)"
+    )
 
 
 def _blocked_external(page: Any) -> list[str]:
