@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annals.schemas.header import LogClose, LogHeader
+from annals.schemas.header import LogClose, LogHeader, header_record
 from annals.schemas.records import Decision, instance_id, instance_owner
 from annals.schemas.rulesets import ruleset_names, schema_for
 from tests.strategies import members, structs
@@ -45,6 +45,17 @@ def test_every_event_and_option_round_trips(label: str, record_type: type[Any]) 
 def test_header_round_trips_msgpack_and_json(header: LogHeader) -> None:
     assert msgspec.msgpack.decode(msgspec.msgpack.encode(header), type=LogHeader) == header
     assert msgspec.json.decode(msgspec.json.encode(header), type=LogHeader) == header
+
+
+@settings(max_examples=60)
+@given(st.from_type(LogHeader))
+def test_a_header_frame_holds_the_bytes_it_always_held(header: LogHeader) -> None:
+    # ``header_record`` takes a shallow dict of the fields (nested Structs left to the encoder): the same bytes as the
+    # deep ``to_builtins`` it replaced, whatever the tournament, branch, start position or nonce
+    header = msgspec.structs.replace(header, cards=(), sandbox=False)
+    deep = msgspec.to_builtins(header, builtin_types=(bytes,))
+    del deep["cards"], deep["sandbox"]
+    assert msgspec.msgpack.encode(header_record(header)) == msgspec.msgpack.encode(deep)
 
 
 @given(st.from_type(LogClose))
