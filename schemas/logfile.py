@@ -84,6 +84,8 @@ FRAME_HEAD_SIZE: Final = _FRAME.size + _FRAME_CRC.size
 DIGEST_SIZE: Final = 16
 MAX_FRAME_BYTES: Final = 64 * 1024 * 1024  # a frame holds one turn or step; anything this large is damage
 GROUP_BYTES: Final = 64 * 1024  # completed frames gather up to this much before one write() sends them
+_CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC  # a new log: never replaces a file
+_OVERWRITE: Final = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC  # no O_TRUNC: see ``LogWriter.__init__``
 
 _encoder = msgspec.msgpack.Encoder()
 _header_decoder = msgspec.msgpack.Decoder(LogHeader)
@@ -168,7 +170,8 @@ class LogWriter:
         self.path = path if isinstance(path, Path) else Path(path)  # (a Path made again costs 2 us a bot game)
         self._durable = durable
         self._group_bytes = group_bytes
-        # Unbuffered: our own whole-frame groups are the only buffering, so no write ever holds half a frame.
+        # A bare descriptor, written with ``os.write``: our own whole-frame groups are the only buffering, so no write
+        # ever holds half a frame (and a file object would cost a bot game's log an fstat and 2 us of wrapping).
         # An existing file is never replaced (``FileExistsError``) unless ``overwrite`` says so: simulations, whose
         # file names are their game ids, write the same bytes again.
         # ``overwrite`` writes over the old bytes in place and cuts the file to its new length at the end (``finish``,
@@ -176,11 +179,7 @@ class LogWriter:
         # truncation), 100 us a log against 15 us in place, a sixth of a MORANA bot game. A simulation rewrites
         # the same bytes (its logs are named by game id), so even a crash midway leaves the old log whole.
         self._cut = overwrite
-        if overwrite:
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
-            self._file: IO[bytes] = open(fd, "wb", buffering=0)  # noqa: SIM115 - no O_TRUNC for an fd
-        else:
-            self._file = open(self.path, "xb", buffering=0)  # noqa: SIM115
+        self._fd = os.open(self.path, _OVERWRITE if overwrite else _CREATE, 0o666)
         self._pending = bytearray(_PREAMBLE.pack(MAGIC, FORMAT_VERSION))
         self._index = 0
         self._link = _first_link(FORMAT_VERSION)
@@ -219,8 +218,8 @@ class LogWriter:
         writer._durable = False
         writer._cut = False
         writer._group_bytes = group_bytes
-        writer._file = open(writer.path, "r+b", buffering=0)  # noqa: SIM115 - closed by close()
-        writer._file.seek(end)
+        writer._fd = os.open(writer.path, os.O_WRONLY | os.O_CLOEXEC)  # closed by finish()
+        os.lseek(writer._fd, end, os.SEEK_SET)
         writer._pending = bytearray()
         writer._flushed = end
         writer._header_end = 0  # a log already whole: abandoning an append never removes it
@@ -279,7 +278,7 @@ class LogWriter:
         if self._pending:
             view = memoryview(self._pending)
             while view:  # an unbuffered write may write less (a file-size limit, a nearly full disk): go on
-                written = self._file.write(view)
+                written = os.write(self._fd, view)
                 if not written:
                     raise OSError(errno.ENOSPC, "no bytes could be written", str(self.path))
                 self._flushed += written
@@ -291,7 +290,7 @@ class LogWriter:
         """Write what is waiting and make the file so far durable (fsync): a live table does it before it writes
         anything beside the log that refers to the frames in it (``LOG.open``)."""
         self.flush()
-        os.fsync(self._file.fileno())
+        os.fsync(self._fd)
 
     def write_batch(self, events: list[Any], decisions: list[Any]) -> None:
         # A decision is written as its six fields unless the table answered it (``Decision.automatic``): the
@@ -319,14 +318,14 @@ class LogWriter:
         if self._cut:
             self._cut_tail()
         if self._durable:
-            os.fsync(self._file.fileno())
-        self._file.close()
+            os.fsync(self._fd)
+        os.close(self._fd)
 
     def _cut_tail(self) -> None:
         """An overwritten log longer than this one: its tail goes. Only then: a truncate to the length the file
         has already costs a third of opening, writing and closing a bot game's log; a seek to the end, a tenth."""
-        if self._file.seek(0, os.SEEK_END) > self._flushed:
-            self._file.truncate(self._flushed)
+        if os.lseek(self._fd, 0, os.SEEK_END) > self._flushed:
+            os.ftruncate(self._fd, self._flushed)
 
     def abandon(self, events: list[Any] | None = None, decisions: list[Any] | None = None) -> bool:
         """Write the completed frames (and a last batch of ``events`` and ``decisions``) and close without a
@@ -344,7 +343,7 @@ class LogWriter:
                 with contextlib.suppress(OSError):
                     self._cut_tail()
             with contextlib.suppress(OSError):
-                self._file.close()
+                os.close(self._fd)
         if self._flushed >= self._header_end:
             return True
         with contextlib.suppress(OSError):
