@@ -8,13 +8,15 @@ the revealed cards from hand (a placeholder) or Nav to their Sites.
 
 from __future__ import annotations
 
+from typing import Final
+
 from annals.engine.core import Reducer
 from annals.engine.morana.state import COMMIT_DONE, OPENING_HAND, MoranaState
 from annals.schemas import morana as ev
 from annals.schemas.records import CARDS_PER_PLAYER, Event
 
 # A Site zone's name to its index in ``MoranaState.sites``: a lookup, not parsing the name, per card that leaves one
-_SITE_INDEX = {"site:1": 0, "site:2": 1, "site:3": 2}
+_SITE_INDEX: Final = {"site:1": 0, "site:2": 1, "site:3": 2}
 
 
 def _shuffled(s: MoranaState, e: ev.DeckShuffled) -> None:
@@ -64,7 +66,7 @@ def _step(s: MoranaState, e: ev.StepBegan) -> None:
         s.committing = 0
 
 
-PAYMENTS = frozenset({"commit", "reborn", "invocation"})  # a Commit action's cost, paid before it is sealed
+PAYMENTS: Final = frozenset({"commit", "reborn", "invocation"})  # a Commit action's cost, paid before it is sealed
 
 
 def _embers(s: MoranaState, e: ev.EmbersChanged) -> None:

@@ -19,25 +19,29 @@ from annals.engine.morana.cards import Pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
 from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
+from annals.schemas import morana as _ev
 from annals.schemas.morana import (
     Card,
-    CharmFired,
-    CharmSpent,
-    ClashFired,
-    Defeated,
-    DrawSkipped,
-    Drew,
     Effect,
-    InitiativeGranted,
-    InvocationFired,
-    InvocationResolutionBegan,
-    OmenFired,
-    PowerChanged,
-    RebornFired,
-    SiteResolutionBegan,
-    SlavaGained,
 )
 from annals.schemas.records import CARDS_PER_PLAYER, Event
+
+# The event classes as Final names: compiled, a Final module name is a C static, while an imported one is
+# looked up in the module's dict wherever it is used (once an event emitted).
+CharmFired: Final = _ev.CharmFired
+CharmSpent: Final = _ev.CharmSpent
+ClashFired: Final = _ev.ClashFired
+Defeated: Final = _ev.Defeated
+DrawSkipped: Final = _ev.DrawSkipped
+Drew: Final = _ev.Drew
+InitiativeGranted: Final = _ev.InitiativeGranted
+InvocationFired: Final = _ev.InvocationFired
+InvocationResolutionBegan: Final = _ev.InvocationResolutionBegan
+OmenFired: Final = _ev.OmenFired
+PowerChanged: Final = _ev.PowerChanged
+RebornFired: Final = _ev.RebornFired
+SiteResolutionBegan: Final = _ev.SiteResolutionBegan
+SlavaGained: Final = _ev.SlavaGained
 
 Emit = Callable[[Event], None]
 Item = tuple[int, int, int, str]  # (player, card, site, kind): kind "omen", "reborn", "charm", "clash", "invocation"
@@ -46,7 +50,7 @@ Plan = list[tuple[Effect, list[int]]]
 SWIFT: Final = "swift"
 _SITE_STEPS: Final = ("", "dusk.site1", "dusk.site2", "dusk.site3")  # a Site's step name, by its number
 _SITE_ZONES: Final = ("", "site:1", "site:2", "site:3")  # a Site's zone name, by its number
-_CLASH: dict[int, Effect] = {}  # a Clash X's damage effect, by X: made once, not per Clash fired
+_CLASH: Final[dict[int, Effect]] = {}  # a Clash X's damage effect, by X: made once, not per Clash fired
 
 
 def _clash_effect(amount: int) -> Effect:
@@ -66,15 +70,18 @@ class PoolTables:
     """A pool's numbers that the rules read per decision or per effect, as plain values: a field of a definition
     (a msgspec Struct) is a generic attribute lookup even compiled, while this class is native there."""
 
-    __slots__ = ("costs", "invocation_costs", "vigils")
+    __slots__ = ("costs", "invocation_costs", "names", "vigils")
 
     def __init__(self, pool: Pool):
+        # each card and Warden id as the pool's own string: a state's ids taken from here (``new_state``) find their
+        # entries in every table by identity, not by comparing the characters
+        self.names: dict[str, str] = {cid: cid for cid in [*pool.cards, *pool.wardens]}
         self.costs: dict[str, int] = {cid: card.cost for cid, card in pool.cards.items()}
         self.invocation_costs: dict[str, int] = {wid: w.invocation_cost for wid, w in pool.wardens.items()}
         self.vigils: dict[str, tuple[str, int]] = {wid: (w.vigil.op, w.vigil.amount) for wid, w in pool.wardens.items()}
 
 
-_TABLES: dict[str, PoolTables] = {}
+_TABLES: Final[dict[str, PoolTables]] = {}
 
 
 def tables(pool: Pool) -> PoolTables:
@@ -192,6 +199,7 @@ def _condition_holds(s: MoranaState, player: int, condition: str) -> bool:
 def run_effect(
     s: MoranaState, emit: Emit, step: str, player: int, by: int, site: int, e: Effect, tg: list[int]
 ) -> None:
+
     op = e.op
     if op == "none" or (e.condition and not _condition_holds(s, player, e.condition)):
         return  # no effect; or its condition is not met as it resolves (R-MOR-24)

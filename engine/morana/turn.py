@@ -22,6 +22,8 @@ through it [MOR-13].
 
 from __future__ import annotations
 
+from typing import Final
+
 from annals.engine.morana.resolution import (
     Emit,
     definition,
@@ -43,35 +45,40 @@ from annals.engine.morana.state import (
     warden_instance,
 )
 from annals.engine.rng import Rng
+from annals.schemas import morana as _ev
 from annals.schemas.morana import (
-    CommitDone,
-    Committed,
-    DeckShuffled,
     Done,
-    EmbersChanged,
-    Flipped,
-    GameEnded,
-    InvocationCommitted,
     Invoke,
     MoranaOption,
     Place,
-    PowerChanged,
     Rebirth,
-    RebornCommitted,
-    SiteScored,
-    SlavaGained,
-    StepBegan,
-    TurnBegan,
-    WardenChosen,
 )
 from annals.schemas.records import CARDS_PER_PLAYER, instance_id
 
-_DONE = Done()
-_INVOKE = Invoke()
-_SITE_RANGE = range(1, SITES + 1)
-SITE_ZONES = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
-_PLACES: dict[int, tuple[Place, Place, Place]] = {}
-_REBIRTHS: dict[int, tuple[Rebirth, Rebirth, Rebirth]] = {}
+# The event classes as Final names: compiled, a Final module name is a C static, while an imported one is
+# looked up in the module's dict wherever it is used (once an event emitted).
+CommitDone: Final = _ev.CommitDone
+Committed: Final = _ev.Committed
+DeckShuffled: Final = _ev.DeckShuffled
+EmbersChanged: Final = _ev.EmbersChanged
+Flipped: Final = _ev.Flipped
+GameEnded: Final = _ev.GameEnded
+InvocationCommitted: Final = _ev.InvocationCommitted
+PowerChanged: Final = _ev.PowerChanged
+RebornCommitted: Final = _ev.RebornCommitted
+SiteScored: Final = _ev.SiteScored
+SlavaGained: Final = _ev.SlavaGained
+StepBegan: Final = _ev.StepBegan
+TurnBegan: Final = _ev.TurnBegan
+WardenChosen: Final = _ev.WardenChosen
+
+
+_DONE: Final = Done()
+_INVOKE: Final = Invoke()
+_SITE_RANGE: Final = range(1, SITES + 1)
+SITE_ZONES: Final = ("", "site:1", "site:2", "site:3")  # a Site's zone name by its number (``f"site:{k}"``, made once)
+_PLACES: Final[dict[int, tuple[Place, Place, Place]]] = {}
+_REBIRTHS: Final[dict[int, tuple[Rebirth, Rebirth, Rebirth]]] = {}
 
 
 def _places(card: int) -> tuple[Place, Place, Place]:
