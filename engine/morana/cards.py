@@ -9,6 +9,7 @@ of each Legendary: R-MOR-09) and raise ``InvalidDeckError`` naming the rule brok
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
@@ -140,12 +141,12 @@ def build_pool(raw: bytes, where: str = "cards.toml") -> Pool:
         if c.id in cards:
             raise CardDataError(f"{where}: card id {c.id!r} appears twice; ids are unique")
         check_card(c)
-        cards[c.id] = c
+        cards[sys.intern(c.id)] = c  # interned, as the shipped decks' ids are (``decks``): see there
     for w in data.wardens:
         if w.id in wardens or w.id in cards:
             raise CardDataError(f"{where}: Warden id {w.id!r} is already used; ids are unique")
         check_warden(w)
-        wardens[w.id] = w
+        wardens[sys.intern(w.id)] = w
     digest = hashlib.blake2b(raw, digest_size=8).hexdigest()
     return Pool(cards, wardens, {k.name: k.reminder for k in data.keywords}, digest)
 
@@ -279,7 +280,10 @@ def decks() -> Mapping[str, DeckList]:
     book = _book()
     out: dict[str, DeckList] = {}
     for d in book.decks:
-        deck = DeckList(d.name, [e.card for e in d.cards for _ in range(e.copies)], d.warden)
+        # ids interned, as the pool's keys are: the tables the rules read per card (costs, definitions, Vigils)
+        # then find a game's ids by identity, not by comparing characters
+        cards = [sys.intern(e.card) for e in d.cards for _ in range(e.copies)]
+        deck = DeckList(d.name, cards, sys.intern(d.warden))
         validate_deck(deck, shipped_pool())
         out[d.name] = deck
     return out

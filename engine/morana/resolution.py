@@ -70,12 +70,9 @@ class PoolTables:
     """A pool's numbers that the rules read per decision or per effect, as plain values: a field of a definition
     (a msgspec Struct) is a generic attribute lookup even compiled, while this class is native there."""
 
-    __slots__ = ("costs", "invocation_costs", "names", "vigils")
+    __slots__ = ("costs", "invocation_costs", "vigils")
 
     def __init__(self, pool: Pool):
-        # each card and Warden id as the pool's own string: a state's ids taken from here (``new_state``) find their
-        # entries in every table by identity, not by comparing the characters
-        self.names: dict[str, str] = {cid: cid for cid in [*pool.cards, *pool.wardens]}
         self.costs: dict[str, int] = {cid: card.cost for cid, card in pool.cards.items()}
         self.invocation_costs: dict[str, int] = {wid: w.invocation_cost for wid, w in pool.wardens.items()}
         self.vigils: dict[str, tuple[str, int]] = {wid: (w.vigil.op, w.vigil.amount) for wid, w in pool.wardens.items()}
@@ -118,13 +115,30 @@ def _spirits(s: MoranaState, player: int, site: int) -> list[int]:
 
 
 def _strongest(s: MoranaState, cards: list[int]) -> list[int]:
-    """The first of the most powerful (``max`` keeps the first of equals: leftmost, then earliest arrival)."""
-    return [max(cards, key=s.power.__getitem__)] if cards else []
+    """The first of the most powerful (a later card must be strictly stronger: leftmost, then earliest arrival).
+    A plain loop: compiled, ``max`` with a key calls the key through Python once per card."""
+    if not cards:
+        return []
+    power = s.power
+    best = cards[0]
+    top = power[best]
+    for card in cards:
+        if power[card] > top:
+            best, top = card, power[card]
+    return [best]
 
 
 def _weakest(s: MoranaState, cards: list[int]) -> list[int]:
     """The first of the least powerful, by the same tie rule."""
-    return [min(cards, key=s.power.__getitem__)] if cards else []
+    if not cards:
+        return []
+    power = s.power
+    best = cards[0]
+    low = power[best]
+    for card in cards:
+        if power[card] < low:
+            best, low = card, power[card]
+    return [best]
 
 
 def targets(s: MoranaState, player: int, card: int, site: int, target: str) -> list[int]:

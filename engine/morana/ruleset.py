@@ -29,7 +29,7 @@ from annals.engine.morana.cards import (
     validate_deck,
     with_cards,
 )
-from annals.engine.morana.resolution import definition, tables
+from annals.engine.morana.resolution import definition
 from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
 from annals.engine.morana.turn import commit, dusk_and_rite, options, resume, setup
 from annals.engine.rng import Rng
@@ -83,10 +83,9 @@ class MoranaRuleset:
         for deck in header.decks:
             if not header.sandbox:  # a judge's sandbox position: no deck-building rules
                 validate_deck(deck, p)
-        names = tables(p).names.get
         return MoranaState(
-            ids=[[names(c, c) for c in d.cards] for d in header.decks],
-            wardens=[names(d.leader, d.leader) for d in header.decks],
+            ids=[list(d.cards) for d in header.decks],
+            wardens=[d.leader for d in header.decks],
             card_defs=list(header.cards),
         )
 
