@@ -10,8 +10,9 @@ the revealed cards from hand (a placeholder) or Nav to their Sites.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import Any, Final
 
+from annals.engine.compiled import is_compiled
 from annals.engine.core import Reducer
 from annals.engine.morana.state import COMMIT_DONE, OPENING_HAND, MoranaState
 from annals.schemas import morana as ev
@@ -210,37 +211,37 @@ _TURN: Final = ev.TurnBegan
 _FLIPPED: Final = ev.Flipped
 
 
-def _handle(s: MoranaState, e: Event) -> bool:
+def _handle(s: MoranaState, e: Any) -> bool:
     """Apply a frequent event by its table's handler, tested by type most frequent first; False for any other
     event (left to the table). Compiled, each handler is then a direct C call, where the table's is a dict lookup
     and a call through Python with its arguments parsed."""
     t = type(e)
     if t is _EMBERS:
-        _embers(s, cast(ev.EmbersChanged, e))
+        _embers(s, e)
     elif t is _POWER:
-        _power(s, cast(ev.PowerChanged, e))
+        _power(s, e)
     elif t is _DREW:
-        _drew(s, cast(ev.Drew, e))
+        _drew(s, e)
     elif t is _STEP:
-        _step(s, cast(ev.StepBegan, e))
+        _step(s, e)
     elif t is _SITE:
-        _site_resolution(s, cast(ev.SiteResolutionBegan, e))
+        _site_resolution(s, e)
     elif t is _SCORED:
         _acted(s, e)
     elif t is _SLAVA:
-        _slava(s, cast(ev.SlavaGained, e))
+        _slava(s, e)
     elif t is _COMMITTED:
-        _committed(s, cast(ev.Committed, e))
+        _committed(s, e)
     elif t is _COMMIT_DONE:
-        _commit_done(s, cast(ev.CommitDone, e))
+        _commit_done(s, e)
     elif t is _OMEN:
-        _band(s, cast(ev.OmenFired, e))
+        _band(s, e)
     elif t is _CLASH:
         pass  # ``_nothing``
     elif t is _TURN:
-        _turn(s, cast(ev.TurnBegan, e))
+        _turn(s, e)
     elif t is _FLIPPED:
-        _flipped(s, cast(ev.Flipped, e))
+        _flipped(s, e)
     else:
         return False
     return True
@@ -271,7 +272,9 @@ class MoranaReducer(Reducer[MoranaState]):
         return record
 
 
-apply = MoranaReducer(
+# Compiled, the chain of ``MoranaReducer`` dispatches faster than the table; in Python the table's dict is faster (a
+# call less an event: bench.engine folded 1.9 M events/s through the chain, 2.6 M through the table).
+apply = (MoranaReducer if is_compiled() else Reducer[MoranaState])(
     {
         ev.DeckShuffled: _shuffled,
         ev.WardenChosen: _warden,
