@@ -169,7 +169,10 @@ def _morana(s: Any, f: Fields) -> None:
             raise bad(f"ids[{p}]", s.ids[p], f"the card ids of decks[{p}].cards, in order")
         if s.wardens[p] != f.leader_of(p):
             raise bad(f"wardens[{p}]", s.wardens[p], f"{f.leader_of(p)!r}, the Warden of decks[{p}]")
-    known = f.cards.__contains__
+
+    def on_a_site(c: int) -> bool:  # a deck card: a Warden is in no zone, has no Power and is never sealed
+        return c in f.cards and not is_leader(c)
+
     for p in range(2):
 
         def own(c: int, p: int = p) -> bool:  # a card of seat p's deck (Wardens are in no zone)
@@ -187,10 +190,10 @@ def _morana(s: Any, f: Fields) -> None:
         f.range(f"offboard[{p}]", s.offboard[p], 0, OFFBOARD_CAP, "off-board Slava this turn [MOR-31]")
         f.range(f"reborns[{p}]", s.reborns[p], 0, REBORN_LIMIT, "Reborns this turn [MOR-23]")
     for card, power in s.power.items():
-        f.card("power key", card, known)
+        f.card("power key", card, on_a_site)
         f.range(f"power[{card}]", power, -COUNTER_MAX, COUNTER_MAX)
     for name in ("sealed", "reborning", "revealed"):
-        f.cards_in(name, getattr(s, name), known)
+        f.cards_in(name, getattr(s, name), on_a_site)
     if len(s.sealed_sites) != len(s.sealed):
         raise bad("sealed_sites", s.sealed_sites, "one Site (1..3) per sealed card")
     for i, site in enumerate(s.sealed_sites):

@@ -408,6 +408,21 @@ def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Pat
         load_position(tmp_path / "neg.json")
 
 
+@pytest.mark.parametrize("field", ["sealed", "reborning", "revealed"])
+def test_a_morana_warden_sealed_reborning_or_revealed_is_refused(real_logs: Path, tmp_path: Path, field: str) -> None:
+    """[MOR-33] The Warden sits face-up the whole game, never in a zone: a position sealing it (or reborning or
+    revealing it) is refused by name, rather than failing inside the rules when its deck index is looked up (found
+    by fuzzing: ``reborning: [1999]``)."""
+    timeline = Timeline.from_file(collect([real_logs / "morana"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    doc["state"][field] = [1999]
+    if field == "sealed":
+        doc["state"]["sealed_sites"] = [1]
+    (tmp_path / "warden.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"state.{field}\[0\] = 1999 is not allowed"):
+        load_position(tmp_path / "warden.json")
+
+
 def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     from annals.ingest.cardpools import definitions
 
