@@ -91,7 +91,8 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
-        if o.cid not in (spirit_cids if o.face else cids):
+        cid = o.cid  # in neither set (most cards): no need to read the face
+        if (cid not in cids and cid not in spirit_cids) or cid not in (spirit_cids if o.face else cids):
             continue
         if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-47)
             continue
@@ -104,8 +105,9 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
                 or (scope == "enemy_here" and lane_of(o.loc) == lane and o.ctrl != ctrl)
             ):
                 total += getattr(st, field)
+    players = s.players
     for side in (0, 1):
-        site = s.players[side].sites[lane]
+        site = players[side].sites[lane]
         if site and cards[site].cid in cids and site_in_force(s, side, lane):  # [M9-065]
             for st in pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):

@@ -63,16 +63,19 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     opts: list[Embark | Disembark] = []
     host_cids = s.pool.host_cids  # Crew 1+ (an awakened Spirit, ``face`` 1, is no host)
     hosts = []
-    aboard: dict[int, int] = {}  # per host, the Units aboard it
-    for c in s.board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
+    board = s.board
+    for c in board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
         cs = cards[c]
-        if cs.aboard:
-            aboard[cs.aboard] = aboard.get(cs.aboard, 0) + 1
-        if cs.ctrl == p and not cs.face and cs.cid in host_cids and cs.zone in ZONE_LOC:
+        if cs.cid in host_cids and cs.ctrl == p and not cs.face and cs.zone in ZONE_LOC:
             hosts.append(cs)
-    if not hosts:
+    if not hosts:  # most of the time: no need to count who is aboard
         return opts
-    for c in s.board:
+    aboard: dict[int, int] = {}  # per host, the Units aboard it
+    for c in board:
+        host = cards[c].aboard
+        if host:
+            aboard[host] = aboard.get(host, 0) + 1
+    for c in board:
         cs = cards[c]
         if cs.ctrl != p or cs.zone not in ZONE_LOC:
             continue

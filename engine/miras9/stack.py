@@ -54,11 +54,15 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
 def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
     opts: list[Activate] = []
     cards = s.cards
-    cids = s.pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
-    spirit_cids = s.pool.spirit_timed.get(timing, NONE)
+    pool = s.pool
+    cids = pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
+    spirit_cids = pool.spirit_timed.get(timing, NONE)
     for c in s.board:
         cs = cards[c]
-        if cs.cid not in (spirit_cids if cs.face else cids) or cs.ctrl != player:
+        cid = cs.cid  # in neither set (most cards): no need to read the face
+        if (cid not in cids and cid not in spirit_cids) or cid not in (spirit_cids if cs.face else cids):
+            continue
+        if cs.ctrl != player:
             continue
         if not (is_unit(s, cs) or is_ship_site(s, cs)):  # ruling R-M9-59: a Ship-Site's abilities too
             continue
