@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 try:
     from annals.engine import _splitmix
@@ -52,7 +52,7 @@ def py_below(state: int, n: int) -> tuple[int, int]:
             return s, x % n
 
 
-_below: Callable[[int, int], tuple[int, int]] = _splitmix.below if _splitmix is not None else py_below
+_below: Final[Callable[[int, int], tuple[int, int]]] = _splitmix.below if _splitmix is not None else py_below
 BUILT = _splitmix is not None  # is the C fast path (``engine/_splitmix.c``) built?
 
 
