@@ -22,6 +22,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,13 @@ def write_times(log: GameLog, path: Path, view: str, runs: int) -> tuple[float, 
 
 
 def moves(path: Path, limit: int) -> dict[str, list[float]]:
+    """The moves timed in a browser driven from a thread of its own: Playwright's sync API refuses to start on a
+    thread that already runs one (a test session's browser, when the quick mode runs inside pytest)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(_moves, path, limit).result()
+
+
+def _moves(path: Path, limit: int) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

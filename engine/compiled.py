@@ -56,6 +56,7 @@ MODULES: tuple[str, ...] = (
             "damage",
             "effects",
             "escape",
+            "events",
             "movement",
             "pool",
             "reducer",
@@ -64,6 +65,7 @@ MODULES: tuple[str, ...] = (
             "shipsites",
             "stack",
             "turn",
+            "zones",
         )
     ),
     *(f"annals.engine.morana.{name}" for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "turn")),

@@ -52,7 +52,6 @@ def py_below(state: int, n: int) -> tuple[int, int]:
             return s, x % n
 
 
-# Final: compiled, a C static rather than a lookup in the module's dict at every draw
 _below: Final[Callable[[int, int], tuple[int, int]]] = _splitmix.below if _splitmix is not None else py_below
 BUILT = _splitmix is not None  # is the C fast path (``engine/_splitmix.c``) built?
 

@@ -191,7 +191,7 @@ def drive(
     seat_views = game._seat_views
     choosers = [agent.choose for agent in game.agents]
     viewed = any(view is not None for view in seat_views)
-    emit, decided = game.emit, game.decisions.append
+    emit, decided = game.emit, game.decisions  # appended to directly: compiled, a list append, not a call
     try:
         while not s.over:
             if cap and s.turn > cap:
@@ -214,7 +214,7 @@ def drive(
                 except ValueError:
                     raise _illegal(point, choice) from None
                 count = game.decision_count
-                decided(Decision(count, s.n, player, point.point, offered, index))
+                decided.append(Decision(count, s.n, player, point.point, offered, index))
                 game.decision_count = count + 1
                 advance(s, choice, emit, rng)
             if writer is not None and (
@@ -222,7 +222,7 @@ def drive(
                 or (live and game.decisions)
             ):
                 batch, chosen = game.take_batch()
-                emit, decided = game.emit, game.decisions.append  # bound to the new lists
+                emit, decided = game.emit, game.decisions  # bound to the new lists
                 writer.write_batch(batch, chosen)
                 total_events += len(batch)
                 total_decisions += len(chosen)

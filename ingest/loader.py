@@ -441,7 +441,6 @@ def _game_rows(batch: _Batch) -> dict[str, pa.Table]:
         ),
         "p": pa.table(players),
         "d": decks.table(),
-        "r": pa.table({"ruleset": columns[4], "card_pool_hash": columns[7]}),
     }
     judged = _judge_rows(batch)
     if judged:
@@ -474,7 +473,7 @@ class _Tables(NamedTuple):
     """A batch as the Arrow tables its transaction inserts, made by the gathering thread so that the writer thread
     (the slowest stage) only runs SQL."""
 
-    games: dict[str, pa.Table]  # _in_g games, _in_p players, _in_d deck cards, _in_r rulesets and pools
+    games: dict[str, pa.Table]  # _in_g games, _in_p players, _in_d deck cards, _in_t dates, _in_j judge frames
     cards: pa.Table
     events: pa.Table | None
     decisions: pa.Table | None

@@ -23,8 +23,8 @@ from annals.engine.core import Emit
 from annals.engine.miras9 import damage
 from annals.engine.miras9.board import legal_targets, set_echo
 from annals.engine.miras9.effects import check_defeats, resolve
+from annals.engine.miras9.events import BlackwakeChecked, BlackwakeResolved
 from annals.engine.miras9.state import M9State
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import CardDef, PayPoint, UseBlackwake
 
 CHECKED = frozenset({"deck", "resource", "used"})  # [M9-088]
@@ -64,7 +64,7 @@ def pay(s: M9State, emit: Emit, choice: Any) -> None:
         card = getattr(s.players[p], choice.source)[-1]
         cid = s.cards[card].cid
         kind = instruction(s.pool[cid])
-        emit(ev.BlackwakeChecked(s.n, s.turn, s.step, p, card, cid, choice.source, kind))
+        emit(BlackwakeChecked(s.n, s.turn, s.step, p, card, cid, choice.source, kind))
         if kind:
             return  # the point waits on its owner's Blackwake choice
     damage.pay(s, emit, choice)
@@ -78,13 +78,13 @@ def _resolve(s: M9State, emit: Emit, choice: UseBlackwake) -> None:
     assert bw is not None
     point = PayPoint(cs.zone)
     if not choice.use:
-        emit(ev.BlackwakeResolved(s.n, s.turn, s.step, p, card, "declined"))
+        emit(BlackwakeResolved(s.n, s.turn, s.step, p, card, "declined"))
         damage.pay(s, emit, point)
     elif bw.instead:
-        emit(ev.BlackwakeResolved(s.n, s.turn, s.step, p, card, "replaced", 0, bw.instead))
+        emit(BlackwakeResolved(s.n, s.turn, s.step, p, card, "replaced", 0, bw.instead))
         damage.pay(s, emit, point, bw.instead)
     else:
-        emit(ev.BlackwakeResolved(s.n, s.turn, s.step, p, card, "effect", choice.target))
+        emit(BlackwakeResolved(s.n, s.turn, s.step, p, card, "effect", choice.target))
         damage.pay(s, emit, point)
         if bw.echo:
             set_echo(s, emit, p, s.players[p].echo - bw.echo, "blackwake")

@@ -15,7 +15,10 @@ builds on. Nothing here resolves an effect or defeats a card, so any rules modul
 
 from __future__ import annotations
 
+from typing import Final
+
 from annals.engine.core import Emit
+from annals.engine.miras9.events import CardMoved, CounterChanged, LeftWave, TokenCreated
 from annals.engine.miras9.state import (
     LOC_NAMES,
     LOC_SIDE_LANE,
@@ -27,11 +30,10 @@ from annals.engine.miras9.state import (
     lane_of,
     side_of,
 )
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import CardDef
 from annals.schemas.records import TOKEN_BASE
 
-UNIT_TYPES = frozenset({"unit", "token"})
+UNIT_TYPES: Final = frozenset({"unit", "token"})
 
 
 def defn(s: M9State, cs: CardState) -> CardDef:
@@ -50,7 +52,7 @@ def is_unit(s: M9State, cs: CardState) -> bool:
     )
 
 
-SHIP_SITE = "ship_site"
+SHIP_SITE: Final = "ship_site"
 
 
 def ship_at(s: M9State, loc: int) -> int:
@@ -89,7 +91,8 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
     iid, lane, ctrl = cs.iid, lane_of(cs.loc), cs.ctrl
     for other in s.board:
         o = cards[other]
-        if o.cid not in (spirit_cids if o.face else cids):
+        cid = o.cid  # in neither set (most cards): no need to read the face
+        if (cid not in cids and cid not in spirit_cids) or cid not in (spirit_cids if o.face else cids):
             continue
         if o.zone in ZONE_ROUTE and other != iid and o.host != iid:  # En Route: at no Site (ruling R-M9-47)
             continue
@@ -102,8 +105,9 @@ def _static_sum(s: M9State, cs: CardState, field: str) -> int:
                 or (scope == "enemy_here" and lane_of(o.loc) == lane and o.ctrl != ctrl)
             ):
                 total += getattr(st, field)
+    players = s.players
     for side in (0, 1):
-        site = s.players[side].sites[lane]
+        site = players[side].sites[lane]
         if site and cards[site].cid in cids and site_in_force(s, side, lane):  # [M9-065]
             for st in pool[cards[site].cid].statics:
                 if (st.scope == "friendly_here" and side == ctrl) or (st.scope == "enemy_here" and side != ctrl):
@@ -258,19 +262,19 @@ def legal_targets(s: M9State, kind: str, ctrl: int) -> list[int]:
 def counter(s: M9State, emit: Emit, cs: CardState, name: str, value: int, source: str = "") -> None:
     old = getattr(cs, name)
     if old != value:
-        emit(ev.CounterChanged(s.n, s.turn, s.step, cs.ctrl, name, cs.iid, value, value - old, source))
+        emit(CounterChanged(s.n, s.turn, s.step, cs.ctrl, name, cs.iid, value, value - old, source))
 
 
 def set_echo(s: M9State, emit: Emit, player: int, value: int, source: str) -> None:
     value = value if value > 0 else 0  # [M9-050]
     old = s.players[player].echo
     if old != value:
-        emit(ev.CounterChanged(s.n, s.turn, s.step, player, "echo", player, value, value - old, source))
+        emit(CounterChanged(s.n, s.turn, s.step, player, "echo", player, value, value - old, source))
 
 
 def move(s: M9State, emit: Emit, card: int, dst: str, reason: str, host: int = 0) -> None:
     cs = s.cards[card]
-    emit(ev.CardMoved(s.n, s.turn, s.step, cs.ctrl, card, cs.zone, dst, reason, host))
+    emit(CardMoved(s.n, s.turn, s.step, cs.ctrl, card, cs.zone, dst, reason, host))
 
 
 def draw(s: M9State, emit: Emit, player: int, n: int, dst: str = "hand", reason: str = "draw") -> None:
@@ -278,23 +282,23 @@ def draw(s: M9State, emit: Emit, player: int, n: int, dst: str = "hand", reason:
     for _ in range(n):
         if not deck:
             return
-        emit(ev.CardMoved(s.n, s.turn, s.step, player, deck[-1], "deck", dst, reason, 0))
+        emit(CardMoved(s.n, s.turn, s.step, player, deck[-1], "deck", dst, reason, 0))
 
 
 def spend(s: M9State, emit: Emit, player: int, n: int) -> None:
     """[M9-046], [M9-047] pay n resources: the top card of Resource to Used, n times (affordability checked before)."""
     res = s.players[player].resource
     for _ in range(n):
-        emit(ev.CardMoved(s.n, s.turn, s.step, player, res[-1], "resource", "used", "spend", 0))
+        emit(CardMoved(s.n, s.turn, s.step, player, res[-1], "resource", "used", "spend", 0))
 
 
 def leave_wave(s: M9State, emit: Emit, cs: CardState) -> None:
     """[M9-081] remove a combatant (attacker, blocker or attacked Unit) from the current wave, if it is in one."""
     w = s.wave
     if w is not None and cs.iid in combatants(w):
-        emit(ev.LeftWave(s.n, s.turn, s.step, cs.ctrl, cs.iid, w.number))
+        emit(LeftWave(s.n, s.turn, s.step, cs.ctrl, cs.iid, w.number))
 
 
 def make_token(s: M9State, emit: Emit, card_id: str, ctrl: int, loc: int) -> None:
     iid = TOKEN_BASE + s.next_token
-    emit(ev.TokenCreated(s.n, s.turn, s.step, ctrl, iid, card_id, LOC_NAMES[loc]))
+    emit(TokenCreated(s.n, s.turn, s.step, ctrl, iid, card_id, LOC_NAMES[loc]))

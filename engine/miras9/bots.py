@@ -20,7 +20,7 @@ so their tap costs nothing a Unit standing there would lose). It reads only publ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from annals.engine import agents
 from annals.engine.core import DecisionPoint
@@ -55,10 +55,11 @@ from annals.schemas.miras9 import (
     UseExtraAttack,
 )
 
-TAKE_BACK_POINTS = frozenset({"attackers", "blockers"})  # the decisions that offer a take-back [M9-074], [M9-076]
+# the decisions that offer a take-back [M9-074], [M9-076]
+TAKE_BACK_POINTS: Final = frozenset({"attackers", "blockers"})
 # Battle Damage is paid from Hand first (its cheapest card): Main Deck, Resource and Used are the survival clock
 # [M9-023], which cards in Hand do not hold off; then Used, Echo, Main Deck, Resource.
-_PAY_ORDER = {"hand": 0, "used": 1, "echo": 2, "deck": 3, "resource": 4}
+_PAY_ORDER: Final = {"hand": 0, "used": 1, "echo": 2, "deck": 3, "resource": 4}
 
 
 class RandomAgent(agents.RandomAgent):

@@ -20,22 +20,34 @@ Site (a single-Unit wave with the normal windows), or lets it go; the Site does 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9 import shipsites
 from annals.engine.miras9.board import atk, can_act, counter, defn, is_unit
 from annals.engine.miras9.damage import deal, settle
 from annals.engine.miras9.effects import check_defeats, fire
+from annals.engine.miras9.events import (
+    BattleDamageAssigned,
+    BlockersDeclared,
+    CardMoved,
+    ExtraAttackGranted,
+    ExtraAttackTaken,
+    SelectionChanged,
+    SelectionUndone,
+    ShipSiteAttacked,
+    WaveDeclared,
+    WaveEnded,
+    WaveStep,
+)
 from annals.engine.miras9.stack import open_window
 from annals.engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt, TakeBack, UseExtraAttack
 
-CONFIRM = Confirm()
-TAKE_BACK = TakeBack()
-KILLING_MACHINE = "killing_machine"
-STEP_NAMES = ("", "declare", "reactions_before_blocks", "blockers", "reactions_before_damage", "damage",
+CONFIRM: Final = Confirm()
+TAKE_BACK: Final = TakeBack()
+KILLING_MACHINE: Final = "killing_machine"
+STEP_NAMES: Final = ("", "declare", "reactions_before_blocks", "blockers", "reactions_before_damage", "damage",
               "consequences", "after_wave")  # fmt: skip
 
 
@@ -125,10 +137,10 @@ def block_options(s: M9State) -> list[Any]:
 
 
 def start_wave(s: M9State, emit: Emit, lane: int) -> None:
-    emit(ev.SelectionChanged(s.n, s.turn, s.step, s.active, 0, 0, "site", lane))
+    emit(SelectionChanged(s.n, s.turn, s.step, s.active, 0, 0, "site", lane))
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", defended_site(w)))
+    emit(WaveStep(s.n, s.turn, s.step, s.active, w.number, 1, "declare", defended_site(w)))
 
 
 def select(s: M9State, emit: Emit, choice: Any) -> None:
@@ -136,9 +148,9 @@ def select(s: M9State, emit: Emit, choice: Any) -> None:
     w = s.wave
     assert w is not None
     if type(choice) is AddAttacker:
-        emit(ev.SelectionChanged(s.n, s.turn, s.step, w.attacker, choice.card, choice.target, "attack"))
+        emit(SelectionChanged(s.n, s.turn, s.step, w.attacker, choice.card, choice.target, "attack"))
     elif type(choice) is AssignBlocker:
-        emit(ev.SelectionChanged(s.n, s.turn, s.step, 1 - w.attacker, choice.card, choice.attacker, "block"))
+        emit(SelectionChanged(s.n, s.turn, s.step, 1 - w.attacker, choice.card, choice.attacker, "block"))
     elif type(choice) is TakeBack:
         take_back(s, emit)
     elif w.step == 1:
@@ -152,11 +164,11 @@ def take_back(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
     if w.step == 1 and w.attackers:
-        emit(ev.SelectionUndone(s.n, s.turn, s.step, w.attacker, w.attackers[-1], w.targets[-1], "attack"))
+        emit(SelectionUndone(s.n, s.turn, s.step, w.attacker, w.attackers[-1], w.targets[-1], "attack"))
     elif w.step == 1:
-        emit(ev.SelectionUndone(s.n, s.turn, s.step, w.attacker, 0, 0, "site"))
+        emit(SelectionUndone(s.n, s.turn, s.step, w.attacker, 0, 0, "site"))
     else:
-        emit(ev.SelectionUndone(s.n, s.turn, s.step, 1 - w.attacker, w.blockers[-1], w.blocked[-1], "block"))
+        emit(SelectionUndone(s.n, s.turn, s.step, 1 - w.attacker, w.blockers[-1], w.blocked[-1], "block"))
 
 
 def confirm_attack(s: M9State, emit: Emit) -> None:
@@ -164,21 +176,21 @@ def confirm_attack(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
     site = defended_site(w)
-    emit(ev.WaveDeclared(s.n, s.turn, s.step, w.attacker, w.number, site, list(w.attackers), list(w.targets)))
+    emit(WaveDeclared(s.n, s.turn, s.step, w.attacker, w.number, site, list(w.attackers), list(w.targets)))
     cards = s.cards
     for a in list(w.attackers):
         counter(s, emit, cards[a], "tapped", 1, "attack")
     for a in list(w.attackers):
         fire(s, emit, cards[a], "attack")
     check_defeats(s, emit)
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 2, STEP_NAMES[2], site))
+    emit(WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 2, STEP_NAMES[2], site))
     open_window(s, emit, "before_blocks", 1 - w.attacker)
 
 
 def begin_blocks(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, 1 - w.attacker, w.number, 3, STEP_NAMES[3], defended_site(w)))
+    emit(WaveStep(s.n, s.turn, s.step, 1 - w.attacker, w.number, 3, STEP_NAMES[3], defended_site(w)))
 
 
 def confirm_blocks(s: M9State, emit: Emit) -> None:
@@ -186,14 +198,14 @@ def confirm_blocks(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
     d = 1 - w.attacker
-    emit(ev.BlockersDeclared(s.n, s.turn, s.step, d, w.number, list(w.blockers), list(w.blocked)))
+    emit(BlockersDeclared(s.n, s.turn, s.step, d, w.number, list(w.blockers), list(w.blocked)))
     cards = s.cards
     for b in list(w.blockers):
         counter(s, emit, cards[b], "tapped", 1, "block")
     for b in list(w.blockers):
         fire(s, emit, cards[b], "block")
     check_defeats(s, emit)
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 4, STEP_NAMES[4], defended_site(w)))
+    emit(WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 4, STEP_NAMES[4], defended_site(w)))
     open_window(s, emit, "before_damage", w.attacker)
 
 
@@ -236,7 +248,7 @@ def combat_damage(s: M9State, emit: Emit) -> None:
     ``consequences``: ``M9State.boundary``)."""
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], defended_site(w)))
+    emit(WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 5, STEP_NAMES[5], defended_site(w)))
     deal_damage(s, emit)
 
 
@@ -249,13 +261,13 @@ def deal_damage(s: M9State, emit: Emit) -> None:
     cards = s.cards
     hits, battle, ships = _wave_hits(s, w)
     for a, ship, amount, (back,) in ships:
-        emit(ev.ShipSiteAttacked(s.n, s.turn, s.step, w.attacker, a, ship, amount, back))
+        emit(ShipSiteAttacked(s.n, s.turn, s.step, w.attacker, a, ship, amount, back))
     for src, tgt, amount, combined in hits:
         if amount:
             deal(s, emit, src, cards[tgt], amount, "combat", combined)  # the wounds placed: ``Wave.wounded``
     for a, amount in battle:
-        emit(ev.BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
+        emit(BattleDamageAssigned(s.n, s.turn, s.step, w.attacker, a, 1 - w.attacker, amount))
+    emit(WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 6, STEP_NAMES[6], site))
     consequences(s, emit)
 
 
@@ -276,14 +288,14 @@ def consequences(s: M9State, emit: Emit) -> None:
     defeated: set[int] = set()
 
     def watch(e: Any) -> None:
-        if type(e) is ev.CardMoved and e.reason == "defeated":
+        if type(e) is CardMoved and e.reason == "defeated":
             defeated.add(e.card)
         emit(e)
 
     check_defeats(s, watch if struck else emit)
     for a, hit in struck.items():  # [M9-083] his attack defeated a Unit and he survived the damage
         if hit & defeated and a in cards and is_unit(s, cards[a]) and a not in defeated:
-            emit(ev.ExtraAttackGranted(s.n, s.turn, s.step, w.attacker, a, w.number, site, KILLING_MACHINE))
+            emit(ExtraAttackGranted(s.n, s.turn, s.step, w.attacker, a, w.number, site, KILLING_MACHINE))
             counter(s, emit, cards[a], "tapped", 0, KILLING_MACHINE)
     for a in battle:
         if is_unit(s, cards[a]):
@@ -312,14 +324,14 @@ def consequences_idle(s: M9State) -> bool:
 def after_wave(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 7, STEP_NAMES[7], defended_site(w)))
+    emit(WaveStep(s.n, s.turn, s.step, w.attacker, w.number, 7, STEP_NAMES[7], defended_site(w)))
     open_window(s, emit, "after_wave", w.attacker)
 
 
 def end_wave(s: M9State, emit: Emit) -> None:
     w = s.wave
     assert w is not None
-    emit(ev.WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, defended_site(w)))
+    emit(WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, defended_site(w)))
 
 
 def extra_options(s: M9State) -> list[UseExtraAttack]:
@@ -333,10 +345,10 @@ def extra_options(s: M9State) -> list[UseExtraAttack]:
 def take_extra(s: M9State, emit: Emit, choice: UseExtraAttack) -> None:
     """Begin the single-Unit wave at the same Site [M9-073], or let the grant go."""
     p = s.active
-    emit(ev.ExtraAttackTaken(s.n, s.turn, s.step, p, choice.card, SITE_NAMES[1 - p][s.extra_lane], choice.take))
+    emit(ExtraAttackTaken(s.n, s.turn, s.step, p, choice.card, SITE_NAMES[1 - p][s.extra_lane], choice.take))
     w = s.wave
     if w is not None:
-        emit(ev.WaveStep(s.n, s.turn, s.step, p, w.number, 1, "declare", defended_site(w)))
+        emit(WaveStep(s.n, s.turn, s.step, p, w.number, 1, "declare", defended_site(w)))
 
 
 def wave_auto(s: M9State, emit: Emit) -> None:

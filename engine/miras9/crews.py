@@ -25,16 +25,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, unit_lanes
+from annals.engine.miras9.events import Disembarked, Embarked
 from annals.engine.miras9.state import ZONE_LOC, CardState, M9State, lane_of
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import Disembark, Embark
 
-SPACE = 2
-BOARDERS = frozenset({"character", "spirit"})  # [M9-061]: Vehicles and Ships never embark
-CREW_MANIFEST = "crew_manifest"  # a host's text that grants its crew the Manifest action [M9-099]
+SPACE: Final = 2
+BOARDERS: Final = frozenset({"character", "spirit"})  # [M9-061]: Vehicles and Ships never embark
+CREW_MANIFEST: Final = "crew_manifest"  # a host's text that grants its crew the Manifest action [M9-099]
 
 
 def may_board(s: M9State, cs: CardState) -> bool:
@@ -62,16 +63,19 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     opts: list[Embark | Disembark] = []
     host_cids = s.pool.host_cids  # Crew 1+ (an awakened Spirit, ``face`` 1, is no host)
     hosts = []
-    aboard: dict[int, int] = {}  # per host, the Units aboard it
-    for c in s.board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
+    board = s.board
+    for c in board:  # a plain loop: on Python 3.11 a comprehension is a function call of its own
         cs = cards[c]
-        if cs.aboard:
-            aboard[cs.aboard] = aboard.get(cs.aboard, 0) + 1
-        if cs.ctrl == p and not cs.face and cs.cid in host_cids and cs.zone in ZONE_LOC:
+        if cs.cid in host_cids and cs.ctrl == p and not cs.face and cs.zone in ZONE_LOC:
             hosts.append(cs)
-    if not hosts:
+    if not hosts:  # most of the time: no need to count who is aboard
         return opts
-    for c in s.board:
+    aboard: dict[int, int] = {}  # per host, the Units aboard it
+    for c in board:
+        host = cards[c].aboard
+        if host:
+            aboard[host] = aboard.get(host, 0) + 1
+    for c in board:
         cs = cards[c]
         if cs.ctrl != p or cs.zone not in ZONE_LOC:
             continue
@@ -87,9 +91,9 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
 
 def crew_act(s: M9State, emit: Emit, p: int, choice: Embark | Disembark) -> None:
     if type(choice) is Embark:
-        emit(ev.Embarked(s.n, s.turn, s.step, p, choice.card, choice.host))
+        emit(Embarked(s.n, s.turn, s.step, p, choice.card, choice.host))
     else:
-        emit(ev.Disembarked(s.n, s.turn, s.step, p, choice.card, s.cards[choice.card].aboard))
+        emit(Disembarked(s.n, s.turn, s.step, p, choice.card, s.cards[choice.card].aboard))
 
 
 Leave = Callable[[M9State, Emit, CardState, str, str], None]
@@ -99,7 +103,7 @@ def unload(s: M9State, emit: Emit, cs: CardState, reason: str, leave: Leave) -> 
     """Before ``cs`` leaves the board: if it is crew, it disembarks; if it is a host, its crew get off and meet the
     fate of ruling R-M9-51 (``leave`` is ``damage.leave_board``, passed in to keep the imports one way)."""
     if cs.aboard:
-        emit(ev.Disembarked(s.n, s.turn, s.step, cs.ctrl, cs.iid, cs.aboard, reason))
+        emit(Disembarked(s.n, s.turn, s.step, cs.ctrl, cs.iid, cs.aboard, reason))
         return
     cards = s.cards
     crew = [cards[c] for c in s.board if cards[c].aboard == cs.iid]
@@ -107,7 +111,7 @@ def unload(s: M9State, emit: Emit, cs: CardState, reason: str, leave: Leave) -> 
         return
     space = lane_of(cs.loc) == SPACE
     for o in crew:
-        emit(ev.Disembarked(s.n, s.turn, s.step, o.ctrl, o.iid, cs.iid, "host_" + reason))
+        emit(Disembarked(s.n, s.turn, s.step, o.ctrl, o.iid, cs.iid, "host_" + reason))
     for o in crew:
         if reason == "defeated" and not space:  # [M9-091] survive tapped at that Site
             counter(s, emit, o, "tapped", 1, "host_defeated")

@@ -16,8 +16,8 @@ from __future__ import annotations
 from annals.engine.core import Emit
 from annals.engine.miras9 import crews
 from annals.engine.miras9.board import counter, defn, leave_wave, move, ward
+from annals.engine.miras9.events import BattleDamagePaid, CardMoved, CombatDamage, DamagePrevented, GameOver
 from annals.engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import PayPoint
 
 
@@ -32,15 +32,15 @@ def deal(
     if w and amount:
         prevented = min(w, amount)
         amount -= prevented
-        emit(ev.DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, prevented, "ward"))
+        emit(DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, prevented, "ward"))
     if cs.shield and amount:
         p = min(cs.shield, amount)
         amount -= p
-        emit(ev.DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, p, "shield"))
+        emit(DamagePrevented(s.n, s.turn, s.step, cs.ctrl, cs.iid, p, "shield"))
         counter(s, emit, cs, "shield", cs.shield - p)
     if kind == "combat":
         emit(
-            ev.CombatDamage(
+            CombatDamage(
                 s.n,
                 s.turn,
                 s.step,
@@ -68,7 +68,7 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
     for other in list(s.board):
         o = cards[other]
         if o.host == iid:
-            emit(ev.CardMoved(s.n, s.turn, s.step, o.ctrl, other, o.zone, LOC_NAMES[cs.loc], "drop", 0))
+            emit(CardMoved(s.n, s.turn, s.step, o.ctrl, other, o.zone, LOC_NAMES[cs.loc], "drop", 0))
     if cs.token:
         dst = "gone"
     elif cs.iid == s.players[cs.owner].leader:
@@ -107,13 +107,13 @@ def pay(s: M9State, emit: Emit, opt: PayPoint, dst: str = "discard") -> None:
     src = opt.source
     if src == "echo":
         emit(
-            ev.BattleDamagePaid(
+            BattleDamagePaid(
                 s.n, s.turn, s.step, p, point, remaining, "echo", attacker, 0, "", "", "echo", p, pl.echo - 1, -1
             )
         )
         return
     card = opt.card if src == "hand" else getattr(pl, src)[-1]
-    emit(ev.BattleDamagePaid(s.n, s.turn, s.step, p, point, remaining, src, attacker, card, src, dst))
+    emit(BattleDamagePaid(s.n, s.turn, s.step, p, point, remaining, src, attacker, card, src, dst))
 
 
 def unpayable(s: M9State) -> bool:
@@ -125,7 +125,7 @@ def unpayable(s: M9State) -> bool:
 def settle(s: M9State, emit: Emit) -> None:
     """End the game if Battle Damage remains that cannot be paid [M9-024]."""
     if s.bd_player >= 0 and s.bd_paid < len(s.bd_sources) and unpayable(s):
-        emit(ev.GameOver(s.n, s.turn, s.step, -1, 1 - s.bd_player, "battle_damage"))
+        emit(GameOver(s.n, s.turn, s.step, -1, 1 - s.bd_player, "battle_damage"))
 
 
 __all__ = ["deal", "leave_board", "pay", "pay_options", "settle", "unpayable"]

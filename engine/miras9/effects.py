@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9 import scripts
@@ -34,6 +34,7 @@ from annals.engine.miras9.board import (
 )
 from annals.engine.miras9.damage import deal, leave_board
 from annals.engine.miras9.escape import destinations
+from annals.engine.miras9.events import CardMoved, ReplacementApplied, TriggerFired
 from annals.engine.miras9.movement import spot
 from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import (
@@ -48,7 +49,26 @@ from annals.engine.miras9.state import (
     loc_of,
     side_of,
 )
-from annals.schemas import miras9 as ev
+from annals.schemas.miras9 import (
+    Boost,
+    Bounce,
+    DefeatEff,
+    Draw,
+    Escape,
+    GainEcho,
+    GenerateEff,
+    Heal,
+    MakeToken,
+    Mill,
+    NoEffect,
+    ReadyEff,
+    Script,
+    Shield,
+    Spot,
+    TapEff,
+    Withdraw,
+    Wound,
+)
 
 
 def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
@@ -78,25 +98,25 @@ def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int | None:
 Prim = Callable[[M9State, Emit, Any, int, int, int], None]
 
 
-def _wound(s: M9State, emit: Emit, e: ev.Wound, src: int, ctrl: int, target: int) -> None:
+def _wound(s: M9State, emit: Emit, e: Wound, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         deal(s, emit, src, cs, e.amount, "effect")
 
 
-def _heal(s: M9State, emit: Emit, e: ev.Heal, src: int, ctrl: int, target: int) -> None:
+def _heal(s: M9State, emit: Emit, e: Heal, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "wounds", max(0, cs.wounds - e.amount))
 
 
-def _shield(s: M9State, emit: Emit, e: ev.Shield, src: int, ctrl: int, target: int) -> None:
+def _shield(s: M9State, emit: Emit, e: Shield, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "shield", cs.shield + e.amount)
 
 
-def _boost(s: M9State, emit: Emit, e: ev.Boost, src: int, ctrl: int, target: int) -> None:
+def _boost(s: M9State, emit: Emit, e: Boost, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         if e.atk:
@@ -105,55 +125,55 @@ def _boost(s: M9State, emit: Emit, e: ev.Boost, src: int, ctrl: int, target: int
             counter(s, emit, cs, "grit_mod", cs.grit_mod + e.grit)
 
 
-def _gain_echo(s: M9State, emit: Emit, e: ev.GainEcho, src: int, ctrl: int, target: int) -> None:
+def _gain_echo(s: M9State, emit: Emit, e: GainEcho, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
 
 
-def _draw(s: M9State, emit: Emit, e: ev.Draw, src: int, ctrl: int, target: int) -> None:
+def _draw(s: M9State, emit: Emit, e: Draw, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount)
 
 
-def _generate(s: M9State, emit: Emit, e: ev.GenerateEff, src: int, ctrl: int, target: int) -> None:
+def _generate(s: M9State, emit: Emit, e: GenerateEff, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount, "resource", "generate")
 
 
-def _ready(s: M9State, emit: Emit, e: ev.ReadyEff, src: int, ctrl: int, target: int) -> None:
+def _ready(s: M9State, emit: Emit, e: ReadyEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "tapped", 0)
 
 
-def _tap(s: M9State, emit: Emit, e: ev.TapEff, src: int, ctrl: int, target: int) -> None:
+def _tap(s: M9State, emit: Emit, e: TapEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "tapped", 1)
 
 
-def _defeat(s: M9State, emit: Emit, e: ev.DefeatEff, src: int, ctrl: int, target: int) -> None:
+def _defeat(s: M9State, emit: Emit, e: DefeatEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         defeat(s, emit, cs)
 
 
-def _bounce(s: M9State, emit: Emit, e: ev.Bounce, src: int, ctrl: int, target: int) -> None:
+def _bounce(s: M9State, emit: Emit, e: Bounce, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         leave_board(s, emit, cs, "hand", "bounce")
 
 
-def _withdraw(s: M9State, emit: Emit, e: ev.Withdraw, src: int, ctrl: int, target: int) -> None:
+def _withdraw(s: M9State, emit: Emit, e: Withdraw, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         leave_wave(s, emit, cs)
 
 
-def _escape(s: M9State, emit: Emit, e: ev.Escape, src: int, ctrl: int, target: int) -> None:
+def _escape(s: M9State, emit: Emit, e: Escape, src: int, ctrl: int, target: int) -> None:
     """[M9-117] out of the wave to the announced destination, still legal now; its Equipment goes with it."""
     cs = _card_of(s, e.to, src, target)
     if s.edition == 1 and cs is not None:  # Escape Route's edition-1 text: it leaves the wave (ruling R-M9-45)
@@ -164,14 +184,14 @@ def _escape(s: M9State, emit: Emit, e: ev.Escape, src: int, ctrl: int, target: i
         return
     leave_wave(s, emit, cs)
     old, new = cs.zone, LOC_NAMES[dest]
-    emit(ev.CardMoved(s.n, s.turn, s.step, cs.ctrl, cs.iid, old, new, "escape", 0))
+    emit(CardMoved(s.n, s.turn, s.step, cs.ctrl, cs.iid, old, new, "escape", 0))
     cards = s.cards
     for c in list(s.board):
         if cards[c].host == cs.iid:
-            emit(ev.CardMoved(s.n, s.turn, s.step, cards[c].ctrl, c, old, new, "escape", cs.iid))
+            emit(CardMoved(s.n, s.turn, s.step, cards[c].ctrl, c, old, new, "escape", cs.iid))
 
 
-def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target: int) -> None:
+def _token(s: M9State, emit: Emit, e: MakeToken, src: int, ctrl: int, target: int) -> None:
     # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
     # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
@@ -182,43 +202,43 @@ def _token(s: M9State, emit: Emit, e: ev.MakeToken, src: int, ctrl: int, target:
     make_token(s, emit, e.card_id, ctrl, loc)
 
 
-def _mill(s: M9State, emit: Emit, e: ev.Mill, src: int, ctrl: int, target: int) -> None:
+def _mill(s: M9State, emit: Emit, e: Mill, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount, "discard", "mill")
 
 
-def _nothing(s: M9State, emit: Emit, e: ev.NoEffect, src: int, ctrl: int, target: int) -> None:
+def _nothing(s: M9State, emit: Emit, e: NoEffect, src: int, ctrl: int, target: int) -> None:
     pass  # an explicit "no effect": the slot is filled, nothing happens
 
 
-def _script(s: M9State, emit: Emit, e: ev.Script, src: int, ctrl: int, target: int) -> None:
+def _script(s: M9State, emit: Emit, e: Script, src: int, ctrl: int, target: int) -> None:
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 
 
-def _spot(s: M9State, emit: Emit, e: ev.Spot, src: int, ctrl: int, target: int) -> None:
+def _spot(s: M9State, emit: Emit, e: Spot, src: int, ctrl: int, target: int) -> None:
     spot(s, emit, src, ctrl, target if e.to == "target" else src)
 
 
-PRIMITIVES: dict[type[Any], Prim] = {
-    ev.Wound: _wound,
-    ev.Heal: _heal,
-    ev.Shield: _shield,
-    ev.Boost: _boost,
-    ev.GainEcho: _gain_echo,
-    ev.Draw: _draw,
-    ev.GenerateEff: _generate,
-    ev.ReadyEff: _ready,
-    ev.TapEff: _tap,
-    ev.DefeatEff: _defeat,
-    ev.Bounce: _bounce,
-    ev.Withdraw: _withdraw,
-    ev.MakeToken: _token,
-    ev.Escape: _escape,
-    ev.Script: _script,
-    ev.Spot: _spot,
-    ev.Mill: _mill,
-    ev.NoEffect: _nothing,
+PRIMITIVES: Final[dict[type[Any], Prim]] = {
+    Wound: _wound,
+    Heal: _heal,
+    Shield: _shield,
+    Boost: _boost,
+    GainEcho: _gain_echo,
+    Draw: _draw,
+    GenerateEff: _generate,
+    ReadyEff: _ready,
+    TapEff: _tap,
+    DefeatEff: _defeat,
+    Bounce: _bounce,
+    Withdraw: _withdraw,
+    MakeToken: _token,
+    Escape: _escape,
+    Script: _script,
+    Spot: _spot,
+    Mill: _mill,
+    NoEffect: _nothing,
 }
 
 
@@ -237,7 +257,7 @@ def fire(s: M9State, emit: Emit, cs: CardState, when: str) -> None:
         return
     for t in d.triggers:
         if t.when == when:
-            emit(ev.TriggerFired(s.n, s.turn, s.step, cs.ctrl, cs.iid, when))
+            emit(TriggerFired(s.n, s.turn, s.step, cs.ctrl, cs.iid, when))
             resolve(s, emit, list(t.effects), cs.iid, cs.ctrl, 0)
 
 
@@ -246,7 +266,7 @@ def defeat(s: M9State, emit: Emit, cs: CardState) -> bool:
     d = defn(s, cs)
     rep = d.replacement
     if rep is not None and not (rep.once_per_turn and Spent(cs.iid, REPLACEMENT) in s.once):
-        emit(ev.ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
+        emit(ReplacementApplied(s.n, s.turn, s.step, cs.ctrl, cs.iid, "defeat", rep.instead))
         if rep.instead == "bounce":
             leave_board(s, emit, cs, "hand", "replaced")
         else:

@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from annals.engine.core import Emit
 from annals.engine.miras9.board import (
     _static_sum,
@@ -28,6 +30,7 @@ from annals.engine.miras9.board import (
     spottable,
     unit_lanes,
 )
+from annals.engine.miras9.events import Arrived, Spotted, UnitMoved
 from annals.engine.miras9.state import (
     LOC_NAMES,
     LOC_SIDE_LANE,
@@ -36,10 +39,9 @@ from annals.engine.miras9.state import (
     CardState,
     M9State,
 )
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import MoveUnit
 
-MOVE_COST = 1  # [M9-058]
+MOVE_COST: Final = 1  # [M9-058]
 
 
 def move_cost(s: M9State, cs: CardState) -> int:
@@ -87,7 +89,7 @@ def move_unit(s: M9State, emit: Emit, p: int, opt: MoveUnit) -> None:
     rapid = "rapid" in defn(s, cs).keywords
     dst = LOC_NAMES[opt.loc] if rapid else ROUTE_NAMES[opt.loc]
     riders = [o.iid for o in companions(s, cs.iid)]  # crew keep their own status (ruling R-M9-51, A-19)
-    emit(ev.UnitMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, dst, cost))
+    emit(UnitMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, dst, cost))
 
 
 def arrive_all(s: M9State, emit: Emit, p: int) -> None:
@@ -99,7 +101,7 @@ def arrive_all(s: M9State, emit: Emit, p: int) -> None:
         if cs.ctrl == p and cs.zone in ZONE_ROUTE:
             groups.setdefault(cs.zone, []).append(c)
     for zone, group in groups.items():
-        emit(ev.Arrived(s.n, s.turn, s.step, p, group, zone, LOC_NAMES[ZONE_ROUTE[zone]]))
+        emit(Arrived(s.n, s.turn, s.step, p, group, zone, LOC_NAMES[ZONE_ROUTE[zone]]))
 
 
 def spot(s: M9State, emit: Emit, src: int, ctrl: int, target: int) -> None:
@@ -107,7 +109,7 @@ def spot(s: M9State, emit: Emit, src: int, ctrl: int, target: int) -> None:
     cs = s.cards.get(target)
     if cs is None or target not in spottable(s, ctrl):  # no longer En Route: nothing to Spot [M9-111]
         return
-    emit(ev.Spotted(s.n, s.turn, s.step, ctrl, target, src))
+    emit(Spotted(s.n, s.turn, s.step, ctrl, target, src))
     counter(s, emit, cs, "spotted", 1, "spot")
 
 

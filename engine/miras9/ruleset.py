@@ -8,7 +8,7 @@ Bot games need a turn cap: ``DEFAULT_MAX_TURNS`` is the one the shipped docs and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -19,6 +19,7 @@ from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
 from annals.engine.miras9.damage import pay_options, settle
+from annals.engine.miras9.events import BattleDamagePaid, CardMoved, DeckPrepared, FirstPlayerChosen, PileShuffled
 from annals.engine.miras9.pool import (
     DECKS,
     DEFAULT_DECKS,
@@ -33,27 +34,19 @@ from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.engine.search.miras9 import Miras9SearchAgent
-from annals.schemas import miras9 as ev
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.logfile import GameLog
-from annals.schemas.miras9 import SCHEMA
+from annals.schemas.miras9 import SCHEMA, Awaken, DeclareAt, Pass
 from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
-HIDDEN = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
-UNKNOWN = -1
-
-_PHASE_OPTIONS = {
-    "action": turn.action_options,
-    "attack": turn.attack_options,
-    "attune": turn.attune_options,
-    "move": turn.move_options,
-}
+HIDDEN: Final = frozenset({"deck", "hand", "resource", "used"})  # [M9-011], [M9-046]
+UNKNOWN: Final = -1
 
 
 # Passing a main decision: the phase that begins (``turn.main_act`` and ``turn.move_act`` written out for the pass)
-_AFTER_PASS = {"action": "attack", "attack": "move", "move": "attune"}
+_AFTER_PASS: Final = {"action": "attack", "attack": "move", "move": "attune"}
 
 
 class M9Ruleset:
@@ -177,9 +170,15 @@ class M9Ruleset:
         if s.extra:  # a card-granted extra attack, after the wave [M9-073]
             return DecisionPoint(s.active, "extra_attack", combat.extra_options(s))
         ph = s.phase
-        get = _PHASE_OPTIONS.get(ph)
-        if get is not None and (ph != "move" or s.edition >= 2):  # edition 1: no movement existed (R-M9-45)
-            return DecisionPoint(s.active, ph, get(s))
+        # the phase's main decision: an if per phase, not a table of generators (compiled, a direct call each)
+        if ph == "action":
+            return DecisionPoint(s.active, ph, turn.action_options(s))
+        if ph == "attack":
+            return DecisionPoint(s.active, ph, turn.attack_options(s))
+        if ph == "attune":
+            return DecisionPoint(s.active, ph, turn.attune_options(s))
+        if ph == "move" and s.edition >= 2:  # edition 1: no movement existed (R-M9-45)
+            return DecisionPoint(s.active, ph, turn.move_options(s))
         if ph == "awaken.flow":
             return DecisionPoint(s.active, "card_flow", turn.FLOW)
         if ph == "awaken.generate":
@@ -215,7 +214,7 @@ class M9Ruleset:
             return
         ph = s.phase
         kind = type(choice)
-        if kind is ev.Pass:  # the commonest main decision: on to the next phase, or the turn ends [M9-031]
+        if kind is Pass:  # the commonest main decision: on to the next phase, or the turn ends [M9-031]
             after = _AFTER_PASS.get(ph)
             if after is not None:
                 turn.phase(s, emit, after)
@@ -227,7 +226,7 @@ class M9Ruleset:
             if not turn.main_act(s, emit, choice):
                 turn.phase(s, emit, "attack")
         elif ph == "attack":
-            if kind is ev.DeclareAt:
+            if kind is DeclareAt:
                 combat.start_wave(s, emit, choice.lane)
             elif not turn.main_act(s, emit, choice):
                 turn.phase(s, emit, "move")
@@ -239,7 +238,7 @@ class M9Ruleset:
             draw(s, emit, s.active, 1, "resource" if choice.to_resource else "hand", "flow")
             turn.phase(s, emit, "awaken.generate")
         elif ph == "awaken.generate":
-            if kind is ev.Awaken:
+            if kind is Awaken:
                 turn.awaken(s, emit, s.active, choice)
             else:
                 draw(s, emit, s.active, choice.amount, "resource", "generate")
@@ -272,7 +271,7 @@ class M9Ruleset:
         elif s.phase == "setup.mulligan":
             # [M9-022]: drawn by the engine, unless the header names the seat agreed on (R-EVT-02)
             first = s.first if s.first in (0, 1) else rng.below(2)
-            emit(ev.FirstPlayerChosen(s.n, 0, s.step, -1, first))
+            emit(FirstPlayerChosen(s.n, 0, s.step, -1, first))
             turn.start_turn(s, emit, first)
         elif s.phase == "awaken.generate":
             turn.phase(s, emit, "action")
@@ -287,13 +286,13 @@ class M9Ruleset:
         """Hidden cards become ``-1`` for anyone but their owner; pile orders are hidden from everyone [M9-012]. A
         card Battle Damage revealed [M9-088] stays shown wherever its Blackwake puts it (ruling R-M9-57)."""
         kind = type(event)
-        if kind is ev.PileShuffled or kind is ev.DeckPrepared:
+        if kind is PileShuffled or kind is DeckPrepared:
             return msgspec.structs.replace(event, cards=[UNKNOWN] * len(event.cards))
-        if kind is ev.CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
+        if kind is CardMoved and event.src in HIDDEN and event.dst in HIDDEN:
             owner = instance_owner(event.card)
             if viewer != owner:  # the owner saw the card leave their hand, even into the deck
                 return msgspec.structs.replace(event, card=UNKNOWN)
-        if kind is ev.BattleDamagePaid and event.src == "hand" and event.dst in HIDDEN and viewer != event.player:
+        if kind is BattleDamagePaid and event.src == "hand" and event.dst in HIDDEN and viewer != event.player:
             return msgspec.structs.replace(event, card=UNKNOWN)  # no rule does this: a card from Hand stays hidden
         # A point paid from Main Deck, Resource or Used showed its card to both players (``BlackwakeChecked``), so
         # where a Blackwake replacement puts it (Hand, or on top of Resource) is public too (ruling R-M9-57)

@@ -26,17 +26,19 @@ choose it. Its Crew N is its Crew Limit; Characters and Spirits embark on it as 
 
 from __future__ import annotations
 
+from typing import Final
+
 from annals.engine.core import Emit
 from annals.engine.miras9.board import SHIP_SITE, atk, counter, defn, manned, ship_at, spend
+from annals.engine.miras9.events import ShipSiteMoved
 from annals.engine.miras9.movement import companions
 from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, ZONE_LOC, CardState, M9State, lane_of, loc_of, side_of
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import CardDef, MoveShipSite
 
-INTERIOR = 1
-MOVE_COST = 1  # [M9-063] between friendly Exterior and Space
-CONTEST_COST = 2  # [M9-063] contesting an enemy position, or returning from it
-CONTEST_INTERIOR = "contest_interior"  # the card text that permits contesting an enemy Interior [M9-064]
+INTERIOR: Final = 1
+MOVE_COST: Final = 1  # [M9-063] between friendly Exterior and Space
+CONTEST_COST: Final = 2  # [M9-063] contesting an enemy position, or returning from it
+CONTEST_INTERIOR: Final = "contest_interior"  # the card text that permits contesting an enemy Interior [M9-064]
 
 
 def is_ship_site(s: M9State, cs: CardState) -> bool:
@@ -104,7 +106,7 @@ def move_ship(s: M9State, emit: Emit, p: int, opt: MoveShipSite) -> None:
     spend(s, emit, p, cost)
     counter(s, emit, cs, "tapped", 1, "ship_move")
     riders = [o.iid for o in companions(s, cs.iid)]
-    emit(ev.ShipSiteMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, LOC_NAMES[opt.loc], cost, kind))
+    emit(ShipSiteMoved(s.n, s.turn, s.step, p, [cs.iid, *riders], cs.zone, LOC_NAMES[opt.loc], cost, kind))
 
 
 def place_options(s: M9State, p: int, lanes: list[int]) -> list[int]:

@@ -15,19 +15,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
 from annals.engine.miras9.effects import check_defeats, resolve
 from annals.engine.miras9.escape import destinations
+from annals.engine.miras9.events import (
+    AbilityActivated,
+    CardMoved,
+    CardPlayed,
+    DestinationChosen,
+    PriorityPassed,
+    StackPushed,
+    StackResolved,
+    WindowClosed,
+    WindowOpened,
+)
 from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import LOC_NAMES, M9State, Spent
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import Ability, Activate, CardDef, Escape, Pass, PlayCard
 
-PASS = Pass()
-NONE: frozenset[str] = frozenset()
+PASS: Final = Pass()
+NONE: Final[frozenset[str]] = frozenset()
 
 
 def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
@@ -44,11 +54,15 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
 def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
     opts: list[Activate] = []
     cards = s.cards
-    cids = s.pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
-    spirit_cids = s.pool.spirit_timed.get(timing, NONE)
+    pool = s.pool
+    cids = pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
+    spirit_cids = pool.spirit_timed.get(timing, NONE)
     for c in s.board:
         cs = cards[c]
-        if cs.cid not in (spirit_cids if cs.face else cids) or cs.ctrl != player:
+        cid = cs.cid  # in neither set (most cards): no need to read the face
+        if (cid not in cids and cid not in spirit_cids) or cid not in (spirit_cids if cs.face else cids):
+            continue
+        if cs.ctrl != player:
             continue
         if not (is_unit(s, cs) or is_ship_site(s, cs)):  # ruling R-M9-59: a Ship-Site's abilities too
             continue
@@ -97,13 +111,13 @@ def window_options(s: M9State) -> list[Any]:
 
 
 def open_window(s: M9State, emit: Emit, name: str, first: int) -> None:
-    emit(ev.WindowOpened(s.n, s.turn, s.step, first, name, first))
+    emit(WindowOpened(s.n, s.turn, s.step, first, name, first))
 
 
 def pay_ability(s: M9State, emit: Emit, player: int, opt: Activate) -> Ability:
     cs = s.cards[opt.card]
     a = defn(s, cs).abilities[opt.ability]
-    emit(ev.AbilityActivated(s.n, s.turn, s.step, player, opt.card, opt.ability, opt.target))
+    emit(AbilityActivated(s.n, s.turn, s.step, player, opt.card, opt.ability, opt.target))
     spend(s, emit, player, a.cost)
     if a.echo:
         set_echo(s, emit, player, s.players[player].echo - a.echo, "ability")
@@ -117,15 +131,15 @@ def announce(s: M9State, emit: Emit, choice: Any) -> None:
     if type(choice) is PlayCard:
         cs = s.cards[choice.card]
         d = s.pool[cs.cid]
-        emit(ev.CardPlayed(s.n, s.turn, s.step, p, choice.card, cs.cid, choice.target))
+        emit(CardPlayed(s.n, s.turn, s.step, p, choice.card, cs.cid, choice.target))
         spend(s, emit, p, d.cost)
-        emit(ev.CardMoved(s.n, s.turn, s.step, p, choice.card, "hand", "stack", "announce", 0))
-        emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, -1, choice.target, p, len(s.stack) + 1))
+        emit(CardMoved(s.n, s.turn, s.step, p, choice.card, "hand", "stack", "announce", 0))
+        emit(StackPushed(s.n, s.turn, s.step, p, choice.card, -1, choice.target, p, len(s.stack) + 1))
         if choice.loc >= 0:
-            emit(ev.DestinationChosen(s.n, s.turn, s.step, p, choice.card, LOC_NAMES[choice.loc]))
+            emit(DestinationChosen(s.n, s.turn, s.step, p, choice.card, LOC_NAMES[choice.loc]))
     else:
         pay_ability(s, emit, p, choice)
-        emit(ev.StackPushed(s.n, s.turn, s.step, p, choice.card, choice.ability, choice.target, p, len(s.stack) + 1))
+        emit(StackPushed(s.n, s.turn, s.step, p, choice.card, choice.ability, choice.target, p, len(s.stack) + 1))
 
 
 def resolve_top(s: M9State, emit: Emit) -> None:
@@ -147,8 +161,8 @@ def resolve_top(s: M9State, emit: Emit) -> None:
     resolve(s, emit, effects, item.card, item.controller, 0 if fizzled else target)
     check_defeats(s, emit)
     if item.ability < 0 and s.cards[item.card].zone == "stack":
-        emit(ev.CardMoved(s.n, s.turn, s.step, item.controller, item.card, "stack", "discard", "resolved", 0))
-    emit(ev.StackResolved(s.n, s.turn, s.step, item.controller, item.card, item.ability, target, fizzled))
+        emit(CardMoved(s.n, s.turn, s.step, item.controller, item.card, "stack", "discard", "resolved", 0))
+    emit(StackResolved(s.n, s.turn, s.step, item.controller, item.card, item.ability, target, fizzled))
 
 
 def window_act(s: M9State, emit: Emit, choice: Any) -> None:
@@ -157,10 +171,10 @@ def window_act(s: M9State, emit: Emit, choice: Any) -> None:
         return
     p = s.priority
     passes = s.passes + 1
-    emit(ev.PriorityPassed(s.n, s.turn, s.step, p, passes, 1 - p))
+    emit(PriorityPassed(s.n, s.turn, s.step, p, passes, 1 - p))
     if passes < 2:
         return
     if s.stack:
         resolve_top(s, emit)
     else:
-        emit(ev.WindowClosed(s.n, s.turn, s.step, -1, s.window))
+        emit(WindowClosed(s.n, s.turn, s.step, -1, s.window))

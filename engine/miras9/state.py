@@ -1,9 +1,10 @@
 """The Miras 9 state: players, their piles, the board, and all control state of turns, waves and the stack.
 
 Board [M9-025]-[M9-029] (ruling R-M9-01): each lane (Exterior, Interior, Space) is one board column holding both
-players' Site positions. A board position is ``loc = side * 3 + lane``: the half of ``lane`` that belongs to
-player ``side``. A Unit stands at a position; attacks, Battle Presence, Manifest and Pressure look at the column
-(``lane``), "friendly" and "enemy" Site at the position's side. ``sites[side][lane]`` is the Site card there, or 0
+players' Site positions. A board position is ``loc = side * 3 + lane`` (``zones``, whose positions and zone names
+this module re-exports): the half of ``lane`` that belongs to player ``side``. A Unit stands at a position;
+attacks, Battle Presence, Manifest and Pressure look at the column (``lane``), "friendly" and "enemy" Site at the
+position's side. ``sites[side][lane]`` is the Site card there, or 0
 for the basic lane token. Piles are lists with the top card last.
 
 Movement and crews (``movement``, ``crews``): an En Route card stays in ``board`` with zone ``route:<side>:<lane>``
@@ -20,53 +21,25 @@ import msgspec
 
 from annals.engine.core import GameState
 from annals.engine.miras9.pool import Pool, with_cards
+from annals.engine.miras9.zones import ALL_LOCS as ALL_LOCS
+from annals.engine.miras9.zones import BOARD as BOARD
+from annals.engine.miras9.zones import CARD_COUNTERS as CARD_COUNTERS
+from annals.engine.miras9.zones import LOC_NAMES as LOC_NAMES
+from annals.engine.miras9.zones import LOC_SIDE_LANE as LOC_SIDE_LANE
+from annals.engine.miras9.zones import PILES as PILES
+from annals.engine.miras9.zones import ROUTE_NAMES as ROUTE_NAMES
+from annals.engine.miras9.zones import SITE_NAMES as SITE_NAMES
+from annals.engine.miras9.zones import ZONE_BOARD as ZONE_BOARD
+from annals.engine.miras9.zones import ZONE_LOC as ZONE_LOC
+from annals.engine.miras9.zones import ZONE_ROUTE as ZONE_ROUTE
+from annals.engine.miras9.zones import ZONE_SITE as ZONE_SITE
+from annals.engine.miras9.zones import lane_of as lane_of
+from annals.engine.miras9.zones import loc_name as loc_name
+from annals.engine.miras9.zones import loc_of as loc_of
+from annals.engine.miras9.zones import route_name as route_name
+from annals.engine.miras9.zones import side_of as side_of
+from annals.engine.miras9.zones import site_name as site_name
 from annals.schemas.carddefs import CardDefinition
-from annals.schemas.miras9 import LANES
-
-PILES = ("deck", "hand", "resource", "used", "discard", "exile")
-# The per-card counters (``CardState`` fields): cleared when a card leaves the board, listed by positions.
-CARD_COUNTERS = ("wounds", "tapped", "attuned", "atk_mod", "grit_mod", "shield", "spotted")
-BOARD = "board"
-
-
-def loc_of(side: int, lane: int) -> int:
-    """The board position of ``lane``'s half that belongs to player ``side``: the one place the encoding lives."""
-    return side * 3 + lane
-
-
-def side_of(loc: int) -> int:
-    """The player whose half of the lane board position ``loc`` is."""
-    return loc // 3
-
-
-def lane_of(loc: int) -> int:
-    """The lane (board column) of board position ``loc``."""
-    return loc % 3
-
-
-def loc_name(loc: int) -> str:
-    return f"lane:{side_of(loc)}:{LANES[lane_of(loc)]}"
-
-
-def route_name(loc: int) -> str:
-    """The zone of a card En Route to board position ``loc`` [M9-054]."""
-    return f"route:{side_of(loc)}:{LANES[lane_of(loc)]}"
-
-
-def site_name(side: int, lane: int) -> str:
-    return f"site:{side}:{LANES[lane]}"
-
-
-ALL_LOCS = range(6)  # every board position, in ``loc`` order: both sides of each of the three lanes
-# every board position with its side and lane, for the option loops that test both (no call per position)
-LOC_SIDE_LANE = [(loc, side_of(loc), lane_of(loc)) for loc in ALL_LOCS]
-LOC_NAMES = [loc_name(loc) for loc in ALL_LOCS]
-SITE_NAMES = [[site_name(s, i) for i in range(3)] for s in range(2)]
-ZONE_LOC = {name: i for i, name in enumerate(LOC_NAMES)}
-ZONE_SITE = {SITE_NAMES[s][i]: (s, i) for s in range(2) for i in range(3)}
-ROUTE_NAMES = [route_name(loc) for loc in ALL_LOCS]
-ZONE_ROUTE = {name: i for i, name in enumerate(ROUTE_NAMES)}
-ZONE_BOARD = {**ZONE_LOC, **ZONE_ROUTE}  # every zone of a card in ``M9State.board``
 
 
 class CardState(msgspec.Struct, kw_only=True):

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9 import blackwake, combat, crews, movement, shipsites, stack
@@ -35,9 +35,23 @@ from annals.engine.miras9.board import (
 )
 from annals.engine.miras9.damage import settle
 from annals.engine.miras9.effects import check_defeats, fire, resolve
+from annals.engine.miras9.events import (
+    Awakened,
+    CardMoved,
+    CardPlayed,
+    DeckPrepared,
+    GameOver,
+    Manifested,
+    MulliganTaken,
+    PhaseBegan,
+    PileShuffled,
+    PlanetPlaced,
+    Pressured,
+    Restored,
+    TurnBegan,
+)
 from annals.engine.miras9.state import LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
-from annals.schemas import miras9 as ev
 from annals.schemas.miras9 import (
     Activate,
     Awaken,
@@ -57,15 +71,15 @@ from annals.schemas.miras9 import (
     ResourceToHand,
 )
 
-HAND_SIZE = 5  # [M9-021]
-RESTORE_COST = 2  # [M9-101]
-PASS = Pass()
-FLOW = [CardFlow(False), CardFlow(True)]
-MULLIGAN = [Mulligan(False), Mulligan(True)]
+HAND_SIZE: Final = 5  # [M9-021]
+RESTORE_COST: Final = 2  # [M9-101]
+PASS: Final = Pass()
+FLOW: Final = [CardFlow(False), CardFlow(True)]
+MULLIGAN: Final = [Mulligan(False), Mulligan(True)]
 
 
 def phase(s: M9State, emit: Emit, name: str, step: str | None = None) -> None:
-    emit(ev.PhaseBegan(s.n, s.turn, s.step if step is None else step, s.active, name))
+    emit(PhaseBegan(s.n, s.turn, s.step if step is None else step, s.active, name))
 
 
 # ---------------------------------------------------------------- set-up
@@ -73,12 +87,12 @@ def phase(s: M9State, emit: Emit, name: str, step: str | None = None) -> None:
 
 def begin(s: M9State, emit: Emit, decks: list[list[int]]) -> None:
     for p, pl in enumerate(s.players):
-        emit(ev.PlanetPlaced(s.n, 0, "setup", p, pl.leader, s.cards[pl.leader].cid))
-        emit(ev.DeckPrepared(s.n, 0, "setup", p, decks[p]))
+        emit(PlanetPlaced(s.n, 0, "setup", p, pl.leader, s.cards[pl.leader].cid))
+        emit(DeckPrepared(s.n, 0, "setup", p, decks[p]))
     phase(s, emit, "setup.site")
 
 
-SHIP_SITE_EDITION = 3  # the first edition with Ship-Sites in play; before it one was placed as a Site (R-M9-45)
+SHIP_SITE_EDITION: Final = 3  # the first edition with Ship-Sites in play; before it one was placed as a Site (R-M9-45)
 
 
 def ships_in_play(s: M9State) -> bool:
@@ -100,7 +114,7 @@ def site_options(s: M9State, p: int) -> list[PickSite]:
 def shuffle(s: M9State, emit: Emit, rng: Rng, p: int) -> None:
     cards = list(s.players[p].deck)
     rng.shuffle(cards)
-    emit(ev.PileShuffled(s.n, s.turn, s.step, p, cards, "deck"))
+    emit(PileShuffled(s.n, s.turn, s.step, p, cards, "deck"))
 
 
 def deal_hands(s: M9State, emit: Emit, rng: Rng) -> None:
@@ -112,10 +126,10 @@ def deal_hands(s: M9State, emit: Emit, rng: Rng) -> None:
 
 
 def mulligan(s: M9State, emit: Emit, rng: Rng, p: int, take: bool) -> None:
-    emit(ev.MulliganTaken(s.n, s.turn, s.step, p, take))
+    emit(MulliganTaken(s.n, s.turn, s.step, p, take))
     if take:
         for c in list(s.players[p].hand):
-            emit(ev.CardMoved(s.n, s.turn, s.step, p, c, "hand", "deck", "mulligan", 0))
+            emit(CardMoved(s.n, s.turn, s.step, p, c, "hand", "deck", "mulligan", 0))
         shuffle(s, emit, rng, p)
         draw(s, emit, p, HAND_SIZE)
 
@@ -124,7 +138,7 @@ def mulligan(s: M9State, emit: Emit, rng: Rng, p: int, take: bool) -> None:
 
 
 def start_turn(s: M9State, emit: Emit, p: int) -> None:
-    emit(ev.TurnBegan(s.n, s.turn + 1, "awaken", p, p))
+    emit(TurnBegan(s.n, s.turn + 1, "awaken", p, p))
     _turn_begun(s, emit, p)
 
 
@@ -134,7 +148,7 @@ def _turn_begun(s: M9State, emit: Emit, p: int) -> None:
     new turn's ``awaken``, as TurnBegan says): the event stream, and so every log's bytes, stay as they were."""
     pl = s.players[p]
     if not (pl.deck or pl.resource or pl.used):  # [M9-023]
-        emit(ev.GameOver(s.n, s.turn, s.phase, -1, 1 - p, "survival_clock"))
+        emit(GameOver(s.n, s.turn, s.phase, -1, 1 - p, "survival_clock"))
         return
     phase(s, emit, "awaken", s.phase)
     _awaken_begun(s, emit, p)
@@ -155,7 +169,7 @@ def _awaken_begun(s: M9State, emit: Emit, p: int) -> None:
         phase(s, emit, "awaken.generate")
 
 
-WINDOW_FIRST = {2: ("before_blocks", 1), 4: ("before_damage", 0), 7: ("after_wave", 0)}  # 1: the defender
+WINDOW_FIRST: Final = {2: ("before_blocks", 1), 4: ("before_damage", 0), 7: ("after_wave", 0)}  # 1: the defender
 
 
 def at_boundary(s: M9State) -> bool:
@@ -338,9 +352,7 @@ def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
     """[M9-039] announce, choose, pay in full [M9-047], then place or resolve."""
     cs = s.cards[opt.card]
     d = s.pool[cs.cid]
-    emit(
-        ev.CardPlayed(s.n, s.turn, s.step, p, opt.card, cs.cid, opt.target, opt.target if d.type == "equipment" else 0)
-    )
+    emit(CardPlayed(s.n, s.turn, s.step, p, opt.card, cs.cid, opt.target, opt.target if d.type == "equipment" else 0))
     spend(s, emit, p, d.cost)
     t = d.type
     if t == "unit":
@@ -362,7 +374,7 @@ def awaken(s: M9State, emit: Emit, p: int, opt: Awaken) -> None:
     pl = s.players[p]
     leader = s.cards[pl.leader]
     threshold = s.pool[leader.cid].threshold
-    emit(ev.Awakened(s.n, s.turn, s.step, p, pl.leader, threshold))
+    emit(Awakened(s.n, s.turn, s.step, p, pl.leader, threshold))
     set_echo(s, emit, p, pl.echo - threshold, "awaken")
     move(s, emit, pl.leader, LOC_NAMES[opt.loc], "awaken")
     counter(s, emit, leader, "attuned", 1, "awaken")  # [M9-105]
@@ -407,22 +419,22 @@ def attune_act(s: M9State, emit: Emit, choice: Any) -> None:
     kind = type(choice)
     if kind is DoManifest:  # [M9-094]
         cs = s.cards[choice.card]
-        emit(ev.Manifested(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
+        emit(Manifested(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
         counter(s, emit, cs, "tapped", 1, "manifest")
         set_echo(s, emit, p, pl.echo + echo_of(s, cs), "manifest")
         fire(s, emit, cs, "manifest")
     elif kind is DoPressure:  # [M9-095], [M9-096]
         cs = s.cards[choice.card]
-        emit(ev.Pressured(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
+        emit(Pressured(s.n, s.turn, s.step, p, cs.iid, LOC_NAMES[cs.loc]))
         counter(s, emit, cs, "tapped", 1, "pressure")
         set_echo(s, emit, 1 - p, s.players[1 - p].echo - echo_of(s, cs), "pressure")
     elif kind is DoRestore:  # [M9-101]
         top = pl.discard[-1]
-        emit(ev.Restored(s.n, s.turn, s.step, p, top))
+        emit(Restored(s.n, s.turn, s.step, p, top))
         set_echo(s, emit, p, pl.echo - RESTORE_COST, "restore")
-        emit(ev.CardMoved(s.n, s.turn, s.step, p, top, "discard", "used", "restore", 0))
+        emit(CardMoved(s.n, s.turn, s.step, p, top, "discard", "used", "restore", 0))
     elif kind is ResourceToHand:  # [M9-049], ruling R-M9-06: from the top
-        emit(ev.CardMoved(s.n, s.turn, s.step, p, pl.resource[-1], "resource", "hand", "resource_draw", 0))
+        emit(CardMoved(s.n, s.turn, s.step, p, pl.resource[-1], "resource", "hand", "resource_draw", 0))
     elif not main_act(s, emit, choice):
         end_turn(s, emit)
 

@@ -69,6 +69,8 @@ def _miras9(s: Any, f: Fields) -> None:
             f.card(f"{path}.host", card.host, _other_card(s.cards, key))
         for counter in ("tapped", "attuned", "face", "spotted"):
             f.range(f"{path}.{counter}", getattr(card, counter), 0, 1)
+        if card.face and card.cid not in s.pool.spirit:
+            raise bad(f"{path}.face", card.face, f"0: {card.cid!r} has no awakened Spirit side to turn up")
         for counter in ("wounds", "shield"):
             f.range(f"{path}.{counter}", getattr(card, counter), 0, COUNTER_MAX)
         for counter in ("atk_mod", "grit_mod"):
@@ -169,7 +171,7 @@ def _morana(s: Any, f: Fields) -> None:
             raise bad(f"ids[{p}]", s.ids[p], f"the card ids of decks[{p}].cards, in order")
         if s.wardens[p] != f.leader_of(p):
             raise bad(f"wardens[{p}]", s.wardens[p], f"{f.leader_of(p)!r}, the Warden of decks[{p}]")
-    known = f.cards.__contains__
+
     for p in range(2):
 
         def own(c: int, p: int = p) -> bool:  # a card of seat p's deck (Wardens are in no zone)
@@ -186,15 +188,27 @@ def _morana(s: Any, f: Fields) -> None:
         f.range(f"embers[{p}]", s.embers[p], 0, COUNTER_MAX)
         f.range(f"offboard[{p}]", s.offboard[p], 0, OFFBOARD_CAP, "off-board Slava this turn [MOR-31]")
         f.range(f"reborns[{p}]", s.reborns[p], 0, REBORN_LIMIT, "Reborns this turn [MOR-23]")
+
+    def deck_card(c: int) -> bool:  # a Warden is in no zone: it has no Power and is never sealed
+        return c in f.cards and not is_leader(c)
+
+    def on_a_site(path: str, c: int) -> None:
+        f.card(path, c, deck_card)
+        if not any(c in site for site in s.sites[seat_of(c)]):
+            raise bad(path, c, "a card on one of its owner's Sites")
+
     for card, power in s.power.items():
-        f.card("power key", card, known)
+        on_a_site("power key", card)
         f.range(f"power[{card}]", power, -COUNTER_MAX, COUNTER_MAX)
     for name in ("sealed", "reborning", "revealed"):
-        f.cards_in(name, getattr(s, name), known)
+        for i, card in enumerate(getattr(s, name)):
+            on_a_site(f"{name}[{i}]", card)
     if len(s.sealed_sites) != len(s.sealed):
         raise bad("sealed_sites", s.sealed_sites, "one Site (1..3) per sealed card")
     for i, site in enumerate(s.sealed_sites):
         f.range(f"sealed_sites[{i}]", site, 1, SITES, "a Site number")
+        if s.sealed[i] not in s.sites[seat_of(s.sealed[i])][site - 1]:
+            raise bad(f"sealed_sites[{i}]", site, f"the Site card {s.sealed[i]} lies on, sealed there [MOR-15]")
     for i, p in enumerate(s.invoking):
         f.player(f"invoking[{i}]", p)
     f.player("initiative", s.initiative, nobody=True)

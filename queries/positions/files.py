@@ -153,6 +153,11 @@ def _check_document(ruleset: Ruleset[Any], doc: PositionFile) -> None:
             f"card_pool_hash {doc.card_pool_hash!r} is not this annals' {doc.ruleset} card pool "
             f"{ruleset.card_pool_hash()!r}; the position was saved with other cards; save it again with this annals"
         )
+    if not doc.source_game.strip() and not doc.sandbox:  # a sandbox position (a scenario's) may come from none
+        raise InvalidPositionError(
+            "source_game is empty; a position names the game it was taken from (its game id, as saved), which the "
+            "continued game's log records"
+        )
     if not 0 <= doc.at_event < 1 << 31:
         raise InvalidPositionError(f"at_event {doc.at_event} is outside 0 .. {(1 << 31) - 1}; it counts events")
     if len(doc.players) != 2 or len(doc.decks) != 2:
@@ -346,7 +351,7 @@ def continue_game(
     max_turns = ruleset.default_max_turns if max_turns is None else check_max_turns(max_turns)
     bots = pick("bots", list(bots), sorted(ruleset.agents()))  # two the ruleset has, else a usage error
     state = from_event_zero(loaded.state)  # numbered afresh: a position held at a boundary still is
-    branch = Branch(doc.source_game, doc.at_event, loaded.digest)
+    branch = Branch(doc.source_game, doc.at_event, loaded.digest) if doc.source_game.strip() else None
     players = [PlayerInfo(f"{bot}-{i}", bot) for i, bot in enumerate(bots)]
     header = msgspec.structs.replace(
         _header(doc, seed, msgspec.msgpack.encode(state), branch),

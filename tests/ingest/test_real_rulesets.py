@@ -408,6 +408,72 @@ def test_morana_card_in_two_places_and_negative_slava_are_refused(real_logs: Pat
         load_position(tmp_path / "neg.json")
 
 
+@pytest.mark.parametrize("source", ["", "  "])
+def test_a_position_naming_no_source_game_is_refused(real_logs: Path, tmp_path: Path, source: str) -> None:
+    """The continued game's log names the game it came from (found by fuzzing: an emptied ``source_game`` loaded,
+    then the new log was refused at its header)."""
+    timeline = Timeline.from_file(collect([real_logs / "miras9"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    doc["source_game"] = source
+    (tmp_path / "nameless.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match="source_game is empty"):
+        load_position(tmp_path / "nameless.json")
+    doc["sandbox"] = True  # a judge's or a scenario's small position may come from no game: it plays on unbranched
+    (tmp_path / "sandbox.json").write_text(json.dumps(doc))
+    continue_game(load_position(tmp_path / "sandbox.json"), tmp_path / "on.log", seed=3)
+    log = read_log(tmp_path / "on.log")
+    assert log.header.branched_from is None and log.header.sandbox and rerun(log).ok
+
+
+def test_a_miras9_card_without_a_spirit_side_turned_up_is_refused(real_logs: Path, tmp_path: Path) -> None:
+    """Only a paired Planet has an awakened Spirit side (``face`` 1): a Unit set face up is refused by name rather
+    than failing in the rules when its Spirit definition is looked up (found by fuzzing at set-up)."""
+    timeline = Timeline.from_file(collect([real_logs / "miras9"])[0])
+    doc = json.loads(position_file(timeline, 0))
+    key, card = next((k, c) for k, c in doc["state"]["cards"].items() if int(k) % 1000 != 999)
+    card["face"] = 1
+    (tmp_path / "face.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"state.cards\[{key}\].face = 1 is not allowed: 0: "):
+        load_position(tmp_path / "face.json")
+
+
+@pytest.mark.parametrize("where", ["nowhere", "other site"])
+def test_a_morana_sealed_card_off_its_site_is_refused(real_logs: Path, tmp_path: Path, where: str) -> None:
+    """[MOR-15] A Committed card lies face-down at the Site it was sealed to: a position whose sealed card is on no
+    Site (found by fuzzing: the Site emptied, then Dusk failed to flip it), or on another, is refused by name."""
+    timeline = Timeline.from_file(collect([real_logs / "morana"])[0])
+    sealed = next(i for i, e in enumerate(timeline.events) if type(e).__name__ == "Committed")
+    doc = json.loads(position_file(timeline, sealed + 1))
+    s = doc["state"]
+    card, site = s["sealed"][0], s["sealed_sites"][0]
+    owner = card // 1000 - 1
+    s["sites"][owner][site - 1].remove(card)
+    if where == "other site":
+        s["sites"][owner][site % 3].append(card)
+    else:
+        s["hand"][owner].append(card)
+    (tmp_path / "off.json").write_text(json.dumps(doc))
+    field = "sealed_sites" if where == "other site" else "sealed"
+    value = site if where == "other site" else card
+    with pytest.raises(InvalidPositionError, match=rf"state.{field}\[0\] = {value} is not allowed"):
+        load_position(tmp_path / "off.json")
+
+
+@pytest.mark.parametrize("field", ["sealed", "reborning", "revealed"])
+def test_a_morana_warden_sealed_reborning_or_revealed_is_refused(real_logs: Path, tmp_path: Path, field: str) -> None:
+    """[MOR-33] The Warden sits face-up the whole game, never in a zone: a position sealing it (or reborning or
+    revealing it) is refused by name, rather than failing inside the rules when its deck index is looked up (found
+    by fuzzing: ``reborning: [1999]``)."""
+    timeline = Timeline.from_file(collect([real_logs / "morana"])[0])
+    doc = json.loads(position_file(timeline, timeline.resolve("turn:3")))
+    doc["state"][field] = [1999]
+    if field == "sealed":
+        doc["state"]["sealed_sites"] = [1]
+    (tmp_path / "warden.json").write_text(json.dumps(doc))
+    with pytest.raises(InvalidPositionError, match=rf"state.{field}\[0\] = 1999 is not allowed"):
+        load_position(tmp_path / "warden.json")
+
+
 def test_cards_dimension_holds_the_shipped_pools(con: duckdb.DuckDBPyConnection, logs: list[GameLog]) -> None:
     from annals.ingest.cardpools import definitions
 
