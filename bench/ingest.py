@@ -10,7 +10,7 @@ Prints, all measured in the same run:
 * the card reports' latency, wall and CPU clock (goal < 200 ms, and within 2x of their ceilings, the same counts as
   one bare aggregation of the report's table): ``card_metrics`` beside ``CARD_METRICS_CEILING`` over ``card_games``
   (the report, run with no filter as here, reads its own rows derived after ingest, ``card_metrics_summary``:
-  ``queries.reports.stored``), ``card_winrate`` beside ``CARD_WINRATE_CEILING`` over ``card_facts`` (the report
+  ``ingest.summary``), ``card_winrate`` beside ``CARD_WINRATE_CEILING`` over ``card_facts`` (the report
   reads ``card_summary``, its counts per seat context derived after ingest, whenever its filters allow:
   ``ingest.summary``; so does this run).
 

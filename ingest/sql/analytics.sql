@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS card_summary_stamp (  -- what card_summary was derive
     facts BIGINT
 );
 
-CREATE TABLE IF NOT EXISTS card_metrics_summary (  -- derived after ingest (queries/reports/stored.py): card_metrics'
+CREATE TABLE IF NOT EXISTS card_metrics_summary (  -- derived after ingest (ingest/summary.py): card_metrics'
     grp VARCHAR NOT NULL,                            -- rows for every decided game, no filter, no split, as the
     ruleset VARCHAR NOT NULL,                        -- report's SQL gives them (report_card_metrics.sql)
     card_id VARCHAR NOT NULL,

@@ -31,7 +31,6 @@ from annals.queries.reports.filters import (
     sample,
     select,
 )
-from annals.queries.reports.stored import stored_answers
 from annals.queries.reports.specs import REPORTS as REPORTS  # what each report is (light: the help lists them)
 from annals.queries.reports.specs import ReportSpec
 from annals.schemas.errors import UnknownNameError
@@ -213,8 +212,9 @@ SUMMARIES = {"card_winrate": "report_card_winrate_summary", "card_metrics": "rep
 
 
 def _summary_answers(con: duckdb.DuckDBPyConnection, f: Filters, name: str = "card_winrate") -> bool:
-    if name == "card_metrics":
-        return stored_answers(f) and summary_fresh(con, "card_metrics_summary")
+    if name == "card_metrics":  # its rows for every ruleset, unsplit: each split is one ruleset's, so --ruleset too
+        unfiltered = f == Filters(ruleset=f.ruleset, pool=f.pool) and not f.pool
+        return unfiltered and summary_fresh(con, "card_metrics_summary")
     return f.since is None and f.until is None and f.min_turns is None and summary_fresh(con)
 
 

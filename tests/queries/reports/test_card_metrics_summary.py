@@ -1,4 +1,4 @@
-"""``card_metrics`` over ``card_metrics_summary`` (``queries.reports.stored``, kept fresh by ``ingest.summary``): the
+"""``card_metrics`` over ``card_metrics_summary`` (derived and kept fresh by ``ingest.summary``): the
 same rows as the full query when run with no filter but ``--ruleset``, the full query under any other filter, and
 whenever the stored rows are stale or missing (an older database) until they are derived again."""
 
