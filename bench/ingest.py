@@ -8,9 +8,11 @@ Prints, all measured in the same run:
   ``position()`` macro under ``queries.positions.timeline.point_queries``: one thread, fewer optimizer passes; goal < 5
   ms), median and 99th percentile over random events of random games;
 * the card reports' latency, wall and CPU clock (goal < 200 ms, and within 2x of their ceilings, the same counts as
-  one bare aggregation of the report's table): ``card_metrics`` beside ``CARD_METRICS_CEILING`` over ``card_games``,
-  ``card_winrate`` beside ``CARD_WINRATE_CEILING`` over ``card_facts`` (the report reads ``card_summary``, its counts
-  per seat context derived after ingest, whenever its filters allow: ``ingest.summary``; so does this run).
+  one bare aggregation of the report's table): ``card_metrics`` beside ``CARD_METRICS_CEILING`` over ``card_games``
+  (the report, run with no filter as here, reads its own rows derived after ingest, ``card_metrics_summary``:
+  ``ingest.summary``), ``card_winrate`` beside ``CARD_WINRATE_CEILING`` over ``card_facts`` (the report
+  reads ``card_summary``, its counts per seat context derived after ingest, whenever its filters allow:
+  ``ingest.summary``; so does this run).
 
 The logs are made quickly: a few dozen real Miras 9 and MORANA games are simulated, then copied frame for frame
 under new headers (new seeds, their derived game ids) until there are N events. Ingest reads, verifies, validates

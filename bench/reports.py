@@ -4,7 +4,8 @@ Makes logs of N events (default 10 million: real games copied under new headers,
 ingests them, then times ``card_metrics`` (the 17lands card metrics: filters, the two selection tables, the
 aggregation, Wilson intervals in polars) plain, split ``--by agent`` and filtered ``--agent heuristic``, against
 a ceiling measured in the same run: the same aggregation as one bare SQL query over ``card_games`` with no
-filters, no selection tables and no polars. Goal: every variant under 200 ms.
+filters, no selection tables and no polars. Goal: every variant under 200 ms. The plain run reads the report's
+rows stored at ingest (``card_metrics_summary``: ``ingest.summary``); the other two run its full SQL.
 
 The selection step alone (``queries.reports.filters``: ``select.sql`` making ``sel_games``/``sel_seats``) is timed built
 afresh, as every report paid before selections were kept, and taken from those kept on the read-only connection;

@@ -144,7 +144,8 @@ def _analytics_tables(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(ddl("analytics"))
     if missing:
         _backfill(con, missing)
-    refresh_card_summary(con, unless_fresh=True)  # missing or stale: derived again
+    # missing or stale: derived again; all of them after card_games was (card_metrics_summary is made from it)
+    refresh_card_summary(con, unless_fresh="card_games" not in missing)
 
 
 def _backfill(con: duckdb.DuckDBPyConnection, missing: set[str]) -> None:

@@ -1,6 +1,7 @@
 """SQL kept in ``.sql`` files, one statement, view or macro per file, loaded by name from a folder.
 
-``ingest/sql/`` holds the database itself (tables, views, the ``position()`` macro: ``ingest.schema``);
+``ingest/sql/`` holds the database itself (tables, views, the ``position()`` macro: ``ingest.schema``) and the
+reports' SQL that ingest runs too (``ingest.summary.SHARED``);
 ``queries/reports/sql/`` the reports, ``queries/positions/sql/`` a stored game read back, ``queries/sql/``
 the export's keys (each folder's ``sqlfiles`` module). All use ``SqlFolder``.
 """
@@ -9,6 +10,9 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import duckdb
 
 from annals.schemas.errors import AnnalsError
 
@@ -33,3 +37,10 @@ class SqlFolder:
         if not path.is_file():
             raise UnknownQueryError(f"no SQL named {name!r} in {self.folder}; known: {', '.join(self.names())}")
         return path.read_text()
+
+
+def run_script(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> None:
+    """Run each statement of ``sql`` (each ends a line with ``;``), given the ``$name`` parameters it names."""
+    for statement in sql.split(";\n"):
+        if statement.strip():
+            con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})

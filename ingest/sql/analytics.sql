@@ -82,3 +82,23 @@ CREATE TABLE IF NOT EXISTS card_summary_stamp (  -- what card_summary was derive
     seats_hash UBIGINT,
     facts BIGINT
 );
+
+CREATE TABLE IF NOT EXISTS card_metrics_summary (  -- derived after ingest (ingest/summary.py): card_metrics'
+    grp VARCHAR NOT NULL,                            -- rows for every decided game, no filter, no split, as the
+    ruleset VARCHAR NOT NULL,                        -- report's SQL gives them (report_card_metrics.sql)
+    card_id VARCHAR NOT NULL,
+    gp_games BIGINT, gp_wins BIGINT, oh_games BIGINT, oh_wins BIGINT, gd_games BIGINT, gd_wins BIGINT,
+    gih_games BIGINT, gih_wins BIGINT, gns_games BIGINT, gns_wins BIGINT, setup_only_games BIGINT,
+    played_games BIGINT, played_wins BIGINT, gih_unplayed_games BIGINT, gih_unplayed_wins BIGINT,
+    used_games BIGINT, used_wins BIGINT, unused_games BIGINT, unused_wins BIGINT,
+    gp_mean_turns DOUBLE, gih_mean_turns DOUBLE, gns_mean_turns DOUBLE, played_mean_turns DOUBLE,
+    iwd_se DOUBLE, iwd_games BIGINT, iwd_length_matched DOUBLE, matched_gih_games BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS card_metrics_summary_stamp (  -- what card_metrics_summary was derived from (as above)
+    games BIGINT,
+    games_hash UBIGINT,
+    seats BIGINT,
+    seats_hash UBIGINT,
+    facts BIGINT
+);

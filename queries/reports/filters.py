@@ -30,6 +30,7 @@ from typing import Any
 import duckdb
 import msgspec
 
+from annals.ingest.sqlfiles import run_script
 from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
@@ -171,10 +172,7 @@ def filter_params(f: Filters, rulesets: tuple[str, ...] | None) -> dict[str, Any
 
 def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None) -> None:
     """(Re)create ``sel_games`` and ``sel_seats`` for ``f`` and ``rulesets`` by running ``select.sql``."""
-    params = filter_params(f, rulesets)
-    for statement in sqlfiles.load("select").split(";\n"):
-        if statement.strip():
-            con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
+    run_script(con, sqlfiles.load("select"), filter_params(f, rulesets))
 
 
 def extras_read(sql: str) -> tuple[str, ...]:

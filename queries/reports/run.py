@@ -197,20 +197,24 @@ def run_report(
     check(con, f)
     refuse_inapplicable(name, spec, f, min_games)
     sql = sqlfiles.load(f"report_{name}")
-    select(con, f, read_rulesets(spec), extras_read(sql))
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
-    if name in SUMMARIES and _summary_answers(con, f):
+    if name in SUMMARIES and _summary_answers(con, f, name):
         sql = sqlfiles.load(SUMMARIES[name])
         params = {k: v for k, v in filter_params(f, read_rulesets(spec)).items() if f"${k}" in sql}
+    select(con, f, read_rulesets(spec), extras_read(sql))  # the sample line reads the selection either way
     return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
 
 
 # Reports with a second query over a summary derived at ingest (ingest/summary.py), giving the same rows from far
-# fewer: used when the summary is fresh and holds what the filters read (not the recording time nor the length).
-SUMMARIES = {"card_winrate": "report_card_winrate_summary"}
+# fewer: used when the summary is fresh and holds what the filters read. card_summary holds every seat context (not
+# the recording time nor the length); card_metrics_summary the report's rows with no filter but the ruleset.
+SUMMARIES = {"card_winrate": "report_card_winrate_summary", "card_metrics": "report_card_metrics_summary"}
 
 
-def _summary_answers(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
+def _summary_answers(con: duckdb.DuckDBPyConnection, f: Filters, name: str = "card_winrate") -> bool:
+    if name == "card_metrics":  # its rows for every ruleset, unsplit: each split is one ruleset's, so --ruleset too
+        unfiltered = f == Filters(ruleset=f.ruleset, pool=f.pool) and not f.pool
+        return unfiltered and summary_fresh(con, "card_metrics_summary")
     return f.since is None and f.until is None and f.min_turns is None and summary_fresh(con)
 
 
