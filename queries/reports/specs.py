@@ -89,7 +89,7 @@ REPORTS: dict[str, ReportSpec] = {
         "(the baseline); advantage = win_rate - second_win_rate. A pairing's rows, not a pooled rate, carry the "
         "headline: a stronger bot wins going first and second alike. Only rulesets with a first player are read: "
         "MORANA has none (both players take every turn together [MOR-13]); see site_order and initiative.",
-        ("agent", "deck", "seat"),
+        ("deck", "seat"),  # not agent: its rows are per agent and opponent agent already
         turn_taking=True,
     ),
     "deck_matrix": ReportSpec(
@@ -232,7 +232,7 @@ REPORTS: dict[str, ReportSpec] = {
         "good, inaccuracies, mistakes, blunders) and wrong (inaccuracies or worse) with wrong_rate = wrong / "
         "decisions and its interval. Seat filters select the deciding seat; --by agent splits by the bot too."
         + REVIEWS,
-        ALL_BY,
+        tuple(by for by in ALL_BY if by != "deck"),  # its rows are per deck already
         proportions={"wrong_rate": ("wrong", "decisions")},
         reviews=True,
     ),

@@ -116,3 +116,15 @@ def test_options_that_do_not_apply_are_refused(con: duckdb.DuckDBPyConnection) -
     with pytest.raises(NotApplicableError, match="reads miras9 games only"):
         run_report(con, "damage_payments", ruleset="morana")
     assert all(not spec.by or spec.per_seat for spec in REPORTS.values())  # a split needs rows about seats
+    with pytest.raises(NotApplicableError, match="cannot be split by 'agent'; it splits by: deck, seat"):
+        run_report(con, "first_player", filters=Filters(by="agent"))  # its rows are per agent pairing already
+
+
+@pytest.mark.parametrize(("name", "by"), [(name, by) for name, spec in REPORTS.items() for by in spec.by])
+def test_every_split_a_report_offers_runs(con: duckdb.DuckDBPyConnection, name: str, by: str) -> None:
+    """Each ``--by`` a report offers gives rows with the split as a column of its own (first_player once offered
+    ``--by agent`` beside its own agent column, review_accuracy ``--by deck``, and both failed on the duplicate
+    name)."""
+    frame = run_report(con, name, min_games=0, filters=Filters(by=by)).frame
+    assert by in frame.columns and len(set(frame.columns)) == len(frame.columns)
+    assert frame.height > 0 or REPORTS[name].reviews  # the real games are not reviewed
