@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -150,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         try:
             base = rss_kib(running.proc.pid)
             tally, peak = Tally(2 * args.games, running.proc.pid), [base]
-            wall = asyncio.run(_load(running, args.ruleset, args.games, tally, peak, args.think_ms / 1000))
+            load = _load(running, args.ruleset, args.games, tally, peak, args.think_ms / 1000)
+            with ThreadPoolExecutor(1) as pool:  # a loop of its own: a test session's Playwright may run this thread's
+                wall = pool.submit(asyncio.run, load).result()
             server_cpu = cpu_s(running.proc.pid) - tally.cpu_at_go[0]
             clients_cpu = time.process_time() - tally.cpu_at_go[1]
         finally:

@@ -62,11 +62,12 @@ def test_a_failing_benchmark_does_not_stop_the_others(capsys: pytest.CaptureFixt
     assert LAST_LINE["bench.tournament"] in out and "1 benchmark(s) failed: bench.no_such_benchmark" in out
 
 
-def test_the_viewer_benchmark_runs_beside_a_session_browser(
-    browser: object, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("name", ["bench.viewer", "bench.server"])
+def test_a_browser_or_event_loop_benchmark_runs_beside_a_session_browser(
+    browser: object, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    """A whole-suite run may have started the session's Playwright on this thread before the quick mode runs (it once
-    failed so under ``-n 2``): the benchmark's browser must start beside it."""
-    del browser  # only started: Playwright's sync API is now running on this thread
-    run("bench.viewer", quick=True)
-    assert LAST_LINE["bench.viewer"] in capsys.readouterr().out
+    """A whole-suite run may have started the session's Playwright on this thread before the quick mode runs (both
+    once failed so under ``-n 2``): the benchmark's own browser, or its asyncio loop, must start beside it."""
+    del browser  # only started: Playwright's sync API now runs an event loop on this thread
+    run(name, quick=True)
+    assert LAST_LINE[name] in capsys.readouterr().out
