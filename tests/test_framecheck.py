@@ -36,6 +36,8 @@ def test_the_extension_is_built_where_ci_requires_it() -> None:
     """CI sets ANNALS_REQUIRE_C: there the compiler is present, so a build that quietly failed is a failure."""
     if not validate.BUILT and not os.environ.get("ANNALS_REQUIRE_C"):
         pytest.skip("the C extension is not built here (no compiler at install time); the reference checks")
+    if os.environ.get(validate.PURE_PYTHON_VARIABLE):
+        pytest.skip(f"{validate.PURE_PYTHON_VARIABLE} switches the C checks off; the reference checks")
     assert validate.BUILT and validate.fast_checks()
 
 
@@ -111,6 +113,7 @@ def test_soak_the_fast_path_accepts_exactly_what_the_reference_accepts(ruleset: 
 
 
 @needs_c
+@pytest.mark.skipif(not validate.fast_checks(), reason=f"{validate.PURE_PYTHON_VARIABLE} switches the C checks off")
 def test_real_logs_read_the_same_both_ways_every_frame_on_the_fast_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
