@@ -1,14 +1,18 @@
 """Search bot strength: ``search`` against ``heuristic`` and ``random``, sides and decks alternated.
 
 Run: ``python -m bench.search [--ruleset miras9|morana] [--opponent heuristic|random] [--games N] [--iterations K]
-[--jobs J] [--progress] [--quick]`` (both rulesets and both opponents unless one is named; each ruleset with its
-default decks and turn cap; ``--jobs`` plays the games in that many processes: the same games, the same wins).
+[--jobs J] [--search-deck NAME] [--progress] [--quick]`` (both rulesets and both opponents unless one is named;
+each ruleset with its default decks and turn cap; ``--jobs`` plays the games in that many processes: the same
+games, the same wins).
 Game i puts the search bot in seat i % 2 and swaps the two decks every other pair of games, so each bot plays each
 deck from each seat equally often when N is a multiple of 4. Prints each win rate with its 95% Wilson interval
 (draws and capped games count as not won), the search bot's mean time per searched decision (those with more than
 one option; wall clock and the CPU time of the process that played it), and as a ceiling measured in the same run
 the heuristic bot's mean time per decision in the same games. ``--progress`` writes each game's result to standard
-error as it ends. Goal (issue 32): >= 75% against heuristic at <= 1 s per decision on one core.
+error as it ends. ``--search-deck NAME`` plays only the games of that schedule where the search bot has deck NAME
+(the first N of them, each with the seed it has in the full schedule, so a side's games are the same games as in a
+full run: the way to iterate on one pairing's weak side). Goal (issue 32): >= 75% against heuristic at <= 1 s per
+decision on one core.
 """
 
 from __future__ import annotations
@@ -83,6 +87,29 @@ class Timed:
         return choice
 
 
+def seats_and_decks(i: int, decks: Sequence[str]) -> tuple[int, list[str]]:
+    """Game ``i``'s seat for the search bot and its deck pair (seat 0's first): the seat alternates every game,
+    the pair every other pair of games."""
+    return i % 2, list(decks) if (i // 2) % 2 == 0 else list(decks)[::-1]
+
+
+def schedule(games: int, decks: Sequence[str], search_deck: str | None = None) -> list[int]:
+    """The indices of the games a match plays: the first ``games``, or the first ``games`` of those in which the
+    search bot has ``search_deck``."""
+    if search_deck is None:
+        return list(range(games))
+    if search_deck not in decks:
+        raise SystemExit(f"bench.search: --search-deck {search_deck!r} is not one of the match's decks {list(decks)}")
+    picked: list[int] = []
+    i = 0
+    while len(picked) < games:
+        seat, pair = seats_and_decks(i, decks)
+        if pair[seat] == search_deck:
+            picked.append(i)
+        i += 1
+    return picked
+
+
 def game(
     ruleset_name: str, opponent: str, i: int, seed: int, decks: Sequence[str], iterations: int = 0
 ) -> tuple[bool, Clock]:
@@ -92,8 +119,7 @@ def game(
     if iterations:
         factories["search"] = partial(factories["search"], iterations=iterations)
     clock = Clock()
-    seat = i % 2
-    pair = list(decks) if (i // 2) % 2 == 0 else list(decks)[::-1]
+    seat, pair = seats_and_decks(i, decks)
     bots = ["search", opponent] if seat == 0 else [opponent, "search"]
     header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
     agents = [
@@ -113,18 +139,26 @@ def match(
     iterations: int = 0,
     jobs: int = 1,
     progress: bool = False,
+    search_deck: str | None = None,
 ) -> int:
     """The search bot's wins in ``games`` games against ``opponent`` (``iterations`` > 0: its budget, else its
-    default), played in ``jobs`` processes; each game's decision times are added to ``clock``."""
+    default), played in ``jobs`` processes (``search_deck``: only games where the search bot has that deck); each
+    game's decision times are added to ``clock``."""
     play_one = partial(game, ruleset_name, opponent, seed=seed, decks=list(decks), iterations=iterations)
     wins = 0
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        results = pool.map(play_one, range(games)) if pool else map(play_one, range(games))
-        for i, (won, game_clock) in enumerate(results, 1):
+        indices = schedule(games, decks, search_deck)
+        results = pool.map(play_one, indices) if pool else map(play_one, indices)
+        for n, (i, (won, game_clock)) in enumerate(zip(indices, results, strict=True), 1):
             wins += won
             clock.merge(game_clock)
             if progress:
-                print(f"{ruleset_name} vs {opponent}: game {i}/{games}, search won {wins}", file=sys.stderr, flush=True)
+                result = "won" if won else "lost"
+                print(
+                    f"{ruleset_name} vs {opponent}: game {n}/{games} (#{i} {result}), search won {wins}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     return wins
 
 
@@ -137,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=0, help="the search budget; default: the bot's own")
     parser.add_argument("--opponent", choices=OPPONENTS, default=None, help="one opponent; default: both")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
+    parser.add_argument(
+        "--search-deck", default=None, help="only the games where the search bot has this deck (one side's games)"
+    )
     parser.add_argument("--progress", action="store_true", help="each game's result to standard error as it ends")
     parser.add_argument("--quick", action="store_true", help="2 games per opponent at 10 iterations (a smoke run)")
     args = parser.parse_args(argv)
@@ -147,10 +184,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         decks = args.decks or list(ruleset.default_decks())
         clock = Clock()
         for opponent in [args.opponent] if args.opponent else OPPONENTS:
-            wins = match(name, opponent, games, args.seed, decks, clock, iterations, args.jobs, args.progress)
+            wins = match(
+                name, opponent, games, args.seed, decks, clock, iterations, args.jobs, args.progress, args.search_deck
+            )
             lo, hi = wilson(wins, games)
+            side = f" with {args.search_deck}" if args.search_deck else ""
             print(
-                f"{name}: search vs {opponent} ({' / '.join(decks)}): {wins}/{games} ({wins / games:.1%}, "
+                f"{name}: search{side} vs {opponent} ({' / '.join(decks)}): {wins}/{games} ({wins / games:.1%}, "
                 f"95% {lo:.1%}-{hi:.1%})",
                 flush=True,
             )

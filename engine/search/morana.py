@@ -6,7 +6,11 @@ at 300 iterations (about 0.34 s of CPU a decision) and 57 of 80 at 550, its defa
 seeds 1..200 (67%, 95% 60-73%); with the fitted evaluation 138; with ``WIDTH`` 8, 144 of 200 (72%, 95% 65-78%,
 about 0.50 s CPU a decision), still short of the 75% goal. Where the losses are: with the glory deck it wins 92 of
 100, with clash 52 of 100 (heuristic against heuristic, clash wins about 36%: glory's Omens add Slava that no Site
-fight takes back)):
+fight takes back). On fresh seeds (1001..1200) it won 137 of 200 (68.5%; glory 91, clash 46), the figure without
+the settings chosen on seeds 1..200. Tried on the clash side and not adopted, none better on 40-game samples: 1,100
+iterations, rollouts to the end of the next turn, less UCB exploration, a root shortlist scored against the
+opponent's likely Commit, five more margins in the fitted evaluation, a deck edge in it, and a turn's Commit
+searched as a set (one order of its actions); see docs/benchmarks.md):
 
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have

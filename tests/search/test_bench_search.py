@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from annals.engine.registry import get_ruleset
-from bench.search import Clock, match
+from bench.search import Clock, match, schedule, seats_and_decks
 
 
 def test_a_short_match_is_counted_and_timed() -> None:
@@ -21,3 +23,15 @@ def test_games_played_in_two_processes_are_the_same_games() -> None:
     wins_two = match("morana", "random", 4, 9, ["clash", "glory"], two, iterations=5, jobs=2)
     assert wins_one == wins_two
     assert one.spent["search"][1] == two.spent["search"][1]  # the same decisions, timed in the workers and merged
+
+
+def test_one_sides_games_are_those_of_the_full_schedule_where_the_search_bot_has_that_deck() -> None:
+    decks = ["clash", "glory"]
+    clash = schedule(6, decks, "clash")
+    assert clash == [0, 3, 4, 7, 8, 11]  # the indices (so the seeds) they have in the full schedule
+    for i in clash:
+        seat, pair = seats_and_decks(i, decks)
+        assert pair[seat] == "clash"
+    assert sorted(clash + schedule(6, decks, "glory")) == schedule(12, decks)  # the two sides make the whole
+    with pytest.raises(SystemExit, match="not one of the match's decks"):
+        schedule(2, decks, "winter")
