@@ -280,6 +280,10 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
          "is not found"),
         (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--timeout", "0", "--out", "x.log"],
          "--timeout"),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--clock", HUGER, "--out", "x.log"],
+         f"--clock {HUGER} is outside 0 .."),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--clock", "-5", "--out", "x.log"],
+         "--clock -5 is outside 0 .."),
     ],
 )  # fmt: skip
 def test_numbers_and_commands_out_of_their_domain(work: Path, args: list[str], needle: str) -> None:
