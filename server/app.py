@@ -109,7 +109,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 
 class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
     judge: str
-    minutes: int
+    minutes: Annotated[int, msgspec.Meta(le=MAX_CLOCK_S // 60)]  # past 64 bits the log could not hold it
     player: int = -1  # the seat it goes to (-1: every seat's bank, the match's clock)
     reason: str = ""
 
