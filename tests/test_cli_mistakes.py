@@ -270,6 +270,8 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
          "outside 0 .."),
         (["continue", "pos.json", "--seed", HUGE, "--out", "x.log"], "outside 0 .."),
         (["event", "new", "x", "--ruleset", "miras9", "--seed", HUGE], "outside 0 .."),
+        (["serve", "--port", "70000", "--data", "x"], "--port"),  # it listened on 70000 % 65536
+        (["serve", "--clock", HUGER, "--table", "toy pile,pile human,random", "--data", "x"], "--clock"),
         (["event", "new", "x", "--ruleset", "miras9", "--max-turns", HUGER], "--max-turns"),
         (["event", "new", "x", "--ruleset", "miras9", "--rounds", HUGER], "--rounds"),
         (["event", "new", "x", "--ruleset", "miras9", "--best-of", HUGER], "--best-of"),
