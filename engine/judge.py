@@ -104,7 +104,14 @@ def so_far(path: Path) -> SoFar:
             batches.extend(reader.batches())
         except TruncatedLogError as exc:
             if not exc.reason.startswith("log is truncated: no closing record"):
-                raise
+                # A crash mid-write tears the last frame: what came before is whole, and play goes on from it
+                # once the unreadable tail is cut, which nothing here does without being asked.
+                hint = f"to go on from the last whole frame, cut the torn tail first: truncate -s {exc.offset} {path}"
+                at, frame = exc.offset or 0, exc.frame or 0
+                reason = f"{exc.reason}; {hint}"
+                raise TruncatedLogError(
+                    exc.path, reason, frame=frame, offset=at, complete_frames=exc.complete_frames
+                ) from None
         judged = [(j.frame, j.record) for j in reader.judged]
         return SoFar(reader.header, batches, reader.close_record, bool(reader.signatures), judged)
 
