@@ -271,6 +271,9 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
         (["continue", "pos.json", "--seed", HUGE, "--out", "x.log"], "outside 0 .."),
         (["event", "new", "x", "--ruleset", "miras9", "--seed", HUGE], "outside 0 .."),
         (["serve", "--port", "70000", "--data", "x"], "--port"),  # it listened on 70000 % 65536
+        (["join", "http://[::1/play/t", "--token", "x"], "not a table's address (Invalid IPv6 URL)"),
+        (["join", "http://127.0.0.1:99999/play/t", "--token", "x"], "not a table's address (Port out of range"),
+        (["join", "table-7", "--token", "x"], "not a table's address; give http://HOST:PORT/play/ID"),
         (["serve", "--clock", HUGER, "--table", "toy pile,pile human,random", "--data", "x"], "--clock"),
         (["event", "new", "x", "--ruleset", "miras9", "--max-turns", HUGER], "--max-turns"),
         (["event", "new", "x", "--ruleset", "miras9", "--rounds", HUGER], "--rounds"),
