@@ -39,6 +39,7 @@ from annals.engine.rng import Rng
 from annals.engine.runner import GameResult
 from annals.engine.seats import SeatStream
 from annals.engine.simulate import (
+    PairError,
     SimulationError,
     UnknownChoiceError,
     check_max_turns,
@@ -418,6 +419,8 @@ def play_live(
         ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
     _check_programs(players, timeout)
+    if len(names) > len(players):  # a third name was dropped without a word
+        raise PairError(f"give a name per seat, {len(players)} separated by a comma (got {','.join(names)!r})")
     if not 0 <= bank_ms <= MAX_CLOCK_S * 1000:  # a negative bank ran a clock never out; a huge one broke the log
         raise BadClockError(f"--clock {bank_ms // 1000} is outside 0 .. {MAX_CLOCK_S} seconds; 0 means no clock")
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]

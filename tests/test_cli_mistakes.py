@@ -294,6 +294,8 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
          f"--clock {HUGER} is outside 0 .."),
         (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--clock", "-5", "--out", "x.log"],
          "--clock -5 is outside 0 .."),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--name", "Ann,Bo,Cy", "--out", "x.log"],
+         "give a name per seat, 2 separated by a comma (got 'Ann,Bo,Cy')"),
     ],
 )  # fmt: skip
 def test_numbers_and_commands_out_of_their_domain(work: Path, args: list[str], needle: str) -> None:
