@@ -131,8 +131,9 @@ def test_an_event_file_replaced_by_a_fifo_is_a_named_error(tmp_path: Path) -> No
         ["event", "new", "{tmp}/b", "--ruleset", "miras9", "--top", "6"],
         ["event", "new", "{tmp}/c", "--ruleset", "miras9", "--bot", "god"],
         ["event", "register", "{tmp}/ev", "--id", "a", "--name", "A", "--deck", "{tmp}/deck.txt", "--bot", "human"],
+        ["event", "register", "{tmp}/ev", "--id", "a", "--name", "Ann\x1b[31m", "--deck", "{tmp}/deck.txt"],
     ],
-    ids=["best-of-2", "top-6", "event-bot", "register-bot-human"],
+    ids=["best-of-2", "top-6", "event-bot", "register-bot-human", "register-name-escape"],
 )
 def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     """README: a value no option can take is a usage error, exit 2 (these exited 1)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
@@ -99,6 +100,8 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     if not name.strip():
         raise EventArgumentError("a player needs a name: give --name")
+    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):  # an ESC recolours every terminal
+        raise EventArgumentError(f"player name {name!r} holds a control character; give the name as people read it")
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
