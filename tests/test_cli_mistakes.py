@@ -271,6 +271,10 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
         (["continue", "pos.json", "--seed", HUGE, "--out", "x.log"], "outside 0 .."),
         (["event", "new", "x", "--ruleset", "miras9", "--seed", HUGE], "outside 0 .."),
         (["serve", "--port", "70000", "--data", "x"], "--port"),  # it listened on 70000 % 65536
+        (["review", "game.log", "--iterations", HUGE], "--iterations"),  # it searched without end
+        (["view", "game.log", "--iterations", HUGE, "--output", "x"], "--iterations"),
+        (["review", "game.log", "--mistake", "-1"], "0 < inaccuracy <= mistake <= blunder <= 1"),
+        (["review", "game.log", "--inaccuracy", "nan"], "0 < inaccuracy <= mistake <= blunder <= 1"),
         (["join", "http://[::1/play/t", "--token", "x"], "not a table's address (Invalid IPv6 URL)"),
         (["join", "http://127.0.0.1:99999/play/t", "--token", "x"], "not a table's address (Port out of range"),
         (["join", "table-7", "--token", "x"], "not a table's address; give http://HOST:PORT/play/ID"),
