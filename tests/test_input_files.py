@@ -143,6 +143,15 @@ def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     _one_line(result, 2)
 
 
+def test_filling_a_field_past_any_event_is_refused_at_once(tmp_path: Path) -> None:
+    """``event run --fill 10**23`` wrote bot deck lists until killed, thousands of them left in decks/."""
+    assert runner.invoke(app, ["event", "new", str(tmp_path / "ev"), "--ruleset", "miras9"]).exit_code == 0
+    result = _within(20, lambda: runner.invoke(app, ["event", "run", str(tmp_path / "ev"), "--fill", str(10**23)]))
+    _one_line(result, 2)
+    assert "a field of at most 4096 players" in result.stderr
+    assert not list((tmp_path / "ev").glob("decks/*"))
+
+
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("games")

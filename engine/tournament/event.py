@@ -48,6 +48,7 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_ROUNDS = 100
 MAX_BEST_OF = 99
 MAX_TOP = 1024
+MAX_FIELD = 4096  # players bots may fill a field up to (the chart's largest row is 410 and more)
 
 
 def new_event(
@@ -253,6 +254,8 @@ def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = N
     round 1."""
     from annals.engine.decks import write_deck_list
 
+    if count + len(store.players()) > MAX_FIELD:  # each is a deck list written: 10**23 of them ran until killed
+        raise EventArgumentError(f"--fill: bots fill a field of at most {MAX_FIELD} players, not {count} more")
     with store.acting() as act:
         state = act.state
         if state.rounds:
