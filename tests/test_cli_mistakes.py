@@ -271,6 +271,7 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
         (["continue", "pos.json", "--seed", HUGE, "--out", "x.log"], "outside 0 .."),
         (["event", "new", "x", "--ruleset", "miras9", "--seed", HUGE], "outside 0 .."),
         (["serve", "--port", "70000", "--data", "x"], "--port"),  # it listened on 70000 % 65536
+        (["demo", "--dir", "x", "--seed", HUGE], "the demo plays seeds"),
         (["review", "game.log", "--iterations", HUGE], "--iterations"),  # it searched without end
         (["view", "game.log", "--iterations", HUGE, "--output", "x"], "--iterations"),
         (["review", "game.log", "--mistake", "-1"], "0 < inaccuracy <= mistake <= blunder <= 1"),
@@ -305,6 +306,16 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
 def test_numbers_and_commands_out_of_their_domain(work: Path, args: list[str], needle: str) -> None:
     refused(annals(*args, cwd=work), needle)
     assert not (work / "x").exists() and not (work / "x.log").exists()
+
+
+def test_a_demo_with_a_seed_out_of_range_keeps_the_last_demo(work: Path, tmp_path: Path) -> None:
+    """It removed the earlier demo's logs and database, then refused the seed."""
+    old = tmp_path / "demo"
+    (old / "logs").mkdir(parents=True)
+    (old / "logs" / "game.log").write_text("a log\n")
+    (old / "annals.duckdb").write_text("a database\n")
+    refused(annals("demo", "--dir", old, "--seed", str(2**64 - 2), cwd=work), "pick a seed from 0 to")
+    assert (old / "logs" / "game.log").exists() and (old / "annals.duckdb").exists()
 
 
 @pytest.mark.parametrize(
