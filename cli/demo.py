@@ -40,7 +40,6 @@ def demo(
     start = time.perf_counter()
     where = folder if folder is not None else annals_home() / "demo"
     with reported():
-        where.mkdir(parents=True, exist_ok=True)
         result = run_demo(where, games=games, seed=seed, on_step=lambda msg: out.print(msg, markup=False))
     for line in summary(result.ingest, result.database, result.ingest_seconds)[:-1]:
         out.print(line, markup=False)

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from annals.cli.app import app, err, out, reported
+from annals.engine.names import MAX_SEARCH_ITERATIONS, VIEW_HELP, view_named
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
-from annals.engine.names import VIEW_HELP, view_named
 from annals.schemas.files import default_database, output_file
 
 if TYPE_CHECKING:
@@ -36,7 +36,11 @@ def view(
         "--no-review leaves it out.",
     ),
     iterations: int = typer.Option(
-        ITERATIONS, "--iterations", min=1, help="The search budget per decision of a review --review makes."
+        ITERATIONS,
+        "--iterations",
+        min=1,
+        max=MAX_SEARCH_ITERATIONS,
+        help="The search budget per decision of a review --review makes.",
     ),
 ) -> None:
     """Write a replay viewer: one HTML file that opens from disk with no network, with the board at every event,

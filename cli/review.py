@@ -8,7 +8,8 @@ from typing import Literal
 
 import typer
 
-from annals.cli.app import app, err, out, reported
+from annals.cli.app import app, err, fail, out, reported
+from annals.engine.names import MAX_SEARCH_ITERATIONS
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 
 
@@ -19,7 +20,9 @@ def review(
     ),
     seat: list[int] = typer.Option([], "--seat", help="Review only this seat (0 or 1; repeatable). Default: both."),
     fmt: Literal["table", "csv", "json"] = typer.Option("table", "--format", "-f", help="table, csv or json."),
-    iterations: int = typer.Option(ITERATIONS, "--iterations", min=1, help="The search budget per decision."),
+    iterations: int = typer.Option(
+        ITERATIONS, "--iterations", min=1, max=MAX_SEARCH_ITERATIONS, help="The search budget per decision."
+    ),
     inaccuracy: float = typer.Option(
         0.05, "--inaccuracy", help="Loss of winning chance from which a choice is an inaccuracy."
     ),
@@ -57,6 +60,12 @@ def review(
     from annals.schemas.errors import AnnalsError, BadArgumentError
     from annals.schemas.logfile import read_log
 
+    if not 0 < inaccuracy <= mistake <= blunder <= 1:  # NaN fails too: every choice would be 'good'
+        fail(
+            f"--inaccuracy {inaccuracy:g}, --mistake {mistake:g}, --blunder {blunder:g}: give losses of winning "
+            "chance with 0 < inaccuracy <= mistake <= blunder <= 1",
+            code=2,
+        )
     thresholds = Thresholds(inaccuracy, mistake, blunder)
     seats = seat or [0, 1]
     with reported():

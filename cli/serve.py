@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
+from annals.engine.names import MAX_CLOCK_S
 from annals.schemas.files import annals_home
 
 
@@ -16,12 +17,16 @@ def serve(
         None, "--data", help="Folder of the tables' records and live logs (default: ANNALS_HOME/server)."
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost unless told)."),
-    port: int = typer.Option(8765, "--port", help="Port to listen on."),
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to listen on."),
     table: list[str] = typer.Option(
         [], "--table", help="A table to open: 'RULESET DECK,DECK SEAT,SEAT' (seats: human or a bot); repeatable."
     ),
-    clock: int = typer.Option(600, "--clock", help="Each seat's time bank in seconds for --table (0: none)."),
-    delay: int = typer.Option(0, "--delay", help="Spectators see the game this many decisions late."),
+    clock: int = typer.Option(
+        600, "--clock", min=0, max=MAX_CLOCK_S, help="Each seat's time bank in seconds for --table (0: none)."
+    ),
+    delay: int = typer.Option(
+        0, "--delay", min=0, max=MAX_CLOCK_S, help="Spectators see the game this many decisions late."
+    ),
     keep_finished: float = typer.Option(
         30.0, "--keep-finished", min=0, help="Seconds a finished table stays in memory (then read from its log)."
     ),
@@ -45,7 +50,11 @@ def serve(
         [], "--paper", help="With --event: a table of the round played on paper (result typed at the desk)."
     ),
     game_clock: int = typer.Option(
-        1500, "--game-clock", min=0, help="With --event: each player's time bank per game, in seconds (0: none)."
+        1500,
+        "--game-clock",
+        min=0,
+        max=MAX_CLOCK_S,
+        help="With --event: each player's time bank per game, in seconds (0: none).",
     ),
 ) -> None:
     """Serve tables over WebSocket (and the browser client); open games resume from their live logs.

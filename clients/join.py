@@ -35,10 +35,15 @@ class JoinError(AnnalsError, ConnectionError):
 def socket_url(url: str, token: str, *, boards: bool = True, settings: p.Settings | None = None) -> str:
     """``http(s)://HOST/play/ID`` or ``ws(s)://HOST/ws/ID`` as the seat's socket address with its token (and the
     seat's settings, which then hold from its first question: ruling R-CORE-8)."""
-    parts = urlsplit(url)
+    how = "give http://HOST:PORT/play/ID or ws://HOST:PORT/ws/ID"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - read to check it: a port past 65535 or a torn [IPv6] raises ValueError
+    except ValueError as exc:
+        raise JoinError(f"{url!r} is not a table's address ({exc}); {how}") from None
     scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
     if scheme not in ("ws", "wss"):
-        raise JoinError(f"{url!r} is not a table's address; give http://HOST:PORT/play/ID or ws://HOST:PORT/ws/ID")
+        raise JoinError(f"{url!r} is not a table's address; {how}")
     path = parts.path.replace("/play/", "/ws/", 1)
     said = {} if settings is None else {"automatic": int(settings.automatic), "auto_pass": int(settings.auto_pass),
                                         "stops": ",".join(settings.stops)}  # fmt: skip
@@ -92,6 +97,7 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
         if sockets:
             sockets[-1].send(p.encode(settings).decode())
 
+    socket_url(url, token)  # an address no table can have is refused at once, not tried again and again
     ui = TerminalUI(read_line, console, on_settings=send_settings)
     tries = 0
     while ui.over is None:

@@ -22,6 +22,7 @@ import msgspec
 
 from annals.engine.agents import ScriptedAgent
 from annals.engine.core import Agent, DecisionPoint
+from annals.engine.names import MAX_CLOCK_S
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
 from annals.engine.table import LiveTable, charge_open, clock_trail, open_path, recorded_clocks
@@ -32,6 +33,9 @@ from annals.schemas.keys import SigningKey
 from annals.schemas.logfile import GROUP_BYTES, Batch, LogReader, LogWriter
 from annals.schemas.records import TABLE_EVENTS, Decision
 from annals.schemas.signing import sign_log
+
+# As much as a seat's whole bank may be: beyond 64 bits the log could not hold it (a traceback writing the record).
+MAX_EXTRA_MINUTES = MAX_CLOCK_S // 60
 
 
 class JudgeError(AnnalsError, ValueError):
@@ -100,7 +104,14 @@ def so_far(path: Path) -> SoFar:
             batches.extend(reader.batches())
         except TruncatedLogError as exc:
             if not exc.reason.startswith("log is truncated: no closing record"):
-                raise
+                # A crash mid-write tears the last frame: what came before is whole, and play goes on from it
+                # once the unreadable tail is cut, which nothing here does without being asked.
+                hint = f"to go on from the last whole frame, cut the torn tail first: truncate -s {exc.offset} {path}"
+                at, frame = exc.offset or 0, exc.frame or 0
+                reason = f"{exc.reason}; {hint}"
+                raise TruncatedLogError(
+                    exc.path, reason, frame=frame, offset=at, complete_frames=exc.complete_frames
+                ) from None
         judged = [(j.frame, j.record) for j in reader.judged]
         return SoFar(reader.header, batches, reader.close_record, bool(reader.signatures), judged)
 
@@ -117,8 +128,10 @@ def _check(record: Intervention, game: SoFar) -> None:
         raise JudgeError(f"a {record.kind} states its reason: give --reason TEXT")
     if record.kind == "note" and not record.note.strip():
         raise JudgeError("a note has text: give --note TEXT")
-    if record.kind == "extra_time" and record.minutes <= 0:
-        raise JudgeError(f"extra time is a positive number of minutes, not {record.minutes}")
+    if record.kind == "extra_time" and not 0 < record.minutes <= MAX_EXTRA_MINUTES:
+        raise JudgeError(
+            f"extra time is a positive number of minutes up to {MAX_EXTRA_MINUTES} (a day), not {record.minutes}"
+        )
     if record.kind == "override" and not DRAW <= record.winner < players:
         raise JudgeError(f"an override sets the winner to a player 0 to {players - 1}, or -1 for a draw")
 

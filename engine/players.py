@@ -33,11 +33,13 @@ from annals.engine.decks import read_deck_list
 from annals.engine.external import EXIT_GRACE, ChildProgram, ExternalProgramError, ProgramTimeout, parse_command
 from annals.engine.judge import resume_table
 from annals.engine.names import DECISION_TIMEOUT as DECISION_TIMEOUT  # defined there, for the command line
+from annals.engine.names import MAX_CLOCK_S
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import GameResult
 from annals.engine.seats import SeatStream
 from annals.engine.simulate import (
+    PairError,
     SimulationError,
     UnknownChoiceError,
     check_max_turns,
@@ -95,6 +97,10 @@ class BotSeat:
 
 class BadTimeoutError(ExternalProgramError, BadArgumentError):
     """A time limit that is not a positive number of seconds (a usage error: exit status 2)."""
+
+
+class BadClockError(BadArgumentError):
+    """A time bank that is not 0 (no clock) .. ``MAX_CLOCK_S`` seconds (a usage error: exit status 2)."""
 
 
 class ExternalPlayerError(SeatGone, ExternalProgramError):
@@ -413,6 +419,10 @@ def play_live(
         ensure_new(out)
     ruleset = get_ruleset(ruleset_name)
     _check_programs(players, timeout)
+    if len(names) > len(players):  # a third name was dropped without a word
+        raise PairError(f"give a name per seat, {len(players)} separated by a comma (got {','.join(names)!r})")
+    if not 0 <= bank_ms <= MAX_CLOCK_S * 1000:  # a negative bank ran a clock never out; a huge one broke the log
+        raise BadClockError(f"--clock {bank_ms // 1000} is outside 0 .. {MAX_CLOCK_S} seconds; 0 means no clock")
     kinds = ["human" if p == "human" else "external" if p.startswith("external:") else p for p in players]
     pick("bots", kinds, sorted([*ruleset.agents(), "human", "external"]))
     seats_info = [

@@ -178,9 +178,9 @@ def simulate(
     check_seed(seed, games)
     if max_turns is not None:
         check_max_turns(max_turns)
-    if out_dir is not None:
-        output_folder(out_dir)
     headers = game_headers(ruleset_name, games, seed, decks, bots, max_turns=max_turns, event=event, cards=cards)
+    if out_dir is not None:  # after the names are checked: a refused run leaves no empty folder behind
+        output_folder(out_dir)
     if jobs == 0:
         jobs = (os.cpu_count() or 1) if games >= AUTO_PARALLEL_GAMES else 1
     if jobs > 1 or shard_size > 0:

@@ -22,7 +22,11 @@ from typing import Any
 import msgspec
 
 from annals.schemas.errors import AnnalsError, CardDataError
-from annals.schemas.inputs import load_toml
+from annals.schemas.inputs import InputFileError, check_tree, load_toml
+
+# Every number a card has (cost, stats, amounts, counts): the shipped pools' run -1 .. 12. An attack of 2**63 asked the
+# engine for that many damage sources (a MemoryError traceback).
+CARD_INT_RANGE = (-999, 999)
 
 
 class CardDefinition(msgspec.Struct, frozen=True, array_like=True):
@@ -102,7 +106,12 @@ def digest_problems(extra: Sequence[CardDefinition]) -> list[str]:
 
 def convert(d: CardDefinition, typ: type[Any], where: str = "") -> Any:
     """Decode a definition into the pool's schema type, naming the card and the field on an error."""
+    table = decoded(d)
+    try:  # from a card file or embedded in a log: no card needs more than a few dozen of anything
+        check_tree(table, where=f"{where or 'card'} {d.id!r}", what="card", int_range=CARD_INT_RANGE)
+    except InputFileError as exc:
+        raise CardDataError(str(exc)) from None
     try:
-        return msgspec.convert(decoded(d), typ)
+        return msgspec.convert(table, typ)
     except msgspec.ValidationError as exc:
         raise CardDataError(f"{where or 'card'} {d.id!r}: {exc}; fix that field of its definition") from None

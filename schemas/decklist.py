@@ -22,6 +22,7 @@ import re
 import msgspec
 
 from annals.schemas.errors import InvalidDeckError
+from annals.schemas.inputs import BOM
 
 LEADER_MARKS = {"planet": "miras9", "warden": "morana"}  # "Planet: NAME" / "Warden: NAME", by ruleset
 STAR = "*"  # "1 NAME *": the leader, whichever the ruleset
@@ -71,7 +72,7 @@ def parse_lines(text: str) -> ParsedList:
     leaders: list[tuple[int, str, str]] = []
     problems: list[tuple[int, str]] = []
     name, name_line, last = "", 0, 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix(BOM).splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

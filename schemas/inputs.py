@@ -29,6 +29,7 @@ from annals.schemas.files import read_regular
 MAX_TEXT_BYTES = 4 << 20  # a scenario, a deck list, a card pool: a few KiB each; a pool of every card, well under
 MAX_DEPTH = 32  # the deepest any annals input is written is 4 (a board entry's inline table in a player's table)
 INT_RANGE = (-(1 << 63), (1 << 64) - 1)  # what a log and the database hold (seeds are unsigned 64-bit)
+BOM = "\ufeff"  # Windows editors (Notepad) start a UTF-8 file with it: no content, so never part of the text
 
 
 class InputFileError(AnnalsError, ValueError):
@@ -49,10 +50,10 @@ def read_bytes(path: str | os.PathLike[str], *, what: str, max_bytes: int = MAX_
 
 
 def read_text(path: str | os.PathLike[str], *, what: str, max_bytes: int = MAX_TEXT_BYTES) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes``."""
+    """The UTF-8 text of a regular file of at most ``max_bytes``, without a leading byte order mark."""
     raw = read_bytes(path, what=what, max_bytes=max_bytes)
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputFileError(

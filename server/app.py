@@ -53,6 +53,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import annals.clients
 from annals.engine import forced
+from annals.engine.names import MAX_CLOCK_S
 from annals.engine.registry import get_ruleset
 from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
 from annals.engine.table import LiveTable
@@ -81,7 +82,6 @@ WEB = Path(annals.clients.__file__).parent / "web"
 DEFAULT_CLOCK_S = 600
 KEEP_FINISHED_S = 30.0  # how long a finished table stays in memory before only its log holds it
 FINISHED_KEPT = 8  # finished tables kept aside once dropped, so that one asked for again is not read back anew
-MAX_CLOCK_S = 24 * 3600  # a day per seat is more than any game people play
 MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame (1009); smaller ones over the
 # protocol's limit get a too_long error
 
@@ -109,7 +109,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 
 class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
     judge: str
-    minutes: int
+    minutes: Annotated[int, msgspec.Meta(le=MAX_CLOCK_S // 60)]  # past 64 bits the log could not hold it
     player: int = -1  # the seat it goes to (-1: every seat's bank, the match's clock)
     reason: str = ""
 

@@ -19,7 +19,7 @@ from annals.engine.registry import load_cards
 from annals.engine.replay import verify_log
 from annals.engine.runner import play
 from annals.engine.simulate import bots_for, header_for
-from annals.schemas.carddefs import CardDefinition, definition, extended_pool_hash
+from annals.schemas.carddefs import CardDefinition, convert, definition, extended_pool_hash
 from annals.schemas.errors import CardDataError, InconsistentLogError
 from annals.schemas.header import DeckList, PlayerInfo
 from annals.schemas.logfile import read_log
@@ -126,6 +126,20 @@ def test_a_bad_card_definition_names_the_card_and_field(tmp_path: Path) -> None:
     bad.write_text("[[units]]\nid = 'x'\n")
     with pytest.raises(CardDataError, match="units"):
         load_cards("miras9", bad)
+
+
+def test_a_card_number_past_any_card_is_refused_by_name_from_a_file_or_a_log(tmp_path: Path) -> None:
+    """An attack of 2**63 - 1 ran the engine out of memory (a MemoryError traceback) in the first battle."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GIANT.replace("atk = 7", f"atk = {2**63 - 1}"))
+    with pytest.raises(CardDataError, match=r"t-giant'?: atk: 9223372036854775807 is outside -999 \.\. 999"):
+        load_cards("miras9", bad)
+    bad.write_text(WISP.replace("power = 6", "power = 1000"))
+    with pytest.raises(CardDataError, match=r"t-wisp'?: power: 1000 is outside"):
+        load_cards("morana", bad)
+    embedded = definition("cards", {"id": "t-giant", "type": "unit", "atk": -1000})  # as a log carries it
+    with pytest.raises(CardDataError, match=r"t-giant'?: atk: -1000 is outside"):
+        convert(embedded, dict)
 
 
 def test_a_morana_game_with_an_extra_spirit_verifies(tmp_path: Path) -> None:

@@ -263,9 +263,27 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
         (["simulate", "cardtoy", "--decks", "low,high", "--seed", str(2**64 - 2), "-n", "5", "--out", "x"],
          "seed + games - 1"),
         (["simulate", "cardtoy", "--decks", "low,high", "--max-turns", HUGER, "--out", "x"], "--max-turns"),
+        (["simulate", "cardtoy", "--decks", "low,nothing", "--out", "x"], "unknown deck 'nothing'"),
+        (["simulate", "cardtoy", "--decks", "low,high", "--bots", "random,nobody", "--out", "x"], "unknown bot"),
+        (["simulate", "cardtoyz", "--out", "x"], "unknown ruleset"),
         (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--seed", HUGER, "--out", "x.log"],
          "outside 0 .."),
         (["continue", "pos.json", "--seed", HUGE, "--out", "x.log"], "outside 0 .."),
+        (["event", "new", "x", "--ruleset", "miras9", "--seed", HUGE], "outside 0 .."),
+        (["serve", "--port", "70000", "--data", "x"], "--port"),  # it listened on 70000 % 65536
+        (["demo", "--dir", "x", "--seed", HUGE], "the demo plays seeds"),
+        (["review", "game.log", "--iterations", HUGE], "--iterations"),  # it searched without end
+        (["view", "game.log", "--iterations", HUGE, "--output", "x"], "--iterations"),
+        (["review", "game.log", "--mistake", "-1"], "0 < inaccuracy <= mistake <= blunder <= 1"),
+        (["review", "game.log", "--inaccuracy", "nan"], "0 < inaccuracy <= mistake <= blunder <= 1"),
+        (["join", "http://[::1/play/t", "--token", "x"], "not a table's address (Invalid IPv6 URL)"),
+        (["join", "http://127.0.0.1:99999/play/t", "--token", "x"], "not a table's address (Port out of range"),
+        (["join", "table-7", "--token", "x"], "not a table's address; give http://HOST:PORT/play/ID"),
+        (["serve", "--clock", HUGER, "--table", "toy pile,pile human,random", "--data", "x"], "--clock"),
+        (["event", "new", "x", "--ruleset", "miras9", "--max-turns", HUGER], "--max-turns"),
+        (["event", "new", "x", "--ruleset", "miras9", "--rounds", HUGER], "--rounds"),
+        (["event", "new", "x", "--ruleset", "miras9", "--best-of", HUGER], "--best-of"),
+        (["event", "new", "x", "--ruleset", "miras9", "--top", str(2**70)], "--top"),
         (["continue", "pos.json", "--max-turns", HUGER, "--out", "x.log"], "--max-turns"),
         (["play", "toy", "--decks", "pile,pile", "--players", "external:,random", "--out", "x.log"],
          "needs a command"),
@@ -277,11 +295,27 @@ def test_outputs_onto_folders_files_and_inputs_are_refused(work: Path) -> None:
          "is not found"),
         (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--timeout", "0", "--out", "x.log"],
          "--timeout"),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--clock", HUGER, "--out", "x.log"],
+         f"--clock {HUGER} is outside 0 .."),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--clock", "-5", "--out", "x.log"],
+         "--clock -5 is outside 0 .."),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--name", "Ann,Bo,Cy", "--out", "x.log"],
+         "give a name per seat, 2 separated by a comma (got 'Ann,Bo,Cy')"),
     ],
 )  # fmt: skip
 def test_numbers_and_commands_out_of_their_domain(work: Path, args: list[str], needle: str) -> None:
     refused(annals(*args, cwd=work), needle)
     assert not (work / "x").exists() and not (work / "x.log").exists()
+
+
+def test_a_demo_with_a_seed_out_of_range_keeps_the_last_demo(work: Path, tmp_path: Path) -> None:
+    """It removed the earlier demo's logs and database, then refused the seed."""
+    old = tmp_path / "demo"
+    (old / "logs").mkdir(parents=True)
+    (old / "logs" / "game.log").write_text("a log\n")
+    (old / "annals.duckdb").write_text("a database\n")
+    refused(annals("demo", "--dir", old, "--seed", str(2**64 - 2), cwd=work), "pick a seed from 0 to")
+    assert (old / "logs" / "game.log").exists() and (old / "annals.duckdb").exists()
 
 
 @pytest.mark.parametrize(

@@ -131,8 +131,9 @@ def test_an_event_file_replaced_by_a_fifo_is_a_named_error(tmp_path: Path) -> No
         ["event", "new", "{tmp}/b", "--ruleset", "miras9", "--top", "6"],
         ["event", "new", "{tmp}/c", "--ruleset", "miras9", "--bot", "god"],
         ["event", "register", "{tmp}/ev", "--id", "a", "--name", "A", "--deck", "{tmp}/deck.txt", "--bot", "human"],
+        ["event", "register", "{tmp}/ev", "--id", "a", "--name", "Ann\x1b[31m", "--deck", "{tmp}/deck.txt"],
     ],
-    ids=["best-of-2", "top-6", "event-bot", "register-bot-human"],
+    ids=["best-of-2", "top-6", "event-bot", "register-bot-human", "register-name-escape"],
 )
 def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     """README: a value no option can take is a usage error, exit 2 (these exited 1)."""
@@ -140,6 +141,15 @@ def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "deck.txt").write_text(runner.invoke(app, ["deck", "miras9", "vanguard"]).stdout)
     result = runner.invoke(app, [a.format(tmp=tmp_path) for a in args])
     _one_line(result, 2)
+
+
+def test_filling_a_field_past_any_event_is_refused_at_once(tmp_path: Path) -> None:
+    """``event run --fill 10**23`` wrote bot deck lists until killed, thousands of them left in decks/."""
+    assert runner.invoke(app, ["event", "new", str(tmp_path / "ev"), "--ruleset", "miras9"]).exit_code == 0
+    result = _within(20, lambda: runner.invoke(app, ["event", "run", str(tmp_path / "ev"), "--fill", str(10**23)]))
+    _one_line(result, 2)
+    assert "a field of at most 4096 players" in result.stderr
+    assert not list((tmp_path / "ev").glob("decks/*"))
 
 
 @pytest.fixture(scope="module")

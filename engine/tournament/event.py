@@ -20,10 +20,12 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
 from annals.engine.registry import get_ruleset
+from annals.engine.simulate import check_max_turns, check_seed
 from annals.engine.tournament.record import EventArgumentError, EventError, EventState
 from annals.engine.tournament.standings import Result, Standing, standings
 from annals.engine.tournament.store import EventStore, new_event_id, now, sha256_file
@@ -41,6 +43,12 @@ from annals.schemas.event import (
 from annals.schemas.inputs import read_text
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# Far past any event people run (the Swiss chart's largest field plays 10 rounds and a top 8), and within what
+# the record holds: a number beyond 64 bits crashed writing the record, leaving a folder with a key and no event.
+MAX_ROUNDS = 100
+MAX_BEST_OF = 99
+MAX_TOP = 1024
+MAX_FIELD = 4096  # players bots may fill a field up to (the chart's largest row is 410 and more)
 
 
 def new_event(
@@ -56,14 +64,22 @@ def new_event(
     agent: str = "heuristic",
 ) -> EventConfig:
     rs = get_ruleset(ruleset)
-    if best_of < 1 or best_of % 2 == 0:
-        raise EventArgumentError(f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5)")
-    if top and (top < 2 or top & (top - 1)):
+    if best_of < 1 or best_of % 2 == 0 or best_of > MAX_BEST_OF:
         raise EventArgumentError(
-            f"--top {top}: a single-elimination cut is a power of two (2, 4, 8, ...), or 0 for none"
+            f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5, ... {MAX_BEST_OF})"
         )
-    if rounds < 0:
-        raise EventArgumentError(f"--rounds {rounds}: give a number of Swiss rounds, or 0 to have it recommended")
+    if top and (top < 2 or top & (top - 1) or top > MAX_TOP):
+        raise EventArgumentError(
+            f"--top {top}: a single-elimination cut is a power of two (2, 4, 8, ... {MAX_TOP}), or 0 for none"
+        )
+    if not 0 <= rounds <= MAX_ROUNDS:
+        raise EventArgumentError(
+            f"--rounds {rounds}: give a number of Swiss rounds up to {MAX_ROUNDS}, or 0 to have it recommended"
+        )
+    if seed is not None:  # checked before the folder and key are made: a refusal leaves nothing behind
+        check_seed(seed)
+    if max_turns is not None:
+        check_max_turns(max_turns)
     if agent not in rs.agents():
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
     if not _ID.match(name):
@@ -85,6 +101,8 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     if not name.strip():
         raise EventArgumentError("a player needs a name: give --name")
+    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):  # an ESC recolours every terminal
+        raise EventArgumentError(f"player name {name!r} holds a control character; give the name as people read it")
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
@@ -236,6 +254,8 @@ def fill_with_bots(store: EventStore, count: int, *, decks: list[str] | None = N
     round 1."""
     from annals.engine.decks import write_deck_list
 
+    if count + len(store.players()) > MAX_FIELD:  # each is a deck list written: 10**23 of them ran until killed
+        raise EventArgumentError(f"--fill: bots fill a field of at most {MAX_FIELD} players, not {count} more")
     with store.acting() as act:
         state = act.state
         if state.rounds:

@@ -50,6 +50,9 @@ from annals.schemas.event import (
 )
 
 DEFAULT_MINUTES = ROUND_MINUTES
+# A round or an extension of at most a day: more is no event's, and beyond 64 bits the record could not hold it,
+# or past the year 9999 the round's end (``status``) could not be a date, breaking the event for good.
+MAX_MINUTES = 24 * 60
 
 
 # ---------------------------------------------------------------------------------------------- pairing
@@ -288,8 +291,8 @@ def _current(state: EventState) -> RoundState:
 
 
 def start_round(store: EventStore, minutes: int = DEFAULT_MINUTES) -> int:
-    if minutes < 1:
-        raise EventArgumentError(f"--minutes {minutes}: a round lasts at least a minute")
+    if not 1 <= minutes <= MAX_MINUTES:
+        raise EventArgumentError(f"--minutes {minutes}: a round lasts from a minute to a day ({MAX_MINUTES})")
     with store.acting() as act:
         r = _current(act.state)
         if r.clock.started:
@@ -311,8 +314,8 @@ def end_round(store: EventStore) -> int:
 
 def extend(store: EventStore, table: int, minutes: int, *, judge: str = "", reason: str = "") -> TimeExtended:
     """Extra minutes for one table of the round under way (a deck check, a long ruling)."""
-    if minutes < 1:
-        raise EventArgumentError(f"--minutes {minutes}: an extension is at least a minute")
+    if not 1 <= minutes <= MAX_MINUTES:
+        raise EventArgumentError(f"--minutes {minutes}: an extension is from a minute to a day ({MAX_MINUTES})")
     with store.acting() as act:
         r = _current(act.state)
         act.state.pairing(r.round.number, table)

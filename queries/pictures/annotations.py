@@ -22,7 +22,8 @@ import msgspec
 from annals.engine.views import VIEWERS
 from annals.queries.positions.timeline import CoordinateError, Timeline
 from annals.schemas.errors import AnnalsError
-from annals.schemas.files import PathError, read_regular
+from annals.schemas.files import PathError
+from annals.schemas.inputs import read_text
 
 FORMAT = 1
 MAX_NOTES_BYTES = 16 << 20  # notes are a line each: thousands of them are a few hundred KiB
@@ -57,11 +58,14 @@ def load_notes(log: str | os.PathLike[str], game_id: str) -> list[Note]:
     if not path.exists():
         return []
     try:
-        doc = msgspec.json.decode(read_regular(path, what="notes", max_bytes=MAX_NOTES_BYTES), type=NotesFile)
+        doc = msgspec.json.decode(read_text(path, what="notes", max_bytes=MAX_NOTES_BYTES), type=NotesFile)
     except PathError as exc:
         raise AnnotationError(f"{exc}; move it aside, annals writes the notes file itself") from None
     except (msgspec.DecodeError, RecursionError) as exc:
-        raise AnnotationError(f"{path}: not a notes file ({exc}); see annals.queries.pictures.annotations") from None
+        raise AnnotationError(
+            f"{path}: not a notes file ({exc}); fix the JSON there, or move the file aside and annals annotate "
+            "starts a new one"
+        ) from None
     if doc.format > FORMAT:
         raise AnnotationError(f"{path}: notes format {doc.format} is newer than this annals reads ({FORMAT})")
     if doc.game_id != game_id:

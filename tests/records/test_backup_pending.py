@@ -4,6 +4,7 @@ restored position). A log cut short any other way is still refused."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,21 @@ def test_a_log_cut_short_without_a_backup_is_still_refused(tmp_path: Path) -> No
         read_log(path, backup_pending=True)
     shown = runner.invoke(app, ["show", str(path)])
     assert shown.exit_code == 1 and "log is truncated" in shown.output
+
+
+def test_a_torn_log_says_where_to_cut_it_and_plays_on_once_cut(tmp_path: Path) -> None:
+    """A crash mid-write tears the last frame: 'annals resume' refused it without saying how to go on."""
+    header = make_header(MORANA, 4, ["clash", "glory"], ["random", "random"])
+    path = tmp_path / "game.log"
+    play(MORANA, header, bots_for(MORANA, header), path, live=True)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])
+    refused = runner.invoke(app, ["resume", str(path), "--players", "random,random"])
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    hint = re.search(r"cut the torn tail first: truncate -s (\d+) (\S+)$", refused.stderr.strip())
+    assert hint is not None and hint.group(2) == str(path), refused.stderr
+    with path.open("r+b") as f:
+        f.truncate(int(hint.group(1)))
+    resumed = runner.invoke(app, ["resume", str(path), "--players", "random,random"])
+    assert resumed.exit_code == 0, resumed.output
+    assert read_log(path).close is not None

@@ -135,6 +135,17 @@ def test_an_override_a_note_a_warning_and_extra_time_are_recorded_with_the_judge
     assert code == 0 and "result by judge's decision: a draw (judge_override)" in output
 
 
+def test_extra_time_beyond_a_day_is_refused_and_the_log_left_as_it_was(tmp_path: Path) -> None:
+    """10**23 minutes crashed writing the record (an OverflowError traceback)."""
+    path, _ = toy_log(tmp_path)
+    before = path.read_bytes()
+    for minutes in ("0", "1441", str(10**23)):
+        result = runner.invoke(app, ["judge", "extra-time", str(path), "--judge", "R. Vance", "--minutes", minutes])
+        assert result.exit_code == 1, result.output
+        assert f"a positive number of minutes up to 1440 (a day), not {minutes}" in result.stderr
+    assert path.read_bytes() == before
+
+
 def test_a_game_loss_on_an_unfinished_game_ends_it(tmp_path: Path) -> None:
     path, _ = toy_log(tmp_path, seed=5)
     backup(path, 1, "R. Vance", reason="misdeal")  # now open: no closing record

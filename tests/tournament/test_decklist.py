@@ -131,6 +131,15 @@ def test_empty_and_non_utf8_files(tmp_path: Path) -> None:
         read_deck_list(bad, "morana")
 
 
+def test_a_list_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    """Windows Notepad starts a UTF-8 file with U+FEFF: it is no part of the first line ('Deck: ...')."""
+    deck = get_ruleset("miras9").decks()["vanguard"]
+    listed = tmp_path / "ada.txt"
+    listed.write_bytes(b"\xef\xbb\xbf" + write_deck_list(deck, "miras9").replace("\n", "\r\n").encode())
+    back = read_deck_list(listed, "miras9")
+    assert (back.name, back.leader, sorted(back.cards)) == (deck.name, deck.leader, sorted(deck.cards))
+
+
 def test_the_error_message_lists_every_problem_in_line_order() -> None:
     with pytest.raises(DeckListError) as info:
         parse_deck_list("Warden: Lada\nfoo bar\n0 alkonost\n", "morana")

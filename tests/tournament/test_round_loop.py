@@ -183,6 +183,23 @@ def test_the_round_clock_and_each_tables_time(tmp_path: Path) -> None:
         loop.extend(store, 2, 5)
 
 
+def test_a_round_or_extension_longer_than_a_day_is_refused_and_the_clock_still_reads(tmp_path: Path) -> None:
+    """10**10 minutes was recorded, and every 'event status' after crashed (the round's end past the year 9999);
+    10**23 crashed writing the record."""
+    store = people(tmp_path / "ev", 4)
+    loop.pair_next(store)
+    for minutes in (0, 24 * 60 + 1, 10**10, 10**23):
+        with pytest.raises(EventArgumentError, match=f"--minutes {minutes}: a round lasts from a minute to a day"):
+            loop.start_round(store, minutes)
+    loop.start_round(store, 24 * 60)
+    for minutes in (24 * 60 + 1, 10**23):
+        with pytest.raises(EventArgumentError, match=f"--minutes {minutes}: an extension is from a minute to a day"):
+            loop.extend(store, 1, minutes)
+    loop.extend(store, 1, 24 * 60)
+    started = datetime.datetime.fromisoformat(store.state().rounds[0].clock.started)
+    assert loop.status(store, at=started).open_tables[0].seconds_left == 2 * 24 * 3600
+
+
 def test_a_top_cut_as_large_as_the_field_is_refused_with_the_reason(tmp_path: Path) -> None:
     store = people(tmp_path / "ev", 8, top=8)
     with pytest.raises(EventError, match=r"a top 8 of a field of 8 cuts no one.*advises 3 Swiss round"):

@@ -175,8 +175,13 @@ def test_a_notes_file_for_another_game_or_broken_is_refused(picture_logs: dict[s
         with pytest.raises(AnnotationError, match="notes are for game 'someone-else'"):
             load_notes(log, read_log(log).header.game_id)
         path.write_text("{not json")
-        with pytest.raises(AnnotationError, match="not a notes file"):
+        with pytest.raises(AnnotationError, match=r"not a notes file .*; fix the JSON there, or move the file aside"):
             load_notes(log, read_log(log).header.game_id)
+        game_id = read_log(log).header.game_id
+        path.write_bytes(
+            b"\xef\xbb\xbf" + msgspec.json.encode({"game_id": game_id, "notes": [{"at": "start", "text": "x"}]})
+        )
+        assert [n.text for n in load_notes(log, game_id)] == ["x"]  # a byte order mark (Notepad's) is no content
         doc = {"game_id": read_log(log).header.game_id, "notes": [{"at": "start", "text": "x", "views": ["judge"]}]}
         path.write_bytes(msgspec.json.encode(doc))
         with pytest.raises(AnnotationError, match="unknown view"):

@@ -188,3 +188,12 @@ def _refusal(path: Path) -> str:
     with pytest.raises(ScenarioError) as caught:
         load_scenario(path)
     return str(caught.value)
+
+
+def test_a_file_saved_with_a_byte_order_mark_plays_as_without(tmp_path: Path) -> None:
+    """Windows Notepad starts a UTF-8 file with U+FEFF; TOML would refuse it as an 'invalid statement' at 1:1."""
+    path = tmp_path / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + template("miras9").encode())
+    result = runner.invoke(app, ["scenario", "run", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "every expectation holds" in result.output
