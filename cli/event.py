@@ -178,10 +178,12 @@ def run(
     from annals.engine.tournament import event as lib
     from annals.engine.tournament import play as bots
     from annals.engine.tournament.store import EventStore
+    from annals.engine.tournament.verify import require_decks
     from annals.queries.tournament import placings_frame, terminal_table
 
     with reported():
         store = EventStore.open(folder)
+        require_decks(store)  # before the field is filled: a refusal changes nothing
         missing = fill - lib.entrants(store.players())
         if missing > 0 and not store.rounds():  # the same command resumes after a crash: the field is full by then
             bots_added = lib.fill_with_bots(store, missing)

@@ -17,6 +17,7 @@ from annals.engine.tournament.match import FirstChooser, GamePlayer, MatchContex
 from annals.engine.tournament.record import EventError
 from annals.engine.tournament.standings import Standing
 from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.verify import require_decks
 from annals.schemas.event import TOP, MatchRecord, Outcome, Pairing, Round
 
 Progress = Callable[[int, int, str], None]  # (matches done, matches expected, what is being played)
@@ -83,6 +84,7 @@ def run_event(
 ) -> list[Standing]:
     """Play every round still to play (pairing each as it comes), or up to round ``until`` (0: to the end), then
     return the Swiss standings."""
+    require_decks(store)
     store.sweep()
     ctx = _context(store, game, choose_first)
     field = entrants(store.players())

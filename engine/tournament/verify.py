@@ -271,3 +271,15 @@ def require_verified(store: EventStore) -> None:
         more = f" (and {len(verdict.problems) - 1} more)" if len(verdict.problems) > 1 else ""
         raise EventRecordError(f"event {store.folder} fails verification: {first}{more}; "
                                f"'annals event verify {store.folder}' lists every problem")  # fmt: skip
+
+
+def require_decks(store: EventStore) -> None:
+    """Refuse to play on an event whose registered deck lists are not all there as registered (step 2 above): the
+    games would be played and the event then fail verification. ``event run`` calls it before it changes anything."""
+    problems: list[Problem] = []
+    _decks(store.folder, store.state(), lambda path, message: problems.append(Problem(path, message)), set())
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise EventRecordError(f"event {store.folder}: {problems[0]}{more}; put the registered deck list back in "
+                               f"the folder (from a copy: the record holds its SHA-256) before playing; "
+                               f"'annals event verify {store.folder}' lists every problem")  # fmt: skip

@@ -91,3 +91,19 @@ def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatc
             if command == "standings" and columns == 200:
                 row = next(line for line in lines if f" {dropped.name} " in line)
                 assert row.rstrip(" │").endswith("yes")  # the dropped column
+
+
+def test_run_refuses_before_playing_when_a_registered_deck_list_is_missing(tmp_path: Path) -> None:
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    folder = tmp_path / "ev"
+    lib.new_event(folder, "club", "morana", rounds=1, seed=3)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 4)
+    gone = store.players()[1]
+    (folder / gone.deck_file).unlink()
+    done = runner.invoke(app, ["event", "run", str(folder), "--fill", "6", "-q"])
+    assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1, done.output
+    assert gone.deck_file in done.stderr and "missing" in done.stderr and "put the registered deck" in done.stderr
+    assert not store.rounds() and len(store.players()) == 4  # nothing paired, played or filled
