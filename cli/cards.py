@@ -32,14 +32,25 @@ def _usage(*more: type[Exception]) -> Iterator[None]:
 @app.command()
 def card(
     name: str = typer.Argument(..., help="A card's name or id (any case), or enough of it to name one card."),
+    # "annals card miras9 NAME", the ruleset first as 'annals deck' takes it
+    named: str | None = typer.Argument(None, hidden=True, metavar="NAME"),
     ruleset: str = typer.Option(None, "--ruleset", help="Look in this ruleset only (when a name is in both)."),
 ) -> None:
-    """Print a card's type, cost, stats and rules text.
+    """Print a card's type, cost, stats and rules text (the ruleset may come first: annals card miras9 Recruit).
 
     Example: annals card "Ember Sprite"
     """
     from annals.queries.cards import describe, find_card
+    from annals.schemas.rulesets import ruleset_names
 
+    if named is not None:
+        if name not in ruleset_names():
+            fail(f'one card name, quoted if it has spaces: annals card "{name} {named}"', code=2)
+        if ruleset and ruleset != name:
+            fail(f"{name} and --ruleset {ruleset}: give one ruleset", code=2)
+        name, ruleset = named, name
+    if not name.strip():
+        fail('the card name is empty: give a card\'s name or id, as in annals card "Ember Sprite"', code=2)
     with reported(), _usage():
         lines = describe(find_card(name, ruleset))
     for line in lines:

@@ -102,6 +102,12 @@ def test_card_command_prints_text_and_stats() -> None:
     ]
 
 
+def test_card_command_takes_the_ruleset_first_as_deck_does() -> None:
+    result = runner.invoke(app, ["card", "miras9", "recruit"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "Recruit  (miras9 card char-recruit)"
+
+
 def test_cards_command_lists_the_pool_as_csv_and_json() -> None:
     frame = pool_frame("miras9")
     as_csv = runner.invoke(app, ["cards", "miras9", "--format", "csv"])
@@ -123,6 +129,10 @@ def test_cards_command_lists_the_pool_as_csv_and_json() -> None:
         (["card", "sh"], "--ruleset"),
         (["cards", "chess"], "unknown ruleset 'chess'"),
         (["cards", "morana", "--format", "xml"], "unknown format 'xml'"),
+        (["card", "miras9", ""], "the card name is empty"),  # it said "extra argument"
+        (["card", " "], "the card name is empty"),  # it listed every card as a match
+        (["card", "Ember", "Sprite"], 'quoted if it has spaces: annals card "Ember Sprite"'),
+        (["card", "morana", "Recruit", "--ruleset", "miras9"], "give one ruleset"),
     ],
 )
 def test_wrong_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
