@@ -65,6 +65,7 @@ from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, did_you_mean
 from annals.schemas.judge import Intervention, utc_now
 from annals.schemas.logfile import read_log
+from annals.schemas.names import MAX_NAME
 from annals.schemas.review import DamagedReviewError
 from annals.server.store import (
     Signature,
@@ -86,7 +87,7 @@ MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame 
 # protocol's limit get a too_long error
 
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]  # a ruleset's, a deck's, a seat's
 Pair = Annotated[list[Name], msgspec.Meta(min_length=2, max_length=2)]  # one per seat
 
 

@@ -28,9 +28,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from annals.schemas.errors import AnnalsError, BadArgumentError
+from annals.schemas.names import MAX_NAME
 from annals.server.event_desk import EventDesk
 
-Short = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Short = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]  # a player by id or name, as registered
 T = TypeVar("T")
 
 

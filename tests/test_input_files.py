@@ -132,8 +132,9 @@ def test_an_event_file_replaced_by_a_fifo_is_a_named_error(tmp_path: Path) -> No
         ["event", "new", "{tmp}/c", "--ruleset", "miras9", "--bot", "god"],
         ["event", "register", "{tmp}/ev", "--id", "a", "--name", "A", "--deck", "{tmp}/deck.txt", "--bot", "human"],
         ["event", "register", "{tmp}/ev", "--id", "a", "--name", "Ann\x1b[31m", "--deck", "{tmp}/deck.txt"],
+        ["event", "register", "{tmp}/ev", "--id", "a", "--name", "A" * 3000, "--deck", "{tmp}/deck.txt"],
     ],
-    ids=["best-of-2", "top-6", "event-bot", "register-bot-human", "register-name-escape"],
+    ids=["best-of-2", "top-6", "event-bot", "register-bot-human", "register-name-escape", "register-name-3000"],
 )
 def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     """README: a value no option can take is a usage error, exit 2 (these exited 1)."""
@@ -141,6 +142,26 @@ def test_event_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "deck.txt").write_text(runner.invoke(app, ["deck", "miras9", "vanguard"]).stdout)
     result = runner.invoke(app, [a.format(tmp=tmp_path) for a in args])
     _one_line(result, 2)
+
+
+def test_a_player_name_is_bounded_as_the_server_bounds_it(tmp_path: Path) -> None:
+    """``event register`` took a 3,000-character name, which the event desk (``annals serve --event``) could not
+    take to drop the player by name: both hold to ``MAX_NAME``."""
+    import msgspec
+
+    from annals.schemas.names import MAX_NAME
+    from annals.server.desk_app import Drop
+
+    assert runner.invoke(app, ["event", "new", str(tmp_path / "ev"), "--ruleset", "miras9"]).exit_code == 0
+    (tmp_path / "deck.txt").write_text(runner.invoke(app, ["deck", "miras9", "vanguard"]).stdout)
+    register = ["event", "register", str(tmp_path / "ev"), "--deck", str(tmp_path / "deck.txt")]
+    longest = "Ada " + "L" * (MAX_NAME - 4)
+    assert runner.invoke(app, [*register, "--id", "a", "--name", longest]).exit_code == 0
+    refused = runner.invoke(app, [*register, "--id", "b", "--name", longest + "e"])
+    assert f"up to {MAX_NAME}" in _one_line(refused, 2)
+    assert msgspec.convert({"player": longest}, Drop).player == longest  # the desk names any registered player
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({"player": longest + "e"}, Drop)
 
 
 def test_filling_a_field_past_any_event_is_refused_at_once(tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
@@ -41,6 +40,7 @@ from annals.schemas.event import (
     Registered,
 )
 from annals.schemas.inputs import read_text
+from annals.schemas.names import name_problem
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # Far past any event people run (the Swiss chart's largest field plays 10 rounds and a top 8), and within what
@@ -101,8 +101,9 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     if not name.strip():
         raise EventArgumentError("a player needs a name: give --name")
-    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):  # an ESC recolours every terminal
-        raise EventArgumentError(f"player name {name!r} holds a control character; give the name as people read it")
+    name = " ".join(name.split())
+    if problem := name_problem(name, "player name"):  # the server's bound, so a registered player can sit there
+        raise EventArgumentError(problem)
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
@@ -115,7 +116,7 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
     deck = read_deck_list(deck_file, config.ruleset)
     rel = store.save_deck_text(player_id, read_text(deck_file, what="deck list", max_bytes=MAX_DECK_BYTES))
     digest = sha256_file(store.folder / rel)
-    player = Player(player_id, " ".join(name.split()), deck, rel, agent)
+    player = Player(player_id, name, deck, rel, agent)
     return Registered(at=now(), player=player, deck_sha256=digest, missed=len(state.rounds))
 
 
