@@ -23,6 +23,7 @@ import msgspec
 
 from annals.schemas.errors import InvalidDeckError
 from annals.schemas.inputs import BOM
+from annals.schemas.names import name_problem
 
 LEADER_MARKS = {"planet": "miras9", "warden": "morana"}  # "Planet: NAME" / "Warden: NAME", by ruleset
 STAR = "*"  # "1 NAME *": the leader, whichever the ruleset
@@ -86,6 +87,8 @@ def parse_lines(text: str) -> ParsedList:
                     problems.append((number, f"a second 'Deck:' line (the first is line {name_line}): keep one"))
                 elif not value:
                     problems.append((number, "'Deck:' without a name: write 'Deck: NAME' or remove the line"))
+                elif problem := name_problem(value, "the deck's name"):  # the name reports and the server show
+                    problems.append((number, problem))
                 else:
                     name, name_line = value, number
             elif lower in LEADER_MARKS:

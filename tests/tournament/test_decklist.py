@@ -158,3 +158,16 @@ def test_the_examples_of_the_docs_page_read_as_it_says_M9_016() -> None:
     with pytest.raises(DeckListError) as info:
         parse_deck_list(broken, "miras9", where="ada.txt")
     assert f"error: DeckListError: {info.value}" == " ".join(message.split())
+
+
+def test_a_deck_name_with_a_control_character_or_past_the_bound_is_a_problem_of_its_line() -> None:
+    """The ``Deck:`` name is shown in reports and sent to the server's tables: an ESC recoloured the terminal,
+    and a name past ``MAX_NAME`` the server refuses."""
+    from annals.schemas.names import MAX_NAME
+
+    body = "Warden: Lada\n2 alkonost\n"
+    assert "control character" in " ".join(problems("Deck: glory\x1b[31m\n" + body, "morana")[1])
+    assert f"up to {MAX_NAME}" in " ".join(problems(f"Deck: {'g' * (MAX_NAME + 1)}\n" + body, "morana")[1])
+    with pytest.raises(DeckListError) as info:
+        parse_deck_list(f"Deck: {'g' * MAX_NAME}\n" + body, "morana")
+    assert all(line != 1 for line, _ in info.value.problems)  # the longest name is fine (the list is short)
