@@ -102,6 +102,11 @@ class ScenarioError(AnnalsError, ValueError):
     """A scenario file that cannot be played as written: names the file, line and field, and the fix."""
 
 
+class ScenarioSyntaxError(ScenarioError):
+    """A scenario file that is not TOML: the players' numbering has no part in it (renumbering keeps every line,
+    column and key distinct), so its message goes without the old-spelling note."""
+
+
 class Scenario(msgspec.Struct):
     path: str
     title: str
@@ -157,7 +162,8 @@ def renumbered(text: str) -> str | None:
     """A scenario written in the old spelling (players ``p1``, ``p2``: it names no ``p0``) in annals' numbering
     (``p0``, ``p1``: each name the same length, so every line and column stays where it was); None for a file
     already in it."""
-    if any(m.group(1) == "0" for m in _PLAYER_WORD.finditer(text)):
+    named = {m.group(1) for m in _PLAYER_WORD.finditer(text)}
+    if "0" in named or not named & {"1", "2"}:  # annals' numbering, or no player named: nothing to renumber
         return None
     return _PLAYER_WORD.sub(lambda m: f"p{int(m.group(1)) - 1}" if m.group(1) in "12" else m.group(0), text)
 
@@ -177,7 +183,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         checked = _checked(p, written if old is None else old)
         return checked if old is None else msgspec.structs.replace(checked, old_spelling=True)
     except ScenarioError as exc:
-        if old is None:
+        if old is None or isinstance(exc, ScenarioSyntaxError):
             raise
         raise ScenarioError(f"{exc}{OLD_SPELLING}") from None
 
@@ -188,7 +194,7 @@ def _checked(p: str, text: str) -> Scenario:
     except InputFileError as exc:
         if exc.key:  # a value out of range, or nested too deep: its line
             raise _error(p, text, exc.key, exc.reason) from None
-        raise ScenarioError(str(exc)) from None
+        raise ScenarioSyntaxError(str(exc)) from None
     unknown = sorted(set(doc) - TOP)
     if unknown:
         raise _error(p, text, unknown[0], f"unknown key; a scenario has {', '.join(sorted(TOP))}")

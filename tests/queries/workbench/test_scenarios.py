@@ -352,3 +352,18 @@ def test_a_file_in_the_old_spelling_of_the_players_plays_as_the_same_file_in_ann
     old.write_text(old.read_text().replace('"p2.echo == 0"', '"p2.echo === 0"'))
     with pytest.raises(ScenarioError, match=r"expect\[\d+\]: 'p1.echo === 0'.*the old spelling: read as p0 and p1"):
         load_scenario(old)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['ruleset = "morana"\n[p2]\nlife = \n', 'ruleset = "morana"\nscenario = "unclosed\n'],
+    ids=["old-spelling", "no-player-named"],
+)
+def test_a_toml_syntax_error_goes_without_the_players_numbering_note(tmp_path: Path, text: str) -> None:
+    """The note on p1 and p2 was added to every error of a file naming no p0, a syntax error too (renumbering
+    keeps every line and column: it has no part in one), and to a file naming no player at all."""
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError, match="not valid TOML") as info:
+        load_scenario(path)
+    assert "old spelling" not in str(info.value)
