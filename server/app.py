@@ -87,7 +87,7 @@ MAX_FRAME_BYTES = 1024 * 1024  # uvicorn closes a socket sending a bigger frame 
 # protocol's limit get a too_long error
 
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]  # a ruleset's, a deck's, a seat's
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]  # a ruleset's, a deck's, a seat's, a judge's
 Pair = Annotated[list[Name], msgspec.Meta(min_length=2, max_length=2)]  # one per seat
 
 
@@ -109,7 +109,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
-    judge: str
+    judge: Name  # named in the signed record and every report of it
     minutes: Annotated[int, msgspec.Meta(le=MAX_CLOCK_S // 60)]  # past 64 bits the log could not hold it
     player: int = -1  # the seat it goes to (-1: every seat's bank, the match's clock)
     reason: str = ""

@@ -67,6 +67,9 @@ def test_a_judge_adds_time_to_a_table_being_played(tmp_path: Path) -> None:
         table = s.table("morana", ["clash", "glory"], ["human", "heuristic"], clock=BANK_S, seed=6)
         with s.socket(table["table"], table["tokens"][0]) as ws:
             asked = play_seat(ws, 1, stop_after=2)[-1]
+            for judge in ("", "J" * 65):  # a judge is named, within the bound every name has (schemas.names)
+                status, why = s.api(f"/api/tables/{table['table']}/extra-time", {"judge": judge, "minutes": 2})
+                assert status == 400 and "judge" in why["error"], why
             status, given = s.api(f"/api/tables/{table['table']}/extra-time",
                                   {"judge": "R. Vance", "minutes": 2, "player": 0, "reason": "deck check"})  # fmt: skip
             assert status == 200, given
