@@ -21,6 +21,7 @@ from annals.schemas.decklist import LEADER_MARKS, STAR, DeckListError, DeckProbl
 from annals.schemas.errors import UnknownNameError
 from annals.schemas.header import DeckList
 from annals.schemas.inputs import read_bytes
+from annals.schemas.names import name_problem
 from annals.schemas.rulesets import UnknownRulesetError
 
 MAX_DECK_BYTES = 256 << 10  # a deck list is a few hundred bytes; one annotated line by line, a few KiB
@@ -112,6 +113,8 @@ def parse_deck_list(text: str, ruleset: str, *, where: str = "deck list", defaul
         problems.append((end, f"no '{book.mark}:' line: {how}"))
     if not parsed.entries and not parsed.problems:
         problems.append((end, "no cards: write one 'COUNT CARD NAME' a line"))
+    if not parsed.name and (wrong := name_problem(default_name, "the deck's name (the file's: no 'Deck:' line)")):
+        problems.append((1, f"{wrong}; or add a 'Deck: NAME' line"))
     deck = DeckList(parsed.name or default_name or "deck", cards, leader if leader != "?" else "")
     # Without a usable leader the cards are still checked, against a stand-in (the missing leader is reported).
     checked = deck if leader not in ("", "?") else msgspec.structs.replace(deck, leader=min(book.leaders))

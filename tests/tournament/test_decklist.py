@@ -171,3 +171,24 @@ def test_a_deck_name_with_a_control_character_or_past_the_bound_is_a_problem_of_
     with pytest.raises(DeckListError) as info:
         parse_deck_list(f"Deck: {'g' * MAX_NAME}\n" + body, "morana")
     assert all(line != 1 for line, _ in info.value.problems)  # the longest name is fine (the list is short)
+
+
+def test_a_file_name_that_names_the_deck_holds_to_the_same_bound(tmp_path: Path) -> None:
+    """Without a ``Deck:`` line the file's name is the deck's: past ``MAX_NAME`` it is a problem saying so (a
+    'Deck:' line fixes it), and with one the file may be named anything."""
+    from annals.schemas.names import MAX_NAME
+
+    deck = get_ruleset("morana").decks()["glory"]
+    text = write_deck_list(deck, "morana")
+    unnamed = "\n".join(line for line in text.splitlines() if not line.startswith("Deck:")) + "\n"
+    long = tmp_path / f"{'x' * (MAX_NAME + 1)}.txt"
+    long.write_text(unnamed)
+    with pytest.raises(DeckListError) as info:
+        read_deck_list(long, "morana")
+    [(line, message)] = info.value.problems
+    assert line == 1 and f"up to {MAX_NAME}" in message and "'Deck: NAME' line" in message
+    long.write_text(text)
+    assert read_deck_list(long, "morana").name == deck.name
+    fits = tmp_path / f"{'x' * MAX_NAME}.txt"
+    fits.write_text(unnamed)
+    assert read_deck_list(fits, "morana").name == "x" * MAX_NAME
