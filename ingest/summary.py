@@ -31,19 +31,26 @@ def _stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
     return tuple(con.execute(ddl("card_summary_stamp")).fetchall()[0])
 
 
-def summary_fresh(con: duckdb.DuckDBPyConnection, name: str = "card_summary") -> bool:
-    """Whether summary ``name`` (``SUMMARIES``) was derived from the games, seats and card facts the database holds
-    now."""
+def _stored(con: duckdb.DuckDBPyConnection, name: str) -> tuple[Any, ...] | None:
+    """The stamp summary ``name`` was derived with (None: none, in a database made before it)."""
     try:  # the name is one of SUMMARIES, not text from outside
         stored = con.execute(f"SELECT * FROM {name}_stamp").fetchall()
     except duckdb.CatalogException:  # a database made before the summary, opened read-only
-        return False
-    return len(stored) == 1 and tuple(stored[0]) == _stamp(con)
+        return None
+    return tuple(stored[0]) if len(stored) == 1 else None
+
+
+def summary_fresh(con: duckdb.DuckDBPyConnection, name: str = "card_summary") -> bool:
+    """Whether summary ``name`` (``SUMMARIES``) was derived from the games, seats and card facts the database holds
+    now."""
+    return _stored(con, name) == _stamp(con)
 
 
 def refresh_card_summary(con: duckdb.DuckDBPyConnection, *, unless_fresh: bool = False) -> None:
-    """Derive the summaries again from the stored tables, each with its stamp (``unless_fresh``: only the stale)."""
-    stale = [name for name in SUMMARIES if not (unless_fresh and summary_fresh(con, name))]
+    """Derive the summaries again from the stored tables, each with its stamp (``unless_fresh``: only the stale).
+    The stamp is computed once (it reads every game): to check, then for the first summary derived, copied after."""
+    now = _stamp(con) if unless_fresh else None
+    stale = [name for name in SUMMARIES if now is None or _stored(con, name) != now]
     if not stale:
         return
     con.execute("BEGIN")
@@ -53,7 +60,8 @@ def refresh_card_summary(con: duckdb.DuckDBPyConnection, *, unless_fresh: bool =
         derive_card_metrics(con)
     for name in stale:
         con.execute(f"DELETE FROM {name}_stamp")
-        con.execute(f"INSERT INTO {name}_stamp " + ddl("card_summary_stamp"))
+        stamp = ddl("card_summary_stamp") if name == stale[0] else f"SELECT * FROM {stale[0]}_stamp"
+        con.execute(f"INSERT INTO {name}_stamp " + stamp)
     con.execute("COMMIT")
 
 
