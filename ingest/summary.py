@@ -3,7 +3,10 @@ filters allow (``queries.reports.run``): ``card_summary``, ``card_facts`` of the
 context and card (``card_summary.sql``), for ``card_winrate``; ``card_metrics_summary``, ``card_metrics``' own rows
 over the selection of every decided game (no filter, no split, the bot pairings kept apart), made by the report's
 own SQL (``SHARED``: kept here, as the reports load them from here too), so that such a run reads a few dozen rows
-instead of aggregating ``card_games``, which grows with the games. Each is derived whole after each ingest and
+instead of aggregating ``card_games``, which grows with the games; ``card_metrics_cells``, ``card_games`` of the
+decided games counted per seat context, length, result, flags and block of ``CELL_BLOCK`` game numbers
+(``card_metrics_cells.sql``), which ``card_metrics`` sums instead of ``card_games`` under a split or a filter (not
+``--since``/``--until``: the recording time is not in the cells). Each is derived whole after each ingest and
 removal, and on a writable open of a database where it is missing or stale; beside each, ``NAME_stamp`` holds what
 it was derived from (``card_summary_stamp.sql``), so a change made any other way (an ``UPDATE``, a migration, an
 older annals ingesting into the file) is seen and the report reads the full tables until the summary is derived
@@ -21,7 +24,10 @@ from annals.ingest.sqlfiles import SqlFolder, run_script
 
 ddl = SqlFolder(Path(__file__).with_name("sql")).load
 
-SUMMARIES = ("card_summary", "card_metrics_summary")  # each with its own stamp: NAME_stamp
+SUMMARIES = ("card_summary", "card_metrics_summary", "card_metrics_cells")  # each with its own stamp: NAME_stamp
+# Game numbers per block of card_metrics_cells: a game-length fifth ends within one block, read from card_games; the
+# smaller the blocks, the more cells (up to one per seat-game), the larger, the more card_games rows at each end.
+CELL_BLOCK = 1024
 # The selection of the reports (select.sql: sel_games, sel_seats; select_cards.sql: sel_cards) and card_metrics' SQL,
 # which ingest runs to store card_metrics_summary; queries.reports.sqlfiles loads them from here by the same names.
 SHARED = ("select", "select_cards", "report_card_metrics")
@@ -58,6 +64,8 @@ def refresh_card_summary(con: duckdb.DuckDBPyConnection, *, unless_fresh: bool =
         con.execute(ddl("card_summary"))
     if "card_metrics_summary" in stale:
         derive_card_metrics(con)
+    if "card_metrics_cells" in stale:
+        run_script(con, ddl("card_metrics_cells"), {"block": CELL_BLOCK})
     for name in stale:
         con.execute(f"DELETE FROM {name}_stamp")
         stamp = ddl("card_summary_stamp") if name == stale[0] else f"SELECT * FROM {stale[0]}_stamp"

@@ -102,3 +102,33 @@ CREATE TABLE IF NOT EXISTS card_metrics_summary_stamp (  -- what card_metrics_su
     seats_hash UBIGINT,
     facts BIGINT
 );
+
+CREATE TABLE IF NOT EXISTS card_metrics_cells (  -- derived after ingest (ingest/sql/card_metrics_cells.sql): card_games
+    ruleset VARCHAR NOT NULL,                    -- of decided games counted per seat context, length, result, flags
+    event VARCHAR,                               -- and block of game numbers, what card_metrics reads under a split
+    first_player INTEGER,
+    seat INTEGER NOT NULL,
+    agent VARCHAR NOT NULL,                      -- or a filter (queries/reports/run.py: cells_sql)
+    deck VARCHAR NOT NULL,
+    opp_agent VARCHAR,                           -- the other seat's (NULL: none)
+    opp_deck VARCHAR,
+    turns INTEGER NOT NULL,
+    block INTEGER NOT NULL,                      -- game // ingest.summary.CELL_BLOCK
+    won BOOLEAN NOT NULL,
+    card_id VARCHAR NOT NULL,
+    opening_hand BOOLEAN NOT NULL,
+    drawn BOOLEAN NOT NULL,
+    played BOOLEAN NOT NULL,
+    used BOOLEAN NOT NULL,
+    placed_at_setup BOOLEAN NOT NULL,
+    other_seat TINYINT NOT NULL,
+    n BIGINT NOT NULL                            -- seat-games (card_games rows) in the cell
+);
+
+CREATE TABLE IF NOT EXISTS card_metrics_cells_stamp (  -- what card_metrics_cells was derived from (as above)
+    games BIGINT,
+    games_hash UBIGINT,
+    seats BIGINT,
+    seats_hash UBIGINT,
+    facts BIGINT
+);

@@ -15,15 +15,19 @@
 -- card_games.other_seat (stored at ingest) says the other seat's context, and po carries it on the first seat of a
 -- game whose two seats are both selected in one split, so no pass groups the rows by game.
 -- The selected decided seats' split numbers, game-length fifths and pairs are sel_cards' (select_cards.sql), made once
--- per selection.
-WITH s AS (SELECT k, gi, w, turns, lq, paired FROM sel_cards),
+-- per selection. Under a split or a filter the rows counted (r) are read from the cells derived at ingest instead
+-- (queries/reports/run.py: cells_sql swaps r for report_card_metrics_cells.sql); every stage after r is the same.
+WITH r AS (  -- the rows counted: each a seat-game (n of them) of one card, its split, result, length and fifth
+    SELECT s.gi, s.w, s.turns, s.lq, s.paired, c.card_id, c.opening_hand, c.drawn, c.played, c.used,
+           c.placed_at_setup, c.other_seat, 1 AS n
+    FROM card_games c JOIN sel_cards s ON s.k = c.game * 2 + c.seat
+),
 c AS (
-    SELECT s.gi, c.card_id, c.opening_hand::INTEGER AS oh, c.drawn::INTEGER AS gd,
-           (c.opening_hand OR c.drawn)::INTEGER AS gih, c.played::INTEGER AS pl, c.used::INTEGER AS us, s.w,
-           (c.placed_at_setup AND NOT (c.opening_hand OR c.drawn))::INTEGER AS su,
-           s.lq, CASE WHEN s.paired THEN c.other_seat ELSE 0 END AS po, count(*) AS n, sum(s.turns) AS turns
-    FROM card_games c JOIN s ON s.k = c.game * 2 + c.seat
-    GROUP BY ALL
+    SELECT gi, card_id, opening_hand::INTEGER AS oh, drawn::INTEGER AS gd, (opening_hand OR drawn)::INTEGER AS gih,
+           played::INTEGER AS pl, used::INTEGER AS us, w,
+           (placed_at_setup AND NOT (opening_hand OR drawn))::INTEGER AS su,
+           lq, CASE WHEN paired THEN other_seat ELSE 0 END AS po, sum(n)::BIGINT AS n, sum(n * turns) AS turns
+    FROM r GROUP BY ALL
 ),
 strata AS (  -- GIH and GNS per game-length fifth, for the length-matched IWD
     SELECT gi, card_id, lq, sum(n * gih) AS gn, sum(n * gih * w) AS gw,

@@ -16,7 +16,8 @@ that can write rebuilds the selection every time.
 
 A report may read more of a selection than the two tables: ``sel_NAME``, made from them by ``select_NAME.sql`` for
 the reports whose SQL names it (``EXTRAS``; ``sel_cards``: card_metrics' split numbers, game-length fifths and
-pairs, a window over the selected seats), built when first asked and kept (and renamed) with its selection.
+pairs, a window over the selected seats; ``sel_cellctx``, ``sel_cellmap``, ``sel_celledges``: what its run over
+``card_metrics_cells`` maps the cells by), built when first asked and kept (and renamed) with its selection.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import duckdb
 import msgspec
 
 from annals.ingest.sqlfiles import run_script
+from annals.ingest import summary
 from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
@@ -134,7 +136,9 @@ def resolve_event(con: duckdb.DuckDBPyConnection, value: str) -> str:
 
 
 KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)
-EXTRAS = ("cards",)  # sel_NAME tables some reports read, made from a selection by select_NAME.sql
+# sel_NAME tables some reports read, made from a selection by select_NAME.sql: card_metrics' split numbers and fifths
+# (sel_cards), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql)
+EXTRAS = ("cards", "cellctx", "cellmap", "celledges")
 
 
 @dataclass
@@ -184,7 +188,8 @@ def build_extras(con: duckdb.DuckDBPyConnection, names: tuple[str, ...] | set[st
     """(Re)create ``sel_NAME`` from the selection in use for each name, by running ``select_NAME.sql``."""
     for name in EXTRAS:  # in a fixed order: a later one may read an earlier one
         if name in names:
-            con.execute(sqlfiles.load(f"select_{name}"))
+            sql = sqlfiles.load(f"select_{name}")
+            con.execute(sql, {"block": summary.CELL_BLOCK} if "$block" in sql else None)
 
 
 def _tables(extras: set[str]) -> list[str]:

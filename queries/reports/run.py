@@ -201,7 +201,11 @@ def run_report(
     if name in SUMMARIES and _summary_answers(con, f, name):
         sql = sqlfiles.load(SUMMARIES[name])
         params = {k: v for k, v in filter_params(f, read_rulesets(spec)).items() if f"${k}" in sql}
+    elif name in CELLS and _cells_answer(con, f):
+        sql = cells_sql(sql, name)
     select(con, f, read_rulesets(spec), extras_read(sql))  # the sample line reads the selection either way
+    if "sel_cellctx" in sql and not _uniform(con):
+        sql = sqlfiles.load(f"report_{name}")  # its extras (sel_cards) are built with the cells'
     return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
 
 
@@ -216,6 +220,29 @@ def _summary_answers(con: duckdb.DuckDBPyConnection, f: Filters, name: str = "ca
         unfiltered = f == Filters(ruleset=f.ruleset, pool=f.pool) and not f.pool
         return unfiltered and summary_fresh(con, "card_metrics_summary")
     return f.since is None and f.until is None and f.min_turns is None and summary_fresh(con)
+
+
+# Reports that read cells derived at ingest (ingest/summary.py) instead of their table, under the filters a summary
+# does not answer: card_metrics sums card_metrics_cells instead of card_games under any split or filter except
+# --since/--until (the recording time is not in the cells), while the cells are fresh.
+CELLS = {"card_metrics": ("report_card_metrics_cells", "card_metrics_cells")}
+
+
+def _cells_answer(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
+    return f.since is None and f.until is None and summary_fresh(con, CELLS["card_metrics"][1])
+
+
+def _uniform(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether every seat context of the selection maps to one split and pairing (``select_cellctx.sql``): so it must,
+    each being read of the context alone; if not, the cells cannot be mapped and the full query runs."""
+    return bool(con.execute("SELECT coalesce(bool_and(uniform), true) FROM sel_cellctx").fetchall()[0][0])
+
+
+def cells_sql(sql: str, name: str = "card_metrics") -> str:
+    """Report ``name``'s SQL reading its cells: its first stage (``r``, the rows counted) swapped for
+    ``CELLS[name]``'s, every later stage (the arithmetic) its own."""
+    start, end = sql.index("WITH r AS ("), sql.index("\n),\nc AS (") + len("\n),\n")
+    return sql[:start] + "WITH " + sqlfiles.load(CELLS[name][0]).rstrip() + "\n" + sql[end:]
 
 
 PAIRED = chr(31)  # between a row's split and its bot pairing in ``grp`` (``select.sql``)

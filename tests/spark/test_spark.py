@@ -173,10 +173,12 @@ def _compare(name: str, both: tuple[Path, Path], filters: Filters) -> None:
 
 # The default run: exact percentiles, a split, a filter, a window and JSON fields, an ASOF join (rewritten for
 # Spark: spark.asof; slava_curves, the other, in --soak and on DuckDB in test_asof.py), the three event reports
-# over the lake's tournament tables; --soak runs every report.
+# over the lake's tournament tables, card_metrics split and filtered (DuckDB reads card_metrics_cells, Spark the full
+# query over card_games); --soak runs every report.
 FEW = [("game_length", Filters(ruleset="miras9")), ("deck_matrix", Filters(by="agent")),
        ("damage_payments", Filters(agent="heuristic")), ("site_control", Filters()),
-       ("metagame", Filters(ruleset="morana")), ("event_decks", Filters()), ("event_standings", Filters())]  # fmt: skip
+       ("metagame", Filters(ruleset="morana")), ("event_decks", Filters()), ("event_standings", Filters()),
+       ("card_metrics", Filters(by="deck", min_turns=3))]  # fmt: skip
 SPARK_REPORTS = [name for name, spec in REPORTS.items() if not spec.reviews]  # lakes hold no decision reviews
 
 

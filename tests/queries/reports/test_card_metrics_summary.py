@@ -32,6 +32,7 @@ NOT_ANSWERED = [
 def full_query(con: duckdb.DuckDBPyConnection, f: Filters, monkeypatch: pytest.MonkeyPatch) -> ReportResult:
     with monkeypatch.context() as m:
         m.setattr(run, "SUMMARIES", {k: v for k, v in run.SUMMARIES.items() if k != "card_metrics"})
+        m.setattr(run, "CELLS", {})  # nor the cells (test_card_metrics_cells.py)
         return run_report(con, "card_metrics", filters=f, min_games=0)
 
 
