@@ -23,8 +23,8 @@ import duckdb
 
 from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
+from annals.queries.reports import run as reports
 from annals.queries.reports.filters import Filters, build, select
-from annals.queries.reports import run
 from annals.queries.reports.run import REPORTS, run_report
 from bench.ingest import CARD_METRICS_CEILING, fresh_database, make_logs, percentiles
 from bench.timing import Work, run_in_work_folder
@@ -90,9 +90,9 @@ def run(work: Work) -> None:
 
 def _reads(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
     """Which table ``card_metrics`` read for ``f``: the stored rows, the cells, or card_games."""
-    if run._summary_answers(con, f, "card_metrics"):
+    if reports._summary_answers(con, f, "card_metrics"):
         return "card_metrics_summary"
-    return "card_metrics_cells" if run._cells_answer(con, f) else "card_games"
+    return "card_metrics_cells" if reports._cells_answer(con, f) else "card_games"
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -104,6 +104,7 @@ CREATE TABLE IF NOT EXISTS card_metrics_summary_stamp (  -- what card_metrics_su
 );
 
 CREATE TABLE IF NOT EXISTS card_metrics_cells (  -- derived after ingest (ingest/sql/card_metrics_cells.sql): card_games
+    ctx INTEGER NOT NULL,                        -- the seat context's number (the eight columns after it)
     ruleset VARCHAR NOT NULL,                    -- of decided games counted per seat context, length, result, flags
     event VARCHAR,                               -- and block of game numbers, what card_metrics reads under a split
     first_player INTEGER,

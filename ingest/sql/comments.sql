@@ -321,6 +321,7 @@ COMMENT ON COLUMN card_metrics_summary_stamp.seats IS 'Stored seats (players row
 COMMENT ON COLUMN card_metrics_summary_stamp.seats_hash IS 'The seats'' games, numbers, agents and decks, hashed';
 COMMENT ON COLUMN card_metrics_summary_stamp.facts IS 'card_facts rows (card_games is derived with them)';
 COMMENT ON TABLE card_metrics_cells IS 'Derived after ingest: card_games of decided games counted per seat context, game length, result, flags and block of game numbers (card_metrics reads it under a split or a filter but --since/--until)';
+COMMENT ON COLUMN card_metrics_cells.ctx IS 'The seat context''s number (ruleset, event, first player, seat, agents, decks), dense from 1 in that order';
 COMMENT ON COLUMN card_metrics_cells.ruleset IS 'games.ruleset';
 COMMENT ON COLUMN card_metrics_cells.event IS 'games.event';
 COMMENT ON COLUMN card_metrics_cells.first_player IS 'games.first_player';

@@ -31,8 +31,8 @@ from typing import Any
 import duckdb
 import msgspec
 
-from annals.ingest.sqlfiles import run_script
 from annals.ingest import summary
+from annals.ingest.sqlfiles import run_script
 from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names

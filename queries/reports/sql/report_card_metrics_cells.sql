@@ -1,15 +1,13 @@
 -- card_metrics' rows counted (the r stage of report_card_metrics.sql, which queries/reports/run.py cells_sql swaps
 -- for this one; every later stage is that file's) read from card_metrics_cells (ingest/sql/card_metrics_cells.sql):
--- each cell's seat context mapped to the selection's split and pairing (sel_cellctx), its length and block of games to
--- the split's game-length fifth where the block lies whole in one (sel_cellmap); the seat-games of the blocks where a
--- fifth ends are read one by one from card_games (sel_celledges).
+-- each cell's seat context (by its number) mapped to the selection's split and pairing (sel_cellctx), its length and
+-- block of games to the split's game-length fifth where the block lies whole in one (sel_cellmap); the seat-games of
+-- the blocks where a fifth ends are read one by one from card_games (sel_celledges).
 r AS (
     SELECT t.gi, x.won::INTEGER AS w, x.turns, m.lq, t.paired, x.card_id, x.opening_hand, x.drawn, x.played, x.used,
            x.placed_at_setup, x.other_seat, x.n
     FROM card_metrics_cells x
-    JOIN sel_cellctx t ON t.ruleset = x.ruleset AND t.event IS NOT DISTINCT FROM x.event
-     AND t.first_player IS NOT DISTINCT FROM x.first_player AND t.seat = x.seat AND t.agent = x.agent
-     AND t.deck = x.deck AND t.opp_agent IS NOT DISTINCT FROM x.opp_agent AND t.opp_deck IS NOT DISTINCT FROM x.opp_deck
+    JOIN sel_cellctx t ON t.ctx = x.ctx
     JOIN sel_cellmap m ON m.gi = t.gi AND m.turns = x.turns AND m.block = x.block
     WHERE m.whole
     UNION ALL
