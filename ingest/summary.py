@@ -28,9 +28,10 @@ SUMMARIES = ("card_summary", "card_metrics_summary", "card_metrics_cells")  # ea
 # Game numbers per block of card_metrics_cells: a game-length fifth ends within one block, read from card_games; the
 # smaller the blocks, the more cells (up to one per seat-game), the larger, the more card_games rows at each end.
 CELL_BLOCK = 1024
-# The selection of the reports (select.sql: sel_games, sel_seats; select_cards.sql: sel_cards) and card_metrics' SQL,
+# The selection of the reports (select.sql: sel_games, sel_seats; select_cards.sql: sel_cards; select_splits.sql:
+# sel_splits) and card_metrics' SQL,
 # which ingest runs to store card_metrics_summary; queries.reports.sqlfiles loads them from here by the same names.
-SHARED = ("select", "select_cards", "report_card_metrics")
+SHARED = ("select", "select_cards", "select_splits", "report_card_metrics")
 
 
 def _stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
@@ -80,7 +81,8 @@ def derive_card_metrics(con: duckdb.DuckDBPyConnection) -> None:
     select = ddl("select")
     run_script(con, select, {name: None for name in re.findall(r"\$(\w+)", select)} | {"pool": False})
     con.execute(ddl("select_cards"))
+    con.execute(ddl("select_splits"))
     con.execute("DELETE FROM card_metrics_summary")
     con.execute("INSERT INTO card_metrics_summary BY NAME " + ddl("report_card_metrics").rstrip().removesuffix(";"))
-    for table in ("sel_games", "sel_seats", "sel_cards"):
+    for table in ("sel_games", "sel_seats", "sel_cards", "sel_splits"):
         con.execute(f"DROP TABLE IF EXISTS temp.main.{table}")

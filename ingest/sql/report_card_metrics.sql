@@ -14,8 +14,8 @@
 -- seats' shares r, so its square is each seat's r^2 plus, where both seats hold the card, 2 r r' with the other's:
 -- card_games.other_seat (stored at ingest) says the other seat's context, and po carries it on the first seat of a
 -- game whose two seats are both selected in one split, so no pass groups the rows by game.
--- The selected decided seats' split numbers, game-length fifths and pairs are sel_cards' (select_cards.sql), made once
--- per selection. Under a split or a filter the rows counted (r) are read from the cells derived at ingest instead
+-- The selected decided seats' split numbers, game-length fifths and pairs are sel_cards' (select_cards.sql), and the
+-- splits by number sel_splits' (select_splits.sql), made once per selection. Under a split or a filter the rows counted (r) are read from the cells derived at ingest instead
 -- (queries/reports/run.py: cells_sql swaps r for report_card_metrics_cells.sql); every stage after r is the same.
 WITH r AS (  -- the rows counted: each a seat-game (n of them) of one card, its split, result, length and fifth
     SELECT s.gi, s.w, s.turns, s.lq, s.paired, c.card_id, c.opening_hand, c.drawn, c.played, c.used,
@@ -80,6 +80,6 @@ se AS (
     FROM sq WHERE iwd_games > 0
 )
 SELECT g.grp, g.ruleset, m.* EXCLUDE (gi), se.iwd_se, se.iwd_games, lm.iwd_length_matched, lm.matched_gih_games
-FROM m JOIN (SELECT DISTINCT gi, grp, ruleset FROM sel_cards) g USING (gi) LEFT JOIN se USING (gi, card_id)
+FROM m JOIN sel_splits g USING (gi) LEFT JOIN se USING (gi, card_id)
 LEFT JOIN lm USING (gi, card_id)
 ORDER BY g.grp, g.ruleset, m.card_id;

@@ -16,8 +16,9 @@ that can write rebuilds the selection every time.
 
 A report may read more of a selection than the two tables: ``sel_NAME``, made from them by ``select_NAME.sql`` for
 the reports whose SQL names it (``EXTRAS``; ``sel_cards``: card_metrics' split numbers, game-length fifths and
-pairs, a window over the selected seats; ``sel_cellctx``, ``sel_cellmap``, ``sel_celledges``: what its run over
-``card_metrics_cells`` maps the cells by), built when first asked and kept (and renamed) with its selection.
+pairs, a window over the selected seats; ``sel_splits``, its splits by number; ``sel_cellctx``, ``sel_cellmap``,
+``sel_celledges``: what its run over ``card_metrics_cells`` maps the cells by), built when first asked, with those
+they are made from (``NEEDS``), and kept (and renamed) with its selection.
 """
 
 from __future__ import annotations
@@ -137,8 +138,10 @@ def resolve_event(con: duckdb.DuckDBPyConnection, value: str) -> str:
 
 KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)
 # sel_NAME tables some reports read, made from a selection by select_NAME.sql: card_metrics' split numbers and fifths
-# (sel_cards), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql)
-EXTRAS = ("cards", "cellctx", "cellmap", "celledges")
+# (sel_cards, sel_splits), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql); each
+# with the ones it is made from (NEEDS)
+EXTRAS = ("cards", "splits", "cellctx", "cellmap", "celledges")
+NEEDS = {"splits": ("cards",), "cellctx": ("cards",), "cellmap": ("cards",), "celledges": ("cards", "cellmap")}
 
 
 @dataclass
@@ -180,8 +183,10 @@ def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] 
 
 
 def extras_read(sql: str) -> tuple[str, ...]:
-    """The ``EXTRAS`` a report's SQL reads (it names ``sel_NAME``)."""
-    return tuple(name for name in EXTRAS if f"sel_{name}" in sql)
+    """The ``EXTRAS`` a report's SQL reads (it names ``sel_NAME``), with those they are made from, in order."""
+    named = {name for name in EXTRAS if f"sel_{name}" in sql}
+    needed = named.union(*(NEEDS.get(name, ()) for name in named))
+    return tuple(name for name in EXTRAS if name in needed)
 
 
 def build_extras(con: duckdb.DuckDBPyConnection, names: tuple[str, ...] | set[str]) -> None:
