@@ -10,12 +10,14 @@ tables are Spark views of its Parquet folders (``lake`` may be any path Spark re
 
 The event reports read the lake's tournament tables (``spark.lake_events``: written from event folders, ``export
 --events``). What the lake does not hold is refused with a named error: ``--since``/``--until`` (the lake keeps a
-game's month, not its recording time), and the event reports on a lake written before it held tournament tables.
+game's month, not its recording time), the event reports on a lake written before it held tournament tables, and
+the reports reading the card pools (``cards``) on a lake written before it held them.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -142,13 +144,19 @@ def _exists(spark: SparkSession, path: str) -> bool:
     return bool(hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(hadoop_path))
 
 
+# The card pools of the lake's games (``spark.lake.write_cards``: the omniscient export writes them whole beside the
+# game tables), which the reports naming cards read (mulligan types the cards drawn by them); a lake without (written
+# before it held them) has the view dropped, and such a report is refused by name (``report_on_spark``).
+POOLS = ("cards",)
+
+
 def open_lake(spark: SparkSession, lake: str) -> None:
     """Each table of the lake as a temporary view, partition columns included (``game_dates`` from ``games``,
     without times: the lake keeps months; ``option_kinds`` from the rulesets this annals knows, as
     ``ingest.schema`` makes it)."""
     reader = spark.read.option("recursiveFileLookup", "false")
-    for table in (*OMNISCIENT, *EVENT_TABLES):
-        if table in (*EVENT_TABLES, *REVIEWS) and not _exists(spark, f"{lake.rstrip('/')}/{table}"):
+    for table in (*OMNISCIENT, *EVENT_TABLES, *POOLS):
+        if table in (*EVENT_TABLES, *REVIEWS, *POOLS) and not _exists(spark, f"{lake.rstrip('/')}/{table}"):
             spark.catalog.dropTempView(table)  # none held (an older lake; reviews: none in archives): reports say so
             continue
         try:
@@ -189,6 +197,13 @@ def report_on_spark(
         raise NotInLakeError(
             f"report {name!r} reads the tournament tables, which the lake at {lake} does not hold (it was written "
             "before lakes held them): export again into a new lake, with --events EVENT_FOLDER for each event"
+        )
+    reads = sqlfiles.load(f"report_{name}")
+    missing = [t for t in POOLS if re.search(rf"\b(FROM|JOIN)\s+{t}\b", reads) and not spark.catalog.tableExists(t)]
+    if missing:
+        raise NotInLakeError(
+            f"report {name!r} reads {', '.join(missing)}, which the lake at {lake} does not hold (it was written "
+            "before lakes held the card pools): export again into a new lake"
         )
     read = read_rulesets(spec)
     values: dict[str, Any] = {

@@ -213,6 +213,10 @@ def test_a_report_the_lake_cannot_answer_is_refused_by_name(both: tuple[Path, Pa
     for name in [n for n, s in REPORTS.items() if s.event_tables]:
         result = runner.invoke(app, ["report", name, "--spark", MASTER, "--lake", str(old)])
         assert result.exit_code == 2 and "tournament tables" in result.output and "--events" in result.output
+    no_pools = tmp_path / "no-pools"  # a lake written before lakes held the card pools
+    shutil.copytree(both[0], no_pools, ignore=shutil.ignore_patterns("cards"))
+    result = runner.invoke(app, ["report", "mulligan", "--spark", MASTER, "--lake", str(no_pools)])
+    assert result.exit_code == 2 and "reads cards, which the lake" in result.output, result.output
     result = runner.invoke(app, ["report", "game_length", "--spark", MASTER, "--lake", str(both[0]), "--since",
                                  "2020-01-01"])  # fmt: skip
     assert result.exit_code == 2 and "--since and --until need recording times" in result.output, result.output
