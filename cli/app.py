@@ -20,7 +20,7 @@ import typer.core
 from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
-from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
+from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, one_line
 from annals.schemas.files import os_error
 
 # The order of a user's journey through annals, which `annals --help` lists: make games, look at them, check them,
@@ -163,12 +163,23 @@ def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def see_help() -> str:
+    """``see 'annals simulate --help'`` for the command running, as a usage error caught by typer ends."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return f"see '{ctx.command_path} --help'" if ctx is not None else "see the command's --help"
+
+
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn annals' named errors, and the operating system's, into one line on stderr and an exit code (2 for a
-    ``BadArgumentError``, else 1); never a traceback."""
+    ``BadArgumentError``, and an ``OutOfRangeError`` also says where to read the command's help; else 1); never a
+    traceback."""
     try:
         yield
+    except OutOfRangeError as exc:
+        fail(str(exc), hint=see_help(), code=2)
     except BadArgumentError as exc:
         fail(str(exc), code=2)
     except AnnalsError as exc:
