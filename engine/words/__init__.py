@@ -60,6 +60,7 @@ def ordinal(index: int) -> str:
 
 
 def plural(n: int, thing: str) -> str:
+    """``1 card``, ``0 cards``, ``3 cards``: the one helper for a count in words (the board, reviews, events)."""
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
