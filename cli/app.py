@@ -64,6 +64,29 @@ def closed_pipe() -> NoReturn:
     raise SystemExit(0)
 
 
+class _Argument(typer.core.TyperArgument):
+    """An argument in the usage line as click writes it (``annals card [OPTIONS] NAME``): plain when required,
+    ``[NAME]`` when not, ``LOG...`` for many, nothing when hidden. Typer wrote ``{name}`` and ``[[RESULT]]``."""
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        if self.hidden:
+            return []
+        name = self.display_name_raw + ("..." if self.nargs != 1 else "")
+        return [name if self.required else f"[{name}]"]
+
+
+def usual_arguments(command: click_core.Command) -> None:
+    """Each of ``command``'s arguments named upper case, as the usage line and a usage error say it (``Missing
+    argument 'NAME'``; typer said ``'name'``); a metavar written ``[RESULT]`` or ``LOG...`` loses what the usage
+    line adds itself. A metavar of literal words (``start|end``) stays as written."""
+    for param in command.params:
+        if isinstance(param, typer.core.TyperArgument):
+            written = param.metavar
+            bare = (written or "").strip("[]").removesuffix("...")
+            param.metavar = bare if bare else (param.name or "ARG").upper()
+            param.__class__ = _Argument
+
+
 class AnnalsGroup(typer.core.TyperGroup):
     """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block); every
     command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly."""
@@ -71,6 +94,7 @@ class AnnalsGroup(typer.core.TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for command in [self, *_commands(self)]:
+            usual_arguments(command)
             if command.help:
                 command.help = examples_on_their_own_lines(command.help)
 
