@@ -50,6 +50,9 @@ LOG_KEPT = 500
 _INSTANCE = re.compile(r"#(\d{4})\)")
 
 
+CARDS_SHOWN = 5  # the cards ``card NAME`` prints at most; it says how many more match
+
+
 class Leave(Exception):
     """The person chose to leave the game."""
 
@@ -163,12 +166,23 @@ class TerminalUI:
             self.out.print(f"  {c.name}: {c.text}", markup=False)
 
     def show_card(self, name: str) -> None:
-        key = name.strip().lower()
-        hits = [c for n, c in sorted(self.cards.items()) if key and key in n]
+        """``card NAME``: the text of each card seen whose name holds NAME (the one named exactly first), up to
+        ``CARDS_SHOWN`` of them and how many more; without a name, which name to type."""
+        key = " ".join(name.lower().split())
+        if not key:
+            seen = sorted(c.name for c in self.cards.values())
+            example = f" (card {seen[0].split()[0].lower()})" if seen else ""
+            self.out.print(f"  which card? Type card and a name, or part of one{example}", markup=False)
+            return
+        hits = sorted((c for n, c in self.cards.items() if key in n), key=lambda c: (c.name.lower() != key, c.name))
         if not hits:
-            self.out.print(f"no card you can see is called {name!r}", markup=False)
-        for c in hits[:5]:
+            self.out.print(f"  no card you can see is called {name.strip()!r}", markup=False)
+        for c in hits[:CARDS_SHOWN]:
             self.out.print(f"  {c.name}: {c.text}", markup=False)
+        if len(hits) > CARDS_SHOWN:
+            more = len(hits) - CARDS_SHOWN
+            self.out.print(f"  and {more} more {'card holds' if more == 1 else 'cards hold'} {name.strip()!r}: "
+                           "type more of the name", markup=False)  # fmt: skip
 
     def _confirm(self, question: str) -> bool:
         if not self.confirming:
