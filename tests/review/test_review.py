@@ -109,7 +109,8 @@ def test_the_choice_made_never_scores_above_the_best_choice(tmp_path: Path) -> N
 
 
 def _rated(seat: int, verdict: str, loss: float) -> DecisionReview:
-    return DecisionReview(0, 0, 1, seat, "commit", 0.5, 0.5 - loss, 0.5, "Seal the Commit", "Seal the Commit", loss, verdict)
+    made = "Seal the Commit"
+    return DecisionReview(0, 0, 1, seat, "commit", 0.5, 0.5 - loss, 0.5, made, made, loss, verdict)
 
 
 def test_the_summary_counts_in_words_one_decision_one_mistake_and_many() -> None:

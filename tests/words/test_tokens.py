@@ -151,11 +151,13 @@ def test_every_way_a_game_ends_is_said_in_words(ruleset: str, reason: str, said:
     [
         ("slava_13", 1, "Game over: Bob reaches 13 Slava and wins (Slava 9 to 13)"),
         ("most_slava", 0, "Game over: Ann wins with the most Slava after turn 8 (Slava 10 to 9)"),
-        ("most_sites", 1, "Game over: Slava is level after turn 8 (Slava 9 to 9); Bob wins with the most Sites won (1 to 2)"),
-        ("most_power", 1, "Game over: Slava and Sites are level after turn 8; Bob wins with the most Power on the board (5 to 7)"),
+        ("most_sites", 1,
+         "Game over: Slava is level after turn 8 (Slava 9 to 9); Bob wins with the most Sites won (1 to 2)"),
+        ("most_power", 1,
+         "Game over: Slava and Sites are level after turn 8; Bob wins with the most Power on the board (5 to 7)"),
         ("draw", -1, "Game over: a draw after turn 8: level on Slava, Sites and Power (Slava 9 to 9)"),
     ],
-)
+)  # fmt: skip
 def test_morana_s_end_reads_as_mor05_decides_it(reason: str, winner: int, said: str) -> None:
     """[MOR-05] The first to 13 Slava wins at once, and after the last turn the most Slava, then the most Sites, then
     the most Power: the line says which (it read ``Bob wins with 13 Slava``, as if 13 Slava were a card played)."""
