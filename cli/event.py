@@ -585,8 +585,8 @@ def verify(
             + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else "")
         )
     out.print(
-        f"{folder}: ok: {verdict.acts} acts, every one signed by {verdict.signer} ({verdict.signatures} "
-        f"signatures); "
+        f"{folder}: ok: {plural(verdict.acts, 'act')}, every one signed by {verdict.signer} (a command's acts "
+        f"are signed together: {plural(verdict.signatures, 'signature')}); "
         + (
             "deck lists and game logs not checked (--record-only)"
             if record_only
