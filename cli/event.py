@@ -360,7 +360,8 @@ def status(folder: Path = FOLDER) -> None:
         st = loop.status(store)
         names = {p.id: p.name for p in store.players()}
     clock = "ended" if st.ended else _clock(st.seconds_left)
-    out.print(f"round {st.round} ({st.stage}): {len(st.open_tables)} of {plural(st.tables, 'table')} playing; "
+    stage = "top cut" if st.stage == "top" else "Swiss"
+    out.print(f"round {st.round} ({stage}): {len(st.open_tables)} of {plural(st.tables, 'table')} playing; "
               f"time left {clock}", markup=False)  # fmt: skip
     if st.open_tables:
         frame = pl.DataFrame({

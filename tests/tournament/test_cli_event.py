@@ -145,3 +145,6 @@ def test_pairings_show_the_points_each_player_brought_into_the_round_the_bye_not
     second.update({str(r["opponent"]): r["opponent_points"] for r in pairings(2) if r["opponent"] != "(bye)"})
     winners = {str(r["player"]) for r in first}  # the first-named won 2-0, and the bye is a match win
     assert second == {name: 3 if name in winners else 0 for name in ("Ada", "Bo", "Cy", "Di", "Ed")}
+    assert runner.invoke(app, ["event", "round", str(folder), "start"]).exit_code == 0
+    status = runner.invoke(app, ["event", "status", str(folder)]).stdout.splitlines()[0]
+    assert status.startswith("round 2 (Swiss): 2 of 3 tables playing; time left "), status  # it said (swiss)
