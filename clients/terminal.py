@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from annals.engine import forced
+from annals.engine.names import plural
 from annals.schemas import protocol as p
 
 RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}  # as the rules books title them
@@ -226,7 +227,11 @@ class TerminalUI:
             elif word == "card":
                 self.show_card(rest)
             elif word == "log":
-                n = int(rest) if rest.strip().isdigit() else 20
+                if rest.strip() and not rest.strip().isdigit():
+                    self.out.print(f"  log takes a number of events: log 40 (it was given {rest.strip()!r})",
+                                   markup=False)  # fmt: skip
+                    continue
+                n = int(rest) if rest.strip() else 20
                 for entry in list(self.log)[-n:]:
                     self.out.print(f"  {entry}", markup=False)
             elif word in ("options", ""):
@@ -330,7 +335,7 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table
     for place, cells in by_zone.items():
         table.add_row(place, *("\n".join(cells.get(s, [])) for s in sides))
     if b.hidden:
-        table.caption = f"{b.hidden} card(s) you cannot see"
+        table.caption = f"{plural(b.hidden, 'card')} you cannot see"
     return table
 
 

@@ -64,7 +64,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "Sealed":
             return f"{p} places a card face-down behind the screen"
         case "Flipped":
-            return "Flip: " + (w.cards(e.cards) if e.cards else "nothing was committed") + " turn face up"
+            if not e.cards:  # it read "Flip: nothing was committed turn face up"
+                return "Flip: nothing was committed"
+            return f"Flip: {w.cards(e.cards)} {'turns' if len(e.cards) == 1 else 'turn'} face up"
         case "SiteResolutionBegan":
             return f"Site {e.site} resolves: {_first(w, e.first, e.reason)}"
         case "InvocationResolutionBegan":

@@ -81,3 +81,17 @@ def test_the_card_named_exactly_comes_before_longer_names_holding_it() -> None:
     ui.show_card("Bannik")
     assert [line.split(":")[0].strip() for line in shown.getvalue().splitlines()] == ["Bannik", "Ash Bannik",
                                                                                       "Bannik Elder"]  # fmt: skip
+
+
+def test_log_with_a_word_that_is_no_number_says_what_it_takes() -> None:
+    """``log x`` printed the last 20 events as if nothing were wrong."""
+    from rich.console import Console
+
+    from annals.schemas import protocol as p
+
+    answers = iter(["log x", "1"])
+    shown = io.StringIO()
+    ui = TerminalUI(lambda prompt: next(answers), Console(file=shown, width=200, highlight=False), confirm=False)
+    ui.decide = p.Decide(1, 0, "commit", [p.Option(0, "Done", {}, "Seal the Commit")], [0, 0])
+    assert isinstance(ui.prompt(), p.Answer)
+    assert "  log takes a number of events: log 40 (it was given 'x')" in shown.getvalue().splitlines()

@@ -205,3 +205,19 @@ def test_equipment_played_on_its_host_names_the_host_once() -> None:
     assert aimed == "Bo plays Plate Armour on Shield Guardian targeting Stalwart"
     assert words.option(miras9.Generate(1)) == "Generate 1 resource"
     assert words.option(miras9.Generate(0)) == "Generate 0 resources"
+
+
+def test_the_flip_agrees_with_how_many_cards_turn_face_up() -> None:
+    """[MOR-16] Every face-down card is revealed at once: one card turns, two turn, and a Commit of nothing is said
+    as such (it read "Flip: Candle for the Dead turn face up" and "Flip: nothing was committed turn face up")."""
+    from annals.engine.words import Words
+    from annals.schemas import morana
+
+    words = Words("morana", lambda card: {1000: "Bannik", 2000: "Mavka"}.get(card, "?"), ["Ann", "Bob"])
+
+    def flip(cards: list[int]) -> str | None:
+        return words.event(morana.Flipped(5, 2, "dusk", -1, cards, [1] * len(cards), [], []))
+
+    assert flip([1000]) == "Flip: Bannik turns face up"
+    assert flip([1000, 2000]) == "Flip: Bannik and Mavka turn face up"
+    assert flip([]) == "Flip: nothing was committed"
