@@ -95,3 +95,15 @@ def test_log_with_a_word_that_is_no_number_says_what_it_takes() -> None:
     ui.decide = p.Decide(1, 0, "commit", [p.Option(0, "Done", {}, "Seal the Commit")], [0, 0])
     assert isinstance(ui.prompt(), p.Answer)
     assert "  log takes a number of events: log 40 (it was given 'x')" in shown.getvalue().splitlines()
+
+
+def test_the_winner_at_the_table_is_told_in_the_third_person_as_the_name_is() -> None:
+    """It read "Bob (you) win: the survival clock"."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+    from annals.engine.simulate import make_header
+
+    ruleset = get_ruleset("toy")
+    stream = SeatStream(ruleset, make_header(ruleset, 1, ["pile", "pile"], ["random", "random"]), 0)
+    assert stream.game_over(0, "concession", 9, 3).text.endswith(" (you) wins: the opponent conceded")
+    assert " (you)" not in stream.game_over(1, "concession", 9, 3).text
