@@ -109,8 +109,9 @@ def test_a_game_loss_changes_the_result_and_verify_reports_it_as_the_judges(tmp_
     assert game.close.winner == loser  # the engine's closing record stays as the engine wrote it
     code, output = verify(path)
     assert code == 0, output
-    assert f"judge: game loss to p{loser} by judge R. Vance: marked cards" in output  # in words, not game_loss
-    assert f"result by judge's decision: p{1 - loser} wins (judge_game_loss)" in output
+    names = [p.name for p in game.header.players]  # the players by name, as 'annals show' says them (it said p0)
+    assert f"judge: game loss to {names[loser]} by judge R. Vance: marked cards" in output  # in words, not game_loss
+    assert f"result by judge's decision: {names[1 - loser]} wins (judge_game_loss)" in output
 
 
 def test_an_override_a_note_a_warning_and_extra_time_are_recorded_with_the_judge(tmp_path: Path) -> None:
