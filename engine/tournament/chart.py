@@ -48,7 +48,7 @@ class ChartError(AnnalsError, ValueError):
 
 def _row(players: int) -> tuple[int, int]:
     if players < 2:
-        raise ChartError(f"{players} player(s): a Swiss needs at least 2; register more players")
+        raise ChartError(f"{plural(players, 'player')}: a Swiss needs at least 2; register more players")
     return next(((rounds, top) for most, rounds, top in CHART if players <= most), LARGEST)
 
 

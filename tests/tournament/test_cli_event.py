@@ -148,3 +148,20 @@ def test_pairings_show_the_points_each_player_brought_into_the_round_the_bye_not
     assert runner.invoke(app, ["event", "round", str(folder), "start"]).exit_code == 0
     status = runner.invoke(app, ["event", "status", str(folder)]).stdout.splitlines()[0]
     assert status.startswith("round 2 (Swiss): 2 of 3 tables playing; time left "), status  # it said (swiss)
+
+
+def test_an_event_of_one_player_is_refused_in_the_singular(tmp_path: Path) -> None:
+    """It said "1 player(s) registered"."""
+    folder, deck = tmp_path / "one", tmp_path / "v.txt"
+    assert runner.invoke(app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "2"]).exit_code == 0
+    assert runner.invoke(app, ["deck", "miras9", "vanguard", "--output", str(deck)]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["event", "register", str(folder), "--id", "a", "--name", "A", "--deck", str(deck)]
+        ).exit_code
+        == 0
+    )
+    for command in ("pair", "run"):
+        done = runner.invoke(app, ["event", command, str(folder)])
+        assert done.exit_code == 1
+        assert done.stderr == "error: 1 player registered: an event needs at least 2; 'annals event register'\n"
