@@ -59,3 +59,9 @@ def test_the_csv_keeps_its_header_and_says_why_on_stderr(db: Path) -> None:
     assert done.exit_code == 0
     assert done.stdout.startswith("pairing,") and len(done.stdout.splitlines()) == 1
     assert done.stderr.splitlines()[-1] == "no rows: --min-turns 100000 matches no game this report reads"
+
+
+def test_an_event_report_over_no_event_says_to_ingest_one(con: duckdb.DuckDBPyConnection) -> None:
+    result = run_report(con, "metagame")
+    assert result.frame.height == 0
+    assert result.empty == "the database holds no event's record; ingest an event's folder (annals ingest EVENT)"
