@@ -20,7 +20,7 @@ import typer.core
 from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
-from annals.schemas.errors import AnnalsError, BadArgumentError, one_line
+from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, one_line
 from annals.schemas.files import os_error
 
 # The order of a user's journey through annals, which `annals --help` lists: make games, look at them, check them,
@@ -64,6 +64,29 @@ def closed_pipe() -> NoReturn:
     raise SystemExit(0)
 
 
+class _Argument(typer.core.TyperArgument):
+    """An argument in the usage line as click writes it (``annals card [OPTIONS] NAME``): plain when required,
+    ``[NAME]`` when not, ``LOG...`` for many, nothing when hidden. Typer wrote ``{name}`` and ``[[RESULT]]``."""
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        if self.hidden:
+            return []
+        name = self.display_name_raw + ("..." if self.nargs != 1 else "")
+        return [name if self.required else f"[{name}]"]
+
+
+def usual_arguments(command: click_core.Command) -> None:
+    """Each of ``command``'s arguments named upper case, as the usage line and a usage error say it (``Missing
+    argument 'NAME'``; typer said ``'name'``); a metavar written ``[RESULT]`` or ``LOG...`` loses what the usage
+    line adds itself. A metavar of literal words (``start|end``) stays as written."""
+    for param in command.params:
+        if isinstance(param, typer.core.TyperArgument):
+            written = param.metavar
+            bare = (written or "").strip("[]").removesuffix("...")
+            param.metavar = bare if bare else (param.name or "ARG").upper()
+            param.__class__ = _Argument
+
+
 class AnnalsGroup(typer.core.TyperGroup):
     """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block); every
     command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly."""
@@ -71,6 +94,7 @@ class AnnalsGroup(typer.core.TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for command in [self, *_commands(self)]:
+            usual_arguments(command)
             if command.help:
                 command.help = examples_on_their_own_lines(command.help)
 
@@ -163,12 +187,23 @@ def fail(message: str, *, hint: str = "", code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def see_help() -> str:
+    """``see 'annals simulate --help'`` for the command running, as a usage error caught by typer ends."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return f"see '{ctx.command_path} --help'" if ctx is not None else "see the command's --help"
+
+
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn annals' named errors, and the operating system's, into one line on stderr and an exit code (2 for a
-    ``BadArgumentError``, else 1); never a traceback."""
+    ``BadArgumentError``, and an ``OutOfRangeError`` also says where to read the command's help; else 1); never a
+    traceback."""
     try:
         yield
+    except OutOfRangeError as exc:
+        fail(str(exc), hint=see_help(), code=2)
     except BadArgumentError as exc:
         fail(str(exc), code=2)
     except AnnalsError as exc:

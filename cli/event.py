@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.names import ROUND_MINUTES
+from annals.engine.names import ROUND_MINUTES, plural
 
 if TYPE_CHECKING:
     from annals.engine.tournament.store import EventStore
@@ -156,7 +156,7 @@ def register(
         store = EventStore.open(folder)
         player = lib.register(store, player_id, name, deck, agent=agent)
         missed = lib.missed_rounds(store, player.id)
-    late = f"; a late entry: {missed} round(s) missed, each a match loss" if missed else ""
+    late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
     out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
 
 
@@ -251,7 +251,7 @@ def pair(
         frame = pairings_frame(store, rnd.number, "table")
         field = lib.entrants(store.players())
     if rnd.number == 1:
-        out.print(chart.advice(field) + f"; this event: {store.config().rounds} round(s), top "
+        out.print(chart.advice(field) + f"; this event: {plural(store.config().rounds, 'Swiss round')}, top "
                   f"{store.config().top or 'none'}", markup=False)  # fmt: skip
     stage = "top cut" if rnd.stage == "top" else "Swiss"
     _show(terminal_table(frame, _width(), f"Round {rnd.number} ({stage}) pairings"))
@@ -360,7 +360,8 @@ def status(folder: Path = FOLDER) -> None:
         st = loop.status(store)
         names = {p.id: p.name for p in store.players()}
     clock = "ended" if st.ended else _clock(st.seconds_left)
-    out.print(f"round {st.round} ({st.stage}): {len(st.open_tables)} of {st.tables} table(s) playing; "
+    stage = "top cut" if st.stage == "top" else "Swiss"
+    out.print(f"round {st.round} ({stage}): {len(st.open_tables)} of {plural(st.tables, 'table')} playing; "
               f"time left {clock}", markup=False)  # fmt: skip
     if st.open_tables:
         frame = pl.DataFrame({
@@ -398,7 +399,7 @@ def result(
         loop.report(store, round_no, table, o)
         said = _said(store, round_no, table)
         left = len(store.state().open_tables(round_no))
-    out.print(f"{said}; {left} table(s) still playing" if left else f"{said}; round {round_no} is complete",
+    out.print(f"{said}; {plural(left, 'table')} still playing" if left else f"{said}; round {round_no} is complete",
               markup=False)  # fmt: skip
 
 
@@ -585,8 +586,8 @@ def verify(
             + (f" (and {len(verdict.problems) - 1} more, listed above)" if len(verdict.problems) > 1 else "")
         )
     out.print(
-        f"{folder}: ok: {verdict.acts} acts, every one signed by {verdict.signer} ({verdict.signatures} "
-        f"signatures); "
+        f"{folder}: ok: {plural(verdict.acts, 'act')}, every one signed by {verdict.signer} (a command's acts "
+        f"are signed together: {plural(verdict.signatures, 'signature')}); "
         + (
             "deck lists and game logs not checked (--record-only)"
             if record_only

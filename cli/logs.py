@@ -171,13 +171,14 @@ def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expect
             end = "to its end" if branch.finished else "to where it stopped"
             out.print(f"{log}: abandoned branch: {branch.events} events, {branch.decisions} decisions re-run "
                       f"identically {end}; {b.describe()}", markup=False)  # fmt: skip
+    people = [p.name or f"p{seat}" for seat, p in enumerate(game.header.players)]  # as 'annals show' names them
     for seen in game.judged:
         if seen.record.kind != "backup":
-            out.print(f"{log}: judge: {seen.record.describe()}", markup=False)
+            out.print(f"{log}: judge: {seen.record.describe(people)}", markup=False)
     winner, reason = game.result
     judged = (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_")
     if judged and game.backup_pending is None:
-        who = "a draw" if winner < 0 else f"p{winner} wins"
+        who = "a draw" if winner < 0 else f"{people[winner] if winner < len(people) else f'p{winner}'} wins"
         out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
                   f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
     problems.extend(placement_problems(game.header, expected))

@@ -65,7 +65,7 @@ def render_board(b: Board) -> Table:
     and instance numbers stay in the JSON (``--format json``)."""
     from rich.table import Table
 
-    from annals.engine.words import Words, words_of
+    from annals.engine.words import Words, plural, words_of
     from annals.queries.pictures.board import view_words
 
     w = Words(b.ruleset, lambda _instance: "", b.players)
@@ -146,10 +146,6 @@ def _row_order(zone: str) -> tuple[int, str, int, int, str]:
     if parts[0] in ("site", "lane", "route") and len(parts) == 3 and parts[2] in LANE_ORDER:
         return ROWS.index("site"), parts[1], LANE_ORDER.index(parts[2]), ROWS.index(parts[0]), zone
     return group, "", 0, 0, zone
-
-
-def plural(n: int, thing: str) -> str:
-    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 @app.command()

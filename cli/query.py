@@ -160,6 +160,10 @@ def report(
             out.print(f"{result.title}\n{result.description}\n{result.sample}", markup=False)
         elif fmt == "csv":
             err.print(f"{result.title}: {result.sample}", markup=False)
+        if result.frame.height == 0 and fmt in ("table", "csv"):  # why, not an empty table (a file still gets one)
+            (out if fmt == "table" else err).print(f"no rows: {result.empty}", markup=False)
+            if output is None and fmt == "table":
+                return
         layout = table_for(name)
         frame = for_people(result.frame) if fmt == "table" else result.frame  # cards by name; the files keep ids
         emit(render(frame, fmt, output, result.metadata(), width=width(), inputs=inputs, layout=layout), output)

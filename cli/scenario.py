@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
+from annals.engine.names import plural
 from annals.schemas.files import annals_home, expand, output_folder
 
 scenario_app = typer.Typer(
@@ -50,7 +51,7 @@ def run(
                 failed = outcome.failed
         if failed:
             fail(failed, hint="the scenario's position, decisions or expectation are not what the rules do")
-        out.print(f"{len(paths)} scenario(s): every expectation holds", markup=False)
+        out.print(f"{plural(len(paths), 'scenario')}: every expectation holds", markup=False)
 
 
 @scenario_app.command("new")

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.names import BOTS_HELP
+from annals.engine.names import BOTS_HELP, plural
 from annals.schemas.files import default_games
 
 
@@ -67,7 +67,8 @@ def simulate(
                 spark, ruleset, games, seed, names(decks), bots.split(","), folder,
                 max_turns=max_turns, shard_size=shard_size,
             )  # fmt: skip
-        out.print(f"{summary.games} games in {len(summary.shards)} archives written to {folder}", markup=False)
+        archives = plural(len(summary.shards), "archive")
+        out.print(f"{plural(summary.games, 'game')} in {archives} written to {folder}", markup=False)
         return
     folder = out_dir if out_dir is not None else default_games()
 
@@ -85,4 +86,4 @@ def simulate(
             wins[result.winner_seat] += 1
             progress.advance(task)
     tally = ", ".join(f"{side} won {wins[side]}" for side in sides)
-    out.print(f"{games} games written to {folder} ({tally}, no winner {wins['']})", markup=False)
+    out.print(f"{plural(games, 'game')} written to {folder} ({tally}, no winner {wins['']})", markup=False)

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from annals.engine import forced
+from annals.engine.names import plural
 from annals.schemas import protocol as p
 
 RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}  # as the rules books title them
@@ -48,6 +49,9 @@ marks:
 
 LOG_KEPT = 500
 _INSTANCE = re.compile(r"#(\d{4})\)")
+
+
+CARDS_SHOWN = 5  # the cards ``card NAME`` prints at most; it says how many more match
 
 
 class Leave(Exception):
@@ -163,12 +167,23 @@ class TerminalUI:
             self.out.print(f"  {c.name}: {c.text}", markup=False)
 
     def show_card(self, name: str) -> None:
-        key = name.strip().lower()
-        hits = [c for n, c in sorted(self.cards.items()) if key and key in n]
+        """``card NAME``: the text of each card seen whose name holds NAME (the one named exactly first), up to
+        ``CARDS_SHOWN`` of them and how many more; without a name, which name to type."""
+        key = " ".join(name.lower().split())
+        if not key:
+            seen = sorted(c.name for c in self.cards.values())
+            example = f" (card {seen[0].split()[0].lower()})" if seen else ""
+            self.out.print(f"  which card? Type card and a name, or part of one{example}", markup=False)
+            return
+        hits = sorted((c for n, c in self.cards.items() if key in n), key=lambda c: (c.name.lower() != key, c.name))
         if not hits:
-            self.out.print(f"no card you can see is called {name!r}", markup=False)
-        for c in hits[:5]:
+            self.out.print(f"  no card you can see is called {name.strip()!r}", markup=False)
+        for c in hits[:CARDS_SHOWN]:
             self.out.print(f"  {c.name}: {c.text}", markup=False)
+        if len(hits) > CARDS_SHOWN:
+            more = len(hits) - CARDS_SHOWN
+            self.out.print(f"  and {more} more {'card holds' if more == 1 else 'cards hold'} {name.strip()!r}: "
+                           "type more of the name", markup=False)  # fmt: skip
 
     def _confirm(self, question: str) -> bool:
         if not self.confirming:
@@ -212,7 +227,11 @@ class TerminalUI:
             elif word == "card":
                 self.show_card(rest)
             elif word == "log":
-                n = int(rest) if rest.strip().isdigit() else 20
+                if rest.strip() and not rest.strip().isdigit():
+                    self.out.print(f"  log takes a number of events: log 40 (it was given {rest.strip()!r})",
+                                   markup=False)  # fmt: skip
+                    continue
+                n = int(rest) if rest.strip() else 20
                 for entry in list(self.log)[-n:]:
                     self.out.print(f"  {entry}", markup=False)
             elif word in ("options", ""):
@@ -316,7 +335,7 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table
     for place, cells in by_zone.items():
         table.add_row(place, *("\n".join(cells.get(s, [])) for s in sides))
     if b.hidden:
-        table.caption = f"{b.hidden} card(s) you cannot see"
+        table.caption = f"{plural(b.hidden, 'card')} you cannot see"
     return table
 
 

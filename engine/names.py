@@ -11,6 +11,12 @@ VIEWERS: Final = {"omniscient": None, "player0": 0, "player1": 1, "spectator": -
 VIEW_ALIASES: Final = {"p0": "player0", "p1": "player1"}  # the seats as every other place numbers them
 
 
+def plural(n: int, thing: str) -> str:
+    """``1 card``, ``0 cards``, ``3 tables``: the one helper for a count in words (the board, reviews, the event's
+    lines); here, light, for the command line, and ``engine.words`` gives it to the sentences."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def view_named(view: str) -> str:
     """A view's name as ``VIEWERS`` has it: ``p0`` and ``p1`` stand for ``player0`` and ``player1``."""
     return VIEW_ALIASES.get(view, view)

@@ -184,5 +184,5 @@ class SeatStream:
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:
         text = self.words.ending(winner, reason)
         if winner >= 0 and winner == self.seat:
-            text = text.replace(" wins", " (you) win", 1)
+            text = text.replace(" wins", " (you) wins", 1)  # "Bob (you) wins": it read "Bob (you) win"
         return p.GameOver(winner, reason, text, events, decisions)

@@ -14,7 +14,7 @@ from annals.engine.registry import get_ruleset, with_cards
 from annals.engine.runner import GameResult, finalize_header
 from annals.engine.shards import play_parallel
 from annals.schemas.carddefs import CardDefinition
-from annals.schemas.errors import AnnalsError, BadArgumentError, UnknownNameError
+from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, UnknownNameError
 from annals.schemas.files import output_folder
 from annals.schemas.header import DeckList, LogHeader, PlayerInfo, TournamentInfo
 from annals.schemas.logfile import FORMAT_VERSION
@@ -36,20 +36,33 @@ SEED_LIMIT = 1 << 64  # seeds are unsigned 64-bit (the generator's state and the
 TURNS_LIMIT = 1 << 31  # turn caps and turns fit the database's INTEGER columns
 
 
+class SeedRangeError(SimulationError, OutOfRangeError):
+    """A seed, or the last seed of a run of games, outside 0 .. 2**64 - 1."""
+
+
+class TurnCapRangeError(SimulationError, OutOfRangeError):
+    """A turn cap outside 0 .. 2**31 - 1."""
+
+
 def check_seed(seed: int, games: int = 1) -> int:
-    """``seed`` (and the ``games - 1`` seeds after it) within 0 .. 2**64 - 1, else ``SimulationError``."""
+    """``seed`` (and the ``games - 1`` seeds after it) within 0 .. 2**64 - 1, else ``SeedRangeError``."""
     if seed < 0 or seed + games - 1 >= SEED_LIMIT:
-        last = "" if games == 1 else f" and seed + games - 1 = {seed + games - 1}"
-        raise SimulationError(
-            f"seed {seed}{last} is outside 0 .. {SEED_LIMIT - 1} (seeds are unsigned 64-bit); pick a smaller seed"
+        last = "" if games == 1 or seed < 0 else f" and seed + games - 1 = {seed + games - 1}"
+        top = SEED_LIMIT - games
+        fix = f"give a seed from 0 to {top}" + ("" if games == 1 else f" for {games} games")
+        raise SeedRangeError(
+            f"seed {seed}{last} is outside 0 .. {SEED_LIMIT - 1} (seeds are unsigned 64-bit numbers); "
+            + (fix if top >= 0 else "play fewer games")
         )
     return seed
 
 
 def check_max_turns(max_turns: int) -> int:
-    """``max_turns`` within 0 .. 2**31 - 1 (0: no cap), else ``SimulationError``."""
+    """``max_turns`` within 0 .. 2**31 - 1 (0: no cap), else ``TurnCapRangeError``."""
     if not 0 <= max_turns < TURNS_LIMIT:
-        raise SimulationError(f"--max-turns {max_turns} is outside 0 .. {TURNS_LIMIT - 1}; 0 means no cap")
+        raise TurnCapRangeError(
+            f"--max-turns {max_turns} is outside 0 .. {TURNS_LIMIT - 1}; give a number of turns, or 0 for no cap"
+        )
     return max_turns
 
 

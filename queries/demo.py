@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from annals.engine.registry import get_ruleset
-from annals.engine.simulate import SEED_LIMIT, SimulationError, simulate
+from annals.engine.simulate import SEED_LIMIT, SeedRangeError, simulate
 from annals.ingest.loader import IngestReport, ingest
 from annals.ingest.schema import open_database
 from annals.queries.pictures.board import Board, board
@@ -52,7 +52,7 @@ def run_demo(
     pairings_most = max(max(len(list(combinations(get_ruleset(n).decks(), 2))), 1) for n in demo_rulesets())
     span = 1000 * (pairings_most - 1) + games - 1  # the seeds it plays: seed .. seed + span
     if seed < 0 or seed + span >= SEED_LIMIT:  # checked before the last demo is removed: a bad seed keeps it
-        raise SimulationError(
+        raise SeedRangeError(
             f"--seed {seed}: the demo plays seeds {seed} .. {seed + span}, outside 0 .. {SEED_LIMIT - 1}; "
             f"pick a seed from 0 to {SEED_LIMIT - 1 - span}"
         )

@@ -32,7 +32,7 @@ from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Node, Search, option_key
 from annals.engine.shards import _init_worker
 from annals.engine.views import SeatView
-from annals.engine.words import Words
+from annals.engine.words import Words, plural
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
 from annals.schemas.review import CLASSES as CLASSES
@@ -277,14 +277,12 @@ def save_review(
 
 def review_summary(reviews: list[DecisionReview]) -> str:
     """One line for a game's review: decisions rated, each seat's accuracy and its mistakes and blunders."""
-    parts = [f"{len(reviews)} decisions"]
+    parts = [plural(len(reviews), "decision")]
     for seat in sorted({r.seat for r in reviews}):
         mine = [r for r in reviews if r.seat == seat]
-        parts.append(
-            f"seat {seat} accuracy {accuracy(reviews, seat):.1f} "
-            f"({sum(r.verdict == 'mistake' for r in mine)} mistakes, {sum(r.verdict == 'blunder' for r in mine)} "
-            "blunders)"
-        )
+        mistakes = plural(sum(r.verdict == "mistake" for r in mine), "mistake")
+        blunders = plural(sum(r.verdict == "blunder" for r in mine), "blunder")
+        parts.append(f"seat {seat} accuracy {accuracy(reviews, seat):.1f} ({mistakes}, {blunders})")
     return ", ".join(parts)
 
 

@@ -11,8 +11,10 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
-from annals.engine.tournament.event import placings, state_standings
+from annals.engine.names import plural
+from annals.engine.tournament.event import placings, results, state_standings
 from annals.engine.tournament.record import EventError, EventState
+from annals.engine.tournament.standings import match_points
 from annals.engine.tournament.store import EventStore
 from annals.schemas.event import DOUBLE_LOSS, INTENTIONAL_DRAW, NO_SHOW
 
@@ -71,12 +73,22 @@ def result_text(state: EventState, number: int, table: int) -> str:
     return text + (" (corrected)" if o is not None else "")
 
 
+def points_before(state: EventState, number: int) -> dict[str, int]:
+    """Each player's match points going into round ``number``, what its pairings were made on: the Swiss results of
+    the rounds before it (a bye among them; a round missed by a late entry scores nothing). A bye of this round is
+    not counted yet, as a table's result is not: the pairings showed the bye player 3 points ahead of everyone in
+    round 1."""
+    earlier = [m for m in state.matches() if m.round < number]
+    return match_points(list(state.registered), results(earlier))
+
+
 def pairings_frame(
     store: EventStore, number: int | None = None, by: str = "table", links: Mapping[str, str] | None = None
 ) -> pl.DataFrame:
     """A round's pairings (the last paired by default): by table (one row a table), or by name (one row a
     player, alphabetical, with their table and opponent: what the wall shows); ``links`` (player id -> their
-    personal link at the server, by name only) adds a ``link`` column."""
+    personal link at the server, by name only) adds a ``link`` column. By table, ``points`` and ``opponent_points``
+    are the match points each player brought into the round (``points_before``), as Swiss pairings show them."""
     state = store.state()
     if not state.rounds:
         raise EventError("no round is paired yet: pair round 1 with 'annals event pair'")
@@ -85,7 +97,7 @@ def pairings_frame(
         raise EventError(f"round {number} is not paired (rounds paired: {len(state.rounds)})")
     rnd = state.rounds[number - 1].round
     names = {p.id: p.name for p in state.players()}
-    points = {s.player: s.points for s in state_standings(state)}
+    points = points_before(state, number)
     if by == "table":
         return pl.DataFrame(
             {
@@ -121,7 +133,8 @@ def players_frame(store: EventStore) -> pl.DataFrame:
         elif p.dropped_after > 0:
             status.append(f"dropped after round {p.dropped_after}")
         else:
-            status.append("active" + (f" (late entry: {missed} round(s) missed, each a loss)" if missed else ""))
+            late = f" (late entry: {plural(missed, 'round')} missed, each a loss)" if missed else ""
+            status.append("active" + late)
     players = state.players()
     return pl.DataFrame(
         {

@@ -105,6 +105,11 @@ class BadArgumentError(AnnalsError):
     bad option value, where an error found while running (a damaged log, a missing file) exits 1."""
 
 
+class OutOfRangeError(BadArgumentError, ValueError):
+    """A number outside what annals takes (a seed, a turn cap): a usage error (exit 2), which the command line ends
+    with where to read what the command takes (``see 'annals simulate --help'``), as typer's own range errors do."""
+
+
 def one_line(text: str) -> str:
     """``text`` on one line: a multi-line message (DuckDB's) joined, caret lines (``   ^^^``) dropped."""
     parts = [part.strip() for part in text.splitlines()]

@@ -69,7 +69,7 @@ class Intervention(msgspec.Struct, frozen=True):
             "backup": f" to decision {self.to_decision} (at event {self.events}; the frames from {self.from_frame} "
             "on stay as the abandoned branch)",
         }.get(self.kind, "")
-        text = f"{self.kind}{who}{detail} by judge {self.judge}"
+        text = f"{self.kind.replace('_', ' ')}{who}{detail} by judge {self.judge}"  # it read "extra_time +5 min"
         if self.reason:
             text += f": {self.reason}"
         if self.note:

@@ -355,6 +355,11 @@ def build_app(server: Server, lifespan: Any = None, extra: list[Route] | None = 
     async def index(request: Request) -> Response:
         return FileResponse(WEB / "index.html", media_type="text/html")
 
+    async def favicon(request: Request) -> Response:
+        """No icon, said without an error: a browser asks for one for every page (the replay page too) and logged
+        the 404 in its console."""
+        return Response(status_code=204)
+
     async def create_table(request: Request) -> Response:
         if not _admin(request, server):
             return JSONResponse({"error": "the admin token is wrong or missing"}, status_code=401)
@@ -466,6 +471,7 @@ def build_app(server: Server, lifespan: Any = None, extra: list[Route] | None = 
 
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/play/{table}", index),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),

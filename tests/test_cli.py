@@ -97,6 +97,16 @@ def test_simulate_writes_one_verifiable_log_per_game(tmp_path: Path) -> None:
     assert result.output.strip().endswith("(random/pile won 4, no winner 0)")
 
 
+def test_one_game_and_one_scenario_are_counted_in_the_singular(tmp_path: Path) -> None:
+    """It said "1 games written" and "1 scenario(s)"."""
+    result = runner.invoke(app, ["simulate", "toy", "-n", "1", "--decks", "pile,pile", "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0 and result.output.startswith(f"1 game written to {tmp_path} ("), result.output
+    starter = tmp_path / "starter.toml"
+    assert runner.invoke(app, ["scenario", "new", "miras9", "--output", str(starter)]).exit_code == 0
+    ran = runner.invoke(app, ["scenario", "run", str(starter), "--out", str(tmp_path / "s.log")])
+    assert ran.exit_code == 0 and ran.output.splitlines()[-1] == "1 scenario: every expectation holds", ran.output
+
+
 def test_simulate_counts_wins_per_side_not_per_seat(tmp_path: Path) -> None:
     """Seats alternate between games, so the summary names each bot and deck, whichever seat it had."""
     import re

@@ -83,6 +83,48 @@ def test_a_wrong_argument_exits_2_with_one_line(command: str, tmp_path: Path, mi
     assert list(tmp_path.iterdir()) == [], "a refused command wrote nothing"
 
 
+def _usage_lines() -> dict[str, str]:
+    """Every command's usage line, by its path (``event result``), as ``--help`` prints it."""
+    lines: dict[str, str] = {}
+
+    def walk(command: typer.core.TyperGroup, path: list[str]) -> None:
+        for name in command.list_commands(typer.Context(command)):
+            sub = command.get_command(typer.Context(command), name)
+            if isinstance(sub, typer.core.TyperGroup):
+                walk(sub, [*path, name])
+            elif sub is not None:
+                shown = runner.invoke(app, [*path, name, "--help"]).output
+                lines[" ".join([*path, name])] = next(line for line in shown.splitlines() if line.startswith("Usage:"))
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    walk(group, [])
+    return lines
+
+
+def test_usage_lines_name_arguments_upper_case_as_click_does() -> None:
+    """``annals card [OPTIONS] NAME``, ``[RESULT]`` when optional, ``LOG...`` for many: typer wrote ``{name}``,
+    ``{LOG...}...`` and ``[[RESULT]]``. Only a metavar of literal words (``start|end``) stays lower case."""
+    lines = _usage_lines()
+    assert lines["card"] == "Usage: annals card [OPTIONS] NAME"  # its hidden second argument is not shown
+    assert lines["event result"] == "Usage: annals event result [OPTIONS] EVENT [RESULT]"
+    assert lines["replay"] == "Usage: annals replay [OPTIONS] LOG..."
+    assert lines["judge warn"] == "Usage: annals judge warn [OPTIONS] LOG"
+    for line in lines.values():
+        arguments = line.partition("[OPTIONS]")[2].split()
+        assert all(a == a.upper() or "|" in a for a in arguments), line
+        assert not re.search(r"[{}]|\[\[|\.\.\.\.\.\.|\.\.\.\]\.\.\.", line), line
+
+
+@pytest.mark.parametrize(
+    ("args", "name"), [(["card"], "NAME"), (["judge", "warn"], "LOG"), (["event", "register"], "EVENT")]
+)
+def test_a_missing_argument_is_named_as_the_usage_line_names_it(args: list[str], name: str) -> None:
+    done = runner.invoke(app, args)
+    assert done.exit_code == 2
+    assert done.stderr == f"error: Missing argument '{name}'; see 'annals {' '.join(args)} --help'\n"
+
+
 def test_an_unknown_option_is_one_line_with_typers_suggestion() -> None:
     result = runner.invoke(app, ["simulate", "miras9", "--gams", "3"])
     assert result.exit_code == 2

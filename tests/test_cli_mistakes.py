@@ -308,6 +308,34 @@ def test_numbers_and_commands_out_of_their_domain(work: Path, args: list[str], n
     assert not (work / "x").exists() and not (work / "x.log").exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "command", "fix"),
+    [
+        (["simulate", "cardtoy", "--decks", "low,high", "--seed", "-1", "--out", "x"], "simulate",
+         f"seed -1 is outside 0 .. {2**64 - 1} (seeds are unsigned 64-bit numbers); give a seed from 0 to "
+         f"{2**64 - 10} for 10 games"),
+        (["simulate", "cardtoy", "--decks", "low,high", "--seed", str(2**64 - 2), "-n", "5", "--out", "x"],
+         "simulate", f"give a seed from 0 to {2**64 - 5} for 5 games"),
+        (["simulate", "cardtoy", "--decks", "low,high", "-n", HUGER, "--out", "x"], "simulate", "play fewer games"),
+        (["simulate", "cardtoy", "--decks", "low,high", "--max-turns", HUGER, "--out", "x"], "simulate",
+         "give a number of turns, or 0 for no cap"),
+        (["play", "toy", "--decks", "pile,pile", "--players", "random,random", "--seed", "-1", "--out", "x.log"],
+         "play", "give a seed from 0 to"),
+        (["continue", "pos.json", "--max-turns", HUGER, "--out", "x.log"], "continue", "0 for no cap"),
+        (["event", "new", "x", "--ruleset", "miras9", "--seed", "-1"], "event new", "give a seed from 0 to"),
+        (["demo", "--dir", "x", "--seed", "-1"], "demo", "pick a seed from 0 to"),
+    ],
+)  # fmt: skip
+def test_a_seed_or_turn_cap_out_of_range_is_a_usage_error_pointing_to_help(
+    work: Path, args: list[str], command: str, fix: str
+) -> None:
+    """A number out of range is a mistake in what was typed, as typer's own ``--games 0`` is: exit 2, the range, a
+    number that would do, and the command's help (it exited 1 and said "pick a smaller seed" for -1)."""
+    line = refused(annals(*args, cwd=work), "outside 0 ..", fix, code=(2,))
+    assert line.endswith(f"; see 'annals {command} --help'"), line
+    assert not (work / "x").exists() and not (work / "x.log").exists()
+
+
 def test_a_demo_with_a_seed_out_of_range_keeps_the_last_demo(work: Path, tmp_path: Path) -> None:
     """It removed the earlier demo's logs and database, then refused the seed."""
     old = tmp_path / "demo"

@@ -24,6 +24,7 @@ round (a second would be a rematch) and 3 play 2, as 4 do. The chart differs fro
 
 from __future__ import annotations
 
+from annals.engine.names import plural
 from annals.schemas.errors import AnnalsError
 
 # (most players, Swiss rounds, top cut) by row of the chart, smallest field first; the last row has no upper end
@@ -47,7 +48,7 @@ class ChartError(AnnalsError, ValueError):
 
 def _row(players: int) -> tuple[int, int]:
     if players < 2:
-        raise ChartError(f"{players} player(s): a Swiss needs at least 2; register more players")
+        raise ChartError(f"{plural(players, 'player')}: a Swiss needs at least 2; register more players")
     return next(((rounds, top) for most, rounds, top in CHART if players <= most), LARGEST)
 
 
@@ -82,4 +83,4 @@ def advice(players: int) -> str:
     """One line for the organiser: what the chart advises for this field (2 or more players)."""
     rounds, top = _row(players)
     cut = f"a top {top}" if top else "no top cut"
-    return f"the Swiss chart (MTR Appendix E) advises {rounds} Swiss round(s) and {cut} for {players} players"
+    return f"the Swiss chart (MTR Appendix E) advises {plural(rounds, 'Swiss round')} and {cut} for {players} players"

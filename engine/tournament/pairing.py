@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 
+from annals.engine.names import plural
 from annals.engine.rng import Rng
 from annals.engine.tournament import chart
 from annals.engine.tournament.matching import SEARCH_BUDGET, fewest_floats, fewest_rematches
@@ -46,7 +47,7 @@ def pair_swiss(
     numbered from the top point group down; the bye, if any, takes the last table.
     """
     if len(ranked) < 2:
-        raise PairingError(f"{len(ranked)} active player(s): a round needs at least 2; register more players")
+        raise PairingError(f"{plural(len(ranked), 'active player')}: a round needs at least 2; register more players")
     order = swiss_order(ranked, points, rng)
     bye = ""
     rest = order

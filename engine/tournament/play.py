@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from annals.engine.names import plural
 from annals.engine.registry import get_ruleset
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.event import current_standings, entrants
@@ -27,7 +28,9 @@ def _context(store: EventStore, game: GamePlayer, choose_first: FirstChooser) ->
     state = store.state()
     players = state.players()
     if len(players) < 2:
-        raise EventError(f"{len(players)} player(s) registered: an event needs at least 2; 'annals event register'")
+        raise EventError(
+            f"{plural(len(players), 'player')} registered: an event needs at least 2; 'annals event register'"
+        )
     ruleset = get_ruleset(state.config.ruleset)
     return MatchContext(store, state.config, ruleset, {p.id: p for p in players}, game=game,
                         choose_first=choose_first, key=store.signing_key())  # fmt: skip
@@ -47,7 +50,7 @@ def play_round(
     if number == len(state.rounds) + 1:
         loop.pair_next(store)
     elif not 1 <= number <= len(state.rounds):
-        raise EventError(f"round {number} cannot be played: {len(state.rounds)} round(s) are paired")
+        raise EventError(f"round {number} cannot be played: {plural(len(state.rounds), 'round')} paired")
     ctx = context or _context(store, game, choose_first)
     state = store.state()
     ctx.config = state.config

@@ -11,7 +11,7 @@ import datetime
 
 import msgspec
 
-from annals.engine.names import ROUND_MINUTES
+from annals.engine.names import ROUND_MINUTES, plural
 from annals.engine.rng import Rng
 from annals.engine.tournament import chart
 from annals.engine.tournament.event import (
@@ -71,7 +71,7 @@ def _next_round(state: EventState) -> tuple[Round, int]:
     players = state.players()
     field = entrants(players)
     if field < 2:
-        raise EventError(f"{field} player(s) registered: an event needs at least 2; 'annals event register'")
+        raise EventError(f"{plural(field, 'player')} registered: an event needs at least 2; 'annals event register'")
     total = config.rounds or chart.recommended_rounds(field)
     if number == 1 and config.top and config.top >= field:
         raise EventError(f"a top {config.top} of a field of {field} cuts no one: the cut must be smaller than the "

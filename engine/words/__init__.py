@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import CardInfo
+from annals.engine.names import plural as plural  # the one count in words (light, for the command line too)
 from annals.schemas.records import CARDS_PER_PLAYER, ClockCharged, Forfeited
 
 Namer = Callable[[int], str]
@@ -57,10 +58,6 @@ def words_of(identifier: str) -> str:
 
 def ordinal(index: int) -> str:
     return ORDINALS[index] if 0 <= index < len(ORDINALS) else f"number {index + 1}"
-
-
-def plural(n: int, thing: str) -> str:
-    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def described(card: CardInfo) -> str:

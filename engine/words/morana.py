@@ -64,7 +64,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "Sealed":
             return f"{p} places a card face-down behind the screen"
         case "Flipped":
-            return "Flip: " + (w.cards(e.cards) if e.cards else "nothing was committed") + " turn face up"
+            if not e.cards:  # it read "Flip: nothing was committed turn face up"
+                return "Flip: nothing was committed"
+            return f"Flip: {w.cards(e.cards)} {'turns' if len(e.cards) == 1 else 'turn'} face up"
         case "SiteResolutionBegan":
             return f"Site {e.site} resolves: {_first(w, e.first, e.reason)}"
         case "InvocationResolutionBegan":
@@ -105,13 +107,30 @@ def event(w: Words, kind: str, e: Any) -> str | None:
             capped = f", {e.capped} over the cap lost" if e.capped else ""
             return f"{w.holder(e.holder)} gains {e.amount} Slava {_source(w, e.source)} ({e.value} now{capped})"
         case "GameEnded":
-            why = END_REASONS.get(e.reason, e.reason.replace("_", " "))
-            slava = f" (Slava {e.slava[0]} to {e.slava[1]})" if len(e.slava) == 2 else ""
-            return (f"Game over: {w.who(e.winner)} wins with {why}{slava}" if e.winner >= 0
-                    else f"Game over: a draw ({why}){slava}")  # fmt: skip
+            return "Game over: " + _ending(w, e)
         case "WardenChosen":
             return f"{p}'s Warden is {n(e.card)}"
     return None
+
+
+def _ending(w: Words, e: Any) -> str:
+    """The end as [MOR-05] decides it, in a sentence: ``Ann reaches 13 Slava and wins (Slava 13 to 9)``; after the
+    last turn, the most Slava, then the most Sites won at the last Rite, then the most Power on the board."""
+    slava = f" (Slava {e.slava[0]} to {e.slava[1]})" if len(e.slava) == 2 else ""
+    who, after = w.who(e.winner), f"after turn {e.turn}"
+    why = END_REASONS.get(e.reason, e.reason.replace("_", " "))
+    match e.reason:
+        case "slava_13":
+            return f"{who} reaches 13 Slava and wins{slava}"
+        case "most_slava":
+            return f"{who} wins with {why} {after}{slava}"
+        case "most_sites" if len(e.sites) == 2:
+            return f"Slava is level {after}{slava}; {who} wins with {why} ({e.sites[0]} to {e.sites[1]})"
+        case "most_power" if len(e.power) == 2:
+            return f"Slava and Sites are level {after}; {who} wins with {why} ({e.power[0]} to {e.power[1]})"
+        case "draw":
+            return f"a draw {after}: {why}{slava}"
+    return f"{who} wins: {why}{slava}" if e.winner >= 0 else f"a draw ({why}){slava}"
 
 
 def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:

@@ -61,7 +61,7 @@ def render_story(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
         if said:
             yield f"{event.n:>6}  turn {event.turn:<3} {said}"
     for seen in game.judged:
-        yield f"judge, after event {seen.record.at_event - 1}: {seen.record.describe()}"
+        yield f"judge, after event {seen.record.at_event - 1}: {seen.record.describe(words.players)}"
     if game.backup_pending is not None:  # no result yet: the position at the judge's cut, marked as such
         yield backup_pending_note(game.backup_pending)
         return

@@ -13,6 +13,7 @@ A card the viewer may not identify is drawn as a back with no ``data-card`` and 
 from __future__ import annotations
 
 import re
+import textwrap
 from functools import lru_cache
 from html import escape
 
@@ -84,6 +85,33 @@ def ended(reason: str) -> str:
 def clip(text: str, chars: int) -> str:
     """``text`` cut to ``chars`` characters with an ellipsis, for names on small tiles."""
     return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+# The widths of a character, on average, in the board's sans-serif (measured in Chromium): panel text (11px) and the
+# big line of the end (.win, 15px bold). They turn a panel's width into the characters a line of it holds.
+CHAR_W, WIN_CHAR_W = 6.3, 9.0
+
+
+def wrapped(text: str, chars: int, most: int) -> list[str]:
+    """``text`` in lines of at most ``chars`` characters, broken between words (a word longer than a line is cut),
+    at most ``most`` lines: the last ends with an ellipsis when there was more. For the end of a game in a side
+    panel, which a long name cut off at the panel's edge."""
+    lines = textwrap.wrap(text, chars, break_on_hyphens=False) or [""]
+    if len(lines) <= most:
+        return lines
+    return [*lines[: most - 1], clip(" ".join(lines[most - 1 :]), chars)]
+
+
+def win_line(verdict: str, name: str, reason: str, chars: int) -> str:
+    """The end's big line in ``chars`` characters: ``Ann wins · 13 Slava``, without the reason when it does not fit
+    (the Turn panel says it in full), the name clipped only when ``NAME wins`` alone does not fit."""
+    whole = f"{verdict} · {reason}"
+    if len(whole) <= chars:
+        return whole
+    if len(verdict) <= chars or not name:
+        return clip(verdict, chars)
+    rest = verdict[len(name) :]
+    return clip(name, max(chars - len(rest), 4)) + rest
 
 
 def open_svg(width: int, height: int, ruleset: str, view: str) -> str:

@@ -15,9 +15,11 @@ from functools import lru_cache
 from annals.engine.miras9.board import atk, defn, echo_of, grit, ship_at
 from annals.engine.miras9.state import CardState, M9State
 from annals.queries.pictures.svgkit import (
+    CHAR_W,
     CLOSE_SVG,
     SIDE_INK,
     STYLE,
+    WIN_CHAR_W,
     back_line,
     card_attrs,
     chip_line,
@@ -31,6 +33,8 @@ from annals.queries.pictures.svgkit import (
     seats,
     stat_cells,
     text,
+    win_line,
+    wrapped,
 )
 from annals.schemas.miras9 import LANES
 
@@ -42,6 +46,8 @@ SITE_TOP_Y, UNITS_TOP_Y, MID_Y, UNITS_BOTTOM_Y, SITE_BOTTOM_Y = 128, 172, 352, 3
 UNITS_H = 176
 BOTTOM_STRIP_Y, BOTTOM_HAND_Y = 598, 630
 PANEL_X, PANEL_W = 806, 384
+TURN_CHARS = int((PANEL_W - 18) / CHAR_W)  # a line of panel text
+WIN_CHARS = int((PANEL_W - 8) / WIN_CHAR_W)  # the end's big line
 PILE_LABELS = (("deck", "Deck"), ("hand", "Hand"), ("resource", "Resource"), ("used", "Used"))
 OPEN_PILES = (("discard", "Discard"), ("exile", "Exile"))
 CHIP_W = {"resource": 66, "discard": 62}
@@ -322,10 +328,9 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     if s.window:
         passes = f"{s.passes} pass{'es' if s.passes != 1 else ''}"
         turn.append(clip(f"Reactions {said(s.window)} · {p(s.priority)} may respond ({passes})", 56))
-    if s.over:
-        turn.append(
-            "Game over: " + (f"{p(s.winner)} wins" if s.winner >= 0 else "no winner") + f" ({ended(s.end_reason)})"
-        )
+    verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
+    if s.over:  # the end in full, wrapped in the panel's width (a long name ran it past the edge)
+        turn = [turn[0], *wrapped(f"Game over: {verdict} ({ended(s.end_reason)})", TURN_CHARS, 3)]
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     w = s.wave
     if w is None:
@@ -342,18 +347,15 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     out.append(_stack(s, who))
     owed = len(s.bd_sources)
     if s.bd_player >= 0:
-        bd = [
-            f"{p(s.bd_player)} pays {owed} point{'s' if owed != 1 else ''}: {s.bd_paid} paid, {owed - s.bd_paid} to go"
-        ]
+        points = f"{owed} point{'s' if owed != 1 else ''}: {s.bd_paid} paid, {owed - s.bd_paid} to go"
+        bd = [f"{clip(p(s.bd_player), TURN_CHARS - len(points) - 6)} pays {points}"]
         bd += [clip(f"from {name} × {s.bd_sources.count(c)}", 56) for c, name in _sources(s)]
     else:
         bd = ["none owed"]
     out.append(panel(PANEL_X, 540, PANEL_W, 84, "Battle Damage", bd[:4], f' data-panel="damage" data-owed="{owed}"'))
     if s.over:
-        verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
-        out.append(
-            text(PANEL_X + PANEL_W / 2, 660, clip(f"Game over · {verdict} · {ended(s.end_reason)}", 48), "win mid")
-        )
+        line = win_line(verdict, p(s.winner) if s.winner >= 0 else "", ended(s.end_reason), WIN_CHARS)
+        out.append(text(PANEL_X + PANEL_W / 2, 660, line, "win mid"))
     return out
 
 

@@ -16,9 +16,11 @@ from functools import lru_cache
 
 from annals.engine.morana.state import SITES, SLAVA_TO_WIN, MoranaState, deck_index
 from annals.queries.pictures.svgkit import (
+    CHAR_W,
     CLOSE_SVG,
     SIDE_INK,
     STYLE,
+    WIN_CHAR_W,
     back_line,
     card_attrs,
     chip_line,
@@ -31,6 +33,8 @@ from annals.queries.pictures.svgkit import (
     said,
     seats,
     text,
+    win_line,
+    wrapped,
 )
 from annals.schemas.records import instance_owner
 
@@ -40,6 +44,9 @@ TILE_W, TILE_H = 148, 50
 TOP_HAND_Y, TOP_STRIP_Y, BOTTOM_STRIP_Y, BOTTOM_HAND_Y = 36, 92, 584, 616
 SIDE_TOP_Y, MID_Y, SIDE_BOTTOM_Y, SIDE_H = 126, 334, 364, 206
 PANEL_X, PANEL_W = 952, 238
+TURN_CHARS = int((PANEL_W - 18) / CHAR_W)  # a line of panel text
+HEADING_CHARS = int((PANEL_W - 16) / (CHAR_W * 1.15))  # a panel's heading (12px bold)
+WIN_CHARS = int((PANEL_W - 8) / WIN_CHAR_W)  # the end's big line
 
 
 def render_lines(s: MoranaState, viewer: int | None, title: str, players: tuple[str, ...]) -> list[str]:
@@ -161,12 +168,15 @@ def warden(side: int) -> int:
 
 def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list[str]:
     turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Set-up"]
-    turn.append(f"Initiative: {who[s.initiative]}" if s.initiative in (0, 1) else "Initiative: nobody")
-    if s.step == "commit" and s.committing in (0, 1):
-        turn.append(f"{who[s.committing]} is committing")
-    if s.over:
-        verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
-        turn.append(clip(f"Game over: {verdict} ({ended(s.end_reason)})", 56))
+    verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
+    if s.over:  # the end in full, wrapped in the panel's width (a long name cut it off at the edge)
+        turn += wrapped(f"Game over: {verdict} ({ended(s.end_reason)})", TURN_CHARS, 3)
+    else:
+        turn.append(
+            clip(f"Initiative: {who[s.initiative]}" if s.initiative in (0, 1) else "Initiative: nobody", TURN_CHARS)
+        )
+        if s.step == "commit" and s.committing in (0, 1):
+            turn.append(clip(f"{who[s.committing]} is committing", TURN_CHARS))
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     track = rect(0, 0, PANEL_W, 96, "panel") + text(8, 16, f"Slava (first to {SLAVA_TO_WIN})", "h")
     for row, side in enumerate((top, bottom)):
@@ -179,7 +189,8 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
     out.append(group(PANEL_X, 126, f' data-panel="slava" data-p0="{s.slava[0]}" data-p1="{s.slava[1]}"', track))
     for i, side in enumerate((top, bottom)):
         nav = s.nav[side]
-        body = rect(0, 0, PANEL_W, 206, "panel") + text(8, 16, clip(f"{who[side]}'s Nav ({len(nav)})", 50), "h")
+        heading = f"{clip(who[side], HEADING_CHARS - 12)}'s Nav ({len(nav)})"
+        body = rect(0, 0, PANEL_W, 206, "panel") + text(8, 16, heading, "h")
         for k, c in enumerate(nav[:12]):
             line = clip(card_name(s, c) + (f" · Power {s.power[c]}" if c in s.power else ""), 34)
             body += f"<g{card_attrs(c, 'nav', card_name(s, c))}>{text(10, 32 + 14 * k, line)}</g>"
@@ -188,6 +199,7 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
             body += "".join(f"<g{card_attrs(c, 'nav', card_name(s, c))}/>" for c in nav[12:])
         out.append(group(PANEL_X, 228 + i * 212, f' data-panel="nav" data-side="{side}"', body))
     if s.over:
-        verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
-        out.append(text(PANEL_X + PANEL_W / 2, 668, clip(f"{verdict} · {ended(s.end_reason)}", 48), "win mid"))
+        name = who[s.winner] if s.winner in (0, 1) else ""
+        line = win_line(verdict, name, ended(s.end_reason), WIN_CHARS)
+        out.append(text(PANEL_X + PANEL_W / 2, 668, line, "win mid"))
     return out

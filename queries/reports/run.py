@@ -21,6 +21,7 @@ import polars as pl
 from annals.ingest.summary import summary_fresh
 from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
+from annals.queries.reports.empty import hidden_reason, selection_reason
 from annals.queries.reports.filters import (
     Filters,
     NotApplicableError,
@@ -51,6 +52,7 @@ class ReportResult(NamedTuple):
     description: str = ""
     filters: dict[str, Any] = {}
     hidden: int = 0  # rows hidden by min_games
+    empty: str = ""  # with no rows, why (``reports.empty``): what the command line says in the place of a table
 
     def metadata(self) -> dict[str, Any]:
         """What machine-readable output carries beside the rows."""
@@ -206,7 +208,13 @@ def run_report(
     select(con, f, read_rulesets(spec), extras_read(sql))  # the sample line reads the selection either way
     if "sel_cellctx" in sql and not _uniform(con):
         sql = sqlfiles.load(f"report_{name}")  # its extras (sel_cards) are built with the cells'
-    return finish_report(name, f, con.sql(sql, params=params).pl(), min_games, lambda: _sample(con, spec, f, database))
+    rows = con.sql(sql, params=params).pl()
+    result = finish_report(name, f, rows, min_games, lambda: _sample(con, spec, f, database))
+    if result.frame.height or result.hidden:
+        return result
+    games = int(sample(con)[0])
+    why = selection_reason(con, spec, f, read_rulesets(spec)) if games == 0 or spec.event_tables else ""
+    return result._replace(empty=why or result.empty)
 
 
 # Reports with a second query over a summary derived at ingest (ingest/summary.py), giving the same rows from far
@@ -323,4 +331,8 @@ def finish_report(
             if floor
             else "; every row shown (--min-games 0)"
         )
-    return ReportResult(name, spec.title, sample, frame, spec.description, f.given(), hidden)
+    empty = ""
+    if frame.height == 0:
+        column = spec.sample_column or "games"
+        empty = hidden_reason(hidden, floor, column) if hidden else "the games selected hold nothing this report counts"
+    return ReportResult(name, spec.title, sample, frame, spec.description, f.given(), hidden, empty)

@@ -109,8 +109,9 @@ def test_a_game_loss_changes_the_result_and_verify_reports_it_as_the_judges(tmp_
     assert game.close.winner == loser  # the engine's closing record stays as the engine wrote it
     code, output = verify(path)
     assert code == 0, output
-    assert f"judge: game_loss to p{loser} by judge R. Vance: marked cards" in output
-    assert f"result by judge's decision: p{1 - loser} wins (judge_game_loss)" in output
+    names = [p.name for p in game.header.players]  # the players by name, as 'annals show' says them (it said p0)
+    assert f"judge: game loss to {names[loser]} by judge R. Vance: marked cards" in output  # in words, not game_loss
+    assert f"result by judge's decision: {names[1 - loser]} wins (judge_game_loss)" in output
 
 
 def test_an_override_a_note_a_warning_and_extra_time_are_recorded_with_the_judge(tmp_path: Path) -> None:
@@ -304,3 +305,16 @@ def test_a_backed_up_miras9_log_ingests_its_kept_branch_through_the_fast_path(tm
     finally:
         con.close()
     assert ns == list(range(len(game.events))) and decisions == (len(game.decisions),)
+
+
+def test_the_story_names_the_judges_records_in_words_and_by_the_players_names(tmp_path: Path) -> None:
+    """``annals show`` read ``extra_time +5 min`` and ``warning to p1`` for a game whose players have names."""
+    from annals.engine.players import play_live
+
+    path = tmp_path / "named.log"
+    play_live("toy", ["pile", "pile"], ["random", "random"], 4, path, names=["Ann", "Bob"])
+    intervene(path, Intervention("warning", "R. Vance", player=1, reason="slow play"))
+    intervene(path, Intervention("extra_time", "R. Vance", minutes=5, reason="deck check"))
+    shown = runner.invoke(app, ["show", str(path)]).output.splitlines()
+    judged = [line.partition(": ")[2] for line in shown if line.startswith("judge, after event ")]
+    assert judged == ["warning to Bob by judge R. Vance: slow play", "extra time +5 min by judge R. Vance: deck check"]

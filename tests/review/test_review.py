@@ -9,7 +9,15 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.search.ismcts import Node
-from annals.queries.review import ReviewSeatError, Thresholds, _choices, accuracy, review_game
+from annals.queries.review import (
+    DecisionReview,
+    ReviewSeatError,
+    Thresholds,
+    _choices,
+    accuracy,
+    review_game,
+    review_summary,
+)
 from annals.queries.workbench.scenario import load_scenario, run_scenario
 from annals.schemas.logfile import read_log
 
@@ -98,3 +106,16 @@ def test_the_choice_made_never_scores_above_the_best_choice(tmp_path: Path) -> N
     for row in rows:
         assert row.chance_made <= row.chance_best and row.loss == pytest.approx(row.chance_best - row.chance_made)
         assert (row.verdict == "best") == (row.made == row.best or row.loss == 0.0)
+
+
+def _rated(seat: int, verdict: str, loss: float) -> DecisionReview:
+    made = "Seal the Commit"
+    return DecisionReview(0, 0, 1, seat, "commit", 0.5, 0.5 - loss, 0.5, made, made, loss, verdict)
+
+
+def test_the_summary_counts_in_words_one_decision_one_mistake_and_many() -> None:
+    one = review_summary([_rated(0, "mistake", 0.15)])
+    assert one.startswith("1 decision, seat 0 accuracy ") and one.endswith("(1 mistake, 0 blunders)"), one
+    three = review_summary([_rated(0, "blunder", 0.4), _rated(0, "blunder", 0.3), _rated(1, "best", 0.0)])
+    assert three.startswith("3 decisions, seat 0 ") and "(0 mistakes, 2 blunders)" in three, three
+    assert three.endswith("seat 1 accuracy 100.0 (0 mistakes, 0 blunders)"), three

@@ -126,3 +126,21 @@ def test_a_spectator_page_shows_the_board_of_the_delayed_spectator_view(running:
     page.screenshot(path=str(ARTEFACTS / "browser-spectator.png"), full_page=True)
     assert rerun(read_log(running.wait_over(table["table"])["log"])).ok
     page.close()
+
+
+def test_the_table_page_logs_no_error_in_the_console(running: Running, browser: Any) -> None:
+    """The page asked for /favicon.ico and the browser logged its 404 in the console, as if the page were broken:
+    the page names no icon (an empty one) and the server answers the address with nothing, not an error."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    page.wait_for_timeout(500)  # the icon is asked for after the page loads
+    assert page.locator("link[rel='icon']").count() == 1
+    assert page.request.get(f"{running.base}/favicon.ico").status == 204
+    page.close()
+    assert errors == []

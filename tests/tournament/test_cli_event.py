@@ -107,3 +107,61 @@ def test_run_refuses_before_playing_when_a_registered_deck_list_is_missing(tmp_p
     assert done.exit_code == 1 and len(done.stderr.strip().splitlines()) == 1, done.output
     assert gone.deck_file in done.stderr and "missing" in done.stderr and "put the registered deck" in done.stderr
     assert not store.rounds() and len(store.players()) == 4  # nothing paired, played or filled
+
+
+def test_pairings_show_the_points_each_player_brought_into_the_round_the_bye_not_counted_yet(tmp_path: Path) -> None:
+    """Swiss pairings show match points going into the round: the bye of round 1 showed 3 points beside everyone's
+    0 (the bye counted before it was played), and an earlier round's pairings took later results in."""
+    import json
+
+    folder, deck = tmp_path / "ev", tmp_path / "v.txt"
+    assert (
+        runner.invoke(
+            app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "3", "--seed", "5"]
+        ).exit_code
+        == 0
+    )
+    assert runner.invoke(app, ["deck", "miras9", "vanguard", "--output", str(deck)]).exit_code == 0
+    for pid in ("ada", "bo", "cy", "di", "ed"):
+        done = runner.invoke(
+            app, ["event", "register", str(folder), "--id", pid, "--name", pid.title(), "--deck", str(deck)]
+        )
+        assert done.exit_code == 0, done.output
+
+    def pairings(number: int) -> list[dict[str, object]]:
+        shown = runner.invoke(app, ["event", "pairings", str(folder), "--round", str(number), "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+        return list(json.loads(shown.stdout))
+
+    assert runner.invoke(app, ["event", "pair", str(folder)]).exit_code == 0
+    first = pairings(1)
+    assert [r["points"] for r in first] == [0, 0, 0] and first[-1]["result"] == "bye"
+    for row in first[:2]:
+        done = runner.invoke(app, ["event", "result", str(folder), "--round", "1", "--table", str(row["table"]), "2-0"])
+        assert done.exit_code == 0, done.output
+    assert runner.invoke(app, ["event", "pair", str(folder)]).exit_code == 0
+    assert [r["points"] for r in pairings(1)] == [0, 0, 0]  # still what round 1 was paired on
+    second = {str(r["player"]): r["points"] for r in pairings(2)}
+    second.update({str(r["opponent"]): r["opponent_points"] for r in pairings(2) if r["opponent"] != "(bye)"})
+    winners = {str(r["player"]) for r in first}  # the first-named won 2-0, and the bye is a match win
+    assert second == {name: 3 if name in winners else 0 for name in ("Ada", "Bo", "Cy", "Di", "Ed")}
+    assert runner.invoke(app, ["event", "round", str(folder), "start"]).exit_code == 0
+    status = runner.invoke(app, ["event", "status", str(folder)]).stdout.splitlines()[0]
+    assert status.startswith("round 2 (Swiss): 2 of 3 tables playing; time left "), status  # it said (swiss)
+
+
+def test_an_event_of_one_player_is_refused_in_the_singular(tmp_path: Path) -> None:
+    """It said "1 player(s) registered"."""
+    folder, deck = tmp_path / "one", tmp_path / "v.txt"
+    assert runner.invoke(app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "2"]).exit_code == 0
+    assert runner.invoke(app, ["deck", "miras9", "vanguard", "--output", str(deck)]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["event", "register", str(folder), "--id", "a", "--name", "A", "--deck", str(deck)]
+        ).exit_code
+        == 0
+    )
+    for command in ("pair", "run"):
+        done = runner.invoke(app, ["event", command, str(folder)])
+        assert done.exit_code == 1
+        assert done.stderr == "error: 1 player registered: an event needs at least 2; 'annals event register'\n"

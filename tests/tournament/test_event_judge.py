@@ -160,5 +160,5 @@ def test_an_override_by_name_reaches_the_match_and_extra_time_names_the_player(e
     timed = runner.invoke(app, ["judge", "extra-time", log, "--judge", "R. Vance", "--minutes", "3", "--player",
                                 loser, "--reason", "deck check"])  # fmt: skip
     assert timed.exit_code == 0, timed.output
-    assert f"extra_time to {names[loser]} (p{seat}) +3 min" in timed.output
+    assert f"extra time to {names[loser]} (p{seat}) +3 min" in timed.output
     assert read_log(event.folder / game.log).judged[-1].record.player == seat

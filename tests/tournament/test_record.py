@@ -194,6 +194,11 @@ def test_verify_says_what_it_checked(played: Path) -> None:
     store = EventStore.open(played)
     games = sum(len(m.games) for m in store.matches())
     assert f"5 deck lists and {games} game logs as recorded; every game re-run identically" in done.stdout
+    record = read_event_log(played / "event.log")
+    acts, signatures = len(record.acts), len(record.signatures)
+    assert acts > signatures  # a command that records several acts signs them once
+    assert f"{acts} acts, every one signed by " in done.stdout  # it read "23 acts ... (22 signatures)", unexplained
+    assert f" (a command's acts are signed together: {signatures} signatures); " in done.stdout
 
 
 def test_verify_record_only_checks_the_record_and_skips_the_files(copy: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from annals.clients.terminal import human_seat
+from annals.clients.terminal import TerminalUI, human_seat
 from annals.engine.players import play_live
 from annals.engine.registry import get_ruleset
 from tests.words.test_tokens import CAPITALS, offences
@@ -43,3 +43,67 @@ def test_every_line_the_terminal_prints_is_words(tmp_path: Path, ruleset: str, d
     printed = "\n".join(lines)
     assert "Bo wins" in printed or "Ann wins" in printed  # the end, in names
     assert len(lines) > 300 and "Deck" in printed  # the board was printed, not only the events
+
+
+def _ui_knowing(names: list[str]) -> tuple[TerminalUI, io.StringIO]:
+    from rich.console import Console
+
+    from annals.schemas import protocol as p
+
+    shown = io.StringIO()
+    ui = TerminalUI(lambda prompt: "", Console(file=shown, width=200, highlight=False))
+    ui._learn([p.Card(1000 + i, f"c{i}", name, f"text of {name}") for i, name in enumerate(names)])
+    return ui, shown
+
+
+def test_card_without_a_name_asks_for_one_and_many_matches_say_how_many_more() -> None:
+    """``card`` alone said ``no card you can see is called ''``; a name held by more than five cards printed five
+    and kept quiet about the rest. The card named exactly comes first."""
+    ui, shown = _ui_knowing(["Bannik", "Vodyanoy", "Kikimora", "Leshy", "Baba Yaga", "Rusalka", "Alkonost", "Gamayun"])
+    ui.show_card("  ")
+    assert shown.getvalue() == "  which card? Type card and a name, or part of one (card alkonost)\n"
+    shown.seek(0), shown.truncate()
+    ui.show_card("A")  # seven names hold an a
+    lines = shown.getvalue().splitlines()
+    assert [line.split(":")[0].strip() for line in lines[:5]] == ["Alkonost", "Baba Yaga", "Bannik", "Gamayun",
+                                                                  "Kikimora"]  # fmt: skip
+    assert lines[5:] == ["  and 2 more cards hold 'A': type more of the name"]
+    shown.seek(0), shown.truncate()
+    ui.show_card("ik")
+    assert shown.getvalue() == "  Bannik: text of Bannik\n  Kikimora: text of Kikimora\n"
+    shown.seek(0), shown.truncate()
+    ui.show_card("bannik")
+    assert shown.getvalue() == "  Bannik: text of Bannik\n"
+
+
+def test_the_card_named_exactly_comes_before_longer_names_holding_it() -> None:
+    ui, shown = _ui_knowing(["Ash Bannik", "Bannik", "Bannik Elder"])
+    ui.show_card("Bannik")
+    assert [line.split(":")[0].strip() for line in shown.getvalue().splitlines()] == ["Bannik", "Ash Bannik",
+                                                                                      "Bannik Elder"]  # fmt: skip
+
+
+def test_log_with_a_word_that_is_no_number_says_what_it_takes() -> None:
+    """``log x`` printed the last 20 events as if nothing were wrong."""
+    from rich.console import Console
+
+    from annals.schemas import protocol as p
+
+    answers = iter(["log x", "1"])
+    shown = io.StringIO()
+    ui = TerminalUI(lambda prompt: next(answers), Console(file=shown, width=200, highlight=False), confirm=False)
+    ui.decide = p.Decide(1, 0, "commit", [p.Option(0, "Done", {}, "Seal the Commit")], [0, 0])
+    assert isinstance(ui.prompt(), p.Answer)
+    assert "  log takes a number of events: log 40 (it was given 'x')" in shown.getvalue().splitlines()
+
+
+def test_the_winner_at_the_table_is_told_in_the_third_person_as_the_name_is() -> None:
+    """It read "Bob (you) win: the survival clock"."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+    from annals.engine.simulate import make_header
+
+    ruleset = get_ruleset("toy")
+    stream = SeatStream(ruleset, make_header(ruleset, 1, ["pile", "pile"], ["random", "random"]), 0)
+    assert stream.game_over(0, "concession", 9, 3).text.endswith(" (you) wins: the opponent conceded")
+    assert " (you)" not in stream.game_over(1, "concession", 9, 3).text

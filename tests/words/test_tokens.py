@@ -146,6 +146,30 @@ def test_every_way_a_game_ends_is_said_in_words(ruleset: str, reason: str, said:
     assert said in words.ending(winner, reason) and ended(reason) == said
 
 
+@pytest.mark.parametrize(
+    ("reason", "winner", "said"),
+    [
+        ("slava_13", 1, "Game over: Bob reaches 13 Slava and wins (Slava 9 to 13)"),
+        ("most_slava", 0, "Game over: Ann wins with the most Slava after turn 8 (Slava 10 to 9)"),
+        ("most_sites", 1,
+         "Game over: Slava is level after turn 8 (Slava 9 to 9); Bob wins with the most Sites won (1 to 2)"),
+        ("most_power", 1,
+         "Game over: Slava and Sites are level after turn 8; Bob wins with the most Power on the board (5 to 7)"),
+        ("draw", -1, "Game over: a draw after turn 8: level on Slava, Sites and Power (Slava 9 to 9)"),
+    ],
+)  # fmt: skip
+def test_morana_s_end_reads_as_mor05_decides_it(reason: str, winner: int, said: str) -> None:
+    """[MOR-05] The first to 13 Slava wins at once, and after the last turn the most Slava, then the most Sites, then
+    the most Power: the line says which (it read ``Bob wins with 13 Slava``, as if 13 Slava were a card played)."""
+    from annals.engine.words import Words
+    from annals.schemas import morana
+
+    slava = {"slava_13": [9, 13], "most_slava": [10, 9]}.get(reason, [9, 9])
+    sites = [1, 2] if reason == "most_sites" else [1, 1]
+    event = morana.GameEnded(9, 8, "end", -1, winner, reason, slava, sites, [5, 7])
+    assert Words("morana", lambda card: "Bannik", ["Ann", "Bob"]).event(event) == said
+
+
 def test_a_change_to_a_printed_number_and_a_card_s_own_power_read_as_words() -> None:
     """A Miras 9 ATK change undone reads as the printed number again (it read ``change in all: none``); a MORANA
     card whose own Bloom grows it is not said to grow by itself (``Alkonost gains 1 Power by Alkonost``), and another
@@ -181,3 +205,19 @@ def test_equipment_played_on_its_host_names_the_host_once() -> None:
     assert aimed == "Bo plays Plate Armour on Shield Guardian targeting Stalwart"
     assert words.option(miras9.Generate(1)) == "Generate 1 resource"
     assert words.option(miras9.Generate(0)) == "Generate 0 resources"
+
+
+def test_the_flip_agrees_with_how_many_cards_turn_face_up() -> None:
+    """[MOR-16] Every face-down card is revealed at once: one card turns, two turn, and a Commit of nothing is said
+    as such (it read "Flip: Candle for the Dead turn face up" and "Flip: nothing was committed turn face up")."""
+    from annals.engine.words import Words
+    from annals.schemas import morana
+
+    words = Words("morana", lambda card: {1000: "Bannik", 2000: "Mavka"}.get(card, "?"), ["Ann", "Bob"])
+
+    def flip(cards: list[int]) -> str | None:
+        return words.event(morana.Flipped(5, 2, "dusk", -1, cards, [1] * len(cards), [], []))
+
+    assert flip([1000]) == "Flip: Bannik turns face up"
+    assert flip([1000, 2000]) == "Flip: Bannik and Mavka turn face up"
+    assert flip([]) == "Flip: nothing was committed"

@@ -98,3 +98,36 @@ def test_miras9_hand_cards_keep_their_words_inside_the_tile(games: dict[str, lis
     cells = page.page.locator('g[data-zone="hand"] text', has_text="GRIT").count()
     assert cells > 0  # units in hand, their stats drawn
     assert overflow == []
+
+
+# Two names as long as people's can be: the end of the game named them and ran past the side panel's edge, or was cut
+# to "Game over: Bartholomew Konstantinos Abernathy wins (13 …" and "Bartholomew Konstantinos Abernathy wins · 13 Sl…".
+LONG_NAMES = ["Wilhelmina Ekaterina Vasquez-Oyelaran", "Bartholomew Konstantinos Abernathy"]
+OUTSIDE = """() => {
+    const frame = document.querySelector('svg').getBoundingClientRect();
+    return [...document.querySelectorAll('svg text')].filter(t => {
+        const box = t.getBoundingClientRect(), panel = t.closest('[data-panel]');
+        const edge = panel ? panel.querySelector('rect').getBoundingClientRect() : frame;
+        return box.left < edge.left - 0.5 || box.right > edge.right + 0.5;
+    }).map(t => t.textContent);
+}"""
+
+
+def test_the_end_of_a_game_wraps_inside_the_side_panel(games: dict[str, list[GameLog]], page: Page) -> None:
+    """The last board of a game of each ruleset, players with long names: every line of the side panels and the
+    end's big line stay inside their panel and the board, and the Turn panel says the whole end, over lines."""
+    from annals.engine.words import END_REASONS
+
+    for ruleset in ("miras9", "morana"):
+        log = next(g for g in games[ruleset] if g.close is not None and g.close.winner >= 0)
+        state = Timeline(log).state_after(len(log.events))
+        svg = render_svg(ruleset, state, None, players=LONG_NAMES)
+        shoot(page, svg, f"board-{ruleset}-end-long-names")
+        assert page.page.evaluate(OUTSIDE) == [], ruleset
+        turn = page.page.locator('[data-panel="turn"] text').all_text_contents()[2:]  # after the heading and turn
+        winner = LONG_NAMES[log.close.winner]
+        reason = END_REASONS[log.close.end_reason]
+        assert " ".join(turn) == f"Game over: {winner} wins ({reason})", (ruleset, turn)
+        assert len(turn) > 1  # it took more than a line
+        big = page.page.locator("svg text.win").text_content() or ""
+        assert big.endswith(" wins") and big.startswith(winner.split()[0]), big
