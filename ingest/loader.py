@@ -4,9 +4,11 @@ Three stages run at once. Workers read, verify and flatten chunks of files into 
 (``ingest.flatten``): threads when the C fast path is built (``ingest.columnar``: it parses without the GIL),
 else processes that send their tables back as Arrow IPC streams. The calling thread assigns game numbers and
 gathers chunks until a batch holds ``batch_rows`` events (the first batches hold less, so the database starts
-sooner) and makes the batch's tables; a writer thread inserts each batch in one transaction (games, players,
-decks, cards, events, decisions and quarantine rows together): an interrupted ingest leaves every earlier batch and
-none of the current one, and a rerun skips what is stored. DuckDB is the slowest stage, on one thread
+sooner) and makes the batch's tables, its card tables too (``ingest.cardrows``: the SQL that derived them from
+the stored events, run on the batch's Arrow tables on this thread's DuckDB in memory); a writer thread inserts
+each batch in one transaction (games, players, decks, cards, events, decisions, card tables and quarantine rows
+together): an interrupted ingest leaves every earlier batch and none of the current one, and a rerun skips what
+is stored. DuckDB is the slowest stage, on one thread
 (``WRITER_THREADS``) while the other core parses: it takes about 60% of the CPU time, and the events insert alone
 costs what a raw insert of the same Arrow rows does.
 
@@ -41,6 +43,7 @@ import pyarrow.compute as pc
 
 from annals.ingest import columnar
 from annals.ingest.cardpools import definitions
+from annals.ingest.cardrows import batch_card_tables, card_table_ddl
 from annals.ingest.claims import Claim, Claims, ConflictingLogsError, Copy, Decide
 from annals.ingest.connect import DatabaseError, classify
 from annals.ingest.flatten import (
@@ -481,6 +484,7 @@ class _Tables(NamedTuple):
     quarantine: pa.Table | None
     withdraw: list[int]  # games of earlier batches to delete first
     superseded: list[tuple[int, str]] = []  # of those, the games whose logs grew (into ``game_history`` first)
+    card_rows: dict[str, pa.Table] | None = None  # CARD_TABLES' rows made beside the writer; None: derived by SQL
 
 
 def _tables(batch: _Batch) -> _Tables:
@@ -562,7 +566,13 @@ def _write(con: duckdb.DuckDBPyConnection, t: _Tables) -> None:
                 con.unregister("_in_x")
             for name in t.games:
                 con.unregister(f"_in_{name}")
-            derive_card_tables(con, *t.numbers)
+            if t.card_rows is None:
+                derive_card_tables(con, *t.numbers)
+            else:
+                for name, rows in t.card_rows.items():
+                    con.register("_in_k", rows)
+                    con.execute(f"INSERT INTO {name} SELECT * FROM _in_k")
+                    con.unregister("_in_k")
         if t.quarantine is not None:
             con.register("_in_q", t.quarantine)
             con.execute(
@@ -706,11 +716,15 @@ class _Writer:
         # the setting is the database's, shared by every connection to it in this process: given back in close()
         self.threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
         con.execute(f"SET threads = {WRITER_THREADS}")
+        self.card_ddl = card_table_ddl(con)
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="annals-write")
         self.pending: Future[None] | None = None
 
     def write(self, batch: _Batch) -> None:
         tables = _tables(batch)  # while the previous batch is still being written
+        if tables.numbers is not None and tables.events is not None:  # and its card tables (``ingest.cardrows``)
+            cards = batch_card_tables(tables.events, tables.games["d"], *tables.numbers, self.card_ddl)
+            tables = tables._replace(card_rows=cards)
         self.wait()
         self.pending = self.pool.submit(_write, self.con, tables)
 

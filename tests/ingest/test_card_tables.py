@@ -8,12 +8,16 @@ joined back)."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
+import pytest
 
+from annals.ingest import cardrows, loader
 from annals.ingest.flatten import collect
-from annals.ingest.schema import ddl
+from annals.ingest.schema import CARD_TABLES, ddl, derive_card_tables
 from annals.schemas.logfile import LogReader
 from annals.schemas.records import LEADER_INDEX, instance_id
 
@@ -96,3 +100,39 @@ def test_deck_cards_are_the_headers_decks_in_order(real_db: Path, real_logs: Pat
         con.close()
     assert sorted(stored, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])  # stable: order within a game
     assert any(r[2] == -1 for r in stored)
+
+
+def test_card_tables_made_beside_the_writer_are_the_sql_over_the_stored_events(
+    real_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ingest derives each batch's card tables from its Arrow tables on the gathering thread
+    (``ingest.cardrows``), not from the stored events in the writer: over several batches (and a copy of a log,
+    skipped), the stored rows are what ``derive_card_tables`` makes from the stored events and deck cards, in the
+    same order."""
+    made: list[int] = []
+
+    def counted(events: pa.Table, deck_cards: pa.Table, lo: int, hi: int, ddl: Sequence[str]) -> dict[str, pa.Table]:
+        made.append(hi - lo + 1)
+        return cardrows.batch_card_tables(events, deck_cards, lo, hi, ddl)
+
+    monkeypatch.setattr(loader, "batch_card_tables", counted)
+    logs = tmp_path / "logs"
+    shutil.copytree(real_logs, logs)
+    first = sorted(logs.rglob("*.log"))[0]
+    shutil.copy(first, logs / "again.log")  # a copy under another name: skipped
+    path = tmp_path / "annals.duckdb"
+    report = loader.ingest([logs], path, workers=2, chunk_files=1, batch_rows=2_000)
+    assert report.reconciled and report.batches >= 3 and len(made) >= 3 and report.games_skipped == 1
+    con = duckdb.connect(str(path))
+    try:
+        lo, hi = con.execute("SELECT min(game), max(game) FROM games").fetchall()[0]
+        stored = {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in CARD_TABLES}
+        for table in CARD_TABLES:
+            con.execute(f"ALTER TABLE {table} RENAME TO was_{table}")
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM was_{table} LIMIT 0")
+        derive_card_tables(con, lo, hi)
+        for table in CARD_TABLES:
+            assert stored[table] == con.execute(f"SELECT * FROM {table}").fetchall(), table
+            assert stored[table]
+    finally:
+        con.close()

@@ -226,6 +226,29 @@ def test_schema_version_newer_or_older_is_refused(tmp_path: Path) -> None:
         open_database(path)
 
 
+def test_a_writable_open_commits_the_views_and_comments_it_sets(tmp_path: Path) -> None:
+    """The views, macros and comments a writable open sets go in one transaction (each in its own cost a WAL flush):
+    committed, so another connection sees them, and the connection is handed back outside any transaction."""
+    path = tmp_path / "open.duckdb"
+    open_database(path).close()
+    con = open_database(path)  # the second open sets them again over the first's
+    try:
+        con.execute("BEGIN")  # refused inside a transaction left open
+        con.execute("ROLLBACK")
+    finally:
+        con.close()
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        comments = con.execute(
+            "SELECT count(*) FROM duckdb_columns() WHERE table_name IN ('events', 'decision_options') "
+            "AND comment IS NOT NULL AND comment <> ''"
+        ).fetchall()[0][0]
+        views = {v for (v,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    finally:
+        con.close()
+    assert comments > 20 and "decision_options" in views
+
+
 def test_close_record_type_is_the_foundations() -> None:
     assert LogClose.__struct_fields__ == ("winner", "end_reason", "events", "decisions", "turns")
 
