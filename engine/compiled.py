@@ -51,6 +51,7 @@ MODULES: tuple[str, ...] = (
         for name in (
             "board",
             "bots",
+            "cardstate",
             "choices",
             "combat",
             "crews",

@@ -20,6 +20,7 @@ from typing import ClassVar
 import msgspec
 
 from annals.engine.core import GameState
+from annals.engine.miras9.cardstate import CardState as CardState
 from annals.engine.miras9.pool import Pool, with_cards
 from annals.engine.miras9.zones import ALL_LOCS as ALL_LOCS
 from annals.engine.miras9.zones import BOARD as BOARD
@@ -40,30 +41,6 @@ from annals.engine.miras9.zones import route_name as route_name
 from annals.engine.miras9.zones import side_of as side_of
 from annals.engine.miras9.zones import site_name as site_name
 from annals.schemas.carddefs import CardDefinition
-
-
-class CardState(msgspec.Struct, kw_only=True):
-    """One card instance. ``zone`` is the ``dst`` of its last move; ``loc`` its board position or -1."""
-
-    iid: int
-    cid: str
-    owner: int
-    ctrl: int
-    zone: str
-    loc: int = -1
-    host: int = 0  # Equipment: the Unit it is attached to (0: dropped or not on the board)
-    tapped: int = 0
-    attuned: int = 0
-    wounds: int = 0
-    atk_mod: int = 0
-    grit_mod: int = 0
-    shield: int = 0
-    token: bool = False
-    face: int = 0  # the paired card: 0 Planet-side up, 1 awakened Spirit
-    spotted: int = 0  # an En Route Unit Spotted this turn [M9-055]
-    origin: int = -1  # En Route: the board position it left
-    aboard: int = 0  # an embarked Unit: its host
-    crew: int = 0  # a host: the eligible Units aboard that man it [M9-061]
 
 
 class PlayerState(msgspec.Struct, kw_only=True):
