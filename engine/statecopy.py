@@ -99,7 +99,7 @@ def _copier(tp: Any) -> Copier | None:
             return _any_struct
         return None if tp.__struct_config__.frozen else _struct_copier(tp)
     if origin is None and dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        return getattr(tp, "__copy__", _deep)  # a Miras 9 card (``miras9.cardstate``): its fields are values
+        return getattr(tp, "__copy__", _deep)  # a Miras 9 card, compiled (``miras9.cardstate``): its fields are values
     if origin is list:
         items = _copier(args[0]) if args else _deep
         if items is None:

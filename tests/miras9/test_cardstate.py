@@ -1,5 +1,6 @@
-"""A card's state (``miras9.cardstate``) is a dataclass, native when compiled; saved states and position files keep
-the bytes they had when it was a msgspec Struct, and a bad field is refused the same way."""
+"""A card's state is a dataclass (``miras9.cardstate``, native when compiled) or, interpreted, a msgspec Struct
+(``state.StructCard``): either way saved states and position files keep the bytes they had when it was always a
+Struct, and a bad field is refused the same way."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from annals.engine.miras9.state import CardState, M9State
+from annals.engine import compiled
+from annals.engine.miras9 import cardstate
+from annals.engine.miras9.state import CardState, M9State, StructCard
 
 
-class StructCard(msgspec.Struct, kw_only=True):
+class OldCard(msgspec.Struct, kw_only=True):
     """The card state as it was (a Struct): the encoding saved states and position files were written with."""
 
     iid: int
@@ -43,12 +46,20 @@ VALUES: dict[str, Any] = {
 }  # fmt: skip
 
 
+CARDS = [cardstate.CardState, StructCard]
+
+
+@pytest.mark.parametrize("card", CARDS)
 @pytest.mark.parametrize("encode", [msgspec.json.encode, msgspec.msgpack.encode])
-def test_a_card_encodes_as_the_struct_did(encode: Callable[[object], bytes]) -> None:
-    assert encode(CardState(**VALUES)) == encode(StructCard(**VALUES))
-    assert encode(CardState(iid=7, cid="c", owner=0, ctrl=0, zone="")) == encode(
-        StructCard(iid=7, cid="c", owner=0, ctrl=0, zone="")
+def test_a_card_encodes_as_the_struct_did(card: type[Any], encode: Callable[[object], bytes]) -> None:
+    assert encode(card(**VALUES)) == encode(OldCard(**VALUES))
+    assert encode(card(iid=7, cid="c", owner=0, ctrl=0, zone="")) == encode(
+        OldCard(iid=7, cid="c", owner=0, ctrl=0, zone="")
     )
+
+
+def test_the_card_is_native_where_the_engine_is_compiled() -> None:
+    assert CardState is (cardstate.CardState if compiled.is_compiled() else StructCard)
 
 
 def test_a_state_round_trips_its_cards() -> None:
@@ -72,9 +83,10 @@ def test_a_bad_card_field_is_refused_by_name() -> None:
         msgspec.json.decode(raw, type=M9State)
 
 
-def test_a_copy_is_equal_and_its_own() -> None:
-    card = CardState(**VALUES)
-    twin = copy.copy(card)
-    assert twin == card and twin is not card
+@pytest.mark.parametrize("card", CARDS)
+def test_a_copy_is_equal_and_its_own(card: type[Any]) -> None:
+    one = card(**VALUES)
+    twin = copy.copy(one)
+    assert twin == one and twin is not one
     twin.wounds += 1
-    assert card.wounds == 2
+    assert one.wounds == 2
