@@ -51,6 +51,8 @@ MODULES: tuple[str, ...] = (
         for name in (
             "board",
             "bots",
+            "cardstate",
+            "choices",
             "combat",
             "crews",
             "damage",

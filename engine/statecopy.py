@@ -22,6 +22,7 @@ does (``python -m bench.forward`` measures it against the reducer in the same ru
 from __future__ import annotations
 
 import copy
+import dataclasses
 import types
 import typing
 from collections.abc import Callable
@@ -97,6 +98,8 @@ def _copier(tp: Any) -> Copier | None:
         if tp.__subclasses__() or tp in _PLANNING:  # the class is known only at run time (or is being planned)
             return _any_struct
         return None if tp.__struct_config__.frozen else _struct_copier(tp)
+    if origin is None and dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return getattr(tp, "__copy__", _deep)  # a Miras 9 card, compiled (``miras9.cardstate``): its fields are values
     if origin is list:
         items = _copier(args[0]) if args else _deep
         if items is None:

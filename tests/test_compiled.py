@@ -83,3 +83,19 @@ def test_a_stale_build_is_ignored(tmp_path: Path) -> None:
     assert child.returncode == 0, child.stderr
     build, turn_file = child.stdout.splitlines()
     assert "older sources" in build and turn_file.endswith(".py")
+
+
+def test_the_rules_constants_are_the_schema_classes() -> None:
+    """``miras9.choices`` and ``miras9.events`` rename nothing: each constant (a C static when compiled) is the
+    class of the same name in ``schemas.miras9`` (``DecisionPoint``: ``engine.structs``'), so a rule that builds
+    or tests for one builds or tests for the class the log encodes."""
+    from annals.engine import structs
+    from annals.engine.miras9 import choices, events
+    from annals.schemas import miras9 as sm
+
+    for module in (choices, events):
+        names = [name for name, value in vars(module).items() if isinstance(value, type) and name[:1].isupper()]
+        assert len(names) >= 20, module.__name__
+        for name in names:
+            expected = structs.DecisionPoint if name == "DecisionPoint" else getattr(sm, name)
+            assert getattr(module, name) is expected, f"{module.__name__}.{name}"

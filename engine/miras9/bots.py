@@ -25,11 +25,7 @@ from typing import Any, Final
 from annals.engine import agents
 from annals.engine.core import DecisionPoint
 from annals.engine.miras9.board import atk, grit, is_unit, ship_at, unit_lanes
-from annals.engine.miras9.combat import attackers_in
-from annals.engine.miras9.shipsites import covers_site, is_ship_site, retaliation
-from annals.engine.miras9.state import M9State, lane_of, loc_of, side_of
-from annals.engine.rng import Rng
-from annals.schemas.miras9 import (
+from annals.engine.miras9.choices import (
     Activate,
     AddAttacker,
     AssignBlocker,
@@ -47,13 +43,14 @@ from annals.schemas.miras9 import (
     MoveUnit,
     Mulligan,
     Pass,
-    PayPoint,
-    PickSite,
     PlayCard,
     TakeBack,
-    UseBlackwake,
-    UseExtraAttack,
 )
+from annals.engine.miras9.combat import attackers_in
+from annals.engine.miras9.shipsites import covers_site, is_ship_site, retaliation
+from annals.engine.miras9.state import M9State, lane_of, loc_of, side_of
+from annals.engine.rng import Rng
+from annals.schemas import miras9 as sm
 
 # the decisions that offer a take-back [M9-074], [M9-076]
 TAKE_BACK_POINTS: Final = frozenset({"attackers", "blockers"})
@@ -86,15 +83,15 @@ class HeuristicAgent:
         return choice if choice is not None else opts[0]
 
     # ---- set-up and Awaken
-    def _starting_site(self, s: M9State, opts: list[PickSite]) -> Any:
+    def _starting_site(self, s: M9State, opts: list[sm.PickSite]) -> Any:
         return max(opts, key=lambda o: (s.pool[s.cards[o.card].cid].gen, -o.lane))
 
-    def _mulligan(self, s: M9State, opts: list[Mulligan]) -> Any:
+    def _mulligan(self, s: M9State, opts: list[sm.Mulligan]) -> Any:
         hand = s.players[self.player].hand
         cheap = sum(1 for c in hand if s.pool[s.cards[c].cid].cost <= 2)
         return Mulligan(cheap == 0)
 
-    def _card_flow(self, s: M9State, opts: list[CardFlow]) -> Any:
+    def _card_flow(self, s: M9State, opts: list[sm.CardFlow]) -> Any:
         pl = s.players[self.player]
         return CardFlow(len(pl.resource) < 5 and len(pl.hand) >= 3)
 
@@ -109,7 +106,7 @@ class HeuristicAgent:
         return aw[0] if aw else None
 
     # ---- main phases
-    def _value(self, s: M9State, o: PlayCard) -> float:
+    def _value(self, s: M9State, o: sm.PlayCard) -> float:
         cs = s.cards[o.card]
         d = s.pool[cs.cid]
         v = float(d.cost) + 0.5
@@ -254,7 +251,7 @@ class HeuristicAgent:
                 return a
         return Pass()
 
-    def _mends(self, s: M9State, src: Any, a: Activate) -> bool:
+    def _mends(self, s: M9State, src: Any, a: sm.Activate) -> bool:
         """Does this self-targeted ability heal, and are the wounds worth it: all of its amount, or the Ship-Site
         two wounds or fewer from defeat [M9-030]?"""
         heals = [e.amount for e in s.pool[src.cid].abilities[a.ability].effects if type(e) is Heal]
@@ -353,7 +350,7 @@ class HeuristicAgent:
                     return o
         return Pass()
 
-    def _saved(self, s: M9State, t: Any, cid: str, o: Activate) -> bool:
+    def _saved(self, s: M9State, t: Any, cid: str, o: sm.Activate) -> bool:
         """Would the wave defeat ``t`` without this ability's GRIT boost, and not with it?"""
         more = sum(getattr(e, "grit", 0) for e in s.pool[cid].abilities[o.ability].effects)
         foes = self._wave_foes(s)
@@ -372,12 +369,12 @@ class HeuristicAgent:
         foes = [c for c in w.attackers + w.blockers if c in s.cards and s.cards[c].ctrl != self.player]
         return sum(atk(s, s.cards[c]) for c in foes) >= grit(s, cs) - cs.wounds
 
-    def _blackwake(self, s: M9State, opts: list[UseBlackwake]) -> Any:
+    def _blackwake(self, s: M9State, opts: list[sm.UseBlackwake]) -> Any:
         uses = [o for o in opts if o.use]
         if not uses:
             return opts[0]
 
-        def key(o: UseBlackwake) -> tuple[bool, int]:
+        def key(o: sm.UseBlackwake) -> tuple[bool, int]:
             t = s.cards.get(o.target)
             if t is None:
                 return (False, 0)
@@ -385,7 +382,7 @@ class HeuristicAgent:
 
         return max(uses, key=key)
 
-    def _extra_attack(self, s: M9State, opts: list[UseExtraAttack]) -> Any:
+    def _extra_attack(self, s: M9State, opts: list[sm.UseExtraAttack]) -> Any:
         return next((o for o in opts if o.take), opts[0])
 
     def _effect_names(self, s: M9State, cid: str, o: Any) -> set[str]:
@@ -412,11 +409,11 @@ class HeuristicAgent:
                     return o
         return Pass()
 
-    def _battle_damage(self, s: M9State, opts: list[PayPoint]) -> Any:
+    def _battle_damage(self, s: M9State, opts: list[sm.PayPoint]) -> Any:
         pl = s.players[self.player]
         leader = s.cards[pl.leader]
 
-        def key(o: PayPoint) -> tuple[int, int]:
+        def key(o: sm.PayPoint) -> tuple[int, int]:
             rank = _PAY_ORDER[o.source]
             if o.source == "echo" and leader.zone == "planet" and pl.echo >= s.pool[leader.cid].threshold - 2:
                 rank = _PAY_ORDER["resource"]  # saving up to Awaken

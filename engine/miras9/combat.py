@@ -25,6 +25,7 @@ from typing import Any, Final
 from annals.engine.core import Emit
 from annals.engine.miras9 import shipsites
 from annals.engine.miras9.board import atk, can_act, counter, defn, is_unit
+from annals.engine.miras9.choices import AddAttacker, AssignBlocker, Confirm, DeclareAt, TakeBack, UseExtraAttack
 from annals.engine.miras9.damage import deal, settle
 from annals.engine.miras9.effects import check_defeats, fire
 from annals.engine.miras9.events import (
@@ -42,7 +43,7 @@ from annals.engine.miras9.events import (
 )
 from annals.engine.miras9.stack import open_window
 from annals.engine.miras9.state import SITE_NAMES, CardState, M9State, Wave, lane_of
-from annals.schemas.miras9 import AddAttacker, AssignBlocker, Confirm, DeclareAt, TakeBack, UseExtraAttack
+from annals.schemas import miras9 as sm
 
 CONFIRM: Final = Confirm()
 TAKE_BACK: Final = TakeBack()
@@ -92,7 +93,7 @@ def target_ok(s: M9State, w: Wave, t: int) -> bool:
     return is_unit(s, cs) or shipsites.is_ship_site(s, cs)
 
 
-def declare_options(s: M9State) -> list[DeclareAt]:
+def declare_options(s: M9State) -> list[sm.DeclareAt]:
     p = s.active
     # a covered Site position leaves its covering Ship-Site to attack, so every lane has a target (R-M9-54)
     able = set()  # the columns with an attacker
@@ -334,7 +335,7 @@ def end_wave(s: M9State, emit: Emit) -> None:
     emit(WaveEnded(s.n, s.turn, s.step, w.attacker, w.number, defended_site(w)))
 
 
-def extra_options(s: M9State) -> list[UseExtraAttack]:
+def extra_options(s: M9State) -> list[sm.UseExtraAttack]:
     """The first granted extra attack: made by its Unit if it can still attack at that Site, or let go."""
     card = s.extra[0]
     cs = s.cards.get(card)
@@ -342,7 +343,7 @@ def extra_options(s: M9State) -> list[UseExtraAttack]:
     return ([UseExtraAttack(card, True)] if able else []) + [UseExtraAttack(card, False)]
 
 
-def take_extra(s: M9State, emit: Emit, choice: UseExtraAttack) -> None:
+def take_extra(s: M9State, emit: Emit, choice: sm.UseExtraAttack) -> None:
     """Begin the single-Unit wave at the same Site [M9-073], or let the grant go."""
     p = s.active
     emit(ExtraAttackTaken(s.n, s.turn, s.step, p, choice.card, SITE_NAMES[1 - p][s.extra_lane], choice.take))

@@ -29,9 +29,10 @@ from typing import Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, unit_lanes
+from annals.engine.miras9.choices import Disembark, Embark
 from annals.engine.miras9.events import Disembarked, Embarked
 from annals.engine.miras9.state import ZONE_LOC, CardState, M9State, lane_of
-from annals.schemas.miras9 import Disembark, Embark
+from annals.schemas import miras9 as sm
 
 SPACE: Final = 2
 BOARDERS: Final = frozenset({"character", "spirit"})  # [M9-061]: Vehicles and Ships never embark
@@ -57,10 +58,10 @@ def crew_may_manifest(s: M9State, cs: CardState) -> bool:
     )
 
 
-def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
+def crew_options(s: M9State, p: int) -> list[sm.Embark | sm.Disembark]:
     """[M9-060] every legal embark and disembark of player ``p`` right now."""
     cards = s.cards
-    opts: list[Embark | Disembark] = []
+    opts: list[sm.Embark | sm.Disembark] = []
     host_cids = s.pool.host_cids  # Crew 1+ (an awakened Spirit, ``face`` 1, is no host)
     hosts = []
     board = s.board
@@ -89,7 +90,7 @@ def crew_options(s: M9State, p: int) -> list[Embark | Disembark]:
     return opts
 
 
-def crew_act(s: M9State, emit: Emit, p: int, choice: Embark | Disembark) -> None:
+def crew_act(s: M9State, emit: Emit, p: int, choice: sm.Embark | sm.Disembark) -> None:
     if type(choice) is Embark:
         emit(Embarked(s.n, s.turn, s.step, p, choice.card, choice.host))
     else:

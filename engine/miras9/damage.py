@@ -16,9 +16,10 @@ from __future__ import annotations
 from annals.engine.core import Emit
 from annals.engine.miras9 import crews
 from annals.engine.miras9.board import counter, defn, leave_wave, move, ward
+from annals.engine.miras9.choices import PayPoint
 from annals.engine.miras9.events import BattleDamagePaid, CardMoved, CombatDamage, DamagePrevented, GameOver
 from annals.engine.miras9.state import CARD_COUNTERS, LOC_NAMES, CardState, M9State
-from annals.schemas.miras9 import PayPoint
+from annals.schemas import miras9 as sm
 
 
 def deal(
@@ -81,9 +82,9 @@ def leave_board(s: M9State, emit: Emit, cs: CardState, dest: str, reason: str) -
 # ---------------------------------------------------------------- Battle Damage
 
 
-def pay_options(s: M9State) -> list[PayPoint]:
+def pay_options(s: M9State) -> list[sm.PayPoint]:
     pl = s.players[s.bd_player]
-    opts: list[PayPoint] = []
+    opts: list[sm.PayPoint] = []
     if pl.echo > 0:
         opts.append(PayPoint("echo"))
     if pl.deck:
@@ -97,7 +98,7 @@ def pay_options(s: M9State) -> list[PayPoint]:
     return opts
 
 
-def pay(s: M9State, emit: Emit, opt: PayPoint, dst: str = "discard") -> None:
+def pay(s: M9State, emit: Emit, opt: sm.PayPoint, dst: str = "discard") -> None:
     """Pay one point from ``opt.source``; a card goes to ``dst`` (Discard, unless a Blackwake replaced that)."""
     p = s.bd_player
     pl = s.players[p]

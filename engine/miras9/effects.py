@@ -32,24 +32,7 @@ from annals.engine.miras9.board import (
     unit_lanes,
     units,
 )
-from annals.engine.miras9.damage import deal, leave_board
-from annals.engine.miras9.escape import destinations
-from annals.engine.miras9.events import CardMoved, ReplacementApplied, TriggerFired
-from annals.engine.miras9.movement import spot
-from annals.engine.miras9.shipsites import is_ship_site
-from annals.engine.miras9.state import (
-    LOC_NAMES,
-    REPLACEMENT,
-    ZONE_LOC,
-    CardState,
-    M9State,
-    Spent,
-    combatants,
-    lane_of,
-    loc_of,
-    side_of,
-)
-from annals.schemas.miras9 import (
+from annals.engine.miras9.choices import (
     Boost,
     Bounce,
     DefeatEff,
@@ -69,6 +52,24 @@ from annals.schemas.miras9 import (
     Withdraw,
     Wound,
 )
+from annals.engine.miras9.damage import deal, leave_board
+from annals.engine.miras9.escape import destinations
+from annals.engine.miras9.events import CardMoved, ReplacementApplied, TriggerFired
+from annals.engine.miras9.movement import spot
+from annals.engine.miras9.shipsites import is_ship_site
+from annals.engine.miras9.state import (
+    LOC_NAMES,
+    REPLACEMENT,
+    ZONE_LOC,
+    CardState,
+    M9State,
+    Spent,
+    combatants,
+    lane_of,
+    loc_of,
+    side_of,
+)
+from annals.schemas import miras9 as sm
 
 
 def _card_of(s: M9State, to: str, src: int, target: int) -> CardState | None:
@@ -98,25 +99,25 @@ def _player_of(s: M9State, to: str, ctrl: int, target: int) -> int | None:
 Prim = Callable[[M9State, Emit, Any, int, int, int], None]
 
 
-def _wound(s: M9State, emit: Emit, e: Wound, src: int, ctrl: int, target: int) -> None:
+def _wound(s: M9State, emit: Emit, e: sm.Wound, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         deal(s, emit, src, cs, e.amount, "effect")
 
 
-def _heal(s: M9State, emit: Emit, e: Heal, src: int, ctrl: int, target: int) -> None:
+def _heal(s: M9State, emit: Emit, e: sm.Heal, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "wounds", max(0, cs.wounds - e.amount))
 
 
-def _shield(s: M9State, emit: Emit, e: Shield, src: int, ctrl: int, target: int) -> None:
+def _shield(s: M9State, emit: Emit, e: sm.Shield, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "shield", cs.shield + e.amount)
 
 
-def _boost(s: M9State, emit: Emit, e: Boost, src: int, ctrl: int, target: int) -> None:
+def _boost(s: M9State, emit: Emit, e: sm.Boost, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         if e.atk:
@@ -125,55 +126,55 @@ def _boost(s: M9State, emit: Emit, e: Boost, src: int, ctrl: int, target: int) -
             counter(s, emit, cs, "grit_mod", cs.grit_mod + e.grit)
 
 
-def _gain_echo(s: M9State, emit: Emit, e: GainEcho, src: int, ctrl: int, target: int) -> None:
+def _gain_echo(s: M9State, emit: Emit, e: sm.GainEcho, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         set_echo(s, emit, p, s.players[p].echo + e.amount, "effect")
 
 
-def _draw(s: M9State, emit: Emit, e: Draw, src: int, ctrl: int, target: int) -> None:
+def _draw(s: M9State, emit: Emit, e: sm.Draw, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount)
 
 
-def _generate(s: M9State, emit: Emit, e: GenerateEff, src: int, ctrl: int, target: int) -> None:
+def _generate(s: M9State, emit: Emit, e: sm.GenerateEff, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount, "resource", "generate")
 
 
-def _ready(s: M9State, emit: Emit, e: ReadyEff, src: int, ctrl: int, target: int) -> None:
+def _ready(s: M9State, emit: Emit, e: sm.ReadyEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "tapped", 0)
 
 
-def _tap(s: M9State, emit: Emit, e: TapEff, src: int, ctrl: int, target: int) -> None:
+def _tap(s: M9State, emit: Emit, e: sm.TapEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         counter(s, emit, cs, "tapped", 1)
 
 
-def _defeat(s: M9State, emit: Emit, e: DefeatEff, src: int, ctrl: int, target: int) -> None:
+def _defeat(s: M9State, emit: Emit, e: sm.DefeatEff, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         defeat(s, emit, cs)
 
 
-def _bounce(s: M9State, emit: Emit, e: Bounce, src: int, ctrl: int, target: int) -> None:
+def _bounce(s: M9State, emit: Emit, e: sm.Bounce, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         leave_board(s, emit, cs, "hand", "bounce")
 
 
-def _withdraw(s: M9State, emit: Emit, e: Withdraw, src: int, ctrl: int, target: int) -> None:
+def _withdraw(s: M9State, emit: Emit, e: sm.Withdraw, src: int, ctrl: int, target: int) -> None:
     cs = _card_of(s, e.to, src, target)
     if cs is not None:
         leave_wave(s, emit, cs)
 
 
-def _escape(s: M9State, emit: Emit, e: Escape, src: int, ctrl: int, target: int) -> None:
+def _escape(s: M9State, emit: Emit, e: sm.Escape, src: int, ctrl: int, target: int) -> None:
     """[M9-117] out of the wave to the announced destination, still legal now; its Equipment goes with it."""
     cs = _card_of(s, e.to, src, target)
     if s.edition == 1 and cs is not None:  # Escape Route's edition-1 text: it leaves the wave (ruling R-M9-45)
@@ -191,7 +192,7 @@ def _escape(s: M9State, emit: Emit, e: Escape, src: int, ctrl: int, target: int)
             emit(CardMoved(s.n, s.turn, s.step, cards[c].ctrl, c, old, new, "escape", cs.iid))
 
 
-def _token(s: M9State, emit: Emit, e: MakeToken, src: int, ctrl: int, target: int) -> None:
+def _token(s: M9State, emit: Emit, e: sm.MakeToken, src: int, ctrl: int, target: int) -> None:
     # beside its source when that stands on its controller's half, else at the controller's Exterior; then moved to
     # the first lane its trait may use [M9-059] (a Drone made in the Interior appears in the Exterior)
     cs = s.cards.get(src)
@@ -202,21 +203,21 @@ def _token(s: M9State, emit: Emit, e: MakeToken, src: int, ctrl: int, target: in
     make_token(s, emit, e.card_id, ctrl, loc)
 
 
-def _mill(s: M9State, emit: Emit, e: Mill, src: int, ctrl: int, target: int) -> None:
+def _mill(s: M9State, emit: Emit, e: sm.Mill, src: int, ctrl: int, target: int) -> None:
     p = _player_of(s, e.to, ctrl, target)
     if p is not None:
         draw(s, emit, p, e.amount, "discard", "mill")
 
 
-def _nothing(s: M9State, emit: Emit, e: NoEffect, src: int, ctrl: int, target: int) -> None:
+def _nothing(s: M9State, emit: Emit, e: sm.NoEffect, src: int, ctrl: int, target: int) -> None:
     pass  # an explicit "no effect": the slot is filled, nothing happens
 
 
-def _script(s: M9State, emit: Emit, e: Script, src: int, ctrl: int, target: int) -> None:
+def _script(s: M9State, emit: Emit, e: sm.Script, src: int, ctrl: int, target: int) -> None:
     scripts.HOOKS[e.name](s, emit, src, ctrl, target, sys.modules[__name__])
 
 
-def _spot(s: M9State, emit: Emit, e: Spot, src: int, ctrl: int, target: int) -> None:
+def _spot(s: M9State, emit: Emit, e: sm.Spot, src: int, ctrl: int, target: int) -> None:
     spot(s, emit, src, ctrl, target if e.to == "target" else src)
 
 

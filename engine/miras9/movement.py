@@ -30,6 +30,7 @@ from annals.engine.miras9.board import (
     spottable,
     unit_lanes,
 )
+from annals.engine.miras9.choices import MoveUnit
 from annals.engine.miras9.events import Arrived, Spotted, UnitMoved
 from annals.engine.miras9.state import (
     LOC_NAMES,
@@ -39,7 +40,7 @@ from annals.engine.miras9.state import (
     CardState,
     M9State,
 )
-from annals.schemas.miras9 import MoveUnit
+from annals.schemas import miras9 as sm
 
 MOVE_COST: Final = 1  # [M9-058]
 
@@ -60,11 +61,11 @@ def reachable(s: M9State, cs: CardState) -> list[int]:
     return out
 
 
-def move_options(s: M9State, p: int) -> list[MoveUnit]:
+def move_options(s: M9State, p: int) -> list[sm.MoveUnit]:
     """[M9-058] every legal normal move of player ``p``'s Units this Move phase."""
     budget = len(s.players[p].resource)
     cards = s.cards
-    opts: list[MoveUnit] = []
+    opts: list[sm.MoveUnit] = []
     for c in s.board:
         cs = cards[c]
         if cs.ctrl != p or not can_act(s, cs) or move_cost(s, cs) > budget:  # [M9-053], [M9-057], R-M9-46
@@ -80,7 +81,7 @@ def companions(s: M9State, host: int) -> list[CardState]:
     return [cards[c] for c in s.board if cards[c].aboard == host or cards[c].host == host]
 
 
-def move_unit(s: M9State, emit: Emit, p: int, opt: MoveUnit) -> None:
+def move_unit(s: M9State, emit: Emit, p: int, opt: sm.MoveUnit) -> None:
     """[M9-058] pay, tap (the cost, R-M9-46), leave: En Route until the next Awaken, crew and Equipment along."""
     cs = s.cards[opt.card]
     cost = move_cost(s, cs)

@@ -12,12 +12,13 @@ from typing import Any, Final
 
 import msgspec
 
-from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
+from annals.engine.core import AgentFactory, CardInfo, Emit, Position
 from annals.engine.miras9 import blackwake, combat, editions, shipsites, stack, turn
 from annals.engine.miras9.board import draw
 from annals.engine.miras9.bots import HeuristicAgent, RandomAgent
 from annals.engine.miras9.cards import validate_deck
 from annals.engine.miras9.cardtext import catalog
+from annals.engine.miras9.choices import Awaken, DecisionPoint, DeclareAt, Pass
 from annals.engine.miras9.damage import pay_options, settle
 from annals.engine.miras9.events import BattleDamagePaid, CardMoved, DeckPrepared, FirstPlayerChosen, PileShuffled
 from annals.engine.miras9.pool import (
@@ -34,10 +35,11 @@ from annals.engine.miras9.reducer import apply
 from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.engine.search.miras9 import Miras9SearchAgent
+from annals.engine.structs import DecisionPoint as Point
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.logfile import GameLog
-from annals.schemas.miras9 import SCHEMA, Awaken, DeclareAt, Pass
+from annals.schemas.miras9 import SCHEMA
 from annals.schemas.records import LEADER_INDEX, instance_id, instance_owner
 
 DEFAULT_MAX_TURNS = 200  # random games end by the rules well before this (longest seen: 169)
@@ -57,7 +59,7 @@ class M9Ruleset:
     # where a card from the hand could be played: a lone pass there is forced by hidden cards (engine.forced)
     hand_points = frozenset({"priority", "action"})
 
-    def stops(self, s: M9State, point: DecisionPoint[Any]) -> frozenset[str]:
+    def stops(self, s: M9State, point: Point[Any]) -> frozenset[str]:
         """The stops (``engine.forced.STOPS``) this question falls under, from public facts only."""
         if point.point != "priority":
             return frozenset()
@@ -145,7 +147,7 @@ class M9Ruleset:
 
     # ------------------------------------------------------------ the loop
 
-    def pending(self, s: M9State) -> DecisionPoint[Any] | None:
+    def pending(self, s: M9State) -> Point[Any] | None:
         if s.over:
             return None
         w = s.wave

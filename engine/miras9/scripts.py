@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from annals.schemas.miras9 import Bounce
+from annals.engine.miras9.choices import Bounce
 
 Hook = Callable[[Any, Any, int, int, int, Any], None]
 BOUNCE = Bounce()

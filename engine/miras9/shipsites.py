@@ -30,10 +30,12 @@ from typing import Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import SHIP_SITE, atk, counter, defn, manned, ship_at, spend
+from annals.engine.miras9.choices import MoveShipSite
 from annals.engine.miras9.events import ShipSiteMoved
 from annals.engine.miras9.movement import companions
 from annals.engine.miras9.state import ALL_LOCS, LOC_NAMES, ZONE_LOC, CardState, M9State, lane_of, loc_of, side_of
-from annals.schemas.miras9 import CardDef, MoveShipSite
+from annals.schemas import miras9 as sm
+from annals.schemas.miras9 import CardDef
 
 INTERIOR: Final = 1
 MOVE_COST: Final = 1  # [M9-063] between friendly Exterior and Space
@@ -85,10 +87,10 @@ def interior_permitted(d: CardDef) -> bool:
     return CONTEST_INTERIOR in d.keywords
 
 
-def ship_options(s: M9State, p: int) -> list[MoveShipSite]:
+def ship_options(s: M9State, p: int) -> list[sm.MoveShipSite]:
     """Every legal Ship-Site move of player ``p`` this Move phase."""
     budget = len(s.players[p].resource)
-    opts: list[MoveShipSite] = []
+    opts: list[sm.MoveShipSite] = []
     for cs in ship_sites(s):
         if cs.ctrl != p or cs.tapped:
             continue
@@ -98,7 +100,7 @@ def ship_options(s: M9State, p: int) -> list[MoveShipSite]:
     return opts
 
 
-def move_ship(s: M9State, emit: Emit, p: int, opt: MoveShipSite) -> None:
+def move_ship(s: M9State, emit: Emit, p: int, opt: sm.MoveShipSite) -> None:
     """Pay, tap (the cost), and go at once with the crew and Equipment aboard (ruling R-M9-53)."""
     cs = s.cards[opt.card]
     cost = cost_to(cs, opt.loc)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from annals.engine.core import Emit
 from annals.engine.miras9.board import counter, defn, is_unit, legal_targets, set_echo, spend
+from annals.engine.miras9.choices import Activate, Escape, Pass, PlayCard
 from annals.engine.miras9.effects import check_defeats, resolve
 from annals.engine.miras9.escape import destinations
 from annals.engine.miras9.events import (
@@ -34,7 +35,8 @@ from annals.engine.miras9.events import (
 )
 from annals.engine.miras9.shipsites import is_ship_site
 from annals.engine.miras9.state import LOC_NAMES, M9State, Spent
-from annals.schemas.miras9 import Ability, Activate, CardDef, Escape, Pass, PlayCard
+from annals.schemas import miras9 as sm
+from annals.schemas.miras9 import Ability, CardDef
 
 PASS: Final = Pass()
 NONE: Final[frozenset[str]] = frozenset()
@@ -51,8 +53,8 @@ def ability_ok(s: M9State, player: int, card: int, i: int, a: Ability) -> bool:
     return not (a.once_per_turn and Spent(card, i) in s.once)
 
 
-def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
-    opts: list[Activate] = []
+def ability_options(s: M9State, player: int, timing: str) -> list[sm.Activate]:
+    opts: list[sm.Activate] = []
     cards = s.cards
     pool = s.pool
     cids = pool.timed.get(timing, NONE)  # the cards with an ability of this timing, and the Spirit faces
@@ -72,9 +74,9 @@ def ability_options(s: M9State, player: int, timing: str) -> list[Activate]:
     return opts
 
 
-def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
+def reaction_cards(s: M9State, player: int) -> list[sm.PlayCard]:
     pl = s.players[player]
-    opts: list[PlayCard] = []
+    opts: list[sm.PlayCard] = []
     seen: set[str] = set()
     budget = len(pl.resource)
     reactions = s.pool.reaction_cids  # the Reaction Events [M9-042]
@@ -95,7 +97,7 @@ def reaction_cards(s: M9State, player: int) -> list[PlayCard]:
     return opts
 
 
-def _escape_of(d: CardDef) -> Escape | None:
+def _escape_of(d: CardDef) -> sm.Escape | None:
     for e in d.effects:
         if type(e) is Escape:
             return e
@@ -114,7 +116,7 @@ def open_window(s: M9State, emit: Emit, name: str, first: int) -> None:
     emit(WindowOpened(s.n, s.turn, s.step, first, name, first))
 
 
-def pay_ability(s: M9State, emit: Emit, player: int, opt: Activate) -> Ability:
+def pay_ability(s: M9State, emit: Emit, player: int, opt: sm.Activate) -> Ability:
     cs = s.cards[opt.card]
     a = defn(s, cs).abilities[opt.ability]
     emit(AbilityActivated(s.n, s.turn, s.step, player, opt.card, opt.ability, opt.target))

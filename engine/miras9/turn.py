@@ -33,6 +33,24 @@ from annals.engine.miras9.board import (
     set_echo,
     spend,
 )
+from annals.engine.miras9.choices import (
+    Activate,
+    Awaken,
+    CardFlow,
+    Disembark,
+    DoManifest,
+    DoPressure,
+    DoRestore,
+    Embark,
+    Generate,
+    MoveShipSite,
+    MoveUnit,
+    Mulligan,
+    Pass,
+    PickSite,
+    PlayCard,
+    ResourceToHand,
+)
 from annals.engine.miras9.damage import settle
 from annals.engine.miras9.effects import check_defeats, fire, resolve
 from annals.engine.miras9.events import (
@@ -52,24 +70,7 @@ from annals.engine.miras9.events import (
 )
 from annals.engine.miras9.state import LOC_NAMES, SITE_NAMES, M9State, lane_of, loc_of, side_of
 from annals.engine.rng import Rng
-from annals.schemas.miras9 import (
-    Activate,
-    Awaken,
-    CardFlow,
-    Disembark,
-    DoManifest,
-    DoPressure,
-    DoRestore,
-    Embark,
-    Generate,
-    MoveShipSite,
-    MoveUnit,
-    Mulligan,
-    Pass,
-    PickSite,
-    PlayCard,
-    ResourceToHand,
-)
+from annals.schemas import miras9 as sm
 
 HAND_SIZE: Final = 5  # [M9-021]
 RESTORE_COST: Final = 2  # [M9-101]
@@ -99,9 +100,9 @@ def ships_in_play(s: M9State) -> bool:
     return s.edition >= SHIP_SITE_EDITION
 
 
-def site_options(s: M9State, p: int) -> list[PickSite]:
+def site_options(s: M9State, p: int) -> list[sm.PickSite]:
     seen: set[str] = set()
-    opts: list[PickSite] = []
+    opts: list[sm.PickSite] = []
     for c in s.players[p].deck:
         cid = s.cards[c].cid
         d = s.pool[cid]
@@ -231,7 +232,7 @@ def end_turn(s: M9State, emit: Emit) -> None:
 # ---------------------------------------------------------------- main decisions
 
 
-def awaken_options(s: M9State, p: int) -> list[Awaken]:
+def awaken_options(s: M9State, p: int) -> list[sm.Awaken]:
     pl = s.players[p]
     leader = s.cards[pl.leader]
     if leader.zone != "planet" or pl.echo < s.pool[leader.cid].threshold:
@@ -239,11 +240,11 @@ def awaken_options(s: M9State, p: int) -> list[Awaken]:
     return [Awaken(loc_of(p, lane)) for lane in range(3)]
 
 
-def play_options(s: M9State, p: int) -> list[PlayCard]:
+def play_options(s: M9State, p: int) -> list[sm.PlayCard]:
     pl = s.players[p]
     budget = len(pl.resource)
     seen: set[str] = set()
-    opts: list[PlayCard] = []
+    opts: list[sm.PlayCard] = []
     cards = s.cards
     for c in pl.hand:
         cid = cards[c].cid
@@ -348,7 +349,7 @@ def generate_options(s: M9State) -> list[Any]:
 # ---------------------------------------------------------------- acting
 
 
-def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
+def play(s: M9State, emit: Emit, p: int, opt: sm.PlayCard) -> None:
     """[M9-039] announce, choose, pay in full [M9-047], then place or resolve."""
     cs = s.cards[opt.card]
     d = s.pool[cs.cid]
@@ -370,7 +371,7 @@ def play(s: M9State, emit: Emit, p: int, opt: PlayCard) -> None:
     check_defeats(s, emit)
 
 
-def awaken(s: M9State, emit: Emit, p: int, opt: Awaken) -> None:
+def awaken(s: M9State, emit: Emit, p: int, opt: sm.Awaken) -> None:
     pl = s.players[p]
     leader = s.cards[pl.leader]
     threshold = s.pool[leader.cid].threshold
@@ -381,7 +382,7 @@ def awaken(s: M9State, emit: Emit, p: int, opt: Awaken) -> None:
     fire(s, emit, leader, "awaken")
 
 
-def activate_now(s: M9State, emit: Emit, p: int, opt: Activate) -> None:
+def activate_now(s: M9State, emit: Emit, p: int, opt: sm.Activate) -> None:
     a = stack.pay_ability(s, emit, p, opt)
     resolve(s, emit, list(a.effects), opt.card, p, opt.target)
     check_defeats(s, emit)

@@ -12,6 +12,7 @@ and what would be accepted.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
@@ -44,6 +45,9 @@ def check_ints(value: Any, path: str = "") -> None:
     elif isinstance(value, msgspec.Struct):
         for name in value.__struct_fields__:
             check_ints(getattr(value, name), f"{path}.{name}" if path else name)
+    elif dataclasses.is_dataclass(value):  # a Miras 9 card (``miras9.cardstate``)
+        for field in dataclasses.fields(value):
+            check_ints(getattr(value, field.name), f"{path}.{field.name}" if path else field.name)
     elif isinstance(value, list | tuple):
         for i, v in enumerate(value):
             check_ints(v, f"{path}[{i}]")

@@ -7,6 +7,7 @@ Two dozen games run by default; two thousand behind ``--soak``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -43,7 +44,8 @@ def negatives(obj: Any, path: str = "state") -> list[str]:
     """Every negative int in a state struct, walking every int, list[int], nested struct, list and dict of structs by
     the field types (so a field added later is checked too), except the -1 sentinels and the modifiers."""
     out: list[str] = []
-    for name in type(obj).__struct_fields__:
+    names = [f.name for f in dataclasses.fields(obj)] if dataclasses.is_dataclass(obj) else type(obj).__struct_fields__
+    for name in names:  # a card (``miras9.cardstate``) is a dataclass, the rest Structs
         value = getattr(obj, name)
         where = f"{path}.{name}"
         if type(value) is int:
@@ -52,11 +54,12 @@ def negatives(obj: Any, path: str = "state") -> list[str]:
         elif type(value) is list and value and type(value[0]) is int:
             if min(value) < 0:
                 out.append(f"{where} = {value}")
-        elif isinstance(value, msgspec.Struct):
+        elif isinstance(value, msgspec.Struct) or dataclasses.is_dataclass(value):
             out += negatives(value, where)
         elif type(value) in (list, dict):
             items = value.items() if type(value) is dict else enumerate(value)
-            out += [p for k, v in items if isinstance(v, msgspec.Struct) for p in negatives(v, f"{where}[{k}]")]
+            walked = [(k, v) for k, v in items if isinstance(v, msgspec.Struct) or dataclasses.is_dataclass(v)]
+            out += [p for k, v in walked for p in negatives(v, f"{where}[{k}]")]
     return out
 
 
