@@ -141,7 +141,12 @@ KEPT = 8  # selections kept per read-only connection (each a few hundred KB per 
 # (sel_cards, sel_splits), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql); each
 # with the ones it is made from (NEEDS)
 EXTRAS = ("cards", "splits", "cellctx", "cellmap", "celledges")
-NEEDS = {"splits": ("cards",), "cellctx": ("cards",), "cellmap": ("cards",), "celledges": ("cards", "cellmap")}
+NEEDS = {
+    "splits": ("cards",),
+    "cellctx": ("cards", "splits"),
+    "cellmap": ("cards",),
+    "celledges": ("cards", "cellmap"),
+}
 
 
 @dataclass
@@ -189,12 +194,20 @@ def extras_read(sql: str) -> tuple[str, ...]:
     return tuple(name for name in EXTRAS if name in needed)
 
 
-def build_extras(con: duckdb.DuckDBPyConnection, names: tuple[str, ...] | set[str]) -> None:
-    """(Re)create ``sel_NAME`` from the selection in use for each name, by running ``select_NAME.sql``."""
+def build_extras(
+    con: duckdb.DuckDBPyConnection,
+    names: tuple[str, ...] | set[str],
+    f: Filters | None = None,
+    rulesets: tuple[str, ...] | None = None,
+) -> None:
+    """(Re)create ``sel_NAME`` from the selection in use for each name, by running ``select_NAME.sql`` (given the
+    filters ``f`` and ``rulesets`` the selection was made with, where it reads them: ``sel_cellctx`` does)."""
+    given = filter_params(f if f is not None else Filters(), rulesets) | {"block": summary.CELL_BLOCK}
     for name in EXTRAS:  # in a fixed order: a later one may read an earlier one
         if name in names:
             sql = sqlfiles.load(f"select_{name}")
-            con.execute(sql, {"block": summary.CELL_BLOCK} if "$block" in sql else None)
+            params = {k: v for k, v in given.items() if f"${k}" in sql}
+            con.execute(sql, params or None)
 
 
 def _tables(extras: set[str]) -> list[str]:
@@ -219,7 +232,7 @@ def select(
         _KEPT[con] = kept
     if not kept.read_only:
         build(con, f, rulesets)
-        build_extras(con, extras)
+        build_extras(con, extras, f, rulesets)
         return
     key = msgspec.json.encode([f, rulesets]).decode()
     try:
@@ -228,12 +241,12 @@ def select(
         built = kept.extras.setdefault(key, set())
         missing = set(extras) - built
         if missing:
-            build_extras(con, missing)
+            build_extras(con, missing, f, rulesets)
             built |= missing
     except duckdb.CatalogException:  # a kept table was dropped by someone else: start again from nothing
         _KEPT[con] = _Kept(read_only=True, current=key, extras={key: set(extras)})
         build(con, f, rulesets)
-        build_extras(con, extras)
+        build_extras(con, extras, f, rulesets)
 
 
 def _make_current(

@@ -206,8 +206,6 @@ def run_report(
     elif name in CELLS and _cells_answer(con, f):
         sql = cells_sql(sql, name)
     select(con, f, read_rulesets(spec), extras_read(sql))  # the sample line reads the selection either way
-    if "sel_cellctx" in sql and not _uniform(con):
-        sql = sqlfiles.load(f"report_{name}")  # its extras (sel_cards) are built with the cells'
     rows = con.sql(sql, params=params).pl()
     result = finish_report(name, f, rows, min_games, lambda: _sample(con, spec, f, database))
     if result.frame.height or result.hidden:
@@ -238,12 +236,6 @@ CELLS = {"card_metrics": ("report_card_metrics_cells", "card_metrics_cells")}
 
 def _cells_answer(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
     return f.since is None and f.until is None and summary_fresh(con, CELLS["card_metrics"][1])
-
-
-def _uniform(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every seat context of the selection maps to one split and pairing (``select_cellctx.sql``): so it must,
-    each being read of the context alone; if not, the cells cannot be mapped and the full query runs."""
-    return bool(con.execute("SELECT coalesce(bool_and(uniform), true) FROM sel_cellctx").fetchall()[0][0])
 
 
 def cells_sql(sql: str, name: str = "card_metrics") -> str:
