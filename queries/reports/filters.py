@@ -23,6 +23,7 @@ they are made from (``NEEDS``), and kept (and renamed) with its selection.
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass, field
 from datetime import date
@@ -141,12 +142,7 @@ KEPT = 8  # selections kept per read-only connection (each a few hundred KB per 
 # (sel_cards, sel_splits), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql); each
 # with the ones it is made from (NEEDS)
 EXTRAS = ("cards", "splits", "cellctx", "cellmap", "celledges")
-NEEDS = {
-    "splits": ("cards",),
-    "cellctx": ("cards", "splits"),
-    "cellmap": ("cards",),
-    "celledges": ("cards", "cellmap"),
-}
+NEEDS = {"cellctx": ("splits",), "cellmap": ("splits",), "celledges": ("splits", "cellmap")}
 
 
 @dataclass
@@ -188,8 +184,10 @@ def build(con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] 
 
 
 def extras_read(sql: str) -> tuple[str, ...]:
-    """The ``EXTRAS`` a report's SQL reads (it names ``sel_NAME``), with those they are made from, in order."""
-    named = {name for name in EXTRAS if f"sel_{name}" in sql}
+    """The ``EXTRAS`` a report's SQL reads (it names ``sel_NAME`` outside its comments), with those they are made
+    from, in order."""
+    code = re.sub(r"--[^\n]*", "", sql)  # a comment naming one (card_metrics' over the cells) builds nothing
+    named = {name for name in EXTRAS if f"sel_{name}" in code}
     needed = named.union(*(NEEDS.get(name, ()) for name in named))
     return tuple(name for name in EXTRAS if name in needed)
 

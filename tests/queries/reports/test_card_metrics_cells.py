@@ -24,7 +24,7 @@ from annals.ingest.loader import ingest
 from annals.ingest.schema import open_database
 from annals.ingest.summary import refresh_card_summary, summary_fresh
 from annals.queries.reports import run
-from annals.queries.reports.filters import BY, Filters
+from annals.queries.reports.filters import BY, Filters, select
 from annals.queries.reports.run import ReportResult, run_report
 
 STORED = "card_metrics_cells"
@@ -210,4 +210,50 @@ def test_a_database_made_before_the_cells_gets_them_on_a_writable_open(mixed_db:
     con = duckdb.connect(str(path), read_only=True)
     assert run._cells_answer(con, f)
     assert_same(from_cells(con, f), slow)
+    con.close()
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 1024])
+@pytest.mark.parametrize(
+    "f",
+    [Filters(by="agent"), Filters(by="matchup", min_turns=8), Filters(by="seat", deck="clash")],
+    ids=lambda f: str(f.given()),
+)
+def test_fifths_counted_are_the_ntiles_of_every_seat(
+    mixed_db: Path, block: int, f: Filters, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sel_cellmap and sel_celledges count each split's fifths (ntile's arithmetic on positions) instead of ranking
+    every seat: each selected decided seat's fifth and pair are those sel_cards ranks, in splits of any size (some
+    of these hold fewer than five seats)."""
+    monkeypatch.setattr(summary, "CELL_BLOCK", block)
+    con = duckdb.connect(str(mixed_db), read_only=True)
+    select(con, f, None, ("cards", "splits", "cellmap", "celledges"))
+    seats, wrong, misplaced = con.execute(
+        """SELECT count(*),
+                  count(*) FILTER (WHERE coalesce(e.lq, m.lq) <> c.lq
+                                      OR e.game IS NOT NULL AND (e.paired <> c.paired OR e.gi <> c.gi OR e.w <> c.w)),
+                  count(*) FILTER (WHERE m.whole = (e.game IS NOT NULL))
+           FROM sel_cards c
+           JOIN sel_cellmap m ON m.gi = c.gi AND m.turns = c.turns AND m.block = c.k // 2 // $block
+           LEFT JOIN sel_celledges e ON e.game = c.k // 2 AND e.seat = c.k % 2""",
+        {"block": block},
+    ).fetchall()[0]
+    total, smallest = con.execute("SELECT sum(n)::BIGINT, min(n) FROM (SELECT gi, count(*) AS n FROM sel_cards GROUP BY gi)")\
+        .fetchall()[0]  # fmt: skip
+    assert (seats, wrong, misplaced) == (total, 0, 0) and total > 0
+    if block == 5:  # blocks of several games where a fifth ends: read seat by seat
+        assert con.execute("SELECT count(*) FROM sel_celledges").fetchall()[0][0] > 0
+    if f.deck == "clash":
+        assert smallest < 5
+    con.close()
+
+
+def test_the_cells_run_ranks_no_seat(mixed_db: Path) -> None:
+    """Under a split, card_metrics over the cells builds none of the full query's per-seat table (sel_cards, the
+    window over every selected seat a fresh command paid for)."""
+    con = duckdb.connect(str(mixed_db), read_only=True)
+    fast = from_cells(con, Filters(by="agent", min_turns=4))
+    tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+    assert {"sel_cellctx", "sel_cellmap", "sel_celledges", "sel_splits"} <= tables and "sel_cards" not in tables
+    assert_same(fast, full_query(con, Filters(by="agent", min_turns=4)))
     con.close()
