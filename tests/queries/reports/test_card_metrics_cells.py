@@ -238,8 +238,8 @@ def test_fifths_counted_are_the_ntiles_of_every_seat(
            LEFT JOIN sel_celledges e ON e.game = c.k // 2 AND e.seat = c.k % 2""",
         {"block": block},
     ).fetchall()[0]
-    total, smallest = con.execute("SELECT sum(n)::BIGINT, min(n) FROM (SELECT gi, count(*) AS n FROM sel_cards GROUP BY gi)")\
-        .fetchall()[0]  # fmt: skip
+    sizes = "SELECT sum(n)::BIGINT, min(n) FROM (SELECT gi, count(*) AS n FROM sel_cards GROUP BY gi)"
+    total, smallest = con.execute(sizes).fetchall()[0]
     assert (seats, wrong, misplaced) == (total, 0, 0) and total > 0
     if block == 5:  # blocks of several games where a fifth ends: read seat by seat
         assert con.execute("SELECT count(*) FROM sel_celledges").fetchall()[0][0] > 0
