@@ -12,12 +12,22 @@ The selection step alone (``queries.reports.filters``: ``select.sql`` making ``s
 afresh, as every report paid before selections were kept, and taken from those kept on the read-only connection;
 then every report on the games (not the event reports) on one fresh connection, twice: the first pass builds
 one selection per set of rulesets read, the second builds none.
+
+Last, what a user waits for: each command (``annals report card_metrics --by agent`` and the others above, and
+``card_winrate`` plain and split) run whole in a fresh process, its wall and CPU time (the child's, from the
+operating system), beside its ceiling run the same way: a fresh Python process that opens the database and runs the
+bare aggregation of the report's table (``CEILING`` or ``CARD_WINRATE_CEILING``), so both pay the start of a process
+and a cold database. ``fresh_commands(db)`` runs this part alone over a database already built.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import duckdb
 
@@ -26,7 +36,7 @@ from annals.ingest.schema import open_database
 from annals.queries.reports import run as reports
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
-from bench.ingest import CARD_METRICS_CEILING, fresh_database, make_logs, percentiles
+from bench.ingest import CARD_METRICS_CEILING, CARD_WINRATE_CEILING, fresh_database, make_logs, percentiles
 from bench.timing import Work, run_in_work_folder
 
 CEILING = CARD_METRICS_CEILING
@@ -86,6 +96,47 @@ def run(work: Work) -> None:
             run_report(con, name, min_games=0 if REPORTS[name].sample_column else None)
         print(f"all {len(names)} game reports on one connection, pass {run_no}: {time.perf_counter() - start:.2f} s")
     con.close()
+    fresh_commands(db, min(5, work.samples))
+
+
+# What a user types (after ``annals report``), each with the bare aggregation of the table its full query reads.
+COMMANDS = [
+    (["card_metrics"], CEILING),
+    (["card_metrics", "--by", "agent"], CEILING),
+    (["card_metrics", "--by", "matchup"], CEILING),
+    (["card_metrics", "--agent", "heuristic", "--min-turns", "5"], CEILING),
+    (["card_winrate"], CARD_WINRATE_CEILING),
+    (["card_winrate", "--by", "agent"], CARD_WINRATE_CEILING),
+]
+
+
+def _child(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, from the operating system) of ``argv`` run to the end in a new process."""
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def fresh_commands(db: Path, runs: int = 5) -> None:
+    """Each of ``COMMANDS`` as a user runs it (``annals report ... --db DB``, a fresh process each time) beside its
+    ceiling run in a fresh process too, interleaved; best wall and CPU of ``runs`` each."""
+    annals = str(Path(sys.executable).with_name("annals"))
+    for words, ceiling in COMMANDS:
+        command = [annals, "report", *words, "--db", str(db), "--min-games", "0", "-f", "csv"]
+        bare = [sys.executable, "-c", "import duckdb, sys; duckdb.connect(sys.argv[1], read_only=True)"
+                ".execute(sys.argv[2]).fetchall()", str(db), ceiling]  # fmt: skip
+        timed, again = [], []
+        for _ in range(runs):
+            timed.append(_child(command))
+            again.append(_child(bare))
+        wall, cpu = min(t[0] for t in timed), min(t[1] for t in timed)
+        bare_wall, bare_cpu = min(t[0] for t in again), min(t[1] for t in again)
+        print(f"fresh process: annals report {' '.join(words)}: best {wall * 1e3:.0f} ms wall, {cpu * 1e3:.0f} ms CPU; "
+              f"ceiling (fresh process, bare SQL) {bare_wall * 1e3:.0f} ms wall, {bare_cpu * 1e3:.0f} ms CPU: "
+              f"{wall / bare_wall:.2f}x wall, {cpu / bare_cpu:.2f}x CPU")  # fmt: skip
 
 
 def _reads(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
