@@ -16,9 +16,10 @@ that can write rebuilds the selection every time.
 
 A report may read more of a selection than the two tables: ``sel_NAME``, made from them by ``select_NAME.sql`` for
 the reports whose SQL names it (``EXTRAS``; ``sel_cards``: card_metrics' split numbers, game-length fifths and
-pairs, a window over the selected seats; ``sel_splits``, its splits by number; ``sel_cellctx``, ``sel_cellmap``,
-``sel_celledges``: what its run over ``card_metrics_cells`` maps the cells by), built when first asked, with those
-they are made from (``NEEDS``), and kept (and renamed) with its selection.
+pairs, a window over the selected seats, which only its full query reads; ``sel_splits``, its splits by number;
+``sel_cellctx``, ``sel_cellmap``, ``sel_celledges``: what its run over ``card_metrics_cells`` maps the cells by,
+each context to a split, each length and block of games to a fifth, counted rather than ranked, so that run ranks no
+seat), built when first asked, with those they are made from (``NEEDS``), and kept (and renamed) with its selection.
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def resolve_event(con: duckdb.DuckDBPyConnection, value: str) -> str:
 
 KEPT = 8  # selections kept per read-only connection (each a few hundred KB per ten thousand games)
 # sel_NAME tables some reports read, made from a selection by select_NAME.sql: card_metrics' split numbers and fifths
-# (sel_cards, sel_splits), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql); each
-# with the ones it is made from (NEEDS)
+# (sel_cards, sel_splits), and what its run over card_metrics_cells reads (queries/reports/run.py: cells_sql): no
+# sel_cards, as a fresh command paid most for it; each with the ones it is made from (NEEDS)
 EXTRAS = ("cards", "splits", "cellctx", "cellmap", "celledges")
 NEEDS = {"cellctx": ("splits",), "cellmap": ("splits",), "celledges": ("splits", "cellmap")}
 
