@@ -182,7 +182,7 @@ class Words:
     def ending(self, winner: int, reason: str) -> str:
         """How a game ended, as its end line says it: ``Ann wins by Battle Damage``, ``Bob reaches 13 Slava and
         wins``; the table's ends ``Ann wins: the opponent conceded``, ``no winner: the turn cap was reached``."""
-        said = self._said.ending(self, winner, reason) if self._said is not None else None
+        said: str | None = self._said.ending(self, winner, reason) if self._said is not None else None
         if said is not None:
             return said
         why = END_REASONS.get(reason, words_of(reason))
