@@ -157,6 +157,7 @@ def verify(
 def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expected: dict[str, str]) -> list[str]:
     """Print the abandoned branches and the judges' records; return what fails (a signature included)."""
     from annals.engine.replay import rerun_branches
+    from annals.engine.words import Words
     from annals.schemas.header import placement_problems
 
     problems = []
@@ -177,10 +178,10 @@ def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expect
             out.print(f"{log}: judge: {seen.record.describe(people)}", markup=False)
     winner, reason = game.result
     judged = (winner, reason) != (game.close.winner, game.close.end_reason) or reason.startswith("judge_")
-    if judged and game.backup_pending is None:
-        who = "a draw" if winner < 0 else f"{people[winner] if winner < len(people) else f'p{winner}'} wins"
-        out.print(f"{log}: result by judge's decision: {who} ({reason}); the engine's closing record says "
-                  f"winner {game.close.winner} ({game.close.end_reason})", markup=False)  # fmt: skip
+    if judged and game.backup_pending is None:  # in words: it said "(judge_game_loss)" and "winner 0 (slava_13)"
+        words = Words(game.header.ruleset, lambda _card: "", people)
+        out.print(f"{log}: result by judge's decision: {words.ending(winner, reason)}; the engine's closing record "
+                  f"says: {words.ending(game.close.winner, game.close.end_reason)}", markup=False)  # fmt: skip
     problems.extend(placement_problems(game.header, expected))
     if not status.ok:
         problems.append(status.message)

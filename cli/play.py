@@ -46,6 +46,12 @@ def play(
     timeout: float = typer.Option(
         DECISION_TIMEOUT, "--timeout", help="Seconds an external program has per decision; out of time, it loses."
     ),
+    max_turns: int | None = typer.Option(
+        None,
+        "--max-turns",
+        min=0,
+        help="End the game after this many turns, a draw (0: no cap; default: the ruleset's).",
+    ),
 ) -> None:
     """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
 
@@ -55,15 +61,18 @@ def play(
     """
     from annals.clients.terminal import human_seat
     from annals.engine.players import ensure_new, fresh_seed, play_live
+    from annals.engine.registry import get_ruleset
 
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
     with reported():
         if log is not None:
             ensure_new(log)  # before anyone sits down to play
+        cap = get_ruleset(ruleset).default_max_turns if max_turns is None else max_turns  # as simulate and serve
         result = play_live(
             ruleset, deck_names(decks), _pair(players), chosen, log, names=_pair(names),
             deck_files=files, human=human_seat(sys.stdin, sys.stdout), bank_ms=clock * 1000, timeout=timeout,
+            max_turns=cap,
         )  # fmt: skip
     if result.note:
         out.print(result.note, markup=False)
@@ -76,7 +85,7 @@ def play(
 
 
 def _ending(log: Path, result: GameResult) -> str:
-    """How the game ended, in the players' names as the table said it (``Bo wins: 13 Slava``)."""
+    """How the game ended, in the players' names as the table said it (``Bo reaches 13 Slava and wins``)."""
     from annals.engine.words import Words
     from annals.schemas.logfile import LogReader
 

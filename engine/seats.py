@@ -183,6 +183,7 @@ class SeatStream:
 
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:
         text = self.words.ending(winner, reason)
-        if winner >= 0 and winner == self.seat:
-            text = text.replace(" wins", " (you) wins", 1)  # "Bob (you) wins": it read "Bob (you) win"
+        if winner >= 0 and winner == self.seat:  # "Bob (you) reaches 13 Slava and wins": it read "Bob (you) win"
+            name = self.words.who(winner)
+            text = text.replace(name, f"{name} (you)", 1)
         return p.GameOver(winner, reason, text, events, decisions)

@@ -230,8 +230,9 @@ class SiteScored(Event, tag=24):
 
 
 class SlavaGained(Event, tag=25):
-    """Slava [MOR-10]: ``source`` ``"site:N"`` (unlimited) or ``"offboard"`` (capped at 4 a turn, [MOR-31]);
-    ``capped`` is what the cap cut from the gain; ``by`` the card that caused an off-board gain."""
+    """Slava [MOR-10]: ``source`` ``"site:N"`` (unlimited) or ``"offboard"`` (capped at 4 a turn, [MOR-31], and at
+    13, the top of the track, R-MOR-17); ``capped`` is what the caps cut from the gain; ``by`` the card that caused
+    an off-board gain."""
 
     counter: str
     holder: int

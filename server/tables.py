@@ -265,7 +265,9 @@ class Table:
     def board(self, seat: int, svg: bool) -> bytes:
         stream = self.streams[seat] if seat >= 0 else self._spectator_stream()
         names = [info.name for info in self.live.header.players]
-        drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names) if svg else ""
+        close = self.live.closed  # a turn cap ends the table's game, not the rules': the board says so too
+        ended = None if close is None else (close.winner, close.end_reason)
+        drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names, ended=ended) if svg else ""
         return p.encode(stream.board(drawn))
 
     def _boards(self) -> None:

@@ -195,3 +195,23 @@ def test_an_external_program_opts_in_to_automatic_answers(tmp_path: Path) -> Non
     automatic = [d for d in game.decisions if d.automatic]
     assert automatic and all(d.player == 0 and len(d.offered) == 1 for d in automatic)
     assert rerun(game).ok
+
+
+def test_play_max_turns_caps_the_game_as_simulate_does(tmp_path: Path) -> None:
+    """``annals play --max-turns`` (it had none): the cap is in the header, the game ends at it with no winner, and
+    the line says so in words; without it the ruleset's cap, as ``simulate`` and ``serve`` take."""
+    from annals.engine.registry import get_ruleset
+
+    capped, default = tmp_path / "capped.log", tmp_path / "default.log"
+    args = ["play", "miras9", "--players", "random,random", "--seed", "5"]
+    result = CliRunner().invoke(app, [*args, "--max-turns", "2", "--out", str(capped)])
+    assert result.exit_code == 0, result.output
+    game = read_log(capped)
+    assert (game.header.max_turns, game.close.winner, game.close.end_reason) == (2, -1, "turn_cap")
+    assert game.close.turns == 3  # two whole turns played; it ends as turn 3 begins, as in simulate
+    assert "(seed 5): no winner: the turn cap was reached" in result.output
+    result = CliRunner().invoke(app, [*args, "--max-turns", "-1", "--out", str(default)])
+    assert result.exit_code == 2 and not default.exists()
+    result = CliRunner().invoke(app, [*args, "--out", str(default)])
+    assert result.exit_code == 0, result.output
+    assert read_log(default).header.max_turns == get_ruleset("miras9").default_max_turns

@@ -18,7 +18,7 @@ from annals.engine.core import DecisionPoint
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.reducer import apply
 from annals.engine.morana.resolution import definition, targets, vigil_amount, ward_of
-from annals.engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, MoranaState
+from annals.engine.morana.state import COMMIT_DONE, OFFBOARD_CAP, SITES, SLAVA_TO_WIN, MoranaState
 from annals.engine.morana.turn import commit, dusk, site_power
 from annals.engine.rng import Rng
 from annals.engine.statecopy import clone
@@ -72,7 +72,9 @@ class HeuristicAgent:
                 n = len(targets(s, me, card, site, e.target)) if e.target != "self" else 1
                 worth += e.amount * max(1, n)
             elif e.op == "slava":
-                worth += _WORTH["slava"] * min(e.amount, max(0, OFFBOARD_CAP - s.offboard[me]))
+                worth += _WORTH["slava"] * min(
+                    e.amount, max(0, OFFBOARD_CAP - s.offboard[me]), max(0, SLAVA_TO_WIN - s.slava[me])
+                )
             else:
                 worth += _WORTH[e.op] * max(1, e.amount)
         return worth

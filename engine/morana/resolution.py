@@ -18,7 +18,7 @@ from typing import Final
 from annals.engine.morana.cards import Pool
 from annals.engine.morana.keywords import ward_after
 from annals.engine.morana.scripts import HOOKS, ScriptContext
-from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, MoranaState, warden_instance
+from annals.engine.morana.state import HAND_LIMIT, NOBODY, OFFBOARD_CAP, SLAVA_TO_WIN, MoranaState, warden_instance
 from annals.schemas import morana as _ev
 from annals.schemas.morana import (
     Card,
@@ -199,8 +199,9 @@ def boost(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: i
 
 
 def gain_offboard(s: MoranaState, emit: Emit, step: str, player: int, by: int, amount: int) -> None:
-    """Off-board Slava, at most +4 a turn from all non-Site sources together; the excess is lost [MOR-31]."""
-    got = min(amount, max(0, OFFBOARD_CAP - s.offboard[player]))
+    """Off-board Slava, at most +4 a turn from all non-Site sources together [MOR-31], and never past the top of the
+    track, 13 [MOR-10] (R-MOR-17); the excess is lost and recorded as ``capped``."""
+    got = min(amount, max(0, OFFBOARD_CAP - s.offboard[player]), max(0, SLAVA_TO_WIN - s.slava[player]))
     value = s.slava[player] + got
     emit(SlavaGained(s.n, s.turn, step, player, "slava", player, value, got, "offboard", by, amount - got))
 

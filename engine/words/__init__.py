@@ -37,7 +37,9 @@ END_REASONS = {"battle_damage": "Battle Damage", "survival_clock": "the survival
                "time": "the opponent ran out of time", "concession": "the opponent conceded",
                "timeout": "the opponent's program did not answer", "turn_cap": "the turn cap was reached",
                "most_slava": "the most Slava", "most_sites": "the most Sites won",
-               "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power"}  # fmt: skip
+               "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power",
+               "judge_game_loss": "a judge gave the opponent a game loss",
+               "judge_override": "a judge set the result"}  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
@@ -178,9 +180,15 @@ class Words:
         return said if said is not None else words_of(point).capitalize()
 
     def ending(self, winner: int, reason: str) -> str:
-        """How a game ended: ``Ann wins by Battle Damage``, ``no winner (the turn cap was reached)``."""
+        """How a game ended, as its end line says it: ``Ann wins by Battle Damage``, ``Bob reaches 13 Slava and
+        wins``; the table's ends ``Ann wins: the opponent conceded``, ``no winner: the turn cap was reached``."""
+        said: str | None = self._said.ending(self, winner, reason) if self._said is not None else None
+        if said is not None:
+            return said
         why = END_REASONS.get(reason, words_of(reason))
-        return f"{self.who(winner)} wins: {why}" if winner >= 0 else f"no winner: {why}"
+        if winner >= 0:
+            return f"{self.who(winner)} wins: {why}"
+        return f"{'a draw' if reason == 'judge_override' else 'no winner'}: {why}"  # a judge's draw is a draw
 
     def _fallback(self, kind: str, record: Any, skip: int) -> str:
         """A record without a sentence of its own (a ruleset without words of its own): its kind

@@ -214,6 +214,12 @@ _ENDS = {
 }
 
 
+def ending(w: Words, winner: int, reason: str) -> str | None:
+    """A Miras 9 end as the end line says it (``Ann wins by Battle Damage``); None for the table's ends."""
+    why = _REASONS_END.get(reason)
+    return f"{w.who(winner)} wins by {why}" if why is not None and winner >= 0 and reason != "turn_cap" else None
+
+
 def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
     n = w.card
     match kind:

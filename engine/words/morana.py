@@ -120,8 +120,6 @@ def _ending(w: Words, e: Any) -> str:
     who, after = w.who(e.winner), f"after turn {e.turn}"
     why = END_REASONS.get(e.reason, e.reason.replace("_", " "))
     match e.reason:
-        case "slava_13":
-            return f"{who} reaches 13 Slava and wins{slava}"
         case "most_slava":
             return f"{who} wins with {why} {after}{slava}"
         case "most_sites" if len(e.sites) == 2:
@@ -130,7 +128,22 @@ def _ending(w: Words, e: Any) -> str:
             return f"Slava and Sites are level {after}; {who} wins with {why} ({e.power[0]} to {e.power[1]})"
         case "draw":
             return f"a draw {after}: {why}{slava}"
-    return f"{who} wins: {why}{slava}" if e.winner >= 0 else f"a draw ({why}){slava}"
+    said = ending(w, e.winner, e.reason)
+    return (said if said is not None else f"{who} wins: {why}" if e.winner >= 0 else f"a draw ({why})") + slava
+
+
+def ending(w: Words, winner: int, reason: str) -> str | None:
+    """A MORANA end as the end line says it, without its figures (``Words.ending``, the table's game over, a
+    story's result): ``Bob reaches 13 Slava and wins`` [MOR-05]; None for the table's ends (time, concession)."""
+    why = END_REASONS.get(reason, reason.replace("_", " "))
+    match reason:
+        case "slava_13":
+            return f"{w.who(winner)} reaches 13 Slava and wins"
+        case "most_slava" | "most_sites" | "most_power":
+            return f"{w.who(winner)} wins with {why}"
+        case "draw":
+            return f"a draw: {why}"
+    return None
 
 
 def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:

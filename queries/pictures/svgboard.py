@@ -21,6 +21,7 @@ from typing import Any
 
 from annals.engine.core import GameState
 from annals.engine.registry import get_ruleset
+from annals.engine.statecopy import clone
 from annals.queries.pictures import svgmiras9, svgmorana
 from annals.queries.pictures.svgkit import CLOSE_SVG, STYLE, clip, open_svg, rect, text
 
@@ -28,17 +29,33 @@ VIEW_NAMES = {None: "omniscient", 0: "player0", 1: "player1", -1: "spectator"}
 
 
 def render_svg(
-    ruleset: str, state: GameState, viewer: int | None = None, *, title: str = "", players: Sequence[str] = ()
+    ruleset: str,
+    state: GameState,
+    viewer: int | None = None,
+    *,
+    title: str = "",
+    players: Sequence[str] = (),
+    ended: tuple[int, str] | None = None,
 ) -> str:
-    """The board of ``state`` (a ``ruleset`` game state) for ``viewer`` as SVG text."""
-    return "\n".join(board_lines(ruleset, state, viewer, title=title, players=players))
+    """The board of ``state`` (a ``ruleset`` game state) for ``viewer`` as SVG text. ``ended``: the table's
+    (winner, end reason) when the table ended a game its rules had not (a turn cap): the board says it is over."""
+    return "\n".join(board_lines(ruleset, state, viewer, title=title, players=players, ended=ended))
 
 
 def board_lines(
-    ruleset: str, state: GameState, viewer: int | None = None, *, title: str = "", players: Sequence[str] = ()
+    ruleset: str,
+    state: GameState,
+    viewer: int | None = None,
+    *,
+    title: str = "",
+    players: Sequence[str] = (),
+    ended: tuple[int, str] | None = None,
 ) -> list[str]:
     """``render_svg``'s text as its list of lines (each a top-level element, or the root's opening and closing)."""
     seats = tuple(players)
+    if ended is not None and not state.over:  # drawn from a copy: the state itself stays as the rules left it
+        state = clone(state)
+        state.over, (state.winner, state.end_reason) = True, ended
     if ruleset == "miras9":
         return svgmiras9.render_lines(state, viewer, title, seats)  # type: ignore[arg-type]
     if ruleset == "morana":

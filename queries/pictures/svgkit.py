@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Sequence
 from functools import lru_cache
 from html import escape
 
@@ -100,6 +101,14 @@ def wrapped(text: str, chars: int, most: int) -> list[str]:
     if len(lines) <= most:
         return lines
     return [*lines[: most - 1], clip(" ".join(lines[most - 1 :]), chars)]
+
+
+def end_line(ruleset: str, winner: int, reason: str, players: Sequence[str]) -> str:
+    """The end in the Turn panel, as every reader says it (``Words.ending``): ``Game over: Bob reaches 13 Slava and
+    wins``; the turn cap too (it read ``Bob wins (13 Slava)`` beside the log's ``Bob reaches 13 Slava and wins``)."""
+    from annals.engine.words import Words
+
+    return "Game over: " + Words(ruleset, lambda _card: "", list(players)).ending(winner, reason)
 
 
 def win_line(verdict: str, name: str, reason: str, chars: int) -> str:

@@ -24,6 +24,7 @@ from annals.queries.pictures.svgkit import (
     card_attrs,
     chip_line,
     clip,
+    end_line,
     ended,
     group,
     open_svg,
@@ -330,7 +331,7 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
         turn.append(clip(f"Reactions {said(s.window)} · {p(s.priority)} may respond ({passes})", 56))
     verdict = f"{p(s.winner)} wins" if s.winner >= 0 else "no winner"
     if s.over:  # the end in full, wrapped in the panel's width (a long name ran it past the edge)
-        turn = [turn[0], *wrapped(f"Game over: {verdict} ({ended(s.end_reason)})", TURN_CHARS, 3)]
+        turn = [turn[0], *wrapped(end_line("miras9", s.winner, s.end_reason, who), TURN_CHARS, 3)]
     out = [panel(PANEL_X, 36, PANEL_W, 84, "Turn", turn, ' data-panel="turn"')]
     w = s.wave
     if w is None:

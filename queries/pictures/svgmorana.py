@@ -25,6 +25,7 @@ from annals.queries.pictures.svgkit import (
     card_attrs,
     chip_line,
     clip,
+    end_line,
     ended,
     group,
     open_svg,
@@ -170,7 +171,7 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
     turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Set-up"]
     verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
     if s.over:  # the end in full, wrapped in the panel's width (a long name cut it off at the edge)
-        turn += wrapped(f"Game over: {verdict} ({ended(s.end_reason)})", TURN_CHARS, 3)
+        turn += wrapped(end_line("morana", s.winner, s.end_reason, who), TURN_CHARS, 3)
     else:
         turn.append(
             clip(f"Initiative: {who[s.initiative]}" if s.initiative in (0, 1) else "Initiative: nobody", TURN_CHARS)

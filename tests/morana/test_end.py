@@ -71,9 +71,30 @@ def test_r_mor_02_thirteen_reached_at_dusk_waits_for_the_rite() -> None:
     assert (_end(t).winner, _end(t).reason, _end(t).slava) == (0, "slava_13", [13, 1])
 
 
-def test_r_mor_17_slava_can_pass_thirteen_and_is_never_lost() -> None:
-    """[MOR-10] R-MOR-17: Slava counts past 13 (it decides double-13 Rites) and no event lowers it."""
+def test_r_mor_17_site_slava_can_pass_thirteen_and_is_never_lost() -> None:
+    """[MOR-10] [MOR-31] R-MOR-17: Site Slava counts past 13 (it decides double-13 Rites); no event lowers it."""
     t = Table(build("site1: bannik; site2: bannik", "", turn=5, slava=(12, 0)))
     t.dusk()
     assert _end(t).slava == [14, 0]
     assert all(e.amount >= 0 for e in t.of(ev.SlavaGained))
+
+
+def test_r_mor_17_off_board_slava_stops_at_thirteen_and_site_slava_goes_on() -> None:
+    """[MOR-10] [MOR-31] [MOR-05] R-MOR-17: an Omen at Dusk fills the track only to 13 (the cut is ``capped``);
+    the Site scored at the Rite still counts past it."""
+    t = Table(build("site1: ~gift-of-prav; site2: bannik", "", turn=4, slava=(12, 0)))
+    t.dusk()
+    (omen,) = [e for e in t.of(ev.SlavaGained) if e.source == "offboard"]
+    assert (omen.value, omen.amount, omen.capped) == (13, 1, 1)
+    assert _end(t).slava == [14, 0]
+
+
+def test_r_mor_17_off_board_slava_cannot_outbid_a_rival_on_thirteen() -> None:
+    """[MOR-10] [MOR-31] R-MOR-01 R-MOR-17: both at 12, an Omen is worth 1 to its owner, not 2, so a Site each
+    leaves them level on 13 and the tiebreaks decide, not the side effect."""
+    t = Table(build("site1: ~gift-of-prav", "site3: bannik", turn=4, slava=(12, 12)))
+    t.dusk()
+    offboard = [e for e in t.of(ev.SlavaGained) if e.source == "offboard"]
+    assert [(e.value, e.capped) for e in offboard] == [(13, 1)]
+    assert _end(t).slava == [13, 13]
+    assert (_end(t).winner, _end(t).reason, _end(t).sites) == (1, "most_sites", [0, 1])

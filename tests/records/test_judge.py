@@ -111,7 +111,9 @@ def test_a_game_loss_changes_the_result_and_verify_reports_it_as_the_judges(tmp_
     assert code == 0, output
     names = [p.name for p in game.header.players]  # the players by name, as 'annals show' says them (it said p0)
     assert f"judge: game loss to {names[loser]} by judge R. Vance: marked cards" in output  # in words, not game_loss
-    assert f"result by judge's decision: {names[1 - loser]} wins (judge_game_loss)" in output
+    said = f"result by judge's decision: {names[1 - loser]} wins: a judge gave the opponent a game loss; "
+    assert said + f"the engine's closing record says: {names[loser]} wins" in output  # it said (judge_game_loss)
+    assert "judge_game_loss" not in output
 
 
 def test_an_override_a_note_a_warning_and_extra_time_are_recorded_with_the_judge(tmp_path: Path) -> None:
@@ -133,7 +135,8 @@ def test_an_override_a_note_a_warning_and_extra_time_are_recorded_with_the_judge
     assert all(j.record.time.endswith("Z") for j in game.judged)
     assert game.result == (-1, "judge_override")
     code, output = verify(path)
-    assert code == 0 and "result by judge's decision: a draw (judge_override)" in output
+    assert code == 0 and "result by judge's decision: a draw: a judge set the result;" in output
+    assert "judge_override" not in output
 
 
 def test_extra_time_beyond_a_day_is_refused_and_the_log_left_as_it_was(tmp_path: Path) -> None:

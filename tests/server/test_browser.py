@@ -101,6 +101,24 @@ def test_a_browser_plays_miras9_against_a_bot(running: Running, browser: Any) ->
     page.close()
 
 
+def test_a_game_the_turn_cap_ends_says_game_over_on_the_board_too(running: Running, browser: Any) -> None:
+    """A table's turn cap ends the game but not the rules' state: the board drawn at the end said nothing of it,
+    only the box below it did. The board's turn panel now says the game is over, as the box does."""
+    table = running.table("miras9", ["vanguard", "tempest"], ["human", "heuristic"], max_turns=1)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("#board svg", timeout=15000)
+    _play_pages([page])
+    info = running.wait_over(table["table"])
+    assert info["result"]["reason"] == "turn_cap" and info["result"]["winner"] == -1
+    panel = page.locator('#board svg [data-panel="turn"]')
+    panel.filter(has_text="Game over").wait_for(timeout=15000)
+    said = " ".join(panel.locator("text").all_text_contents())  # the panel's lines, wrapped at its width
+    assert "Game over: no winner: the turn cap was reached" in said, said
+    assert "no winner: the turn cap was reached" in page.locator("#over").inner_text()
+    page.close()
+
+
 def test_a_spectator_page_shows_the_board_of_the_delayed_spectator_view(running: Running, browser: Any) -> None:
     """[MOR-07] The spectators' address in a browser: a board drawn as SVG of the spectator view (held back by
     the table's delay), no hand and no options, the game's events, and the result at the end."""

@@ -107,3 +107,18 @@ def test_the_winner_at_the_table_is_told_in_the_third_person_as_the_name_is() ->
     stream = SeatStream(ruleset, make_header(ruleset, 1, ["pile", "pile"], ["random", "random"]), 0)
     assert stream.game_over(0, "concession", 9, 3).text.endswith(" (you) wins: the opponent conceded")
     assert " (you)" not in stream.game_over(1, "concession", 9, 3).text
+
+
+def test_the_morana_winner_at_the_table_reads_as_the_end_line() -> None:
+    """[MOR-05] The table's game over says the end as the event does ("Bob reaches 13 Slava and wins"; it read
+    "Bob wins: 13 Slava"), and the winner's own seat is told with "(you)" after the name, not inside the verb."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+    from annals.engine.simulate import make_header
+
+    ruleset = get_ruleset("morana")
+    header = make_header(ruleset, 1, ["starter-sun", "starter-winter"], ["random", "random"])
+    names = [pl.name for pl in header.players]
+    mine, theirs = SeatStream(ruleset, header, 1), SeatStream(ruleset, header, 0)
+    assert mine.game_over(1, "slava_13", 9, 3).text == f"{names[1]} (you) reaches 13 Slava and wins"
+    assert theirs.game_over(1, "slava_13", 9, 3).text == f"{names[1]} reaches 13 Slava and wins"

@@ -221,3 +221,27 @@ def test_the_flip_agrees_with_how_many_cards_turn_face_up() -> None:
     assert flip([1000]) == "Flip: Bannik turns face up"
     assert flip([1000, 2000]) == "Flip: Bannik and Mavka turn face up"
     assert flip([]) == "Flip: nothing was committed"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "reason", "winner", "said"),
+    [
+        ("morana", "slava_13", 1, "Bob reaches 13 Slava and wins"),
+        ("morana", "most_slava", 0, "Ann wins with the most Slava"),
+        ("miras9", "battle_damage", 1, "Bob wins by Battle Damage"),
+        ("miras9", "survival_clock", 0, "Ann wins by the survival clock"),
+    ],
+)
+def test_words_ending_reads_as_the_end_line_does(ruleset: str, reason: str, winner: int, said: str) -> None:
+    """[MOR-05] ``Words.ending`` (the table's game over, a story's result, ``annals play``'s last line) says the end
+    as the game's own end line does; it read ``Bob wins: 13 Slava`` beside ``Bob reaches 13 Slava and wins``."""
+    from annals.engine.words import Words
+    from annals.schemas import miras9, morana
+
+    words = Words(ruleset, lambda card: "Bannik", ["Ann", "Bob"])
+    if ruleset == "miras9":
+        line = words.event(miras9.GameOver(9, 20, "attune", -1, winner, reason))
+    else:
+        line = words.event(morana.GameEnded(9, 8, "end", -1, winner, reason, [13, 9], [1, 1], [4, 4]))
+    assert words.ending(winner, reason) == said
+    assert line is not None and line.startswith(f"Game over: {said}")

@@ -116,7 +116,7 @@ OUTSIDE = """() => {
 def test_the_end_of_a_game_wraps_inside_the_side_panel(games: dict[str, list[GameLog]], page: Page) -> None:
     """The last board of a game of each ruleset, players with long names: every line of the side panels and the
     end's big line stay inside their panel and the board, and the Turn panel says the whole end, over lines."""
-    from annals.engine.words import END_REASONS
+    from annals.engine.words import END_REASONS, Words
 
     for ruleset in ("miras9", "morana"):
         log = next(g for g in games[ruleset] if g.close is not None and g.close.winner >= 0)
@@ -125,9 +125,10 @@ def test_the_end_of_a_game_wraps_inside_the_side_panel(games: dict[str, list[Gam
         shoot(page, svg, f"board-{ruleset}-end-long-names")
         assert page.page.evaluate(OUTSIDE) == [], ruleset
         turn = page.page.locator('[data-panel="turn"] text').all_text_contents()[2:]  # after the heading and turn
-        winner = LONG_NAMES[log.close.winner]
-        reason = END_REASONS[log.close.end_reason]
-        assert " ".join(turn) == f"Game over: {winner} wins ({reason})", (ruleset, turn)
+        winner_seat, end = log.close.winner, log.close.end_reason
+        winner, reason = LONG_NAMES[winner_seat], END_REASONS[end]
+        assert " ".join(turn) == f"Game over: {Words(ruleset, str, LONG_NAMES).ending(winner_seat, end)}", turn
+        assert winner in " ".join(turn) and reason.split()[-1] in " ".join(turn), (ruleset, turn)
         assert len(turn) > 1  # it took more than a line
         big = page.page.locator("svg text.win").text_content() or ""
         assert big.endswith(" wins") and big.startswith(winner.split()[0]), big
