@@ -90,4 +90,3 @@ def test_a_copy_is_equal_and_its_own(card: type[Any]) -> None:
     assert twin == one and twin is not one
     twin.wounds += 1
     assert one.wounds == 2
-
