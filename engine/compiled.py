@@ -60,6 +60,7 @@ MODULES: tuple[str, ...] = (
             "escape",
             "events",
             "movement",
+            "playerstate",
             "pool",
             "reducer",
             "ruleset",

@@ -47,7 +47,7 @@ def _miras9() -> CardBook:
             ids[cid.lower()] = cid
             ids[card.name.lower()] = cid
     leaders = frozenset(cid for cid, c in POOL.items() if c.type == "planet")
-    return CardBook("miras9", "Planet", ids, leaders, lambda deck: deck_problems(deck, POOL))
+    return CardBook("miras9", "Planet", ids, leaders, lambda deck: deck_problems(deck, POOL.cards))
 
 
 def _morana() -> CardBook:

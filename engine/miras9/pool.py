@@ -1,10 +1,10 @@
 """Card pools as values: the shipped pool, and the shipped pool with extra or changed card definitions.
 
-A ``Pool`` is the card definitions by id (a dict: ``pool[cid]``) with what the rules derive from them: the
-awakened Spirit faces (``spirit``); the card ids the rules look for on the board, so that a scan skips the other
-cards without reading their definitions: Ship-Sites (``ship_cids``), hosts (``host_cids``, Crew 1+), cards with
-statics (``static_cids``; per value a static changes, ``modifying``), cards with activated abilities per timing
-(``timed``), each with its Spirit-face counterpart where a Spirit can be one (``spirit_static``,
+A ``Pool`` is the card definitions by id (``pool.cards``, read as ``pool[cid]``) with what the rules derive from
+them: the awakened Spirit faces (``spirit``); the card ids the rules look for on the board, so that a scan skips
+the other cards without reading their definitions: Ship-Sites (``ship_cids``), hosts (``host_cids``, Crew 1+),
+cards with statics (``static_cids``; per value a static changes, ``modifying``), cards with activated abilities per
+timing (``timed``), each with its Spirit-face counterpart where a Spirit can be one (``spirit_static``,
 ``spirit_modifying``, ``spirit_timed``, keyed by the Planet's id); whether any static lowers GRIT
 (``lowers_grit``); its hash (``digest``: the shipped file's hash for the shipped pool) and the definitions it adds
 to the shipped pool (``extra``, embedded in the header and state of a game played with them). The rules never read
@@ -20,7 +20,7 @@ edition again from the header alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import ItemsView, Iterator, KeysView, Sequence, ValuesView
 from functools import cache
 
 from annals.engine.miras9.cards import DATA, SPIRIT_SUFFIX, build_pool, decode_cards, load_decks, load_default_decks
@@ -33,9 +33,12 @@ from annals.schemas.miras9 import CardDef
 SECTIONS = ("cards",)  # the tables of a Miras 9 card file
 
 
-class Pool(dict[str, CardDef]):
-    """The card definitions of a game by card id, and what the rules derive from them (see the module)."""
+class Pool:
+    """The card definitions of a game by card id (``cards``, also read as ``pool[cid]``, ``cid in pool``), and what
+    the rules derive from them (see the module). Not a dict subclass: compiled, this is a native class whose tables
+    the rules read as C struct members, where a dict subclass keeps them in its ``__dict__``."""
 
+    cards: dict[str, CardDef]
     spirit: dict[str, CardDef]
     static_cids: frozenset[str]
     spirit_static: frozenset[str]
@@ -52,7 +55,7 @@ class Pool(dict[str, CardDef]):
     base: str
 
     def __init__(self, cards: dict[str, CardDef], digest: str, extra: Sequence[CardDefinition] = (), base: str = ""):
-        super().__init__(cards)
+        self.cards = dict(cards)
         self.spirit = {cid[: -len(SPIRIT_SUFFIX)]: d for cid, d in cards.items() if cid.endswith(SPIRIT_SUFFIX)}
         self.static_cids = frozenset(cid for cid, d in cards.items() if d.statics)
         self.spirit_static = frozenset(cid for cid, d in self.spirit.items() if d.statics)
@@ -69,6 +72,31 @@ class Pool(dict[str, CardDef]):
         self.digest = digest
         self.extra = tuple(extra)
         self.base = base or digest  # the shipped pool it is built on (its hash): today's or an earlier edition's
+
+    def __getitem__(self, cid: str) -> CardDef:
+        return self.cards[cid]
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self.cards
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def get(self, cid: str) -> CardDef | None:
+        """The definition of ``cid``, or None for an id the pool lacks."""
+        return self.cards.get(cid)
+
+    def items(self) -> ItemsView[str, CardDef]:
+        return self.cards.items()
+
+    def values(self) -> ValuesView[CardDef]:
+        return self.cards.values()
+
+    def keys(self) -> KeysView[str]:
+        return self.cards.keys()
 
     def with_cards(self, extra: Sequence[CardDefinition]) -> Pool:
         """The shipped pool with ``extra`` added (a new id) or put in place of the shipped card (the same id), on
@@ -106,7 +134,7 @@ def with_cards(extra: tuple[CardDefinition, ...], base: str = "") -> Pool:
     pool by default, or an earlier one's hash: its games' edition, ruling R-M9-61)."""
     base = base or SHIPPED.digest
     if not extra:
-        return SHIPPED if base == SHIPPED.digest else Pool(dict(SHIPPED), base)
+        return SHIPPED if base == SHIPPED.digest else Pool(SHIPPED.cards, base)
     by_id = {c.id: c for c in _SHIPPED_CARDS}
     for d in extra:
         if d.section not in SECTIONS:
@@ -140,7 +168,7 @@ def pool_base(digest: str, extra: Sequence[CardDefinition] = ()) -> str:
     return SHIPPED.digest
 
 
-DECKS: dict[str, DeckList] = load_decks(SHIPPED)
+DECKS: dict[str, DeckList] = load_decks(SHIPPED.cards)
 DEFAULT_DECKS: tuple[str, str] = load_default_decks(DECKS)
 
 __all__ = ["DECKS", "DEFAULT_DECKS", "EARLIER_POOLS", "SHIPPED", "Pool", "pool_base", "with_cards"]

@@ -135,7 +135,7 @@ class M9Ruleset:
         pool = with_cards(tuple(header.cards))
         for p, deck in enumerate(header.decks):
             if not header.sandbox:  # a judge's sandbox position: no deck-building rules
-                validate_deck(deck, pool)
+                validate_deck(deck, pool.cards)
             leader = instance_id(p, LEADER_INDEX)
             cards[leader] = CardState(iid=leader, cid=deck.leader, owner=p, ctrl=p, zone="")
             for i, cid in enumerate(deck.cards):
@@ -332,7 +332,7 @@ class M9Ruleset:
         return DEFAULT_DECKS
 
     def cards(self) -> Mapping[str, CardInfo]:
-        return catalog(self.pool)
+        return catalog(self.pool.cards)
 
 
 RULESET = M9Ruleset()

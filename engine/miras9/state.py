@@ -15,13 +15,14 @@ its host's position with ``aboard`` = the host, and a host counts its eligible c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import typing
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 import msgspec
 
 from annals.engine import compiled
 from annals.engine.core import GameState
-from annals.engine.miras9 import cardstate
+from annals.engine.miras9 import cardstate, playerstate
 from annals.engine.miras9.pool import Pool, with_cards
 from annals.engine.miras9.zones import ALL_LOCS as ALL_LOCS
 from annals.engine.miras9.zones import BOARD as BOARD
@@ -42,6 +43,18 @@ from annals.engine.miras9.zones import route_name as route_name
 from annals.engine.miras9.zones import side_of as side_of
 from annals.engine.miras9.zones import site_name as site_name
 from annals.schemas.carddefs import CardDefinition
+
+T = TypeVar("T")
+
+
+def _typed(native: type[T], struct: type[msgspec.Struct]) -> type[T]:
+    """``native`` with its fields declared as ``struct`` declares them: mypyc leaves a native dataclass only their
+    erased types (``list`` for ``list[int]``), with which msgspec would decode a pile's items unchecked and a wave's
+    ``wounded`` pairs as lists. (Still unlike the Struct: a missing int field of a native class decodes as 0, not as
+    its default or an error, for msgspec sets only the fields the object lacks and mypyc's int fields are never
+    lacking; every file annals writes holds every field.)"""
+    native.__annotations__ = typing.get_type_hints(struct)
+    return native
 
 
 class StructCard(msgspec.Struct, kw_only=True):
@@ -77,7 +90,10 @@ else:
     CardState = cardstate.CardState if compiled.is_compiled() else StructCard
 
 
-class PlayerState(msgspec.Struct, kw_only=True):
+class StructPlayer(msgspec.Struct, kw_only=True):
+    """``playerstate.PlayerState`` as a msgspec Struct: the same fields, defaults and encoding (tests/miras9/
+    test_playerstate.py holds the two to it)."""
+
     deck: list[int] = []
     hand: list[int] = []
     resource: list[int] = []
@@ -110,8 +126,9 @@ class StackItem(msgspec.Struct, array_like=True):
     dest: int = -1  # an announced destination (board position), e.g. Escape Route's
 
 
-class Wave(msgspec.Struct, kw_only=True):
-    """The attack wave in progress [M9-073]-[M9-082]."""
+class StructWave(msgspec.Struct, kw_only=True):
+    """The attack wave in progress [M9-073]-[M9-082]: ``playerstate.Wave`` as a msgspec Struct (the same fields,
+    defaults and encoding)."""
 
     number: int
     lane: int
@@ -127,6 +144,17 @@ class Wave(msgspec.Struct, kw_only=True):
     # (source, target) of every combat wound placed in the damage step [M9-078] (``CombatDamage``): what the
     # consequences step reads for Killing Machine [M9-083], so a position held at its start goes on as the game did
     wounded: list[tuple[int, int]] = []
+
+
+# A player and the wave, as a card (``CardState``): compiled, the native dataclasses; interpreted, these Structs
+if TYPE_CHECKING:
+    from annals.engine.miras9.playerstate import PlayerState as PlayerState
+    from annals.engine.miras9.playerstate import Wave as Wave
+elif compiled.is_compiled():
+    PlayerState = _typed(playerstate.PlayerState, StructPlayer)
+    Wave = _typed(playerstate.Wave, StructWave)
+else:
+    PlayerState, Wave = StructPlayer, StructWave
 
 
 def combatants(w: Wave) -> list[int]:

@@ -30,33 +30,33 @@ def test_shipped_decks_are_legal_and_distinct_M9_014() -> None:
     """[M9-014] at least four shipped decks, each legal, with different leaders and styles."""
     assert len(DECKS) >= 4
     for d in DECKS.values():
-        validate_deck(d, SHIPPED)
+        validate_deck(d, SHIPPED.cards)
     assert len({d.leader for d in DECKS.values()}) == len(DECKS)
 
 
 def test_exactly_one_paired_card_M9_014() -> None:
     """[M9-014] the leader must be a Planet/Spirit card, and no second one may be in the main deck."""
     with pytest.raises(InvalidDeckError, match=r"\[M9-014\]"):
-        validate_deck(_deck(leader="char-recruit"), SHIPPED)
+        validate_deck(_deck(leader="char-recruit"), SHIPPED.cards)
     with pytest.raises(InvalidDeckError, match="second paired"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards[:-1], "planet-orun"]), SHIPPED)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards[:-1], "planet-orun"]), SHIPPED.cards)
 
 
 def test_thirty_card_minimum_excludes_paired_card_and_tokens_M9_014_M9_017() -> None:
     """[M9-014] [M9-017] 29 main cards fail even with the Planet; tokens are not deck cards at all (A-24)."""
     with pytest.raises(InvalidDeckError, match="29"):
-        validate_deck(_deck(cards=DECKS["vanguard"].cards[:29]), SHIPPED)
+        validate_deck(_deck(cards=DECKS["vanguard"].cards[:29]), SHIPPED.cards)
     with pytest.raises(InvalidDeckError, match="token"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "token-drone"]), SHIPPED)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "token-drone"]), SHIPPED.cards)
 
 
 def test_copy_limits_M9_015_M9_016() -> None:
     """[M9-015] at most three of a Unit/Equipment/Event; [M9-016] at most two of a Site."""
     base = list(DECKS["vanguard"].cards)
     with pytest.raises(InvalidDeckError, match=r"4 copies of 'char-recruit'.*\[M9-015\]"):
-        validate_deck(_deck(cards=[*base, "char-recruit"]), SHIPPED)
+        validate_deck(_deck(cards=[*base, "char-recruit"]), SHIPPED.cards)
     with pytest.raises(InvalidDeckError, match=r"3 copies of 'site-outpost'.*\[M9-016\]"):
-        validate_deck(_deck(cards=[*base, "site-outpost"]), SHIPPED)
+        validate_deck(_deck(cards=[*base, "site-outpost"]), SHIPPED.cards)
 
 
 def test_no_alignment_restriction_M9_018() -> None:
@@ -73,7 +73,7 @@ def test_no_alignment_restriction_M9_018() -> None:
 def test_unknown_card_and_bad_card_data_are_named_errors() -> None:
     """A deck naming an unknown id, and a card file with a bad field, both fail with a named error."""
     with pytest.raises(InvalidDeckError, match="'no-such-card'"):
-        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "no-such-card"]), SHIPPED)
+        validate_deck(_deck(cards=[*DECKS["vanguard"].cards, "no-such-card"]), SHIPPED.cards)
     with pytest.raises(CardDataError, match="twice"):
         build_pool([SHIPPED["char-recruit"], SHIPPED["char-recruit"]])
 
@@ -184,7 +184,7 @@ def test_deck_errors_quote_the_value_name_the_rule_and_the_fix_M9_014_M9_015_M9_
     else:
         cards = base + list(change)
     with pytest.raises(InvalidDeckError) as err:
-        validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), SHIPPED)
+        validate_deck(_deck(cards=cards, leader=leader or DECKS["vanguard"].leader), SHIPPED.cards)
     msg = str(err.value)
     assert quoted in msg and rule in msg and fix in msg, msg
 

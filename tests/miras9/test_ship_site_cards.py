@@ -48,9 +48,9 @@ def test_the_cards_print_their_text_and_sit_in_legal_shipped_decks_M9_014_M9_016
     assert boarder.keywords == ["contest_interior"] and tender.keywords == ["crew_manifest"]
     assert [a.timing for a in workship.abilities] == ["action", "reaction"]
     assert all(a.tap for a in workship.abilities)
-    assert "May contest an enemy Interior" in card_text(boarder, SHIPPED)
-    assert "Its crew may Manifest" in card_text(tender, SHIPPED)
-    assert "Action, tap: heal 2 wounds from this Ship-Site" in card_text(workship, SHIPPED)
+    assert "May contest an enemy Interior" in card_text(boarder, SHIPPED.cards)
+    assert "Its crew may Manifest" in card_text(tender, SHIPPED.cards)
+    assert "Action, tap: heal 2 wounds from this Ship-Site" in card_text(workship, SHIPPED.cards)
     assert "ss-boarder" in DECKS["corsairs"].cards
     for name in ("corsairs", "shipwrights"):
         deck = DECKS[name].cards

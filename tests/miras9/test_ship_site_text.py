@@ -55,7 +55,7 @@ def test_only_a_ship_site_whose_text_permits_it_contests_an_enemy_interior_M9_06
     cards(t, BOARDER, {**BOARDER, "id": "ss-keep", "name": "Keep", "lanes": [1], "keywords": []})
     plain = ship(t, 0, "ss-bastion", 0)
     boarder = ship(t, 0, "ss-boarder", 2)
-    assert card_text(t.s.pool["ss-boarder"], t.s.pool) == "May contest an enemy Interior."
+    assert card_text(t.s.pool["ss-boarder"], t.s.pool.cards) == "May contest an enemy Interior."
     moves = ship_moves(t)
     assert (boarder, 4) in moves and (plain, 4) not in moves
     assert (boarder, 1) not in moves and (plain, 1) not in moves
@@ -166,7 +166,7 @@ def test_a_card_grants_embarked_crew_the_manifest_action_M9_099_M9_094_M9_097() 
     while an enemy Unit establishes presence in the column; never Pressure."""
     t = Table(phase="attune")
     cards(t, TENDER)
-    assert card_text(t.s.pool["ss-tender"], t.s.pool) == "Its crew may Manifest."
+    assert card_text(t.s.pool["ss-tender"], t.s.pool.cards) == "Its crew may Manifest."
     tender = ship(t, 0, "ss-tender", 0)
     bastion = ship(t, 0, "ss-bastion", 2)
     pilot = t.unit(0, "char-pilot", 0, aboard=tender)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, HIDDEN, RULESET
-from annals.engine.miras9.state import M9State, PlayerState
+from annals.engine.miras9.state import M9State, PlayerState, StructPlayer
 from annals.engine.runner import Game
 from annals.engine.simulate import bots_for, make_header
 from annals.engine.views import SeatView, instances_in
@@ -32,7 +32,7 @@ REVEALING = (ev.CardPlayed, ev.BlackwakeChecked, ev.BlackwakeResolved, ev.Battle
 
 
 def _player(pl: PlayerState, own: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {f: getattr(pl, f) for f in PlayerState.__struct_fields__ if f not in HIDDEN}
+    out: dict[str, Any] = {f: getattr(pl, f) for f in StructPlayer.__struct_fields__ if f not in HIDDEN}
     for pile in ORDERED:
         out[pile] = len(getattr(pl, pile))
     out["hand"] = sorted(pl.hand) if own else len(pl.hand)

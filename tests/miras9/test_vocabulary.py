@@ -19,7 +19,7 @@ def test_mill_takes_the_top_cards_in_order_M9_012() -> None:
     outcome = run_file(SCENARIOS / "discard-top-of-main-deck.toml")
     assert outcome.failed == "", "\n".join(outcome.lines)
     card = CardDef("m", "M", "event", cost=1, effects=[Mill(2, "opponent")])
-    assert composed_text(card, SHIPPED) == "Discard the top 2 cards of the opponent's Main Deck."
+    assert composed_text(card, SHIPPED.cards) == "Discard the top 2 cards of the opponent's Main Deck."
     assert msgspec.convert({"op": "mill", "amount": 1}, Mill) == Mill(1)
 
 
@@ -27,4 +27,4 @@ def test_explicit_no_effect_M9_006() -> None:
     """[M9-006] instructions resolve in written order: "none" is an instruction that does nothing."""
     outcome = run_file(SCENARIOS / "explicit-no-effect.toml")
     assert outcome.failed == "", "\n".join(outcome.lines)
-    assert composed_text(CardDef("n", "N", "event", cost=1, effects=[NoEffect()]), SHIPPED) == "No effect."
+    assert composed_text(CardDef("n", "N", "event", cost=1, effects=[NoEffect()]), SHIPPED.cards) == "No effect."
