@@ -269,6 +269,7 @@ def test_spectators_see_the_game_a_set_number_of_decisions_late(running: Running
     with running.socket(table["table"], table["spectator_token"]) as watcher, \
             running.socket(table["table"], table["tokens"][0]) as seat:  # fmt: skip
         asked = play_seat(seat, 7, stop_after=6)[-1]
+        assert asked["type"] == "decide", f"the table stopped before the seat's 7th decision: {asked}"
         c = asked["decision"]
         events = 0
         with contextlib.suppress(TimeoutError):
