@@ -99,7 +99,7 @@ def test_the_terminal_client_plays_a_whole_game_under_tmux(running: Running) -> 
                 sent_at, stalled_at = screen, time.monotonic() + 30
             time.sleep(0.03)
         screen = _wait(t, "CLIENT-EXITED")
-        assert "game over: " in screen and re.search(r"result: \S+ (\(you\) )?wins?", screen)
+        assert "game over: " in screen and re.search(r"result: \S+ (\(you\) )?(reaches 13 Slava and )?wins?", screen)
     finally:
         t.close()
     info = running.wait_over(table["table"])
