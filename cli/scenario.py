@@ -22,6 +22,9 @@ app.add_typer(scenario_app, name="scenario")
 def run(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="Scenario files or glob patterns."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only each file's result, not every step."),
+    records: bool = typer.Option(
+        False, "--records", help="Print each step as its event or option record reads (every field), not in words."
+    ),
     log_out: Path | None = typer.Option(
         None,
         "--out",
@@ -30,8 +33,9 @@ def run(
         "its own earlier log and says so; any other file there is never written over.",
     ),
 ) -> None:
-    """Play each scenario, print every step with card names, check its expectations, and write its game as a log
-    (annals verify and annals show read it); exit 1 at the first failure.
+    """Play each scenario, print every step in words (cards by name and label; each option with the decision line
+    that picks it), check its expectations, and write its game as a log (annals verify and annals show read it);
+    exit 1 at the first failure.
 
     Example: annals scenario new morana --output r.toml && annals scenario run r.toml --out r.log
     """
@@ -44,7 +48,7 @@ def run(
         failed = ""
         for path in paths:
             sc = load_scenario(path)
-            outcome = run_scenario(sc, log_out if folder is None else log_in(folder, sc))
+            outcome = run_scenario(sc, log_out if folder is None else log_in(folder, sc), records=records)
             for line in outcome.lines if not quiet else [outcome.lines[0], f"  log: {outcome.log}"]:
                 out.print(line, markup=False, highlight=False)
             if outcome.failed and not failed:

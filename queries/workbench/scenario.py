@@ -79,6 +79,7 @@ from annals.queries.workbench.expectations import (
     vocabulary,
     word_value,
 )
+from annals.queries.workbench.steps import Steps
 from annals.queries.workbench.tomlpaths import line_of, value_lines
 from annals.schemas.carddefs import definitions_from_tables
 from annals.schemas.errors import AnnalsError, CardDataError
@@ -86,7 +87,6 @@ from annals.schemas.files import PathError, os_error, output_file
 from annals.schemas.header import SCENARIO_REASON, LogClose, LogHeader, PlayerInfo
 from annals.schemas.inputs import InputFileError, parse_toml, read_text
 from annals.schemas.logfile import FORMAT_VERSION, LogReader, LogWriter
-from annals.schemas.text import INSTANCE_FIELDS, describe_event
 
 BUILDERS = {"miras9": "annals.engine.miras9.builder", "morana": "annals.engine.morana.builder"}
 TOP = frozenset({"scenario", "ruleset", "rules", "sandbox", "cards", "wardens", "position", "p0", "p1",
@@ -274,15 +274,7 @@ def scenario_header(ruleset: Ruleset[Any], built: Built, title: str = "") -> Log
 # ---------------------------------------------------------------- decisions
 
 
-def _option_text(option: Any, names: dict[int, str]) -> str:
-    fields = []
-    for f in option.__struct_fields__:
-        v = getattr(option, f)
-        fields.append(f"{f}={names.get(v, v) if f in INSTANCE_FIELDS else v}")
-    return " ".join([type(option).__name__, *fields])
-
-
-def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], names: dict[int, str]) -> Any:
+def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], steps: Steps) -> Any:
     """The one offered option a decision line names; ``ScenarioError`` (saying what is offered) otherwise."""
     words = text.split()
     if words and words[0] in PLAYERS:
@@ -303,11 +295,10 @@ def match_option(text: str, point: DecisionPoint[Any], labels: dict[str, int], n
     ]  # fmt: skip
     if len(hits) == 1:
         return hits[0]
-    offered = "; ".join(_option_text(o, names) for o in point.options[:12])
-    more = f" (and {len(point.options) - 12} more)" if len(point.options) > 12 else ""
+    offered = steps.offered(point)
     if hits:
-        raise ScenarioError(f"{len(hits)} options match; add fields to pick one: {offered}{more}")
-    raise ScenarioError(f"not offered at {PLAYERS[point.player]}'s {point.point!r}; offered: {offered}{more}")
+        raise ScenarioError(f"{len(hits)} options match; add fields to pick one: {offered}")
+    raise ScenarioError(f"not offered at {PLAYERS[point.player]}'s {point.point!r}; offered: {offered}")
 
 
 # ---------------------------------------------------------------- playing
@@ -321,8 +312,8 @@ class _Script:
     refused is recorded and play goes on with the next line at the same point. Before each line (and at the end,
     ``finish``) the expectations held ``after`` the decisions so far are checked."""
 
-    def __init__(self, sc: Scenario, names: dict[int, str], out: list[str], ruleset: Any, events: list[Any]):
-        self.sc, self.names, self.out = sc, names, out
+    def __init__(self, sc: Scenario, steps: Steps, out: list[str], ruleset: Any, events: list[Any]):
+        self.sc, self.steps, self.out = sc, steps, out
         self.ruleset, self.events = ruleset, events
         self.state: Any = None  # the game's state, set once the game is made
         self.next = 0
@@ -365,7 +356,7 @@ class _Script:
                 raise _Stop
             line = self.sc.decisions[k]
             try:
-                option = match_option(line, point, self.sc.built.labels, self.names)
+                option = match_option(line, point, self.sc.built.labels, self.steps)
             except ScenarioError as exc:
                 if k + 1 not in self.expected_refusals:
                     raise _error(self.sc.path, self.sc.text, f"decisions[{k}]", f"{line!r}: {exc}") from None
@@ -375,8 +366,7 @@ class _Script:
                 continue
             self.refused[k + 1] = False
             self.next = k + 1
-            self.out.append(f"? decision {k + 1} ({PLAYERS[point.player]} at {point.point}): "
-                            f"{_option_text(option, self.names)}")  # fmt: skip
+            self.out.append(self.steps.decision(k + 1, option, point))
             return option
 
 
@@ -398,22 +388,25 @@ def names_of(sc: Scenario) -> dict[int, str]:
     return out
 
 
-def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Outcome:
+def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None, *, records: bool = False) -> Outcome:
     """Play the scenario's decisions from its position (and the automatic steps after each), print every step
-    with card names, and check each expectation in order. ``log``: also write the game there as an annals log (a
+    with card names (in words, or ``records`` as the event and option records read: ``queries.workbench.steps``),
+    and check each expectation in order. ``log``: also write the game there as an annals log (a
     sandbox header whose ``start_position`` is the scenario's position; a game stopped after its decisions closes
     with ``SCENARIO_REASON``), which ``annals verify`` re-runs and ``annals show`` reads. Never over a file."""
     ruleset = with_cards(get_ruleset(sc.ruleset), sc.header.cards)
-    names = names_of(sc)
+    printer = Steps(sc.ruleset, names_of(sc), sc.built.labels, words=not records)
     lines = [f"{sc.path}: {sc.title}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else ""), f"  sandbox: {SANDBOX}"]
     if sc.old_spelling:
         lines.append(f"  players:{OLD_SPELLING}")
     events: list[Any] = []
-    script = _Script(sc, names, lines, ruleset, events)
+    script = _Script(sc, printer, lines, ruleset, events)
 
     def shown(event: Any) -> None:
         events.append(event)
-        lines.append("  " + describe_event(event, names))
+        said = printer.event(event)
+        if said is not None:
+            lines.append(said)
 
     replacing = False
     if log is not None:
@@ -445,11 +438,9 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
     script.finish()
     point = ruleset.pending(state) if not state.over else None
     if point is not None:
-        offered = "; ".join(_option_text(o, names) for o in point.options[:12])
-        lines.append(f"  next: {PLAYERS[point.player]} decides {point.point!r}: {offered}")
+        lines.extend(printer.next(point))
     elif state.over:
-        lines.append(f"  game over: {'winner ' + PLAYERS[state.winner] if state.winner >= 0 else 'no winner'} "
-                     f"({state.end_reason})")  # fmt: skip
+        lines.append(printer.over(state.winner, state.end_reason))
     written = ""
     if log is not None:
         close = LogClose(state.winner if state.over else -1, state.end_reason if state.over else SCENARIO_REASON,
