@@ -119,6 +119,7 @@ def verify(
     import msgspec
 
     from annals.engine.replay import verify_game
+    from annals.schemas.header import placement_problems
     from annals.schemas.keys import load_public_key
     from annals.schemas.logfile import read_log
     from annals.schemas.signing import verify_signature
@@ -140,7 +141,7 @@ def verify(
         status = verify_signature(Path(path), trusted)
         if status.state == "signed" and status.ok:
             verified = msgspec.structs.replace(verified, signature=status.message)
-        for line in verified.lines():
+        for line in verified.lines(refused=not status.ok or bool(placement_problems(game.header, expected))):
             out.print(line, markup=False)
         if game.backup_pending is not None:
             out.print(f"{path}: {backup_pending_note(game.backup_pending, str(path))}", markup=False)

@@ -28,6 +28,7 @@ from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
+from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, CardDataError, CardPoolError, InconsistentLogError, UnknownCardPoolError
 from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
@@ -299,16 +300,20 @@ class Verification(msgspec.Struct, frozen=True):
     end_reason: str
     turns: int
     signature: str = ""  # what ``schemas.signing.verify_signature`` said of a signed log ("": unsigned)
+    ending: str = ""  # the end in words, as the game's end line says it ("Bob wins by Battle Damage")
 
-    def lines(self) -> list[str]:
-        """What was proved, and what was not, one line each."""
-        result = f"winner {self.winner}" if self.winner >= 0 else "no winner"
+    def lines(self, refused: bool = False) -> list[str]:
+        """What was proved, and what was not, one line each; ``refused``: the log is whole and its game legal, but
+        it fails a check of the caller's (a signature, the match it should be), named after these lines."""
+        result = self.ending or (f"winner {self.winner}" if self.winner >= 0 else "no winner")
+        verdict = "refused, see the error below (the game itself is whole and legal: " if refused else "ok ("
         return [
-            f"{self.path}: ok ({self.events} events re-run identically, digest {self.digest})",
+            f"{self.path}: {verdict}{self.events} events re-run identically, digest {self.digest})",
             f"  integrity: game {self.game_id}, {self.frames} frames, every checksum and the chain intact; header, "
             "events, decisions and closing record consistent",
             f"  replay: {self.events} events and {self.decisions} decisions re-run identically by engine "
-            f"{ENGINE_VERSION}; the game ends where the log does: {result} ({self.end_reason}), {self.turns} turns",
+            f"{ENGINE_VERSION}; the game ends where the log does: {result} ({self.end_reason}), after "
+            f"{self.turns} turns",
             "  authorship: "
             + (
                 self.signature
@@ -351,6 +356,9 @@ def verify_game(log: GameLog, path: str | os.PathLike[str]) -> Verification:
         log.close.winner,
         log.close.end_reason,
         log.close.turns,
+        ending=Words(log.header.ruleset, lambda _card: "", [p.name for p in log.header.players]).ending(
+            log.close.winner, log.close.end_reason
+        ),
     )
 
 

@@ -66,8 +66,8 @@ class Intervention(msgspec.Struct, frozen=True):
         detail = {
             "extra_time": f" +{self.minutes} min",
             "override": f" result set to {'a draw' if self.winner == DRAW else f'{named(self.winner)} wins'}",
-            "backup": f" to decision {self.to_decision} (at event {self.events}; the frames from {self.from_frame} "
-            "on stay as the abandoned branch)",
+            "backup": f" to decision {self.to_decision} (at event {self.events}; what was played after it stays in "
+            "the log as an abandoned branch)",
         }.get(self.kind, "")
         text = f"{self.kind.replace('_', ' ')}{who}{detail} by judge {self.judge}"  # it read "extra_time +5 min"
         if self.reason:

@@ -16,6 +16,7 @@ import pytest
 
 from annals.engine.replay import verify_log
 from annals.engine.simulate import simulate
+from annals.engine.words import Words
 from annals.ingest.flatten import flatten_files
 from annals.ingest.loader import ingest
 from annals.schemas.errors import CorruptLogError, InconsistentLogError
@@ -312,6 +313,11 @@ def test_verify_says_what_it_proves_and_what_only_a_signature_does(tmp_path: Pat
     lines = verify_log(path).lines()
     assert lines[0].startswith(f"{path}: ok ({results[0].events} events re-run identically")
     assert lines[1].startswith("  integrity:") and lines[2].startswith("  replay:")
+    # the end as the game's end line says it [MOR-05] (it read "winner 0 (slava_13)")
+    players = [p.name for p in read_log(path).header.players]
+    ending = Words("morana", str, players).ending(results[0].winner, results[0].end_reason)
+    assert players[results[0].winner] in ending and "wins" in ending
+    assert f"the game ends where the log does: {ending} ({results[0].end_reason})" in lines[2], lines
     assert lines[3].startswith("  authorship: not proven") and "signature" in lines[3]
 
 

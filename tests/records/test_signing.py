@@ -183,8 +183,11 @@ def test_a_swapped_game_between_matches_is_caught_by_its_header(tmp_path: Path, 
     assert code == 1
     assert "the log belongs to match 'm2', not 'm1'" in output and "the log belongs to table '2', not '1'" in output
     assert f"signed by Spring Open ({key.fingerprint})" in output  # authentic, just not this match's
+    # its head line does not say "ok" above the error (a judge read "ok" and stopped reading)
+    assert output.splitlines()[0].startswith(f"{tmp_path / 'm1.log'}: refused, see the error below"), output
     code, output = verify(tmp_path / "m2.log", "--key", str(public), "--expect", "match=m2")
     assert code == 0, output
+    assert output.splitlines()[0].startswith(f"{tmp_path / 'm2.log'}: ok ("), output
 
 
 def test_a_log_signed_with_another_key_is_not_the_events(tmp_path: Path, event: tuple[SigningKey, Path]) -> None:
@@ -194,6 +197,7 @@ def test_a_log_signed_with_another_key_is_not_the_events(tmp_path: Path, event: 
     code, output = verify(path, "--key", str(public))
     assert code == 1
     assert f"signed by key {forger.fingerprint}, not by the trusted key Spring Open" in output
+    assert ": refused, see the error below" in output.splitlines()[0] and ": ok (" not in output, output
 
 
 def test_a_forged_signature_under_the_events_public_key_does_not_verify(
