@@ -257,8 +257,12 @@ def continue_(
             out_path.parent.mkdir(parents=True, exist_ok=True)
         output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
+    from annals.engine.words import Words
+
+    people = [p.name for p in loaded.doc.players]
+    ending = Words(loaded.doc.ruleset, str, people).ending(result.winner, result.end_reason)
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
-        f"winner {result.winner} ({result.end_reason}) after {result.events} events",
+        f"{ending} after {result.events} events",
         markup=False,
     )

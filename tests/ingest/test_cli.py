@@ -134,6 +134,9 @@ def test_position_save_and_continue(logs_dir: Path, tmp_path: Path) -> None:
     cont = runner.invoke(app, ["continue", str(saved), "--out", str(new_log), "--decisions", str(moves)])
     assert cont.exit_code == 0, cont.output
     assert "branched from" in cont.output
+    # the end in words, as the game's end line says it (it read "winner 1 (score)")
+    assert re.search(r"; (\S+ wins|no winner)\b", cont.output) and "winner 0 (" not in cont.output, cont.output
+    assert "winner 1 (" not in cont.output
     shown = runner.invoke(app, ["verify", str(new_log)])
     assert shown.exit_code == 0 and "ok" in shown.output
 
