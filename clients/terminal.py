@@ -146,9 +146,14 @@ class TerminalUI:
         if d.question:
             self.out.print(f"  {d.question}" + (f"  (stop: {d.stop.replace('_', ' ')})" if d.stop else ""),
                            markup=False)  # fmt: skip
-        for o in d.options:
+        for k, o in enumerate(self.choices()):
             mark = " *" if o.confirm else ""
-            self.out.print(f"  {o.index + 1:>3}  {o.text}{mark}", markup=False)  # counted from 1, as the web keys
+            self.out.print(f"  {k + 1:>3}  {o.text}{mark}", markup=False)  # counted from 1, as the web keys
+
+    def choices(self) -> list[p.Option]:
+        """The options the person chooses among: one for copies that are the same for the seat (``same_as``,
+        ruling R-CORE-10), the first of them, which is what the table records."""
+        return [o for o in self.decide.options if o.same_as < 0] if self.decide is not None else []
 
     def show_board(self) -> None:
         b = self.board
@@ -209,15 +214,16 @@ class TerminalUI:
             text = line.strip()
             word, _, rest = text.partition(" ")
             if text.isdigit():
+                shown = self.choices()
                 index = int(text) - 1
-                if not 0 <= index < len(d.options):
-                    self.out.print(f"  {text!r} is not an option: type a number from 1 to {len(d.options)}",
+                if not 0 <= index < len(shown):
+                    self.out.print(f"  {text!r} is not an option: type a number from 1 to {len(shown)}",
                                    markup=False)  # fmt: skip
                     continue
-                option = d.options[index]
+                option = shown[index]
                 if option.confirm and not self._confirm(f"  {option.text}: this cannot be taken back. Sure?"):
                     continue
-                return p.Answer(index, d.decision)
+                return p.Answer(option.index, d.decision)
             if word == "help":
                 self.out.print(HELP, markup=False)
             elif word == "board":
