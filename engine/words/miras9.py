@@ -206,6 +206,7 @@ def _counter(w: Words, e: Any) -> str | None:
     return f"{who}: {e.counter.replace('_', ' ')} {e.value}"
 
 
+_CONFIRMS = {"attackers": "Confirm the attackers: the wave goes in", "blockers": "Confirm the blockers as chosen"}
 _ENDS = {
     "action": "End the Action phase",
     "attack": "End the Attack phase",
@@ -246,8 +247,8 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
             return f"Attack with {n(o.card)} at " + (n(o.target) if o.target else "the Site")
         case "AssignBlocker":
             return f"Block {n(o.attacker)} with {n(o.card)}"
-        case "Confirm":
-            return "Confirm"
+        case "Confirm":  # it read "Confirm" alone: what is confirmed is the selection the point asks for
+            return _CONFIRMS.get(point, "Confirm")
         case "Pass":
             return _ENDS.get(point, "Pass")
         case "PayPoint":
@@ -258,8 +259,8 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
             return f"Manifest {n(o.card)}"
         case "DoPressure":
             return f"Pressure with {n(o.card)}"
-        case "DoRestore":
-            return "Restore"
+        case "DoRestore":  # [M9-101]
+            return "Restore: pay 2 Echo to put the top card of your discard pile on your used pile"
         case "ResourceToHand":
             return "Take a resource card into your hand"
         case "MoveUnit":

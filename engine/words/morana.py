@@ -84,6 +84,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "PowerChanged":
             if e.amount == 0 and e.prevented == 0:
                 return None
+            if e.amount == 0:  # all of it stopped by Ward [MOR-24]: it read "Bereginya gains 0 Power: damage from"
+                by = f" from {n(e.by)}" if e.by > 0 and e.by != e.holder else ""
+                return f"{n(e.holder)} takes no damage{by}: Ward prevents {e.prevented} ({e.value} Power now)"
             kept = f", {e.prevented} prevented" if e.prevented else ""
             change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"
             if e.by > 0 and e.by != e.holder and e.source in _CAUSES:  # another card's doing: whose damage, boost
