@@ -199,6 +199,10 @@ function gameOver(message) {
   }
   status(`game over: ${message.text}`, "over");
   document.body.dataset.over = "true";
+  // the result takes the question's place above the board: below it, a laptop's screen did not show it
+  $("turnbar").hidden = true;
+  box.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 async function rematch() {

@@ -46,3 +46,23 @@ def test_the_board_is_wide_enough_to_play_on_a_phone_and_a_laptop(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"table-{ruleset}-{width}.png"))
     page.close()
+
+
+def test_the_result_and_the_replay_link_are_on_screen_when_the_game_ends(running: Running, browser: Any) -> None:
+    """[MOR-05] The game over box sat below the board, off a 1366x768 screen: the person saw an empty question bar
+    and had to scroll for the result and the replay. It takes the question's place above the board."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], seed=5, cover_ms=40)
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("body[data-asked='1']", timeout=20000)
+    page.locator("#leave").click()  # a concession: the quickest end
+    page.wait_for_selector("body[data-over='true']", timeout=15000)
+    over = page.locator("#over")
+    box = over.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768, box  # on screen without scrolling
+    assert "Game over: heuristic-1 wins: the opponent conceded" in over.inner_text()
+    assert page.locator("#over a[href^='/replay/']").is_visible()
+    assert not page.locator("#turnbar").is_visible()  # no empty question bar above it
+    page.screenshot(path=str(ARTIFACTS / "table-game-over-1366.png"))
+    page.close()
