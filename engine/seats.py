@@ -205,8 +205,8 @@ class SeatStream:
         options = [self.option(i, o, point.point, told.texts[i], told.same_as[i]) for i, o in enumerate(point.options)]
         if len(options) == 1 and options[0].confirm:
             options[0] = msgspec.structs.replace(options[0], confirm=False)
-        return p.Decide(decision, point.player, point.point, options, list(clock_ms), self.words.point(point.point),
-                        stop)  # fmt: skip
+        question = self.words.point(point.point, self.view.state)
+        return p.Decide(decision, point.player, point.point, options, list(clock_ms), question, stop)
 
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:
         text = self.words.ending(winner, reason)

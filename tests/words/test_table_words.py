@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from annals.engine import forced
+from annals.engine.players import play_live
 from annals.engine.words import Words
 from annals.schemas import miras9, morana
+from annals.schemas import protocol as p
 
 
 def test_damage_all_prevented_by_ward_is_said_as_no_damage() -> None:
@@ -25,3 +31,43 @@ def test_confirm_says_what_it_confirms_and_restore_what_it_costs() -> None:
     assert words.option(miras9.DoRestore(), "attune") == (
         "Restore: pay 2 Echo to put the top card of your discard pile on your used pile"
     )
+
+
+def test_a_battle_damage_question_says_how_many_points_are_still_to_pay(tmp_path: Path) -> None:
+    """[M9-079] Each point of Battle Damage is its own question; it read only ``Pay a point of Battle Damage``, and
+    at the terminal nothing said how many more were owed. It says ``(2 of 3 still to pay)``, agreeing with the
+    Battle Damage the events assigned to the person in the wave and the points paid since."""
+    seat = _Recorder()
+    play_live("miras9", ["vanguard", "tempest"], ["human", "heuristic"], 3, tmp_path / "g.log",
+              human=lambda player, rs: seat, max_turns=40)  # fmt: skip
+    asked, owed, paid = 0, 0, 0
+    for message in seat.heard:
+        if isinstance(message, p.EventMessage):
+            kind, e = message.event["kind"], message.event
+            if kind == "WaveDeclared":
+                owed, paid = 0, 0
+            elif kind == "BattleDamageAssigned" and e["holder"] == 0:
+                owed += e["amount"]
+            elif kind == "BattleDamagePaid" and e["player"] == 0:
+                paid += 1
+        elif isinstance(message, p.Decide) and message.point == "battle_damage":
+            found = re.search(r"\((\d+) of (\d+) still to pay\)$", message.question)
+            assert found, message.question
+            assert (int(found[1]), int(found[2])) == (owed - paid, owed), (message.question, owed, paid)
+            asked += 1
+    assert asked > 3  # the game made the person pay, more than once
+
+
+class _Recorder:
+    """A person at the protocol who hears everything and answers the first choice shown."""
+
+    def __init__(self) -> None:
+        self.heard: list[object] = []
+        self.settings = forced.ANSWER_LONE
+
+    def send(self, message: object) -> None:
+        self.heard.append(message)
+
+    def receive(self) -> p.ClientMessage:
+        d = next(m for m in reversed(self.heard) if isinstance(m, p.Decide))
+        return p.Answer(next(o.index for o in d.options if o.same_as < 0), d.decision)
