@@ -205,7 +205,7 @@ class SeatStream:
         options = [self.option(i, o, point.point, told.texts[i], told.same_as[i]) for i, o in enumerate(point.options)]
         if len(options) == 1 and options[0].confirm:
             options[0] = msgspec.structs.replace(options[0], confirm=False)
-        question = self.words.point(point.point, self.view.state)
+        question = self.words.point(point.point, self.view.state, point.player)
         return p.Decide(decision, point.player, point.point, options, list(clock_ms), question, stop)
 
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:

@@ -175,13 +175,13 @@ class Words:
     def refs(self, option: Any) -> Refs:
         return self._said.refs(type(option).__name__, option) if self._said is not None else Refs()
 
-    def point(self, point: str, state: Any = None) -> str:
-        """The question a point asks; given the asked seat's view (``state``), with what of it the answer needs
-        (the Battle Damage still to pay)."""
+    def point(self, point: str, state: Any = None, player: int = -1) -> str:
+        """The question a point asks; given the asked ``player``'s view (``state``), with what of it the answer
+        needs (the Battle Damage still to pay, the Embers there are to spend)."""
         said = self._said.POINTS.get(point) if self._said is not None else None
         asked = said if said is not None else words_of(point).capitalize()
         detail = getattr(self._said, "detail", None)
-        return asked + (detail(point, state) if detail is not None and state is not None else "")
+        return asked + (detail(point, state, player) if detail is not None and state is not None else "")
 
     def ending(self, winner: int, reason: str) -> str:
         """How a game ended, as its end line says it: ``Ann wins by Battle Damage``, ``Bob reaches 13 Slava and

@@ -37,7 +37,7 @@ _WINDOWS = {"before_blocks": "before blocks", "before_damage": "before damage", 
 _REASONS_END = {"battle_damage": "Battle Damage", "survival_clock": "the survival clock", "turn_cap": "the turn cap"}
 
 
-def detail(point: str, s: Any) -> str:
+def detail(point: str, s: Any, player: int) -> str:
     """What a question needs of the asker's view: a Battle Damage point says how many are still to pay [M9-079]
     (the terminal showed the bare question; the board draws it in its Battle Damage panel)."""
     if point == "battle_damage" and s.bd_sources:

@@ -14,10 +14,11 @@ from annals.schemas import protocol as p
 
 def test_damage_all_prevented_by_ward_is_said_as_no_damage() -> None:
     """[MOR-24] Ward prevents damage: a hit wholly stopped read ``Bereginya gains 0 Power: damage from Chort (2 now,
-    3 prevented)``; it says the Spirit takes no damage and why. A hit partly stopped still says the loss."""
+    3 prevented)``; it says what Ward stopped and the Power left (a Spirit already at 0 has none to lose, so
+    no loss is not always Ward's doing). A hit partly stopped still says the loss."""
     words = Words("morana", lambda card: {1003: "Bereginya", 2004: "Chort"}[card], ["Ann", "Bob"])
     stopped = words.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 2, 0, "damage", 2004, 3))
-    assert stopped == "Bereginya takes no damage from Chort: Ward prevents 3 (2 Power now)"
+    assert stopped == "Ward prevents 3 damage from Chort to Bereginya (2 Power now)"
     partly = words.event(morana.PowerChanged(5, 2, "dusk", 0, "power", 1003, 1, -1, "damage", 2004, 2))
     assert partly == "Bereginya loses 1 Power: damage from Chort (1 now, 2 prevented)"
 
@@ -71,3 +72,21 @@ class _Recorder:
     def receive(self) -> p.ClientMessage:
         d = next(m for m in reversed(self.heard) if isinstance(m, p.Decide))
         return p.Answer(next(o.index for o in d.options if o.same_as < 0), d.decision)
+
+
+def test_the_commit_question_says_the_embers_there_are_to_spend(tmp_path: Path) -> None:
+    """[MOR-15] Committing pays Embers; after a first card nothing on the question said how many were left (the
+    options offer only what can be paid for). It says ``(3 Embers to spend)``, as the events' Embers last said."""
+    seat = _Recorder()
+    play_live("morana", ["clash", "glory"], ["human", "heuristic"], 11, tmp_path / "g.log",
+              human=lambda player, rs: seat)  # fmt: skip
+    embers, asked = 0, 0
+    for message in seat.heard:
+        if isinstance(message, p.EventMessage) and message.event["kind"] == "EmbersChanged":
+            if message.event["holder"] == 0:
+                embers = message.event["value"]
+        elif isinstance(message, p.Decide) and message.point == "commit":
+            found = re.search(r"\((\d+) Embers? to spend\)$", message.question)
+            assert found and int(found[1]) == embers, (message.question, embers)
+            asked += 1
+    assert asked > 3
