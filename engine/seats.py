@@ -184,6 +184,13 @@ class SeatStream:
             if holder.isdigit() and int(holder) >= CARDS_PER_PLAYER:
                 marks.setdefault(int(holder), []).append(self.words.state(counter, pos.counters[key]))
 
+        attachments = getattr(self.ruleset, "attachments", None)  # Equipment, crews: a difference one can see
+        carried: dict[int, list[int]] = attachments(self.view.state) if attachments is not None else {}
+        for host, cards in carried.items():
+            marks.setdefault(host, []).extend(f"carrying {self.called(c)}" for c in sorted(cards))
+            for c in cards:
+                marks.setdefault(c, []).append(f"on {self.called(host)}")
+
         def seen(instance: int) -> tuple[str, ...]:
             zone = pos.cards.get(instance, "")
             where = f"in {self.words.place(zone)}" if zone else ""

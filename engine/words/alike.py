@@ -14,7 +14,7 @@ is offered:
   their order, ``(the first of 2)``.
 
 ``Look`` is what the reader sees of an instance: its card id ("" when it cannot identify it), what it calls the
-card, then phrases for its place and its marks (``in your hand``, ``tapped``, ``2 wounds``). The caller
+card, then phrases for its place and its marks (``in hand``, ``tapped``, ``2 wounds``, ``carrying Vibro Blade``). The caller
 (``engine.seats.SeatStream``) builds it from the seat's own view only.
 """
 

@@ -149,3 +149,27 @@ def test_the_terminal_lists_one_choice_for_copies_and_answers_the_first() -> Non
     assert "    2  Seal the Commit *" in lines
     assert "  '3' is not an option: type a number from 1 to 2" in lines
     assert answer == p.Answer(2, 4)  # the second line shown is the seal, the option at index 2
+
+
+def test_a_copy_carrying_equipment_is_told_apart_from_one_without() -> None:
+    """[M9-041] [M9-015] Equipment is a separate card on its host, no counter on it: two Recruits in one lane, one
+    carrying a Vibro Blade, were one choice (the Blade gives +1 ATK). The seat's own view tells them apart."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+    from annals.engine.simulate import make_header
+
+    ruleset = get_ruleset("miras9")
+    stream = SeatStream(ruleset, make_header(ruleset, 1, ["vanguard", "tempest"], ["random", "random"]), 0)
+    state: Any = stream.view.state
+    cards = state.cards
+    recruits = sorted(c for c, cs in cards.items() if cs.cid == "char-recruit" and c < 2000)[:2]
+    blade = min(c for c, cs in cards.items() if cs.cid == "eq-blade" and c < 2000)
+    for c in (*recruits, blade):
+        cards[c].zone = "lane:0:exterior"
+    options = [sm.AddAttacker(recruits[0], 0), sm.AddAttacker(recruits[1], 0)]
+    assert tell_apart(stream.words, options, "attackers", stream.look()).same_as == [-1, 0]  # alike: one choice
+    cards[blade].host = recruits[1]
+    told = tell_apart(stream.words, options, "attackers", stream.look())
+    assert told.same_as == [-1, -1]
+    assert told.texts == ["Attack with Recruit at the Site (no marks)",
+                          "Attack with Recruit at the Site (carrying Vibro Blade)"]  # fmt: skip
