@@ -14,8 +14,8 @@ is offered:
   their order, ``(the first of 2)``.
 
 ``Look`` is what the reader sees of an instance: its card id ("" when it cannot identify it), what it calls the
-card, then phrases for its place and its marks (``in hand``, ``tapped``, ``2 wounds``, ``carrying Vibro Blade``). The caller
-(``engine.seats.SeatStream``) builds it from the seat's own view only.
+card, then phrases for its place and its marks (``in hand``, ``tapped``, ``2 wounds``, ``carrying Vibro Blade``).
+The caller (``engine.seats.SeatStream``) builds it from the seat's own view only.
 """
 
 from __future__ import annotations
