@@ -82,7 +82,10 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CardMoved":
             how = _REASONS.get(e.reason, "moves")
             onto = f", attached to {n(e.host)}" if e.host else ""
-            return f"{n(e.card)} {how}: {w.zone(e.src)} to {w.zone(e.dst)}{onto}"
+            what = n(e.card)
+            if what == "a hidden card" and e.player >= 0:  # whose: it read "a hidden card flows: deck to resources"
+                what = f"{p}'s hidden card"
+            return f"{what} {how}: {w.zone(e.src)} to {w.zone(e.dst)}{onto}"
         case "TokenCreated":
             return f"{p} creates a {n(e.card)} token in {w.zone(e.dst)}"
         case "CounterChanged":

@@ -90,3 +90,13 @@ def test_the_commit_question_says_the_embers_there_are_to_spend(tmp_path: Path) 
             assert found and int(found[1]) == embers, (message.question, embers)
             asked += 1
     assert asked > 3
+
+
+def test_a_hidden_card_moving_says_whose_it_is() -> None:
+    """[M9-034] The opponent's turn read ``a hidden card generates: deck to resources`` with no owner, beside the
+    person's own cards moving between piles of the same names; the owner is said."""
+    words = Words("miras9", lambda card: "Recruit" if card == 1004 else "a hidden card", ["Ann", "Bob"])
+    hidden = words.event(miras9.CardMoved(40, 3, "awaken.generate", 1, -1, "deck", "resource", "generate"))
+    assert hidden == "Bob's hidden card generates: deck to resources"
+    shown = words.event(miras9.CardMoved(41, 3, "awaken.generate", 0, 1004, "deck", "resource", "generate"))
+    assert shown == "Recruit generates: deck to resources"
