@@ -91,9 +91,10 @@ def serve(
 @app.command()
 def join(
     url: str = typer.Argument(..., help="The table: http://HOST:PORT/play/ID (or ws://HOST:PORT/ws/ID)."),
-    token: str = typer.Option(..., "--token", help="Your seat's token."),
+    token: str = typer.Option("", "--token", help="Your seat's token (not needed when the URL ends ?token=...)."),
 ) -> None:
-    """Play your seat of a served table at this terminal: help, board, hand, card NAME, log at the prompt.
+    """Play your seat of a served table at this terminal: help, board, hand, card NAME, log at the prompt. The
+    address annals serve prints for a seat's browser (it holds the token) works as it is.
 
     Example: annals join http://127.0.0.1:8765/play/3f2a9c --token 9xQ...  # fails: no server listens there now
     """

@@ -1,4 +1,4 @@
-"""``annals join URL --token T``: the terminal client over WebSocket.
+"""``annals join URL --token T``: the terminal client over WebSocket (the token may be in the URL instead).
 
 It connects to a table's socket with the seat's token, shows what the table sends (``clients.terminal``) and
 answers each decision the person makes. Ctrl-C while waiting asks whether to leave (a concession). A dropped
@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -49,6 +49,21 @@ def socket_url(url: str, token: str, *, boards: bool = True, settings: p.Setting
                                         "stops": ",".join(settings.stops)}  # fmt: skip
     query = urlencode({"token": token, **({} if boards else {"boards": "0"}), **said})
     return urlunsplit((scheme, parts.netloc, path, query, ""))
+
+
+def seat_token(url: str, token: str) -> str:
+    """The seat's token: ``--token``, else the one in the address as ``annals serve`` prints it for the browser
+    (``/play/ID?token=T``: pasted into ``annals join`` it was refused for the missing ``--token``)."""
+    if token:
+        return token
+    try:
+        given = parse_qs(urlsplit(url).query).get("token", [""])[0]
+    except ValueError:
+        given = ""
+    if not given:
+        raise JoinError(f"no token for {url!r}: give the seat's token with --token TOKEN, or the address annals serve "
+                        "printed for the seat (it ends ?token=...)")  # fmt: skip
+    return given
 
 
 def _main_thread_takes_ctrl_c() -> contextlib.AbstractContextManager[None]:
@@ -97,6 +112,7 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
         if sockets:
             sockets[-1].send(p.encode(settings).decode())
 
+    token = seat_token(url, token)
     socket_url(url, token)  # an address no table can have is refused at once, not tried again and again
     ui = TerminalUI(read_line, console, on_settings=send_settings)
     tries = 0

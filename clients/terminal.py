@@ -146,9 +146,14 @@ class TerminalUI:
         if d.question:
             self.out.print(f"  {d.question}" + (f"  (stop: {d.stop.replace('_', ' ')})" if d.stop else ""),
                            markup=False)  # fmt: skip
-        for o in d.options:
+        for k, o in enumerate(self.choices()):
             mark = " *" if o.confirm else ""
-            self.out.print(f"  {o.index + 1:>3}  {o.text}{mark}", markup=False)  # counted from 1, as the web keys
+            self.out.print(f"  {k + 1:>3}  {o.text}{mark}", markup=False)  # counted from 1, as the web keys
+
+    def choices(self) -> list[p.Option]:
+        """The options the person chooses among: one for copies that are the same for the seat (``same_as``,
+        ruling R-CORE-10), the first of them, which is what the table records."""
+        return [o for o in self.decide.options if o.same_as < 0] if self.decide is not None else []
 
     def show_board(self) -> None:
         b = self.board
@@ -156,7 +161,7 @@ class TerminalUI:
             self.out.print("no board yet", markup=False)
             return
         names = [pl.name for pl in self.hello.players] if self.hello is not None else None
-        self.out.print(render_board(b, self.seat, names))
+        self.out.print(render_board(b, self.seat, names, self.hello.ruleset if self.hello is not None else ""))
 
     def show_hand(self) -> None:
         b = self.board
@@ -209,15 +214,16 @@ class TerminalUI:
             text = line.strip()
             word, _, rest = text.partition(" ")
             if text.isdigit():
+                shown = self.choices()
                 index = int(text) - 1
-                if not 0 <= index < len(d.options):
-                    self.out.print(f"  {text!r} is not an option: type a number from 1 to {len(d.options)}",
+                if not 0 <= index < len(shown):
+                    self.out.print(f"  {text!r} is not an option: type a number from 1 to {len(shown)}",
                                    markup=False)  # fmt: skip
                     continue
-                option = d.options[index]
+                option = shown[index]
                 if option.confirm and not self._confirm(f"  {option.text}: this cannot be taken back. Sure?"):
                     continue
-                return p.Answer(index, d.decision)
+                return p.Answer(option.index, d.decision)
             if word == "help":
                 self.out.print(HELP, markup=False)
             elif word == "board":
@@ -283,6 +289,12 @@ def _place(zone: str, names: list[str]) -> str:
     return zone
 
 
+def _card_of(key: str) -> int:
+    """The instance a board counter's key names (``"Recruit (#1004):wounds"``), or -1."""
+    found = _INSTANCE.search(key.rpartition(":")[0])
+    return int(found.group(1)) if found else -1
+
+
 def _marks(counters: dict[str, int], instance: int) -> str:
     """A card's state from the board's counters (``"Recruit (#1004):wounds"``): ``tapped, wounds 1``."""
     marks = []
@@ -300,9 +312,14 @@ def _marks(counters: dict[str, int], instance: int) -> str:
     return f" ({', '.join(marks)})" if marks else ""
 
 
-def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table:
+PLAYER_COUNTERS = {"miras9": ("echo",), "morana": ("embers", "slava")}  # shown at 0 too, as the SVG board does
+SITES = {"morana": ("site:1", "site:2", "site:3")}  # each shown, empty or not, with each side's Power there
+
+
+def render_board(b: p.Board, seat: int, names: list[str] | None = None, ruleset: str = "") -> Table:
     """The board message as the SVG board shows it: each player's piles by size (hidden cards counted), Echo or
-    Embers and Slava, then every lane or Site with the cards in it, each with its marks."""
+    Embers and Slava (at 0 too: a board message leaves out counters at 0), then every lane or Site with the cards
+    in it, each with its marks; a MORANA Site with each side's Power there [MOR-19], empty Sites included."""
     sides = sorted({z.side for z in b.zones if z.side.startswith("p")} | {k.split(":")[0] for k in b.piles})
     names = names or [s for s in sides]
     who = [names[int(s[1:])] if int(s[1:]) < len(names) else s for s in sides]
@@ -313,8 +330,12 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table
     table.add_column("", style="bold")
     for name in who:
         table.add_column(name)
-    player_counters = {side: [f"{c.replace('_', ' ').capitalize()} {v}" for k, v in b.counters.items()
-                              for h, _, c in [k.rpartition(":")] if h == side] for side in sides}  # fmt: skip
+    known = PLAYER_COUNTERS.get(ruleset, ())
+    player_counters: dict[str, list[str]] = {}
+    for side in sides:  # the ruleset's own in one order for both sides (at 0 too), then any other
+        held = {c: v for k, v in b.counters.items() for h, _, c in [k.rpartition(":")] if h == side}
+        order = [*known, *sorted(c for c in held if c not in known)]
+        player_counters[side] = [f"{c.replace('_', ' ').capitalize()} {held.get(c, 0)}" for c in order]
     table.add_row("counters", *(", ".join(player_counters[s]) or "-" for s in sides))
     piles: dict[str, list[str]] = {s: [] for s in sides}
     for key, size in b.piles.items():
@@ -322,7 +343,8 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table
         if side in piles:
             piles[side].append(f"{zone.capitalize()} {size}")
     table.add_row("piles", *(" · ".join(piles[s]) or "-" for s in sides))
-    by_zone: dict[str, dict[str, list[str]]] = {}
+    by_zone: dict[str, dict[str, list[str]]] = {_place(site, names): {} for site in SITES.get(ruleset, ())}
+    power: dict[tuple[str, str], int] = {}
     for z in b.zones:
         if z.zone in ("deck", "hand", "discard", "exile", "used", "resource", "nav"):
             continue  # by size above; your hand by name with the hand command
@@ -332,8 +354,13 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None) -> Table
         place = place[:1].upper() + place[1:]
         shown = [c.name + _marks(b.counters, c.instance) for c in z.cards]
         by_zone.setdefault(place, {}).setdefault(side, []).extend(shown)
+        here = {c.instance for c in z.cards}
+        strength = sum(v for k, v in b.counters.items() if k.endswith(":power") and _card_of(k) in here)
+        power[place, side] = power.get((place, side), 0) + strength
+    sites = {_place(site, names) for site in SITES.get(ruleset, ())}
     for place, cells in by_zone.items():
-        table.add_row(place, *("\n".join(cells.get(s, [])) for s in sides))
+        total = {s: [f"Power {power.get((place, s), 0)}"] if place in sites else [] for s in sides}
+        table.add_row(place, *("\n".join(total[s] + cells.get(s, [])) for s in sides))
     if b.hidden:
         table.caption = f"{plural(b.hidden, 'card')} you cannot see"
     return table

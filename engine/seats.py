@@ -9,7 +9,7 @@ seat's own deck, never the opponent's, nor the seed (which would give away every
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -18,6 +18,7 @@ from msgspec.structs import asdict
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
 from annals.engine.views import SeatView, instances_in, visible_position
 from annals.engine.words import Words, described
+from annals.engine.words.alike import tell_apart
 from annals.schemas import protocol as p
 from annals.schemas.header import LogHeader
 from annals.schemas.records import CARDS_PER_PLAYER, TOKEN_BASE, instance_owner
@@ -167,19 +168,52 @@ class SeatStream:
         """An event in words ("": nothing a person follows, such as a change by 0; clients show no line)."""
         return self.words.event(seen) or ""
 
-    def option(self, index: int, option: Any, point: str = "") -> p.Option:
+    def option(self, index: int, option: Any, point: str = "", text: str = "", same_as: int = -1) -> p.Option:
         kind = type(option).__name__
         refs = self.words.refs(option)
-        return p.Option(index, kind, as_fields(option), self.words.option(option, point), kind in self.confirm,
-                        refs.card, refs.target, refs.where)  # fmt: skip
+        return p.Option(index, kind, as_fields(option), text or self.words.option(option, point), kind in self.confirm,
+                        refs.card, refs.target, refs.where, same_as)  # fmt: skip
+
+    def look(self) -> Callable[[int], tuple[str, ...]]:
+        """What the seat sees of a card instance (``engine.words.alike``): its card id ("" if it cannot identify
+        it), its name, its place and its marks, from the seat's own view; made only when two options read alike."""
+        pos = visible_position(self.ruleset, self.view.state)
+        marks: dict[int, list[str]] = {}
+        for key in sorted(pos.counters):
+            holder, _, counter = key.partition(":")
+            if holder.isdigit() and int(holder) >= CARDS_PER_PLAYER:
+                marks.setdefault(int(holder), []).append(self.words.state(counter, pos.counters[key]))
+
+        attachments = getattr(self.ruleset, "attachments", None)  # Equipment, crews: a difference one can see
+        carried: dict[int, list[int]] = attachments(self.view.state) if attachments is not None else {}
+        for host, cards in carried.items():
+            marks.setdefault(host, []).extend(f"carrying {self.called(c)}" for c in sorted(cards))
+            for c in cards:
+                marks.setdefault(c, []).append(f"on {self.called(host)}")
+
+        def seen(instance: int) -> tuple[str, ...]:
+            zone = pos.cards.get(instance, "")
+            where = f"in {self.words.place(zone)}" if zone else ""
+            return (self.view.known.get(instance, ""), self.called(instance), where, *marks.get(instance, []))
+
+        return seen
 
     def decide(self, decision: int, point: DecisionPoint[Any], clock_ms: list[int], stop: str = "") -> p.Decide:
-        """The question of ``point``; a lone answer is never flagged to confirm (there was nothing else to do)."""
-        options = [self.option(i, o, point.point) for i, o in enumerate(point.options)]
+        """The question of ``point``; a lone answer is never flagged to confirm (there was nothing else to do).
+        Options that read alike are told apart, or marked ``same_as`` the first (``engine.words.alike``)."""
+        made: list[Callable[[int], tuple[str, ...]]] = []
+
+        def look(instance: int) -> tuple[str, ...]:  # the view's position is read once, and only if needed
+            if not made:
+                made.append(self.look())
+            return made[0](instance)
+
+        told = tell_apart(self.words, point.options, point.point, look)
+        options = [self.option(i, o, point.point, told.texts[i], told.same_as[i]) for i, o in enumerate(point.options)]
         if len(options) == 1 and options[0].confirm:
             options[0] = msgspec.structs.replace(options[0], confirm=False)
-        return p.Decide(decision, point.player, point.point, options, list(clock_ms), self.words.point(point.point),
-                        stop)  # fmt: skip
+        question = self.words.point(point.point, self.view.state, point.player)
+        return p.Decide(decision, point.player, point.point, options, list(clock_ms), question, stop)
 
     def game_over(self, winner: int, reason: str, events: int, decisions: int) -> p.GameOver:
         text = self.words.ending(winner, reason)

@@ -116,7 +116,9 @@ class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     client can map a click on the board to it: ``card`` the instance it acts with (a card in hand, an attacker, a
     blocker), ``target`` the instance it aims at, ``where`` the place it goes as the board's zone names
     (``lane:0:exterior`` a Miras 9 board position, ``lane:space`` a whole lane, ``site:2`` a MORANA Site; ``echo``,
-    ``deck``, ``resource``, ``used`` where a Battle Damage point is paid from); 0 and "" name nothing."""
+    ``deck``, ``resource``, ``used`` where a Battle Damage point is paid from); 0 and "" name nothing. ``same_as``
+    (-1: none) is the index of an earlier option that does the same for the seat, a copy of the same card in the
+    same place with the same marks (ruling R-CORE-10): a client offers that one and hides this."""
 
     index: int
     kind: str
@@ -126,6 +128,7 @@ class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     card: int = 0
     target: int = 0
     where: str = ""
+    same_as: int = -1  # the earlier option this one is the same as for the seat (a copy of a card): show one
 
 
 class Decide(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag="decide", tag_field="type"):

@@ -123,7 +123,20 @@ function sendAnswer(option) {
   $("question").textContent = "sent…";
 }
 
-function showDecide(decide) {
+// Options that are the same for this seat (copies of a card: protocol's same_as, ruling R-CORE-10) are one
+// choice: the first is shown and answered; a click on any copy picks it (`alike`, the copies' cards).
+function choices(decide) {
+  const shown = decide.options.filter((o) => !(o.same_as >= 0)).map((o) => ({ ...o, alike: [] }));
+  const byIndex = new Map(shown.map((o) => [o.index, o]));
+  for (const o of decide.options) {
+    const first = o.same_as >= 0 && byIndex.get(o.same_as);
+    if (first && o.card && o.card !== first.card) first.alike.push(o.card);
+  }
+  return { ...decide, options: shown };
+}
+
+function showDecide(message) {
+  const decide = choices(message);
   state.clock = decide.clock_ms.slice();
   state.clockAt = performance.now();
   if (!state.hello || decide.player !== state.hello.seat) {
@@ -186,6 +199,10 @@ function gameOver(message) {
   }
   status(`game over: ${message.text}`, "over");
   document.body.dataset.over = "true";
+  // the result takes the question's place above the board: below it, a laptop's screen did not show it
+  $("turnbar").hidden = true;
+  box.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 async function rematch() {

@@ -36,7 +36,8 @@ export function placesOf(node) {
 function picks(option, present, seat) {
   const out = [];
   const shown = (card) => !present || present.has(`card:${card}`);
-  if (option.card && shown(option.card)) out.push([`card:${option.card}`]);
+  const copies = [option.card, ...(option.alike || [])].filter((c) => c && shown(c)); // one choice, any copy
+  if (copies.length) out.push(copies.map((c) => `card:${c}`));
   if (option.target && shown(option.target)) out.push([`card:${option.target}`]);
   else if (option.kind === "AddAttacker") out.push(["site"]); // the defender's Site position
   const where = option.where || "";

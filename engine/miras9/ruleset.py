@@ -309,6 +309,16 @@ class M9Ruleset:
         zones = ("deck", "hand", "resource", "used", "discard", "exile")
         return {f"p{side}:{zone}": len(getattr(pl, zone)) for side, pl in enumerate(s.players) for zone in zones}
 
+    def attachments(self, s: M9State) -> dict[int, list[int]]:
+        """Each card that carries others: Equipment on its host [M9-041], Units aboard a Vehicle [M9-061] (what
+        tells two copies of a Unit apart beside its counters, ruling R-CORE-10)."""
+        out: dict[int, list[int]] = {}
+        for c, cs in s.cards.items():
+            for holder in (cs.host, cs.aboard):
+                if holder and cs.zone:
+                    out.setdefault(holder, []).append(c)
+        return out
+
     def position(self, s: M9State) -> Position:
         cards = {c: cs.zone for c, cs in s.cards.items() if cs.zone}
         counters: dict[str, int] = {}

@@ -12,7 +12,7 @@ is Site 1, 2 or 3; no field name, Python value, sentinel or positional index rea
 * ``option(o)``  a decision option in words;
 * ``refs(o)``    which board element an option names (``Refs``: the card it acts with, the card it aims at, the
   place it goes), so a client can map a click on the board to the option;
-* ``point(name)``  the question a decision point asks.
+* ``point(name, state)``  the question a decision point asks (with the seat's view: what the answer needs).
 """
 
 from __future__ import annotations
@@ -175,9 +175,13 @@ class Words:
     def refs(self, option: Any) -> Refs:
         return self._said.refs(type(option).__name__, option) if self._said is not None else Refs()
 
-    def point(self, point: str) -> str:
+    def point(self, point: str, state: Any = None, player: int = -1) -> str:
+        """The question a point asks; given the asked ``player``'s view (``state``), with what of it the answer
+        needs (the Battle Damage still to pay, the Embers there are to spend)."""
         said = self._said.POINTS.get(point) if self._said is not None else None
-        return said if said is not None else words_of(point).capitalize()
+        asked = said if said is not None else words_of(point).capitalize()
+        detail = getattr(self._said, "detail", None)
+        return asked + (detail(point, state, player) if detail is not None and state is not None else "")
 
     def ending(self, winner: int, reason: str) -> str:
         """How a game ended, as its end line says it: ``Ann wins by Battle Damage``, ``Bob reaches 13 Slava and

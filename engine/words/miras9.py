@@ -37,6 +37,15 @@ _WINDOWS = {"before_blocks": "before blocks", "before_damage": "before damage", 
 _REASONS_END = {"battle_damage": "Battle Damage", "survival_clock": "the survival clock", "turn_cap": "the turn cap"}
 
 
+def detail(point: str, s: Any, player: int) -> str:
+    """What a question needs of the asker's view: a Battle Damage point says how many are still to pay [M9-079]
+    (the terminal showed the bare question; the board draws it in its Battle Damage panel)."""
+    if point == "battle_damage" and s.bd_sources:
+        owed = len(s.bd_sources)
+        return f" ({owed - s.bd_paid} of {owed} still to pay)"
+    return ""
+
+
 def lane(index: int) -> str:
     return LANES[index].capitalize() if 0 <= index < len(LANES) else "no lane"
 
@@ -73,7 +82,10 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CardMoved":
             how = _REASONS.get(e.reason, "moves")
             onto = f", attached to {n(e.host)}" if e.host else ""
-            return f"{n(e.card)} {how}: {w.zone(e.src)} to {w.zone(e.dst)}{onto}"
+            what = n(e.card)
+            if what == "a hidden card" and e.player >= 0:  # whose: it read "a hidden card flows: deck to resources"
+                what = f"{p}'s hidden card"
+            return f"{what} {how}: {w.zone(e.src)} to {w.zone(e.dst)}{onto}"
         case "TokenCreated":
             return f"{p} creates a {n(e.card)} token in {w.zone(e.dst)}"
         case "CounterChanged":
@@ -206,6 +218,7 @@ def _counter(w: Words, e: Any) -> str | None:
     return f"{who}: {e.counter.replace('_', ' ')} {e.value}"
 
 
+_CONFIRMS = {"attackers": "Confirm the attackers: the wave goes in", "blockers": "Confirm the blockers as chosen"}
 _ENDS = {
     "action": "End the Action phase",
     "attack": "End the Attack phase",
@@ -246,8 +259,8 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
             return f"Attack with {n(o.card)} at " + (n(o.target) if o.target else "the Site")
         case "AssignBlocker":
             return f"Block {n(o.attacker)} with {n(o.card)}"
-        case "Confirm":
-            return "Confirm"
+        case "Confirm":  # it read "Confirm" alone: what is confirmed is the selection the point asks for
+            return _CONFIRMS.get(point, "Confirm")
         case "Pass":
             return _ENDS.get(point, "Pass")
         case "PayPoint":
@@ -258,8 +271,8 @@ def option(w: Words, kind: str, o: Any, point: str = "") -> str | None:
             return f"Manifest {n(o.card)}"
         case "DoPressure":
             return f"Pressure with {n(o.card)}"
-        case "DoRestore":
-            return "Restore"
+        case "DoRestore":  # [M9-101]
+            return "Restore: pay 2 Echo to put the top card of your discard pile on your used pile"
         case "ResourceToHand":
             return "Take a resource card into your hand"
         case "MoveUnit":

@@ -21,6 +21,15 @@ _CAUSES = {"damage": "damage", "boost": "a boost", "bloom": "Bloom"}  # what one
 _WHY = {"initiative": "the Initiative", "less_slava": "less Slava", "simultaneous": "at the same time"}
 
 
+def detail(point: str, s: Any, player: int) -> str:
+    """What a question needs of the asker's view: the Commit says the Embers there are to spend [MOR-15] (the
+    options offer only what they pay for, and nothing said how much was left after a first card)."""
+    if point == "commit" and 0 <= player < len(s.embers):
+        embers = s.embers[player]
+        return f" ({embers} {'Ember' if embers == 1 else 'Embers'} to spend)"
+    return ""
+
+
 def _source(w: Words, source: str) -> str:
     if source.startswith("site:"):
         return f"from {w.zone(source)}"
@@ -84,6 +93,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "PowerChanged":
             if e.amount == 0 and e.prevented == 0:
                 return None
+            if e.amount == 0:  # no Power lost, Ward stopped some [MOR-24] (R-MOR-07): it read "gains 0 Power"
+                by = f" from {n(e.by)}" if e.by > 0 and e.by != e.holder else ""
+                return f"Ward prevents {e.prevented} damage{by} to {n(e.holder)} ({e.value} Power now)"
             kept = f", {e.prevented} prevented" if e.prevented else ""
             change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"
             if e.by > 0 and e.by != e.holder and e.source in _CAUSES:  # another card's doing: whose damage, boost

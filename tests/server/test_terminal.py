@@ -151,3 +151,24 @@ def test_a_spectator_in_the_terminal_sees_the_board_as_it_stood_delay_decisions_
     flipped = {pool[instances[c]].name for e in game.events if type(e).__name__ == "Flipped" for c in e.cards}
     assert flipped and any(name in screen for name in flipped)  # cards flipped at Dusk, by name on its board
     assert rerun(game).ok
+
+
+def test_the_seats_browser_address_joins_at_the_terminal_as_printed(running: Running) -> None:
+    """``annals serve`` prints each seat's address for a browser with the token in it; pasted into ``annals join``
+    it was refused (``Missing option '--token'``). It joins; an address with no token says how to give one."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    annals = Path(sys.executable).parent / "annals"
+    url = f"{running.base}/play/{table['table']}?token={table['tokens'][0]}"
+    t = Tmux(f"{annals} join '{url}'; echo CLIENT-EXITED; sleep 30")
+    try:
+        _wait(t, "Commit: place cards face-down")
+        t.keys("C-c")
+        _wait(t, "leave the game? It counts as a concession.")
+        t.keys("y", "Enter")
+        _wait(t, "CLIENT-EXITED")
+    finally:
+        t.close()
+    bare = subprocess.run([str(annals), "join", f"{running.base}/play/{table['table']}"], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert bare.returncode != 0 and "Traceback" not in bare.stderr + bare.stdout
+    assert "give the seat's token with --token TOKEN" in bare.stderr + bare.stdout

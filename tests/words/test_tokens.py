@@ -99,7 +99,8 @@ def test_no_op_changes_are_said_as_nothing() -> None:
 
     words = Words("morana", lambda card: "Bannik", ["Ann", "Bob"])
     assert words.event(PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, 0, "boost")) is None
-    assert "2 prevented" in (words.event(PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, 0, "damage", 1004, 2)) or "")
+    warded = words.event(PowerChanged(5, 2, "dusk", 0, "power", 1003, 3, 0, "damage", 1004, 2))
+    assert "Ward prevents 2" in (warded or "")
 
 
 def test_annals_show_says_the_log_in_sentences_and_keeps_the_records_behind_a_format(tmp_path: Any) -> None:
