@@ -33,7 +33,9 @@ from annals.cli.main import app
 README = Path(__file__).resolve().parent.parent / "README.md"
 DOCS = README.parent / "docs"
 BIN = Path(sys.executable).parent  # .venv/bin: `annals` and the `python` an external player runs
-TIMEOUT = 60  # seconds for one line; most take about one (mostly start-up), the demo a few
+# seconds for one line, to catch a hang: most take about one (mostly start-up), the demo a few; the analyst's
+# review of 32 games went past 60 s twice with the machine's 2 cores shared five ways
+TIMEOUT = 150
 ANSWERS = "1\n" * 20_000  # a person at the terminal choosing the first option every time
 NOT_RUN = ("make ",)  # the checkout's targets: `make test` would run this test again
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
