@@ -394,7 +394,7 @@ class JudgeSeen(msgspec.Struct, frozen=True):
 class _Plan(msgspec.Struct):
     """What the walk over the frame headers learnt: the kept branch and the branches backups abandoned."""
 
-    kept: set[int]
+    kept: set[int] | range  # the kept batch frames (a range: every frame in it that is a batch)
     kept_close: int | None
     branches: list[tuple[list[int], int | None, int]]  # (batch frames, close frame, judge frame) of each
     problems: dict[int, str]  # frame index -> what is wrong with it, raised when the verified read reaches it
@@ -506,6 +506,11 @@ class LogReader:
         which frames a backup abandoned. Stops quietly at anything odd, which the read proper then reports."""
         first = self._index
         kinds, backups = self._heads_in_c() if self._fast else self._heads()
+        if not backups and kinds.count(KIND_CLOSE) <= 1:
+            # No backup, one close at most (nearly every log): the loop below would keep every batch frame and find
+            # no problem; a range says so without a step per frame (only batch frames are looked up in it).
+            close = first + kinds.index(KIND_CLOSE) if KIND_CLOSE in kinds else None
+            return _Plan(range(first, first + len(kinds)), close, [], {})
         current: list[int] = []
         close: int | None = None
         plan = _Plan(set(), None, [], {})
@@ -804,12 +809,13 @@ class LogReader:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
         decode = decoder.decode
+        typed = self.check.typed
         for index, at, payload in self._frames(views=True):
             try:
                 events, decisions = decode(payload)
             except msgspec.DecodeError:
                 events, decisions = self._decode(decoder, payload, index, at)  # raises, naming the frame and field
-            self.end_events += self.check.typed(index, at, events, decisions, end)
+            self.end_events += typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]
             self.events_read += len(events)
