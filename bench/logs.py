@@ -192,9 +192,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"  the read's gap: {read_time / kept:.2f}x the decode keeping each frame until the next (a caller's "
           f"batch), {read_time / from_file:.2f}x the file read and decode")  # fmt: skip
     if logs is not None:
-        count, events, raw, read = logs
-        print(f"  {count} game logs of {events / count:,.0f} events each: log read {read / raw:.2f}x the bare decode "
-              f"of their frames (header, batches, close), {(read - raw) / count * 1e6:,.0f} us a log more")  # fmt: skip
+        count, game_events, bare, whole = logs
+        more = (whole - bare) / count * 1e6
+        print(f"  {count} game logs of {game_events / count:,.0f} events each: log read {whole / bare:.2f}x the bare "
+              f"decode of their frames (header, batches, close), {more:,.0f} us a log more")  # fmt: skip
 
 
 if __name__ == "__main__":

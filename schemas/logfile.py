@@ -400,6 +400,41 @@ class _Plan(msgspec.Struct):
     problems: dict[int, str]  # frame index -> what is wrong with it, raised when the verified read reaches it
 
 
+def plan_of(kinds: bytes | list[int], backups: dict[int, Intervention], first: int) -> _Plan:
+    """The kept branch, abandoned branches and problems of frames of ``kinds`` numbered from ``first``, the judge
+    frames among them that are backups in ``backups`` (``LogReader._walk``)."""
+    if not backups and kinds.count(KIND_CLOSE) <= 1:
+        # No backup, one close at most (nearly every log): the loop below would keep every batch frame and find no
+        # problem; a range says so without a step per frame (only batch frames are looked up in it).
+        last = first + kinds.index(KIND_CLOSE) if KIND_CLOSE in kinds else None
+        return _Plan(range(first, first + len(kinds)), last, [], {})
+    current: list[int] = []
+    close: int | None = None
+    plan = _Plan(set(), None, [], {})
+    for index, kind in enumerate(kinds, first):
+        if kind == KIND_BATCH:
+            current.append(index)
+        elif kind == KIND_CLOSE:
+            if close is not None:
+                plan.problems[index] = (
+                    f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
+                )
+            close = index
+        elif index in backups:
+            cut = backups[index].from_frame
+            if cut not in current:
+                plan.problems[index] = (
+                    f"a backup names frame {cut} as the first it abandons, which is not a batch frame of the game "
+                    "before it"
+                )
+                continue
+            plan.branches.append((current, close, index))
+            current = [i for i in current if i < cut]
+            close = None
+    plan.kept, plan.kept_close = set(current), close
+    return plan
+
+
 class LogReader:
     """Streams a log file frame by frame, verifying each before decoding it.
 
@@ -504,38 +539,8 @@ class LogReader:
     def _walk(self) -> _Plan:
         """Walk the frame headers after the header frame (unverified: the read proper checks every byte) to learn
         which frames a backup abandoned. Stops quietly at anything odd, which the read proper then reports."""
-        first = self._index
         kinds, backups = self._heads_in_c() if self._fast else self._heads()
-        if not backups and kinds.count(KIND_CLOSE) <= 1:
-            # No backup, one close at most (nearly every log): the loop below would keep every batch frame and find
-            # no problem; a range says so without a step per frame (only batch frames are looked up in it).
-            close = first + kinds.index(KIND_CLOSE) if KIND_CLOSE in kinds else None
-            return _Plan(range(first, first + len(kinds)), close, [], {})
-        current: list[int] = []
-        close: int | None = None
-        plan = _Plan(set(), None, [], {})
-        for index, kind in enumerate(kinds, first):
-            if kind == KIND_BATCH:
-                current.append(index)
-            elif kind == KIND_CLOSE:
-                if close is not None:
-                    plan.problems[index] = (
-                        f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
-                    )
-                close = index
-            elif index in backups:
-                cut = backups[index].from_frame
-                if cut not in current:
-                    plan.problems[index] = (
-                        f"a backup names frame {cut} as the first it abandons, which is not a batch frame of the game "
-                        "before it"
-                    )
-                    continue
-                plan.branches.append((current, close, index))
-                current = [i for i in current if i < cut]
-                close = None
-        plan.kept, plan.kept_close = set(current), close
-        return plan
+        return plan_of(kinds, backups, self._index)
 
     def _heads(self) -> tuple[list[int], dict[int, Intervention]]:
         """The kind of each frame from the reading position on, and the backups among the judge frames."""
