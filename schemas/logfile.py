@@ -51,7 +51,7 @@ from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.archive import member_and_stat
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
-from annals.schemas.files import open_regular
+from annals.schemas.files import open_regular, read_whole_regular
 from annals.schemas.header import JUDGE_REASON_PREFIX, LogClose, LogHeader, header_record
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
@@ -448,7 +448,7 @@ class LogReader:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
-        self.path = Path(path)
+        self.path = path if isinstance(path, Path) else Path(path)
         self._name = str(path)
         member = member_and_stat(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
         self._data: bytes | None = None  # the whole log, when it was read in one call: frames are sliced from it
@@ -457,15 +457,14 @@ class LogReader:
             self._file: IO[bytes] = io.BytesIO(self._data)
             self.modified = member[1].st_mtime
         else:
-            # only a regular file (a FIFO or a device would block or never end): a named error otherwise
-            self._file = open_regular(self.path, what="log")
-            st = os.fstat(self._file.fileno())
-            size = st.st_size
+            # only a regular file (a FIFO or a device would block or never end): a named error otherwise; one read
+            # (of the size it has now), then frames from memory, unless it is large
+            self._data, st = read_whole_regular(self.path, what="log", up_to=READ_WHOLE_BYTES)
             self.modified = st.st_mtime  # when the log (or its archive) was last written, as the reader found it
-            if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
-                with self._file:
-                    self._data = self._file.read(size)
+            if self._data is not None:
                 self._file = io.BytesIO(self._data)
+            else:  # streamed, from what the file holds when it is opened again
+                self._file = open_regular(self.path, what="log")
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
