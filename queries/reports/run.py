@@ -114,17 +114,47 @@ def without_negative_zero(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
-    """Every ``{p}games``/``{p}wins`` pair's win rate and interval, placed right after the pair (one polars pass:
+    """Every ``{p}games``/``{p}wins`` pair's win rate and interval, placed right after the pair (one polars query:
     a call per pair cost card_metrics about 15 ms)."""
     order: list[str] = []
-    added: list[pl.Expr] = []
+    pairs: list[tuple[str, str, str, str, str]] = []
     for name in frame.columns:
         order.append(name)
         if name.endswith("wins") and f"{name[:-4]}games" in frame.columns:
             prefix = name[:-4]
-            added += win_rate_columns(prefix)
-            order += [f"{prefix}win_rate", f"{prefix}ci_low", f"{prefix}ci_high"]
-    return frame.with_columns(added).select(order) if added else frame
+            pairs.append((name, f"{prefix}games", f"{prefix}win_rate", f"{prefix}ci_low", f"{prefix}ci_high"))
+            order += list(pairs[-1][2:])
+    return with_proportions(frame, pairs).select(order) if pairs else frame
+
+
+def with_proportions(frame: pl.DataFrame, pairs: list[tuple[str, str, str, str, str]]) -> pl.DataFrame:
+    """``proportion_columns(hits, n, rate, low, high)`` for each of ``pairs``, the same operations in the same order
+    (so the same values, to the bit), computed through named intermediate columns: as one expression per column,
+    polars evaluated every shared part (the total, the rate, the denominator) again in each, 0.3 ms a column."""
+    z2 = Z95**2
+    steps: list[list[pl.Expr]] = [[], [], [], []]
+    temporary: list[str] = []
+    for i, (hits, n, rate, low, high) in enumerate(pairs):
+        t, p, d, c, h = (f"__wilson{i}_{k}" for k in "tpdch")
+        temporary += [t, p, d, c, h]
+        total = pl.col(n).cast(pl.Float64)
+        steps[0].append(pl.when(total > 0).then(total).alias(t))
+        steps[1] += [(pl.col(hits).cast(pl.Float64) / pl.col(t)).alias(p), (1 + z2 / pl.col(t)).alias(d)]
+        total, share, denom = pl.col(t), pl.col(p), pl.col(d)
+        steps[2] += [
+            ((share + z2 / (2 * total)) / denom).alias(c),
+            (Z95 * ((share * (1 - share) / total + z2 / (4 * total * total)).sqrt()) / denom).alias(h),
+        ]
+        centre, half = pl.col(c), pl.col(h)
+        steps[3] += [
+            share.round(4).alias(rate),
+            (centre - half).round(4).alias(low),
+            (centre + half).round(4).alias(high),
+        ]
+    lazy = frame.lazy()
+    for step in steps:
+        lazy = lazy.with_columns(step)
+    return lazy.drop(temporary).collect()
 
 
 def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
