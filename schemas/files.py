@@ -134,11 +134,9 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def open_regular(
-    path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None
-) -> io.BufferedReader:
-    """``path`` opened for reading in binary, refused with a named error unless it is a regular file (within
-    ``max_bytes``). Never blocks: a FIFO is opened non-blocking and refused."""
+def _opened(path: str | os.PathLike[str], what: str, max_bytes: int | None) -> tuple[int, os.stat_result]:
+    """A descriptor of ``path`` opened non-blocking and its ``fstat``, refused with a named error unless a regular
+    file (within ``max_bytes``); the caller closes it."""
     name = os.fspath(path)
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -156,11 +154,45 @@ def open_regular(
             raise PathError(
                 f"{name} is {info.st_size:,} bytes, more than a {what} can be ({max_bytes:,}); check the path"
             )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def open_regular(
+    path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None
+) -> io.BufferedReader:
+    """``path`` opened for reading in binary, refused with a named error unless it is a regular file (within
+    ``max_bytes``). Never blocks: a FIFO is opened non-blocking and refused."""
+    fd, _ = _opened(path, what, max_bytes)
+    try:
         os.set_blocking(fd, True)
         return io.BufferedReader(io.FileIO(fd, "rb"))
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_whole_regular(
+    path: str | os.PathLike[str], *, what: str = "file", up_to: int
+) -> tuple[bytes | None, os.stat_result]:
+    """The bytes of a regular file of at most ``up_to`` bytes (the size it had when opened), and its ``fstat``; None
+    for a larger one, which the caller streams through ``open_regular``. Refused as ``open_regular`` refuses. Read on
+    the bare descriptor: a file object costs a game's log about half of its file's read."""
+    fd, info = _opened(path, what, None)
+    try:
+        if info.st_size > up_to:
+            return None, info
+        data = os.read(fd, info.st_size)  # O_NONBLOCK is harmless for a regular file: it reads what is there
+        while len(data) < info.st_size:  # a short read (a signal): on to the size seen, or to the end
+            more = os.read(fd, info.st_size - len(data))
+            if not more:
+                break
+            data += more
+        return data, info
+    finally:
+        os.close(fd)
 
 
 def read_regular(path: str | os.PathLike[str], *, what: str = "file", max_bytes: int | None = None) -> bytes:

@@ -51,7 +51,7 @@ from xxhash import xxh3_128, xxh3_128_digest
 
 from annals.schemas.archive import member_and_stat
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
-from annals.schemas.files import open_regular
+from annals.schemas.files import open_regular, read_whole_regular
 from annals.schemas.header import JUDGE_REASON_PREFIX, LogClose, LogHeader, header_record
 from annals.schemas.judge import Intervention
 from annals.schemas.keys import SignatureRecord
@@ -394,10 +394,45 @@ class JudgeSeen(msgspec.Struct, frozen=True):
 class _Plan(msgspec.Struct):
     """What the walk over the frame headers learnt: the kept branch and the branches backups abandoned."""
 
-    kept: set[int]
+    kept: set[int] | range  # the kept batch frames (a range: every frame in it that is a batch)
     kept_close: int | None
     branches: list[tuple[list[int], int | None, int]]  # (batch frames, close frame, judge frame) of each
     problems: dict[int, str]  # frame index -> what is wrong with it, raised when the verified read reaches it
+
+
+def plan_of(kinds: bytes | list[int], backups: dict[int, Intervention], first: int) -> _Plan:
+    """The kept branch, abandoned branches and problems of frames of ``kinds`` numbered from ``first``, the judge
+    frames among them that are backups in ``backups`` (``LogReader._walk``)."""
+    if not backups and kinds.count(KIND_CLOSE) <= 1:
+        # No backup, one close at most (nearly every log): the loop below would keep every batch frame and find no
+        # problem; a range says so without a step per frame (only batch frames are looked up in it).
+        last = first + kinds.index(KIND_CLOSE) if KIND_CLOSE in kinds else None
+        return _Plan(range(first, first + len(kinds)), last, [], {})
+    current: list[int] = []
+    close: int | None = None
+    plan = _Plan(set(), None, [], {})
+    for index, kind in enumerate(kinds, first):
+        if kind == KIND_BATCH:
+            current.append(index)
+        elif kind == KIND_CLOSE:
+            if close is not None:
+                plan.problems[index] = (
+                    f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
+                )
+            close = index
+        elif index in backups:
+            cut = backups[index].from_frame
+            if cut not in current:
+                plan.problems[index] = (
+                    f"a backup names frame {cut} as the first it abandons, which is not a batch frame of the game "
+                    "before it"
+                )
+                continue
+            plan.branches.append((current, close, index))
+            current = [i for i in current if i < cut]
+            close = None
+    plan.kept, plan.kept_close = set(current), close
+    return plan
 
 
 class LogReader:
@@ -413,7 +448,7 @@ class LogReader:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, keep_abandoned: bool = False):
-        self.path = Path(path)
+        self.path = path if isinstance(path, Path) else Path(path)
         self._name = str(path)
         member = member_and_stat(path)  # ARCHIVE#GAME_ID: one game's log bytes in an archive (schemas.archive)
         self._data: bytes | None = None  # the whole log, when it was read in one call: frames are sliced from it
@@ -422,15 +457,14 @@ class LogReader:
             self._file: IO[bytes] = io.BytesIO(self._data)
             self.modified = member[1].st_mtime
         else:
-            # only a regular file (a FIFO or a device would block or never end): a named error otherwise
-            self._file = open_regular(self.path, what="log")
-            st = os.fstat(self._file.fileno())
-            size = st.st_size
+            # only a regular file (a FIFO or a device would block or never end): a named error otherwise; one read
+            # (of the size it has now), then frames from memory, unless it is large
+            self._data, st = read_whole_regular(self.path, what="log", up_to=READ_WHOLE_BYTES)
             self.modified = st.st_mtime  # when the log (or its archive) was last written, as the reader found it
-            if size <= READ_WHOLE_BYTES:  # one read (of the size it has now), then frames from memory
-                with self._file:
-                    self._data = self._file.read(size)
+            if self._data is not None:
                 self._file = io.BytesIO(self._data)
+            else:  # streamed, from what the file holds when it is opened again
+                self._file = open_regular(self.path, what="log")
         self._offset = 0
         self._index = 0
         self.close_record: LogClose | None = None
@@ -504,33 +538,8 @@ class LogReader:
     def _walk(self) -> _Plan:
         """Walk the frame headers after the header frame (unverified: the read proper checks every byte) to learn
         which frames a backup abandoned. Stops quietly at anything odd, which the read proper then reports."""
-        first = self._index
         kinds, backups = self._heads_in_c() if self._fast else self._heads()
-        current: list[int] = []
-        close: int | None = None
-        plan = _Plan(set(), None, [], {})
-        for index, kind in enumerate(kinds, first):
-            if kind == KIND_BATCH:
-                current.append(index)
-            elif kind == KIND_CLOSE:
-                if close is not None:
-                    plan.problems[index] = (
-                        f"a second closing record (frame {close} closed the game; only a judge's backup reopens it)"
-                    )
-                close = index
-            elif index in backups:
-                cut = backups[index].from_frame
-                if cut not in current:
-                    plan.problems[index] = (
-                        f"a backup names frame {cut} as the first it abandons, which is not a batch frame of the game "
-                        "before it"
-                    )
-                    continue
-                plan.branches.append((current, close, index))
-                current = [i for i in current if i < cut]
-                close = None
-        plan.kept, plan.kept_close = set(current), close
-        return plan
+        return plan_of(kinds, backups, self._index)
 
     def _heads(self) -> tuple[list[int], dict[int, Intervention]]:
         """The kind of each frame from the reading position on, and the backups among the judge frames."""
@@ -804,12 +813,13 @@ class LogReader:
         decoder = _batch_decoder(self.schema)
         end = self.schema.end_event
         decode = decoder.decode
+        typed = self.check.typed
         for index, at, payload in self._frames(views=True):
             try:
                 events, decisions = decode(payload)
             except msgspec.DecodeError:
                 events, decisions = self._decode(decoder, payload, index, at)  # raises, naming the frame and field
-            self.end_events += self.check.typed(index, at, events, decisions, end)
+            self.end_events += typed(index, at, events, decisions, end)
             if events:
                 self.last_event = events[-1]
             self.events_read += len(events)

@@ -204,3 +204,18 @@ def test_a_frame_that_cannot_be_encoded_leaves_only_whole_frames_waiting(tmp_pat
     fast, reference = both_ways(write)
     assert fast == reference
     assert [msgspec.msgpack.decode(fast[a + 14 : b - 16]) for a, b in frame_spans(fast)][1:] == [[1, 2], [3]]
+
+
+@given(st.lists(st.sampled_from(b"BCSJ"), max_size=40), st.integers(1, 5))
+def test_a_log_without_a_backup_keeps_every_batch_frame(kinds: list[int], first: int) -> None:
+    """The walk's plan of a log without a backup (no judge backed it up): every batch frame kept, the one close the
+    kept close, no branch; a second close is a problem, as ever. (Its shortcut, a range, holds other kinds too: only
+    batch frames are looked up in it.)"""
+    plan = logfile.plan_of(bytes(kinds), {}, first)
+    batches = [first + i for i, kind in enumerate(kinds) if kind == ord("B")]
+    closes = [first + i for i, kind in enumerate(kinds) if kind == ord("C")]
+    assert [i for i in range(first, first + len(kinds)) if i in plan.kept and kinds[i - first] == ord("B")] == batches
+    assert plan.branches == []
+    assert plan.kept_close == (closes[-1] if closes else None)
+    assert list(plan.problems) == closes[1:]
+    assert logfile.plan_of(kinds, {}, first) == plan  # the Python walk's list of kinds: the same plan

@@ -25,11 +25,13 @@ seat), built when first asked, with those they are made from (``NEEDS``), and ke
 from __future__ import annotations
 
 import re
+import typing
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import msgspec
@@ -39,6 +41,8 @@ from annals.ingest.sqlfiles import run_script
 from annals.queries.reports import sqlfiles
 from annals.schemas.errors import BadArgumentError, did_you_mean
 from annals.schemas.rulesets import ruleset_names
+
+T = TypeVar("T")
 
 BY = ("agent", "deck", "seat", "play", "matchup")  # play: on the play or the draw; matchup: deck vs deck
 
@@ -157,6 +161,7 @@ class _Kept:
     slots: int = 0
     samples: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     extras: dict[str, set[str]] = field(default_factory=dict)  # the EXTRAS built for each selection, by key
+    facts: dict[str, Any] = field(default_factory=dict)  # ``kept_fact``'s, by name
 
 
 _KEPT: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, _Kept] = weakref.WeakKeyDictionary()
@@ -218,6 +223,24 @@ def _rename(con: duckdb.DuckDBPyConnection, old: str, new: str, extras: set[str]
         con.execute(f"ALTER TABLE temp.main.{table}{old} RENAME TO {table}{new}")
 
 
+def _kept(con: duckdb.DuckDBPyConnection) -> _Kept:
+    kept = _KEPT.get(con)
+    if kept is None:
+        kept = _KEPT[con] = _Kept(read_only=bool(con.execute(sqlfiles.load("read_only")).fetchall()[0][0]))
+    return kept
+
+
+def kept_fact(con: duckdb.DuckDBPyConnection, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, kept under ``name`` on a read-only connection, whose tables cannot change while it is open
+    (as the selections and sample rows are kept); on a writable one computed at every call."""
+    kept = _kept(con)
+    if not kept.read_only:
+        return compute()
+    if name not in kept.facts:
+        kept.facts[name] = compute()
+    return typing.cast(T, kept.facts[name])
+
+
 def select(
     con: duckdb.DuckDBPyConnection, f: Filters, rulesets: tuple[str, ...] | None, extras: tuple[str, ...] = ()
 ) -> None:
@@ -225,10 +248,7 @@ def select(
     ruleset), with the ``extras`` (``EXTRAS``) made from it: built by ``select.sql`` (``select_NAME.sql``), or on a
     read-only connection the ones kept from an earlier call with the same filters and rulesets. Works on a
     read-only connection: temporary tables live in memory."""
-    kept = _KEPT.get(con)
-    if kept is None:
-        kept = _Kept(read_only=bool(con.execute(sqlfiles.load("read_only")).fetchall()[0][0]))
-        _KEPT[con] = kept
+    kept = _kept(con)
     if not kept.read_only:
         build(con, f, rulesets)
         build_extras(con, extras, f, rulesets)

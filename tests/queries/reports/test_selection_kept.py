@@ -8,7 +8,10 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
+from annals.ingest.summary import summary_fresh
+from annals.queries.reports import run
 from annals.queries.reports.filters import KEPT, Filters
 from annals.queries.reports.run import REPORTS, ReportResult, run_report
 
@@ -85,3 +88,31 @@ def test_a_writable_connection_rebuilds_what_card_metrics_reads(real_db: Path, t
     assert after["gp_games"].to_list() == before["gp_games"].to_list()
     assert after["gp_wins"].to_list() == (before["gp_games"] - before["gp_wins"]).to_list()  # sel_cards made anew
     con.close()
+
+
+def test_a_summarys_freshness_is_read_once_on_a_read_only_connection(
+    real_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a summary is fresh (its stamp reads every game) is kept with the selections on a read-only
+    connection, whose tables cannot change; a writable one reads it at every report, so it sees a stale one."""
+    asked: list[str] = []
+
+    def counted(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+        asked.append(name)
+        return summary_fresh(con, name)
+
+    monkeypatch.setattr(run, "summary_fresh", counted)
+    reports = [("card_metrics", Filters(by="agent")), ("card_winrate", Filters()), ("card_metrics", Filters())]
+    con = duckdb.connect(str(real_db), read_only=True)
+    for name, f in reports * 3:
+        run_report(con, name, filters=f, min_games=0)
+    con.close()
+    assert sorted(asked) == ["card_metrics_cells", "card_metrics_summary", "card_summary"]
+    path = tmp_path / "copy.duckdb"
+    shutil.copy(real_db, path)
+    con = duckdb.connect(str(path))
+    asked.clear()
+    for name, f in reports * 2:
+        run_report(con, name, filters=f, min_games=0)
+    con.close()
+    assert len(asked) == 6
