@@ -26,6 +26,7 @@ import msgspec
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.errors import SavedStateError
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
 from annals.schemas.errors import AnnalsError, CardDataError, CardPoolError, InconsistentLogError, UnknownCardPoolError
@@ -213,7 +214,7 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
 
         try:
             game = Game(ruleset, header, [script] * len(header.players), on_event=compare, views=False)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, SavedStateError) as exc:
             raise _Differs("header: start_position", f"not a position of this ruleset: {exc}") from exc
         s = script.state = game.state
         cap = header.max_turns
