@@ -247,7 +247,9 @@ def continue_(
 
     Example: annals continue ruling-17.json --bots random,random --out ruling-17.log
     """
+    from annals.engine.words import Words
     from annals.queries.positions.files import continue_game, load_position, read_decisions
+    from annals.schemas.logfile import read_log
 
     with reported():
         loaded = load_position(position_path)
@@ -257,8 +259,10 @@ def continue_(
             out_path.parent.mkdir(parents=True, exist_ok=True)
         output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
+        players = [p.name for p in read_log(out_path).header.players]  # the seats' names, as the new log has them
+    ending = Words(loaded.doc.ruleset, lambda _card: "", players).ending
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
-        f"winner {result.winner} ({result.end_reason}) after {result.events} events",
+        f"{ending(result.winner, result.end_reason)}, after {result.events} events",
         markup=False,
     )

@@ -29,6 +29,7 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.errors import SavedStateError
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
+from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, CardDataError, CardPoolError, InconsistentLogError, UnknownCardPoolError
 from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.judge import Intervention
@@ -300,16 +301,17 @@ class Verification(msgspec.Struct, frozen=True):
     end_reason: str
     turns: int
     signature: str = ""  # what ``schemas.signing.verify_signature`` said of a signed log ("": unsigned)
+    ending: str = ""  # the end as every reader says it (``Words.ending``): ``Ann wins by Battle Damage``
 
     def lines(self) -> list[str]:
         """What was proved, and what was not, one line each."""
-        result = f"winner {self.winner}" if self.winner >= 0 else "no winner"
+        result = self.ending or (f"winner {self.winner}" if self.winner >= 0 else "no winner")
         return [
             f"{self.path}: ok ({self.events} events re-run identically, digest {self.digest})",
             f"  integrity: game {self.game_id}, {self.frames} frames, every checksum and the chain intact; header, "
             "events, decisions and closing record consistent",
             f"  replay: {self.events} events and {self.decisions} decisions re-run identically by engine "
-            f"{ENGINE_VERSION}; the game ends where the log does: {result} ({self.end_reason}), {self.turns} turns",
+            f"{ENGINE_VERSION}; the game ends where the log does: {result}, after {self.turns} turns",
             "  authorship: "
             + (
                 self.signature
@@ -352,6 +354,9 @@ def verify_game(log: GameLog, path: str | os.PathLike[str]) -> Verification:
         log.close.winner,
         log.close.end_reason,
         log.close.turns,
+        ending=Words(log.header.ruleset, lambda _card: "", [p.name for p in log.header.players]).ending(
+            log.close.winner, log.close.end_reason
+        ),
     )
 
 

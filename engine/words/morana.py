@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annals.engine.words import END_REASONS
+from annals.schemas.records import LEADER_INDEX, instance_id
 
 if TYPE_CHECKING:
     from annals.engine.words import Refs, Words
@@ -78,7 +79,7 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CharmFired":
             return f"{n(e.card)}'s Charm at Site {e.site}"
         case "ClashFired":
-            return f"{n(e.card)} Clashes {n(e.target)} for {e.amount} at Site {e.site}"
+            return f"{n(e.card)} Clashes {n(e.target)} for {e.amount} at Site {e.site}{_clash_why(w, e)}"
         case "InvocationFired":
             return f"{p} invokes {n(e.card)}"
         case "PowerChanged":
@@ -111,6 +112,20 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "WardenChosen":
             return f"{p}'s Warden is {n(e.card)}"
     return None
+
+
+def _clash_why(w: Words, e: Any) -> str:
+    """Where a Clash's amount beyond the card's printed Clash X comes from: its player's Warden's Vigil, the one
+    thing that raises it (``resolution.clash_amount``, [MOR-33]): `` (Clash 2, +1 from the Vigil of Stribog of the
+    Winds)``; nothing when it is the printed X, or the reader does not know the card."""
+    printed = w.printed(e.card).get("clash", 0)
+    if not printed or printed == e.amount:
+        return ""
+    warden = instance_id(e.player, LEADER_INDEX)  # the player's Warden (``morana.state.warden_instance``)
+    vigil = w.printed(warden).get("clash_bonus", 0)
+    if vigil and printed + vigil == e.amount:
+        return f" (Clash {printed}, +{vigil} from the Vigil of {w.card(warden)})"
+    return f" (Clash {printed}, {e.amount - printed:+d})"
 
 
 def _ending(w: Words, e: Any) -> str:

@@ -103,20 +103,25 @@ def wrapped(text: str, chars: int, most: int) -> list[str]:
     return [*lines[: most - 1], clip(" ".join(lines[most - 1 :]), chars)]
 
 
+def ending(ruleset: str, winner: int, reason: str, players: Sequence[str]) -> str:
+    """The end as every reader says it (``Words.ending``): ``Bob reaches 13 Slava and wins``."""
+    from annals.engine.words import Words
+
+    return Words(ruleset, lambda _card: "", list(players)).ending(winner, reason)
+
+
 def end_line(ruleset: str, winner: int, reason: str, players: Sequence[str]) -> str:
     """The end in the Turn panel, as every reader says it (``Words.ending``): ``Game over: Bob reaches 13 Slava and
     wins``; the turn cap too (it read ``Bob wins (13 Slava)`` beside the log's ``Bob reaches 13 Slava and wins``)."""
-    from annals.engine.words import Words
-
-    return "Game over: " + Words(ruleset, lambda _card: "", list(players)).ending(winner, reason)
+    return "Game over: " + ending(ruleset, winner, reason, players)
 
 
-def win_line(verdict: str, name: str, reason: str, chars: int) -> str:
-    """The end's big line in ``chars`` characters: ``Ann wins · 13 Slava``, without the reason when it does not fit
-    (the Turn panel says it in full), the name clipped only when ``NAME wins`` alone does not fit."""
-    whole = f"{verdict} · {reason}"
-    if len(whole) <= chars:
-        return whole
+def win_line(sentence: str, verdict: str, name: str, chars: int) -> str:
+    """The end's big line in ``chars`` characters: the end as every reader says it (``ending``: ``Ann reaches 13
+    Slava and wins``; it read ``Ann wins · 13 Slava`` beside that), else ``verdict`` alone (``Ann wins``: the Turn
+    panel says it in full), the name clipped only when ``NAME wins`` alone does not fit."""
+    if len(sentence) <= chars:
+        return sentence
     if len(verdict) <= chars or not name:
         return clip(verdict, chars)
     rest = verdict[len(name) :]

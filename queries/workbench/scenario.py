@@ -68,6 +68,7 @@ from annals.engine.core import DecisionPoint, GameState, Ruleset
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
+from annals.engine.words import Words
 from annals.queries.positions.files import InvalidPositionError, PositionFile, check_continuable, validate
 from annals.queries.workbench.expectations import (
     Run,
@@ -448,8 +449,7 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None) -> Out
         offered = "; ".join(_option_text(o, names) for o in point.options[:12])
         lines.append(f"  next: {PLAYERS[point.player]} decides {point.point!r}: {offered}")
     elif state.over:
-        lines.append(f"  game over: {'winner ' + PLAYERS[state.winner] if state.winner >= 0 else 'no winner'} "
-                     f"({state.end_reason})")  # fmt: skip
+        lines.append(f"  game over: {Words(ruleset.schema.name, str, PLAYERS).ending(state.winner, state.end_reason)}")
     written = ""
     if log is not None:
         close = LogClose(state.winner if state.over else -1, state.end_reason if state.over else SCENARIO_REASON,
