@@ -356,8 +356,8 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
     out.append(panel(PANEL_X, 540, PANEL_W, 84, "Battle Damage", bd[:4], f' data-panel="damage" data-owed="{owed}"'))
     if s.over:
         sentence = ending("miras9", s.winner, s.end_reason, who)
-        line = win_line(sentence, verdict, p(s.winner) if s.winner >= 0 else "", WIN_CHARS)
-        out.append(text(PANEL_X + PANEL_W / 2, 660, line, "win mid"))
+        line, cls = win_line(sentence, verdict, p(s.winner) if s.winner >= 0 else "", WIN_CHARS)
+        out.append(text(PANEL_X + PANEL_W / 2, 660, line, cls))
     return out
 
 
