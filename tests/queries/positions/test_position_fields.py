@@ -22,9 +22,7 @@ from annals.engine.errors import SavedStateError
 from annals.engine.miras9.savedstate import FIXES
 from annals.engine.miras9.state import StructCard, StructPlayer, StructWave
 from annals.engine.registry import get_ruleset
-from annals.engine.simulate import simulate
-from annals.queries.positions.files import InvalidPositionError, continue_game, load_position, position_file
-from annals.queries.positions.timeline import Timeline
+from annals.queries.positions.files import InvalidPositionError, continue_game, load_position
 from annals.schemas.logfile import read_log
 
 REQUIRED_CARD = [f.name for f in msgspec.structs.fields(StructCard) if f.required]
@@ -37,28 +35,6 @@ def defaults(kind: type[msgspec.Struct]) -> dict[str, Any]:
         for f in msgspec.structs.fields(kind)
         if not f.required
     }
-
-
-@pytest.fixture(scope="module")
-def wave_position(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A position file of a Miras 9 game held in a wave's blocking or later step (a decision point), as saved."""
-    root = tmp_path_factory.mktemp("wave-games")
-    for _ in simulate("miras9", 1, 5, ["bastion", "tempest"], ["heuristic", "heuristic"], root):
-        pass
-    timeline = Timeline.from_file(next(root.glob("*.log")))
-    path = root / "p.json"
-    for count in range(len(timeline.events)):
-        state: Any = timeline.state_after(count)
-        if state.wave is None or state.wave.step < 3 or get_ruleset("miras9").pending(state) is None:
-            continue
-        path.write_bytes(position_file(timeline, count))
-        try:
-            load_position(path)
-        except InvalidPositionError:
-            continue
-        doc: dict[str, Any] = json.loads(path.read_text())
-        return doc
-    raise AssertionError("no wave held at a decision point in the game")
 
 
 def load(tmp_path: Path, doc: dict[str, Any]) -> Any:
