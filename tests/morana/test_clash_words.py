@@ -36,7 +36,7 @@ def words_of(t: Table) -> Words:
     return Words("morana", name, ["Ann", "Bob"], printed=printed_for(RULESET, lambda c: _id(t.s, c)))
 
 
-def test_mor33_a_vigil_raised_clash_says_where_the_extra_comes_from() -> None:
+def test_r_mor_25_a_vigil_raised_clash_says_where_the_extra_comes_from() -> None:
     """[MOR-33] Stribog's Vigil (+1 Clash) under a printed Clash 2 [MOR-39]: 3 damage, and the line says why."""
     assert printed_numbers(shipped_pool(), "vila-archer")["clash"] == 2
     t = Table(build("site1: vila-archer", "site1: bannik", turn=2, wardens=("stribog", "lada")))
@@ -64,7 +64,7 @@ def test_without_the_cards_the_line_keeps_the_amount_alone() -> None:
     assert plain.event(t.of(ev.ClashFired)[0]) == "Vila Archer Clashes Bannik for 3 at Site 1"
 
 
-def test_mor33_every_clash_in_a_game_story_matches_its_card_and_vigil(tmp_path: Path) -> None:
+def test_r_mor_25_every_clash_in_a_game_story_matches_its_card_and_vigil(tmp_path: Path) -> None:
     """``annals show`` of whole games (the shipped clash deck plays Stribog): each Clash's amount is its card's printed
     Clash plus its Warden's Vigil, and the line names the Vigil exactly when it added something."""
     for _ in simulate("morana", 3, 11, ["clash", "glory"], ["heuristic", "heuristic"], tmp_path):
