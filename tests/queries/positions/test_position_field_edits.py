@@ -22,7 +22,9 @@ from annals.engine.replay import rerun
 from annals.queries.positions.files import InvalidPositionError, continue_game, load_position
 from annals.schemas.logfile import read_log
 
-FIELDS = {kind: {f.name: f for f in msgspec.structs.fields(kind)} for kind in (StructCard, StructPlayer, StructWave)}
+FIELDS: dict[type[msgspec.Struct], dict[str, msgspec.structs.FieldInfo]] = {
+    kind: {f.name: f for f in msgspec.structs.fields(kind)} for kind in (StructCard, StructPlayer, StructWave)
+}
 VALUES = [-1, 0, 1, 2, 5, 1004, 2**31, -(2**40), 2**64, 1.5, True, "x", "", None, [], [1], {}, {"a": 1}]
 
 
@@ -32,6 +34,7 @@ def edits(draw: st.DrawFn, doc: dict[str, Any]) -> tuple[dict[str, Any], str, st
     doc = copy.deepcopy(doc)
     state = doc["state"]
     where = draw(st.sampled_from(["card", "player", "wave"]))
+    kind: type[msgspec.Struct]
     if where == "card":
         key = draw(st.sampled_from(sorted(state["cards"])))
         holder, path, kind = state["cards"][key], f'$.state.cards["{key}"]', StructCard
@@ -94,10 +97,11 @@ def test_each_edit_is_read_as_written_or_refused_by_its_path(
             holder = state.players[int(path[len("$.state.players[")])]
         else:
             holder = state.wave
-        if edit == "delete":
+        assert info is not None or edit == "add"
+        if edit == "delete" and info is not None:
             default = info.default if info.default is not msgspec.NODEFAULT else info.default_factory()
             assert getattr(holder, field) == default, (path, getattr(holder, field), default)  # not a silent 0
-        elif edit == "value":
+        elif edit == "value" and info is not None:
             assert getattr(holder, field) == msgspec.convert(value, info.type), path
         out = Path(folder) / "continued.log"
         continue_game(loaded, out, seed=3, max_turns=state.turn + 1)
