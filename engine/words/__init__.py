@@ -40,7 +40,8 @@ END_REASONS = {"battle_damage": "Battle Damage", "survival_clock": "the survival
                "most_slava": "the most Slava", "most_sites": "the most Sites won",
                "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power",
                "judge_game_loss": "a judge gave the opponent a game loss",
-               "judge_override": "a judge set the result"}  # fmt: skip
+               "judge_override": "a judge set the result",
+               "scenario_end": "the scenario's decisions are all played"}  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
