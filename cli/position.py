@@ -95,7 +95,9 @@ def render_board(b: Board) -> Table:
     when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else "set-up"
     status = ""
     if b.over:
-        status = f"; game over, {w.who(b.winner)} wins" if b.winner >= 0 else "; game over, no winner"
+        said = w.ending(b.winner, b.end_reason) if b.end_reason else f"{w.who(b.winner)} wins" if b.winner >= 0 \
+            else "no winner"  # fmt: skip
+        status = f"; game over: {said}"  # the end line, as every reader says it
     title = (
         f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}, after event {b.events_applied - 1}: "
         f"{when} ({view}{status})"
