@@ -22,7 +22,9 @@ from annals.engine.errors import SavedStateError
 from annals.engine.miras9.savedstate import FIXES
 from annals.engine.miras9.state import StructCard, StructPlayer, StructWave
 from annals.engine.registry import get_ruleset
-from annals.queries.positions.files import InvalidPositionError, continue_game, load_position
+from annals.engine.simulate import simulate
+from annals.queries.positions.files import InvalidPositionError, continue_game, load_position, position_file
+from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import read_log
 
 REQUIRED_CARD = [f.name for f in msgspec.structs.fields(StructCard) if f.required]
@@ -151,3 +153,15 @@ def test_a_start_position_in_a_log_header_is_read_the_same_way(wave_position: di
     with pytest.raises(SavedStateError) as caught:
         ruleset.new_state(msgspec.structs.replace(header, start_position=msgspec.msgpack.encode(raw)))
     assert caught.value.path == f"$.cards[{card}].owner"
+
+
+def test_a_morana_state_names_the_entry_of_a_keyed_field(tmp_path: Path) -> None:
+    """MORANA's state has no native classes, but the same reading: an entry of ``power`` (keyed by card instance)
+    of the wrong type is named by its key, where msgspec says ``$.power[...]``."""
+    for _ in simulate("morana", 1, 3, ["clash", "glory"], ["heuristic", "heuristic"], tmp_path / "games"):
+        pass
+    timeline = Timeline.from_file(next((tmp_path / "games").glob("*.log")))
+    doc = json.loads(position_file(timeline, len(timeline.events)))
+    key = next(iter(doc["state"]["power"]))
+    doc["state"]["power"][key] = "strong"
+    assert f'$.state.power["{key}"]: Expected int, got str' in refusal(tmp_path, doc)
