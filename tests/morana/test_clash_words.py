@@ -16,6 +16,7 @@ from annals.engine.seats import SeatStream
 from annals.engine.simulate import simulate
 from annals.engine.words import Words, printed_for
 from annals.engine.words.story import render_story
+from annals.queries.pictures.viewer import viewer_data
 from annals.schemas import morana as ev
 from annals.schemas.logfile import read_log
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX
@@ -90,6 +91,8 @@ def test_r_mor_25_every_clash_in_a_game_story_matches_its_card_and_vigil(tmp_pat
         stream = SeatStream(ruleset_for(log.header), log.header, 1)  # the opponent's seat at the table, as it plays
         texts = [stream.event(e).text for e in log.events]
         assert [t for t in texts if " Clashes " in t] == [line.split("   ", 2)[-1].strip() for line in lines]
+        shown = viewer_data(log, "player0").events  # the replay viewer's event list, as seat 0 saw the game
+        assert [e[4] for e in shown if " Clashes " in e[4]] == [line.split("   ", 2)[-1].strip() for line in lines]
     assert seen > 0
 
 
