@@ -51,7 +51,7 @@ def decode(
         value = msgspec.json.decode(data, type=reader) if json else msgspec.msgpack.decode(data, type=reader)
     except msgspec.ValidationError as exc:
         raise _refusal(reader, data, json, str(exc), fixes) from None
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:  # RecursionError: lists or objects nested too deep
         raise SavedStateError("$", f"not {'JSON' if json else 'msgpack'} ({exc})", "save the state again") from None
     if checked is None:
         return value
@@ -66,8 +66,11 @@ def _refusal(kind: type[Any], data: bytes, json: bool, message: str, fixes: Mapp
     found = _MESSAGE.match(message)
     what, path = (found["what"], found["path"] or "$") if found else (message, "$")
     if "[...]" in path:
-        tree = msgspec.json.decode(data) if json else msgspec.msgpack.decode(data)
-        path, what = _find_entry(kind, tree, path, what)
+        try:
+            tree = msgspec.json.decode(data) if json else msgspec.msgpack.decode(data)
+        except (msgspec.DecodeError, RecursionError):
+            tree = None  # then the path stays as msgspec gave it
+        path, what = _find_entry(kind, tree, path, what) if tree is not None else (path, what)
     missing = _MISSING.match(what)
     if missing:
         path, what = f"{path}.{missing['field']}", "a required field is missing"

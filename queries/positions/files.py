@@ -300,6 +300,10 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
         doc = msgspec.json.decode(raw, type=PositionFile)
     except msgspec.DecodeError as exc:
         raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positions/files.py") from None
+    except RecursionError:
+        raise InvalidPositionError(
+            f"{path}: not a position file: lists or objects nested too deep; save the position again"
+        ) from None
     if doc.format != FORMAT:
         raise InvalidPositionError(f"{path}: format {doc.format!r} is not {FORMAT!r}")
     try:

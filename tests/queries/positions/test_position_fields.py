@@ -165,3 +165,13 @@ def test_a_morana_state_names_the_entry_of_a_keyed_field(tmp_path: Path) -> None
     key = next(iter(doc["state"]["power"]))
     doc["state"]["power"][key] = "strong"
     assert f'$.state.power["{key}"]: Expected int, got str' in refusal(tmp_path, doc)
+
+
+def test_a_state_nested_too_deep_is_refused_by_name(wave_position: dict[str, Any], tmp_path: Path) -> None:
+    """Lists nested a hundred thousand deep in the state (a paste gone wrong): a named refusal, where msgspec's
+    RecursionError ran out as a traceback."""
+    text = json.dumps(wave_position).replace('"2004": {', '"9999": ' + "[" * 100_000 + "]" * 100_000 + ', "2004": {')
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises(InvalidPositionError, match="nested too deep"):
+        load_position(path)
