@@ -4,14 +4,15 @@ the Struct twins of the native card, player and wave classes, then made an ``M9S
 Compiled, a card, a player and the wave are mypyc native classes (``cardstate``, ``playerstate``), into which
 msgspec would decode a card without its ``owner`` as owned by seat 0 and a card without its ``loc`` at position 0
 (its default is -1: off the board); interpreted they are the Structs, which refuse the first and default the
-second. ``CheckedState`` is the state with the Structs in both builds, so a file reads alike in both.
+second. ``CheckedState`` is the state with the Structs, which the compiled build decodes into first (the
+interpreted ``M9State`` holds them already), so a file reads alike in both.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from annals.engine import savedstate
+from annals.engine import compiled, savedstate
 from annals.engine.miras9.state import M9State, StructCard, StructPlayer, StructWave
 
 
@@ -42,4 +43,5 @@ FIXES: Final = {
 
 def decode_state(data: bytes, *, json: bool = False) -> M9State:
     """``data`` as a Miras 9 state, or ``SavedStateError`` naming the field (the module's text)."""
-    return savedstate.decode(M9State, data, json=json, checked=CheckedState, fixes=FIXES)
+    checked = CheckedState if compiled.is_compiled() else None  # interpreted, M9State holds the Structs already
+    return savedstate.decode(M9State, data, json=json, checked=checked, fixes=FIXES)
