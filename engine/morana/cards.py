@@ -317,11 +317,12 @@ def warden_text(w: Warden) -> str:
 
 
 def printed_numbers(p: Pool, card_id: str) -> dict[str, int]:
-    """A card's printed numbers by name, as the rules read them: a Spirit's keywords (``{"clash": 2}``), a Warden's
+    """A card's printed numbers by name, as the rules read them: a Spirit's keywords and Power (``{"clash": 2,
+    "power": 1}``), a Charm's keywords, a Warden's
     Vigil (``{"clash_bonus": 1}``); ``{}`` for an id not in the pool (a card the reader cannot identify)."""
     card = p.cards.get(card_id)
     if card is not None:
-        return dict(card.keywords)
+        return {**card.keywords, "power": card.power} if card.kind == "spirit" else dict(card.keywords)
     warden = p.wardens.get(card_id)
     return {warden.vigil.op: warden.vigil.amount} if warden is not None else {}
 

@@ -91,6 +91,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
                 why = f": {_CAUSES[e.source]} from {n(e.by)}"
             else:  # the rules', or the card's own (not "Alkonost ... by Alkonost")
                 why = f" {_source(w, e.source)}"
+            if e.source == "revealed":  # a Vigil's Power past the printed one, said (R-MOR-25)
+                extra = _vigil_why(w, e.holder, e.player, "power", "reveal_boost", e.amount)
+                kept += f"; {extra}" if extra else ""
             return f"{n(e.holder)} {change} Power{why} ({e.value} now{kept})"
         case "Defeated":
             return f"{n(e.card)} is defeated at {w.zone(e.src)} and goes to the Nav"
@@ -116,16 +119,25 @@ def event(w: Words, kind: str, e: Any) -> str | None:
 
 def _clash_why(w: Words, e: Any) -> str:
     """Where a Clash's amount beyond the card's printed Clash X comes from: its player's Warden's Vigil, the one
-    thing that raises it (``resolution.clash_amount``, [MOR-33]): `` (Clash 2, +1 from the Vigil of Stribog of the
-    Winds)``; nothing when it is the printed X, or the reader does not know the card."""
-    printed = w.printed(e.card).get("clash", 0)
-    if not printed or printed == e.amount:
+    thing that raises it (``resolution.clash_amount``, [MOR-33], R-MOR-25): `` (Clash 2, +1 from the Vigil of
+    Stribog of the Winds)``; nothing when it is the printed X, or the reader does not know the card."""
+    said = _vigil_why(w, e.card, e.player, "clash", "clash_bonus", e.amount)
+    return f" ({said})" if said else ""
+
+
+def _vigil_why(w: Words, card: int, player: int, number: str, vigil: str, amount: int) -> str:
+    """``Clash 2, +1 from the Vigil of WARDEN`` when ``amount`` is ``card``'s printed ``number`` raised by its
+    player's Warden's Vigil ``vigil`` (R-MOR-25); ``Clash 2, +1`` for another difference; "" when ``amount`` is
+    the printed number or the reader does not know the card."""
+    printed = w.printed(card).get(number, 0)
+    if not printed or printed == amount:
         return ""
-    warden = instance_id(e.player, LEADER_INDEX)  # the player's Warden (``morana.state.warden_instance``)
-    vigil = w.printed(warden).get("clash_bonus", 0)
-    if vigil and printed + vigil == e.amount:
-        return f" (Clash {printed}, +{vigil} from the Vigil of {w.card(warden)})"
-    return f" (Clash {printed}, {e.amount - printed:+d})"
+    said = number.capitalize()
+    warden = instance_id(player, LEADER_INDEX)  # the player's Warden (``morana.state.warden_instance``)
+    bonus = w.printed(warden).get(vigil, 0)
+    if bonus and printed + bonus == amount:
+        return f"{said} {printed}, +{bonus} from the Vigil of {w.card(warden)}"
+    return f"{said} {printed}, {amount - printed:+d}"
 
 
 def _ending(w: Words, e: Any) -> str:

@@ -102,3 +102,14 @@ def test_mor33_vigils_read_as_words_on_the_warden() -> None:
     assert warden_text(wardens["stribog"]).startswith("Vigil: your Spirits' Clash deals 1 more damage. ")
     assert warden_text(wardens["lada"]).startswith("Vigil: your Spirits prevent 1 more damage (Ward +1). ")
     assert all("_" not in warden_text(w).split(".")[0] for w in wardens.values())
+
+
+def test_r_mor_25_a_vigil_raised_power_on_reveal_says_where_it_comes_from() -> None:
+    """[MOR-33] Dazhbog's Vigil (+1 Power on reveal) over Bannik's printed Power 3: revealed at 4, said with why."""
+    t = Table(build("site1: ~bannik", "", turn=2, wardens=("dazhbog", "marzanna")))
+    t.dusk()
+    revealed = next(e for e in t.of(ev.PowerChanged) if e.source == "revealed")
+    assert (printed_numbers(shipped_pool(), "bannik")["power"], revealed.value) == (3, 4)
+    assert words_of(t).event(revealed) == (
+        "Bannik gains 4 Power as it is revealed (4 now; Power 3, +1 from the Vigil of Dazhbog, Giver of Sun)"
+    )
