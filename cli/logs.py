@@ -48,6 +48,7 @@ def show(
     Example: annals show games/miras9-00000007-*.log --view player1
     """
     from annals.engine.views import view_log, viewer_of
+    from annals.engine.words import Words
     from annals.engine.words.story import render_story
     from annals.queries.positions.gamelog import game_log  # DuckDB: when the command runs (tests/test_cli_startup.py)
     from annals.schemas.text import render_jsonl, render_log
@@ -64,7 +65,9 @@ def show(
             if fmt == "json":
                 lines = render_jsonl(game)
             elif fmt == "records":
-                lines = render_log(game, named=True, numbered=numbered)
+                people = [p.name for p in game.header.players]
+                ending = Words(game.header.ruleset, lambda _card: "", people).ending
+                lines = render_log(game, named=True, numbered=numbered, ending=ending)
             else:
                 lines = render_story(game, numbered=numbered)
             for line in lines:

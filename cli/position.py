@@ -95,7 +95,9 @@ def render_board(b: Board) -> Table:
     when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else "set-up"
     status = ""
     if b.over:
-        status = f"; game over, {w.who(b.winner)} wins" if b.winner >= 0 else "; game over, no winner"
+        said = w.ending(b.winner, b.end_reason) if b.end_reason else f"{w.who(b.winner)} wins" if b.winner >= 0 \
+            else "no winner"  # fmt: skip
+        status = f"; game over: {said}"  # the end line, as every reader says it
     title = (
         f"{RULESET_NAMES.get(b.ruleset, b.ruleset)} game {b.game_id}, after event {b.events_applied - 1}: "
         f"{when} ({view}{status})"
@@ -247,7 +249,9 @@ def continue_(
 
     Example: annals continue ruling-17.json --bots random,random --out ruling-17.log
     """
+    from annals.engine.words import Words
     from annals.queries.positions.files import continue_game, load_position, read_decisions
+    from annals.schemas.logfile import read_log
 
     with reported():
         loaded = load_position(position_path)
@@ -257,12 +261,10 @@ def continue_(
             out_path.parent.mkdir(parents=True, exist_ok=True)
         output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
-    from annals.engine.words import Words
-
-    people = [p.name for p in loaded.doc.players]
-    ending = Words(loaded.doc.ruleset, str, people).ending(result.winner, result.end_reason)
+        players = [p.name for p in read_log(out_path).header.players]  # the seats' names, as the new log has them
+    ending = Words(loaded.doc.ruleset, lambda _card: "", players).ending
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
-        f"{ending} after {result.events} events",
+        f"{ending(result.winner, result.end_reason)}, after {result.events} events",
         markup=False,
     )

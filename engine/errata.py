@@ -30,6 +30,7 @@ from annals.engine.core import DecisionPoint, GameState
 from annals.engine.registry import ruleset_for, with_cards
 from annals.engine.replay import check_pool
 from annals.engine.runner import Game
+from annals.engine.words import Words
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.header import JUDGE_REASON_PREFIX, SCENARIO_REASON, TURN_CAP_REASON
 from annals.schemas.logfile import GameLog, read_log
@@ -68,6 +69,8 @@ class ErrataReplay(msgspec.Struct, frozen=True):
     logged_end_reason: str = ""
     illegal_at: int = -1  # the event count at which the illegal decision was asked (-1: none)
     edition: str = ""  # the log's rules edition when it is not today's, in words ("" for today's)
+    ruleset: str = ""  # the game's, and its players' names: to say each end as every reader says it
+    players: tuple[str, ...] = ()
 
     def line(self) -> str:
         head = f"{self.path}: {self.outcome.replace('_', ' ')}: "
@@ -76,7 +79,7 @@ class ErrataReplay(msgspec.Struct, frozen=True):
         differs = (
             f"first differs at event {self.first_difference} ({self.difference})" if self.first_difference >= 0 else ""
         )
-        logged = _result(self.logged_winner, self.logged_end_reason)
+        logged = self._result(self.logged_winner, self.logged_end_reason)
         if self.outcome == "unchanged":
             return head + "replays event for event"
         if self.outcome == "illegal":
@@ -92,7 +95,7 @@ class ErrataReplay(msgspec.Struct, frozen=True):
                 head + f"the game goes another way ({self.reason}); {differs}; the log ended {logged}, the re-run's "
                 "end is unknown"
             )
-        now = _result(self.winner, self.end_reason)
+        now = self._result(self.winner, self.end_reason)
         if self.outcome == "result_changed":
             return (
                 head
@@ -100,6 +103,13 @@ class ErrataReplay(msgspec.Struct, frozen=True):
                 + (f"; {self.reason}" if self.reason else "")
             )
         return head + f"{differs}; it ends as it did: {now}" + (f"; {self.reason}" if self.reason else "")
+
+    def _result(self, winner: int, reason: str) -> str:
+        """An end as every reader says it (``Words.ending``): ``Ann wins by Battle Damage``; it read ``player 0
+        (battle_damage)``."""
+        if not reason:
+            return "without an end" if winner < 0 else f"player {winner}"
+        return Words(self.ruleset, lambda _card: "", list(self.players)).ending(winner, reason)
 
 
 class ErrataSummary(msgspec.Struct, frozen=True):
@@ -122,10 +132,6 @@ class ErrataSummary(msgspec.Struct, frozen=True):
                 f"as they did, {self.result_changed} that would have ended differently, {self.illegal} that could "
                 f"not have been played as they were (a recorded decision became illegal), {self.off_log} that went "
                 f"another way the log cannot follow{editions}")  # fmt: skip
-
-
-def _result(winner: int, reason: str) -> str:
-    return f"{'player ' + str(winner) if winner >= 0 else 'no winner'} ({reason})"
 
 
 class _Stop(Exception):
@@ -257,7 +263,7 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
         outcome = "same_result" if first >= 0 else "unchanged"
     return ErrataReplay(path, header.game_id, not reason, first, difference, illegal, reason,
                         winner if ended else -1, end_reason, changed, outcome, *logged, illegal_at,
-                        edition)  # fmt: skip
+                        edition, header.ruleset, tuple(p.name for p in header.players))  # fmt: skip
 
 
 def replay_logs(paths: Sequence[str | os.PathLike[str]], cards: Sequence[CardDefinition]) -> list[ErrataReplay]:

@@ -16,3 +16,12 @@ class EventOrderError(AnnalsError, ValueError):
 
 class StalledGameError(AnnalsError, RuntimeError):
     """The game cannot go on: no decision pending and the rules emit nothing (only a damaged or edited position)."""
+
+
+class SavedStateError(AnnalsError, ValueError):
+    """A saved state (a position file's ``state``, a log header's ``start_position``) that is not one of its
+    ruleset's states: ``path`` the field (``$.cards["1004"].owner``), ``problem`` what is wrong, ``fix`` what to do."""
+
+    def __init__(self, path: str, problem: str, fix: str):
+        super().__init__(f"{path}: {problem}; {fix}")
+        self.path, self.problem, self.fix = path, problem, fix

@@ -26,6 +26,7 @@ import msgspec
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.errors import SavedStateError
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
 from annals.engine.words import Words
@@ -214,7 +215,7 @@ def rerun(log: GameLog, *, partial: bool | None = None) -> ReplayReport:
 
         try:
             game = Game(ruleset, header, [script] * len(header.players), on_event=compare, views=False)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, SavedStateError) as exc:
             raise _Differs("header: start_position", f"not a position of this ruleset: {exc}") from exc
         s = script.state = game.state
         cap = header.max_turns
@@ -300,7 +301,7 @@ class Verification(msgspec.Struct, frozen=True):
     end_reason: str
     turns: int
     signature: str = ""  # what ``schemas.signing.verify_signature`` said of a signed log ("": unsigned)
-    ending: str = ""  # the end in words, as the game's end line says it ("Bob wins by Battle Damage")
+    ending: str = ""  # the end as every reader says it (``Words.ending``): ``Ann wins by Battle Damage``
 
     def lines(self, refused: bool = False) -> list[str]:
         """What was proved, and what was not, one line each; ``refused``: the log is whole and its game legal, but
@@ -312,8 +313,7 @@ class Verification(msgspec.Struct, frozen=True):
             f"  integrity: game {self.game_id}, {self.frames} frames, every checksum and the chain intact; header, "
             "events, decisions and closing record consistent",
             f"  replay: {self.events} events and {self.decisions} decisions re-run identically by engine "
-            f"{ENGINE_VERSION}; the game ends where the log does: {result} ({self.end_reason}), after "
-            f"{self.turns} turns",
+            f"{ENGINE_VERSION}; the game ends where the log does: {result}, after {self.turns} turns",
             "  authorship: "
             + (
                 self.signature

@@ -17,7 +17,7 @@ from msgspec.structs import asdict
 
 from annals.engine.core import CardInfo, DecisionPoint, Ruleset
 from annals.engine.views import SeatView, instances_in, visible_position
-from annals.engine.words import Words, described
+from annals.engine.words import Words, described, printed_for
 from annals.engine.words.alike import tell_apart
 from annals.schemas import protocol as p
 from annals.schemas.header import LogHeader
@@ -57,7 +57,8 @@ class SeatStream:
         self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
         self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
-        self.words = Words(header.ruleset, self.called, [info.name for info in header.players])
+        printed = printed_for(ruleset, lambda instance: self.view.known.get(instance, ""))  # what the seat has seen
+        self.words = Words(header.ruleset, self.called, [info.name for info in header.players], printed=printed)
 
     def _info(self, card_id: str) -> tuple[str, str]:
         info = self._names.get(card_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -13,6 +13,7 @@ from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, Decision, instance_id
 
 _ENVELOPE = ("n", "turn", "step", "player")
+Ending = Callable[[int, str], str]  # (winner, end reason) -> the end in words: ``Words.ending``
 # Fields that hold card instances (``schemas.records`` conventions, and the few game-specific ones).
 INSTANCE_FIELDS = frozenset(
     {"card", "cards", "target", "targets", "holder", "host", "source", "sources", "attacker", "attackers", "blockers"}
@@ -99,25 +100,32 @@ def backup_pending_note(backup: Intervention, log: str = "LOG") -> str:
     )
 
 
-def describe_result(game: GameLog) -> str:
-    """``result: p0 heuristic-0 with 'vanguard' won (reason) after ...``: who won, how, and how long it took."""
+def describe_result(game: GameLog, ending: Ending | None = None) -> str:
+    """``result: p0 heuristic-0 with 'vanguard' won (reason) after ...``: who won, how, and how long it took; with
+    ``ending`` (``Words.ending``, for a person) the end as every reader says it: ``result: p0 heuristic-0 with
+    'vanguard': heuristic-0 wins by Battle Damage, after ...``."""
     c = game.close
     if game.backup_pending is not None:
         return backup_pending_note(game.backup_pending)
     winner, reason = game.result  # as judged, when a judge's record changed it
-    if 0 <= winner < len(game.header.players):
-        who = f"p{winner} {game.header.players[winner].name} with {game.header.decks[winner].name!r} won"
-    else:
-        who = "no winner"
-    return f"result: {who} ({reason}) after {c.turns} turns, {c.events} events, {c.decisions} decisions"
+    counts = f"{c.turns} turns, {c.events} events, {c.decisions} decisions"
+    seat = f"p{winner} {game.header.players[winner].name} with {game.header.decks[winner].name!r}"
+    if ending is not None:
+        said = f"{seat}: {ending(winner, reason)}" if 0 <= winner < len(game.header.players) else ending(winner, reason)
+        return f"result: {said}, after {counts}"
+    who = f"{seat} won" if 0 <= winner < len(game.header.players) else "no winner"
+    return f"result: {who} ({reason}) after {counts}"
 
 
-def render_log(game: GameLog, *, named: bool = False, numbered: bool = False) -> Iterator[str]:
+def render_log(
+    game: GameLog, *, named: bool = False, numbered: bool = False, ending: Ending | None = None
+) -> Iterator[str]:
     """The whole log as text: header, events with the decisions between them (``numbered``: each with its
     number), the end, judges' records, signatures and the digest.
 
     ``named`` (``annals show``): card instances carry their card id (``char-recruit#1003``), and the text ends
-    with the digest and then the result, so the last line says who won.
+    with the digest and then the result, so the last line says who won. ``ending`` (``Words.ending``): a result
+    (the judged one, the last) said in words, as every reader says it, not as its code (``judge_game_loss``).
     """
     names = card_names(game.header) if named else None
     yield describe_header(game.header)
@@ -143,12 +151,14 @@ def render_log(game: GameLog, *, named: bool = False, numbered: bool = False) ->
         yield f"judge (frame {seen.frame}, after event {seen.record.at_event - 1}): {seen.record.describe()}"
     if game.result != (c.winner, c.end_reason):
         winner, reason = game.result
-        yield f"result as judged: winner {winner} ({reason})"
+        yield (
+            f"result as judged: {ending(winner, reason)}" if ending else f"result as judged: winner {winner} ({reason})"
+        )
     for sig in game.signatures:
         yield f"signature (frame {sig.frame}): key {sig.record.key} {sig.record.name!r} over {sig.record.frames} frames"
     yield f"digest: {game.digest}"
     if named:
-        yield describe_result(game)
+        yield describe_result(game, ending)
 
 
 def _record(kind: str, struct: Any, names: dict[int, str]) -> dict[str, Any]:

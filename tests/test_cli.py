@@ -50,7 +50,8 @@ def test_show_prints_header_events_decisions_and_end(tmp_path: Path) -> None:
     assert event_lines[0].startswith("#0      t0   setup") and "PileShuffled size=" in event_lines[0]
     assert sum("? take: chose Take" in line for line in lines) == game.decisions
     assert lines[-2] == f"digest: {game.digest}"
-    assert lines[-1].startswith(f"result: p{game.winner} random-{game.winner} with 'pile' won (took_last) after ")
+    said = f"random-{game.winner} wins: took last"  # the end as every reader says it (Words.ending), not took_last
+    assert lines[-1].startswith(f"result: p{game.winner} random-{game.winner} with 'pile': {said}, after ")
 
 
 def test_verify_accepts_a_good_log(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from annals.engine.miras9.pool import (
     with_cards,
 )
 from annals.engine.miras9.reducer import apply
+from annals.engine.miras9.savedstate import decode_state
 from annals.engine.miras9.state import CARD_COUNTERS, EDITION, CardState, M9State, PlayerState
 from annals.engine.rng import Rng
 from annals.engine.search.miras9 import Miras9SearchAgent
@@ -119,12 +120,17 @@ class M9Ruleset:
         ``CardPoolError`` (``editions.check_log``, ruling R-M9-45)."""
         editions.check_log(log, path)
 
+    def decode_state(self, data: bytes, *, json: bool = False) -> M9State:
+        """A saved state (a position file's, a header's ``start_position``), alike in both builds; refused with
+        ``SavedStateError`` naming the field (``miras9.savedstate``)."""
+        return decode_state(data, json=json)
+
     def new_state(self, header: LogHeader) -> M9State:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``, and whose
         rules edition is its pool's (R-M9-45)."""
         edition = self.edition(header)
         if header.start_position:
-            state = msgspec.msgpack.decode(header.start_position, type=M9State)
+            state = decode_state(header.start_position)
             state.edition = edition
             if state.card_defs != list(header.cards):
                 state.card_defs = list(header.cards)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 import msgspec
 
@@ -299,10 +300,31 @@ def card_text(c: Card, p: Pool) -> str:
     return ". ".join(parts) + "."
 
 
+# A Vigil in words, as the rules apply it (``resolution.vigil_amount``'s readers); it read "Vigil: clash bonus 1"
+VIGIL_TEXT: Final = {
+    "clash_bonus": "your Spirits' Clash deals {n} more damage",
+    "ward_bonus": "your Spirits prevent {n} more damage (Ward +{n})",
+    "reveal_boost": "your Spirits are revealed with {n} more Power",
+    "reborn_discount": "your Reborn costs {n} Ember less (never below 1 [MOR-23])",
+}
+
+
 def warden_text(w: Warden) -> str:
     """A Warden's Vigil and its once-per-game Invocation [MOR-33]."""
-    vigil = "No Vigil" if w.vigil.op == "none" else f"Vigil: {w.vigil.op.replace('_', ' ')} {w.vigil.amount}"
+    said = VIGIL_TEXT.get(w.vigil.op, w.vigil.op.replace("_", " ") + " {n}").format(n=w.vigil.amount)
+    vigil = "No Vigil" if w.vigil.op == "none" else f"Vigil: {said}"
     return f"{vigil}. Invocation {w.invocation_cost}: " + "; ".join(_effect_text(e) for e in w.invocation) + "."
+
+
+def printed_numbers(p: Pool, card_id: str) -> dict[str, int]:
+    """A card's printed numbers by name, as the rules read them: a Spirit's keywords and Power (``{"clash": 2,
+    "power": 1}``), a Charm's keywords, a Warden's
+    Vigil (``{"clash_bonus": 1}``); ``{}`` for an id not in the pool (a card the reader cannot identify)."""
+    card = p.cards.get(card_id)
+    if card is not None:
+        return {**card.keywords, "power": card.power} if card.kind == "spirit" else dict(card.keywords)
+    warden = p.wardens.get(card_id)
+    return {warden.vigil.op: warden.vigil.amount} if warden is not None else {}
 
 
 def catalog(p: Pool) -> dict[str, CardInfo]:

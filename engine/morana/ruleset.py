@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from annals.engine import savedstate
 from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
@@ -66,10 +67,15 @@ class MoranaRuleset:
     def card_pool_hash(self) -> str:
         return self.pool.digest
 
+    def decode_state(self, data: bytes, *, json: bool = False) -> MoranaState:
+        """A saved state (a position file's, a header's ``start_position``); refused with ``SavedStateError``
+        naming the field (its Structs carry their own required fields and defaults: no native classes here)."""
+        return savedstate.decode(MoranaState, data, json=json)
+
     def new_state(self, header: LogHeader) -> MoranaState:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``."""
         if header.start_position:
-            state = msgspec.msgpack.decode(header.start_position, type=MoranaState)
+            state = self.decode_state(header.start_position)
             if state.card_defs != list(header.cards):
                 state.card_defs = list(header.cards)
                 state.__post_init__()

@@ -17,7 +17,7 @@ is Site 1, 2 or 3; no field name, Python value, sentinel or positional index rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -27,6 +27,7 @@ from annals.engine.names import plural as plural  # the one count in words (ligh
 from annals.schemas.records import CARDS_PER_PLAYER, ClockCharged, Forfeited
 
 Namer = Callable[[int], str]
+Printed = Callable[[int], Mapping[str, int]]  # a card instance's printed numbers by name ({} when not known)
 
 _ZONES = {
     "hand": "hand", "deck": "deck", "resource": "resources", "used": "used pile", "discard": "discard pile",
@@ -39,7 +40,8 @@ END_REASONS = {"battle_damage": "Battle Damage", "survival_clock": "the survival
                "most_slava": "the most Slava", "most_sites": "the most Sites won",
                "most_power": "the most Power on the board", "draw": "level on Slava, Sites and Power",
                "judge_game_loss": "a judge gave the opponent a game loss",
-               "judge_override": "a judge set the result"}  # fmt: skip
+               "judge_override": "a judge set the result",
+               "scenario_end": "the scenario's decisions are all played"}  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
@@ -62,6 +64,22 @@ def ordinal(index: int) -> str:
     return ORDINALS[index] if 0 <= index < len(ORDINALS) else f"number {index + 1}"
 
 
+def _nothing_printed(_instance: int) -> Mapping[str, int]:
+    return {}
+
+
+def printed_for(ruleset: Any, card_id: Callable[[int], str]) -> Printed | None:
+    """The printed numbers of each card instance a reader can identify (``card_id``: its card id, "" when it
+    cannot), for the words that say where an amount comes from (a MORANA Clash raised by a Vigil); None for a
+    ruleset whose words need none. ``ruleset``: the game's, with its pool (``registry.ruleset_for``)."""
+    pool = getattr(ruleset, "pool", None)
+    if pool is None or ruleset.schema.name != "morana":
+        return None
+    from annals.engine.morana.cards import printed_numbers
+
+    return lambda instance: printed_numbers(pool, card_id(instance))
+
+
 def described(card: CardInfo) -> str:
     """A card's type, cost and printed numbers, then its rules text: ``unit, cost 2, ATK 3, GRIT 2. ...``."""
     cost = [f"cost {card.cost}"] if card.cost is not None else []
@@ -72,10 +90,11 @@ def described(card: CardInfo) -> str:
 class Words:
     """Sentences for one reader of one game (see the module's description)."""
 
-    def __init__(self, ruleset: str, name: Namer, players: Sequence[str] = ()):
+    def __init__(self, ruleset: str, name: Namer, players: Sequence[str] = (), *, printed: Printed | None = None):
         self.ruleset = ruleset
         self._name = name
         self.players = list(players)
+        self.printed: Printed = printed if printed is not None else _nothing_printed  # ``printed_for``
         from annals.engine.words import miras9, morana  # the rulesets' sentences, chosen once
 
         self._said = {"miras9": miras9, "morana": morana}.get(ruleset)

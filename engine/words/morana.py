@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annals.engine.words import END_REASONS
+from annals.schemas.records import LEADER_INDEX, instance_id
 
 if TYPE_CHECKING:
     from annals.engine.words import Refs, Words
@@ -87,7 +88,7 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "CharmFired":
             return f"{n(e.card)}'s Charm at Site {e.site}"
         case "ClashFired":
-            return f"{n(e.card)} Clashes {n(e.target)} for {e.amount} at Site {e.site}"
+            return f"{n(e.card)} Clashes {n(e.target)} for {e.amount} at Site {e.site}{_clash_why(w, e)}"
         case "InvocationFired":
             return f"{p} invokes {n(e.card)}"
         case "PowerChanged":
@@ -102,6 +103,9 @@ def event(w: Words, kind: str, e: Any) -> str | None:
                 why = f": {_CAUSES[e.source]} from {n(e.by)}"
             else:  # the rules', or the card's own (not "Alkonost ... by Alkonost")
                 why = f" {_source(w, e.source)}"
+            if e.source == "revealed":  # a Vigil's Power past the printed one, said (R-MOR-25)
+                extra = _vigil_why(w, e.holder, e.player, "power", "reveal_boost", e.amount)
+                kept += f"; {extra}" if extra else ""
             return f"{n(e.holder)} {change} Power{why} ({e.value} now{kept})"
         case "Defeated":
             return f"{n(e.card)} is defeated at {w.zone(e.src)} and goes to the Nav"
@@ -123,6 +127,29 @@ def event(w: Words, kind: str, e: Any) -> str | None:
         case "WardenChosen":
             return f"{p}'s Warden is {n(e.card)}"
     return None
+
+
+def _clash_why(w: Words, e: Any) -> str:
+    """Where a Clash's amount beyond the card's printed Clash X comes from: its player's Warden's Vigil, the one
+    thing that raises it (``resolution.clash_amount``, [MOR-33], R-MOR-25): `` (Clash 2, +1 from the Vigil of
+    Stribog of the Winds)``; nothing when it is the printed X, or the reader does not know the card."""
+    said = _vigil_why(w, e.card, e.player, "clash", "clash_bonus", e.amount)
+    return f" ({said})" if said else ""
+
+
+def _vigil_why(w: Words, card: int, player: int, number: str, vigil: str, amount: int) -> str:
+    """``Clash 2, +1 from the Vigil of WARDEN`` when ``amount`` is ``card``'s printed ``number`` raised by its
+    player's Warden's Vigil ``vigil`` (R-MOR-25); ``Clash 2, +1`` for another difference; "" when ``amount`` is
+    the printed number or the reader does not know the card."""
+    printed = w.printed(card).get(number, 0)
+    if not printed or printed == amount:
+        return ""
+    said = number.capitalize()
+    warden = instance_id(player, LEADER_INDEX)  # the player's Warden (``morana.state.warden_instance``)
+    bonus = w.printed(warden).get(vigil, 0)
+    if bonus and printed + bonus == amount:
+        return f"{said} {printed}, +{bonus} from the Vigil of {w.card(warden)}"
+    return f"{said} {printed}, {amount - printed:+d}"
 
 
 def _ending(w: Words, e: Any) -> str:

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from annals.engine.core import Ruleset
-from annals.engine.registry import get_ruleset
-from annals.engine.words import Words
+from annals.engine.registry import get_ruleset, ruleset_for
+from annals.engine.words import Words, printed_for
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, Decision
 from annals.schemas.text import backup_pending_note, card_names
@@ -43,7 +43,8 @@ def render_story(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
     header = game.header
     ruleset = get_ruleset(header.ruleset)
     ids, name = _namer(ruleset, game)
-    words = Words(header.ruleset, name, [p.name for p in header.players])
+    printed = printed_for(ruleset_for(header), lambda instance: ids.get(instance, ""))
+    words = Words(header.ruleset, name, [p.name for p in header.players], printed=printed)
     players = [
         f"{p.name} ({p.agent}) with the deck {d.name}" for p, d in zip(header.players, header.decks, strict=True)
     ]

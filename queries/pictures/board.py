@@ -40,6 +40,7 @@ class Board(msgspec.Struct):
     names: dict[str, str] = {}  # card id -> card name, for the card ids in ``zones``
     players: list[str] = []  # the seats' names, seat 0 first (empty: unknown)
     piles: dict[str, int] = {}  # "p0:hand" -> its size, hidden cards counted (public: what a seat's board shows)
+    end_reason: str = ""  # once ``over``: how the game ended (its code; people read it as ``Words.ending`` says it)
 
     def name_of(self, label: str) -> str:
         """The card name of a ``CARD-ID#INSTANCE`` label (the card id when its name is not known)."""
@@ -92,6 +93,7 @@ def board(timeline: Timeline, count: int, view: str = "omniscient", coordinate: 
         _names(timeline.header.ruleset, timeline.header.card_pool_hash, zones),
         [p.name for p in timeline.header.players],
         _piles(timeline, state),
+        state.end_reason,
     )
 
 
@@ -123,6 +125,7 @@ def stored_board(game: StoredGame, count: int, coordinate: str = "") -> Board:
         game.winner if over else -1,
         _names(game.ruleset, game.card_pool_hash, zones),
         game.players,
+        end_reason=game.end_reason if over else "",
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from annals.queries.reports.output import card_names
+from annals.queries.reports.output import card_names, endings
 from annals.queries.reports.run import ReportResult
 from annals.schemas.errors import AnnalsError
 
@@ -105,14 +105,14 @@ def deck_matrix(r: ReportResult) -> Any:
 
 
 def game_length(r: ReportResult) -> Any:
-    base = alt.Chart().encode(y=alt.Y("end_reason:N", title="how it ended"))
+    base = alt.Chart().encode(y=alt.Y("ended by:N", title="how it ended"))  # in words, as every reader says it
     spread = base.mark_rule(strokeWidth=6, opacity=0.5).encode(
         x=alt.X("p10_turns:Q", title="turns: 10th-90th percentile, median (dot), mean (tick)"), x2="p90_turns:Q"
     )
     median = base.mark_point(filled=True, size=80).encode(x="median_turns:Q", tooltip=["games:Q", "median_turns:Q"])
     mean = base.mark_tick(thickness=2, size=18, color="#b91c1c").encode(x="mean_turns:Q")
     return (
-        alt.layer(spread, median, mean, data=_rows(r.frame))
+        alt.layer(spread, median, mean, data=_rows(endings(r.frame)))
         .properties(width=WIDTH, height=90)
         .facet(row="ruleset:N")
         .resolve_scale(y="independent", x="independent")

@@ -53,7 +53,7 @@ STYLE = (
     ".chip{fill:#f3efe6;stroke:#a89f8c;stroke-width:0.8;}"
     ".panel{fill:#fbf8f1;stroke:#b9b2a3;stroke-width:1;}"
     ".track{fill:#f3efe6;stroke:#a89f8c;stroke-width:0.8;}"
-    ".win{fill:#166534;font-size:15px;font-weight:bold;}"
+    ".win{fill:#166534;font-size:15px;font-weight:bold;}.win.fit{font-size:12px;}"
     "</style>"
 )
 
@@ -91,6 +91,7 @@ def clip(text: str, chars: int) -> str:
 # The widths of a character, on average, in the board's sans-serif (measured in Chromium): panel text (11px) and the
 # big line of the end (.win, 15px bold). They turn a panel's width into the characters a line of it holds.
 CHAR_W, WIN_CHAR_W = 6.3, 9.0
+FIT_CHAR_W = WIN_CHAR_W * 12 / 15  # the end's big line in its smaller type (.win.fit, 12px bold)
 
 
 def wrapped(text: str, chars: int, most: int) -> list[str]:
@@ -103,24 +104,32 @@ def wrapped(text: str, chars: int, most: int) -> list[str]:
     return [*lines[: most - 1], clip(" ".join(lines[most - 1 :]), chars)]
 
 
+def ending(ruleset: str, winner: int, reason: str, players: Sequence[str]) -> str:
+    """The end as every reader says it (``Words.ending``): ``Bob reaches 13 Slava and wins``."""
+    from annals.engine.words import Words
+
+    return Words(ruleset, lambda _card: "", list(players)).ending(winner, reason)
+
+
 def end_line(ruleset: str, winner: int, reason: str, players: Sequence[str]) -> str:
     """The end in the Turn panel, as every reader says it (``Words.ending``): ``Game over: Bob reaches 13 Slava and
     wins``; the turn cap too (it read ``Bob wins (13 Slava)`` beside the log's ``Bob reaches 13 Slava and wins``)."""
-    from annals.engine.words import Words
-
-    return "Game over: " + Words(ruleset, lambda _card: "", list(players)).ending(winner, reason)
+    return "Game over: " + ending(ruleset, winner, reason, players)
 
 
-def win_line(verdict: str, name: str, reason: str, chars: int) -> str:
-    """The end's big line in ``chars`` characters: ``Ann wins · 13 Slava``, without the reason when it does not fit
-    (the Turn panel says it in full), the name clipped only when ``NAME wins`` alone does not fit."""
-    whole = f"{verdict} · {reason}"
-    if len(whole) <= chars:
-        return whole
+def win_line(sentence: str, verdict: str, name: str, chars: int) -> tuple[str, str]:
+    """The end's big line in ``chars`` characters, and its class: the end as every reader says it (``ending``:
+    ``Ann reaches 13 Slava and wins``; it read ``Ann wins · 13 Slava`` beside that), in a smaller bold type
+    (``win fit``) when only that fits, else ``verdict`` alone (``Ann wins``: the Turn panel says it in full), the
+    name clipped only when ``NAME wins`` alone does not fit."""
+    if len(sentence) <= chars:
+        return sentence, "win mid"
+    if len(sentence) <= int(chars * WIN_CHAR_W / FIT_CHAR_W):
+        return sentence, "win fit mid"
     if len(verdict) <= chars or not name:
-        return clip(verdict, chars)
+        return clip(verdict, chars), "win mid"
     rest = verdict[len(name) :]
-    return clip(name, max(chars - len(rest), 4)) + rest
+    return clip(name, max(chars - len(rest), 4)) + rest, "win mid"
 
 
 def open_svg(width: int, height: int, ruleset: str, view: str) -> str:

@@ -25,7 +25,7 @@ from annals.queries.pictures.svgkit import (
     chip_line,
     clip,
     end_line,
-    ended,
+    ending,
     group,
     open_svg,
     panel,
@@ -355,8 +355,9 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
         bd = ["none owed"]
     out.append(panel(PANEL_X, 540, PANEL_W, 84, "Battle Damage", bd[:4], f' data-panel="damage" data-owed="{owed}"'))
     if s.over:
-        line = win_line(verdict, p(s.winner) if s.winner >= 0 else "", ended(s.end_reason), WIN_CHARS)
-        out.append(text(PANEL_X + PANEL_W / 2, 660, line, "win mid"))
+        sentence = ending("miras9", s.winner, s.end_reason, who)
+        line, cls = win_line(sentence, verdict, p(s.winner) if s.winner >= 0 else "", WIN_CHARS)
+        out.append(text(PANEL_X + PANEL_W / 2, 660, line, cls))
     return out
 
 

@@ -26,7 +26,7 @@ from annals.queries.pictures.svgkit import (
     chip_line,
     clip,
     end_line,
-    ended,
+    ending,
     group,
     open_svg,
     panel,
@@ -201,6 +201,6 @@ def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list
         out.append(group(PANEL_X, 228 + i * 212, f' data-panel="nav" data-side="{side}"', body))
     if s.over:
         name = who[s.winner] if s.winner in (0, 1) else ""
-        line = win_line(verdict, name, ended(s.end_reason), WIN_CHARS)
-        out.append(text(PANEL_X + PANEL_W / 2, 668, line, "win mid"))
+        line, cls = win_line(ending("morana", s.winner, s.end_reason, who), verdict, name, WIN_CHARS)
+        out.append(text(PANEL_X + PANEL_W / 2, 668, line, cls))
     return out

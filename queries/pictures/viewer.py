@@ -20,14 +20,15 @@ the view saw them: in a player's file the opponent's sealed MORANA Commit is ``S
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from annals.engine.registry import ruleset_for
 from annals.engine.views import viewer_of
-from annals.engine.words import Words
+from annals.engine.words import Words, printed_for
 from annals.queries.pictures.annotations import Note, placed
 from annals.queries.pictures.eventtext import describe
 from annals.queries.pictures.legend import card_texts, legend, legend_style
@@ -38,6 +39,7 @@ from annals.queries.pictures.turns import turn_summaries
 from annals.queries.positions.timeline import Timeline, aliases
 from annals.queries.positions.viewstate import ViewState
 from annals.schemas.logfile import GameLog
+from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX
 from annals.schemas.review import ReviewFile
 
 WEB = Path(__file__).with_name("web")
@@ -115,6 +117,21 @@ def _namer(ruleset: str, state: Any) -> Any:
     return lambda card: "a hidden card"
 
 
+def _card_id(state: Any) -> Callable[[int], str]:
+    """A MORANA view's card id of an instance ("" for one the viewer has not seen: its view blanks the id)."""
+
+    def card_id(card: int) -> str:
+        player, index = card // CARDS_PER_PLAYER - 1, card % CARDS_PER_PLAYER
+        if not 0 <= player < len(state.wardens):
+            return ""
+        if index == LEADER_INDEX:
+            return str(state.wardens[player])
+        ids = state.ids[player]
+        return str(ids[index]) if index < len(ids) else ""
+
+    return card_id
+
+
 def _diff(prev: list[int], cur: list[int]) -> list[int]:
     """``cur`` as edits of ``prev``: ``[drops..., -1, (index, line)...]``: the positions in ``prev`` to drop, then
     each added line with its index in ``cur`` (ascending, so inserting them in order rebuilds ``cur``)."""
@@ -141,6 +158,7 @@ def viewer_data(
     seen = ViewState(header, viewer)
     players = [p.name for p in header.players]
     name = _namer(ruleset, seen.state)
+    printed = printed_for(ruleset_for(header), _card_id(seen.state))  # MORANA's: where a Clash's 3 comes from
     table: dict[str, int] = {}
     lines: list[str] = []
     boards: list[list[int]] = []
@@ -173,7 +191,7 @@ def viewer_data(
         shown = seen.apply(event)
         shown_events.append(shown)
         kind = type(shown).__name__
-        words = describe(ruleset, shown, name, players)
+        words = describe(ruleset, shown, name, players, printed)
         events.append((shown.turn, steps.setdefault(shown.step, len(steps)), kinds.setdefault(kind, len(kinds)),
                        shown.player, words))  # fmt: skip
         mark = mark_of.get(kind) or (step_mark.get(shown.step) if kind == "StepBegan" else None)

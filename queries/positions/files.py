@@ -41,8 +41,10 @@ import msgspec
 
 from annals.engine import ENGINE_VERSION
 from annals.engine.core import DecisionPoint, GameState, Ruleset, from_event_zero
+from annals.engine.errors import SavedStateError
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, StalledGameError, finalize_header, play
+from annals.engine.savedstate import decode_for
 from annals.engine.simulate import bots_for, check_max_turns, check_seed, pick
 from annals.ingest.cardpools import definitions
 from annals.queries.positions.checks import CHECKS, check_for
@@ -298,6 +300,10 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
         doc = msgspec.json.decode(raw, type=PositionFile)
     except msgspec.DecodeError as exc:
         raise InvalidPositionError(f"{path}: not a position file ({exc}); see queries/positions/files.py") from None
+    except RecursionError:
+        raise InvalidPositionError(
+            f"{path}: not a position file: lists or objects nested too deep; save the position again"
+        ) from None
     if doc.format != FORMAT:
         raise InvalidPositionError(f"{path}: format {doc.format!r} is not {FORMAT!r}")
     try:
@@ -305,9 +311,10 @@ def load_position(path: str | os.PathLike[str]) -> LoadedPosition:
     except AnnalsError as exc:
         raise InvalidPositionError(f"{path}: ruleset: {exc}") from None
     try:
-        state = msgspec.json.decode(doc.state, type=ruleset.state_type)
-    except msgspec.DecodeError as exc:
-        raise InvalidPositionError(f"{path}: the state does not match {doc.ruleset}'s state: {exc}") from None
+        state = decode_for(ruleset, bytes(doc.state), json=True)
+    except SavedStateError as exc:
+        where = exc.path.replace("$", "$.state", 1)
+        raise InvalidPositionError(f"{path}: {where}: {exc.problem}; {exc.fix}") from None
     try:
         validate(ruleset, doc, state)
         check_continuable(ruleset, doc, state)

@@ -384,16 +384,17 @@ class StoredGame:
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game_id: str):
         rows = con.execute(
-            "SELECT game, ruleset, file, winner, card_pool_hash FROM games WHERE game_id = ?", [game_id]
+            "SELECT game, ruleset, file, winner, end_reason, card_pool_hash FROM games WHERE game_id = ?", [game_id]
         ).fetchall()
         if not rows:
             raise CoordinateError(f"no game {game_id!r} in the database; list them with: annals sql 'FROM games'")
-        game, ruleset, file, winner, pool_hash = rows[0]
+        game, ruleset, file, winner, end_reason, pool_hash = rows[0]
         self.con = con
         self.game_id = game_id
         self.ruleset: str = ruleset
         self.file: str = file  # where the log was ingested from
         self.winner: int = winner
+        self.end_reason: str = end_reason
         self.card_pool_hash: str = pool_hash
         events = con.execute("SELECT turn, step, kind FROM events WHERE game = ? ORDER BY n", [game]).fetchall()
         self.turns: list[int] = [turn for turn, _, _ in events]

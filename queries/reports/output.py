@@ -149,9 +149,21 @@ def card_names(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(pl.Series("card", [names.get(k, k[1]) for k in keys], dtype=pl.String))
 
 
+def endings(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with each ``end_reason`` in words, as every reader says how a game ended (``words.END_REASONS``:
+    ``slava_13`` is ``13 Slava``), under the heading ``ended by``."""
+    from annals.engine.words import END_REASONS, words_of
+
+    said = [END_REASONS.get(r, words_of(r)) if r is not None else None for r in frame["end_reason"].to_list()]
+    return frame.with_columns(pl.Series("end_reason", said, dtype=pl.String)).rename({"end_reason": "ended by"})
+
+
 def for_people(frame: pl.DataFrame) -> pl.DataFrame:
     """A report's rows as the terminal shows them to a person: each card by its printed name (``card``, in the place
-    of ``card_id``). CSV, JSON and Parquet keep ``card_id``, the key programs join on (``cards.card_id``)."""
+    of ``card_id``), each end reason in words (``endings``). CSV, JSON and Parquet keep ``card_id``, the key programs
+    join on (``cards.card_id``), and ``end_reason``, the code."""
+    if "end_reason" in frame.columns:
+        frame = endings(frame)
     if "card_id" not in frame.columns:
         return frame
     named = frame if "card" in frame.columns or "ruleset" not in frame.columns else card_names(frame)

@@ -13,6 +13,7 @@ import pytest
 from rich.console import Console
 
 from annals.cli.position import HIDDEN_ORDER_ZONES, render_board
+from annals.engine.words import Words
 from annals.queries.cards import pool
 from annals.queries.pictures.board import Board, board, stored_board
 from annals.queries.positions.timeline import StoredGame, Timeline
@@ -59,8 +60,9 @@ def test_the_board_is_said_in_names(games: dict[str, list[GameLog]], ruleset: st
                 text = check(board(t, t.resolve(at), view, at), names, players)
                 boards += 1
                 if at == "end" and view == "omniscient" and t.state_after(len(log.events)).winner >= 0:
-                    winner = players[t.state_after(len(log.events)).winner]
-                    assert f"game over, {winner} wins" in " ".join(text.split())
+                    ending = Words(ruleset, str, players).ending(log.close.winner, log.close.end_reason)
+                    assert f"game over: {ending})" in " ".join(text.split())  # the end line, not 'X wins'
+                    assert log.close.end_reason not in text
     assert boards >= 27
 
 

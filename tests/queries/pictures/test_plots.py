@@ -50,7 +50,7 @@ def test_each_chart_draws_its_reports_rows(con: duckdb.DuckDBPyConnection, tmp_p
     spec = report_chart(result).to_dict()
     datasets = spec.get("datasets") or {}
     rows = [row for values in datasets.values() for row in values] or list(_inline_rows(spec))
-    assert rows and {k for k in rows[0]} <= set(result.frame.columns) | {"card", "rate", "sample", "dark"}
+    assert rows and {k for k in rows[0]} <= set(result.frame.columns) | {"card", "rate", "sample", "dark", "ended by"}
     svg = write_plot(result, tmp_path / f"{name}.svg")
     words = svg_texts(svg)
     assert result.title in words and "sample:" in words

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from annals.cli.main import app
 from annals.engine.registry import get_ruleset, ruleset_names
+from annals.engine.words import Words
 from annals.ingest.flatten import collect
 from annals.queries.reports.output import render
 from annals.queries.reports.run import without_negative_zero
@@ -38,7 +39,8 @@ def test_show_takes_many_files_and_globs_and_ends_each_with_the_result(real_logs
         assert lines[0] == f"== {path}"
         winner = game.header.players[game.close.winner].name
         assert lines[-1].startswith(f"result: p{game.close.winner} {winner} with ")
-        assert f"won ({game.close.end_reason}) after {game.close.turns} turns" in lines[-1]
+        ending = Words("miras9", str, [p.name for p in game.header.players]).ending(*game.result)  # in words
+        assert f": {ending}, after {game.close.turns} turns" in lines[-1] and game.close.end_reason not in lines[-1]
     assert not result.stdout.endswith("\n\n")
     listed = runner.invoke(app, ["show", "--format", "records", *map(str, logs)])
     assert listed.stdout == result.stdout

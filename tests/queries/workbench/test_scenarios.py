@@ -220,7 +220,7 @@ def test_scenario_run_writes_a_log_that_verify_and_show_open(tmp_path: Path) -> 
     assert verified.exit_code == 0 and ": ok (28 events re-run identically" in verified.stdout, verified.stderr
     shown = runner.invoke(app, ["show", "--format", "records", str(log)])
     assert shown.exit_code == 0 and "sandbox" in shown.stdout and "BattleDamagePaid" in shown.stdout
-    assert "result: no winner (scenario_end)" in shown.stdout
+    assert "result: no winner: the scenario's decisions are all played, after 3 turns" in shown.stdout  # in words
     again = runner.invoke(app, ["scenario", "run", str(source), "--out", str(log)])  # its own log: replaced
     assert again.exit_code == 0 and "replaces this scenario's earlier log" in again.stdout, again.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bd.log"] and verify_log(log).events == 28
