@@ -417,21 +417,23 @@ def correct(
 ) -> None:
     """A judge corrects an earlier result; the record keeps both, and the standings take the correction.
 
+    It says who moved in the standings, and which rounds already paired on the old standings stand (a round under
+    way is never re-paired; the last round, not started and without results, may be paired again with pair --again).
+
     Example: annals event correct spring --round 1 --table 2 0-2 --judge "R. Vance" --reason "slip filled in reverse"
     """
-    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament import corrections
     from annals.engine.tournament.store import EventStore
 
     with reported():
         store = EventStore.open(folder)
         o = _outcome(outcome, draw, double_loss, no_show, store)
-        loop.correct(store, round_no, table, o, judge=judge, reason=reason)
+        effect = corrections.correct(store, round_no, table, o, judge=judge, reason=reason)
         said = _said(store, round_no, table)
-        again = loop.may_pair_again(store) and len(store.rounds()) > round_no
+        names = {p.id: p.name for p in store.players()}
     out.print(f"{said}, by {judge}: {reason}", markup=False)
-    if again:
-        out.print(f"round {len(store.rounds())} is paired and has not started: to pair it on the corrected "
-                  f"standings, annals event pair {folder} --again --judge NAME --reason WHY", markup=False)  # fmt: skip
+    for line in effect.lines(names, str(folder)):
+        out.print(line, markup=False)
 
 
 @event_app.command("swap")
