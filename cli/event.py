@@ -83,12 +83,13 @@ def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, st
 
 
 def _said(store: EventStore, number: int, table: int) -> str:
-    from annals.queries.tournament import result_text
+    from annals.queries.tournament import result_parts
 
     state = store.state()
     p = state.pairing(number, table)
-    names = {x.id: x.name for x in state.players()}
-    return f"round {number} table {table}: {names[p.a]} {result_text(state, number, table)} {names[p.b]}"
+    names = state.names()
+    score, note = result_parts(state, number, table)
+    return f"round {number} table {table}: {names[p.a]} {score} {names[p.b]}" + (f" ({note})" if note else "")
 
 
 def _clock(seconds: int | None) -> str:
@@ -156,8 +157,37 @@ def register(
         store = EventStore.open(folder)
         player = lib.register(store, player_id, name, deck, agent=agent)
         missed = lib.missed_rounds(store, player.id)
+        others = lib.sharing_name(store, player.id)
     late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
     out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
+    if others:
+        out.print(f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall and the "
+                  f"slips show each with their id, '{player.name} ({player.id})'; a typo? annals event rename "
+                  f"{folder} {player.id} \"RIGHT NAME\"", markup=False)  # fmt: skip
+
+
+@event_app.command("rename")
+def rename(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player (id, or the name as registered)."),
+    name: str = typer.Argument(..., help="Their name as it should be read (spaces welcome: quote it)."),
+) -> None:
+    """Put a player's name right (a typo at registration), at any time: their id, deck and results stay.
+
+    Example: annals event rename spring ada "Ada Lovelace"
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        pid = lib.resolve_player(store, player)
+        old, new = lib.rename(store, pid, name)
+        others = lib.sharing_name(store, pid)
+    out.print(f"{old} ({pid}) is now {new}", markup=False)
+    if others:
+        out.print(f"note: {new} is also the name of {', '.join(others)}: the pairings show each with their id",
+                  markup=False)  # fmt: skip
 
 
 @event_app.command("run")
@@ -358,7 +388,7 @@ def status(folder: Path = FOLDER) -> None:
     with reported():
         store = EventStore.open(folder)
         st = loop.status(store)
-        names = {p.id: p.name for p in store.players()}
+        names = store.state().names()
     clock = "ended" if st.ended else _clock(st.seconds_left)
     stage = "top cut" if st.stage == "top" else "Swiss"
     out.print(f"round {st.round} ({stage}): {len(st.open_tables)} of {plural(st.tables, 'table')} playing; "
@@ -430,7 +460,7 @@ def correct(
         o = _outcome(outcome, draw, double_loss, no_show, store)
         effect = corrections.correct(store, round_no, table, o, judge=judge, reason=reason)
         said = _said(store, round_no, table)
-        names = {p.id: p.name for p in store.players()}
+        names = store.state().names()
     out.print(f"{said}, by {judge}: {reason}", markup=False)
     for line in effect.lines(names, str(folder)):
         out.print(line, markup=False)

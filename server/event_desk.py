@@ -133,7 +133,7 @@ class EventDesk:
         return found
 
     def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.store.players()}
+        return self.store.state().names()
 
     # ------------------------------------------------------------------ the round's matches
 

@@ -38,6 +38,7 @@ from annals.schemas.event import (
     MatchRecord,
     Player,
     Registered,
+    Renamed,
 )
 from annals.schemas.inputs import read_text
 from annals.schemas.names import name_problem
@@ -99,11 +100,7 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
     config = state.config
     if not _ID.match(player_id):
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
-    if not name.strip():
-        raise EventArgumentError("a player needs a name: give --name")
-    name = " ".join(name.split())
-    if problem := name_problem(name, "player name"):  # the server's bound, so a registered player can sit there
-        raise EventArgumentError(problem)
+    name = player_name(name)
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
@@ -118,6 +115,36 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
     digest = sha256_file(store.folder / rel)
     player = Player(player_id, name, deck, rel, agent)
     return Registered(at=now(), player=player, deck_sha256=digest, missed=len(state.rounds))
+
+
+def player_name(name: str) -> str:
+    """A player's name as typed, spaces tidied; refused when empty, too long or holding a control character."""
+    if not name.strip():
+        raise EventArgumentError("a player needs a name: give --name")
+    name = " ".join(name.split())
+    if problem := name_problem(name, "player name"):  # the server's bound, so a registered player can sit there
+        raise EventArgumentError(problem)
+    return name
+
+
+def sharing_name(store: EventStore, player_id: str) -> list[str]:
+    """The other players registered under the same name as ``player_id`` (any case): the organiser is told, and the
+    pairings show each with their id."""
+    state = store.state()
+    name = state.player(player_id).name.casefold()
+    return [p.id for p in state.players() if p.id != player_id and p.name.casefold() == name]
+
+
+def rename(store: EventStore, player_id: str, name: str) -> tuple[str, str]:
+    """Put a player's name right (a typo at registration), at any time: the id, the deck and every result stay;
+    the record keeps the old name in the registration and the new one in its own act. Returns (old, new)."""
+    with store.acting() as act:
+        old = act.state.player(player_id).name
+        new = player_name(name)
+        if new == old:
+            raise EventArgumentError(f"{player_id!r} is already named {old!r}: nothing to change")
+        act.record(Renamed(at=now(), player=player_id, name=new))
+    return old, new
 
 
 def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:

@@ -234,7 +234,7 @@ def report(
         state = act.state
         pairing = state.pairing(number, table)
         if not pairing.b:
-            raise EventError(f"round {number} table {table} is {pairing.a}'s bye: it has its result")
+            raise EventError(f"round {number} table {table} is {state.names()[pairing.a]}'s bye: it has its result")
         if (number, table) in state.results:
             raise EventError(f"round {number} table {table} already has a result; a judge corrects it with "
                              "'annals event correct'")  # fmt: skip
@@ -259,7 +259,9 @@ def correct(store: EventStore, number: int, table: int, outcome: Outcome, *, jud
         state = act.state
         pairing = state.pairing(number, table)
         if not pairing.b:
-            raise EventError(f"round {number} table {table} is {pairing.a}'s bye: there is no result to correct")
+            raise EventError(
+                f"round {number} table {table} is {state.names()[pairing.a]}'s bye: there is no result to correct"
+            )
         if (number, table) not in state.results:
             raise EventError(f"round {number} table {table} has no result yet: enter it with 'annals event result'")
         stage = state.rounds[number - 1].round.stage

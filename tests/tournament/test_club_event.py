@@ -80,3 +80,53 @@ def test_a_correction_after_the_next_round_is_paired_says_who_moved_and_which_ro
     said = ok("event", "correct", str(folder), "--round", "1", "--table", table, "2-0", "--judge", "Org",
               "--reason", "the same again")  # fmt: skip
     assert "standings: no one's points, rank or tiebreakers changed" in said
+
+
+def test_a_typo_is_renamed_and_players_sharing_a_name_are_told_apart_by_id(tmp_path: Path) -> None:
+    """Registration takes a second 'Tom Smith' (two people may share a name) but says so; the pairings, the wall
+    and the slips show each with their id. A misspelt name is put right with rename: the id, deck and results
+    stay, the record keeps both names and still verifies."""
+    folder = club(tmp_path, {"tom": "Tom Smith", "nad": "Nadia Boulnager", "ola": "Ola Nordmann"})
+    deck = tmp_path / "v.txt"
+    said = ok("event", "register", str(folder), "--id", "tom2", "--name", "tom  smith", "--deck", str(deck))
+    assert "note: tom smith is also the name of tom:" in said
+    assert f'annals event rename {folder} tom2 "RIGHT NAME"' in said
+    ok("event", "rename", str(folder), "tom2", "Tom Smith")  # the same person typed in lower case: now the same
+    ok("event", "pair", str(folder))
+    shown = {str(r["player"]) for r in pairings(folder, 1)} | {str(r["opponent"]) for r in pairings(folder, 1)}
+    assert {"Tom Smith (tom)", "Tom Smith (tom2)"} <= shown and "Tom Smith" not in shown
+    wall = tmp_path / "wall.html"
+    ok("event", "print", str(folder), "wall", "-o", str(wall))
+    assert "Tom Smith (tom)" in wall.read_text() and "Tom Smith (tom2)" in wall.read_text()
+
+    nad = next(r for r in pairings(folder, 1) if "Nadia Boulnager" in (r["player"], r["opponent"]))
+    ok("event", "result", str(folder), "--round", "1", "--table", str(nad["table"]), "2-1")
+    before = standings(folder)
+    said = ok("event", "rename", str(folder), "Nadia Boulnager", "Nadia  Boulanger")
+    assert said == "Nadia Boulnager (nad) is now Nadia Boulanger\n"
+    after = standings(folder)
+    assert after["Nadia Boulanger"] == before["Nadia Boulnager"] and "Nadia Boulnager" not in after
+    players = ok("event", "players", str(folder), "--format", "csv")
+    assert "Nadia Boulanger,nad," in players and "Boulnager" not in players
+    assert "ok:" in ok("event", "verify", str(folder))
+    assert "Boulnager" in (folder / "event.log").read_bytes().decode(errors="replace")  # the record keeps both
+
+    same = runner.invoke(app, ["event", "rename", str(folder), "nad", "Nadia Boulanger"])
+    assert same.exit_code == 2 and "already named 'Nadia Boulanger': nothing to change" in same.stderr
+    shared = runner.invoke(app, ["event", "rename", str(folder), "Tom Smith", "Tom Smyth"])
+    assert shared.exit_code == 2 and "is the name of 2 players (tom, tom2): give the id" in shared.stderr
+    blank = runner.invoke(app, ["event", "rename", str(folder), "ola", "  "])
+    assert blank.exit_code == 2 and "a player needs a name" in blank.stderr
+
+
+def test_a_no_show_says_who_did_not_come(tmp_path: Path) -> None:
+    """It printed 'Ada no-show 2-0 Bo', leaving the reader to work out who was absent."""
+    folder = club(tmp_path, {"ada": "Ada", "bo": "Bo"}, rounds=1)
+    ok("event", "pair", str(folder))
+    said = ok("event", "result", str(folder), "--round", "1", "--table", "1", "--no-show", "Bo")
+    first = pairings(folder, 1)[0]
+    absent, present = ("Bo", "Ada") if first["player"] == "Ada" else ("Ada", "Bo")
+    score = "2-0" if absent == "Bo" else "0-2"
+    assert said.startswith(f"round 1 table 1: {first['player']} {score} {first['opponent']} (Bo did not come)")
+    assert pairings(folder, 1)[0]["result"] == f"{score}, Bo did not come"
+    assert present != absent
