@@ -368,10 +368,24 @@ class EventDesk:
         return row
 
     def me(self, pid: str) -> dict[str, Any]:
-        """What a player's page shows: their name and the game they are to play now (its table), if any."""
-        names = self.names()
+        """What a player's page shows: their name and the game they are to play now (its table), if any; ``match``
+        says where their match stands (waiting, playing, finished, paper, failed: ``annals join`` on this link
+        stops once it is over) and ``result`` its result once recorded, as the desk shows it."""
+        state = self.store.state()
+        names = state.names()
+        out: dict[str, Any] = {"player": pid, "name": names.get(pid, pid), "table": None, "match": ""}
+        rnd = state.rounds[-1].round if state.rounds else None
+        pairing = next((p for p in rnd.pairings if pid in (p.a, p.b)), None) if rnd is not None else None
+        if rnd is not None and pairing is not None:  # where their match of the round under way stands
+            served = self.matches.get((rnd.number, pairing.table))
+            out.update(round=rnd.number, at=pairing.table, match=served.state if served is not None else WAITING)
+            recorded = state.match(rnd.number, pairing.table)
+            if recorded is not None:
+                winner = names.get(recorded.winner, "") if recorded.winner else ""
+                score = f"{recorded.wins_a}-{recorded.wins_b}" + (f"-{recorded.draws}" if recorded.draws else "")
+                said = "a bye" if not pairing.b else f"{winner} wins {score}" if winner else f"drawn {score}"
+                out.update(match=FINISHED, result=said)
         match = self.seats.get(pid)
-        out: dict[str, Any] = {"player": pid, "name": names.get(pid, pid), "table": None}
         if match is not None and match.table_id:
             other = match.pairing.b if match.pairing.a == pid else match.pairing.a
             out.update(table=match.table_id, game=match.game, round=match.number, at=match.pairing.table,
