@@ -103,7 +103,9 @@ def _clock(seconds: int | None) -> str:
 @event_app.command("new")
 def new(
     folder: Path = FOLDER,
-    name: str = typer.Option("", "--name", help="The event's name (default: the folder's name)."),
+    name: str = typer.Option(
+        "", "--name", help="The event's name as people read it, spaces welcome (default: the folder's name)."
+    ),
     ruleset: str = typer.Option(..., "--ruleset", help="miras9 or morana."),
     rounds: int = typer.Option(0, "--rounds", min=0, help="Swiss rounds (0: the Swiss chart's, for the field)."),
     best_of: int = typer.Option(3, "--best-of", min=1, help="Games a match is best of (odd)."),
@@ -127,7 +129,7 @@ def new(
         public = EventStore.open(folder).public_key()
     rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
     out.print(
-        f"event {config.event_id} ({config.ruleset}, Swiss rounds: {rounds_text}, best of {config.best_of}, "
+        f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, best of {config.best_of}, "
         f"top {config.top or 'none'}, seed {config.seed}) created in {folder}",
         markup=False,
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
@@ -50,6 +51,15 @@ MAX_ROUNDS = 100
 MAX_BEST_OF = 99
 MAX_TOP = 1024
 MAX_FIELD = 4096  # players bots may fill a field up to (the chart's largest row is 410 and more)
+
+
+def event_slug(name: str) -> str:
+    """The event id's stem from its name as people read it ("Thursday Club, Łódź" -> "Thursday-Club-Lodz"): the
+    id goes into every game log's header and file names, so it keeps to letters, digits, '-', '_' and '.'."""
+    if _ID.match(name):
+        return name
+    ascii_name = unicodedata.normalize("NFKD", name.replace("Ł", "L").replace("ł", "l")).encode("ascii", "ignore")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", ascii_name.decode()).strip("-_.")[:64] or "event"
 
 
 def new_event(
@@ -83,11 +93,14 @@ def new_event(
         check_max_turns(max_turns)
     if agent not in rs.agents():
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
-    if not _ID.match(name):
-        raise EventArgumentError(f"event name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+    name = " ".join(name.split())
+    if not name:
+        raise EventArgumentError("an event needs a name: give --name (or a folder with a name)")
+    if problem := name_problem(name, "event name"):  # shown on the wall, the desk and the public page
+        raise EventArgumentError(problem)
     seed = int.from_bytes(os.urandom(8), "big") >> 1 if seed is None else seed
     cap = rs.default_max_turns if max_turns is None else max_turns
-    config = EventConfig(name, new_event_id(name), ruleset, rounds, best_of, top, seed, cap, agent)
+    config = EventConfig(name, new_event_id(event_slug(name)), ruleset, rounds, best_of, top, seed, cap, agent)
     EventStore.create(folder, config)
     return config
 

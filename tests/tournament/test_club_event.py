@@ -130,3 +130,22 @@ def test_a_no_show_says_who_did_not_come(tmp_path: Path) -> None:
     assert said.startswith(f"round 1 table 1: {first['player']} {score} {first['opponent']} (Bo did not come)")
     assert pairings(folder, 1)[0]["result"] == f"{score}, Bo did not come"
     assert present != absent
+
+
+def test_an_event_is_named_as_people_read_it_and_its_id_kept_to_safe_letters(tmp_path: Path) -> None:
+    """--name "Thursday Club, Łódź #3" was refused ("use letters, digits, '-', '_' or '.'"): the name is what the wall
+    and the desk show; only the id (in every game log's header) keeps to safe letters."""
+    folder = tmp_path / "thursday"
+    said = ok("event", "new", str(folder), "--name", "Thursday  Club, Łódź #3", "--ruleset", "miras9", "--rounds", "1")
+    assert said.startswith("event Thursday Club, Łódź #3 (id Thursday-Club-Lodz-3-")
+    deck = tmp_path / "v.txt"
+    ok("deck", "miras9", "vanguard", "--output", str(deck))
+    for pid in ("ada", "bo"):
+        ok("event", "register", str(folder), "--id", pid, "--name", pid.title(), "--deck", str(deck))
+    ok("event", "pair", str(folder))
+    wall = tmp_path / "wall.html"
+    ok("event", "print", str(folder), "wall", "-o", str(wall))
+    assert "Thursday Club, Łódź #3 (miras9, best of 3)" in wall.read_text()
+    assert "ok:" in ok("event", "verify", str(folder))
+    blank = runner.invoke(app, ["event", "new", str(tmp_path / "b"), "--name", "  ", "--ruleset", "miras9"])
+    assert blank.exit_code == 2 and "an event needs a name" in blank.stderr and not (tmp_path / "b").exists()
