@@ -129,8 +129,8 @@ def new(
         public = EventStore.open(folder).public_key()
     rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
     out.print(
-        f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, best of {config.best_of}, "
-        f"top {config.top or 'none'}, seed {config.seed}) created in {folder}",
+        f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, "
+        f"best of {config.best_of}, top {config.top or 'none'}, seed {config.seed}) created in {folder}",
         markup=False,
     )
     out.print(
