@@ -23,13 +23,14 @@ import contextlib
 import hmac
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from annals.engine.core import Ruleset
+from annals.engine.names import plural
 from annals.engine.registry import get_ruleset
 from annals.engine.table import LiveTable, open_path
 from annals.engine.tournament import rounds as loop
@@ -291,6 +292,35 @@ class EventDesk:
             outcome = loop.report(self.store, match.number, table, loop.parse_outcome(result)).outcome  # checked
         match.state = FINISHED
         return {"table": table, "result": f"{outcome.wins_a}-{outcome.wins_b}-{outcome.draws}"}
+
+    def catch_up(self, base: str) -> list[str]:
+        """What was done at the terminal while the server runs reaches it: a round paired with ``annals event pair``
+        opens its tables, a player registered since (a late entry) gets a link. Returns the lines to print."""
+        state = self.store.state()
+        said: list[str] = []
+        if set(state.registered) - set(self.tokens):
+            new = set(state.registered) - set(self.tokens)
+            self.tokens = self._tokens(self.tokens_path)
+            said += [line for line in self.links(base) if any(f"({pid}): " in line for pid in new)]
+        if state.rounds:
+            rnd = state.rounds[-1].round
+            if any(p.b and (rnd.number, p.table) not in self.matches for p in rnd.pairings):
+                if not any(key[0] == rnd.number for key in self.matches):
+                    self.paper_tables = set()  # --paper named the tables of the round under way at start
+                opened = self.open_round()
+                said.append(f"round {rnd.number} was paired at the terminal: {plural(len(opened), 'table')} open")
+        return said
+
+    async def watch(self, base: str, say: Callable[[str], None], every_s: float = 2.0) -> None:
+        """``catch_up`` every ``every_s`` seconds while the server runs (a record unchanged costs a stat)."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                lines = self.catch_up(base)
+            except AnnalsError as exc:  # an edited or damaged record: said, and the tables already open go on
+                lines = [f"the event's record cannot be read: {exc}"]
+            for line in lines:
+                say(line)
 
     def pair(self) -> int:
         """Pair the next round and open its tables."""

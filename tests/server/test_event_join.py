@@ -9,6 +9,8 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
 
 import pytest
 from typer.testing import CliRunner
@@ -78,3 +80,40 @@ def test_two_players_play_their_match_from_their_links_and_the_result_lands_in_t
         assert f"round 1, table 1: your match is over: {said}" in screen, screen[-3000:]
     assert len(list((folder / "logs" / "round-01").glob("table-001-game-*.log"))) == games
     assert "ok:" in ok("event", "verify", str(folder))
+
+
+def test_a_round_paired_and_a_late_entry_registered_at_the_terminal_reach_the_running_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The organiser's page has results typed and rounds paired at the terminal; with the server running, a round
+    paired there stayed "waiting" on the desk with no table open, and a late entry had no link, until a restart."""
+    folder = tmp_path / "club"
+    ok("event", "new", str(folder), "--ruleset", "morana", "--rounds", "3", "--seed", "3")
+    deck = tmp_path / "clash.txt"
+    ok("deck", "morana", "clash", "--output", str(deck))
+    for pid in ("ana", "bo"):
+        ok("event", "register", str(folder), "--id", pid, "--name", pid.title(), "--deck", str(deck))
+    ok("event", "pair", str(folder))
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    with server(tmp_path / "data", "--event", str(folder), "--paper", "1") as running:
+        ok("event", "result", str(folder), "--round", "1", "--table", "1", "2-1")
+        ok("event", "register", str(folder), "--id", "cy", "--name", "Cy Late", "--deck", str(deck))
+        ok("event", "pair", str(folder))
+        deadline = time.monotonic() + 30
+        tables: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            links = {p["id"]: p["link"] for p in desk(running)["players"] if p["link"]}
+            if "cy" in links:
+                tables = {pid: json.loads(urlopen(running.base + "/api" + link).read()) for pid, link in links.items()}
+                if sum(1 for me in tables.values() if me["table"]) == 2:
+                    break
+            time.sleep(0.2)
+        else:
+            raise AssertionError(f"round 2 did not open at the server: {desk(running)}")
+    row = next(
+        r for r in json.loads(ok("event", "pairings", str(folder), "--format", "json")) if r["opponent"] != "(bye)"
+    )
+    names = {"ana": "Ana", "bo": "Bo", "cy": "Cy Late"}
+    seated = {names[pid] for pid, me in tables.items() if me["table"]}
+    assert seated == {row["player"], row["opponent"]}
+    assert all(me["round"] == 2 and me["match"] == "playing" for me in tables.values() if me["table"])
