@@ -7,12 +7,13 @@ Each command is one call of the library (``engine.tournament``: ``event``, ``rou
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import ROUND_MINUTES, plural
 
 if TYPE_CHECKING:
@@ -541,6 +542,12 @@ def standings(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OU
         store = EventStore.open(folder)
         require_verified(store)
         _emit(standings_frame(store), fmt, output, "Standings")
+    if fmt == "table" and output is None:  # a person reading: how the order was made (on stderr: not a row)
+        said = (
+            "ranked by match points (3 a win, 1 a draw), then OMW%, GW%, OGW% (each at least 33%), then a lot "
+            f"drawn from the event's seed; annals event print {folder} standings -o FILE explains each"
+        )
+        err.print(textwrap.fill(said, _width(), break_on_hyphens=False, break_long_words=False), markup=False)
 
 
 @event_app.command("placings")

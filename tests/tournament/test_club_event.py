@@ -149,3 +149,19 @@ def test_an_event_is_named_as_people_read_it_and_its_id_kept_to_safe_letters(tmp
     assert "ok:" in ok("event", "verify", str(folder))
     blank = runner.invoke(app, ["event", "new", str(tmp_path / "b"), "--name", "  ", "--ruleset", "miras9"])
     assert blank.exit_code == 2 and "an event needs a name" in blank.stderr and not (tmp_path / "b").exists()
+
+
+def test_the_standings_table_says_how_it_is_ranked_and_the_machine_formats_stay_clean(tmp_path: Path) -> None:
+    """[R-EVT-05] A person reading the terminal table is told the order and where the tiebreakers are explained;
+    csv and json hold only the rows."""
+    folder = club(tmp_path, {"ada": "Ada", "bo": "Bo"}, rounds=1)
+    ok("event", "pair", str(folder))
+    ok("event", "result", str(folder), "--round", "1", "--table", "1", "2-1")
+    done = runner.invoke(app, ["event", "standings", str(folder)])
+    assert done.exit_code == 0 and "Ada" in done.stdout and "ranked by" not in done.stdout  # stdout: the rows
+    assert " ".join(done.stderr.split()) == (
+        "ranked by match points (3 a win, 1 a draw), then OMW%, GW%, OGW% (each at least 33%), then a lot drawn "
+        f"from the event's seed; annals event print {folder} standings -o FILE explains each"
+    )
+    assert len(json.loads(ok("event", "standings", str(folder), "--format", "json"))) == 2
+    assert "ranked by" not in ok("event", "standings", str(folder), "--format", "csv")
