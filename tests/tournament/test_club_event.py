@@ -165,3 +165,31 @@ def test_the_standings_table_says_how_it_is_ranked_and_the_machine_formats_stay_
     )
     assert len(json.loads(ok("event", "standings", str(folder), "--format", "json"))) == 2
     assert "ranked by" not in ok("event", "standings", str(folder), "--format", "csv")
+
+
+def test_verify_names_what_was_edited_by_hand_in_a_deck_list_and_in_the_record(tmp_path: Path) -> None:
+    """A deck list edited after registration was reported only as 'its SHA-256 differs', and an act edited in the
+    record as 'frame N at byte B: chain digest mismatch': now each says what the edited thing reads."""
+    folder = club(tmp_path, {"tom": "Tom Smith", "tom2": "Tom Smith", "ola": "Ola Nordmann"}, rounds=1)
+    assert "ok:" in ok("event", "verify", str(folder))
+    deck = folder / "decks" / "tom2.txt"
+    original = deck.read_text()
+    line = next(x for x in original.splitlines() if x.startswith("3 "))
+    card = line.split()[1]
+    deck.write_text(original.replace(line, "2 " + card, 1))
+    done = runner.invoke(app, ["event", "verify", str(folder)])
+    assert done.exit_code == 1
+    assert "decks/tom2.txt: Tom Smith (tom2)'s deck list is not the one registered" in done.stderr
+    assert f"changed since registration: {card} 3 -> 2" in done.stderr
+    deck.write_text(original + "# a comment added\n")
+    assert "only its comments or layout" in runner.invoke(app, ["event", "verify", str(folder)]).stderr
+    deck.write_text(original)
+
+    record = folder / "event.log"
+    raw = record.read_bytes()
+    assert raw.count(b"Ola Nordmann") == 1
+    record.write_bytes(raw.replace(b"Ola Nordmann", b"Ola Nordmanm"))  # the same length: only the chain tells
+    done = runner.invoke(app, ["event", "verify", str(folder)])
+    assert done.exit_code == 1 and "chain digest mismatch" in done.stderr
+    assert "the act edited is a 'registered' recorded at " in done.stderr
+    assert '"id":"ola","name":"Ola Nordmanm"' in done.stderr
