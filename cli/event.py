@@ -144,7 +144,9 @@ def new(
 @event_app.command("register")
 def register(
     folder: Path = FOLDER,
-    player_id: str = typer.Option(..., "--id", help="The player's id (unique in the event)."),
+    player_id: str = typer.Option(
+        "", "--id", help="The player's id, short and unique, typed instead of the name later (default: from the name)."
+    ),
     name: str = typer.Option(..., "--name", help="The player's name, as people read it (spaces welcome)."),
     deck: Path = typer.Option(..., "--deck", help="The deck list file (see docs/deck-lists.md)."),
     agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),

@@ -56,10 +56,24 @@ MAX_FIELD = 4096  # players bots may fill a field up to (the chart's largest row
 def event_slug(name: str) -> str:
     """The event id's stem from its name as people read it ("Thursday Club, Łódź" -> "Thursday-Club-Lodz"): the
     id goes into every game log's header and file names, so it keeps to letters, digits, '-', '_' and '.'."""
-    if _ID.match(name):
-        return name
-    ascii_name = unicodedata.normalize("NFKD", name.replace("Ł", "L").replace("ł", "l")).encode("ascii", "ignore")
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", ascii_name.decode()).strip("-_.")[:64] or "event"
+    return name if _ID.match(name) else _ascii_slug(name)[:64] or "event"
+
+
+def _ascii_slug(text: str) -> str:
+    """Letters and digits of ``text`` without their accents, runs of anything else as one '-'."""
+    plain = unicodedata.normalize("NFKD", text.replace("Ł", "L").replace("ł", "l").replace("ß", "ss"))
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", plain.encode("ascii", "ignore").decode()).strip("-_.")
+
+
+def free_id(state: EventState, name: str) -> str:
+    """An id for a player registered without one: their name in plain lower-case letters ("José María" ->
+    "jose-maria"), numbered when taken ("tom-smith-2"); "player-N" for a name with no Latin letters."""
+    stem = _ascii_slug(name).lower()[:32].strip("-_.") or f"player-{len(state.registered) + 1}"
+    pid, n = stem, 1
+    while pid in state.registered:
+        n += 1
+        pid = f"{stem}-{n}"
+    return pid
 
 
 def new_event(
@@ -111,6 +125,7 @@ def new_event(
 def _registration(store: EventStore, state: EventState, player_id: str, name: str, deck_file: Path,
                   agent: str) -> Registered:  # fmt: skip
     config = state.config
+    player_id = player_id or free_id(state, player_name(name))
     if not _ID.match(player_id):
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
     name = player_name(name)

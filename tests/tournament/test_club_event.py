@@ -193,3 +193,18 @@ def test_verify_names_what_was_edited_by_hand_in_a_deck_list_and_in_the_record(t
     assert done.exit_code == 1 and "chain digest mismatch" in done.stderr
     assert "the act edited is a 'registered' recorded at " in done.stderr
     assert '"id":"ola","name":"Ola Nordmanm"' in done.stderr
+
+
+def test_an_id_left_out_is_made_from_the_name_and_numbered_when_taken(tmp_path: Path) -> None:
+    """Typing eleven players by hand, --id was one more thing to invent for each (and required)."""
+    folder = club(tmp_path, {})
+    deck = tmp_path / "v.txt"
+    said = [ok("event", "register", str(folder), "--name", name, "--deck", str(deck))
+            for name in ("José María García", "Tom Smith", "Tom Smith", "李 小龍")]  # fmt: skip
+    assert said[0] == "registered José María García (jose-maria-garcia) with 'vanguard'\n"
+    assert said[1].startswith("registered Tom Smith (tom-smith) ")
+    assert said[2].startswith("registered Tom Smith (tom-smith-2) ") and "also the name of tom-smith" in said[2]
+    assert said[3].startswith("registered 李 小龍 (player-4) ")
+    players = json.loads(ok("event", "players", str(folder), "--format", "json"))
+    assert [p["id"] for p in players] == ["jose-maria-garcia", "tom-smith", "tom-smith-2", "player-4"]
+    ok("event", "drop", str(folder), "jose-maria-garcia")  # the made id is typed like any other
