@@ -236,8 +236,13 @@ def report(
         if not pairing.b:
             raise EventError(f"round {number} table {table} is {state.names()[pairing.a]}'s bye: it has its result")
         if (number, table) in state.results:
-            raise EventError(f"round {number} table {table} already has a result; a judge corrects it with "
-                             "'annals event correct'")  # fmt: skip
+            m = state.match(number, table)
+            assert m is not None
+            r, names = effective(m), state.names()  # as it stands, a correction included
+            stands = f"{names[r.a]} {r.wins_a}-{r.wins_b}" + (f"-{r.draws}" if r.draws else "") + f" {names[r.b]}"
+            raise EventError(f"round {number} table {table} already has a result ({stands}); to change it, a judge "
+                             f"corrects it: annals event correct EVENT --round {number} --table {table} RESULT "
+                             "--judge NAME --reason WHY")  # fmt: skip
         stage = state.rounds[number - 1].round.stage
         checked = outcome if games else check_outcome(outcome, pairing, stage, state.config.best_of)
         done = Reported(
