@@ -45,6 +45,7 @@ class Effect(msgspec.Struct, frozen=True):
     later: list[LaterRound]
     swiss_left: int  # Swiss rounds still to be paired after the last one paired
     cut_paired: bool  # the top cut was seeded from the Swiss standings before the correction
+    cut_to_come: bool = False  # a top cut not yet paired: it will be seeded from the corrected standings
 
     def lines(self, names: dict[str, str], folder: str) -> list[str]:
         """The effect in words, a line each, for the terminal."""
@@ -75,8 +76,10 @@ class Effect(msgspec.Struct, frozen=True):
                 "its bracket is not seeded again"
             )
         elif standing and not any(r.may_pair_again for r in self.later):
+            then = ("the top cut will be seeded from the corrected standings" if self.cut_to_come
+                    else "the final standings count the correction")  # fmt: skip
             out.append(f"round {self.last_paired + 1} will be paired on the corrected standings" if self.swiss_left
-                       else "no Swiss round is left to pair: the standings are final as corrected")  # fmt: skip
+                       else f"no Swiss round is left to pair: {then}")  # fmt: skip
         return out
 
     @property
@@ -125,4 +128,4 @@ def correct(store: EventStore, number: int, table: int, outcome: Outcome, *, jud
         again = n == last and loop.may_pair_again(store)
         later.append(LaterRound(n, again, "" if again else _why_it_stands(state, n)))
     swiss = sum(1 for r in state.rounds if r.round.stage != TOP)
-    return Effect(fix, moved, tiebreaks, later, max(0, state.config.rounds - swiss), cut)
+    return Effect(fix, moved, tiebreaks, later, max(0, state.config.rounds - swiss), cut, bool(state.config.top))

@@ -208,3 +208,26 @@ def test_an_id_left_out_is_made_from_the_name_and_numbered_when_taken(tmp_path: 
     players = json.loads(ok("event", "players", str(folder), "--format", "json"))
     assert [p["id"] for p in players] == ["jose-maria-garcia", "tom-smith", "tom-smith-2", "player-4"]
     ok("event", "drop", str(folder), "jose-maria-garcia")  # the made id is typed like any other
+
+
+def test_a_correction_says_whether_the_top_cut_will_take_it_or_was_seeded_before_it(tmp_path: Path) -> None:
+    """R-EVT-11: once the last Swiss round is under way, a correction counts for the cut's seeding still to come;
+    once the cut is paired, its bracket stands and the command says so."""
+    folder = tmp_path / "cut"
+    ok("event", "new", str(folder), "--ruleset", "miras9", "--rounds", "2", "--top", "2", "--seed", "5")
+    ok("deck", "miras9", "vanguard", "--output", str(tmp_path / "v.txt"))
+    for name in ("Ada", "Bo", "Cy", "Di"):
+        ok("event", "register", str(folder), "--name", name, "--deck", str(tmp_path / "v.txt"))
+    for number in (1, 2):
+        ok("event", "pair", str(folder))
+        for table in (1, 2):
+            ok("event", "result", str(folder), "--round", str(number), "--table", str(table), "2-1")
+    fix = ["event", "correct", str(folder), "--round", "1", "--table", "1", "--judge", "Org", "--reason", "slip"]
+    said = ok(*fix[:3], "1-2", *fix[3:])
+    assert "round 2 was paired on the standings before this correction and stands (it has results)" in said
+    assert said.rstrip().endswith("no Swiss round is left to pair: the top cut will be seeded from the corrected "
+                                  "standings")  # fmt: skip
+    ok("event", "pair", str(folder))  # the top 2
+    said = ok(*fix[:3], "2-1", *fix[3:])
+    assert said.rstrip().endswith("the top cut was seeded from the Swiss standings before this correction and "
+                                  "stands: its bracket is not seeded again")  # fmt: skip
