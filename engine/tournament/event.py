@@ -59,9 +59,16 @@ def event_slug(name: str) -> str:
     return name if _ID.match(name) else _ascii_slug(name)[:64] or "event"
 
 
+# Latin letters that are no accented letter, so that NFKD leaves them whole (and "ignore" would drop them); and
+# apostrophes, which join a name's parts ("O'Neil" is oneil, not o-neil)
+_LATIN = str.maketrans({"Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "Ł": "L", "ł": "l",
+                        "ß": "ss", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i",
+                        "'": "", "’": ""})  # fmt: skip
+
+
 def _ascii_slug(text: str) -> str:
     """Letters and digits of ``text`` without their accents, runs of anything else as one '-'."""
-    plain = unicodedata.normalize("NFKD", text.replace("Ł", "L").replace("ł", "l").replace("ß", "ss"))
+    plain = unicodedata.normalize("NFKD", text.translate(_LATIN))
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", plain.encode("ascii", "ignore").decode()).strip("-_.")
 
 

@@ -200,13 +200,15 @@ def test_an_id_left_out_is_made_from_the_name_and_numbered_when_taken(tmp_path: 
     folder = club(tmp_path, {})
     deck = tmp_path / "v.txt"
     said = [ok("event", "register", str(folder), "--name", name, "--deck", str(deck))
-            for name in ("José María García", "Tom Smith", "Tom Smith", "李 小龍")]  # fmt: skip
+            for name in ("José María García", "Tom Smith", "Tom Smith", "李 小龍", "Zoë Ærøskøbing",
+                         "Anne-Marie O'Neil")]  # fmt: skip
     assert said[0] == "registered José María García (jose-maria-garcia) with 'vanguard'\n"
     assert said[1].startswith("registered Tom Smith (tom-smith) ")
     assert said[2].startswith("registered Tom Smith (tom-smith-2) ") and "also the name of tom-smith" in said[2]
     assert said[3].startswith("registered 李 小龍 (player-4) ")
     players = json.loads(ok("event", "players", str(folder), "--format", "json"))
-    assert [p["id"] for p in players] == ["jose-maria-garcia", "tom-smith", "tom-smith-2", "player-4"]
+    made = ["jose-maria-garcia", "tom-smith", "tom-smith-2", "player-4", "zoe-aeroskobing", "anne-marie-oneil"]
+    assert [p["id"] for p in players] == made
     ok("event", "drop", str(folder), "jose-maria-garcia")  # the made id is typed like any other
 
 
