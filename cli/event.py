@@ -179,7 +179,7 @@ def rename(
 ) -> None:
     """Put a player's name right (a typo at registration), at any time: their id, deck and results stay.
 
-    Example: annals event rename spring ada "Ada Lovelace"
+    Example: annals event rename spring ada "Ada King, Countess of Lovelace"
     """
     from annals.engine.tournament import event as lib
     from annals.engine.tournament.store import EventStore
@@ -250,7 +250,7 @@ def bye(
 ) -> None:
     """Award a player a bye in a round not yet paired (a 2-0 match win).
 
-    Example: annals event bye spring "Ada Lovelace" --round 3 --judge "R. Vance" --reason "judged a side event"
+    Example: annals event bye spring ada --round 3 --judge "R. Vance" --reason "judged a side event"
     """
     from annals.engine.tournament import event as lib
     from annals.engine.tournament.store import EventStore
