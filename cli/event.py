@@ -7,12 +7,13 @@ Each command is one call of the library (``engine.tournament``: ``event``, ``rou
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from annals.cli.app import app, fail, out, reported
+from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import ROUND_MINUTES, plural
 
 if TYPE_CHECKING:
@@ -83,12 +84,13 @@ def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, st
 
 
 def _said(store: EventStore, number: int, table: int) -> str:
-    from annals.queries.tournament import result_text
+    from annals.queries.tournament import result_parts
 
     state = store.state()
     p = state.pairing(number, table)
-    names = {x.id: x.name for x in state.players()}
-    return f"round {number} table {table}: {names[p.a]} {result_text(state, number, table)} {names[p.b]}"
+    names = state.names()
+    score, note = result_parts(state, number, table)
+    return f"round {number} table {table}: {names[p.a]} {score} {names[p.b]}" + (f" ({note})" if note else "")
 
 
 def _clock(seconds: int | None) -> str:
@@ -102,7 +104,9 @@ def _clock(seconds: int | None) -> str:
 @event_app.command("new")
 def new(
     folder: Path = FOLDER,
-    name: str = typer.Option("", "--name", help="The event's name (default: the folder's name)."),
+    name: str = typer.Option(
+        "", "--name", help="The event's name as people read it, spaces welcome (default: the folder's name)."
+    ),
     ruleset: str = typer.Option(..., "--ruleset", help="miras9 or morana."),
     rounds: int = typer.Option(0, "--rounds", min=0, help="Swiss rounds (0: the Swiss chart's, for the field)."),
     best_of: int = typer.Option(3, "--best-of", min=1, help="Games a match is best of (odd)."),
@@ -126,8 +130,8 @@ def new(
         public = EventStore.open(folder).public_key()
     rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
     out.print(
-        f"event {config.event_id} ({config.ruleset}, Swiss rounds: {rounds_text}, best of {config.best_of}, "
-        f"top {config.top or 'none'}, seed {config.seed}) created in {folder}",
+        f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, "
+        f"best of {config.best_of}, top {config.top or 'none'}, seed {config.seed}) created in {folder}",
         markup=False,
     )
     out.print(
@@ -140,7 +144,9 @@ def new(
 @event_app.command("register")
 def register(
     folder: Path = FOLDER,
-    player_id: str = typer.Option(..., "--id", help="The player's id (unique in the event)."),
+    player_id: str = typer.Option(
+        "", "--id", help="The player's id, short and unique, typed instead of the name later (default: from the name)."
+    ),
     name: str = typer.Option(..., "--name", help="The player's name, as people read it (spaces welcome)."),
     deck: Path = typer.Option(..., "--deck", help="The deck list file (see docs/deck-lists.md)."),
     agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),
@@ -156,8 +162,37 @@ def register(
         store = EventStore.open(folder)
         player = lib.register(store, player_id, name, deck, agent=agent)
         missed = lib.missed_rounds(store, player.id)
+        others = lib.sharing_name(store, player.id)
     late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
     out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
+    if others:
+        out.print(f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall and the "
+                  f"slips show each with their id, '{player.name} ({player.id})'; a typo? annals event rename "
+                  f"{folder} {player.id} \"RIGHT NAME\"", markup=False)  # fmt: skip
+
+
+@event_app.command("rename")
+def rename(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player (id, or the name as registered)."),
+    name: str = typer.Argument(..., help="Their name as it should be read (spaces welcome: quote it)."),
+) -> None:
+    """Put a player's name right (a typo at registration), at any time: their id, deck and results stay.
+
+    Example: annals event rename spring ada "Ada King, Countess of Lovelace"
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        pid = lib.resolve_player(store, player)
+        old, new = lib.rename(store, pid, name)
+        others = lib.sharing_name(store, pid)
+    out.print(f"{old} ({pid}) is now {new}", markup=False)
+    if others:
+        out.print(f"note: {new} is also the name of {', '.join(others)}: the pairings show each with their id",
+                  markup=False)  # fmt: skip
 
 
 @event_app.command("run")
@@ -215,7 +250,7 @@ def bye(
 ) -> None:
     """Award a player a bye in a round not yet paired (a 2-0 match win).
 
-    Example: annals event bye spring "Ada Lovelace" --round 3 --judge "R. Vance" --reason "judged a side event"
+    Example: annals event bye spring ada --round 3 --judge "R. Vance" --reason "judged a side event"
     """
     from annals.engine.tournament import event as lib
     from annals.engine.tournament.store import EventStore
@@ -358,7 +393,7 @@ def status(folder: Path = FOLDER) -> None:
     with reported():
         store = EventStore.open(folder)
         st = loop.status(store)
-        names = {p.id: p.name for p in store.players()}
+        names = store.state().names()
     clock = "ended" if st.ended else _clock(st.seconds_left)
     stage = "top cut" if st.stage == "top" else "Swiss"
     out.print(f"round {st.round} ({stage}): {len(st.open_tables)} of {plural(st.tables, 'table')} playing; "
@@ -417,21 +452,23 @@ def correct(
 ) -> None:
     """A judge corrects an earlier result; the record keeps both, and the standings take the correction.
 
+    It says who moved in the standings, and which rounds already paired on the old standings stand (a round under
+    way is never re-paired; the last round, not started and without results, may be paired again with pair --again).
+
     Example: annals event correct spring --round 1 --table 2 0-2 --judge "R. Vance" --reason "slip filled in reverse"
     """
-    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament import corrections
     from annals.engine.tournament.store import EventStore
 
     with reported():
         store = EventStore.open(folder)
         o = _outcome(outcome, draw, double_loss, no_show, store)
-        loop.correct(store, round_no, table, o, judge=judge, reason=reason)
+        effect = corrections.correct(store, round_no, table, o, judge=judge, reason=reason)
         said = _said(store, round_no, table)
-        again = loop.may_pair_again(store) and len(store.rounds()) > round_no
+        names = store.state().names()
     out.print(f"{said}, by {judge}: {reason}", markup=False)
-    if again:
-        out.print(f"round {len(store.rounds())} is paired and has not started: to pair it on the corrected "
-                  f"standings, annals event pair {folder} --again --judge NAME --reason WHY", markup=False)  # fmt: skip
+    for line in effect.lines(names, str(folder)):
+        out.print(line, markup=False)
 
 
 @event_app.command("swap")
@@ -507,6 +544,12 @@ def standings(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OU
         store = EventStore.open(folder)
         require_verified(store)
         _emit(standings_frame(store), fmt, output, "Standings")
+    if fmt == "table" and output is None:  # a person reading: how the order was made (on stderr: not a row)
+        said = (
+            "ranked by match points (3 a win, 1 a draw), then OMW%, GW%, OGW% (each at least 33%), then a lot "
+            f"drawn from the event's seed; annals event print {folder} standings -o FILE explains each"
+        )
+        err.print(textwrap.fill(said, _width(), break_on_hyphens=False, break_long_words=False), markup=False)
 
 
 @event_app.command("placings")

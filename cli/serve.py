@@ -90,18 +90,31 @@ def serve(
 
 @app.command()
 def join(
-    url: str = typer.Argument(..., help="The table: http://HOST:PORT/play/ID (or ws://HOST:PORT/ws/ID)."),
-    token: str = typer.Option("", "--token", help="Your seat's token (not needed when the URL ends ?token=...)."),
+    url: str = typer.Argument(
+        ...,
+        help="The table: http://HOST:PORT/play/ID (or ws://HOST:PORT/ws/ID); or your event link "
+        "http://HOST:PORT/me?token=T, every game of your match in turn.",
+    ),
+    token: str = typer.Option(
+        "", "--token", help="Your seat's token (not needed when the URL ends ?token=..., as serve prints it)."
+    ),
 ) -> None:
     """Play your seat of a served table at this terminal: help, board, hand, card NAME, log at the prompt. The
     address annals serve prints for a seat's browser (it holds the token) works as it is.
 
+    An event's player gives the link the organiser gave them (annals serve --event prints one for each player):
+    it plays each game of their match as its table opens, and says the match's result.
+
     Example: annals join http://127.0.0.1:8765/play/3f2a9c --token 9xQ...  # fails: no server listens there now
     """
+    from annals.clients.follow import follow, player_link
     from annals.clients.join import join as play
     from annals.clients.join import read_line
 
     with reported():
+        if player_link(url) is not None:
+            follow(url, token, read_line, out)
+            return
         result = play(url, token, read_line, out)
     if result is not None:
         out.print(f"result: {result.text}", markup=False)

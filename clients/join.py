@@ -62,7 +62,8 @@ def seat_token(url: str, token: str) -> str:
         given = ""
     if not given:
         raise JoinError(f"no token for {url!r}: give the seat's token with --token TOKEN, or the address annals serve "
-                        "printed for the seat (it ends ?token=...)")  # fmt: skip
+                        "printed for the seat (it ends ?token=...); an event's player: the whole link the organiser "
+                        "gave (http://HOST:PORT/me?token=...)")  # fmt: skip
     return given
 
 

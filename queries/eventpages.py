@@ -59,7 +59,7 @@ def tables(store: EventStore, number: int | None) -> tuple[str, str]:
 def slips(store: EventStore, number: int | None) -> tuple[str, str]:
     state = store.state()
     number = _round(state, number)
-    names = {p.id: p.name for p in state.players()}
+    names = state.names()
     best_of = state.config.best_of
     out = []
     for p in state.rounds[number - 1].round.pairings:

@@ -58,19 +58,27 @@ def placings_frame(store: EventStore) -> pl.DataFrame:
 
 
 def result_text(state: EventState, number: int, table: int) -> str:
-    """A table's result as people read it: ``2-1``, ``2-1-1``, ``bye``, ``intentional draw`` ... or "" while open."""
+    """A table's result as people read it: ``2-1``, ``2-1-1``, ``bye``, ``intentional draw``, ``2-0, Bo did not
+    come`` ... or "" while open."""
+    score, note = result_parts(state, number, table)
+    return f"{score}, {note}" if note else score
+
+
+def result_parts(state: EventState, number: int, table: int) -> tuple[str, str]:
+    """``result_text`` in two: the result, and who did not come for a no-show ("" otherwise)."""
     m = state.match(number, table)
     if m is None:
-        return ""
+        return "", ""
     if not m.b:
-        return "bye"
+        return "bye", ""
     o = m.override
     kind = o.kind if o is not None else m.ended
     wa, wb, d = (o.wins_a, o.wins_b, o.draws) if o is not None else (m.wins_a, m.wins_b, m.draws)
     score = f"{wa}-{wb}" + (f"-{d}" if d else "")
-    named = {INTENTIONAL_DRAW: "intentional draw", DOUBLE_LOSS: f"double loss {score}", NO_SHOW: f"no-show {score}"}
-    text = named.get(kind, score)
-    return text + (" (corrected)" if o is not None else "")
+    named = {INTENTIONAL_DRAW: "intentional draw", DOUBLE_LOSS: f"double loss {score}"}
+    text = named.get(kind, score) + (" (corrected)" if o is not None else "")
+    absent = state.names()[m.a if wb > wa else m.b] if kind == NO_SHOW else ""  # the no-show loses 0-2
+    return text, f"{absent} did not come" if absent else ""
 
 
 def points_before(state: EventState, number: int) -> dict[str, int]:
@@ -96,7 +104,7 @@ def pairings_frame(
     if not 1 <= number <= len(state.rounds):
         raise EventError(f"round {number} is not paired (rounds paired: {len(state.rounds)})")
     rnd = state.rounds[number - 1].round
-    names = {p.id: p.name for p in state.players()}
+    names = state.names()
     points = points_before(state, number)
     if by == "table":
         return pl.DataFrame(

@@ -217,6 +217,13 @@ class TimeExtended(Act, frozen=True, tag="time_extended"):
     reason: str = ""
 
 
+class Renamed(Act, frozen=True, tag="renamed"):
+    """A registered player's name as people read it, put right (a typo at registration); the id stays."""
+
+    player: str
+    name: str
+
+
 class LogSetAside(Act, frozen=True, tag="log_set_aside"):
     """A game log cut short by a crash, moved under ``torn/`` and its game played again."""
 
@@ -226,5 +233,5 @@ class LogSetAside(Act, frozen=True, tag="log_set_aside"):
 
 AnyAct = (
     Created | Registered | Dropped | ByeAwarded | Paired | Unpaired | PairingChanged | Reported | Corrected
-    | ClockStarted | ClockEnded | TimeExtended | LogSetAside | Restated
+    | ClockStarted | ClockEnded | TimeExtended | LogSetAside | Restated | Renamed
 )  # fmt: skip

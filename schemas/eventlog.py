@@ -102,6 +102,31 @@ def read_event_log(path: Path, data: bytes | None = None, *, after: EventRecord 
     return _frames(name, raw, link, _PREAMBLE.size, 0, EventRecord([], [], [], link.hex(), 0, len(raw)))
 
 
+def _reads_now(kind: int, payload: bytes) -> str:
+    """What an edited act's frame reads now, when it still decodes (a name or a score typed over by hand): the
+    organiser sees which act was touched, not just a byte offset. The value before the edit is gone."""
+    if kind != KIND_ACT:
+        return ""
+    try:
+        fields = msgspec.to_builtins(_act_decoder.decode(payload))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+    tag, at = fields.pop("act", "?"), fields.pop("at", "?")
+    text = ", ".join(_field(k, v) for k, v in fields.items())
+    text = text if len(text) <= 300 else text[:300] + "..."
+    return f"; the act edited is a '{tag}' recorded at {at}, which reads now: {text}"
+
+
+def _field(key: str, value: Any) -> str:
+    """``key value`` with a struct's plain fields only (a deck's card list is no help in finding an edit)."""
+    if isinstance(value, dict):
+        plain = {k: v for k, v in value.items() if isinstance(v, (str, int, float, bool))}
+        return f"{key} {msgspec.json.encode(plain).decode()}"
+    if isinstance(value, list):
+        return f"{key} [{len(value)} entries]"
+    return f"{key} {msgspec.json.encode(value).decode()}"
+
+
 def _frames(name: str, raw: bytes, link: bytes, at: int, index: int, record: EventRecord) -> EventRecord:
     """Read the frames of ``raw`` from byte ``at`` (frame ``index``, chained from ``link``) into ``record``."""
     while at < len(raw):
@@ -127,8 +152,9 @@ def _frames(name: str, raw: bytes, link: bytes, at: int, index: int, record: Eve
         chained.update(raw[at:end])
         digest = chained.digest()
         if digest != raw[end : end + DIGEST_SIZE]:
-            raise CorruptLogError(name, "chain digest mismatch (an act edited, swapped or damaged)", frame=index,
-                                  offset=at)  # fmt: skip
+            now = _reads_now(kind, raw[at + FRAME_HEAD_SIZE : end])
+            raise CorruptLogError(name, f"chain digest mismatch (an act edited, swapped or damaged){now}",
+                                  frame=index, offset=at)  # fmt: skip
         payload = raw[at + FRAME_HEAD_SIZE : end]
         try:
             if kind == KIND_ACT:

@@ -23,13 +23,14 @@ import contextlib
 import hmac
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from annals.engine.core import Ruleset
+from annals.engine.names import plural
 from annals.engine.registry import get_ruleset
 from annals.engine.table import LiveTable, open_path
 from annals.engine.tournament import rounds as loop
@@ -133,7 +134,7 @@ class EventDesk:
         return found
 
     def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.store.players()}
+        return self.store.state().names()
 
     # ------------------------------------------------------------------ the round's matches
 
@@ -292,6 +293,35 @@ class EventDesk:
         match.state = FINISHED
         return {"table": table, "result": f"{outcome.wins_a}-{outcome.wins_b}-{outcome.draws}"}
 
+    def catch_up(self, base: str) -> list[str]:
+        """What was done at the terminal while the server runs reaches it: a round paired with ``annals event pair``
+        opens its tables, a player registered since (a late entry) gets a link. Returns the lines to print."""
+        state = self.store.state()
+        said: list[str] = []
+        if set(state.registered) - set(self.tokens):
+            new = set(state.registered) - set(self.tokens)
+            self.tokens = self._tokens(self.tokens_path)
+            said += [line for line in self.links(base) if any(f"({pid}): " in line for pid in new)]
+        if state.rounds:
+            rnd = state.rounds[-1].round
+            if any(p.b and (rnd.number, p.table) not in self.matches for p in rnd.pairings):
+                if not any(key[0] == rnd.number for key in self.matches):
+                    self.paper_tables = set()  # --paper named the tables of the round under way at start
+                opened = self.open_round()
+                said.append(f"round {rnd.number} was paired at the terminal: {plural(len(opened), 'table')} open")
+        return said
+
+    async def watch(self, base: str, say: Callable[[str], None], every_s: float = 2.0) -> None:
+        """``catch_up`` every ``every_s`` seconds while the server runs (a record unchanged costs a stat)."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                lines = self.catch_up(base)
+            except AnnalsError as exc:  # an edited or damaged record: said, and the tables already open go on
+                lines = [f"the event's record cannot be read: {exc}"]
+            for line in lines:
+                say(line)
+
     def pair(self) -> int:
         """Pair the next round and open its tables."""
         with self.lock:
@@ -368,10 +398,24 @@ class EventDesk:
         return row
 
     def me(self, pid: str) -> dict[str, Any]:
-        """What a player's page shows: their name and the game they are to play now (its table), if any."""
-        names = self.names()
+        """What a player's page shows: their name and the game they are to play now (its table), if any; ``match``
+        says where their match stands (waiting, playing, finished, paper, failed: ``annals join`` on this link
+        stops once it is over) and ``result`` its result once recorded, as the desk shows it."""
+        state = self.store.state()
+        names = state.names()
+        out: dict[str, Any] = {"player": pid, "name": names.get(pid, pid), "table": None, "match": ""}
+        rnd = state.rounds[-1].round if state.rounds else None
+        pairing = next((p for p in rnd.pairings if pid in (p.a, p.b)), None) if rnd is not None else None
+        if rnd is not None and pairing is not None:  # where their match of the round under way stands
+            served = self.matches.get((rnd.number, pairing.table))
+            out.update(round=rnd.number, at=pairing.table, match=served.state if served is not None else WAITING)
+            recorded = state.match(rnd.number, pairing.table)
+            if recorded is not None:
+                winner = names.get(recorded.winner, "") if recorded.winner else ""
+                score = f"{recorded.wins_a}-{recorded.wins_b}" + (f"-{recorded.draws}" if recorded.draws else "")
+                said = "a bye" if not pairing.b else f"{winner} wins {score}" if winner else f"drawn {score}"
+                out.update(match=FINISHED, result=said)
         match = self.seats.get(pid)
-        out: dict[str, Any] = {"player": pid, "name": names.get(pid, pid), "table": None}
         if match is not None and match.table_id:
             other = match.pairing.b if match.pairing.a == pid else match.pairing.a
             out.update(table=match.table_id, game=match.game, round=match.number, at=match.pairing.table,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 from collections.abc import AsyncIterator, Callable
@@ -65,12 +66,15 @@ def serve(
             desk.open_round()
             for line in desk.links(base):
                 say(line)
+            watching = asyncio.get_running_loop().create_task(desk.watch(base, say))
         say(f"annals serve on {base} (data in {data}); admin token: {server.admin_token}")
         # Everything loaded so far (modules, card pools: most of the heap) lives as long as the server: kept out
         # of the collector's full passes, which otherwise walked it all and stalled every table for up to 170 ms.
         gc.collect()
         gc.freeze()
         yield
+        if desk is not None:
+            watching.cancel()
         await server.stop()
 
     config = uvicorn.Config(

@@ -11,8 +11,10 @@ async function refresh() {
     return;
   }
   who.textContent = `${view.name}`;
-  if (!view.table) {
-    next.textContent = "No game of yours is waiting: wait for the next pairing.";
+  if (!view.table || view.result) {
+    next.textContent = view.result
+      ? `Round ${view.round}, table ${view.at}: your match is over: ${view.result}.`
+      : "No game of yours is waiting: wait for the next pairing.";
     return;
   }
   const href = `/play/${view.table}?token=${encodeURIComponent(token)}`;

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
@@ -38,6 +39,7 @@ from annals.schemas.event import (
     MatchRecord,
     Player,
     Registered,
+    Renamed,
 )
 from annals.schemas.inputs import read_text
 from annals.schemas.names import name_problem
@@ -49,6 +51,36 @@ MAX_ROUNDS = 100
 MAX_BEST_OF = 99
 MAX_TOP = 1024
 MAX_FIELD = 4096  # players bots may fill a field up to (the chart's largest row is 410 and more)
+
+
+def event_slug(name: str) -> str:
+    """The event id's stem from its name as people read it ("Thursday Club, Łódź" -> "Thursday-Club-Lodz"): the
+    id goes into every game log's header and file names, so it keeps to letters, digits, '-', '_' and '.'."""
+    return name if _ID.match(name) else _ascii_slug(name)[:64] or "event"
+
+
+# Latin letters that are no accented letter, so that NFKD leaves them whole (and "ignore" would drop them); and
+# apostrophes, which join a name's parts ("O'Neil" is oneil, not o-neil)
+_LATIN = str.maketrans({"Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "Ł": "L", "ł": "l",
+                        "ß": "ss", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i",
+                        "'": "", "’": ""})  # fmt: skip
+
+
+def _ascii_slug(text: str) -> str:
+    """Letters and digits of ``text`` without their accents, runs of anything else as one '-'."""
+    plain = unicodedata.normalize("NFKD", text.translate(_LATIN))
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", plain.encode("ascii", "ignore").decode()).strip("-_.")
+
+
+def free_id(state: EventState, name: str) -> str:
+    """An id for a player registered without one: their name in plain lower-case letters ("José María" ->
+    "jose-maria"), numbered when taken ("tom-smith-2"); "player-N" for a name with no Latin letters."""
+    stem = _ascii_slug(name).lower()[:32].strip("-_.") or f"player-{len(state.registered) + 1}"
+    pid, n = stem, 1
+    while pid in state.registered:
+        n += 1
+        pid = f"{stem}-{n}"
+    return pid
 
 
 def new_event(
@@ -82,11 +114,14 @@ def new_event(
         check_max_turns(max_turns)
     if agent not in rs.agents():
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
-    if not _ID.match(name):
-        raise EventArgumentError(f"event name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+    name = " ".join(name.split())
+    if not name:
+        raise EventArgumentError("an event needs a name: give --name (or a folder with a name)")
+    if problem := name_problem(name, "event name"):  # shown on the wall, the desk and the public page
+        raise EventArgumentError(problem)
     seed = int.from_bytes(os.urandom(8), "big") >> 1 if seed is None else seed
     cap = rs.default_max_turns if max_turns is None else max_turns
-    config = EventConfig(name, new_event_id(name), ruleset, rounds, best_of, top, seed, cap, agent)
+    config = EventConfig(name, new_event_id(event_slug(name)), ruleset, rounds, best_of, top, seed, cap, agent)
     EventStore.create(folder, config)
     return config
 
@@ -97,13 +132,10 @@ def new_event(
 def _registration(store: EventStore, state: EventState, player_id: str, name: str, deck_file: Path,
                   agent: str) -> Registered:  # fmt: skip
     config = state.config
+    player_id = player_id or free_id(state, player_name(name))
     if not _ID.match(player_id):
         raise EventArgumentError(f"player id {player_id!r}: use letters, digits, '-', '_' or '.' (up to 64)")
-    if not name.strip():
-        raise EventArgumentError("a player needs a name: give --name")
-    name = " ".join(name.split())
-    if problem := name_problem(name, "player name"):  # the server's bound, so a registered player can sit there
-        raise EventArgumentError(problem)
+    name = player_name(name)
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
         raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
@@ -118,6 +150,36 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
     digest = sha256_file(store.folder / rel)
     player = Player(player_id, name, deck, rel, agent)
     return Registered(at=now(), player=player, deck_sha256=digest, missed=len(state.rounds))
+
+
+def player_name(name: str) -> str:
+    """A player's name as typed, spaces tidied; refused when empty, too long or holding a control character."""
+    if not name.strip():
+        raise EventArgumentError("a player needs a name: give --name")
+    name = " ".join(name.split())
+    if problem := name_problem(name, "player name"):  # the server's bound, so a registered player can sit there
+        raise EventArgumentError(problem)
+    return name
+
+
+def sharing_name(store: EventStore, player_id: str) -> list[str]:
+    """The other players registered under the same name as ``player_id`` (any case): the organiser is told, and the
+    pairings show each with their id."""
+    state = store.state()
+    name = state.player(player_id).name.casefold()
+    return [p.id for p in state.players() if p.id != player_id and p.name.casefold() == name]
+
+
+def rename(store: EventStore, player_id: str, name: str) -> tuple[str, str]:
+    """Put a player's name right (a typo at registration), at any time: the id, the deck and every result stay;
+    the record keeps the old name in the registration and the new one in its own act. Returns (old, new)."""
+    with store.acting() as act:
+        old = act.state.player(player_id).name
+        new = player_name(name)
+        if new == old:
+            raise EventArgumentError(f"{player_id!r} is already named {old!r}: nothing to change")
+        act.record(Renamed(at=now(), player=player_id, name=new))
+    return old, new
 
 
 def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:

@@ -8,6 +8,7 @@ it raises ``EventError`` naming the act.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import msgspec
@@ -34,6 +35,7 @@ from annals.schemas.event import (
     PairingChanged,
     Player,
     Registered,
+    Renamed,
     Reported,
     Restated,
     Round,
@@ -117,6 +119,13 @@ class EventState:
             d = self.dropped.get(pid)
             out.append(msgspec.structs.replace(reg.player, dropped_after=d.after if d else -1))
         return out
+
+    def names(self) -> dict[str, str]:
+        """Each player's name as the pairings, the wall and the slips show it: a name two players share is
+        followed by the id ("Tom Smith (tom)"), so that each finds their own table."""
+        players = self.players()
+        count = Counter(p.name.casefold() for p in players)
+        return {p.id: p.name if count[p.name.casefold()] == 1 else f"{p.name} ({p.id})" for p in players}
 
     def player(self, pid: str) -> Player:
         for p in self.players():
@@ -207,6 +216,12 @@ def apply(state: EventState, act: AnyAct) -> None:
     if t is Registered:
         assert isinstance(act, Registered)
         state.registered[act.player.id] = act
+    elif t is Renamed:
+        assert isinstance(act, Renamed)
+        reg = state.registered[act.player]
+        state.registered[act.player] = msgspec.structs.replace(
+            reg, player=msgspec.structs.replace(reg.player, name=act.name)
+        )
     elif t is Dropped:
         assert isinstance(act, Dropped)
         state.dropped[act.player] = act

@@ -234,10 +234,15 @@ def report(
         state = act.state
         pairing = state.pairing(number, table)
         if not pairing.b:
-            raise EventError(f"round {number} table {table} is {pairing.a}'s bye: it has its result")
+            raise EventError(f"round {number} table {table} is {state.names()[pairing.a]}'s bye: it has its result")
         if (number, table) in state.results:
-            raise EventError(f"round {number} table {table} already has a result; a judge corrects it with "
-                             "'annals event correct'")  # fmt: skip
+            m = state.match(number, table)
+            assert m is not None
+            r, names = effective(m), state.names()  # as it stands, a correction included
+            stands = f"{names[r.a]} {r.wins_a}-{r.wins_b}" + (f"-{r.draws}" if r.draws else "") + f" {names[r.b]}"
+            raise EventError(f"round {number} table {table} already has a result ({stands}); to change it, a judge "
+                             f"corrects it: annals event correct EVENT --round {number} --table {table} RESULT "
+                             "--judge NAME --reason WHY")  # fmt: skip
         stage = state.rounds[number - 1].round.stage
         checked = outcome if games else check_outcome(outcome, pairing, stage, state.config.best_of)
         done = Reported(
@@ -259,7 +264,9 @@ def correct(store: EventStore, number: int, table: int, outcome: Outcome, *, jud
         state = act.state
         pairing = state.pairing(number, table)
         if not pairing.b:
-            raise EventError(f"round {number} table {table} is {pairing.a}'s bye: there is no result to correct")
+            raise EventError(
+                f"round {number} table {table} is {state.names()[pairing.a]}'s bye: there is no result to correct"
+            )
         if (number, table) not in state.results:
             raise EventError(f"round {number} table {table} has no result yet: enter it with 'annals event result'")
         stage = state.rounds[number - 1].round.stage

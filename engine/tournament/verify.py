@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -153,9 +154,26 @@ def _event_key(folder: Path, state: EventState, trusted: PublicKey | None, repor
     return public
 
 
+def _deck_change(data: bytes, state: EventState, p: Player) -> str:
+    """How an edited list differs from the deck recorded at registration (the record holds every card): the cards
+    whose count changed, the leader, the deck's name; or that it no longer reads; "" when only comments changed."""
+    try:
+        deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=p.deck.name)
+    except (AnnalsError, UnicodeDecodeError):
+        return "; it no longer reads as a legal deck list"
+    was, now = Counter(p.deck.cards), Counter(deck.cards)
+    changes = [f"{card} {was[card]} -> {now[card]}" for card in sorted(was | now) if was[card] != now[card]]
+    if deck.leader != p.deck.leader:
+        changes.append(f"leader {p.deck.leader} -> {deck.leader}")
+    if deck.name != p.deck.name:
+        changes.append(f"name {p.deck.name!r} -> {deck.name!r}")
+    return f"; changed since registration: {', '.join(changes)}" if changes else "; only its comments or layout"
+
+
 def _decks(folder: Path, state: EventState, report: Report, known: set[str]) -> int:
+    names = state.names()  # "Tom Smith (tom2)" where two share a name
     for reg in state.registered.values():
-        p = reg.player
+        p = msgspec.structs.replace(reg.player, name=names[reg.player.id])
         known.add(p.deck_file)
         path = folder / p.deck_file
         if not path.is_file():
@@ -163,7 +181,8 @@ def _decks(folder: Path, state: EventState, report: Report, known: set[str]) -> 
             continue
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() != reg.deck_sha256:
-            report(p.deck_file, f"{p.name}'s deck list is not the one registered (its SHA-256 differs)")
+            changed = _deck_change(data, state, p)
+            report(p.deck_file, f"{p.name}'s deck list is not the one registered (its SHA-256 differs){changed}")
             continue
         try:
             deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=p.deck.name)
