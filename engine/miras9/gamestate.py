@@ -26,9 +26,11 @@ EDITION = 3  # the rules edition new games are played by (``state.EDITION`` re-e
 class Derived:
     """What a state derives from its fields and never encodes: the game's card pool (``with_cards`` of its
     ``card_defs``), which every rule reads (``s.pool[cid]``). A base class that is not a dataclass, so that its
-    attribute is no dataclass field (msgspec encodes and decodes the fields only)."""
+    attribute is no dataclass field (msgspec encodes and decodes the fields only). ``HELD_AT`` (``core.State``)
+    here too: compiled, a ``ClassVar`` of the dataclass itself would be a field (mypyc erases the annotation)."""
 
     pool: Pool
+    HELD_AT: ClassVar[tuple[str, ...]] = ("boundary",)
 
 
 @dataclass(init=False)  # the __init__ below: mypyc compiles it (see ``cardstate``)
@@ -68,8 +70,6 @@ class M9State(Derived):
     boundary: int = -1
     edition: int = EDITION
     card_defs: list[CardDefinition] = field(default_factory=list)
-
-    HELD_AT: ClassVar[tuple[str, ...]] = ("boundary",)
 
     def __init__(
         self,
@@ -129,8 +129,13 @@ class M9State(Derived):
         self.pool = with_cards(tuple(self.card_defs)) if pool is None else pool
 
     def __post_init__(self) -> None:
-        """After msgspec decoded the fields (it calls no ``__init__``): the pool, as ``StructM9State`` makes it."""
-        self.pool = with_cards(tuple(self.card_defs))
+        """After msgspec decoded the fields (it calls no ``__init__``): the pool, as ``StructM9State`` makes it.
+
+        Set by name: msgspec allocates the object bare, and compiled, ``self.pool = ...`` would release the old
+        value unchecked (mypyc takes a field ``__init__`` always sets for always set), which here is none. For the
+        same reason an int field a decoded document lacks reads 0, not its default (as for a card or a player:
+        ``state._typed``); every state annals writes holds every field."""
+        setattr(self, "pool", with_cards(tuple(self.card_defs)))  # noqa: B010
 
     def __copy__(self) -> M9State:
         """A copy sharing nothing the reducer changes (``statecopy.clone`` copies a state by this): each card,

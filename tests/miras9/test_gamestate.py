@@ -75,8 +75,7 @@ def test_a_state_round_trips_with_its_pool(encode: Callable[[object], bytes], de
         assert all(type(cs) is CardState for cs in back.cards.values())
         assert back.wave is None or type(back.wave) is Wave
         assert all(type(item) is StackItem for item in back.stack)
-    empty = msgspec.json.decode(b"{}", type=M9State)
-    assert empty.pool is SHIPPED and empty.edition == gamestate.EDITION and empty.boundary == -1
+    assert msgspec.json.decode(b"{}", type=M9State).pool is SHIPPED  # (its missing ints: see gamestate.__post_init__)
 
 
 def test_a_state_with_its_own_cards_decodes_with_their_pool() -> None:
