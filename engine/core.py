@@ -45,9 +45,15 @@ def from_event_zero(state: S) -> S:
     """``state`` numbered from event 0 (a continued game numbers its events afresh): ``n`` is 0, and a field of
     ``HELD_AT`` that held the position just after its last event still does."""
     held = {name: 0 if getattr(state, name) == state.n else -1 for name in type(state).HELD_AT}
+    return replaced(state, n=0, **held)
+
+
+def replaced(state: S, **changes: Any) -> S:
+    """A shallow copy of ``state`` with ``changes``: ``msgspec.structs.replace`` for a Struct state, and for a
+    native one (``structs.State``: a dataclass) ``dataclasses.replace``."""
     if isinstance(state, msgspec.Struct):
-        return msgspec.structs.replace(state, n=0, **held)
-    return dataclasses.replace(state, n=0, **held)  # type: ignore[type-var]  # a native state (``structs.State``)
+        return msgspec.structs.replace(state, **changes)
+    return dataclasses.replace(state, **changes)  # type: ignore[type-var]
 
 
 def _clock(state: State, event: ClockCharged) -> None:
