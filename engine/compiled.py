@@ -58,6 +58,7 @@ MODULES: tuple[str, ...] = (
             "damage",
             "effects",
             "escape",
+            "gamestate",
             "events",
             "movement",
             "playerstate",

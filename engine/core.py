@@ -1,6 +1,7 @@
 """The contracts every ruleset fulfils, and the pieces of them all rulesets share.
 
-* **State** is a msgspec Struct deriving from ``GameState``; only the reducer changes it.
+* **State** is a msgspec Struct deriving from ``GameState`` (or, compiled, a native class with its fields:
+  ``structs.State``, Miras 9's); only the reducer changes it.
 * **Reducer**: ``apply(state, event)``, one per ruleset, built from a table of handlers by ``Reducer``. Unknown
   events raise ``UnknownEventError``. Folding the reducer over a log rebuilds any position.
 * **Rules**: ``pending(state)`` names the next decision (who, which point, the legal options) or None when the
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -26,14 +28,15 @@ from annals.engine.structs import CardInfo as CardInfo
 from annals.engine.structs import DecisionPoint as DecisionPoint
 from annals.engine.structs import GameState as GameState
 from annals.engine.structs import Position as Position
+from annals.engine.structs import State as State
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.records import ClockCharged, Event, Forfeited
 from annals.schemas.rulesets import RulesetSchema
 
 E = TypeVar("E", bound=Event)
 Opt = TypeVar("Opt")
-S = TypeVar("S", bound="GameState")
-S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
+S = TypeVar("S", bound="State")
+S_contra = TypeVar("S_contra", bound="State", contravariant=True)
 
 Emit = Callable[[Any], None]
 
@@ -42,14 +45,22 @@ def from_event_zero(state: S) -> S:
     """``state`` numbered from event 0 (a continued game numbers its events afresh): ``n`` is 0, and a field of
     ``HELD_AT`` that held the position just after its last event still does."""
     held = {name: 0 if getattr(state, name) == state.n else -1 for name in type(state).HELD_AT}
-    return msgspec.structs.replace(state, n=0, **held)
+    return replaced(state, n=0, **held)
 
 
-def _clock(state: GameState, event: ClockCharged) -> None:
+def replaced(state: S, **changes: Any) -> S:
+    """A shallow copy of ``state`` with ``changes``: ``msgspec.structs.replace`` for a Struct state, and for a
+    native one (``structs.State``: a dataclass) ``dataclasses.replace``."""
+    if isinstance(state, msgspec.Struct):
+        return msgspec.structs.replace(state, **changes)
+    return dataclasses.replace(state, **changes)  # type: ignore[type-var]
+
+
+def _clock(state: State, event: ClockCharged) -> None:
     pass  # the time bank is the table's, not the rules'
 
 
-def _forfeited(state: GameState, event: Forfeited) -> None:
+def _forfeited(state: State, event: Forfeited) -> None:
     state.over, state.winner, state.end_reason = True, event.winner, event.reason
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from annals.engine.core import DecisionPoint, GameState
+from annals.engine.core import DecisionPoint, State
 from annals.engine.registry import ruleset_for, with_cards
 from annals.engine.replay import check_pool
 from annals.engine.runner import Game
@@ -149,7 +149,7 @@ class _ByValue:
     def __init__(self, log: GameLog):
         self.decisions = log.decisions
         self.next = 0
-        self.state: GameState | None = None
+        self.state: State | None = None
         # a log stopped before the game's end (a judge ended it, a scenario's decisions ran out): it is followed
         # as far as it goes, and the game's questions after its last decision are where it stops
         reason = log.close.end_reason
@@ -223,7 +223,7 @@ def replay_with(log: GameLog, cards: Sequence[CardDefinition], path: str = "") -
             first = k
 
     game = Game(ruleset, new_header, [script] * len(header.players), on_event=seen, views=False)
-    s: GameState = game.state
+    s: State = game.state
     script.state = s
     cap = header.max_turns
     reason, illegal, illegal_at, stopped, log_end = "", -1, -1, "", False

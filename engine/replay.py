@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.core import DecisionPoint, Ruleset, State
 from annals.engine.errors import SavedStateError
 from annals.engine.registry import get_ruleset, ruleset_for
 from annals.engine.runner import Game
@@ -104,7 +104,7 @@ class _Script:
         self.decisions = decisions
         self.next = 0
         self.partial = partial  # a game stopped before its end: running out of decisions is where it stops
-        self.state: GameState | None = None  # the re-run's state (agents are handed a view, or none: not the state)
+        self.state: State | None = None  # the re-run's state (agents are handed a view, or none: not the state)
 
     def choose(self, view: object, point: DecisionPoint[Any]) -> Any:
         assert self.state is not None, "the script reads the re-run's own state"
@@ -362,10 +362,10 @@ def verify_game(log: GameLog, path: str | os.PathLike[str]) -> Verification:
     )
 
 
-def fold(log: GameLog, upto: int | None = None) -> GameState:
+def fold(log: GameLog, upto: int | None = None) -> State:
     """The state after applying events ``[0, upto)`` (all of them by default) with the reducer alone."""
     ruleset = get_ruleset(log.header.ruleset)
-    state: GameState = ruleset.new_state(log.header)
+    state: State = ruleset.new_state(log.header)
     for event in log.events[: upto if upto is not None else len(log.events)]:
         ruleset.apply(state, event)
     return state

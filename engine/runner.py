@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import msgspec
 
-from annals.engine.core import Agent, DecisionPoint, GameState, Reducer, Ruleset
+from annals.engine.core import Agent, DecisionPoint, Reducer, Ruleset, State
 from annals.engine.errors import StalledGameError as StalledGameError
 from annals.engine.rng import Rng
 from annals.engine.structs import GameResult as GameResult
@@ -34,7 +34,7 @@ FRAME_EVENTS: Final = 256  # Final: compiled, a constant, not a lookup in the mo
 MAX_FRAME_EVENTS: Final = 4096
 
 
-def stalled_error(state: GameState) -> StalledGameError:
+def stalled_error(state: State) -> StalledGameError:
     """The error of a game whose rules emitted nothing with no decision pending (``Game.step``, ``drive``)."""
     return StalledGameError(
         f"the rules have nothing to do at step {state.step!r} of turn {state.turn} and no "
@@ -62,7 +62,7 @@ class Game:
         header: LogHeader,
         agents: Sequence[Agent],
         *,
-        state: GameState | None = None,
+        state: State | None = None,
         rng: Rng | None = None,
         on_event: Callable[[Any], None] | None = None,
         views: bool = True,
@@ -152,7 +152,7 @@ def play(
     agents: Sequence[Agent],
     out: str | os.PathLike[str] | None = None,
     *,
-    state: GameState | None = None,
+    state: State | None = None,
     rng: Rng | None = None,
     live: bool = False,
     overwrite: bool = False,

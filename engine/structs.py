@@ -1,12 +1,13 @@
-"""The engine's msgspec Structs shared by every ruleset: the state's common fields, a decision point, a position,
-a card as players read it, a game's result. Kept out of the modules the compiled build compiles (``engine.compiled``):
-mypyc's checks of a Struct class defined in a compiled module reject its instances; ``engine.core`` and
-``engine.runner`` re-export them, which is where the rest of the code imports them from."""
+"""The engine's msgspec Structs shared by every ruleset: the state's common fields (and ``State``, what the shared
+code reads of any state), a decision point, a position, a card as players read it, a game's result. Kept out of the
+modules the compiled build compiles (``engine.compiled``): mypyc's checks of a Struct class defined in a compiled
+module reject its instances; ``engine.core`` and ``engine.runner`` re-export them, which is where the rest of the
+code imports them from."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -25,6 +26,20 @@ class GameState(msgspec.Struct, kw_only=True):
 
     # the fields that hold "just after event n": a position is held there while the field equals ``n``
     HELD_AT: ClassVar[tuple[str, ...]] = ()
+
+
+class State(Protocol):
+    """What the engine's shared code (runner, views, replay) reads and writes of any ruleset's state: the fields of
+    ``GameState``. A ruleset's state is a ``GameState`` Struct, or a class with the same common fields (Miras 9's
+    compiled state, a native class: ``miras9.gamestate``)."""
+
+    n: int
+    turn: int
+    step: str
+    over: bool
+    winner: int
+    end_reason: str
+    HELD_AT: ClassVar[tuple[str, ...]]
 
 
 class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True, gc=False):

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from annals.engine.core import GameState, Position, Ruleset
+from annals.engine.core import Position, Ruleset, State
 from annals.engine.names import VIEW_ALIASES, view_named
 from annals.engine.names import VIEWERS as VIEWERS  # defined there, light, for the command line
 from annals.engine.registry import get_ruleset
@@ -50,17 +50,17 @@ def view_log(game: GameLog, viewer: int | None) -> GameLog:
     return GameLog(game.header, events, decisions, game.close, game.digest, game.judged)
 
 
-def view_state(ruleset: Ruleset[Any], header: LogHeader, events: Iterable[Any], viewer: int) -> GameState:
+def view_state(ruleset: Ruleset[Any], header: LogHeader, events: Iterable[Any], viewer: int) -> State:
     """The state as ``viewer`` knows it: the reducer folded over the events as ``redact`` shows them (hidden cards
     are placeholders, below 1000). This is all a player's client or bot is given."""
-    state: GameState = ruleset.new_state(header)
+    state: State = ruleset.new_state(header)
     redact, apply = ruleset.redact, ruleset.apply
     for event in events:
         apply(state, redact(event, viewer))
     return state
 
 
-def visible_position(ruleset: Ruleset[Any], state: GameState) -> Position:
+def visible_position(ruleset: Ruleset[Any], state: State) -> Position:
     """``Ruleset.position`` of a view's state without its placeholders (cards the viewer cannot identify) and
     without counters at 0."""
     position = ruleset.position(state)
@@ -124,7 +124,7 @@ class SeatView:
     def __init__(self, ruleset: Ruleset[Any], header: LogHeader, viewer: int):
         self.ruleset = ruleset
         self.viewer = viewer
-        self.state: GameState = ruleset.new_state(header)
+        self.state: State = ruleset.new_state(header)
         self._ids = card_names(header)
         self.known: dict[int, str] = {
             c: cid

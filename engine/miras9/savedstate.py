@@ -1,10 +1,11 @@
 """A saved Miras 9 state read back (a position file's ``state``, a log header's ``start_position``): checked against
-the Struct twins of the native card, player and wave classes, then made an ``M9State`` (``engine.savedstate``).
+the Struct twins of the native state, card, player and wave classes, then made an ``M9State``
+(``engine.savedstate``).
 
-Compiled, a card, a player and the wave are mypyc native classes (``cardstate``, ``playerstate``), into which
-msgspec would decode a card without its ``owner`` as owned by seat 0 and a card without its ``loc`` at position 0
-(its default is -1: off the board); interpreted they are the Structs, which refuse the first and default the
-second. ``CheckedState`` is the state with the Structs, which the compiled build decodes into first (the
+Compiled, the state, a card, a player and the wave are mypyc native classes (``gamestate``, ``cardstate``,
+``playerstate``), into which msgspec would decode a card without its ``owner`` as owned by seat 0 and a card
+without its ``loc`` at position 0 (its default is -1: off the board); interpreted they are the Structs, which
+refuse the first and default the second. ``CheckedState`` is the state with the Structs, which the compiled build decodes into first (the
 interpreted ``M9State`` holds them already), so a file reads alike in both.
 """
 
@@ -13,11 +14,12 @@ from __future__ import annotations
 from typing import Final
 
 from annals.engine import compiled, savedstate
-from annals.engine.miras9.state import M9State, StructCard, StructPlayer, StructWave
+from annals.engine.miras9.state import M9State, StructCard, StructM9State, StructPlayer, StructWave
 
 
-class CheckedState(M9State, kw_only=True, dict=True):
-    """``M9State`` with the Struct twins of its native classes: what a saved state is decoded into first."""
+class CheckedState(StructM9State, kw_only=True, dict=True):
+    """``StructM9State`` (the state's own Struct twin) with the Struct twins of its card, player and wave: what a
+    saved state is decoded into first, compiled."""
 
     cards: dict[int, StructCard] = {}  # type: ignore[assignment]
     players: list[StructPlayer] = []  # type: ignore[assignment]

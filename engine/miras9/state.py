@@ -22,8 +22,12 @@ import msgspec
 
 from annals.engine import compiled
 from annals.engine.core import GameState
-from annals.engine.miras9 import cardstate, playerstate
+from annals.engine.miras9 import cardstate, gamestate, playerstate
+from annals.engine.miras9.gamestate import EDITION as EDITION
 from annals.engine.miras9.pool import Pool, with_cards
+from annals.engine.miras9.stackitem import REPLACEMENT as REPLACEMENT
+from annals.engine.miras9.stackitem import Spent as Spent
+from annals.engine.miras9.stackitem import StackItem as StackItem
 from annals.engine.miras9.zones import ALL_LOCS as ALL_LOCS
 from annals.engine.miras9.zones import BOARD as BOARD
 from annals.engine.miras9.zones import CARD_COUNTERS as CARD_COUNTERS
@@ -106,26 +110,6 @@ class StructPlayer(msgspec.Struct, kw_only=True):
     mulligan_done: bool = False
 
 
-REPLACEMENT = -1  # the ``Spent.ability`` of a card's replacement effect (its abilities are numbered from 0)
-
-
-class Spent(msgspec.Struct, array_like=True, frozen=True):
-    """A once-per-turn limit used this turn [M9-044]: which card, and which of its abilities or its replacement."""
-
-    card: int
-    ability: int
-
-
-class StackItem(msgspec.Struct, array_like=True):
-    """A pending Reaction or activated ability on the reaction stack [M9-114] (top = end of ``M9State.stack``)."""
-
-    card: int
-    ability: int  # -1: the card itself
-    target: int
-    controller: int
-    dest: int = -1  # an announced destination (board position), e.g. Escape Route's
-
-
 class StructWave(msgspec.Struct, kw_only=True):
     """The attack wave in progress [M9-073]-[M9-082]: ``playerstate.Wave`` as a msgspec Struct (the same fields,
     defaults and encoding)."""
@@ -164,13 +148,12 @@ def combatants(w: Wave) -> list[int]:
     return list(dict.fromkeys(members))
 
 
-EDITION = 3  # the rules edition new games are played by; earlier shipped pools: ``pool.EARLIER_POOLS`` (R-M9-45)
-
-
-class M9State(GameState, kw_only=True, dict=True):
+class StructM9State(GameState, kw_only=True, dict=True):
     """The whole game. ``pool`` (not a field: set from ``card_defs`` whenever a state is made or decoded) is the
     game's card pool, which every rule reads (``s.pool[cid]``); ``card_defs`` are the definitions the game adds
-    to the shipped pool, so a saved position carries them."""
+    to the shipped pool, so a saved position carries them. (EDITION: the rules edition new games are played by;
+    earlier shipped pools: ``pool.EARLIER_POOLS``, R-M9-45.) ``gamestate.M9State`` as a msgspec Struct: the same
+    fields, defaults and encoding (tests/miras9/test_gamestate.py holds the two to it)."""
 
     pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
 
@@ -215,6 +198,16 @@ class M9State(GameState, kw_only=True, dict=True):
 
     def __post_init__(self) -> None:
         self.__dict__["pool"] = with_cards(tuple(self.card_defs))
+
+
+# The state, as a card (``CardState``): compiled, the native dataclass (the rules read and the reducer writes its
+# fields as C struct members); interpreted, this Struct
+if TYPE_CHECKING:
+    from annals.engine.miras9.gamestate import M9State as M9State
+elif compiled.is_compiled():
+    M9State = _typed(gamestate.M9State, StructM9State)
+else:
+    M9State = StructM9State
 
 
 def card_zone_ok(s: M9State) -> list[str]:

@@ -1,7 +1,7 @@
 """The board as SVG: a position and a view in, SVG text out, no I/O. Used by ``annals position --format svg``,
 by the replay viewer (``queries.pictures.viewer``) and by the live-play browser client.
 
-``render_svg(ruleset, state, viewer)`` draws ``state`` (a ruleset's ``GameState``) as ``viewer`` sees it:
+``render_svg(ruleset, state, viewer)`` draws ``state`` (a ruleset's state, ``core.State``) as ``viewer`` sees it:
 ``None`` omniscient, ``0``/``1`` a player (drawn at the bottom), ``-1`` a spectator. Another player's hidden piles
 (hand, deck order; Miras 9 Resource and Used; MORANA sealed cards) are drawn as backs and counts whatever the state
 holds; to show exactly what a player knew (a MORANA Commit stays behind its screen, Embers included), pass the
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from annals.engine.core import GameState
+from annals.engine.core import State
 from annals.engine.registry import get_ruleset
 from annals.engine.statecopy import clone
 from annals.queries.pictures import svgmiras9, svgmorana
@@ -30,7 +30,7 @@ VIEW_NAMES = {None: "omniscient", 0: "player0", 1: "player1", -1: "spectator"}
 
 def render_svg(
     ruleset: str,
-    state: GameState,
+    state: State,
     viewer: int | None = None,
     *,
     title: str = "",
@@ -44,7 +44,7 @@ def render_svg(
 
 def board_lines(
     ruleset: str,
-    state: GameState,
+    state: State,
     viewer: int | None = None,
     *,
     title: str = "",
@@ -63,7 +63,7 @@ def board_lines(
     return _listing(ruleset, state, viewer, title)
 
 
-def _listing(ruleset: str, state: GameState, viewer: int | None, title: str) -> list[str]:
+def _listing(ruleset: str, state: State, viewer: int | None, title: str) -> list[str]:
     rules: Any = get_ruleset(ruleset)
     pos = rules.position(state)
     zones: dict[str, list[int]] = {}

@@ -20,7 +20,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from annals.engine.core import DecisionPoint, GameState
+from annals.engine.core import DecisionPoint, State
 from annals.engine.registry import ruleset_for
 from annals.engine.runner import Game
 from annals.queries.positions import sqlfiles
@@ -140,7 +140,7 @@ def stored_log(con: duckdb.DuckDBPyConnection, game_id: str) -> GameLog:
 
 
 def _close(
-    game_id: str, header: LogHeader, s: GameState, events: list[Any], decisions: list[Any], judged: list[JudgeSeen]
+    game_id: str, header: LogHeader, s: State, events: list[Any], decisions: list[Any], judged: list[JudgeSeen]
 ) -> LogClose:
     """The closing record the log had: the engine's where the game reached its end; else the judge's who ended it
     (the first game loss or override after the last backup: ``engine.judge.intervene`` closes an open game with

@@ -34,7 +34,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from annals.engine.core import GameState, Position, Ruleset
+from annals.engine.core import Position, Ruleset, State
 from annals.engine.registry import get_ruleset
 from annals.engine.views import VIEWERS, view_state, viewer_of, visible_position
 from annals.queries.positions import sqlfiles
@@ -144,12 +144,12 @@ class Timeline:
     def from_file(cls, path: str | os.PathLike[str], *, every: int = SNAPSHOT_EVERY) -> Timeline:
         return cls(read_log(path), every=every)
 
-    def state_after(self, count: int) -> GameState:
+    def state_after(self, count: int) -> State:
         """The state once ``count`` events have been applied (0 ≤ count ≤ number of events)."""
         if not 0 <= count <= len(self.events):
             raise CoordinateError(f"event count {count} is outside this game's 0..{len(self.events)}")
         k = count // self.every
-        state: GameState = self._decoder.decode(self._snapshots[k])
+        state: State = self._decoder.decode(self._snapshots[k])
         apply = self.ruleset.apply
         for event in self.events[k * self.every : count]:
             apply(state, event)

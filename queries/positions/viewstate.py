@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from annals.engine.core import GameState, Ruleset
+from annals.engine.core import Ruleset, State
 from annals.engine.registry import get_ruleset
 from annals.schemas.header import LogHeader
 
@@ -21,7 +21,7 @@ class ViewState:
     def __init__(self, header: LogHeader, viewer: int | None):
         self.viewer = viewer
         self.ruleset: Ruleset[Any] = get_ruleset(header.ruleset)
-        self.state: GameState = self.ruleset.new_state(header)
+        self.state: State = self.ruleset.new_state(header)
 
     def redact(self, event: Any) -> Any:
         return event if self.viewer is None else self.ruleset.redact(event, self.viewer)
@@ -32,7 +32,7 @@ class ViewState:
         self.ruleset.apply(self.state, seen)
         return seen
 
-    def apply_all(self, events: Iterable[Any]) -> GameState:
+    def apply_all(self, events: Iterable[Any]) -> State:
         for event in events:
             self.apply(event)
         return self.state

@@ -64,7 +64,7 @@ from typing import Any
 import msgspec
 
 from annals.engine import ENGINE_VERSION
-from annals.engine.core import DecisionPoint, GameState, Ruleset
+from annals.engine.core import DecisionPoint, Ruleset, State, replaced
 from annals.engine.registry import get_ruleset, ruleset_names, with_cards
 from annals.engine.runner import FRAME_EVENTS, MAX_FRAME_EVENTS, Game, finalize_header
 from annals.engine.spec import PLAYERS, Built, SpecError
@@ -252,7 +252,7 @@ def _checked(p: str, text: str) -> Scenario:
 
 def scenario_header(ruleset: Ruleset[Any], built: Built, title: str = "") -> LogHeader:
     """The header of a scenario's game: a sandbox game from the built position, its cards embedded."""
-    state = msgspec.structs.replace(built.state, n=0)
+    state = replaced(built.state, n=0)
     return finalize_header(
         LogHeader(
             format_version=FORMAT_VERSION,
@@ -417,7 +417,7 @@ def run_scenario(sc: Scenario, log: str | os.PathLike[str] | None = None, *, rec
                                     "never written over, but a scenario's own earlier log is replaced)")  # fmt: skip
             replacing = True
     game = Game(ruleset, sc.header, [script, script], on_event=shown, views=False)
-    state: GameState = game.state
+    state: State = game.state
     script.state = state
     frames: list[tuple[list[Any], list[Any]]] = []  # as the runner frames a game: whole turns, FRAME_EVENTS or more
     frame_turn = state.turn

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annals.engine.miras9.ruleset import DEFAULT_MAX_TURNS, HIDDEN, RULESET
-from annals.engine.miras9.state import M9State, PlayerState, StructPlayer
+from annals.engine.miras9.state import M9State, PlayerState, StructM9State, StructPlayer
 from annals.engine.runner import Game
 from annals.engine.simulate import bots_for, make_header
 from annals.engine.views import SeatView, instances_in
@@ -47,7 +47,8 @@ def projected(s: M9State, viewer: int) -> dict[str, Any]:
         for c, cs in s.cards.items()
         if cs.zone and (cs.zone not in HIDDEN or (cs.zone == "hand" and cs.owner == viewer))
     }
-    rest = {f: msgspec.to_builtins(getattr(s, f)) for f in M9State.__struct_fields__ if f not in ("players", "cards")}
+    fields = StructM9State.__struct_fields__  # the native state's too (tests/miras9/test_gamestate.py)
+    rest = {f: msgspec.to_builtins(getattr(s, f)) for f in fields if f not in ("players", "cards")}
     return {"players": [_player(pl, p == viewer) for p, pl in enumerate(s.players)], "cards": cards, **rest}
 
 

@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.engine import statecopy
 from annals.engine.miras9 import builder as m9
 from annals.engine.miras9.state import ZONE_ROUTE, M9State
 from annals.engine.miras9.turn import at_boundary
@@ -170,7 +170,7 @@ def test_miras9_every_decision_of_real_games_resumes_identically(tmp_path: Path)
 def test_miras9_what_a_position_cannot_hold_is_refused_by_name() -> None:
     """Combat damage (dealt at once, no one stops in it [M9-078]) and a card resolving are refused, naming why."""
     s = m9.from_spec({"position": {"phase": "action"}, "p0": {"hand": ["e1=ev-strike"]}}).state
-    resolving = msgspec.structs.replace(s)
+    resolving = statecopy.clone(s)
     card = next(iter(c for c, cs in s.cards.items() if cs.cid == "ev-strike"))
     resolving.players[0].hand.remove(card)
     resolving.cards[card].zone = "stack"

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.engine.core import replaced
 from annals.engine.replay import fold, verify_log
 from annals.engine.simulate import simulate
 from annals.queries.workbench.scenario import ScenarioError, load_scenario, run_file, scenario_from_log
@@ -40,7 +41,7 @@ def test_scenario_plays_and_every_expectation_holds(path: Path, tmp_path: Path) 
     assert checked.events == outcome.events and checked.decisions == outcome.decisions
     log = read_log(outcome.log)
     start = msgspec.msgpack.decode(log.header.start_position, type=type(sc.built.state))
-    assert start == msgspec.structs.replace(sc.built.state, n=0) and log.header.sandbox
+    assert start == replaced(sc.built.state, n=0) and log.header.sandbox
 
 
 def test_enough_scenarios_per_ruleset_each_citing_existing_paragraphs() -> None:
