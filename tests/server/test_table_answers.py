@@ -39,8 +39,10 @@ def _copies_table(page: Any, sent: list[dict[str, Any]]) -> None:
                     [p.Player(0, "Ann", "human", "clash", "", 30), p.Player(1, "Bo", "heuristic", "glory", "", 30)],
                     [], [p.Card(1000, "kikimora", "Kikimora", ""), p.Card(1001, "kikimora", "Kikimora", "")],
                     [0, 0], 0)  # fmt: skip
-    options = [p.Option(0, "Place", {"card": 1000, "site": 1}, KIKIMORA, card=1000, where="site:1"),
-               p.Option(1, "Place", {"card": 1001, "site": 1}, KIKIMORA, card=1001, where="site:1", same_as=0)]
+    options = [
+        p.Option(0, "Place", {"card": 1000, "site": 1}, KIKIMORA, card=1000, where="site:1"),
+        p.Option(1, "Place", {"card": 1001, "site": 1}, KIKIMORA, card=1001, where="site:1", same_as=0),
+    ]
     decide = p.Decide(7, 0, "commit", options, [0, 0], "Commit a card")
 
     def table(ws: Any) -> None:
@@ -56,8 +58,8 @@ def test_a_question_of_copies_alone_is_answered_for_the_person(running: Running,
     first copy without a click and says so in the log; with them off it asks, as it asks a lone question."""
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"], cover_ms=40)
     page = browser.new_page()
-    page.add_init_script(f"localStorage.setItem('annals-settings', JSON.stringify({{automatic: {str(automatic).lower()}, "
-                         "auto_pass: true, stops: []}))")  # fmt: skip
+    stored = json.dumps({"automatic": automatic, "auto_pass": True, "stops": []})
+    page.add_init_script(f"localStorage.setItem('annals-settings', {json.dumps(stored)})")
     sent: list[dict[str, Any]] = []
     _copies_table(page, sent)
     errors: list[str] = []
@@ -87,7 +89,12 @@ def test_the_starting_sites_are_named_where_the_lane_is_chosen_and_keeping_asks_
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     frames = _frames(page)
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dialog(d: Any) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", dialog)
     page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
     page.wait_for_selector("body[data-asked='1']", timeout=20000)
     first = next(m for m in frames if m["type"] == "decide")
