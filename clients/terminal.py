@@ -13,6 +13,7 @@ as they reach it (the spectator view, held back by the table's delay). The same 
 from __future__ import annotations
 
 import re
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import IO, Any
@@ -34,7 +35,7 @@ HELP = """commands:
   card NAME    a card's text (any card you can see; part of the name is enough)
   log [N]      the last N events in words (20 by default)
   options      the decision again
-  auto on|off  the table answers a question with one answer for you (on at the start)
+  auto on|off  the table answers a question with one answer for you, copies of one card as one (on at the start)
   pass on|off  the table also passes for you when you hold nothing you could play (on at the start)
   stop NAME    keep asking at a stop although the answer is lone: stop my attack, stop opponent reaction
                (the same again removes it)
@@ -66,6 +67,7 @@ class TerminalUI:
         *,
         confirm: bool = True,
         on_settings: Callable[[p.Settings], None] | None = None,
+        cover_s: tuple[float, float] = forced.COVER_S,
     ):
         self._read = read_line
         self.out = console
@@ -73,6 +75,7 @@ class TerminalUI:
         self.settings = p.Settings(automatic=True, auto_pass=True)
         self._on_settings = on_settings  # a client over a socket sends the new settings to the table
         self.confirming = confirm  # False for answers piped in (not a terminal): a script has no second thoughts
+        self.cover_s = cover_s  # the wait before answering a question of copies for the person (R-CORE-11)
         self.hello: p.Hello | None = None
         self.board: p.Board | None = None
         self.decide: p.Decide | None = None
@@ -155,6 +158,17 @@ class TerminalUI:
         ruling R-CORE-10), the first of them, which is what the table records."""
         return [o for o in self.decide.options if o.same_as < 0] if self.decide is not None else []
 
+    def copies_answer(self) -> p.Answer | None:
+        """The answer to a question whose options are all copies of one choice, given for the person as a lone
+        question is (ruling R-CORE-11), or None. It is the person's answer in the log, sent after a cover delay
+        (``engine.forced``): copies in a hidden hand must not show by how soon the answer came."""
+        d, shown = self.decide, self.choices()
+        if d is None or len(shown) != 1 or len(d.options) == 1 or not self.settings.automatic or d.stop:
+            return None
+        self.out.print(f"  answered for you: {shown[0].text} (copies of one card: the only answer)", markup=False)
+        time.sleep(forced.cover_delay(self.cover_s))
+        return p.Answer(shown[0].index, d.decision)
+
     def show_board(self) -> None:
         b = self.board
         if b is None:
@@ -200,6 +214,9 @@ class TerminalUI:
         d = self.decide
         assert d is not None, "prompt() with no decision"
         self._flush_events()
+        copies = self.copies_answer()
+        if copies is not None:
+            return copies
         self.show_options()
         while True:
             try:

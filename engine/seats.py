@@ -56,7 +56,9 @@ class SeatStream:
         self._labels: dict[int, str] = {}  # each known instance's ``label``
         self._pool = _pool(ruleset)
         self._total = sum(len(d.cards) + bool(d.leader) for d in header.decks)
-        self.confirm = frozenset(getattr(ruleset, "confirm_options", ()))
+        kinds = frozenset(getattr(ruleset, "confirm_options", ()))
+        # a ruleset may confirm some options of a kind only (Miras 9: a mulligan taken, not the hand kept)
+        self.confirms: Callable[[Any], bool] = getattr(ruleset, "confirms", lambda o: type(o).__name__ in kinds)
         printed = printed_for(ruleset, lambda instance: self.view.known.get(instance, ""))  # what the seat has seen
         self.words = Words(header.ruleset, self.called, [info.name for info in header.players], printed=printed)
 
@@ -172,7 +174,7 @@ class SeatStream:
     def option(self, index: int, option: Any, point: str = "", text: str = "", same_as: int = -1) -> p.Option:
         kind = type(option).__name__
         refs = self.words.refs(option)
-        return p.Option(index, kind, as_fields(option), text or self.words.option(option, point), kind in self.confirm,
+        return p.Option(index, kind, as_fields(option), text or self.words.option(option, point), self.confirms(option),
                         refs.card, refs.target, refs.where, same_as)  # fmt: skip
 
     def look(self) -> Callable[[int], tuple[str, ...]]:

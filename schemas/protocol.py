@@ -124,7 +124,7 @@ class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     kind: str
     fields: dict[str, Any]
     text: str
-    confirm: bool = False  # ends the seat's part of the step and another answer was offered: a client asks first
+    confirm: bool = False  # cannot be taken back (the ruleset says which) and another answer was offered: ask first
     card: int = 0
     target: int = 0
     where: str = ""

@@ -5,7 +5,9 @@
 // Play on the board: each option names the board elements it refers to (card, target, where), so a click on a
 // card, a lane, a Site or a pile is mapped to the options that name it (board.js). Answers that name nothing on
 // the board (pass, confirm, seal) are the buttons of the action bar. Questions with one answer are answered by
-// the table (the settings below, sent in the socket's address): a question that reaches this page has a choice.
+// the table (the settings below, sent in the socket's address); one whose options are all copies of one choice
+// is answered by this page the same way (ruling R-CORE-11). Cards a question offers that the board does not show
+// (a Miras 9 starting Site, still in the deck) are listed above the board, their text on hover or tap.
 
 import { Picker, placesOf } from "./board.js";
 
@@ -110,17 +112,52 @@ function showHint(message) {
   $("hint").textContent = message;
 }
 
-function sendAnswer(option) {
+function sendAnswer(option, asked = true) {
   const decide = state.decide;
   if (!decide) return;
-  if (option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
+  if (asked && option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
   send({ type: "answer", choose: option.index, decision: decide.decision });
   state.decide = null;
   picker.set(null, $("board"));
   $("actions").replaceChildren();
   $("options").replaceChildren();
+  $("offer").replaceChildren();
+  $("offer").hidden = true;
   showHint("");
   $("question").textContent = "sent…";
+}
+
+// A question whose options are all copies of one choice has one answer for the person (ruling R-CORE-11): the
+// page answers it as a lone question is answered, and says so in the log. It waits a cover delay first, as the
+// table does for a hidden lone pass (engine.forced.COVER_S): copies in a hidden hand must not show by the timing.
+const COVER_MS = [400, 1600];
+function answerCopies(decide) {
+  const option = decide.options[0];
+  const li = text("li", "", "auto");
+  li.append(text("span", "·", "n"), text("span", `Answered for you: ${option.text} (copies of one card: the only answer)`));
+  $("log").prepend(li);
+  $("question").textContent = `${decide.question}: answered for you (copies of one card)`;
+  document.body.dataset.copiesAnswered = String((Number(document.body.dataset.copiesAnswered) || 0) + 1);
+  const delay = COVER_MS[0] + Math.random() * (COVER_MS[1] - COVER_MS[0]);
+  setTimeout(() => { if (state.decide === decide) sendAnswer(option, false); }, delay);
+}
+
+// The cards a question offers that the board does not show, each once: a name to hover or tap for its text,
+// where the choice is made (clicking a lane alone did not say which Sites were offered).
+function showOffer(decide) {
+  const box = $("offer");
+  box.replaceChildren();
+  const onBoard = new Set([...$("board").querySelectorAll("[data-card]")].map((el) => Number(el.dataset.card)));
+  const offered = [...new Set(decide.options.map((o) => o.card))].filter((c) => c && !onBoard.has(c) && cards.has(c));
+  box.hidden = !offered.length;
+  if (!offered.length) return;
+  box.append(text("span", "On offer: ", "muted"));
+  for (const instance of offered) {
+    const item = text("button", cards.get(instance).name, "offered");
+    item.type = "button";
+    item.dataset.card = instance;
+    box.append(item);
+  }
 }
 
 // Options that are the same for this seat (copies of a card: protocol's same_as, ruling R-CORE-10) are one
@@ -144,11 +181,16 @@ function showDecide(message) {
     return;
   }
   state.decide = decide;
+  if (decide.options.length === 1 && message.options.length > 1 && settings.automatic && !decide.stop) {
+    answerCopies(decide);
+    return;
+  }
   state.asked = (state.asked || 0) + 1;
   document.body.dataset.asked = String(state.asked);
   if (decide.options.length === 1) document.body.dataset.lone = String((Number(document.body.dataset.lone) || 0) + 1);
   $("question").textContent = decide.question + (decide.stop ? ` (your stop: ${decide.stop.replace("_", " ")})` : "");
   picker.set(decide, $("board"));
+  showOffer(decide);
   const actions = $("actions");
   actions.replaceChildren();
   picker.plain().forEach((option, k) => {
@@ -178,6 +220,7 @@ function gameOver(message) {
   picker.set(null, $("board"));
   $("actions").replaceChildren();
   $("options").replaceChildren();
+  $("offer").hidden = true;
   $("question").textContent = "";
   const box = $("over");
   box.hidden = false;
@@ -299,7 +342,7 @@ $("board").addEventListener("keydown", (e) => {
     picker.click(placesOf(e.target), $("board"));
   }
 });
-for (const area of [$("board"), $("hand")]) {
+for (const area of [$("board"), $("hand"), $("offer")]) {
   area.addEventListener("mouseover", cardTip);
   area.addEventListener("focusin", cardTip);
   area.addEventListener("mouseleave", () => { $("tip").hidden = true; });

@@ -56,9 +56,16 @@ class M9Ruleset:
     schema = SCHEMA
     state_type = M9State
     default_max_turns = DEFAULT_MAX_TURNS
-    confirm_options = frozenset({"Mulligan", "Awaken"})  # a new hand; the Planet turns for good [M9-103]
+    # a client asks "Sure?" before these: a mulligan taken shuffles the hand away for good [M9-021], the Planet
+    # turns for good [M9-103]. Keeping the hand discards nothing and is the commonest answer: not asked
+    confirm_options = frozenset({"Mulligan", "Awaken"})
     # where a card from the hand could be played: a lone pass there is forced by hidden cards (engine.forced)
     hand_points = frozenset({"priority", "action"})
+
+    def confirms(self, option: Any) -> bool:
+        """Whether a client asks before sending ``option`` (the protocol's ``Option.confirm``)."""
+        kind = type(option).__name__
+        return kind in self.confirm_options and not (kind == "Mulligan" and not option.take)
 
     def stops(self, s: M9State, point: Point[Any]) -> frozenset[str]:
         """The stops (``engine.forced.STOPS``) this question falls under, from public facts only."""

@@ -5,8 +5,8 @@ the Struct twins of the native state, card, player and wave classes, then made a
 Compiled, the state, a card, a player and the wave are mypyc native classes (``gamestate``, ``cardstate``,
 ``playerstate``), into which msgspec would decode a card without its ``owner`` as owned by seat 0 and a card
 without its ``loc`` at position 0 (its default is -1: off the board); interpreted they are the Structs, which
-refuse the first and default the second. ``CheckedState`` is the state with the Structs, which the compiled build decodes into first (the
-interpreted ``M9State`` holds them already), so a file reads alike in both.
+refuse the first and default the second. ``CheckedState`` is the state with the Structs, which the compiled build
+decodes into first (the interpreted ``M9State`` holds them already), so a file reads alike in both.
 """
 
 from __future__ import annotations

@@ -173,3 +173,51 @@ def test_a_copy_carrying_equipment_is_told_apart_from_one_without() -> None:
     assert told.same_as == [-1, -1]
     assert told.texts == ["Attack with Recruit at the Site (no marks)",
                           "Attack with Recruit at the Site (carrying Vibro Blade)"]  # fmt: skip
+
+
+def _copies_ui(automatic: bool, answers: list[str]) -> tuple[Any, io.StringIO]:
+    from rich.console import Console
+
+    from annals.clients.terminal import TerminalUI
+
+    replies = iter(answers)
+    shown = io.StringIO()
+    ui = TerminalUI(lambda prompt: next(replies), Console(file=shown, width=200, highlight=False), confirm=False,
+                    cover_s=(0.0, 0.0))  # fmt: skip
+    ui.settings = p.Settings(automatic=automatic, auto_pass=True)
+    options = [p.Option(0, "Place", {"card": 1000, "site": 1}, "Commit Kikimora at Site 1", card=1000, where="site:1"),
+               p.Option(1, "Place", {"card": 1001, "site": 1}, "Commit Kikimora at Site 1", card=1001, where="site:1",
+                        same_as=0)]  # fmt: skip
+    ui.decide = p.Decide(9, 0, "commit", options, [0, 0], "Commit")
+    return ui, shown
+
+
+def test_the_terminal_answers_a_question_of_copies_alone_for_the_person() -> None:
+    """Ruling R-CORE-11, [MOR-35]: two copies of Kikimora and nothing else are one answer. With lone answers on the
+    terminal sends the first copy unasked and prints that it did; with ``auto off`` it asks, numbered from 1."""
+    ui, shown = _copies_ui(True, [])  # no reply to read: reading one would raise StopIteration
+    assert ui.prompt() == p.Answer(0, 9)
+    assert "  answered for you: Commit Kikimora at Site 1 (copies of one card: the only answer)" in shown.getvalue()
+    assert "your decision" not in shown.getvalue()
+    ui, shown = _copies_ui(False, ["1"])
+    assert ui.prompt() == p.Answer(0, 9)
+    assert "    1  Commit Kikimora at Site 1" in shown.getvalue().splitlines()
+    assert "answered for you" not in shown.getvalue()
+
+
+def test_keeping_the_opening_hand_is_not_confirmed_a_mulligan_is() -> None:
+    """[M9-021] Keeping the hand discards nothing and is the commonest answer: no "Sure?". A mulligan shuffles the
+    hand away for good: the protocol still flags it to confirm. [MOR-33] MORANA's flags are as they were."""
+    from annals.engine.registry import get_ruleset
+    from annals.engine.seats import SeatStream
+    from annals.engine.simulate import make_header
+
+    m9 = get_ruleset("miras9")
+    stream = SeatStream(m9, make_header(m9, 1, ["vanguard", "tempest"], ["random", "random"]), 0)
+    flags = {o.text: o.confirm for o in (stream.option(i, sm.Mulligan(take)) for i, take in enumerate((False, True)))}
+    assert flags == {"Keep this hand": False, "Take a mulligan": True}
+    assert stream.option(0, sm.Awaken(0)).confirm  # the Planet turns for good [M9-103]
+    mor = get_ruleset("morana")
+    stream = SeatStream(mor, make_header(mor, 1, ["clash", "glory"], ["random", "random"]), 0)
+    assert stream.option(0, sr.Done()).confirm and stream.option(1, sr.Invoke()).confirm
+    assert not stream.option(2, sr.Place(1000, 1)).confirm
