@@ -25,7 +25,8 @@ SIDE_INK = ("#1f4e8c", "#9b2226")
 STYLE = (
     "<style>"
     f"svg{{font-family:{FONT};}}"
-    "text{fill:#222;font-size:11px;}"
+    # a click on a word goes to the shape beneath it: a lane's heading is drawn over the lane, not inside its group
+    "text{fill:#222;font-size:11px;pointer-events:none;}"
     ".title{font-size:15px;font-weight:bold;}"
     ".h{font-size:12px;font-weight:bold;}"
     ".small{font-size:9px;fill:#444;}"

@@ -1,6 +1,7 @@
 """Three things a person meets at the table, in a real browser (Debian's chromium, Playwright): a question whose
 options are all copies of one choice is answered for them (ruling R-CORE-11), Miras 9's starting Sites are named
-where the lane is chosen, and keeping the opening hand asks no "Sure?" (taking a mulligan still does)."""
+where the lane is chosen, and keeping the opening hand asks no "Sure?" (taking a mulligan still does); a real
+mouse click on a lane's heading picks the lane."""
 
 from __future__ import annotations
 
@@ -120,4 +121,30 @@ def test_the_starting_sites_are_named_where_the_lane_is_chosen_and_keeping_asks_
     page.locator("#actions button:has-text('Keep this hand')").click()
     page.wait_for_selector("#log li:has-text('keeps the opening hand')", timeout=10000)
     assert dialogs == []
+    page.close()
+
+
+def test_a_mouse_click_on_a_lanes_heading_picks_the_lane(running: Running, browser: Any) -> None:
+    """[M9-020] [M9-025] The heading drawn over a lane ("EXTERIOR") took the click for itself: a person clicking
+    the word saw nothing happen (the other tests dispatch their clicks to the lane's shape)."""
+    table = running.table("miras9", ["vanguard", "tempest"], ["human", "heuristic"], cover_ms=40, seed=23)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
+    page.wait_for_selector("body[data-asked='1']", timeout=20000)
+    lanes = page.locator("#board [data-pick][data-lane]")
+    assert lanes.count(), "the starting Site's question offers lanes on the board"
+    lane = lanes.first.get_attribute("data-lane") or ""
+    heading = page.locator("#board svg text", has_text=lane.upper()).first
+    box = heading.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a person's click, on the word
+    chooser = page.locator("#chooser:not([hidden]) button")
+    page.wait_for_function(
+        "document.querySelector('#chooser:not([hidden]) button') !== null"
+        " || document.querySelector('#question').innerText.startsWith('sent')",
+        timeout=5000,
+    )
+    if chooser.count():  # the lane picked: its Sites to choose from, each in that lane
+        said = chooser.all_text_contents()
+        assert all(lane.capitalize() in t for t in said), said
     page.close()
