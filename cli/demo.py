@@ -12,6 +12,7 @@ from annals.cli.app import app, out, reported
 from annals.cli.ingest import summary
 from annals.cli.position import render_board
 from annals.cli.query import width
+from annals.schemas.commandline import quoted
 from annals.schemas.files import annals_home
 
 DEMO_ROWS = 12  # rows shown of each report but a matrix (the deck matrix), which is shown whole
@@ -44,6 +45,7 @@ def demo(
     for line in summary(result.ingest, result.database, result.ingest_seconds)[:-1]:
         out.print(line, markup=False)
     cols = width()
+    db = quoted(result.database)  # in the commands below, to be copied
     for r in result.reports:
         out.print(f"\n== {r.title} ({r.name})\n" + "\n".join(textwrap.wrap(r.sample, max(cols, 40))), markup=False)
         layout = table_for(r.name)
@@ -53,8 +55,7 @@ def demo(
         out.print(shown, markup=False)
         if not whole:
             out.print(
-                f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: "
-                f"annals report {r.name} --db {result.database})",
+                f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: annals report {r.name} --db {db})",
                 markup=False,
             )
     out.print("")
@@ -65,10 +66,10 @@ def demo(
             out.print(f"  {path}", markup=False)
     out.print(
         f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)\n"
-        f'try: annals sql "SELECT * FROM games LIMIT 5" --db {result.database}\n'
-        f"     annals report card_winrate --db {result.database}\n"
-        f"     annals position {result.board.game_id} --db {result.database} --at turn:3/attack --view player0\n"
-        f"     annals view {result.board.game_id} --db {result.database} --view player0 --output game.html\n"
-        f"     annals report deck_matrix --db {result.database} --plot decks.svg",
+        f'try: annals sql "SELECT * FROM games LIMIT 5" --db {db}\n'
+        f"     annals report card_winrate --db {db}\n"
+        f"     annals position {result.board.game_id} --db {db} --at turn:3/attack --view player0\n"
+        f"     annals view {result.board.game_id} --db {db} --view player0 --output game.html\n"
+        f"     annals report deck_matrix --db {db} --plot decks.svg",
         markup=False,
     )

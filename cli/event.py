@@ -15,6 +15,7 @@ import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import ROUND_MINUTES, plural
+from annals.schemas.commandline import quoted
 
 if TYPE_CHECKING:
     from annals.engine.tournament.store import EventStore
@@ -136,7 +137,7 @@ def new(
     )
     out.print(
         f"its record and logs are signed by {public.fingerprint} (private key {folder / 'event.key'}, mode 0600: "
-        f"keep it; public key {folder / 'event.pub'}: check the event with annals event verify {folder})",
+        f"keep it; public key {folder / 'event.pub'}: check the event with annals event verify {quoted(folder)})",
         markup=False,
     )
 
@@ -547,7 +548,7 @@ def standings(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OU
     if fmt == "table" and output is None:  # a person reading: how the order was made (on stderr: not a row)
         said = (
             "ranked by match points (3 a win, 1 a draw), then OMW%, GW%, OGW% (each at least 33%), then a lot "
-            f"drawn from the event's seed; annals event print {folder} standings -o FILE explains each"
+            f"drawn from the event's seed; annals event print {quoted(folder)} standings -o FILE explains each"
         )
         err.print(textwrap.fill(said, _width(), break_on_hyphens=False, break_long_words=False), markup=False)
 

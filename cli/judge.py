@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from annals.cli.app import app, out, reported
+from annals.schemas.commandline import quoted
 from annals.schemas.judge import DRAW, Intervention, utc_now
 
 if TYPE_CHECKING:  # the rest is imported in the commands: building the command line loads no log code or keys
@@ -83,7 +84,7 @@ def _report(log: Path, act: _Act, amended: Amended) -> None:
     elif amended.was_signed:
         out.print(
             f"{log}: note: the log was signed; its signature no longer covers the judge's record until it is "
-            f"re-signed: annals key sign {log} --key KEYFILE",
+            f"re-signed: annals key sign {quoted(log)} --key KEYFILE",
             markup=False,
         )
     if act.event is not None and amended.record.result() is not None:
@@ -181,4 +182,4 @@ def backup_(
         act = _Act(log, key)
         amended = backup(log, to, judge, reason=reason, note=note, time=utc_now(), key=act.key)
     _report(log, act, amended)
-    out.print(f"{log}: play on with: annals resume {log} --players human,human", markup=False)
+    out.print(f"{log}: play on with: annals resume {quoted(log)} --players human,human", markup=False)

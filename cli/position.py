@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from annals.queries.pictures.board import Board
     from annals.queries.positions.gamelog import LogGoneError
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
 
@@ -227,7 +228,7 @@ def position(
 
         (out if fmt == "board" else err).print(backup_pending_note(pending, str(log)), markup=False)
     if save is not None:
-        out.print(f"position written to {save}; edit it, then: annals continue {save}", markup=False)
+        out.print(f"position written to {save}; edit it, then: annals continue {quoted(save)}", markup=False)
 
 
 @app.command("continue")

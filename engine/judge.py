@@ -26,6 +26,7 @@ from annals.engine.names import MAX_CLOCK_S
 from annals.engine.registry import get_ruleset
 from annals.engine.runner import Game, GameResult, drive
 from annals.engine.table import LiveTable, charge_open, clock_trail, open_path, recorded_clocks
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError, ReplayMismatchError, TruncatedLogError
 from annals.schemas.header import LogClose, LogHeader
 from annals.schemas.judge import DRAW, KINDS, RESULT_KINDS, Intervention
@@ -227,7 +228,7 @@ def _rerun(path: Path, agents: Sequence[Agent] | None) -> tuple[Game, SoFar]:
     the script (None: a table's seats will, ``resume_table``)."""
     game = so_far(path)
     if game.close is not None:
-        raise JudgeError(f"{path} holds a finished game; back it up first: annals judge backup {path} --to N")
+        raise JudgeError(f"{path} holds a finished game; back it up first: annals judge backup {quoted(path)} --to N")
     header, events, decisions = game.header, game.events, game.decisions
     ruleset = get_ruleset(header.ruleset)
     if agents is not None and len(agents) != len(header.players):

@@ -25,6 +25,7 @@ from annals.ingest.connect import NotAnnalsDatabaseError, classify, connect, loc
 from annals.ingest.sqlfiles import SqlFolder
 from annals.ingest.summary import refresh_card_summary
 from annals.schemas.archive import ref_stat
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.rulesets import ruleset_names, schema_for
 
@@ -221,7 +222,7 @@ def open_database(
     if read_only:
         if not Path(name).exists():
             raise DatabaseNotFoundError(
-                f"no annals database at {name!r}: create it with `annals ingest LOGS --db {name}`, or pass --db"
+                f"no annals database at {name!r}: create it with `annals ingest LOGS --db {quoted(name)}`, or pass --db"
             )
         con = connect(name, read_only=True)
         try:
@@ -232,7 +233,8 @@ def open_database(
                     _not_annals(name, _tables(con))
                     if _tables(con)
                     else SchemaVersionError(
-                        f"database {name!r} is empty: ingest logs into it first (`annals ingest LOGS --db {name}`)"
+                        f"database {name!r} is empty: ingest logs into it first "
+                        f"(`annals ingest LOGS --db {quoted(name)}`)"
                     )
                 )
             if version != SCHEMA_VERSION:
@@ -249,7 +251,7 @@ def open_database(
             con.close()
             raise SchemaVersionError(
                 f"database {name!r} predates the analytics tables ({', '.join(ANALYTICS_TABLES)}); "
-                f"open it once with `annals ingest --db {name}` (with no logs) to add them"
+                f"open it once with `annals ingest --db {quoted(name)}` (with no logs) to add them"
             )
         return con
     con = connect(name)

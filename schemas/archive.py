@@ -34,6 +34,7 @@ from typing import Final, NamedTuple
 
 import msgspec
 
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import CorruptLogError, LogError, NotALogError, TruncatedLogError, UnsupportedFormatError
 
 ARCHIVE_MAGIC: Final = b"\x89ANSHRD\n"
@@ -88,7 +89,11 @@ class NoSuchGameError(LogError):
 
     def __init__(self, path: str, game_id: str, known: list[str]):
         near = [g for g in known if g.startswith(game_id[:4])][:3] if game_id else []
-        hint = f" (did you mean {', '.join(near)}?)" if near else f"; it holds {len(known)} game(s): annals show {path}"
+        hint = (
+            f" (did you mean {', '.join(near)}?)"
+            if near
+            else f"; it holds {len(known)} game(s): annals show {quoted(path)}"
+        )
         super().__init__(path, f"the archive holds no game {game_id!r}{hint}", offset=0)
 
 

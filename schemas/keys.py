@@ -31,6 +31,7 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.files import EVENT_KEY_NAME as EVENT_KEY_NAME  # the private key's file in an event folder
 from annals.schemas.files import PathError, read_regular
@@ -171,7 +172,7 @@ def load_signing_key(path: Path) -> SigningKey:
         mode = stat.S_IMODE(path.stat().st_mode)
         data = read_regular(path, what="key", max_bytes=MAX_KEY_BYTES)
     except FileNotFoundError:
-        raise KeyFileError(f"no key file at {path}; create one with: annals key new {path}") from None
+        raise KeyFileError(f"no key file at {path}; create one with: annals key new {quoted(path)}") from None
     except PathError as exc:  # a FIFO, a device, a folder, or far too big for a key
         raise KeyFileError(str(exc)) from None
     except OSError as exc:

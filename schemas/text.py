@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from annals.schemas.commandline import quoted
 from annals.schemas.header import LogHeader
 from annals.schemas.judge import Intervention
 from annals.schemas.logfile import GameLog
@@ -96,7 +97,7 @@ def backup_pending_note(backup: Intervention, log: str = "LOG") -> str:
     """What a log with a judge's backup pending says in place of a result."""
     return (
         f"backup pending: position at decision {backup.to_decision} ({backup.events} events kept), by judge "
-        f"{backup.judge}; the game goes on with: annals resume {log}"
+        f"{backup.judge}; the game goes on with: annals resume {quoted(log)}"
     )
 
 

@@ -17,6 +17,7 @@ from annals.engine.tournament.event import state_standings
 from annals.engine.tournament.record import EventState
 from annals.engine.tournament.standings import Standing
 from annals.engine.tournament.store import EventStore
+from annals.schemas.commandline import quoted
 from annals.schemas.event import TOP, Corrected, Outcome
 
 
@@ -68,7 +69,7 @@ class Effect(msgspec.Struct, frozen=True):
         for r in self.later:
             if r.may_pair_again:
                 out.append(f"round {r.number} was paired on the standings before this correction and has not "
-                           f"started: it stands as paired unless you pair it again: annals event pair {folder} "
+                           f"started: it stands as paired unless you pair it again: annals event pair {quoted(folder)} "
                            "--again --judge NAME --reason WHY")  # fmt: skip
         if self.cut_paired:
             out.append(

@@ -32,6 +32,7 @@ import msgspec
 from annals.engine.decks import parse_deck_list
 from annals.engine.tournament.record import EventError, EventState, fold
 from annals.engine.tournament.store import EVENT_FILE, PUBLIC_KEY_FILE, EventStore
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import GameRecord, Player, Reported, Restated
 from annals.schemas.eventlog import frame_links, read_event_log, signature_problems
@@ -289,7 +290,7 @@ def require_verified(store: EventStore) -> None:
         first = verdict.problems[0]
         more = f" (and {len(verdict.problems) - 1} more)" if len(verdict.problems) > 1 else ""
         raise EventRecordError(f"event {store.folder} fails verification: {first}{more}; "
-                               f"'annals event verify {store.folder}' lists every problem")  # fmt: skip
+                               f"'annals event verify {quoted(store.folder)}' lists every problem")  # fmt: skip
 
 
 def require_decks(store: EventStore) -> None:
@@ -301,4 +302,4 @@ def require_decks(store: EventStore) -> None:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise EventRecordError(f"event {store.folder}: {problems[0]}{more}; put the registered deck list back in "
                                f"the folder (from a copy: the record holds its SHA-256) before playing; "
-                               f"'annals event verify {store.folder}' lists every problem")  # fmt: skip
+                               f"'annals event verify {quoted(store.folder)}' lists every problem")  # fmt: skip

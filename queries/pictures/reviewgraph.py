@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import msgspec
 
 from annals.engine.views import viewer_of
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.review import DecisionReview, ReviewFile, Thresholds, accuracy, read_review, review_path
 
@@ -64,7 +65,7 @@ def saved_review(log_path: str | os.PathLike[str], game_id: str, digest: str) ->
     if review.game_id != game_id or review.digest != digest:
         raise StaleReviewError(
             f"{path}: the review is of {'another game' if review.game_id != game_id else 'the log before it changed'}"
-            f" (game {review.game_id}); write it again with `annals review {log_path} --save`"
+            f" (game {review.game_id}); write it again with `annals review {quoted(log_path)} --save`"
         )
     return review
 
