@@ -36,6 +36,7 @@ LIGHT = {
     "annals.queries.reports.specs",
     "annals.schemas",
     "annals.schemas.archive",
+    "annals.schemas.commandline",
     "annals.schemas.errors",
     "annals.schemas.files",
     "annals.schemas.judge",

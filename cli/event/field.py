@@ -1,0 +1,198 @@
+"""``annals event``: the event made and its field: new, register, rename, bye, drop; run (bots in every seat)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from annals.cli.app import out, reported
+from annals.cli.event import FOLDER, JUDGE, REASON, event_app, show, width
+from annals.engine.names import plural
+from annals.schemas.commandline import quoted
+
+if TYPE_CHECKING:
+    pass
+
+
+@event_app.command("new")
+def new(
+    folder: Path = FOLDER,
+    name: str = typer.Option(
+        "", "--name", help="The event's name as people read it, spaces welcome (default: the folder's name)."
+    ),
+    ruleset: str = typer.Option(..., "--ruleset", help="miras9 or morana."),
+    rounds: int = typer.Option(0, "--rounds", min=0, help="Swiss rounds (0: the Swiss chart's, for the field)."),
+    best_of: int = typer.Option(3, "--best-of", min=1, help="Games a match is best of (odd)."),
+    top: int = typer.Option(0, "--top", min=0, help="Single-elimination cut after the Swiss: 0, 2, 4, 8, ..."),
+    seed: int | None = typer.Option(None, "--seed", help="The event's seed (default: a fresh random one, recorded)."),
+    max_turns: int | None = typer.Option(
+        None, "--max-turns", min=0, help="Each game's turn cap, the time limit: a game reaching it is drawn."
+    ),
+    agent: str = typer.Option("heuristic", "--bot", help="The bot that plays seats in 'event run'."),
+) -> None:
+    """Create an event: a folder holding its signed record (EVENT is the folder; its name is the event's).
+
+    Example: annals event new spring-open --ruleset miras9 --rounds 5 --best-of 3 --top 8
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        config = lib.new_event(folder, name or folder.resolve().name, ruleset, rounds=rounds, best_of=best_of,
+                               top=top, seed=seed, max_turns=max_turns, agent=agent)  # fmt: skip
+        public = EventStore.open(folder).public_key()
+    rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
+    out.print(
+        f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, "
+        f"best of {config.best_of}, top {config.top or 'none'}, seed {config.seed}) created in {folder}",
+        markup=False,
+    )
+    out.print(
+        f"its record and logs are signed by {public.fingerprint} (private key {folder / 'event.key'}, mode 0600: "
+        f"keep it; public key {folder / 'event.pub'}: check the event with annals event verify {quoted(folder)})",
+        markup=False,
+    )
+
+
+@event_app.command("register")
+def register(
+    folder: Path = FOLDER,
+    player_id: str = typer.Option(
+        "", "--id", help="The player's id, short and unique, typed instead of the name later (default: from the name)."
+    ),
+    name: str = typer.Option(..., "--name", help="The player's name, as people read it (spaces welcome)."),
+    deck: Path = typer.Option(..., "--deck", help="The deck list file (see docs/deck-lists.md)."),
+    agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),
+) -> None:
+    """Register a player with a deck list (every problem reported with its line); after round 1, a late entry.
+
+    Example: annals event register spring --id ada --name "Ada Lovelace" --deck ada.txt
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        player = lib.register(store, player_id, name, deck, agent=agent)
+        missed = lib.missed_rounds(store, player.id)
+        others = lib.sharing_name(store, player.id)
+    late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
+    out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
+    if others:
+        out.print(f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall and the "
+                  f"slips show each with their id, '{player.name} ({player.id})'; a typo? annals event rename "
+                  f"{quoted(folder)} {player.id} \"RIGHT NAME\"", markup=False)  # fmt: skip
+
+
+@event_app.command("rename")
+def rename(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player (id, or the name as registered)."),
+    name: str = typer.Argument(..., help="Their name as it should be read (spaces welcome: quote it)."),
+) -> None:
+    """Put a player's name right (a typo at registration), at any time: their id, deck and results stay.
+
+    Example: annals event rename spring ada "Ada King, Countess of Lovelace"
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        pid = lib.resolve_player(store, player)
+        old, new = lib.rename(store, pid, name)
+        others = lib.sharing_name(store, pid)
+    out.print(f"{old} ({pid}) is now {new}", markup=False)
+    if others:
+        out.print(f"note: {new} is also the name of {', '.join(others)}: the pairings show each with their id",
+                  markup=False)  # fmt: skip
+
+
+@event_app.command("run")
+def run(
+    folder: Path = FOLDER,
+    fill: int = typer.Option(
+        0, "--fill", min=0, help="First fill the field up to this many players with bots and shipped decks."
+    ),
+    until: int = typer.Option(0, "--until", min=0, help="Stop after this round (0: play to the end)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Play the rest of the event (or up to round --until) with bots in every seat; run it again to resume.
+
+    Example: annals event run spring --fill 8 --until 1
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import play as bots
+    from annals.engine.tournament.store import EventStore
+    from annals.engine.tournament.verify import require_decks
+    from annals.queries.tournament import placings_frame, terminal_table
+
+    with reported():
+        store = EventStore.open(folder)
+        require_decks(store)  # before the field is filled: a refusal changes nothing
+        missing = fill - lib.entrants(store.players())
+        if missing > 0 and not store.rounds():  # the same command resumes after a crash: the field is full by then
+            bots_added = lib.fill_with_bots(store, missing)
+            del bots_added
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            disable=quiet, transient=True,
+        ) as progress:  # fmt: skip
+            task = progress.add_task("event", total=None)
+
+            def step(done: int, expected: int, what: str) -> None:
+                progress.update(task, completed=done, total=max(expected, done), description=what)
+
+            bots.run_event(store, on_progress=step, until=until)
+        frame = placings_frame(store).head(8)
+        ended = store.state().finished()
+    said = "event finished" if ended else f"played to round {len(store.rounds())}"
+    out.print(f"{said}; {len(store.matches())} matches in {folder}", markup=False)
+    show(terminal_table(frame, width(), "Placings" if ended else "Places so far"))
+
+
+@event_app.command("bye")
+def bye(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player's id or name."),
+    round_no: int = typer.Option(..., "--round", min=1, help="The Swiss round (not yet paired)."),
+    judge: str = JUDGE,
+    reason: str = REASON,
+) -> None:
+    """Award a player a bye in a round not yet paired (a 2-0 match win).
+
+    Example: annals event bye spring ada --round 3 --judge "R. Vance" --reason "judged a side event"
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        pid = lib.resolve_player(store, player)
+        lib.award_bye(store, pid, round_no, judge=judge, reason=reason)
+        name = store.state().player(pid).name
+    out.print(f"{name} has a bye in round {round_no} (awarded by {judge})", markup=False)
+
+
+@event_app.command("drop")
+def drop(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player's id or name."),
+    reason: str = typer.Option("", "--reason", help="Why (for the record)."),
+) -> None:
+    """Drop a player: they finish the round already paired and are not paired again.
+
+    Example: annals event drop spring "Bot 5"
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        p = lib.drop(store, lib.resolve_player(store, player), reason=reason)
+    when = f"after round {p.dropped_after}" if p.dropped_after else "before round 1 (withdrawn)"
+    out.print(f"{p.name} dropped {when}", markup=False)
