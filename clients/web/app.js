@@ -331,8 +331,11 @@ function cardTip(event) {
   tip.replaceChildren(text("strong", info.name), text("div", info.text || ""));
   tip.hidden = false;
   const box = node.getBoundingClientRect();
-  tip.style.left = `${Math.min(window.innerWidth - 320, box.right + 8 + window.scrollX)}px`;
-  tip.style.top = `${box.top + window.scrollY}px`;
+  // beside a card on the board or in the hand; below a name in the row "On offer", whose next name it would hide
+  const below = Boolean(node.closest("#offer"));
+  const left = below ? box.left : box.right + 8;
+  tip.style.left = `${Math.min(window.innerWidth - 320, left + window.scrollX)}px`;
+  tip.style.top = `${(below ? box.bottom + 6 : box.top) + window.scrollY}px`;
 }
 
 $("board").addEventListener("click", (e) => picker.click(placesOf(e.target), $("board")));

@@ -107,6 +107,12 @@ def test_the_starting_sites_are_named_where_the_lane_is_chosen_and_keeping_asks_
     tip = page.locator("#tip:not([hidden])")
     assert tip.locator("strong").inner_text() == offered.first.inner_text()
     assert tip.locator("div").inner_text().strip()  # the card's text, as a card in hand shows it
+    # the text shows below the name, not over the next name in the row
+    shown, following = tip.bounding_box(), offered.nth(1).bounding_box()
+    assert shown is not None and following is not None
+    across = shown["x"] < following["x"] + following["width"] and following["x"] < shown["x"] + shown["width"]
+    down = shown["y"] < following["y"] + following["height"] and following["y"] < shown["y"] + shown["height"]
+    assert not (across and down), (shown, following)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "board-miras9-starting-sites.png"), full_page=True)
     page.locator("#board [data-pick]").first.dispatch_event("click")
