@@ -144,11 +144,12 @@ def verify(
         status = verify_signature(Path(path), trusted)
         if status.state == "signed" and status.ok:
             verified = msgspec.structs.replace(verified, signature=status.message)
-        for line in verified.lines(refused=not status.ok or bool(placement_problems(game.header, expected))):
+        misplaced = placement_problems(game.header, expected)
+        for line in verified.lines(refused=not status.ok or bool(misplaced)):
             out.print(line, markup=False)
         if game.backup_pending is not None:
             out.print(f"{path}: {backup_pending_note(game.backup_pending, str(path))}", markup=False)
-        problems = _judged_and_signed(Path(path), game, status, expected)
+        problems = _judged_and_signed(Path(path), game, status, misplaced)
         for problem in problems:
             err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)
         failed += bool(problems)
@@ -158,11 +159,11 @@ def verify(
         raise typer.Exit(1)
 
 
-def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expected: dict[str, str]) -> list[str]:
-    """Print the abandoned branches and the judges' records; return what fails (a signature included)."""
+def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, misplaced: list[str]) -> list[str]:
+    """Print the abandoned branches and the judges' records; return what fails (``misplaced``: how the log is not
+    where ``--expect`` says it belongs; a signature included)."""
     from annals.engine.replay import rerun_branches
     from annals.engine.words import Words
-    from annals.schemas.header import placement_problems
 
     problems = []
     for branch in rerun_branches(game):
@@ -186,7 +187,7 @@ def _judged_and_signed(log: Path, game: GameLog, status: SignatureStatus, expect
         words = Words(game.header.ruleset, lambda _card: "", people)
         out.print(f"{log}: result by judge's decision: {words.ending(winner, reason)}; the engine's closing record "
                   f"says: {words.ending(game.close.winner, game.close.end_reason)}", markup=False)  # fmt: skip
-    problems.extend(placement_problems(game.header, expected))
+    problems.extend(misplaced)
     if not status.ok:
         problems.append(status.message)
     return problems

@@ -252,7 +252,7 @@ def continue_(
     """
     from annals.engine.words import Words
     from annals.queries.positions.files import continue_game, load_position, read_decisions
-    from annals.schemas.logfile import read_log
+    from annals.schemas.logfile import LogReader
 
     with reported():
         loaded = load_position(position_path)
@@ -262,7 +262,8 @@ def continue_(
             out_path.parent.mkdir(parents=True, exist_ok=True)
         output_file(out_path, inputs=[position_path, *([decisions] if decisions is not None else [])], what="--out")
         result = continue_game(loaded, out_path, seed=seed, bots=bots.split(","), script=script, max_turns=max_turns)
-        players = [p.name for p in read_log(out_path).header.players]  # the seats' names, as the new log has them
+        with LogReader(out_path) as reader:  # the seats' names, as the new log's header has them
+            players = [p.name for p in reader.header.players]
     ending = Words(loaded.doc.ruleset, lambda _card: "", players).ending
     out.print(
         f"{out_path}: game {result.game_id} branched from {loaded.doc.source_game} at event {loaded.doc.at_event}; "
