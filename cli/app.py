@@ -153,7 +153,8 @@ if TYPE_CHECKING:
 
 class _LazyConsole:
     """A rich ``Console`` made at its first use: rich costs ~20 ms to import, which ``--version``, ``--help`` and
-    every usage error would pay for nothing."""
+    every usage error would pay for nothing. Wrapped at words to a terminal's width, lines whole elsewhere
+    (``schemas.screen``)."""
 
     def __init__(self, stderr: bool) -> None:
         self._stderr = stderr
@@ -167,8 +168,13 @@ class _LazyConsole:
                 def on_broken_pipe(self) -> None:  # rich's own ends with 1 and a closed pipe is no error
                     closed_pipe()
 
+            from annals.schemas.screen import fixed_width, is_terminal
+
             kind = Console if self._stderr else _Console  # a closed pipe on stdout ends quietly
-            self._console = kind(stderr=self._stderr, highlight=False, soft_wrap=True)
+            stream = sys.stderr if self._stderr else sys.stdout  # the file rich writes to, looked up at each print
+            self._console = kind(
+                stderr=self._stderr, highlight=False, width=fixed_width(stream), soft_wrap=not is_terminal(stream)
+            )
         return getattr(self._console, name)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -13,6 +12,7 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.queries.names import MIN_GAMES
 from annals.queries.reports.specs import REPORTS
 from annals.schemas.files import default_database
+from annals.schemas.screen import columns
 
 Format = Literal["table", "csv", "json", "parquet"]
 DbOpt = typer.Option(
@@ -28,7 +28,7 @@ def database(db: Path | None) -> Path:
 
 def width() -> int:
     """The terminal's width (``COLUMNS`` when set; 100 when there is no terminal)."""
-    return shutil.get_terminal_size((100, 24)).columns
+    return columns()
 
 
 def emit(text: str | None, output: Path | None) -> None:

@@ -9,12 +9,12 @@ docs/organiser.md walks through an event.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import typer
 
 from annals.cli.app import app, out
+from annals.schemas.screen import columns
 
 event_app = typer.Typer(
     help="Run an event round by round: registration with deck lists, pairings, results, corrections, the round "
@@ -32,7 +32,7 @@ REASON = typer.Option("", "--reason", help="Why.")
 
 
 def width() -> int:
-    return shutil.get_terminal_size((100, 24)).columns
+    return columns()
 
 
 def show(frame_text: str | None) -> None:
