@@ -31,7 +31,7 @@ import msgspec
 
 from annals.engine.decks import parse_deck_list
 from annals.engine.tournament.record import EventError, EventState, fold
-from annals.engine.tournament.store import EVENT_FILE, PUBLIC_KEY_FILE, EventStore
+from annals.engine.tournament.store import DESK_TOKEN_FILE, EVENT_FILE, PUBLIC_KEY_FILE, EventStore
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import GameRecord, Player, Reported, Restated
@@ -90,7 +90,7 @@ def verify_event(
     except AnnalsError as exc:
         return Verdict(False, [Problem(EVENT_FILE, str(exc))])
     verdict = Verdict(True, problems, len(record.acts), len(record.signatures), signer=state.key)
-    known: set[str] = {EVENT_FILE}
+    known: set[str] = {EVENT_FILE, DESK_TOKEN_FILE}  # the desk's token: the server's, beside the record
     key = _event_key(folder, state, trusted, problem, known)
     if key is not None:
         for message in signature_problems(raw, record, state.config.event_id, key):
