@@ -136,7 +136,8 @@ class EventStore:
                     f"{folder} holds an event of an earlier annals (event.json, no event record); "
                     "this annals reads events made since the record (event.log): make it again"
                 )
-            raise EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
+            error = EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
+            raise error if folder.exists() else error.about(folder)
         return cls(folder)
 
     # ------------------------------------------------------------ the record
