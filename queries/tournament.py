@@ -31,7 +31,7 @@ def standings_frame(store: EventStore) -> pl.DataFrame:
             "rank": [s.rank for s in rows],
             "player": [s.player for s in rows],
             "name": [names[s.player].name for s in rows],
-            "deck": [names[s.player].deck.name for s in rows],
+            "deck": [names[s.player].deck_name for s in rows],
             "points": [s.points for s in rows],
             "record": [f"{s.wins}-{s.losses}-{s.draws}" for s in rows],
             "omw_pct": [round(100 * s.omw, 2) for s in rows],
@@ -51,7 +51,7 @@ def placings_frame(store: EventStore) -> pl.DataFrame:
             "place": [place for place, _ in rows],
             "player": [p for _, p in rows],
             "name": [names[p].name for _, p in rows],
-            "deck": [names[p].deck.name for _, p in rows],
+            "deck": [names[p].deck_name for _, p in rows],
         },
         schema_overrides={"place": pl.Int32},
     )
@@ -148,7 +148,7 @@ def players_frame(store: EventStore) -> pl.DataFrame:
         {
             "name": [p.name for p in players],
             "id": [p.id for p in players],
-            "deck": [p.deck.name for p in players],
+            "deck": [p.deck_name for p in players],
             "plays": [p.agent or "person" for p in players],
             "status": status,
         }

@@ -38,7 +38,7 @@ from annals.engine.registry import get_ruleset
 from annals.engine.table import LiveTable, open_path
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.event import current_standings, drop, resolve_player
-from annals.engine.tournament.match import MatchContext
+from annals.engine.tournament.match import MatchContext, unlisted
 from annals.engine.tournament.play import play_and_report
 from annals.engine.tournament.record import EventArgumentError, EventError
 from annals.engine.tournament.store import DESK_TOKEN_FILE, EventStore
@@ -184,8 +184,10 @@ class EventDesk:
             if key in state.results:
                 match.state = FINISHED
                 continue
-            if pairing.table in self.paper_tables:
-                match.state, match.paper = PAPER, True
+            seated = [state.player(pairing.a), state.player(pairing.b)]
+            if pairing.table in self.paper_tables or any(p.deck is None for p in seated):
+                match.state, match.paper = PAPER, True  # a player without a deck list plays on paper (R-EVT-14)
+                match.error = "" if all(p.deck for p in seated) else unlisted(seated, rnd.number, pairing.table)
                 continue
             match.thread = threading.Thread(target=self._play, args=(match, rnd.stage, seeds), daemon=True,
                                             name=f"match r{rnd.number} t{pairing.table}")  # fmt: skip
