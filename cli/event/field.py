@@ -77,7 +77,8 @@ def register(
     ),
     agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),
 ) -> None:
-    """Register a player with a deck list (every problem reported with its line); after round 1, a late entry.
+    """Register a player with a deck list (every problem reported with its line), or without one in an event made
+    with --deck-lists optional; after round 1, a late entry.
 
     Example: annals event register spring --id ada --name "Ada Lovelace" --deck ada.txt
     """
