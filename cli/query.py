@@ -12,7 +12,6 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.queries.names import MIN_GAMES
 from annals.queries.reports.specs import REPORTS
 from annals.schemas.files import default_database
-from annals.schemas.screen import columns
 
 Format = Literal["table", "csv", "json", "parquet"]
 DbOpt = typer.Option(
@@ -28,6 +27,8 @@ def database(db: Path | None) -> Path:
 
 def width() -> int:
     """The terminal's width (``COLUMNS`` when set; 100 when there is no terminal)."""
+    from annals.schemas.screen import columns  # at use: the command line's start imports only light modules
+
     return columns()
 
 

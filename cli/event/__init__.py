@@ -14,7 +14,6 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out
-from annals.schemas.screen import columns
 
 event_app = typer.Typer(
     help="Run an event round by round: registration with deck lists, pairings, results, corrections, the round "
@@ -32,6 +31,8 @@ REASON = typer.Option("", "--reason", help="Why.")
 
 
 def width() -> int:
+    from annals.schemas.screen import columns  # at use: the command line's start imports only light modules
+
     return columns()
 
 
