@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import io
+import json
 import os
 import re
 import struct
@@ -87,3 +88,12 @@ def test_the_game_at_the_terminal_uses_the_terminals_width(monkeypatch: pytest.M
     piped = io.StringIO()
     TerminalSeat(io.StringIO(), piped).ui.out.print(sentence, markup=False)
     assert piped.getvalue() == sentence + "\n", "a pipe gets the line whole"
+
+
+def test_json_lines_stay_whole_on_a_narrow_terminal(log: Path) -> None:
+    """Wrapping is for words: a JSON record printed to a terminal is one line, whatever its width."""
+    shown = _in_a_terminal(["show", str(log), "--format", "json"], 60)
+    lines = [line for line in shown.splitlines() if line]
+    assert any(len(line) > 60 for line in lines)
+    for line in lines:
+        json.loads(line)
