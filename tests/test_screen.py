@@ -97,3 +97,21 @@ def test_json_lines_stay_whole_on_a_narrow_terminal(log: Path) -> None:
     assert any(len(line) > 60 for line in lines)
     for line in lines:
         json.loads(line)
+
+
+def test_csv_and_json_of_an_event_and_the_pool_stay_whole_on_a_narrow_terminal(tmp_path: Path) -> None:
+    event, deck = str(tmp_path / "ev"), str(tmp_path / "v.txt")
+    for args in (
+        ["event", "new", event, "--ruleset", "miras9"],
+        ["deck", "miras9", "vanguard", "--output", deck],
+        ["event", "register", event, "--name", "Ada Lovelace, Countess of Lovelace", "--deck", deck],
+    ):
+        subprocess.run([ANNALS, *args], check=True, capture_output=True)  # fmt: skip
+    for args in (["event", "players", event, "--format", "json"], ["cards", "miras9", "-f", "csv"]):
+        shown = [line for line in _in_a_terminal(args, 40).splitlines() if line]
+        assert any(len(line) > 40 for line in shown), args
+        if "json" in args:
+            assert len(shown) == 1 and json.loads(shown[0])[0]["name"] == "Ada Lovelace, Countess of Lovelace"
+        else:  # the same lines as through a pipe: none cut in two
+            piped = subprocess.run([ANNALS, *args], capture_output=True, text=True, check=True).stdout
+            assert shown == [line for line in piped.splitlines() if line]

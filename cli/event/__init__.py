@@ -38,7 +38,7 @@ def width() -> int:
 
 def show(frame_text: str | None) -> None:
     if frame_text is not None:
-        out.print(frame_text, markup=False, end="")
+        out.print(frame_text, markup=False, end="", soft_wrap=True)  # a table fitted already, or CSV/JSON: as it is
 
 
 def emit(frame: object, fmt: str, output: Path | None, title: str = "") -> None:
