@@ -1,13 +1,15 @@
 """The typer application and what its commands share: error reporting and console output.
 
 Exit codes: 0 done; 2 a usage error (typer's own: a missing argument, an unknown option, a value of the wrong
-type; and annals' ``BadArgumentError``: a name annals does not know, a coordinate that does not parse); 1 an error
-found while running (a damaged log, a missing file or database, a game that cannot be played). Every error is one
-line on stderr, ``error: WHAT; HOW TO FIX IT``, never a traceback.
+type; annals' ``BadArgumentError``: a name annals does not know, a coordinate that does not parse; and a file or
+folder named on the command line that is missing or cannot be read, as click's ``exists=True`` has it); 1 an error
+found while running (a damaged log, a file the command found missing itself, such as the default database, a game
+that cannot be played). Every error is one line on stderr, ``error: WHAT; HOW TO FIX IT``, never a traceback.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
@@ -153,7 +155,8 @@ if TYPE_CHECKING:
 
 class _LazyConsole:
     """A rich ``Console`` made at its first use: rich costs ~20 ms to import, which ``--version``, ``--help`` and
-    every usage error would pay for nothing."""
+    every usage error would pay for nothing. Wrapped at words to a terminal's width, lines whole elsewhere
+    (``schemas.screen``)."""
 
     def __init__(self, stderr: bool) -> None:
         self._stderr = stderr
@@ -167,8 +170,13 @@ class _LazyConsole:
                 def on_broken_pipe(self) -> None:  # rich's own ends with 1 and a closed pipe is no error
                     closed_pipe()
 
+            from annals.schemas.screen import fixed_width, is_terminal
+
             kind = Console if self._stderr else _Console  # a closed pipe on stdout ends quietly
-            self._console = kind(stderr=self._stderr, highlight=False, soft_wrap=True)
+            stream = sys.stderr if self._stderr else sys.stdout  # the file rich writes to, looked up at each print
+            self._console = kind(
+                stderr=self._stderr, highlight=False, width=fixed_width(stream), soft_wrap=not is_terminal(stream)
+            )
         return getattr(self._console, name)
 
 
@@ -195,26 +203,53 @@ def see_help() -> str:
     return f"see '{ctx.command_path} --help'" if ctx is not None else "see the command's --help"
 
 
+MISSING_OR_UNREADABLE = (errno.ENOENT, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.ELOOP)
+
+
+def named_on_the_command_line(exc: Exception) -> bool:
+    """Whether ``exc`` says that a path typed as an argument or option of the running command is missing or cannot
+    be read (``AnnalsError.about``, or the operating system's error on it): a usage error (exit 2). A file the
+    command looked for itself (in a folder it was given, or a default) is found missing while running (exit 1)."""
+    path = exc.file if isinstance(exc, AnnalsError) else None
+    if path is None and isinstance(exc, OSError) and not isinstance(exc, AnnalsError):
+        unreadable = isinstance(exc, FileNotFoundError) or exc.errno in MISSING_OR_UNREADABLE
+        path = exc.filename if unreadable else None
+    if path is None:
+        return False
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    typed: set[str] = set()
+    while ctx is not None:
+        for value in ctx.params.values():
+            for item in value if isinstance(value, list | tuple) else [value]:
+                if isinstance(item, str | os.PathLike):
+                    typed.add(os.fspath(item))
+        ctx = ctx.parent
+    return os.fspath(path) in typed
+
+
 @contextmanager
 def reported() -> Iterator[None]:
     """Turn annals' named errors, and the operating system's, into one line on stderr and an exit code (2 for a
-    ``BadArgumentError``, and an ``OutOfRangeError`` also says where to read the command's help; else 1); never a
-    traceback."""
+    ``BadArgumentError``, and an ``OutOfRangeError`` also says where to read the command's help; 2 for a path typed
+    on the command line that is missing or unreadable; else 1); never a traceback."""
     try:
         yield
     except OutOfRangeError as exc:
         fail(str(exc), hint=see_help(), code=2)
     except BadArgumentError as exc:
         fail(str(exc), code=2)
-    except AnnalsError as exc:
-        fail(str(exc))
-    except FileNotFoundError as exc:
-        missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
-        fail(f"no such file or folder: {missing}", hint="check the path")
     except BrokenPipeError:  # not an error: the reader has what it wanted (AnnalsGroup.main)
         raise
-    except OSError as exc:  # a full disk, a read-only file system, no permission: what failed and what to do
-        fail(str(os_error(exc)))
+    except (AnnalsError, OSError) as exc:  # OSError: a full disk, a read-only file system, no permission
+        code = 2 if named_on_the_command_line(exc) else 1
+        if isinstance(exc, AnnalsError):
+            fail(str(exc), code=code)
+        if isinstance(exc, FileNotFoundError):
+            missing = exc.filename if exc.filename is not None else (exc.args[0] if exc.args else "?")
+            fail(f"no such file or folder: {missing}", hint="check the path", code=code)
+        fail(str(os_error(exc)), code=code)
     except Exception as exc:
         duckdb = sys.modules.get("duckdb")  # not imported here: the commands that open a database import it
         if duckdb is None or not isinstance(exc, duckdb.Error):

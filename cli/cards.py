@@ -73,7 +73,7 @@ def cards(
     with reported(), _usage(QueryError):
         text = render(pool_frame(ruleset), fmt, output)
     if text is not None:
-        out.print(text, markup=False, end="" if text.endswith("\n") else "\n")
+        out.print(text, markup=False, end="" if text.endswith("\n") else "\n", soft_wrap=True)  # laid out already
     elif output is not None:
         out.print(f"written to {output}", markup=False)
 

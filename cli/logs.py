@@ -70,8 +70,8 @@ def show(
                 lines = render_log(game, named=True, numbered=numbered, ending=ending)
             else:
                 lines = render_story(game, numbered=numbered)
-            for line in lines:
-                out.print(line, markup=False)
+            for line in lines:  # JSON lines whole even on a terminal: a record is one line (schemas.screen)
+                out.print(line, markup=False, soft_wrap=fmt == "json" or None)
             if found.rebuilt:
                 err.print(found.note(database), markup=False)
 

@@ -220,7 +220,7 @@ def position(
     elif fmt == "svg":
         out.print(svg, markup=False)
     elif fmt == "json":
-        out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False)
+        out.print(msgspec.json.format(msgspec.json.encode(b)).decode(), markup=False, soft_wrap=True)
     else:
         out.print(render_board(b))
     if pending is not None:  # said beside the board; on stderr when stdout is JSON or SVG

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -28,7 +27,9 @@ def database(db: Path | None) -> Path:
 
 def width() -> int:
     """The terminal's width (``COLUMNS`` when set; 100 when there is no terminal)."""
-    return shutil.get_terminal_size((100, 24)).columns
+    from annals.schemas.screen import columns  # at use: the command line's start imports only light modules
+
+    return columns()
 
 
 def emit(text: str | None, output: Path | None) -> None:

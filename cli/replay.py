@@ -43,6 +43,7 @@ def replay(
         reports = replay_logs(paths, changed)
         for report in reports:
             line = msgspec.json.encode(report).decode() if output == "json" else report.line()
-            out.print(line, markup=False, highlight=False)
+            out.print(line, markup=False, highlight=False, soft_wrap=output == "json" or None)
         summary = summarize(reports)
-        out.print(msgspec.json.encode(summary).decode() if output == "json" else summary.line(), markup=False)
+        out.print(msgspec.json.encode(summary).decode() if output == "json" else summary.line(), markup=False,
+                  soft_wrap=output == "json" or None)  # fmt: skip

@@ -24,6 +24,7 @@ from rich.table import Table
 from annals.engine import forced
 from annals.engine.names import plural
 from annals.schemas import protocol as p
+from annals.schemas import screen
 
 RULESET_NAMES = {"miras9": "Miras 9", "morana": "MORANA"}  # as the rules books title them
 
@@ -396,7 +397,7 @@ class TerminalSeat:
             return line
 
         interactive = stdin.isatty() if hasattr(stdin, "isatty") else False
-        console = Console(file=stdout, highlight=False, soft_wrap=True, width=120)
+        console = screen.console(stdout)  # the terminal's width, wrapped at words; lines whole in a pipe
         self.ui = TerminalUI(read_line, console, confirm=interactive)
 
     @property

@@ -69,7 +69,8 @@ def event_rows(store: EventStore) -> dict[str, pa.Table]:
     for p in players:
         dropped = p.dropped_after if p.dropped_after >= 0 else None
         rows["entrants"].append(
-            {"event_id": eid, "player_id": p.id, "name": p.name, "deck": p.deck.name, "leader": p.deck.leader,
+            {"event_id": eid, "player_id": p.id, "name": p.name, "deck": p.deck_name,
+             "leader": p.deck.leader if p.deck else "",
              "dropped_after": dropped}
         )  # fmt: skip
     for r in rounds:

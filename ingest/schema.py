@@ -223,7 +223,7 @@ def open_database(
         if not Path(name).exists():
             raise DatabaseNotFoundError(
                 f"no annals database at {name!r}: create it with `annals ingest LOGS --db {quoted(name)}`, or pass --db"
-            )
+            ).about(name)
         con = connect(name, read_only=True)
         try:
             con.execute("SET enable_progress_bar = false")

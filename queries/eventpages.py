@@ -97,7 +97,7 @@ def standings(store: EventStore, number: int | None) -> tuple[str, str]:
     for s in state_standings(state):
         p = names[s.player]
         name = p.name + (" (dropped)" if p.dropped_after >= 0 else "")
-        rows.append([s.rank, name, p.deck.name, s.points, f"{s.wins}-{s.losses}-{s.draws}",
+        rows.append([s.rank, name, p.deck_name, s.points, f"{s.wins}-{s.losses}-{s.draws}",
                      f"{100 * s.omw:.2f}", f"{100 * s.gw:.2f}", f"{100 * s.ogw:.2f}"])  # fmt: skip
     head = ["Rank", "Player", "Deck", "Points", "Won-lost-drawn", "OMW%", "GW%", "OGW%"]
     done = len(state.rounds)

@@ -31,7 +31,7 @@ def standings_frame(store: EventStore) -> pl.DataFrame:
             "rank": [s.rank for s in rows],
             "player": [s.player for s in rows],
             "name": [names[s.player].name for s in rows],
-            "deck": [names[s.player].deck.name for s in rows],
+            "deck": [names[s.player].deck_name for s in rows],
             "points": [s.points for s in rows],
             "record": [f"{s.wins}-{s.losses}-{s.draws}" for s in rows],
             "omw_pct": [round(100 * s.omw, 2) for s in rows],
@@ -51,7 +51,7 @@ def placings_frame(store: EventStore) -> pl.DataFrame:
             "place": [place for place, _ in rows],
             "player": [p for _, p in rows],
             "name": [names[p].name for _, p in rows],
-            "deck": [names[p].deck.name for _, p in rows],
+            "deck": [names[p].deck_name for _, p in rows],
         },
         schema_overrides={"place": pl.Int32},
     )
@@ -148,7 +148,7 @@ def players_frame(store: EventStore) -> pl.DataFrame:
         {
             "name": [p.name for p in players],
             "id": [p.id for p in players],
-            "deck": [p.deck.name for p in players],
+            "deck": [p.deck_name for p in players],
             "plays": [p.agent or "person" for p in players],
             "status": status,
         }
@@ -156,6 +156,7 @@ def players_frame(store: EventStore) -> pl.DataFrame:
 
 
 OPTIONAL = ("dropped", "deck", "player", "id", "record", "plays", "opponent_points")  # left out first when narrow
+BESIDE = {"player": "name"}  # "player" is an id beside "name" (standings), or the name itself (pairings): kept
 
 
 def _cell(v: object) -> str:
@@ -167,7 +168,8 @@ def _cell(v: object) -> str:
 
 def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
     """The frame as a rich table no wider than ``width``: one line a row when it fits; narrower, the columns of
-    ``OPTIONAL`` are left out in turn (names stay whole), and last of all cells wrap."""
+    ``OPTIONAL`` are left out in turn (names stay whole; a player's name is never left out), and last of all cells
+    wrap."""
 
     def needed(f: pl.DataFrame) -> int:
         widths = [max([len(c.replace("_", " "))] + [len(_cell(v)) for v in f[c]]) for c in f.columns]
@@ -176,7 +178,7 @@ def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
     for name in OPTIONAL:
         if needed(frame) <= width:
             break
-        if name in frame.columns:
+        if name in frame.columns and BESIDE.get(name, name) in frame.columns:
             frame = frame.drop(name)
     table = Table(title=title or None, expand=False, title_justify="left")
     for name, dtype in zip(frame.columns, frame.dtypes, strict=True):

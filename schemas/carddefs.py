@@ -80,7 +80,8 @@ def load_card_file(path: str | Path, sections: Sequence[str] = ("cards",)) -> li
     try:
         tables = load_toml(p, what="card")
     except FileNotFoundError:
-        raise CardDataError(f"{p}: no such card file; give the path of a TOML file of [[cards]] tables") from None
+        missing = CardDataError(f"{p}: no such card file; give the path of a TOML file of [[cards]] tables")
+        raise missing.about(p) from None
     except AnnalsError as exc:  # not a regular file, too big, not UTF-8, not TOML, too deep, a number too big
         raise CardDataError(str(exc)) from None
     return definitions_from_tables(tables, sections, str(p))

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from difflib import get_close_matches
+from typing import Self
 
 
 class AnnalsError(Exception):
     """Base of every error annals raises on purpose."""
+
+    file: str | None = None  # the file or folder it says is missing or unreadable (``about``)
+
+    def about(self, path: str | os.PathLike[str]) -> Self:
+        """This error, saying that ``path`` is missing or cannot be read: when ``path`` was typed on the command
+        line, the command line calls it a usage error (exit 2), as for a name that names nothing."""
+        self.file = os.fspath(path)
+        return self
 
 
 class LogError(AnnalsError, ValueError):

@@ -15,6 +15,8 @@ from annals.schemas.header import DeckList
 
 EVENT_FORMAT = 1
 SWISS, TOP = "swiss", "top"
+REQUIRED, OPTIONAL = "required", "optional"  # an event's deck lists (``EventConfig.deck_lists``)
+NO_LIST = "(no list)"  # a player registered without a deck list, where a deck's name is shown
 
 
 class EventConfig(msgspec.Struct, frozen=True):
@@ -28,15 +30,20 @@ class EventConfig(msgspec.Struct, frozen=True):
     max_turns: int  # each game's turn cap, the match's time limit: a game reaching it is drawn
     agent: str = "heuristic"  # the bot that plays a seat whose player has no agent of their own
     format: int = EVENT_FORMAT
+    deck_lists: str = REQUIRED  # OPTIONAL: players may register without one (a club night's paper results)
 
 
 class Player(msgspec.Struct, frozen=True):
     id: str
     name: str
-    deck: DeckList
-    deck_file: str  # the list as registered, copied into the event folder (relative path)
+    deck: DeckList | None  # None: registered without a list (an event whose deck lists are optional)
+    deck_file: str  # the list as registered, copied into the event folder (relative path); "" without one
     agent: str = ""  # the bot playing this seat in ``event run``; "" takes the event's agent
     dropped_after: int = -1  # -1: active; N: dropped after round N (0: withdrew before round 1)
+
+    @property
+    def deck_name(self) -> str:
+        return self.deck.name if self.deck is not None else NO_LIST
 
 
 class Pairing(msgspec.Struct, frozen=True):

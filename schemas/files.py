@@ -107,12 +107,16 @@ def expand(patterns: Iterable[str | os.PathLike[str]]) -> list[Path]:
         elif is_pattern(text):
             matches = sorted(glob.glob(os.path.expanduser(text), recursive=True))
             if not matches:
-                raise NoMatchError(f"no file matches {text!r}; check the folder and the pattern")
+                raise _no_match(f"no file matches {text!r}; check the folder and the pattern", text)
             for m in matches:
                 found.extend(Path(r) for r in archive_refs(m)) if is_archive(m) else found.append(Path(m))
         else:
-            raise NoMatchError(f"no such file or folder: {text}; check the path")
+            raise _no_match(f"no such file or folder: {text}; check the path", text)
     return found
+
+
+def _no_match(message: str, text: str) -> NoMatchError:
+    return NoMatchError(message).about(text)  # what was typed: the command line calls it a usage error (exit 2)
 
 
 # ---------------------------------------------------------------- reading only regular files
@@ -276,4 +280,6 @@ def os_error(exc: OSError, action: str = "use the file") -> FileSystemError:
     where = f" {exc.filename}" if exc.filename is not None else ""
     error = FileSystemError(f"could not {action}{where}: {advice}")
     error.errno = exc.errno
+    if exc.filename is not None:
+        error.about(exc.filename)
     return error

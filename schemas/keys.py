@@ -172,11 +172,12 @@ def load_signing_key(path: Path) -> SigningKey:
         mode = stat.S_IMODE(path.stat().st_mode)
         data = read_regular(path, what="key", max_bytes=MAX_KEY_BYTES)
     except FileNotFoundError:
-        raise KeyFileError(f"no key file at {path}; create one with: annals key new {quoted(path)}") from None
+        missing = KeyFileError(f"no key file at {path}; create one with: annals key new {quoted(path)}")
+        raise missing.about(path) from None
     except PathError as exc:  # a FIFO, a device, a folder, or far too big for a key
         raise KeyFileError(str(exc)) from None
     except OSError as exc:
-        raise KeyFileError(f"cannot read the key file {path}: {exc.strerror}") from None
+        raise KeyFileError(f"cannot read the key file {path}: {exc.strerror}").about(path) from None
     if mode & 0o077:
         raise KeyFileError(
             f"{path} has mode {mode:04o}, readable by others; a private key must be 0600: chmod 600 {path}"
@@ -195,11 +196,12 @@ def load_public_key(path: Path) -> PublicKey:
     try:
         data = read_regular(path, what="public key", max_bytes=MAX_KEY_BYTES)
     except FileNotFoundError:
-        raise KeyFileError(f"no public key file at {path}; export one with: annals key export KEYFILE") from None
+        missing = KeyFileError(f"no public key file at {path}; export one with: annals key export KEYFILE")
+        raise missing.about(path) from None
     except PathError as exc:
         raise KeyFileError(str(exc)) from None
     except OSError as exc:
-        raise KeyFileError(f"cannot read the public key file {path}: {exc.strerror}") from None
+        raise KeyFileError(f"cannot read the public key file {path}: {exc.strerror}").about(path) from None
     start = data.find(b"-----BEGIN")
     try:
         key = serialization.load_pem_public_key(data[max(start, 0) :])

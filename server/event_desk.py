@@ -12,8 +12,9 @@ Every registered player has a personal token, printed at start and on the desk, 
 (the seats' token hashes are the player's), and ``/me?token=T`` leads them to the game they are to play. After a
 restart, a game that was being played goes on from its live log where it stopped (``LiveTable.resume``, its clocks
 as recorded); one whose log cannot be re-run is set aside (under ``torn/``, recorded) and played again from its
-start. Games finished before it stand. The organiser's token opens the desk; a pairing may be played on paper instead
-(before its first game has begun), its result typed at the desk through the same ``rounds.report``.
+start. Games finished before it stand. The organiser's token opens the desk (kept in the event's folder, owner-only,
+``desk.token``, so that a restart keeps the desk link too); a pairing may be played on paper instead (before its
+first game has begun), its result typed at the desk through the same ``rounds.report``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import asyncio
 import contextlib
 import hmac
 import os
+import re
+import stat
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -35,10 +38,11 @@ from annals.engine.registry import get_ruleset
 from annals.engine.table import LiveTable, open_path
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.event import current_standings, drop, resolve_player
-from annals.engine.tournament.match import MatchContext
+from annals.engine.tournament.match import MatchContext, unlisted
 from annals.engine.tournament.play import play_and_report
 from annals.engine.tournament.record import EventArgumentError, EventError
-from annals.engine.tournament.store import EventStore
+from annals.engine.tournament.store import DESK_TOKEN_FILE, EventStore
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import TOP, Pairing
 from annals.schemas.header import LogHeader
@@ -47,6 +51,7 @@ from annals.server.tables import Table
 
 WAITING, PLAYING, FINISHED, PAPER, FAILED = "waiting", "playing", "finished", "paper", "failed"
 DEFAULT_CLOCK_S = 25 * 60  # each player's time bank per game
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,}")  # a desk token as kept: new_token's URL-safe letters
 
 
 def tokens_path(data: Path, event_id: str) -> Path:
@@ -60,6 +65,29 @@ def read_tokens(path: Path) -> dict[str, str]:
         with contextlib.suppress(msgspec.DecodeError):
             return msgspec.json.decode(path.read_bytes(), type=dict[str, str])
     return {}
+
+
+def desk_token(folder: Path) -> str:
+    """The organiser's desk token kept in the event's folder (``DESK_TOKEN_FILE``, owner-only), made and kept there
+    the first time: a restarted server keeps the organiser's bookmarked desk link. Deleting the file revokes it (the
+    next start makes a new one). A file others may read, or that holds no token, is refused by name."""
+    path = folder / DESK_TOKEN_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+            raise EventError(f"{path} may be read by others (mode {stat.S_IMODE(path.stat().st_mode):o}): it opens "
+                             f"the desk; make it private with: chmod 600 {quoted(path)}, or delete it for a new "
+                             "desk link") from None  # fmt: skip
+        token = path.read_text(encoding="utf-8", errors="replace").strip()
+        if not TOKEN.fullmatch(token):
+            raise EventError(f"{path} holds no desk token; delete it and start again for a new desk link") from None
+        return token
+    token = new_token()
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)  # whatever the umask
+        f.write(token + "\n")
+    return token
 
 
 class MovedToPaper(EventError):
@@ -96,7 +124,7 @@ class EventDesk:
     ):
         self.server = server
         self.store = EventStore.open(folder)
-        self.organiser_token = organiser_token or new_token()
+        self.organiser_token = organiser_token or desk_token(self.store.folder)
         self.clock_s = clock_s
         self.paper_tables = set(paper)  # tables of the round under way the organiser plays on paper from the start
         self.tokens_path = tokens_path(server.store.folder.parent, self.store.config().event_id)
@@ -156,8 +184,10 @@ class EventDesk:
             if key in state.results:
                 match.state = FINISHED
                 continue
-            if pairing.table in self.paper_tables:
-                match.state, match.paper = PAPER, True
+            seated = [state.player(pairing.a), state.player(pairing.b)]
+            if pairing.table in self.paper_tables or any(p.deck is None for p in seated):
+                match.state, match.paper = PAPER, True  # a player without a deck list plays on paper (R-EVT-14)
+                match.error = "" if all(p.deck for p in seated) else unlisted(seated, rnd.number, pairing.table)
                 continue
             match.thread = threading.Thread(target=self._play, args=(match, rnd.stage, seeds), daemon=True,
                                             name=f"match r{rnd.number} t{pairing.table}")  # fmt: skip

@@ -20,7 +20,7 @@ from annals.server.tables import MARK_S
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 ADMIN_ENV = "ANNALS_ADMIN_TOKEN"
-ORGANISER_ENV = "ANNALS_ORGANISER_TOKEN"  # the desk's token (made at start and printed when not given)
+ORGANISER_ENV = "ANNALS_ORGANISER_TOKEN"  # the desk's token (else the one kept in the event's folder, desk.token)
 PROFILE_ENV = "ANNALS_SERVE_PROFILE"  # a file: the server runs under cProfile and writes its stats there on exit
 
 
@@ -43,7 +43,8 @@ def serve(
     new table waits ``grace_s`` seconds for its people to sit down (0: no limit) before a no-show loses.
     ``event``: the event folder whose round under way is played here (``event_desk``): a match table per pairing
     without a result (``paper``: tables played on paper, their results typed at the desk), each player's time bank
-    ``clock_s`` seconds a game, the organiser's desk behind its token (``ANNALS_ORGANISER_TOKEN``, or made now)."""
+    ``clock_s`` seconds a game, the organiser's desk behind its token (``ANNALS_ORGANISER_TOKEN``, else the one kept
+    in the event's folder, made there at the first start: ``event_desk.desk_token``)."""
     server = Server(data, os.environ.get(ADMIN_ENV) or None, keep_s=keep_s, mark_s=mark_s, grace_s=grace_s)
     base = f"http://{host}:{port}"
     desk = None

@@ -74,7 +74,7 @@ def test_verify_names_the_damaged_frame(tmp_path: Path) -> None:
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["show", str(tmp_path / "nope.log")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a path typed that names nothing: a usage error
     assert result.stderr == f"error: no such file or folder: {tmp_path / 'nope.log'}; check the path\n"
 
 
@@ -160,11 +160,11 @@ def test_simulate_caps_bot_games_at_the_rulesets_default(tmp_path: Path, name: s
 def test_missing_inputs_name_what_is_missing_and_the_fix(tmp_path: Path) -> None:
     """A folder to ingest that does not exist, a database that was never made, a report that does not exist."""
     result = runner.invoke(app, ["ingest", str(tmp_path / "nope"), "--db", str(tmp_path / "x.duckdb")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == f"error: no such file or folder: {tmp_path / 'nope'}; check the path\n"
     missing = tmp_path / "never.duckdb"
     result = runner.invoke(app, ["sql", "SELECT 1", "--db", str(missing)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith(f"error: no annals database at '{missing}': create it with `annals ingest")
     assert not missing.exists(), "a read-only command must not create the database"
     (tmp_path / "logs").mkdir()

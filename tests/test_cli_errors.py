@@ -141,7 +141,6 @@ def test_runtime_errors_exit_1_with_one_line(tmp_path: Path, miras9_log: Path) -
     not_a_log.write_text("hello\n")
     torn = tmp_path / "torn.log"
     torn.write_bytes(miras9_log.read_bytes()[:-7])
-    missing_db = tmp_path / "none.duckdb"
     db = tmp_path / "db.duckdb"
     assert runner.invoke(app, ["ingest", str(miras9_log), "--db", str(db), "-q"]).exit_code == 0
     cases = {
@@ -149,9 +148,6 @@ def test_runtime_errors_exit_1_with_one_line(tmp_path: Path, miras9_log: Path) -
         "demo": (["demo", "--dir", str(a_file)], f"{a_file}: "),
         "show": (["show", str(not_a_log)], f"{not_a_log} at byte 0: not an annals log"),
         "verify": (["verify", str(torn)], f"{torn}: frame "),
-        "ingest": (["ingest", str(tmp_path / "nope"), "--db", str(db)], "no such file or folder: "),
-        "tables": (["tables", "--db", str(missing_db)], f"no annals database at '{missing_db}'"),
-        "report": (["report", "first_player", "--db", str(missing_db)], "no annals database at"),
         "sql": (["sql", "SELECT * FORM games", "--db", str(db)], 'near "games" LINE 1: SELECT * FORM games;'),
         "position": (["position", str(miras9_log), "--at", "turn:999"], "turn 999 does not occur"),
         "continue": (["continue", str(not_a_log)], f"{not_a_log}: not a position file"),
@@ -228,7 +224,55 @@ def test_show_and_verify_refuse_a_pattern_matching_nothing(tmp_path: Path) -> No
     toy_log(tmp_path)
     for command in ("show", "verify"):
         result = runner.invoke(app, [command, str(tmp_path / "x*.log")])
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert _one_line_error(result.stderr) == (
             f"error: no file matches {str(tmp_path / 'x*.log')!r}; check the folder and the pattern"
         )
+
+
+def test_a_path_typed_that_is_missing_is_a_usage_error_in_every_command(
+    tmp_path: Path, miras9_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file or folder named on the command line that is not there is a usage error (exit 2), as click's own
+    ``exists=True`` and an unknown name are: one line naming it. ``scenario run missing.toml`` exited 1, as did
+    ``show``, ``ingest``, ``--cards``, ``--key``, ``--db`` and an event folder; a file a command looks for itself
+    (the default database) is still found missing while running (exit 1)."""
+    gone = tmp_path / "gone"
+    event = tmp_path / "ev"
+    assert runner.invoke(app, ["event", "new", str(event), "--ruleset", "miras9"]).exit_code == 0
+    cases = [
+        ["scenario", "run", f"{gone}.toml"],
+        ["scenario", "new", "--from", f"{gone}.log", "--at", "turn:1", "--output", str(tmp_path / "s.toml")],
+        ["show", f"{gone}.log"],
+        ["show", f"{gone}/*.log"],
+        ["verify", f"{gone}.log"],
+        ["verify", str(miras9_log), "--key", f"{gone}.pub"],
+        ["ingest", str(gone), "--db", str(tmp_path / "db.duckdb")],
+        ["position", f"{gone}.log", "--at", "turn:1"],
+        ["continue", f"{gone}.json"],
+        ["resume", f"{gone}.log"],
+        ["review", f"{gone}.log"],
+        ["view", f"{gone}.log", "--output", str(tmp_path / "v.html")],
+        ["annotate", f"{gone}.log", "--at", "turn:1", "a note"],
+        ["judge", "warn", f"{gone}.log", "--judge", "Rae", "--player", "p0", "--reason", "slow"],
+        ["replay", str(miras9_log), "--cards", f"{gone}.toml"],
+        ["simulate", "miras9", "-n", "1", "--cards", f"{gone}.toml", "--out", str(tmp_path / "g")],
+        ["sql", "SELECT 1", "--db", f"{gone}.duckdb"],
+        ["tables", "--db", f"{gone}.duckdb"],
+        ["report", "first_player", "--db", f"{gone}.duckdb"],
+        ["key", "export", f"{gone}.key"],
+        ["key", "sign", str(miras9_log), "--key", f"{gone}.key"],
+        ["event", "standings", str(gone)],
+        ["event", "verify", str(gone)],
+        ["event", "verify", str(event), "--key", f"{gone}.pub"],
+        ["event", "register", str(event), "--name", "Ada", "--deck", f"{gone}.txt"],
+        ["serve", "--event", str(gone), "--port", "1"],
+    ]
+    for args in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        line = _one_line_error(result.stderr)
+        assert str(gone) in line, (args, line)
+    monkeypatch.setenv("ANNALS_HOME", str(tmp_path / "home"))
+    default = runner.invoke(app, ["tables"])  # no --db typed: the default database is missing, found running
+    assert default.exit_code == 1 and "no annals database at" in _one_line_error(default.stderr)

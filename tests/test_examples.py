@@ -205,8 +205,8 @@ def test_the_readme_parser_reads_comments_heredocs_and_markers() -> None:
 
 def test_a_failing_line_is_named_with_what_it_printed(tmp_path: Path) -> None:
     marked = Example("x.md:1", "annals show missing.log  # fails: there is no such log", fails=True)
-    run_in_order([marked], tmp_path, tmp_path / "home")  # fails as annals fails: exit 1, one line
-    said = r"(?s)x\.md:2: `annals show missing.log` exited 1.*stderr:\nerror: no such file"
+    run_in_order([marked], tmp_path, tmp_path / "home")  # fails as annals fails: exit 2 (a usage error), one line
+    said = r"(?s)x\.md:2: `annals show missing.log` exited 2.*stderr:\nerror: no such file"
     with pytest.raises(pytest.fail.Exception, match=said):
         run_in_order([Example("x.md:2", "annals show missing.log", fails=False)], tmp_path, tmp_path / "home")
     with pytest.raises(pytest.fail.Exception, match="did not fail as annals fails"):

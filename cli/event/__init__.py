@@ -9,7 +9,6 @@ docs/organiser.md walks through an event.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import typer
@@ -32,12 +31,14 @@ REASON = typer.Option("", "--reason", help="Why.")
 
 
 def width() -> int:
-    return shutil.get_terminal_size((100, 24)).columns
+    from annals.schemas.screen import columns  # at use: the command line's start imports only light modules
+
+    return columns()
 
 
 def show(frame_text: str | None) -> None:
     if frame_text is not None:
-        out.print(frame_text, markup=False, end="")
+        out.print(frame_text, markup=False, end="", soft_wrap=True)  # a table fitted already, or CSV/JSON: as it is
 
 
 def emit(frame: object, fmt: str, output: Path | None, title: str = "") -> None:

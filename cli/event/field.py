@@ -31,6 +31,12 @@ def new(
         None, "--max-turns", min=0, help="Each game's turn cap, the time limit: a game reaching it is drawn."
     ),
     agent: str = typer.Option("heuristic", "--bot", help="The bot that plays seats in 'event run'."),
+    deck_lists: str = typer.Option(
+        "required",
+        "--deck-lists",
+        help="required, or optional: players may register without a list (results typed from paper); a game "
+        "played through annals still needs both lists.",
+    ),
 ) -> None:
     """Create an event: a folder holding its signed record (EVENT is the folder; its name is the event's).
 
@@ -41,12 +47,15 @@ def new(
 
     with reported():
         config = lib.new_event(folder, name or folder.resolve().name, ruleset, rounds=rounds, best_of=best_of,
-                               top=top, seed=seed, max_turns=max_turns, agent=agent)  # fmt: skip
+                               top=top, seed=seed, max_turns=max_turns, agent=agent,
+                               deck_lists=deck_lists)  # fmt: skip
         public = EventStore.open(folder).public_key()
     rounds_text = str(config.rounds) if config.rounds else "recommended at round 1"
     out.print(
         f"event {config.name} (id {config.event_id}; {config.ruleset}, Swiss rounds: {rounds_text}, "
-        f"best of {config.best_of}, top {config.top or 'none'}, seed {config.seed}) created in {folder}",
+        f"best of {config.best_of}, top {config.top or 'none'}, seed {config.seed}"
+        + (", deck lists optional" if config.deck_lists == "optional" else "")
+        + f") created in {folder}",
         markup=False,
     )
     out.print(
@@ -63,10 +72,13 @@ def register(
         "", "--id", help="The player's id, short and unique, typed instead of the name later (default: from the name)."
     ),
     name: str = typer.Option(..., "--name", help="The player's name, as people read it (spaces welcome)."),
-    deck: Path = typer.Option(..., "--deck", help="The deck list file (see docs/deck-lists.md)."),
+    deck: Path | None = typer.Option(
+        None, "--deck", help="The deck list file (see docs/deck-lists.md); optional when the event's lists are."
+    ),
     agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),
 ) -> None:
-    """Register a player with a deck list (every problem reported with its line); after round 1, a late entry.
+    """Register a player with a deck list (every problem reported with its line), or without one in an event made
+    with --deck-lists optional; after round 1, a late entry.
 
     Example: annals event register spring --id ada --name "Ada Lovelace" --deck ada.txt
     """
@@ -79,7 +91,8 @@ def register(
         missed = lib.missed_rounds(store, player.id)
         others = lib.sharing_name(store, player.id)
     late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
-    out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
+    listed = f"with {player.deck.name!r}" if player.deck is not None else "without a deck list"
+    out.print(f"registered {player.name} ({player.id}) {listed}{late}", markup=False)
     if others:
         out.print(f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall and the "
                   f"slips show each with their id, '{player.name} ({player.id})'; a typo? annals event rename "

@@ -118,6 +118,8 @@ def verify(
 
     if replay and record_only:
         fail("--replay re-runs the game logs, which --record-only skips: give one of the two", code=2)
+    if not folder.exists():  # a typo, not an event that fails: a usage error, as for any path that names nothing
+        fail(f"no such event folder: {folder}", hint="check the path (annals event new makes one)", code=2)
     with reported():
         trusted = load_public_key(key) if key is not None else None
         verdict = verify_event(folder, trusted=trusted, replay=replay, record_only=record_only)

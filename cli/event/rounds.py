@@ -71,6 +71,7 @@ def pair(
     from annals.engine.tournament import chart
     from annals.engine.tournament import event as lib
     from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament.match import unlisted
     from annals.engine.tournament.store import EventStore
     from annals.queries.tournament import pairings_frame, terminal_table
 
@@ -84,6 +85,11 @@ def pair(
                   f"{store.config().top or 'none'}", markup=False)  # fmt: skip
     stage = "top cut" if rnd.stage == "top" else "Swiss"
     show(terminal_table(frame, width(), f"Round {rnd.number} ({stage}) pairings"))
+    state = store.state()
+    for pairing in rnd.pairings:  # paper results are fine; annals cannot play a game without both lists
+        seated = [state.player(pairing.a)] + ([state.player(pairing.b)] if pairing.b else [])
+        if pairing.b and any(p.deck is None for p in seated):
+            out.print(f"note: {unlisted(seated, rnd.number, pairing.table)}", markup=False)
 
 
 @event_app.command("pairings")

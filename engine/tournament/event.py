@@ -31,6 +31,8 @@ from annals.engine.tournament.standings import Result, Standing, standings
 from annals.engine.tournament.store import EventStore, new_event_id, now, sha256_file
 from annals.schemas.event import (
     DOUBLE_LOSS,
+    OPTIONAL,
+    REQUIRED,
     SWISS,
     TOP,
     ByeAwarded,
@@ -94,8 +96,11 @@ def new_event(
     seed: int | None = None,
     max_turns: int | None = None,
     agent: str = "heuristic",
+    deck_lists: str = REQUIRED,
 ) -> EventConfig:
     rs = get_ruleset(ruleset)
+    if deck_lists not in (REQUIRED, OPTIONAL):
+        raise EventArgumentError(f"--deck-lists {deck_lists!r}: give {REQUIRED} or {OPTIONAL}")
     if best_of < 1 or best_of % 2 == 0 or best_of > MAX_BEST_OF:
         raise EventArgumentError(
             f"--best-of {best_of}: a match is best of an odd number of games (1, 3, 5, ... {MAX_BEST_OF})"
@@ -121,7 +126,8 @@ def new_event(
         raise EventArgumentError(problem)
     seed = int.from_bytes(os.urandom(8), "big") >> 1 if seed is None else seed
     cap = rs.default_max_turns if max_turns is None else max_turns
-    config = EventConfig(name, new_event_id(event_slug(name)), ruleset, rounds, best_of, top, seed, cap, agent)
+    config = EventConfig(name, new_event_id(event_slug(name)), ruleset, rounds, best_of, top, seed, cap, agent,
+                         deck_lists=deck_lists)  # fmt: skip
     EventStore.create(folder, config)
     return config
 
@@ -129,7 +135,7 @@ def new_event(
 # ---------------------------------------------------------------------------------------------- registration
 
 
-def _registration(store: EventStore, state: EventState, player_id: str, name: str, deck_file: Path,
+def _registration(store: EventStore, state: EventState, player_id: str, name: str, deck_file: Path | None,
                   agent: str) -> Registered:  # fmt: skip
     config = state.config
     player_id = player_id or free_id(state, player_name(name))
@@ -145,6 +151,15 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
         raise EventError("registration is closed: the top cut has begun")
     if state.rounds and len(state.rounds) >= config.rounds:
         raise EventError(f"registration is closed: all {config.rounds} Swiss rounds are paired")
+    if deck_file is None:
+        if config.deck_lists != OPTIONAL:
+            raise EventArgumentError(f"{name}: this event's deck lists are required: give --deck FILE (see "
+                                     "docs/deck-lists.md), or make the event with --deck-lists optional")  # fmt: skip
+        if agent:
+            raise EventArgumentError(f"{name}: a bot plays its games through annals, which needs a deck list: "
+                                     "give --deck FILE")  # fmt: skip
+        return Registered(at=now(), player=Player(player_id, name, None, "", agent), deck_sha256="",
+                          missed=len(state.rounds))  # fmt: skip
     deck = read_deck_list(deck_file, config.ruleset)
     rel = store.save_deck_text(player_id, read_text(deck_file, what="deck list", max_bytes=MAX_DECK_BYTES))
     digest = sha256_file(store.folder / rel)
@@ -182,9 +197,10 @@ def rename(store: EventStore, player_id: str, name: str) -> tuple[str, str]:
     return old, new
 
 
-def register(store: EventStore, player_id: str, name: str, deck_file: Path, *, agent: str = "") -> Player:
-    """Register a player with a deck list file (validated, every problem listed); after round 1 is paired, as a
-    late entry with a match loss for each round paired before (R-EVT-09). A person plays with no bot."""
+def register(store: EventStore, player_id: str, name: str, deck_file: Path | None, *, agent: str = "") -> Player:
+    """Register a player with a deck list file (validated, every problem listed), or without one where the event's
+    lists are optional (R-EVT-14); after round 1 is paired, as a late entry with a match loss for each round paired
+    before (R-EVT-09). A person plays with no bot."""
     with store.acting() as act:
         reg = _registration(store, act.state, player_id, name, deck_file, agent)
         act.record(reg)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from annals.engine.rng import Rng
 from annals.engine.runner import finalize_header, play
 from annals.engine.simulate import bots_for
 from annals.engine.table import read_prefix
+from annals.engine.tournament.record import EventError
 from annals.engine.tournament.store import EventStore
 from annals.schemas.errors import AnnalsError, CorruptLogError, TruncatedLogError
 from annals.schemas.event import TOP, EventConfig, GameRecord, MatchRecord, Pairing, Player
@@ -60,6 +61,15 @@ def bye_record(number: int, stage: str, pairing: Pairing, turn_cap: int) -> Matc
     return MatchRecord(number, stage, pairing.table, pairing.a, "", [], 2, 0, 0, pairing.a, "bye", turn_cap)
 
 
+def unlisted(people: Sequence[Player], number: int, table: int) -> str:
+    """Why the match of ``people`` at round ``number``, ``table`` cannot be played through annals: a player registered
+    without a deck list (R-EVT-14), and what the organiser does instead."""
+    names = " and ".join(f"{p.name} ({p.id})" for p in people if p.deck is None)
+    return (f"round {number} table {table}: {names} registered without a deck list, and a game played through "
+            "annals needs one: the match is played on paper, its result typed (annals event result, or at the "
+            "desk)")  # fmt: skip
+
+
 class MatchContext:
     """What every match of an event shares."""
 
@@ -87,6 +97,9 @@ class MatchContext:
     def header(self, number: int, pairing: Pairing, game: int, seats: list[str], first: int) -> LogHeader:
         cfg, rs = self.config, self.ruleset
         people = [self.players[p] for p in seats]
+        decks = [p.deck for p in people if p.deck is not None]
+        if len(decks) != len(people):
+            raise EventError(unlisted(people, number, pairing.table))
         info = TournamentInfo(
             cfg.event_id, number, pairing.table, f"r{number}-t{pairing.table}", game, tuple(seats), first
         )
@@ -99,7 +112,7 @@ class MatchContext:
                 card_pool_hash=rs.card_pool_hash(),
                 seed=derived_seed(cfg.seed, "game", number, pairing.table, game),
                 players=[PlayerInfo(p.name, p.agent or cfg.agent) for p in people],
-                decks=[p.deck for p in people],
+                decks=decks,
                 tournament=info,
                 max_turns=cfg.max_turns,
             )

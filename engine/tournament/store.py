@@ -10,6 +10,8 @@ Layout::
     decks/PLAYER.txt                    each deck list as registered (its SHA-256 in the registration act)
     logs/round-NN/table-NNN-game-G.log  every game's log (its digest, match and game number in the result act)
     torn/...                            a game log cut short by a crash, moved aside (its SHA-256 recorded)
+    desk.token                          the organiser's desk token of ``annals serve --event`` (mode 0600): kept
+                                        beside the record, not part of it, never served; deleted, a new one is made
 
 An act is recorded by ``EventStore.acting``: under an exclusive lock on the record, the state is folded from it,
 the caller checks and adds acts, and they are appended with a signature in one write, then fsynced. A kill at any
@@ -45,6 +47,7 @@ __all__ = ["EVENT_FILE", "EventError", "EventStore", "atomic_write", "now", "sha
 
 EVENT_FILE = "event.log"
 PUBLIC_KEY_FILE = "event.pub"
+DESK_TOKEN_FILE = "desk.token"
 
 MAX_EVENT_FILE_BYTES = 64 << 20  # the record: about a KiB a match reported, some MiB for the largest event
 
@@ -133,7 +136,8 @@ class EventStore:
                     f"{folder} holds an event of an earlier annals (event.json, no event record); "
                     "this annals reads events made since the record (event.log): make it again"
                 )
-            raise EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
+            error = EventError(f"{folder} is not an event folder (no {EVENT_FILE}); create one with 'annals event new'")
+            raise error if folder.exists() else error.about(folder)
         return cls(folder)
 
     # ------------------------------------------------------------ the record

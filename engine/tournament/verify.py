@@ -31,11 +31,12 @@ import msgspec
 
 from annals.engine.decks import parse_deck_list
 from annals.engine.tournament.record import EventError, EventState, fold
-from annals.engine.tournament.store import EVENT_FILE, PUBLIC_KEY_FILE, EventStore
+from annals.engine.tournament.store import DESK_TOKEN_FILE, EVENT_FILE, PUBLIC_KEY_FILE, EventStore
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 from annals.schemas.event import GameRecord, Player, Reported, Restated
 from annals.schemas.eventlog import frame_links, read_event_log, signature_problems
+from annals.schemas.header import DeckList
 from annals.schemas.keys import EVENT_KEY_NAME, PublicKey, load_public_key
 from annals.schemas.logfile import KIND_JUDGE, KIND_SIGNATURE, read_log
 from annals.schemas.signing import verify_signature
@@ -90,7 +91,7 @@ def verify_event(
     except AnnalsError as exc:
         return Verdict(False, [Problem(EVENT_FILE, str(exc))])
     verdict = Verdict(True, problems, len(record.acts), len(record.signatures), signer=state.key)
-    known: set[str] = {EVENT_FILE}
+    known: set[str] = {EVENT_FILE, DESK_TOKEN_FILE}  # the desk's token: the server's, beside the record
     key = _event_key(folder, state, trusted, problem, known)
     if key is not None:
         for message in signature_problems(raw, record, state.config.event_id, key):
@@ -155,19 +156,20 @@ def _event_key(folder: Path, state: EventState, trusted: PublicKey | None, repor
     return public
 
 
-def _deck_change(data: bytes, state: EventState, p: Player) -> str:
-    """How an edited list differs from the deck recorded at registration (the record holds every card): the cards
-    whose count changed, the leader, the deck's name; or that it no longer reads; "" when only comments changed."""
+def _deck_change(data: bytes, state: EventState, p: Player, recorded: DeckList) -> str:
+    """How an edited list differs from the deck ``recorded`` at registration (the record holds every card): the
+    cards whose count changed, the leader, the deck's name; or that it no longer reads; "" when only comments
+    changed."""
     try:
-        deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=p.deck.name)
+        deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=recorded.name)
     except (AnnalsError, UnicodeDecodeError):
         return "; it no longer reads as a legal deck list"
-    was, now = Counter(p.deck.cards), Counter(deck.cards)
+    was, now = Counter(recorded.cards), Counter(deck.cards)
     changes = [f"{card} {was[card]} -> {now[card]}" for card in sorted(was | now) if was[card] != now[card]]
-    if deck.leader != p.deck.leader:
-        changes.append(f"leader {p.deck.leader} -> {deck.leader}")
-    if deck.name != p.deck.name:
-        changes.append(f"name {p.deck.name!r} -> {deck.name!r}")
+    if deck.leader != recorded.leader:
+        changes.append(f"leader {recorded.leader} -> {deck.leader}")
+    if deck.name != recorded.name:
+        changes.append(f"name {recorded.name!r} -> {deck.name!r}")
     return f"; changed since registration: {', '.join(changes)}" if changes else "; only its comments or layout"
 
 
@@ -175,6 +177,8 @@ def _decks(folder: Path, state: EventState, report: Report, known: set[str]) -> 
     names = state.names()  # "Tom Smith (tom2)" where two share a name
     for reg in state.registered.values():
         p = msgspec.structs.replace(reg.player, name=names[reg.player.id])
+        if p.deck is None:  # registered without a list (the event's deck lists are optional): nothing to check
+            continue
         known.add(p.deck_file)
         path = folder / p.deck_file
         if not path.is_file():
@@ -182,17 +186,17 @@ def _decks(folder: Path, state: EventState, report: Report, known: set[str]) -> 
             continue
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() != reg.deck_sha256:
-            changed = _deck_change(data, state, p)
+            changed = _deck_change(data, state, p, p.deck)
             report(p.deck_file, f"{p.name}'s deck list is not the one registered (its SHA-256 differs){changed}")
             continue
         try:
-            deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=p.deck.name)
+            deck = parse_deck_list(data.decode(), state.config.ruleset, where=p.deck_file, default_name=p.deck_name)
         except AnnalsError as exc:
             report(p.deck_file, f"not a legal deck: {exc}")
             continue
         if deck != p.deck:
             report(p.deck_file, f"reads as a deck other than the one recorded for {p.name}")
-    return len(state.registered)
+    return sum(reg.player.deck is not None for reg in state.registered.values())
 
 
 def _games(folder: Path, state: EventState, key: PublicKey | None, replay: bool, report: Report,

@@ -17,7 +17,7 @@ COMMENT ON TABLE entrants IS 'Registrations: each player of an event with the de
 COMMENT ON COLUMN entrants.event_id IS 'The event (tournaments.event_id)';
 COMMENT ON COLUMN entrants.player_id IS 'The player''s registered id, unique within the event';
 COMMENT ON COLUMN entrants.name IS 'The player''s name';
-COMMENT ON COLUMN entrants.deck IS 'The registered deck list''s name: the archetype the metagame report counts';
+COMMENT ON COLUMN entrants.deck IS 'The registered deck list''s name: the archetype the metagame report counts; (no list) for a player registered without one';
 COMMENT ON COLUMN entrants.leader IS 'The deck''s leader card id: the Miras 9 Planet/Spirit or the MORANA Warden';
 COMMENT ON COLUMN entrants.dropped_after IS 'NULL: never dropped; N: dropped after round N (0: before round 1)';
 

@@ -59,7 +59,7 @@ def log_path(source: str, db: Path) -> Path:
     if log_exists(path):  # a log file (a link loop or a FIFO too: reading it says what is wrong), or ARCHIVE#GAME_ID
         return path
     if source.endswith(".log") or "/" in source:
-        raise NoMatchError(f"no such file or folder: {source}; check the path")
+        raise NoMatchError(f"no such file or folder: {source}; check the path").about(source)
     con = open_database(db, read_only=True)
     try:
         rows = con.execute("SELECT file FROM games WHERE game_id = ?", [source]).fetchall()

@@ -165,3 +165,30 @@ def test_an_event_of_one_player_is_refused_in_the_singular(tmp_path: Path) -> No
         done = runner.invoke(app, ["event", command, str(folder)])
         assert done.exit_code == 1
         assert done.stderr == "error: 1 player registered: an event needs at least 2; 'annals event register'\n"
+
+
+def test_narrow_pairings_keep_both_players_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns the pairings left out their "player" column (taken for the id the standings print
+    beside a name), so each table showed one name: who plays whom was lost. Both names stay; the standings still
+    leave the id out first."""
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament.store import EventStore
+
+    folder = tmp_path / "ev"
+    lib.new_event(folder, "club", "miras9", rounds=2, seed=3)
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 4)
+    names = {p.id: p.name for p in store.state().players()}
+    renamed = {pid: f"{name} has a longer name" for pid, name in names.items()}
+    for pid, name in renamed.items():
+        assert runner.invoke(app, ["event", "rename", str(folder), pid, name]).exit_code == 0
+    loop.pair_next(store)
+    monkeypatch.setenv("COLUMNS", "80")
+    for command in (["event", "pairings", str(folder)], ["event", "pairings", str(folder), "--by", "table"]):
+        shown = runner.invoke(app, command).stdout
+        for pairing in store.state().open_tables(1):
+            row = next(line for line in shown.splitlines() if line.startswith(f"│ {pairing.table:>5} │"))
+            assert renamed[pairing.a] in row and renamed[pairing.b] in row, (command, shown)
+    standings = runner.invoke(app, ["event", "standings", str(folder)]).stdout
+    assert " player " not in standings.splitlines()[2] and " name " in standings.splitlines()[2]
