@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from annals.engine import savedstate
+from annals.engine import compiled, savedstate
 from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
@@ -31,7 +31,14 @@ from annals.engine.morana.cards import (
     with_cards,
 )
 from annals.engine.morana.resolution import definition
-from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
+from annals.engine.morana.state import (
+    COMMIT_DONE,
+    NOBODY,
+    MoranaState,
+    StructMoranaState,
+    deck_index,
+    warden_instance,
+)
 from annals.engine.morana.turn import commit, dusk_and_rite, options, resume, setup
 from annals.engine.rng import Rng
 from annals.engine.search.morana import MoranaSearchAgent
@@ -69,8 +76,10 @@ class MoranaRuleset:
 
     def decode_state(self, data: bytes, *, json: bool = False) -> MoranaState:
         """A saved state (a position file's, a header's ``start_position``); refused with ``SavedStateError``
-        naming the field (its Structs carry their own required fields and defaults: no native classes here)."""
-        return savedstate.decode(MoranaState, data, json=json)
+        naming the field. Compiled, the state is a native class (``gamestate``), into which msgspec decodes a
+        missing int as 0: the data is checked against its Struct twin first, which carries the true defaults."""
+        checked = StructMoranaState if compiled.is_compiled() else None  # interpreted, MoranaState is the Struct
+        return savedstate.decode(MoranaState, data, json=json, checked=checked)
 
     def new_state(self, header: LogHeader) -> MoranaState:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``."""
