@@ -32,6 +32,7 @@ from annals.schemas.records import Decision
 # one frame per Miras 9 turn (~30 events) made the log writer cost 2x its encoding.
 FRAME_EVENTS: Final = 256  # Final: compiled, a constant, not a lookup in the module's globals each decision
 MAX_FRAME_EVENTS: Final = 4096
+_DECISION: Final = Decision  # a C static compiled, where the imported name is a lookup in the module's dict
 
 
 def stalled_error(state: State) -> StalledGameError:
@@ -47,6 +48,22 @@ def _illegal(point: DecisionPoint[Any], choice: Any) -> IllegalDecisionError:
         f"player {point.player} chose {choice!r} at {point.point!r}, which is not one of the "
         f"{len(point.options)} legal options; choose one of those offered"
     )
+
+
+def _offered_at(offered: list[Any], choice: Any) -> int:
+    """``offered.index(choice)``, or -1 if it is not there. An agent answers with one of the very options offered,
+    so a test of identity finds it without comparing the options before it field by field (Struct equality,
+    compiled or not a call per field); only a choice equal to an option but not one of them is looked up by value
+    (the first equal option's index, as ``list.index`` gives)."""
+    for i in range(len(offered)):
+        if offered[i] is choice:
+            if choice in offered[:i]:  # an equal option earlier (never so in the rulesets' lists): that one
+                return offered.index(choice)
+            return i
+    try:
+        return offered.index(choice)
+    except ValueError:
+        return -1
 
 
 def finalize_header(header: LogHeader) -> LogHeader:
@@ -209,12 +226,11 @@ def drive(
                 offered = point.options
                 if type(offered) is not list:
                     offered = list(offered)
-                try:
-                    index = offered.index(choice)
-                except ValueError:
-                    raise _illegal(point, choice) from None
+                index = _offered_at(offered, choice)
+                if index < 0:
+                    raise _illegal(point, choice)
                 count = game.decision_count
-                decided.append(Decision(count, s.n, player, point.point, offered, index))
+                decided.append(_DECISION(count, s.n, player, point.point, offered, index))
                 game.decision_count = count + 1
                 advance(s, choice, emit, rng)
             if writer is not None and (
