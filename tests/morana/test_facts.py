@@ -46,5 +46,5 @@ def test_a_changed_card_reads_as_its_new_definition_in_its_own_games() -> None:
     _same(tables(pool).facts[cid], pool.cards[cid])
     header = make_header(RULESET, 3, list(RULESET.default_decks()), ["random", "random"])
     state = RULESET.new_state(header)
-    for card in (1001, 2001 + len(state.ids[1]) - 2):  # seat 0's deck index 1, seat 1's last but one
-        _same(facts(state, card), state.pool.cards[state.ids[card // 1000 - 1][card % 1000]])
+    for instance in (1001, 2001 + len(state.ids[1]) - 2):  # seat 0's deck index 1, seat 1's last but one
+        _same(facts(state, instance), state.pool.cards[state.ids[instance // 1000 - 1][instance % 1000]])
