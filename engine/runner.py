@@ -50,22 +50,6 @@ def _illegal(point: DecisionPoint[Any], choice: Any) -> IllegalDecisionError:
     )
 
 
-def _offered_at(offered: list[Any], choice: Any) -> int:
-    """``offered.index(choice)``, or -1 if it is not there. An agent answers with one of the very options offered,
-    so a test of identity finds it without comparing the options before it field by field (Struct equality,
-    compiled or not a call per field); only a choice equal to an option but not one of them is looked up by value
-    (the first equal option's index, as ``list.index`` gives)."""
-    for i in range(len(offered)):
-        if offered[i] is choice:
-            if choice in offered[:i]:  # an equal option earlier (never so in the rulesets' lists): that one
-                return offered.index(choice)
-            return i
-    try:
-        return offered.index(choice)
-    except ValueError:
-        return -1
-
-
 def finalize_header(header: LogHeader) -> LogHeader:
     return header if header.game_id else msgspec.structs.replace(header, game_id=game_id_of(header))
 
@@ -226,9 +210,10 @@ def drive(
                 offered = point.options
                 if type(offered) is not list:
                     offered = list(offered)
-                index = _offered_at(offered, choice)
-                if index < 0:
-                    raise _illegal(point, choice)
+                try:
+                    index = offered.index(choice)
+                except ValueError:
+                    raise _illegal(point, choice) from None
                 count = game.decision_count
                 decided.append(_DECISION(count, s.n, player, point.point, offered, index))
                 game.decision_count = count + 1

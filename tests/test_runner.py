@@ -9,7 +9,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from annals.engine import runner
 from annals.engine.core import DecisionPoint, EventOrderError, UnknownEventError
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
@@ -166,10 +165,10 @@ class Copier:
         return msgspec.structs.replace(point.options[-1])
 
 
-def test_the_played_loop_records_the_chosen_options_index_by_identity_or_by_value(tmp_path: Path) -> None:
-    """``drive`` finds the choice among the options by identity first (``_offered_at``): an agent handing back an
-    equal copy is recorded at the same index as one handing back the option itself, and a choice that is no
-    option is refused as ``Game.step`` refuses it, naming it."""
+def test_the_played_loop_records_the_chosen_options_index_by_value(tmp_path: Path) -> None:
+    """``drive`` finds the choice among the options by value: an agent handing back an equal copy is recorded at
+    the same index as one handing back the option itself, and a choice that is no option is refused as
+    ``Game.step`` refuses it, naming it."""
     by_identity = play(TOY, toy_header(), [Greedy(), Greedy()], tmp_path / "a.log")
     by_value = play(TOY, toy_header(), [Copier(), Copier()], tmp_path / "b.log")
     assert by_identity.digest == by_value.digest and by_identity.decisions > 0
@@ -177,12 +176,3 @@ def test_the_played_loop_records_the_chosen_options_index_by_identity_or_by_valu
     assert decisions and all(d.chosen == len(d.offered) - 1 for d in decisions)
     with pytest.raises(IllegalDecisionError, match=r"chose Take\(amount=4\) at 'take', which is not one of the"):
         play(TOY, toy_header(), [Cheater(), Cheater()], tmp_path / "c.log")
-
-
-def test_an_option_offered_twice_is_recorded_at_its_first_place() -> None:
-    """As ``list.index``: the first equal option, even when the agent hands back the later one itself."""
-    first, second, other = Take(1), Take(1), Take(2)
-    assert runner._offered_at([other, first, second], second) == 1
-    assert runner._offered_at([other, first, second], other) == 0
-    assert runner._offered_at([other, first], Take(1)) == 1
-    assert runner._offered_at([other, first], Take(3)) == -1
