@@ -37,7 +37,7 @@ ENGINE_DIR = Path(__file__).parent
 MANIFEST = ENGINE_DIR / "_native.json"  # written by ``build``: {module: sha256 of its source}
 
 # The modules compiled: those a game's every event runs through (profile in docs/benchmarks.md). Not the
-# builders, card data, editions or tools: compiling them would cost build time and gain nothing. Nor the states
+# builders, card data, editions or tools: compiling them would cost build time and gain nothing. Nor the Struct states
 # (``*/state.py``): a msgspec Struct's ``msgspec.field`` default fails mypyc's runtime check of the field's type.
 # Nor MORANA's scripts: each hook's docstring is its card's printed rules text (``morana.cards``), and a compiled
 # function has no ``__doc__``.
@@ -72,7 +72,10 @@ MODULES: tuple[str, ...] = (
             "zones",
         )
     ),
-    *(f"annals.engine.morana.{name}" for name in ("bots", "keywords", "reducer", "resolution", "ruleset", "turn")),
+    *(
+        f"annals.engine.morana.{name}"
+        for name in ("bots", "gamestate", "keywords", "reducer", "resolution", "ruleset", "turn")
+    ),
 )
 
 _state = "pure Python (not built: make fast builds the compiled engine)"

@@ -1,7 +1,7 @@
 """The contracts every ruleset fulfils, and the pieces of them all rulesets share.
 
 * **State** is a msgspec Struct deriving from ``GameState`` (or, compiled, a native class with its fields:
-  ``structs.State``, Miras 9's); only the reducer changes it.
+  ``structs.State``, Miras 9's and MORANA's); only the reducer changes it.
 * **Reducer**: ``apply(state, event)``, one per ruleset, built from a table of handlers by ``Reducer``. Unknown
   events raise ``UnknownEventError``. Folding the reducer over a log rebuilds any position.
 * **Rules**: ``pending(state)`` names the next decision (who, which point, the legal options) or None when the

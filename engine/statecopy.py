@@ -11,9 +11,9 @@ parts the reducer can change, and shares the rest:
 * a Struct's ``__dict__`` (a ruleset's derived ``pool``, rebuilt from its fields on decode) is shared;
 * a field declared with a Struct class that has no subclasses when first planned is copied by that class's plan;
   one declared with a base class (subclassed) is planned by the class of the value found there;
-* a state that is not a Struct (Miras 9's, compiled: a native dataclass, ``miras9.gamestate``) copies itself: its
-  ``__copy__`` is written to share nothing the reducer changes, and tests/miras9/test_gamestate.py holds it to
-  the Struct's plan field by field;
+* a state that is not a Struct (Miras 9's and MORANA's, compiled: native dataclasses, ``miras9.gamestate`` and
+  ``morana.gamestate``) copies itself: its ``__copy__`` is written to share nothing the reducer changes, and
+  tests/miras9/test_gamestate.py and tests/morana/test_gamestate.py hold it to the Struct's plan field by field;
 * a type the planner does not know (``Any``, a union of several classes) is copied by ``copy.deepcopy``: always
   right, only slower.
 
@@ -43,7 +43,7 @@ _PLANNING: set[type[Any]] = set()  # the classes whose plan is being built: a fi
 
 def clone(state: T) -> T:
     """A copy of ``state`` that shares nothing the reducer can change: stepping either never affects the other."""
-    if not isinstance(state, msgspec.Struct):  # a native state (``miras9.gamestate``): its ``__copy__`` is a clone
+    if not isinstance(state, msgspec.Struct):  # a native state (``*.gamestate``): its ``__copy__`` is a clone
         copied: T = state.__copy__()  # type: ignore[attr-defined]
         return copied
     value: T = _struct_copier(type(state))(state)

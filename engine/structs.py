@@ -6,12 +6,14 @@ code imports them from."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
 Opt = TypeVar("Opt")
+T = TypeVar("T")
 
 
 class GameState(msgspec.Struct, kw_only=True):
@@ -31,7 +33,7 @@ class GameState(msgspec.Struct, kw_only=True):
 class State(Protocol):
     """What the engine's shared code (runner, views, replay) reads and writes of any ruleset's state: the fields of
     ``GameState``. A ruleset's state is a ``GameState`` Struct, or a class with the same common fields (Miras 9's
-    compiled state, a native class: ``miras9.gamestate``)."""
+    and MORANA's compiled states, native classes: ``miras9.gamestate``, ``morana.gamestate``)."""
 
     n: int
     turn: int
@@ -40,6 +42,17 @@ class State(Protocol):
     winner: int
     end_reason: str
     HELD_AT: ClassVar[tuple[str, ...]]
+
+
+def typed_like(native: type[T], struct: type[msgspec.Struct]) -> type[T]:
+    """``native`` (a compiled ruleset's native dataclass) with its fields declared as its Struct twin ``struct``
+    declares them: mypyc leaves a native dataclass only their erased types (``list`` for ``list[int]``, ``dict``
+    for ``dict[int, int]``), with which msgspec would decode a pile's items unchecked and a dict's int keys as
+    text. (Still unlike the Struct: a missing int field of a native class decodes as 0, not as its default or an
+    error, for msgspec sets only the fields the object lacks and mypyc's int fields are never lacking; every file
+    annals writes holds every field, and a saved state is checked against the Struct first.)"""
+    native.__annotations__ = typing.get_type_hints(struct)
+    return native
 
 
 class DecisionPoint(msgspec.Struct, Generic[Opt], frozen=True, gc=False):

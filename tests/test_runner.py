@@ -156,3 +156,23 @@ def test_a_live_game_writes_every_decision_at_once(tmp_path: Path) -> None:
     assert len(sizes) >= 3
     assert all(later > earlier for earlier, later in itertools.pairwise(sizes)), sizes
     assert read_log(path).close.end_reason == "took_last"
+
+
+class Copier:
+    """Answers with an equal copy of the last option, not the option itself."""
+
+    def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+        return msgspec.structs.replace(point.options[-1])
+
+
+def test_the_played_loop_records_the_chosen_options_index_by_value(tmp_path: Path) -> None:
+    """``drive`` finds the choice among the options by value: an agent handing back an equal copy is recorded at
+    the same index as one handing back the option itself, and a choice that is no option is refused as
+    ``Game.step`` refuses it, naming it."""
+    by_identity = play(TOY, toy_header(), [Greedy(), Greedy()], tmp_path / "a.log")
+    by_value = play(TOY, toy_header(), [Copier(), Copier()], tmp_path / "b.log")
+    assert by_identity.digest == by_value.digest and by_identity.decisions > 0
+    decisions = read_log(tmp_path / "b.log").decisions
+    assert decisions and all(d.chosen == len(d.offered) - 1 for d in decisions)
+    with pytest.raises(IllegalDecisionError, match=r"chose Take\(amount=4\) at 'take', which is not one of the"):
+        play(TOY, toy_header(), [Cheater(), Cheater()], tmp_path / "c.log")

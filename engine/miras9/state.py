@@ -15,8 +15,7 @@ its host's position with ``aboard`` = the host, and a host counts its eligible c
 
 from __future__ import annotations
 
-import typing
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
@@ -46,19 +45,8 @@ from annals.engine.miras9.zones import loc_of as loc_of
 from annals.engine.miras9.zones import route_name as route_name
 from annals.engine.miras9.zones import side_of as side_of
 from annals.engine.miras9.zones import site_name as site_name
+from annals.engine.structs import typed_like
 from annals.schemas.carddefs import CardDefinition
-
-T = TypeVar("T")
-
-
-def _typed(native: type[T], struct: type[msgspec.Struct]) -> type[T]:
-    """``native`` with its fields declared as ``struct`` declares them: mypyc leaves a native dataclass only their
-    erased types (``list`` for ``list[int]``), with which msgspec would decode a pile's items unchecked and a wave's
-    ``wounded`` pairs as lists. (Still unlike the Struct: a missing int field of a native class decodes as 0, not as
-    its default or an error, for msgspec sets only the fields the object lacks and mypyc's int fields are never
-    lacking; every file annals writes holds every field.)"""
-    native.__annotations__ = typing.get_type_hints(struct)
-    return native
 
 
 class StructCard(msgspec.Struct, kw_only=True):
@@ -135,8 +123,8 @@ if TYPE_CHECKING:
     from annals.engine.miras9.playerstate import PlayerState as PlayerState
     from annals.engine.miras9.playerstate import Wave as Wave
 elif compiled.is_compiled():
-    PlayerState = _typed(playerstate.PlayerState, StructPlayer)
-    Wave = _typed(playerstate.Wave, StructWave)
+    PlayerState = typed_like(playerstate.PlayerState, StructPlayer)
+    Wave = typed_like(playerstate.Wave, StructWave)
 else:
     PlayerState, Wave = StructPlayer, StructWave
 
@@ -205,7 +193,7 @@ class StructM9State(GameState, kw_only=True, dict=True):
 if TYPE_CHECKING:
     from annals.engine.miras9.gamestate import M9State as M9State
 elif compiled.is_compiled():
-    M9State = _typed(gamestate.M9State, StructM9State)
+    M9State = typed_like(gamestate.M9State, StructM9State)
 else:
     M9State = StructM9State
 

@@ -66,27 +66,84 @@ def definition(s: MoranaState, card: int) -> Card:
     return s.pool.cards[s.ids[card // CARDS_PER_PLAYER - 1][card % CARDS_PER_PLAYER]]
 
 
+class Facts:
+    """What the rules read of one card per decision or per effect, as plain values: a field of a definition (a
+    msgspec Struct) is a generic attribute lookup even compiled, and a keyword a lookup in its dict by name, while
+    this class is native there. ``clash``, ``ward`` and ``bloom`` are the keyword's number (0 without it);
+    ``has_clash`` and ``swift`` whether the card has the keyword at all."""
+
+    __slots__ = (
+        "bloom",
+        "charm",
+        "clash",
+        "cost",
+        "has_clash",
+        "omen",
+        "power",
+        "reborn",
+        "reborn_cost",
+        "spirit",
+        "swift",
+        "ward",
+    )
+
+    def __init__(self, card: Card):
+        keywords = card.keywords
+        self.spirit: bool = card.kind == "spirit"
+        self.charm: bool = card.kind == "charm"
+        self.cost: int = card.cost
+        self.power: int = card.power
+        self.reborn_cost: int = card.reborn_cost
+        self.clash: int = keywords.get("clash", 0)
+        self.has_clash: bool = "clash" in keywords
+        self.swift: bool = SWIFT in keywords
+        self.ward: int = keywords.get("ward", 0)
+        self.bloom: int = keywords.get("bloom", 0)
+        self.omen: list[Effect] = card.omen  # shared with the definition: read, never changed
+        self.reborn: list[Effect] = card.reborn
+
+
 class PoolTables:
     """A pool's numbers that the rules read per decision or per effect, as plain values: a field of a definition
     (a msgspec Struct) is a generic attribute lookup even compiled, while this class is native there."""
 
-    __slots__ = ("costs", "invocation_costs", "vigils")
+    __slots__ = ("costs", "facts", "invocation_costs", "vigils")
 
     def __init__(self, pool: Pool):
         self.costs: dict[str, int] = {cid: card.cost for cid, card in pool.cards.items()}
         self.invocation_costs: dict[str, int] = {wid: w.invocation_cost for wid, w in pool.wardens.items()}
         self.vigils: dict[str, tuple[str, int]] = {wid: (w.vigil.op, w.vigil.amount) for wid, w in pool.wardens.items()}
+        self.facts: dict[str, Facts] = {cid: Facts(card) for cid, card in pool.cards.items()}
+
+
+class _Last:
+    """The last pool asked about and its tables: a game asks of its own pool every time, so an identity test
+    answers, where the table by digest reads the Struct's ``digest`` and looks it up."""
+
+    def __init__(self) -> None:
+        self.pool: Pool | None = None
+        self.tables: PoolTables | None = None
 
 
 _TABLES: Final[dict[str, PoolTables]] = {}
+_LAST: Final = _Last()
 
 
 def tables(pool: Pool) -> PoolTables:
     """``pool``'s tables, made once per pool content (its digest names it: a changed card is another pool)."""
+    last = _LAST.tables
+    if pool is _LAST.pool and last is not None:
+        return last
     got = _TABLES.get(pool.digest)
     if got is None:
         got = _TABLES[pool.digest] = PoolTables(pool)
+    _LAST.pool, _LAST.tables = pool, got
     return got
+
+
+def facts(s: MoranaState, card: int) -> Facts:
+    """``definition``'s card as ``Facts``."""
+    return tables(s.pool).facts[s.ids[card // CARDS_PER_PLAYER - 1][card % CARDS_PER_PLAYER]]
 
 
 def vigil_amount(s: MoranaState, player: int, op: str) -> int:
@@ -182,7 +239,7 @@ def draw(s: MoranaState, emit: Emit, step: str, player: int, source: str) -> Non
 
 def ward_of(s: MoranaState, spirit: int) -> int:
     """The Spirit's Ward X plus its owner's Ward Vigil (R-MOR-07)."""
-    return definition(s, spirit).keywords.get("ward", 0) + vigil_amount(s, spirit // CARDS_PER_PLAYER - 1, "ward_bonus")
+    return facts(s, spirit).ward + vigil_amount(s, spirit // CARDS_PER_PLAYER - 1, "ward_bonus")
 
 
 def damage(s: MoranaState, emit: Emit, step: str, player: int, by: int, target: int, amount: int) -> None:
@@ -243,12 +300,12 @@ def run_effect(
 def _band(s: MoranaState, card: int, kind: str) -> list[Effect]:
     if kind == "invocation":
         return s.pool.wardens[s.wardens[card // CARDS_PER_PLAYER - 1]].invocation  # its owner's
-    d = definition(s, card)
-    return d.reborn if kind == "reborn" else d.omen
+    f = facts(s, card)
+    return f.reborn if kind == "reborn" else f.omen
 
 
 def clash_amount(s: MoranaState, player: int, card: int) -> int:
-    x = definition(s, card).keywords.get("clash", 0)
+    x = facts(s, card).clash
     return x + vigil_amount(s, player, "clash_bonus") if x else 0
 
 
@@ -310,15 +367,14 @@ def _items(s: MoranaState, player: int, site: int) -> tuple[list[Item], list[Ite
     swift: list[Item] = []
     rest: list[Item] = []
     revealed, reborning = s.revealed, s.reborning
-    cards, ids = s.pool.cards, s.ids[player]
+    known, ids = tables(s.pool).facts, s.ids[player]
     for card in s.sites[player][site - 1]:
-        d = cards[ids[card % CARDS_PER_PLAYER]]  # ``definition``, the player's cards read once
-        keywords = d.keywords
-        out = swift if SWIFT in keywords else rest
+        f = known[ids[card % CARDS_PER_PLAYER]]  # ``facts``, the player's cards read once
+        out = swift if f.swift else rest
         if card in revealed:
-            kind = "charm" if d.kind == "charm" else "reborn" if card in reborning else "omen"
+            kind = "charm" if f.charm else "reborn" if card in reborning else "omen"
             out.append((player, card, site, kind))
-        if "clash" in keywords:
+        if f.has_clash:
             out.append((player, card, site, "clash"))
     return swift, rest
 

@@ -11,11 +11,11 @@ two ``Sealed`` each. Nav, Sites after Dusk, Slava, Power and the Wardens are ope
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
-from annals.engine import savedstate
+from annals.engine import compiled, savedstate
 from annals.engine.agents import RandomAgent
 from annals.engine.core import AgentFactory, CardInfo, DecisionPoint, Emit, Position
 from annals.engine.morana import reducer
@@ -31,7 +31,14 @@ from annals.engine.morana.cards import (
     with_cards,
 )
 from annals.engine.morana.resolution import definition
-from annals.engine.morana.state import COMMIT_DONE, NOBODY, MoranaState, deck_index, warden_instance
+from annals.engine.morana.state import (
+    COMMIT_DONE,
+    NOBODY,
+    MoranaState,
+    StructMoranaState,
+    deck_index,
+    warden_instance,
+)
 from annals.engine.morana.turn import commit, dusk_and_rite, options, resume, setup
 from annals.engine.rng import Rng
 from annals.engine.search.morana import MoranaSearchAgent
@@ -41,6 +48,8 @@ from annals.schemas.errors import InvalidDeckError
 from annals.schemas.header import DeckList, LogHeader
 from annals.schemas.morana import SCHEMA, MoranaOption
 from annals.schemas.records import LEADER_INDEX, ClockCharged, Forfeited, instance_owner
+
+_POINT: Final = DecisionPoint  # compiled, a C static: the imported name is a lookup in the module's dict per call
 
 
 class MoranaRuleset:
@@ -69,8 +78,10 @@ class MoranaRuleset:
 
     def decode_state(self, data: bytes, *, json: bool = False) -> MoranaState:
         """A saved state (a position file's, a header's ``start_position``); refused with ``SavedStateError``
-        naming the field (its Structs carry their own required fields and defaults: no native classes here)."""
-        return savedstate.decode(MoranaState, data, json=json)
+        naming the field. Compiled, the state is a native class (``gamestate``), into which msgspec decodes a
+        missing int as 0: the data is checked against its Struct twin first, which carries the true defaults."""
+        checked = StructMoranaState if compiled.is_compiled() else None  # interpreted, MoranaState is the Struct
+        return savedstate.decode(MoranaState, data, json=json, checked=checked)
 
     def new_state(self, header: LogHeader) -> MoranaState:
         """The state of a new game, whose pool is the header's: the shipped one plus ``header.cards``."""
@@ -99,7 +110,7 @@ class MoranaRuleset:
         committing = s.committing
         if committing >= COMMIT_DONE or s.step != "commit" or s.over:
             return None
-        return DecisionPoint(committing, "commit", options(s))
+        return _POINT(committing, "commit", options(s))
 
     def advance(self, s: MoranaState, choice: Any, emit: Emit, rng: Rng) -> None:
         if choice is not None:

@@ -8,12 +8,15 @@ Initiative [MOR-29], the Invocation used [MOR-33], and whose Commit is being tak
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import msgspec
 
+from annals.engine import compiled
 from annals.engine.core import GameState
+from annals.engine.morana import gamestate
 from annals.engine.morana.cards import Pool, with_cards
+from annals.engine.structs import typed_like
 from annals.schemas.carddefs import CardDefinition
 from annals.schemas.records import CARDS_PER_PLAYER, LEADER_INDEX, instance_id
 
@@ -29,10 +32,11 @@ NOBODY: Final = -1
 COMMIT_DONE: Final = 2  # ``committing`` once both players have sealed
 
 
-class MoranaState(GameState, kw_only=True, dict=True):
+class StructMoranaState(GameState, kw_only=True, dict=True):
     """``pool`` (not a field: set from ``card_defs`` whenever a state is made or decoded) is the game's card pool,
     which every rule reads (``s.pool.cards[cid]``); ``card_defs`` are the definitions the game adds to the
-    shipped pool, so a saved position carries them."""
+    shipped pool, so a saved position carries them. ``gamestate.MoranaState`` as a msgspec Struct: the same
+    fields, defaults and encoding (tests/morana/test_gamestate.py holds the two to it)."""
 
     pool: ClassVar[Pool]  # in fact each instance's own (its ``__dict__``), set by ``__post_init__``
 
@@ -71,6 +75,16 @@ class MoranaState(GameState, kw_only=True, dict=True):
 
     def __post_init__(self) -> None:
         self.__dict__["pool"] = with_cards(tuple(self.card_defs))
+
+
+# The state: compiled, the native dataclass (the rules read and the reducer writes its fields as C struct members);
+# interpreted, this Struct
+if TYPE_CHECKING:
+    from annals.engine.morana.gamestate import MoranaState as MoranaState
+elif compiled.is_compiled():
+    MoranaState = typed_like(gamestate.MoranaState, StructMoranaState)
+else:
+    MoranaState = StructMoranaState
 
 
 def warden_instance(player: int) -> int:

@@ -26,8 +26,8 @@ from typing import Final
 
 from annals.engine.morana.resolution import (
     Emit,
-    definition,
     draw,
+    facts,
     resolve_invocations,
     resolve_site,
     site_actions,
@@ -126,12 +126,12 @@ def _dawn_actions(s: MoranaState, emit: Emit, turn: int) -> None:
 
 def _bloom(s: MoranaState, emit: Emit, turn: int) -> None:
     """Bloom X: every Spirit already on a Site grows by X at Dawn (R-MOR-07)."""
-    defs, power = s.pool.cards, s.power
+    known, power = tables(s.pool).facts, s.power
     for p in (0, 1):
         ids = s.ids[p]
         for cards in s.sites[p]:
             for card in cards:
-                x = defs[ids[card % CARDS_PER_PLAYER]].keywords.get("bloom", 0)  # ``definition``, per card per Dawn
+                x = known[ids[card % CARDS_PER_PLAYER]].bloom  # ``facts``, per card per Dawn
                 if x and card in power:
                     current = power[card]
                     emit(PowerChanged(s.n, turn, "dawn", p, "power", card, current + x, x, "bloom", card))
@@ -139,7 +139,7 @@ def _bloom(s: MoranaState, emit: Emit, turn: int) -> None:
 
 def reborn_cost(s: MoranaState, player: int, card: int) -> int:
     """The printed Reborn cost less the Vigil's discount, never below 1 [MOR-23]."""
-    return _discounted(definition(s, card).reborn_cost, vigil_amount(s, player, "reborn_discount"))
+    return _discounted(facts(s, card).reborn_cost, vigil_amount(s, player, "reborn_discount"))
 
 
 def _discounted(printed: int, discount: int) -> int:
@@ -151,8 +151,7 @@ def options(s: MoranaState) -> list[MoranaOption]:
     p = s.committing
     embers = s.embers[p]
     out: list[MoranaOption] = []
-    pool = s.pool
-    known = tables(pool)
+    known = tables(s.pool)
     costs = known.costs
     ids = s.ids[p]
     for card in s.hand[p]:
@@ -161,10 +160,10 @@ def options(s: MoranaState) -> list[MoranaOption]:
     nav = s.nav[p]
     if nav and s.reborns[p] < REBORN_LIMIT:
         discount = vigil_amount(s, p, "reborn_discount")  # ``reborn_cost``, its Vigil read once per decision
-        cards = pool.cards
+        known_facts = known.facts
         for card in nav:
-            d = cards[ids[card % CARDS_PER_PLAYER]]
-            if d.kind == "spirit" and _discounted(d.reborn_cost, discount) <= embers:
+            f = known_facts[ids[card % CARDS_PER_PLAYER]]
+            if f.spirit and _discounted(f.reborn_cost, discount) <= embers:
                 out.extend(_rebirths(card))
     if not s.invoked[p] and known.invocation_costs[s.wardens[p]] <= embers:
         out.append(_INVOKE)
@@ -181,14 +180,14 @@ def commit(s: MoranaState, emit: Emit, choice: MoranaOption) -> None:
     p, turn = s.committing, s.turn  # (each field of the state or the choice read once: a generic lookup compiled)
     if type(choice) is Place:
         card, site = choice.card, choice.site
-        _pay(s, emit, p, turn, definition(s, card).cost, "commit")
+        _pay(s, emit, p, turn, facts(s, card).cost, "commit")
         emit(Committed(s.n, turn, "commit", p, card, site, "hand", SITE_ZONES[site]))
     elif type(choice) is Rebirth:
         card, site = choice.card, choice.site
         _pay(s, emit, p, turn, reborn_cost(s, p, card), "reborn")
         emit(RebornCommitted(s.n, turn, "commit", p, card, site, "nav", SITE_ZONES[site]))
     elif type(choice) is Invoke:
-        _pay(s, emit, p, turn, s.pool.wardens[s.wardens[p]].invocation_cost, "invocation")
+        _pay(s, emit, p, turn, tables(s.pool).invocation_costs[s.wardens[p]], "invocation")
         emit(InvocationCommitted(s.n, turn, "commit", p, warden_instance(p)))
     else:
         placed = 0
@@ -229,10 +228,10 @@ def _dusk_actions(s: MoranaState, emit: Emit) -> None:
 def _reveal_power(s: MoranaState, emit: Emit, revealed: list[int], turn: int) -> None:
     """Each revealed Spirit, first-time or Reborn, starts at its printed Power (plus a Vigil) (R-MOR-10)."""
     for card in revealed:
-        d = definition(s, card)
-        if d.kind == "spirit":
+        f = facts(s, card)
+        if f.spirit:
             p = card // CARDS_PER_PLAYER - 1  # ``instance_owner``
-            value = d.power + vigil_amount(s, p, "reveal_boost")
+            value = f.power + vigil_amount(s, p, "reveal_boost")
             emit(PowerChanged(s.n, turn, "dusk", p, "power", card, value, value, "revealed"))
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annals.engine.morana.ruleset import RULESET
-from annals.engine.morana.state import MoranaState
+from annals.engine.morana.state import MoranaState, StructMoranaState
 from annals.engine.rng import Rng
 from annals.engine.runner import Game
 from annals.engine.simulate import make_header
@@ -61,7 +61,7 @@ def _check_state(s: MoranaState) -> None:
     for p in (0, 1):
         where = s.deck[p] + s.hand[p] + s.nav[p] + [c for cards in s.sites[p] for c in cards]
         assert sorted(where) == [instance_id(p, i) for i in range(len(s.ids[p]))], "a card is lost or doubled"
-    for name in s.__struct_fields__:
+    for name in StructMoranaState.__struct_fields__:  # the native state (compiled) has the same fields
         if name not in SENTINEL_FIELDS:
             assert min(_ints(getattr(s, name)), default=0) >= 0, f"negative value in {name}: {getattr(s, name)!r}"
     assert s.initiative in (-1, 0, 1) and s.winner in (-1, 0, 1)
