@@ -1,10 +1,10 @@
 """``make bench``: every benchmark in turn, each with its own ceiling measured in the same run.
 
-``python -m bench`` (what ``make bench`` runs) gives each benchmark its ``MAKE_BENCH`` arguments below: sizes at
-which the whole run ends within about 50 minutes on the project's 2 shared cores and still prints every figure
-beside its ceiling. ``--full`` runs each at its own defaults instead (the full-size figures: hours, mostly
-``bench.search``); ``--quick`` at the tiny sizes of its ``QUICK`` arguments (what the test suite runs, so a change
-that breaks a benchmark fails there). ``python -m bench NAME...`` runs only those, at the same sizes. Each
+``python -m bench`` (what ``make bench`` runs) gives each benchmark its ``MAKE_BENCH`` arguments (in this
+file): sizes at which the whole run ends within about 50 minutes on the project's 2 shared cores and still prints
+every figure beside its ceiling. ``--full`` runs each at its own defaults instead (the full-size figures: hours,
+mostly ``bench.search``); ``--quick`` at the tiny sizes of its ``QUICK`` arguments (what the test suite runs, so a
+change that breaks a benchmark fails there). ``python -m bench NAME...`` runs only those, at the same sizes. Each
 benchmark's wall time and the load average are printed as it ends, so its figures can be quoted with their load. A
 benchmark that fails does not stop the others: its error is printed, and the run exits 1 at the end, naming it.
 """
@@ -37,25 +37,25 @@ BENCHMARKS = [
     "bench.startup",
 ]
 
-# ``make bench``'s arguments for each benchmark, and its wall time in the whole run of docs/benchmarks.md. Empty:
-# the module's own defaults. The full-size command of each cut one is in that page's section on it.
+# ``make bench``'s arguments for each benchmark (empty: the module's own defaults), with its wall time in the whole
+# run recorded in docs/benchmarks.md (1,226 s at a load average of 10-16 on 2 cores): size a new one to fit.
 MAKE_BENCH: dict[str, list[str]] = {
-    "bench.logs": [],
-    "bench.engine": [],
-    "bench.forward": [],
-    "bench.bots": [],
-    "bench.ingest": [],
-    "bench.signing": [],
-    "bench.viewer": [],
-    "bench.reports": [],
-    "bench.tournament": [],
-    "bench.pairing": ["--peer-limit", "10"],  # the peer is stopped at its limit on every size above 64 players
-    "bench.server": [],
-    "bench.event_record": [],
-    "bench.scale": [],
-    "bench.clicks": [],
-    "bench.search": ["--games", "4"],  # 200 games a match is hours: the time per decision, not the win rates
-    "bench.startup": [],
+    "bench.logs": [],  # 33 s
+    "bench.engine": [],  # 12 s
+    "bench.forward": [],  # 9 s
+    "bench.bots": [],  # 9 s
+    "bench.ingest": [],  # 227 s
+    "bench.signing": [],  # 5 s
+    "bench.viewer": [],  # 82 s
+    "bench.reports": [],  # 247 s
+    "bench.tournament": [],  # 2 s
+    "bench.pairing": ["--peer-limit", "10"],  # 81 s; the peer stopped on the same rounds at 60 s
+    "bench.server": [],  # 21 s
+    "bench.event_record": [],  # 109 s
+    "bench.scale": [],  # 193 s
+    "bench.clicks": [],  # 5 s
+    "bench.search": ["--games", "4"],  # 170 s; 200 games a match is hours: the time per decision, not the win rates
+    "bench.startup": [],  # 22 s
 }
 
 
@@ -78,7 +78,9 @@ def load() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("names", nargs="*", help="benchmarks to run (default: all), as bench.NAME or NAME")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="tiny sizes: checks that each runs, measures nothing")
