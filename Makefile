@@ -35,6 +35,8 @@ docs: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/pytest --soak -m soak
 
+# Every benchmark at its make-bench sizes (bench/__main__.py: ~20 min at a load of 10-16 on 2 cores), each one's
+# wall time and the load printed; `.venv/bin/python -m bench --full` runs each at its own defaults (hours).
 bench: $(STAMP)
 	$(BIN)/python -m bench
 

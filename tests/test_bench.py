@@ -4,12 +4,13 @@ mean nothing; what is checked is that each benchmark reached its last line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from annals.spark import missing
-from bench.__main__ import BENCHMARKS, main, run
+from bench.__main__ import BENCHMARKS, MAKE_BENCH, arguments, main, run
 
 # The last line each benchmark prints: seen only when it ran to its end.
 LAST_LINE = {
@@ -28,6 +29,7 @@ LAST_LINE = {
     "bench.server": "machine:",
     "bench.scale": "one task,",
     "bench.search": "morana: time per searched decision",
+    "bench.startup": "start-up measured",
 }
 
 
@@ -54,6 +56,23 @@ def test_quick_scale_runs_to_the_end_on_spark_and_again_in_its_folder(
         bench.scale.main([*bench.scale.QUICK, "--dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert out.count(LAST_LINE["bench.scale"]) == 2 and "reusing the logs in" in out
+
+
+def test_make_bench_sizes_every_benchmark_and_full_runs_its_defaults() -> None:
+    """``make bench`` passes each module its ``MAKE_BENCH`` arguments; ``--full`` none (the module's defaults)."""
+    assert sorted(MAKE_BENCH) == sorted(BENCHMARKS)
+    assert arguments("bench.search", "make") == MAKE_BENCH["bench.search"] != []
+    assert arguments("bench.search", "full") == []
+    assert arguments("bench.search", "quick") == ["--quick"]
+
+
+def test_each_benchmark_ends_with_its_wall_time_and_the_load(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quick", "tournament", "startup"]) == 0
+    out = capsys.readouterr().out
+    assert "quick sizes; load average at start " in out
+    for name in ("bench.tournament", "bench.startup"):
+        assert re.search(rf"^-- {name}: \d+\.\d s wall; load average [\d.]+ [\d.]+ [\d.]+$", out, re.M), out
+    assert re.search(r"^bench: \d+ s wall in all; load average at end ", out, re.M)
 
 
 def test_a_failing_benchmark_does_not_stop_the_others(capsys: pytest.CaptureFixture[str]) -> None:
