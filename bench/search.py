@@ -11,10 +11,11 @@ deck from each seat equally often when N is a multiple of 4. Prints each win rat
 (same seeds, seats and decks) with ``heuristic`` in the search bot's seat, so a reader sees how much of a record is
 the matchup (against ``heuristic`` that is the heuristic mirror). Then the search bot's mean time per searched
 decision (those with more than one option; wall clock and the CPU time of the process that played it), and as a
-ceiling measured in the same run the heuristic bot's mean time per decision in the same games. ``--progress`` writes each game's result to standard
-error as it ends. ``--search-deck NAME`` plays only the games of that schedule where the search bot has deck NAME
-(the first N of them, each with the seed it has in the full schedule, so a side's games are the same games as in a
-full run: the way to iterate on one pairing's weak side). Goal (issue 32): >= 75% against heuristic at <= 1 s per
+ceiling measured in the same run the heuristic bot's mean time per decision in the same games. ``--progress``
+writes each game's result to standard error as it ends. ``--search-deck NAME`` plays only the games of that schedule
+where the search bot has deck NAME (the first N of them, each with the seed it has in the full schedule, so a side's
+games are the same games as in a full run: the way to iterate on one pairing's weak side; only the pairs holding
+NAME). Goal (issue 32): >= 75% against heuristic at <= 1 s per
 decision on one core.
 """
 
@@ -238,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"heuristic {ceiling * 1000:.3f} ms (search / heuristic: {ratio:.0f}x)",
             flush=True,
         )
+
 
 if __name__ == "__main__":
     main()
