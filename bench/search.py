@@ -126,7 +126,10 @@ def schedule(games: int, decks: Sequence[str], search_deck: str | None = None) -
     if search_deck is None:
         return list(range(games))
     if search_deck not in decks:
-        raise SystemExit(f"bench.search: --search-deck {search_deck!r} is not one of the match's decks {list(decks)}")
+        raise SystemExit(
+            f"bench.search: --search-deck {search_deck!r} is not one of the match's decks {list(decks)}; "
+            "name one of them (or the pair with --decks)"
+        )
     picked: list[int] = []
     i = 0
     while len(picked) < games:
