@@ -6,7 +6,7 @@ Slava-share cut-off won 11 of 40; with the heuristic as prior, opponent model an
 seeds (1001 on; ``bench.search``): **137 of 200 (68.5%) on the default pair clash / glory at about 0.33 s CPU a
 decision** (with clash 46 of 100, with glory 91), where the heuristic in the same seats wins 89 (with clash 36,
 glory 53): most of the gap to 75% is the matchup (glory's Omens add Slava no Site fight takes back); on the balanced
-starter pair STARTER_LINE. Tried and not adopted (docs/benchmarks.md has the figures): 1,100 iterations, rollouts to
+starter pair 66 of 100 (the heuristic in its seats: 34). Tried and not adopted (docs/benchmarks.md has the figures): 1,100 iterations, rollouts to
 the end of the next turn, less UCB exploration, a root shortlist scored against the opponent's likely Commit, five
 more margins or a deck edge in the evaluation, a turn's Commit searched as a set, and a root by sequential halving
 over paired worlds (137 of 200 on the same games, the same):
