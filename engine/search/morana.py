@@ -147,7 +147,10 @@ class MoranaSearchAgent:
             opponent=self._opponent,
             candidates=self._candidates if prune else None,
         )
-        search.run(self._shortlist(view, point) if prune else point.options, self.iterations)
+        if prune:
+            search.run_halving(self._shortlist(view, point), self.iterations)
+        else:
+            search.run(point.options, self.iterations)
         self.last = search
         return search
 
