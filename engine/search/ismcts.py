@@ -6,6 +6,13 @@ node), expands one new node, finishes the game with rollout bots or cuts it off 
 up. Selection is UCB1 over the children legal in this world, with availability counts (a child's exploration term
 counts the iterations in which it could have been chosen, not its parent's visits). It never sees a true state:
 everything it searches is built by ``sample`` from the view.
+
+``run_halving`` spends a root's budget otherwise (Karnin, Koren and Somekh 2013, sequential halving): in rounds, each
+option still in gets the same iterations, in the same worlds with the same chance (common random numbers: the options
+are compared in pairs of playouts that differ only by the option), and the better half by winning chance stays in;
+the last one left is ``best``. UCB1 spreads a few hundred iterations almost evenly over a handful of options whose
+chances differ by a few points, and compares them across different worlds: most of the difference seen is the
+worlds'. Below the root the selection is UCB1 as in ``run``.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Any
 from annals.engine.core import Agent, Ruleset
 from annals.engine.forward import ForwardModel
 from annals.engine.rng import Rng
+from annals.engine.statecopy import clone
 
 EXPLORATION = 0.7  # UCB1's constant; rewards are winning chances in [0, 1]
 
@@ -60,6 +68,7 @@ class Search:
         self.opponent = opponent
         self.candidates = candidates
         self.root = Node(1 - seat)
+        self.best: str | None = None  # the option ``run_halving`` kept (its key)
 
     def run(self, options: Sequence[Any], iterations: int) -> None:
         allowed = {option_key(o) for o in options}
@@ -68,6 +77,23 @@ class Search:
             if model.to_move() != self.seat:
                 continue  # a world where the decision is not the seat's: it cannot be searched here
             self._iterate(model, allowed)
+
+    def run_halving(self, options: Sequence[Any], iterations: int) -> None:
+        """Sequential halving over the root's ``options`` (see the module's docstring); sets ``best``."""
+        alive = sorted({option_key(o) for o in options})
+        rounds = max(1, math.ceil(math.log2(len(alive)))) if alive else 0
+        for _ in range(rounds):
+            per = max(1, iterations // (rounds * len(alive)))
+            for _ in range(per):
+                world, seed = self.sample(self.rng), self.rng.next_u64()
+                if ForwardModel(self.ruleset, world, Rng(seed)).to_move() != self.seat:
+                    continue  # a world where the decision is not the seat's: it cannot be searched here
+                for key in alive:
+                    self._iterate(ForwardModel(self.ruleset, clone(world), Rng(seed)), {key})
+            children = self.root.children
+            alive = sorted(alive, key=lambda k: (-children[k].chance() if k in children else 1.0, k))
+            alive = alive[: (len(alive) + 1) // 2]
+        self.best = alive[0] if alive else None
 
     def _iterate(self, model: ForwardModel[Any], allowed: set[str]) -> None:
         node, path = self.root, [self.root]
@@ -113,8 +139,9 @@ class Search:
             visited.wins += reward[visited.mover] if visited.mover in (0, 1) else 0.5
 
     def ranked(self) -> list[tuple[str, Node]]:
-        """The root's children, most visited first (ties by key, so the order is deterministic)."""
-        return sorted(self.root.children.items(), key=lambda kn: (-kn[1].visits, kn[0]))
+        """The root's children, most visited first (``best`` first if set; ties by key, so the order is
+        deterministic)."""
+        return sorted(self.root.children.items(), key=lambda kn: (kn[0] != self.best, -kn[1].visits, kn[0]))
 
 
 def bot_choice(model: ForwardModel[Any], bots: Sequence[Agent]) -> Any:

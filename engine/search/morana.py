@@ -1,17 +1,21 @@
 """MORANA's search bot: ISMCTS from the seat's view, the heuristic bot as its prior, opponent model and rollouts.
 
-Why it is built so (issue 32; the first version, which searched every option with a plain Slava-share cut-off,
-won 11 of 40 games against ``heuristic`` on seeds 101..140 at 200 iterations; this one 55 of 80 on seeds 101..180
-at 300 iterations (about 0.34 s of CPU a decision) and 57 of 80 at 550, its default (about 0.62 s); 134 of 200 on
-seeds 1..200 (67%, 95% 60-73%); with the fitted evaluation 138; with ``WIDTH`` 8, 144 of 200 (72%, 95% 65-78%,
-about 0.50 s CPU a decision), still short of the 75% goal. Where the losses are: with the glory deck it wins 92 of
-100, with clash 52 of 100 (heuristic against heuristic, clash wins about 36%: glory's Omens add Slava that no Site
-fight takes back). On fresh seeds (1001..1200) it won 137 of 200 (68.5%; glory 91, clash 46), the figure without
-the settings chosen on seeds 1..200. Tried on the clash side and not adopted, none better on 40-game samples: 1,100
-iterations, rollouts to the end of the next turn, less UCB exploration, a root shortlist scored against the
-opponent's likely Commit, five more margins in the fitted evaluation, a deck edge in it, and a turn's Commit
-searched as a set (one order of its actions); see docs/benchmarks.md):
+Why it is built so (issue 32). History against ``heuristic``: a first version searching every option with a plain
+Slava-share cut-off won 11 of 40; with the heuristic as prior, opponent model and rollouts, 134 of 200 on seeds
+1..200; with the fitted evaluation 138; with ``WIDTH`` 8, 144 (72%), the settings chosen on those seeds. On fresh
+seeds (1001 on; ``bench.search``): 137 of 200 (68.5%) on the default pair clash / glory at about 0.33 s CPU a
+decision (with clash 46 of 100, with glory 91), where the heuristic in the same seats wins 89 (with clash 36, glory
+53): most of the gap to 75% is the matchup (glory's Omens add Slava no Site fight takes back); on the balanced
+starter pair 66 of 100 (the heuristic in its seats: 34). With the root by sequential halving (below): **137 of 200
+on the default pair (clash 48, glory 89) and 74 of 100 on the starter pair, at 0.31-0.38 s CPU a decision**; short
+of 75% on the default pair. Tried and not adopted (docs/benchmarks.md has the figures): 1,100 iterations, rollouts
+to the end of the next turn, less UCB exploration, a root shortlist scored against the opponent's likely Commit,
+five more margins or a deck edge in the evaluation, a turn's Commit searched as a set, halving at 1,000 iterations:
 
+* The root's budget goes by sequential halving over paired worlds (``Search.run_halving``): UCB1 spread a few
+  hundred iterations almost evenly over the shortlist and compared options across different worlds; halving
+  compares them in the same worlds with the same chance and keeps the better half each round. Equal to UCB1 on the
+  default pair, 8 games better of 100 on the starter pair (not significant alone), and a little cheaper.
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have
   committed, so the bot no longer plans against an empty board.
@@ -148,7 +152,10 @@ class MoranaSearchAgent:
             opponent=self._opponent,
             candidates=self._candidates if prune else None,
         )
-        search.run(self._shortlist(view, point) if prune else point.options, self.iterations)
+        if prune:
+            search.run_halving(self._shortlist(view, point), self.iterations)
+        else:
+            search.run(point.options, self.iterations)
         self.last = search
         return search
 
