@@ -56,11 +56,13 @@ def _join(running: Running, table: dict[str, str]) -> Tmux:
 
 
 def _wait(t: Tmux, what: str, timeout: float = 20, after: str = "") -> str:
-    """Wait until ``what`` is on the screen (after the last ``after``, when given)."""
+    """Wait until ``what`` is on the screen (after the last ``after``, when given), its words matched across a line
+    the client wrapped (a detached pane starts at 80 columns and takes its size a moment after the client starts)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         screen = t.screen()
-        if what in screen.rpartition(after)[2] if after else what in screen:
+        words = " ".join((screen.rpartition(after)[2] if after else screen).split())
+        if " ".join(what.split()) in words:
             return screen
         time.sleep(0.05)
     raise AssertionError(f"{what!r} not on the screen:\n{t.screen()[-3000:]}")
