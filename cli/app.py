@@ -20,6 +20,7 @@ import typer.core
 from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
+from annals.cli import coerce
 from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, one_line
 from annals.schemas.files import os_error
 
@@ -89,7 +90,8 @@ def usual_arguments(command: click_core.Command) -> None:
 
 class AnnalsGroup(typer.core.TyperGroup):
     """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block); every
-    command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly."""
+    command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly; plain
+    values coerced without pydantic (``cli.coerce``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -137,6 +139,7 @@ class AnnalsGroup(typer.core.TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+coerce.install()
 app = typer.Typer(
     name="annals",
     cls=AnnalsGroup,
