@@ -154,13 +154,31 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+# Text rich writes as it is (soft wrap, no highlighting, no markup): printable ASCII and newlines, with no
+# ``:name:`` that rich could read as an emoji code.
+PLAIN_TEXT = re.compile(r"[ -~\n]*")
+EMOJI_LIKE = re.compile(r":\S*?:")
+
+
 class _LazyConsole:
-    """A rich ``Console`` made at its first use: rich costs ~20 ms to import, which ``--version``, ``--help`` and
-    every usage error would pay for nothing."""
+    """A rich ``Console`` made at its first use: rich costs ~20-30 ms to import, which ``--version``, ``--help``,
+    every usage error and a report's sample line would pay for nothing. Plain text printed with ``markup=False`` is
+    written as rich would write it (``PLAIN_TEXT``) without importing rich."""
 
     def __init__(self, stderr: bool) -> None:
         self._stderr = stderr
         self._console: Console | None = None
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        if self._console is None and _plain(objects, kwargs):
+            try:
+                typer.echo(objects[0], err=self._stderr)
+            except BrokenPipeError:  # as the console's own: quiet on stdout; click ends with 1 on stderr, as rich
+                if self._stderr:
+                    raise
+                closed_pipe()
+            return
+        self.__getattr__("print")(*objects, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if self._console is None:
@@ -173,6 +191,14 @@ class _LazyConsole:
             kind = Console if self._stderr else _Console  # a closed pipe on stdout ends quietly
             self._console = kind(stderr=self._stderr, highlight=False, soft_wrap=True)
         return getattr(self._console, name)
+
+
+def _plain(objects: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether ``print(*objects, **kwargs)`` is one plain string rich would write unchanged, then a newline."""
+    if kwargs != {"markup": False} or len(objects) != 1 or type(objects[0]) is not str:
+        return False
+    text: str = objects[0]
+    return PLAIN_TEXT.fullmatch(text) is not None and EMOJI_LIKE.search(text) is None
 
 
 if TYPE_CHECKING:
