@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from annals.cli.main import app
 from annals.ingest.schema import open_database
 from annals.queries.reports import run
-from annals.queries.reports.filters import Filters
+from annals.queries.reports.filters import Filters, sample, select, unfiltered, whole_sample
 from annals.queries.reports.output import render
 from annals.queries.reports.run import REPORTS, run_report
 
@@ -92,3 +92,35 @@ def test_a_report_as_parquet_carries_its_metadata(real_db: Path, tmp_path: Path)
     written = pl.from_arrow(table)
     assert isinstance(written, pl.DataFrame) and written.equals(run_report(con, "card_winrate").frame)
     con.close()
+
+
+WHOLE = [Filters(), Filters(ruleset="miras9"), Filters(ruleset="morana", by="agent"), Filters(by="deck", pool=True)]
+
+
+@pytest.mark.parametrize("fixture", ["db", "real_db"])
+def test_a_whole_sample_is_the_selections_sample(fixture: str, request: pytest.FixtureRequest) -> None:
+    """With no filter but the ruleset, the sample counted from games and players is the selection's, row for row."""
+    con = open_database(request.getfixturevalue(fixture), read_only=True)
+    for f in WHOLE:
+        assert unfiltered(f)
+        for rulesets in (None, ("miras9",), ("morana", "cardtoy"), ("nosuch",)):
+            select(con, f, rulesets)
+            assert whole_sample(con, f, rulesets) == sample(con), (f, rulesets)
+    assert not unfiltered(Filters(min_turns=0)) and not unfiltered(Filters(agent="random"))
+    con.close()
+
+
+def test_a_report_read_from_its_summary_makes_no_selection_for_its_sample(real_db: Path) -> None:
+    """card_winrate and plain card_metrics read rows stored at ingest: their sample line is the selection's, but the
+    selection (sel_games, sel_seats) is not made for it."""
+    for name, f in [("card_winrate", Filters()), ("card_metrics", Filters(ruleset="miras9")),
+                    ("card_winrate", Filters(by="agent"))]:  # fmt: skip
+        con = open_database(real_db, read_only=True)
+        result = run_report(con, name, filters=f, min_games=0)
+        made = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'sel_%'").fetchall()[0][0]
+        assert made == 0, name
+        select(con, f, None)
+        games, decided, events, rulesets, seats = sample(con)
+        said = f"sample: {games} games ({decided} decided), {seats} seat-games, {events} events, rulesets: {rulesets}"
+        assert said in result.sample
+        con.close()
