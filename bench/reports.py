@@ -156,7 +156,8 @@ def fresh_commands(db: Path, runs: int = 5, annals: Path | None = None) -> None:
         for _ in range(runs):
             timed.append(_child(command))
             again.append(_child(ceiling))
-        print(f"  {' '.join(command[1:3])} {' '.join(w for w in command[3:] if w.startswith('--') and w != '--db')}: "
+        at = command.index("--db")
+        print(f"  annals {' '.join(command[1:at])}: "
               f"{_best_median(timed)}; ceiling {_best_median(again)}: best CPU "
               f"{min(t[1] for t in timed) / min(t[1] for t in again):.2f}x, median CPU "
               f"{statistics.median(t[1] for t in timed) / statistics.median(t[1] for t in again):.2f}x")  # fmt: skip
