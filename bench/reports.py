@@ -13,16 +13,20 @@ afresh, as every report paid before selections were kept, and taken from those k
 then every report on the games (not the event reports) on one fresh connection, twice: the first pass builds
 one selection per set of rulesets read, the second builds none.
 
-Last, what a user waits for: each command (``annals report card_metrics --by agent`` and the others above, and
-``card_winrate`` plain and split) run whole in a fresh process, its wall and CPU time (the child's, from the
-operating system), beside its ceiling run the same way: a fresh Python process that opens the database and runs the
-bare aggregation of the report's table (``CEILING`` or ``CARD_WINRATE_CEILING``), so both pay the start of a process
-and a cold database. ``fresh_commands(db)`` runs this part alone over a database already built.
+Last, what a user waits for: each command (``annals report card_metrics --by agent`` and the others above,
+``card_winrate`` plain and split, and ``annals position GAME_ID --at 500 -f json`` from the database) run whole in a
+fresh process, its wall and CPU time (the child's, from the operating system), beside its ceiling run the same way:
+a fresh Python process that opens the database and runs the bare aggregation of the report's table (``CEILING`` or
+``CARD_WINRATE_CEILING``), or for the position the bare point query of its rows (``bench.ingest``'s), so both pay
+the start of a process and a cold database. ``fresh_commands(db)`` runs this part alone over a database already
+built (``python -c "from bench.reports import fresh_commands; ..."``), for any installed ``annals``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -36,7 +40,14 @@ from annals.ingest.schema import open_database
 from annals.queries.reports import run as reports
 from annals.queries.reports.filters import Filters, build, select
 from annals.queries.reports.run import REPORTS, run_report
-from bench.ingest import CARD_METRICS_CEILING, CARD_WINRATE_CEILING, fresh_database, make_logs, percentiles
+from bench.ingest import (
+    BARE_POINT_QUERY,
+    CARD_METRICS_CEILING,
+    CARD_WINRATE_CEILING,
+    fresh_database,
+    make_logs,
+    percentiles,
+)
 from bench.timing import Work, run_in_work_folder
 
 CEILING = CARD_METRICS_CEILING
@@ -120,23 +131,52 @@ def _child(argv: list[str]) -> tuple[float, float]:
     return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
-def fresh_commands(db: Path, runs: int = 5) -> None:
-    """Each of ``COMMANDS`` as a user runs it (``annals report ... --db DB``, a fresh process each time) beside its
-    ceiling run in a fresh process too, interleaved; best wall and CPU of ``runs`` each."""
-    annals = str(Path(sys.executable).with_name("annals"))
-    for words, ceiling in COMMANDS:
-        command = [annals, "report", *words, "--db", str(db), "--min-games", "0", "-f", "csv"]
-        bare = [sys.executable, "-c", "import duckdb, sys; duckdb.connect(sys.argv[1], read_only=True)"
-                ".execute(sys.argv[2]).fetchall()", str(db), ceiling]  # fmt: skip
+def fresh_commands(db: Path, runs: int = 5, annals: Path | None = None) -> None:
+    """Each of ``COMMANDS`` as a user runs it (``annals report ... --db DB``, a fresh process each time) and one
+    position from the database (``annals position GAME_ID --at 500 -f json``), each beside its ceiling run in a
+    fresh process too, interleaved: best and median wall and CPU of ``runs`` each. ``annals``: the program to run
+    (default: the one beside this Python, as ``pip install`` puts it)."""
+    program = str(annals if annals is not None else Path(sys.executable).with_name("annals"))
+    bare = [sys.executable, "-c", "import duckdb, json, sys; duckdb.connect(sys.argv[1], read_only=True)"
+            ".execute(sys.argv[2], json.loads(sys.argv[3]) or None).fetchall()", str(db)]  # fmt: skip
+    runs_of = [
+        ([program, "report", *words, "--db", str(db), "--min-games", "0", "-f", "csv"], [*bare, ceiling, "[]"])
+        for words, ceiling in COMMANDS
+    ]
+    con = duckdb.connect(str(db), read_only=True)
+    found = con.execute(POSITION_GAME, [POSITION_AT]).fetchall()
+    con.close()
+    if found:  # the position's rows fetched by a bare point query (bench.ingest's ceiling of position_from_db)
+        game, game_id = found[0]
+        position = [program, "position", game_id, "--db", str(db), "--at", str(POSITION_AT), "-f", "json"]
+        runs_of.append((position, [*bare, BARE_POINT_QUERY, json.dumps([game, POSITION_AT])]))
+    print(f"fresh processes ({program}), {runs} runs each, load average {_load()}:")
+    for command, ceiling in runs_of:
         timed, again = [], []
         for _ in range(runs):
             timed.append(_child(command))
-            again.append(_child(bare))
-        wall, cpu = min(t[0] for t in timed), min(t[1] for t in timed)
-        bare_wall, bare_cpu = min(t[0] for t in again), min(t[1] for t in again)
-        print(f"fresh process: annals report {' '.join(words)}: best {wall * 1e3:.0f} ms wall, {cpu * 1e3:.0f} ms CPU; "
-              f"ceiling (fresh process, bare SQL) {bare_wall * 1e3:.0f} ms wall, {bare_cpu * 1e3:.0f} ms CPU: "
-              f"{wall / bare_wall:.2f}x wall, {cpu / bare_cpu:.2f}x CPU")  # fmt: skip
+            again.append(_child(ceiling))
+        at = command.index("--db")
+        print(f"  annals {' '.join(command[1:at])}: "
+              f"{_best_median(timed)}; ceiling {_best_median(again)}: best CPU "
+              f"{min(t[1] for t in timed) / min(t[1] for t in again):.2f}x, median CPU "
+              f"{statistics.median(t[1] for t in timed) / statistics.median(t[1] for t in again):.2f}x")  # fmt: skip
+    print(f"  load average after: {_load()}")
+
+
+# The position a fresh ``annals position`` rebuilds from the database: event 500 of the first Miras 9 game as long.
+POSITION_AT = 500
+POSITION_GAME = "SELECT game, game_id FROM games WHERE ruleset = 'miras9' AND events > ? ORDER BY game LIMIT 1"
+
+
+def _best_median(samples: list[tuple[float, float]]) -> str:
+    wall, cpu = [t[0] * 1e3 for t in samples], [t[1] * 1e3 for t in samples]
+    return (f"CPU best {min(cpu):.0f} / median {statistics.median(cpu):.0f} ms, wall best {min(wall):.0f} / median "
+            f"{statistics.median(wall):.0f} ms")  # fmt: skip
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _reads(con: duckdb.DuckDBPyConnection, f: Filters) -> str:

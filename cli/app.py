@@ -22,6 +22,7 @@ import typer.core
 from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
+from annals.cli import coerce
 from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, one_line
 from annals.schemas.files import os_error
 
@@ -91,7 +92,8 @@ def usual_arguments(command: click_core.Command) -> None:
 
 class AnnalsGroup(typer.core.TyperGroup):
     """Commands listed in ``COMMAND_ORDER``; usage errors printed as one line (typer prints a usage block); every
-    command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly."""
+    command's examples each on a line of its own in ``--help``; a closed output pipe ends a command quietly; plain
+    values coerced without pydantic (``cli.coerce``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,6 +141,7 @@ class AnnalsGroup(typer.core.TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+coerce.install()
 app = typer.Typer(
     name="annals",
     cls=AnnalsGroup,
@@ -153,14 +156,33 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+# Text rich writes as it is (soft wrap, no highlighting, no markup): printable ASCII and newlines, with no
+# ``:name:`` that rich could read as an emoji code.
+PLAIN_TEXT = re.compile(r"[ -~\n]*")
+EMOJI_LIKE = re.compile(r":\S*?:")
+
+
 class _LazyConsole:
-    """A rich ``Console`` made at its first use: rich costs ~20 ms to import, which ``--version``, ``--help`` and
-    every usage error would pay for nothing. Wrapped at words to a terminal's width, lines whole elsewhere
-    (``schemas.screen``)."""
+    """A rich ``Console`` made at its first use: rich costs ~20-30 ms to import, which ``--version``, ``--help``,
+    every usage error and a report's sample line would pay for nothing. Wrapped at words to a terminal's width, lines
+    whole elsewhere (``schemas.screen``); so plain text printed with ``markup=False`` to a file or pipe is written as
+    rich would write it (``PLAIN_TEXT``) without importing rich."""
 
     def __init__(self, stderr: bool) -> None:
         self._stderr = stderr
         self._console: Console | None = None
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        stream = sys.stderr if self._stderr else sys.stdout
+        if self._console is None and not stream.isatty() and _plain(objects, kwargs):  # a terminal wraps: rich
+            try:
+                typer.echo(objects[0], err=self._stderr)
+            except BrokenPipeError:  # as the console's own: quiet on stdout; click ends with 1 on stderr, as rich
+                if self._stderr:
+                    raise
+                closed_pipe()
+            return
+        self.__getattr__("print")(*objects, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if self._console is None:
@@ -178,6 +200,14 @@ class _LazyConsole:
                 stderr=self._stderr, highlight=False, width=fixed_width(stream), soft_wrap=not is_terminal(stream)
             )
         return getattr(self._console, name)
+
+
+def _plain(objects: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether ``print(*objects, **kwargs)`` is one plain string rich would write unchanged, then a newline."""
+    if kwargs != {"markup": False} or len(objects) != 1 or type(objects[0]) is not str:
+        return False
+    text: str = objects[0]
+    return PLAIN_TEXT.fullmatch(text) is not None and EMOJI_LIKE.search(text) is None
 
 
 if TYPE_CHECKING:

@@ -10,7 +10,6 @@ from typing import Any
 
 import duckdb
 import polars as pl
-import pyarrow.parquet as pq
 
 from annals.ingest.schema import open_database
 from annals.queries.names import FORMATS as FORMATS  # defined there, light, for the command line
@@ -207,6 +206,8 @@ def render(
         if meta is None:
             _written(output, lambda tmp: frame.write_parquet(tmp))
         else:
+            import pyarrow.parquet as pq  # here: a report written as CSV, JSON or a table needs no pyarrow
+
             arrow = frame.to_arrow()
             kv = {**(arrow.schema.metadata or {}), **{k.encode(): json.dumps(v).encode() for k, v in meta.items()}}
             _written(output, lambda tmp: pq.write_table(arrow.replace_schema_metadata(kv), tmp))

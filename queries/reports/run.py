@@ -32,6 +32,8 @@ from annals.queries.reports.filters import (
     resolve_event,
     sample,
     select,
+    unfiltered,
+    whole_sample,
 )
 from annals.queries.reports.specs import REPORTS as REPORTS  # what each report is (light: the help lists them)
 from annals.queries.reports.specs import ReportSpec
@@ -158,8 +160,10 @@ def with_proportions(frame: pl.DataFrame, pairs: list[tuple[str, str, str, str, 
     return lazy.drop(temporary).collect()
 
 
-def _sample(con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str) -> str:
-    games, decided, events, rulesets, seats = sample(con)
+def _sample(
+    con: duckdb.DuckDBPyConnection, spec: ReportSpec, f: Filters, database: str, counted: tuple[Any, ...]
+) -> str:
+    games, decided, events, rulesets, seats = counted
     read = read_rulesets(spec)
     reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
     unit = f", {seats} seat-games" if spec.per_seat else ""
@@ -233,19 +237,33 @@ def run_report(
     refuse_inapplicable(name, spec, f, min_games)
     sql = sqlfiles.load(f"report_{name}")
     params = {k: v for k, v in {"ruleset": f.ruleset, "event": f.event}.items() if f"${k}" in sql}
-    if name in SUMMARIES and _summary_answers(con, f, name):
+    summary = name in SUMMARIES and _summary_answers(con, f, name)
+    if summary:
         sql = sqlfiles.load(SUMMARIES[name])
         params = {k: v for k, v in filter_params(f, read_rulesets(spec)).items() if f"${k}" in sql}
     elif name in CELLS and _cells_answer(con, f):
         sql = cells_sql(sql, name)
-    select(con, f, read_rulesets(spec), extras_read(sql))  # the sample line reads the selection either way
-    rows = con.sql(sql, params=params).pl()
-    result = finish_report(name, f, rows, min_games, lambda: _sample(con, spec, f, database))
+    # the sample line reads the selection, but with no filter but the ruleset a summary's is counted without it
+    whole = summary and unfiltered(f) and not spec.reviews
+    if not whole:
+        select(con, f, read_rulesets(spec), extras_read(sql))
+    rows = frame_of(con.sql(sql, params=params))
+
+    def counted() -> tuple[Any, ...]:
+        return whole_sample(con, f, read_rulesets(spec)) if whole else sample(con)
+
+    result = finish_report(name, f, rows, min_games, lambda: _sample(con, spec, f, database, counted()))
     if result.frame.height or result.hidden:
         return result
-    games = int(sample(con)[0])
+    games = int(counted()[0])
     why = selection_reason(con, spec, f, read_rulesets(spec)) if games == 0 or spec.event_tables else ""
     return result._replace(empty=why or result.empty)
+
+
+def frame_of(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """The relation's rows as a polars frame, handed over through the Arrow stream interface: the same frame as
+    ``relation.pl()``, which imports pyarrow to build a table first (~50 ms of a fresh command's time)."""
+    return pl.DataFrame(relation)
 
 
 # Reports with a second query over a summary derived at ingest (ingest/summary.py), giving the same rows from far
