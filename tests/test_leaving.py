@@ -18,8 +18,8 @@ from annals.schemas.records import CONCESSION_REASON
 
 @pytest.mark.parametrize("word", ["quit", "exit", "q"])
 def test_quit_saves_a_local_game_and_prints_how_to_resume_it(tmp_path: Path, word: str) -> None:
-    """R-CORE-3: the log of a game left with quit stops before its end, every decision kept; the printed command,
-    run as it is, plays it on to a whole log that re-runs."""
+    """R-CORE-5, R-CORE-3: a game left with quit is not conceded: its log stops before its end, every decision kept;
+    the printed command, run as it is, plays it on to a whole log that re-runs."""
     log = tmp_path / "my games" / "left game.log"
     log.parent.mkdir()
     args = ["play", "toy", "--decks", "pile,pile", "--players", "human,random", "--out", str(log), "--seed", "4"]

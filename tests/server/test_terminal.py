@@ -125,8 +125,9 @@ def test_leaving_with_ctrl_c_is_a_recorded_concession(running: Running) -> None:
 
 
 def test_quit_leaves_the_table_and_the_printed_command_takes_the_seat_again(running: Running) -> None:
-    """``quit`` at the prompt (it was "not an option or a command") closes the connection, not the game: the table
-    waits, and the command printed for the person, run as it is, takes the seat again at the same question."""
+    """R-CORE-5: ``quit`` at the prompt (it was "not an option or a command") closes the connection, not the game:
+    the table waits, and the command printed for the person, run as it is, takes the seat again at the same
+    question."""
     table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
     t = _join(running, table)
     try:
