@@ -59,7 +59,8 @@ def play(
 ) -> None:
     """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
 
-    At your prompt: a number chooses, and help, board, hand, card NAME, log; Ctrl-C asks whether to leave.
+    At your prompt: a number chooses, and help, board, hand, card NAME, log, concede; quit saves the game and prints
+    the annals resume command that plays on.
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
