@@ -62,7 +62,7 @@ def demo(
     if result.pictures:
         out.print("\ncharts and replay pages (open in a browser):", markup=False)
         for path in result.pictures:
-            out.print(f"  {path}", markup=False)
+            out.print(f"  {path}", markup=False, soft_wrap=True)  # a path to copy: never broken at its spaces
     out.print(
         f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)",
         markup=False,

@@ -46,3 +46,17 @@ def test_annals_key_new_at_60_columns_prints_the_export_command_whole(tmp_path: 
     shown = _in_a_terminal(["key", "new", str(folder)], 60)
     printed = [line for line in shown.splitlines() if line.startswith("annals key export")]
     assert printed and shlex.split(printed[0]) == ["annals", "key", "export", str(folder / "event.key")], shown
+
+
+def test_the_demos_commands_and_pages_stay_whole_at_60_columns(tmp_path: Path) -> None:
+    """``annals demo`` in a folder with a space, at a terminal 60 columns wide: each command it suggests is one line
+    that the shell reads as the command (its --db the database), and each page to open is one line naming a file."""
+    folder = tmp_path / "my demo"
+    shown = _in_a_terminal(["demo", "--dir", str(folder), "--games", "20"], 60)
+    lines = shown.splitlines()
+    suggested = [shlex.split(line) for line in lines if line.startswith("annals ")]
+    assert len(suggested) >= 5, shown  # the five to try, and "all of them: annals report ..." of a report cut short
+    assert all(words[words.index("--db") + 1] == str(folder / "annals.duckdb") for words in suggested)
+    pages = lines[lines.index("charts and replay pages (open in a browser):") + 1 :]
+    opened = [Path(line.strip()) for line in pages if line.startswith(f"  {folder}")]
+    assert opened and all(path.is_file() for path in opened)
