@@ -12,6 +12,7 @@ from annals.cli.app import app, out, reported
 from annals.cli.ingest import summary
 from annals.cli.position import render_board
 from annals.cli.query import width
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 from annals.schemas.files import annals_home
 
@@ -54,22 +55,24 @@ def demo(
         shown = (layout or compact_table)(frame if whole else frame.head(DEMO_ROWS), cols)
         out.print(shown, markup=False)
         if not whole:
-            out.print(
-                f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: annals report {r.name} --db {db})",
-                markup=False,
-            )
+            lead = f"(the first {DEMO_ROWS} of {r.frame.height} rows; all of them: "
+            screen.command(out, lead, f"annals report {r.name} --db {db}", ")")
     out.print("")
     out.print(render_board(result.board))
     if result.pictures:
         out.print("\ncharts and replay pages (open in a browser):", markup=False)
         for path in result.pictures:
-            out.print(f"  {path}", markup=False)
+            out.print(f"  {path}", markup=False, soft_wrap=True)  # a path to copy: never broken at its spaces
     out.print(
-        f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)\n"
-        f'try: annals sql "SELECT * FROM games LIMIT 5" --db {db}\n'
-        f"     annals report card_winrate --db {db}\n"
-        f"     annals position {result.board.game_id} --db {db} --at turn:3/attack --view player0\n"
-        f"     annals view {result.board.game_id} --db {db} --view player0 --output game.html\n"
-        f"     annals report deck_matrix --db {db} --plot decks.svg",
+        f"\ndatabase: {result.database.resolve()}  (logs in {result.logs}; took {time.perf_counter() - start:.1f}s)",
         markup=False,
     )
+    game = result.board.game_id
+    for lead, line in [
+        ("try: ", f'annals sql "SELECT * FROM games LIMIT 5" --db {db}'),
+        ("     ", f"annals report card_winrate --db {db}"),
+        ("     ", f"annals position {game} --db {db} --at turn:3/attack --view player0"),
+        ("     ", f"annals view {game} --db {db} --view player0 --output game.html"),
+        ("     ", f"annals report deck_matrix --db {db} --plot decks.svg"),
+    ]:
+        screen.command(out, lead, line)

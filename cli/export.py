@@ -63,6 +63,11 @@ def export_command(
             markup=False,
         )
         return
+    if events or shards:  # they were ignored without a word: the export below reads only the database
+        given = "--events" if events else "--shards"
+        fail(f"{given} goes with --spark MASTER (a lake); without --spark, annals export writes the database's "
+             "tables: put the event folders or archives in it first (annals ingest FOLDER --db DB), then export",
+             code=2)  # fmt: skip
     with reported():
         con = open_database(database(db), read_only=True)
         try:

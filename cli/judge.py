@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from annals.cli.app import app, out, reported
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 from annals.schemas.judge import DRAW, Intervention, utc_now
 
@@ -82,10 +83,11 @@ def _report(log: Path, act: _Act, amended: Amended) -> None:
         found = " (found in the event's folder)" if act.event is not None else ""
         out.print(f"{log}: re-signed with the event's key{found}", markup=False)
     elif amended.was_signed:
-        out.print(
+        screen.command(
+            out,
             f"{log}: note: the log was signed; its signature no longer covers the judge's record until it is "
-            f"re-signed: annals key sign {quoted(log)} --key KEYFILE",
-            markup=False,
+            "re-signed: ",
+            f"annals key sign {quoted(log)} --key KEYFILE",
         )
     if act.event is not None and amended.record.result() is not None:
         from annals.engine.event_judge import restate_match
@@ -182,4 +184,4 @@ def backup_(
         act = _Act(log, key)
         amended = backup(log, to, judge, reason=reason, note=note, time=utc_now(), key=act.key)
     _report(log, act, amended)
-    out.print(f"{log}: play on with: annals resume {quoted(log)} --players human,human", markup=False)
+    screen.command(out, f"{log}: play on with: ", f"annals resume {quoted(log)} --players human,human")

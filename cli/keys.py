@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, out, reported
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 from annals.schemas.files import EVENT_KEY_NAME
 
@@ -36,8 +37,8 @@ def new(
         key = create_key_file(path, name)
     where = path / EVENT_KEY_NAME if path.is_dir() else path
     out.print(f"private key written to {where} (mode 0600; keep it out of logs and shared folders)", markup=False)
-    out.print(
-        f"fingerprint {key.fingerprint}; export the public key with: annals key export {quoted(where)}", markup=False
+    screen.command(
+        out, f"fingerprint {key.fingerprint}; export the public key with: ", f"annals key export {quoted(where)}"
     )
 
 

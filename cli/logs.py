@@ -9,6 +9,7 @@ import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import VIEW_HELP
+from annals.schemas import screen
 from annals.schemas.errors import AnnalsError, one_line
 from annals.schemas.files import NoMatchError, default_database, expand, is_pattern
 
@@ -126,7 +127,7 @@ def verify(
     from annals.schemas.keys import load_public_key
     from annals.schemas.logfile import read_log
     from annals.schemas.signing import verify_signature
-    from annals.schemas.text import backup_pending_note
+    from annals.schemas.text import backup_pending_parts
 
     expected = _expected(expect)
     with reported():
@@ -148,7 +149,8 @@ def verify(
         for line in verified.lines(refused=not status.ok or bool(misplaced)):
             out.print(line, markup=False)
         if game.backup_pending is not None:
-            out.print(f"{path}: {backup_pending_note(game.backup_pending, str(path))}", markup=False)
+            lead, line = backup_pending_parts(game.backup_pending, str(path))
+            screen.command(out, f"{path}: {lead}", line)
         problems = _judged_and_signed(Path(path), game, status, misplaced)
         for problem in problems:
             err.print(f"error: {one_line(f'{path}: {problem}')}", markup=False)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +14,8 @@ import typer
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
 from annals.engine.names import DECISION_TIMEOUT
+from annals.schemas import screen
+from annals.schemas.commandline import quoted
 
 if TYPE_CHECKING:
     from annals.engine.runner import GameResult
@@ -55,7 +59,8 @@ def play(
 ) -> None:
     """Play one game at the terminal (or seat an external program speaking JSON lines), writing its log live.
 
-    At your prompt: a number chooses, and help, board, hand, card NAME, log; Ctrl-C asks whether to leave.
+    At your prompt: a number chooses, and help, board, hand, card NAME, log, concede; quit saves the game and prints
+    the annals resume command that plays on.
 
     Example: annals play morana --decks starter-sun,starter-winter --players human,heuristic --name Ann --out game.log
     """
@@ -65,7 +70,7 @@ def play(
 
     files = [Path(f) if f else None for f in _pair(deck_files)]
     chosen = fresh_seed() if seed is None else seed
-    with reported():
+    with reported(), _left(players):
         if log is not None:
             ensure_new(log)  # before anyone sits down to play
         cap = get_ruleset(ruleset).default_max_turns if max_turns is None else max_turns  # as simulate and serve
@@ -82,6 +87,22 @@ def play(
         f"log written to {result.path}",
         markup=False,
     )
+
+
+@contextmanager
+def _left(players: str) -> Iterator[None]:
+    """A person who typed quit: the game stopped with its log open; say how to play on, and end quietly (exit 0:
+    leaving is not a failure)."""
+    from annals.engine.players import SeatLeft
+
+    try:
+        yield
+    except SeatLeft as left:
+        if left.path is None:
+            raise
+        again = f"annals resume {quoted(left.path)} --players {quoted(players)}"
+        screen.command(out, f"you left the game; {left.path} keeps every decision so far; play on with: ", again)
+        raise typer.Exit(0) from None
 
 
 def _ending(log: Path, result: GameResult) -> str:
@@ -124,7 +145,10 @@ def resume(
         with LogReader(log) as reader:
             event = event_of(log, reader.header)
         signing = load_signing_key(key) if key is not None else event.signing_key() if event is not None else None
-        result = resume_live(log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing, timeout=timeout)
+        with _left(players):
+            result = resume_live(
+                log, _pair(players), human=human_seat(sys.stdin, sys.stdout), key=signing, timeout=timeout
+            )
         match = restate_match(event, log) if event is not None else None
     if result.note:
         out.print(result.note, markup=False)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from annals.queries.pictures.board import Board
     from annals.queries.positions.gamelog import LogGoneError
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import default_database, default_games, expand, is_pattern, output_file, unused
@@ -224,11 +225,11 @@ def position(
     else:
         out.print(render_board(b))
     if pending is not None:  # said beside the board; on stderr when stdout is JSON or SVG
-        from annals.schemas.text import backup_pending_note
+        from annals.schemas.text import backup_pending_parts
 
-        (out if fmt == "board" else err).print(backup_pending_note(pending, str(log)), markup=False)
+        screen.command(out if fmt == "board" else err, *backup_pending_parts(pending, str(log)))
     if save is not None:
-        out.print(f"position written to {save}; edit it, then: annals continue {quoted(save)}", markup=False)
+        screen.command(out, f"position written to {save}; edit it, then: ", f"annals continue {quoted(save)}")
 
 
 @app.command("continue")

@@ -99,8 +99,9 @@ def join(
         "", "--token", help="Your seat's token (not needed when the URL ends ?token=..., as serve prints it)."
     ),
 ) -> None:
-    """Play your seat of a served table at this terminal: help, board, hand, card NAME, log at the prompt. The
-    address annals serve prints for a seat's browser (it holds the token) works as it is.
+    """Play your seat of a served table at this terminal: help, board, hand, card NAME, log, concede at the prompt;
+    quit leaves the table, not the game (the same command takes your seat again). The address annals serve prints
+    for a seat's browser (it holds the token) works as it is.
 
     An event's player gives the link the organiser gave them (annals serve --event prints one for each player):
     it plays each game of their match as its table opens, and says the match's result.

@@ -21,6 +21,7 @@ from rich.console import Console
 
 from annals.clients.join import JoinError, join
 from annals.schemas import protocol as p
+from annals.schemas.commandline import quoted
 
 OVER = ("finished", "paper", "failed")  # the desk's states of a match this terminal has nothing more to play in
 POLL_S = 1.0
@@ -65,7 +66,8 @@ def follow(
     sleep: Callable[[float], None] = time.sleep,
 ) -> list[p.GameOver]:
     """Play every game of the player's match of the round under way; returns each game's result. It stops when the
-    match is over, or when the person leaves a game (a concession: the match goes on without this terminal)."""
+    match is over, or when the person leaves a game (conceding it, or quit: the game waits for them)."""
+    again = f"annals join {quoted(url)}" + (f" --token {quoted(token)}" if token else "")  # for one who quits
     link = player_link(url)
     if link is None:
         raise JoinError(f"{url!r} is not a player's event link; give http://HOST:PORT/me?token=TOKEN")
@@ -81,7 +83,7 @@ def follow(
         if table and table not in played:
             console.print(f"round {me['round']}, table {me['at']}, game {me['game']}: {me['name']} against "
                           f"{me['opponent']}", markup=False)  # fmt: skip
-            over = join(f"{base}/play/{table}", token, read_line, console)
+            over = join(f"{base}/play/{table}", token, read_line, console, again=again)
             played.add(table)
             if over is None:
                 return results  # left the game

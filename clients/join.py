@@ -1,7 +1,9 @@
 """``annals join URL --token T``: the terminal client over WebSocket (the token may be in the URL instead).
 
 It connects to a table's socket with the seat's token, shows what the table sends (``clients.terminal``) and
-answers each decision the person makes. Ctrl-C while waiting asks whether to leave (a concession). A dropped
+answers each decision the person makes. Ctrl-C while waiting asks whether to leave (a concession); ``quit`` at
+the prompt leaves the table without conceding: the game waits for the seat, and the command printed takes it
+again (the server's table waits for a seat's answer as long as its clock allows: for ever without one). A dropped
 connection is retried with the same token, up to ``RETRIES`` times: the table sends the seat's view again.
 """
 
@@ -22,10 +24,17 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from annals.clients.terminal import TerminalUI
+from annals.engine.players import SeatLeft
 from annals.schemas import protocol as p
+from annals.schemas import screen
+from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
 
 RETRIES = 5
+LEAVE_ONLINE = (
+    "leaving closes your connection, not the game: the table waits for your answer (your clock runs, if it has "
+    "one), the same annals join takes your seat again, and concede gives the game up"
+)
 
 
 class JoinError(AnnalsError, ConnectionError):
@@ -105,8 +114,11 @@ def read_line(prompt: str) -> str:
     return (line + sep).decode(errors="replace")
 
 
-def join(url: str, token: str, read_line: Callable[[str], str], console: Console) -> p.GameOver | None:
-    """Play the seat to the end of the game (or until the person leaves); returns the result."""
+def join(
+    url: str, token: str, read_line: Callable[[str], str], console: Console, *, again: str = ""
+) -> p.GameOver | None:
+    """Play the seat to the end of the game (or until the person leaves: None); returns the result. ``again`` is
+    the command that takes the seat again, said to a person who leaves (by default ``annals join`` as given)."""
     sockets: list[Any] = []  # the socket of the moment: the person's new settings go to the table at once
 
     def send_settings(settings: p.Settings) -> None:
@@ -115,7 +127,8 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
 
     token = seat_token(url, token)
     socket_url(url, token)  # an address no table can have is refused at once, not tried again and again
-    ui = TerminalUI(read_line, console, on_settings=send_settings)
+    ui = TerminalUI(read_line, console, on_settings=send_settings, leaving=LEAVE_ONLINE)
+    again = again or f"annals join {quoted(url)}" + (f" --token {quoted(token)}" if token not in url else "")
     tries = 0
     while ui.over is None:
         try:
@@ -139,7 +152,12 @@ def join(url: str, token: str, read_line: Callable[[str], str], console: Console
                     message = waiting.pop(0)
                     ui.handle(message)
                     if type(message) is p.Decide and message.player == ui.seat:
-                        ws.send(p.encode(ui.prompt()).decode())
+                        try:
+                            answer = ui.prompt()
+                        except SeatLeft:
+                            screen.command(console, "you left the table; the game waits for you. Back to it: ", again)
+                            return None  # the socket closes: the table sees the seat gone, not a concession
+                        ws.send(p.encode(answer).decode())
                     elif type(message) is p.Close:
                         break
         except InvalidStatus as exc:

@@ -4,10 +4,13 @@
 prompt: a number chooses that option (counted from 1, as the web page's keys; a choice that cannot be taken back,
 flagged ``confirm``, asks first at a terminal);
 ``help``, ``board`` (the seat's view with card names, stats and counters), ``hand``, ``card NAME`` (a card's
-text), ``log`` (the last events in words), ``options``. Ctrl-C asks whether to leave; leaving concedes, and the
-table records it. A spectator (``annals join`` with the spectators' token) is shown the events and the board
-as they reach it (the spectator view, held back by the table's delay). The same class serves ``annals play``
-(``TerminalSeat``, in the same process) and ``annals join URL --token T`` (``clients.join``).
+text), ``log`` (the last events in words), ``options``, ``concede``; ``quit`` (``exit``, ``q``) says what leaving
+does and, once confirmed, leaves without conceding: a local table stops with its log open, to be resumed
+(``SeatLeft``), a served table waits for the seat, which the same ``annals join`` takes again. Ctrl-C asks
+whether to leave; that leaving concedes, and the table records it. A spectator (``annals join`` with the
+spectators' token) is shown the events and the board as they reach it (the spectator view, held back by the
+table's delay). The same class serves ``annals play`` (``TerminalSeat``, in the same process) and ``annals join URL
+--token T`` (``clients.join``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from rich.table import Table
 
 from annals.engine import forced
 from annals.engine.names import plural
+from annals.engine.players import SeatLeft
 from annals.schemas import protocol as p
 from annals.schemas import screen
 
@@ -40,6 +44,8 @@ HELP = """commands:
   pass on|off  the table also passes for you when you hold nothing you could play (on at the start)
   stop NAME    keep asking at a stop although the answer is lone: stop my attack, stop opponent reaction
                (the same again removes it)
+  quit         leave the game without conceding (exit and q too; it says what happens to the game and asks first)
+  concede      give up the game (you are asked first)
   help         this list
   Ctrl-C       leave the game (it counts as a concession; you are asked first)
 marks:
@@ -56,8 +62,9 @@ _INSTANCE = re.compile(r"#(\d{4})\)")
 CARDS_SHOWN = 5  # the cards ``card NAME`` prints at most; it says how many more match
 
 
-class Leave(Exception):
-    """The person chose to leave the game."""
+QUIT_WORDS = ("quit", "exit", "q")
+# what leaving does, asked before it is done: a local table (annals play, annals resume) keeps its log to play on
+LEAVE_LOCAL = "leaving stops the game here, saved in its log: annals resume plays on from this question"
 
 
 class TerminalUI:
@@ -69,8 +76,10 @@ class TerminalUI:
         confirm: bool = True,
         on_settings: Callable[[p.Settings], None] | None = None,
         cover_s: tuple[float, float] = forced.COVER_S,
+        leaving: str = LEAVE_LOCAL,
     ):
         self._read = read_line
+        self.leaving = leaving  # what ``quit`` does to the game, said before it is done
         self.out = console
         # what the table answers for the person (ruling R-CORE-8): lone questions and lone passes, no stops
         self.settings = p.Settings(automatic=True, auto_pass=True)
@@ -262,6 +271,14 @@ class TerminalUI:
                 self.show_options()
             elif word in ("auto", "pass", "stop"):
                 self.change(word, rest.strip())
+            elif text.lower() in QUIT_WORDS:
+                if not self.confirming:  # nobody is asked (answers piped in): what leaving does is said all the same
+                    self.out.print(f"  {self.leaving}", markup=False)
+                if self._confirm(f"  {self.leaving}. Leave?"):
+                    raise SeatLeft
+            elif text.lower() == "concede":
+                if self._confirm("  concede the game? It counts as a loss."):
+                    return p.Concede()
             else:
                 self.out.print(f"  {text!r} is not an option or a command: type a number, or help", markup=False)
 

@@ -68,6 +68,15 @@ class SeatGone(AnnalsError, ConnectionError):
     """A seat's connection ended (a program's stdout closed, a person's input ended)."""
 
 
+class SeatLeft(Exception):
+    """A person left a local table without conceding (``quit`` at the terminal): the table stops, its log left
+    open to be resumed (``annals resume``). ``path`` is that log, set when it leaves ``play_live``."""
+
+    def __init__(self) -> None:
+        super().__init__("left the table")
+        self.path: Path | None = None
+
+
 class Seat(Protocol):
     """One side of the protocol, as the table sees it."""
 
@@ -442,6 +451,9 @@ def play_live(
                 out = unused(default_games() / log_name(header))
                 out.parent.mkdir(parents=True, exist_ok=True)
             return run_table(LiveTable(ruleset, header, out, bank_ms=bank_ms), seats)
+        except SeatLeft as left:
+            left.path = out  # the log to resume: the caller may not have named it
+            raise
         finally:
             _close_all(seats)
 
@@ -469,6 +481,9 @@ def resume_live(
             for i, (spec, rng) in enumerate(zip(players, seat_rngs(header), strict=True)):
                 seats.append(make_seat(spec, i, ruleset, table.header, rng, human, timeout))
             result = run_table(table, seats)
+        except SeatLeft as left:
+            left.path = path
+            raise
         finally:
             _close_all(seats)
     sign_log(path, key)

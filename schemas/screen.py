@@ -47,3 +47,20 @@ def console(stream: IO[str] | Any, kind: type[Console] | None = None, **options:
     return (kind or Console)(
         file=stream, width=fixed_width(stream), soft_wrap=not is_terminal(stream), highlight=False, **options
     )
+
+
+def command(console: Console, lead: str, line: str, tail: str = "") -> None:
+    """``lead``, a command for the person to copy (``line``) and ``tail`` as one line when it fits; on a terminal
+    too narrow for it, the command on a line of its own, never wrapped (a copied command split over two lines runs
+    as two), ``lead`` and ``tail`` wrapped at words around it."""
+    from rich.cells import cell_len
+
+    whole = f"{lead}{line}{tail}"
+    if console.soft_wrap or cell_len(whole) <= console.width:
+        console.print(whole, markup=False)
+        return
+    if lead.strip():
+        console.print(lead.rstrip(), markup=False)
+    console.print(line, markup=False, soft_wrap=True)  # longer than the screen: the terminal folds it, one line
+    if tail.strip():
+        console.print(tail.strip(), markup=False)

@@ -95,9 +95,15 @@ def describe_header(header: LogHeader) -> str:
 
 def backup_pending_note(backup: Intervention, log: str = "LOG") -> str:
     """What a log with a judge's backup pending says in place of a result."""
+    return "".join(backup_pending_parts(backup, log))
+
+
+def backup_pending_parts(backup: Intervention, log: str = "LOG") -> tuple[str, str]:
+    """``backup_pending_note`` as its words and the command to copy (``schemas.screen.command`` keeps it whole)."""
     return (
         f"backup pending: position at decision {backup.to_decision} ({backup.events} events kept), by judge "
-        f"{backup.judge}; the game goes on with: annals resume {quoted(log)}"
+        f"{backup.judge}; the game goes on with: ",
+        f"annals resume {quoted(log)}",
     )
 
 

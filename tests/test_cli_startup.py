@@ -40,7 +40,9 @@ LIGHT = {
     "annals.schemas.errors",
     "annals.schemas.files",
     "annals.schemas.judge",
-}  # fmt: skip  (engine.compiled: annals.engine picks the compiled or pure engine there; the standard library only)
+    "annals.schemas.screen",
+}  # fmt: skip  (engine.compiled: annals.engine picks the compiled or pure engine there; the standard library only;
+#  schemas.screen: os and shutil, rich only inside its functions, for the commands printed to copy)
 
 BUILD = (
     f"HEAVY = {HEAVY!r}"

@@ -10,6 +10,7 @@ import typer
 from annals.cli.app import out, reported
 from annals.cli.event import FOLDER, JUDGE, REASON, event_app, show, width
 from annals.engine.names import plural
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 
 if TYPE_CHECKING:
@@ -58,10 +59,12 @@ def new(
         + f") created in {folder}",
         markup=False,
     )
-    out.print(
+    screen.command(
+        out,
         f"its record and logs are signed by {public.fingerprint} (private key {folder / 'event.key'}, mode 0600: "
-        f"keep it; public key {folder / 'event.pub'}: check the event with annals event verify {quoted(folder)})",
-        markup=False,
+        f"keep it; public key {folder / 'event.pub'}: check the event with ",
+        f"annals event verify {quoted(folder)}",
+        ")",
     )
 
 
@@ -94,9 +97,9 @@ def register(
     listed = f"with {player.deck.name!r}" if player.deck is not None else "without a deck list"
     out.print(f"registered {player.name} ({player.id}) {listed}{late}", markup=False)
     if others:
-        out.print(f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall and the "
-                  f"slips show each with their id, '{player.name} ({player.id})'; a typo? annals event rename "
-                  f"{quoted(folder)} {player.id} \"RIGHT NAME\"", markup=False)  # fmt: skip
+        screen.command(out, f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall "
+                       f"and the slips show each with their id, '{player.name} ({player.id})'; a typo? ",
+                       f"annals event rename {quoted(folder)} {player.id} \"RIGHT NAME\"")  # fmt: skip
 
 
 @event_app.command("rename")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
 from annals.cli.app import err, fail, out, reported
-from annals.cli.event import FOLDER, FORMAT, OUTPUT, emit, event_app, width
+from annals.cli.event import FOLDER, FORMAT, OUTPUT, emit, event_app
 from annals.engine.names import plural
+from annals.schemas import screen
 from annals.schemas.commandline import quoted
 
 if TYPE_CHECKING:
@@ -47,9 +47,9 @@ def standings(folder: Path = FOLDER, fmt: str = FORMAT, output: Path | None = OU
     if fmt == "table" and output is None:  # a person reading: how the order was made (on stderr: not a row)
         said = (
             "ranked by match points (3 a win, 1 a draw), then OMW%, GW%, OGW% (each at least 33%), then a lot "
-            f"drawn from the event's seed; annals event print {quoted(folder)} standings -o FILE explains each"
+            "drawn from the event's seed; "
         )
-        err.print(textwrap.fill(said, width(), break_on_hyphens=False, break_long_words=False), markup=False)
+        screen.command(err, said, f"annals event print {quoted(folder)} standings -o FILE", " explains each")
 
 
 @event_app.command("placings")

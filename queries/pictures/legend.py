@@ -44,8 +44,22 @@ def _back() -> str:
     return _swatch(f'<g transform="scale(0.32,0.2)">{back(100, 100)}</g>')
 
 
-def legend(ruleset: str, players: Sequence[str]) -> list[tuple[str, str]]:
-    """The marks of ``ruleset``'s board and timeline, each with what it means; ``players`` name the colours."""
+def _sealed(viewer: int | None) -> list[tuple[str, str]]:
+    """The MORANA face-down card as the person looking sees it (``svgmorana``: drawn face up, dashed, for its owner
+    and the omniscient view; a back for everyone else): a spectator has none of its own, and is shown only backs."""
+    if viewer is not None and viewer < 0:
+        return []
+    if viewer is None:
+        return [(_tile("p0 sealed"), "a face-down (committed) card, dashed until the flip (its owner's opponent and "
+                 "spectators see a back)")]  # fmt: skip
+    return [
+        (_tile("p0 sealed"), "your own face-down (committed) card, dashed until the flip (your opponent sees a back)")
+    ]
+
+
+def legend(ruleset: str, players: Sequence[str], viewer: int | None = None) -> list[tuple[str, str]]:
+    """The marks of ``ruleset``'s board and timeline, each with what it means; ``players`` name the colours,
+    ``viewer`` is who looks (``engine.views.viewer_of``: None all-seeing, -1 a spectator, else a seat)."""
     blue = players[0] if players else "the first player"
     red = players[1] if len(players) > 1 else "the second player"
     common = [
@@ -77,7 +91,7 @@ def legend(ruleset: str, players: Sequence[str]) -> list[tuple[str, str]]:
         ]
     elif ruleset == "morana":
         board = [
-            (_tile("p0 sealed"), "your own face-down (committed) card, dashed until the flip"),
+            *_sealed(viewer),
             (_tile("lane"), "a Site, with each side's total Power"),
             (_badge("Embers"), "a player's Embers"),
             (_badge("Slava"), "a player's Slava (13 wins; the track shows it too)"),

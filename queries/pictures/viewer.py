@@ -220,7 +220,7 @@ def viewer_data(
         "result": say.ending(log.close.winner, log.close.end_reason) if log.close is not None else None,
     }
     reviewed = None
-    keys = legend(ruleset, game["players"])
+    keys = legend(ruleset, game["players"], viewer)
     if review is not None:
         winner = log.close.winner if log.close is not None else None
         reviewed = review_shown(review, view, game["players"], winner)

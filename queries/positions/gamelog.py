@@ -20,6 +20,8 @@ from annals.ingest.schema import open_database
 from annals.queries.positions.storedlog import StoredReplayError, stored_log
 from annals.queries.positions.timeline import CoordinateError, LogNotFoundError
 from annals.schemas.archive import log_exists
+from annals.schemas.commandline import quoted
+from annals.schemas.errors import BadArgumentError
 from annals.schemas.files import NoMatchError
 from annals.schemas.logfile import GameLog, read_log
 
@@ -52,6 +54,11 @@ class FoundLog(NamedTuple):
                 "(its stored decisions re-run, every event checked against the stored one)")  # fmt: skip
 
 
+class UnknownGameError(CoordinateError, BadArgumentError):
+    """A value typed on the command line that is no log file and no game id in the database: a usage error (exit
+    2), as every name typed that names nothing."""
+
+
 def log_path(source: str, db: Path) -> Path:
     """A log path (or ``ARCHIVE#GAME_ID``), or the file game id ``source`` was ingested from (which may since have
     moved)."""
@@ -66,7 +73,8 @@ def log_path(source: str, db: Path) -> Path:
     finally:
         con.close()
     if not rows:
-        raise CoordinateError(f"{source!r} is neither a log file nor a game id in {db}")
+        listing = f'annals sql "SELECT game_id, ruleset, file FROM games" --db {quoted(db)}'
+        raise UnknownGameError(f"{source!r} is neither a log file nor a game id in {db}; list the ids: {listing}")
     return Path(rows[0][0])
 
 

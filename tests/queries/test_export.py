@@ -118,6 +118,19 @@ def test_an_unknown_view_is_a_usage_error_before_any_database_is_opened(tmp_path
     assert bad.exit_code == 2 and "unknown view 'spectato'; did you mean 'spectator'?" in bad.output
 
 
+@pytest.mark.parametrize("option", ["--events", "--shards"])
+def test_events_or_shards_without_spark_is_a_usage_error_not_ignored(
+    real_db: Path, tmp_path: Path, option: str
+) -> None:
+    """``--events`` without ``--spark`` was dropped without a word (exit 0, a folder that does not exist too): it
+    is a usage error saying where it goes and how to put an event in a database export; nothing is written."""
+    folder = tmp_path / "data"
+    bad = runner.invoke(app, ["export", str(folder), "--db", str(real_db), option, str(tmp_path / "no-such-event")])
+    assert bad.exit_code == 2, bad.output
+    assert f"{option} goes with --spark MASTER" in bad.stderr and "annals ingest FOLDER --db DB" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and not folder.exists()
+
+
 def _read(folder: Path, table: str) -> pl.DataFrame:
     return pl.scan_parquet(str(folder / table / "**" / "*.parquet"), hive_partitioning=True).collect()
 

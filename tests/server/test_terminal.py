@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from annals.engine.replay import rerun
+from annals.engine.table import read_live
 from annals.schemas.logfile import read_log
 from tests.serverkit import Running, server
 
@@ -123,6 +124,38 @@ def test_leaving_with_ctrl_c_is_a_recorded_concession(running: Running) -> None:
     game = read_log(running.wait_over(table["table"])["log"])
     assert game.close.end_reason == "concession" and game.close.winner == 1
     assert type(game.events[-1]).__name__ == "Forfeited" and rerun(game).ok
+
+
+def test_quit_leaves_the_table_and_the_printed_command_takes_the_seat_again(running: Running) -> None:
+    """R-CORE-5: ``quit`` at the prompt (it was "not an option or a command") closes the connection, not the game:
+    the table waits, and the command printed for the person, run as it is, takes the seat again at the same
+    question."""
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    t = _join(running, table)
+    try:
+        _wait(t, "Commit: place cards face-down")
+        t.keys("quit", "Enter")
+        _wait(t, "leaving closes your connection, not the game")
+        t.keys("y", "Enter")
+        screen = _wait(t, "CLIENT-EXITED")
+    finally:
+        t.close()
+    printed = re.findall(r"annals join \S+ --token \S+", screen.partition("you left the table")[2])[0]
+    assert table["tokens"][0] in printed and "not an option" not in screen
+    status, info = running.api(f"/api/tables/{table['table']}")
+    assert status == 200 and not info["over"] and read_live(info["log"])[3] is None  # no result: the game waits
+    annals = Path(sys.executable).parent / "annals"
+    t = Tmux(f"{annals} {printed.removeprefix('annals ')}; echo CLIENT-EXITED; sleep 30")
+    try:
+        _wait(t, "Commit: place cards face-down")
+        t.keys("concede", "Enter")
+        _wait(t, "concede the game?")
+        t.keys("y", "Enter")
+        _wait(t, "CLIENT-EXITED")
+    finally:
+        t.close()
+    game = read_log(running.wait_over(table["table"])["log"])
+    assert game.close.end_reason == "concession" and game.close.winner == 1 and rerun(game).ok
 
 
 def test_a_spectator_in_the_terminal_sees_the_board_as_it_stood_delay_decisions_ago(running: Running) -> None:

@@ -114,3 +114,28 @@ def test_turn_list_legend_and_card_text(
     p.keyboard.press("Escape")
     assert not p.is_visible("#card-tip")
     page.page.screenshot(path=str(tmp_path / f"viewer-{ruleset}-full.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("view", "sealed"),
+    [
+        ("spectator", ""),  # a spectator has no face-down card of its own: every one is a back to it
+        ("player0", "your own face-down (committed) card"),
+        ("omniscient", "a face-down (committed) card, dashed until the flip (its owner's opponent and spectators"),
+    ],
+)
+def test_the_legend_speaks_to_the_person_looking(
+    games: dict[str, list[GameLog]], page: Page, tmp_path: Path, view: str, sealed: str
+) -> None:
+    """[MOR-07] The spectator's legend said "your own face-down card": the dashed face-down tile is explained to
+    whoever is shown one (a player their own, the all-seeing view every one), and a spectator only the back."""
+    log = games["morana"][1]
+    path = tmp_path / "game.html"
+    write_viewer(log, path, view)
+    p = opened(page, path)
+    legend = p.inner_text("#legend")
+    assert "a card this view may not see (face-down, or in a hidden hand)" in legend
+    assert "your own" not in legend if view == "spectator" else sealed in legend
+    assert ("face-down (committed)" in legend) == bool(sealed)
+    if view == "spectator":
+        page.shot("viewer-morana-spectator-legend.png")

@@ -212,12 +212,14 @@ def test_show_by_game_id_is_the_logs(gone: Gone) -> None:
 
 def test_show_takes_a_game_id_only_with_a_database(gone: Gone, tmp_path: Path) -> None:
     """A name that is no file is a game id when there is a database to look it up in; without one it is still the
-    missing file it was (a usage error, exit 2), and an unknown id or a refused game is named (exit 1, one line)."""
+    missing file it was (a usage error, exit 2); an unknown id is a usage error too, saying how to list the ids
+    (exit 2); a refused game is named (exit 1, one line)."""
     gid = played(gone)[0].header.game_id
     nothing = runner.invoke(app, ["show", gid])  # ANNALS_HOME holds no database in the tests
     assert nothing.exit_code == 2 and nothing.stderr == f"error: no such file or folder: {gid}; check the path\n"
-    unknown = runner.invoke(app, ["show", "nosuchgame", "--db", str(gone.db)])
-    assert unknown.exit_code == 1 and "'nosuchgame' is neither a log file nor a game id" in unknown.stderr
+    unknown = runner.invoke(app, ["show", "nosuchgame", "--db", str(gone.db)])  # typed, naming nothing: usage
+    assert unknown.exit_code == 2 and "'nosuchgame' is neither a log file nor a game id" in unknown.stderr
+    assert f'list the ids: annals sql "SELECT game_id, ruleset, file FROM games" --db {gone.db}' in unknown.stderr
     refused = runner.invoke(app, ["show", *gone.by_id(gone.continued)])
     assert refused.exit_code == 1 and len(refused.stderr.splitlines()) == 1 and not refused.stdout
     assert "continued from a position" in refused.stderr
