@@ -272,9 +272,9 @@ class TerminalUI:
             elif word in ("auto", "pass", "stop"):
                 self.change(word, rest.strip())
             elif text.lower() in QUIT_WORDS:
-                if not self.confirming:  # nobody is asked (answers piped in): what leaving does is said all the same
-                    self.out.print(f"  {self.leaving}", markup=False)
-                if self._confirm(f"  {self.leaving}. Leave?"):
+                # said through the console, which wraps at words; the question itself stays short
+                self.out.print(f"  {self.leaving}", markup=False)
+                if self._confirm("  Leave?"):
                     raise SeatLeft
             elif text.lower() == "concede":
                 if self._confirm("  concede the game? It counts as a loss."):
