@@ -23,6 +23,7 @@ from typer._click import core as click_core
 from typer._click import exceptions as click_exceptions
 
 from annals.cli import coerce
+from annals.schemas import screen
 from annals.schemas.errors import AnnalsError, BadArgumentError, OutOfRangeError, one_line
 from annals.schemas.files import os_error
 
@@ -172,9 +173,12 @@ class _LazyConsole:
         self._stderr = stderr
         self._console: Console | None = None
 
+    def _stream(self) -> Any:
+        return sys.stderr if self._stderr else sys.stdout
+
     def print(self, *objects: Any, **kwargs: Any) -> None:
-        stream = sys.stderr if self._stderr else sys.stdout
-        if self._console is None and not stream.isatty() and _plain(objects, kwargs):  # a terminal wraps: rich
+        plain = not screen.is_terminal(self._stream()) and _plain(objects, kwargs)  # a terminal wraps: rich does
+        if self._console is None and plain:
             try:
                 typer.echo(objects[0], err=self._stderr)
             except BrokenPipeError:  # as the console's own: quiet on stdout; click ends with 1 on stderr, as rich
@@ -192,12 +196,13 @@ class _LazyConsole:
                 def on_broken_pipe(self) -> None:  # rich's own ends with 1 and a closed pipe is no error
                     closed_pipe()
 
-            from annals.schemas.screen import fixed_width, is_terminal
-
             kind = Console if self._stderr else _Console  # a closed pipe on stdout ends quietly
-            stream = sys.stderr if self._stderr else sys.stdout  # the file rich writes to, looked up at each print
+            stream = self._stream()
             self._console = kind(
-                stderr=self._stderr, highlight=False, width=fixed_width(stream), soft_wrap=not is_terminal(stream)
+                stderr=self._stderr,
+                highlight=False,
+                width=screen.fixed_width(stream),
+                soft_wrap=not screen.is_terminal(stream),
             )
         return getattr(self._console, name)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,9 +11,6 @@ from annals.cli.event import FOLDER, JUDGE, REASON, event_app, show, width
 from annals.engine.names import plural
 from annals.schemas import screen
 from annals.schemas.commandline import quoted
-
-if TYPE_CHECKING:
-    pass
 
 
 @event_app.command("new")
