@@ -136,7 +136,7 @@ def verify(
         + (
             "deck lists and game logs not checked (--record-only)"
             if record_only
-            else f"{verdict.decks} deck lists and {verdict.games} game logs as recorded"
+            else f"{plural(verdict.decks, 'deck list')} and {plural(verdict.games, 'game log')} as recorded"
         )
         + ("; every game re-run identically" if replay else ""),
         markup=False,
