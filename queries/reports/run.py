@@ -18,6 +18,7 @@ import duckdb
 import msgspec
 import polars as pl
 
+from annals.engine.names import plural
 from annals.ingest.summary import summary_fresh
 from annals.queries.names import MIN_GAMES as MIN_GAMES  # defined there, light, for the command line
 from annals.queries.reports import sqlfiles
@@ -166,13 +167,14 @@ def _sample(
     games, decided, events, rulesets, seats = counted
     read = read_rulesets(spec)
     reads = "" if read is None else f" (this report reads {', '.join(read)} games only)"
-    unit = f", {seats} seat-games" if spec.per_seat else ""
+    unit = f", {plural(int(seats), 'seat-game')}" if spec.per_seat else ""
     if spec.reviews:
         reviewed, decisions = con.execute(sqlfiles.load("sample_reviewed")).fetchall()[0]
         unit += f" ({reviewed} of them reviewed: {decisions} decisions)"
     where = f"; filters: {', '.join(f'{k}={v}' for k, v in f.given().items())}" if f.given() else ""
     return (
-        f"sample: {games} games ({decided} decided){unit}, {events} events, rulesets: {rulesets or 'none'}{reads}"
+        f"sample: {plural(int(games), 'game')} ({decided} decided){unit}, {plural(int(events), 'event')}, "
+        f"rulesets: {rulesets or 'none'}{reads}"
         f"{where}; from {database}"
     )
 
