@@ -46,6 +46,7 @@ def review(
     """
     # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
     from annals.queries.review import (
+        WHOLE,
         ReviewError,
         Thresholds,
         review_csv,
@@ -59,6 +60,7 @@ def review(
     )
     from annals.schemas.errors import AnnalsError, BadArgumentError
     from annals.schemas.logfile import read_log
+    from annals.schemas.screen import columns, is_terminal
 
     if not 0 < inaccuracy <= mistake <= blunder <= 1:  # NaN fails too: every choice would be 'good'
         fail(
@@ -100,7 +102,11 @@ def review(
                 out.print(f"{path}: {review_summary(reviews)}{written}", markup=False)
                 continue
             if fmt == "table":
-                for line in review_table(reviews):
+                width = columns() if is_terminal(sys.stdout) else WHOLE  # a pipe: one line a decision, for grep
+                players = [p.name for p in game.header.players]
+                for line in review_table(
+                    reviews, players=players, iterations=iterations, thresholds=thresholds, width=width
+                ):
                     out.print(line, markup=False)
             elif fmt == "csv":
                 sys.stdout.write(review_csv(reviews))

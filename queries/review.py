@@ -19,7 +19,8 @@ import io
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Iterable
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -207,23 +208,64 @@ def _row(r: DecisionReview) -> list[Any]:
     return [getattr(r, c) for c in COLUMNS]
 
 
-def review_table(reviews: list[DecisionReview]) -> list[str]:
-    """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
-    lines = [
+WHOLE = 0  # a width of 0: each decision on one line however long (a pipe or a file: one line a record for grep)
+CLASS_PLURAL = {"best": "best", "good": "good", "inaccuracy": "inaccuracies", "mistake": "mistakes"}
+
+
+def review_table(
+    reviews: list[DecisionReview],
+    *,
+    players: Sequence[str] = (),
+    iterations: int = ITERATIONS,
+    thresholds: Thresholds = Thresholds(),
+    width: int = WHOLE,
+) -> list[str]:
+    """Text lines: what the numbers are (whose chance, the budget, the thresholds), a header, a line per decision,
+    then each seat's accuracy. ``width``: a terminal's; a decision whose choices do not fit has them on lines of
+    their own under its numbers, wrapped at words (at 80 columns the numbers alone take 68)."""
+    t = thresholds
+    seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(players))
+    said = (
+        "before, made, best: the deciding seat's winning chance (0 to 1) before the decision, after the choice "
+        "made and after the best choice found, estimated by the search bot from what that seat could see "
+        f"({plural(iterations, 'iteration')} a decision); loss = best - made; a loss from {t.inaccuracy:g} is an "
+        f"inaccuracy, from {t.mistake:g} a mistake, from {t.blunder:g} a blunder"
+        + (f". Seats: {seats}." if seats else ".")
+    )
+    lines = textwrap.wrap(said, width) if width else [said]
+    numbers = (
         f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
-        f"{'class':<10} choice made / best choice found"
-    ]
+        f"{'class':<10}"
+    )
+    head = f"{numbers} choice made / best choice found"
+    lines.append(head if not width or len(head) <= width else numbers.rstrip())  # narrower: "made:", "best:" say it
+    indent = " " * 7
     for r in reviews:
-        found = "" if r.verdict == "best" else f"  (best: {r.best})"
-        lines.append(
+        numbers = (
             f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<13} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
-            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
+            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10}"
         )
+        found = "" if r.verdict == "best" else f"  (best: {r.best})"
+        line = f"{numbers} {r.made}{found}"
+        if not width or len(line) <= width:
+            lines.append(line)
+            continue
+        lines.append(numbers.rstrip())
+        lines += textwrap.wrap(f"made: {r.made}", width, initial_indent=indent, subsequent_indent=indent + "  ")
+        if found:
+            lines += textwrap.wrap(f"best: {r.best}", width, initial_indent=indent, subsequent_indent=indent + "  ")
     for seat in sorted({r.seat for r in reviews}):
-        score = accuracy(reviews, seat)
-        counts = ", ".join(f"{sum(r.verdict == c for r in reviews if r.seat == seat)} {c}" for c in CLASSES)
-        lines.append(f"seat {seat}: accuracy {score:.1f} ({counts})")
+        mine = [r for r in reviews if r.seat == seat]
+        counts = ", ".join(_count(sum(r.verdict == c for r in mine), c) for c in CLASSES)
+        who = f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
+        line = f"{who}: accuracy {accuracy(mine, seat):.1f} of 100 over {plural(len(mine), 'decision')}: {counts}"
+        lines += textwrap.wrap(line, width, subsequent_indent="  ") if width else [line]
     return lines
+
+
+def _count(n: int, verdict: str) -> str:
+    """``1 mistake``, ``0 inaccuracies``, ``3 best``."""
+    return f"{n} {verdict if n == 1 else CLASS_PLURAL.get(verdict, verdict + 's')}"
 
 
 def review_csv(reviews: list[DecisionReview]) -> str:

@@ -41,7 +41,7 @@ def test_review_prints_csv_and_json_and_writes_notes_beside_the_log(tmp_path: Pa
 def test_review_table_and_a_bad_seat(tmp_path: Path) -> None:
     log = _played(tmp_path, 'decisions = ["p1 done", "p2 done"]')
     result = runner.invoke(app, ["review", str(log), "--iterations", "60", "--blunder", "0.5"])
-    assert result.exit_code == 0 and "seat 0: accuracy" in result.stdout
+    assert result.exit_code == 0 and "seat 0 (p0): accuracy" in result.stdout
     bad = runner.invoke(app, ["review", str(log), "--seat", "4"])
     assert bad.exit_code == 2 and "no seat of this game" in bad.output
 
