@@ -96,12 +96,14 @@ def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int) -> t
         found = None
     if found is not None or not wanted:
         return found, ""
+    from annals.cli.review import review_progress
     from annals.queries.review import ReviewError, Thresholds, review_game
     from annals.schemas.review import ReviewFile, write_review
 
     started = time.perf_counter()
     try:
-        reviews = review_game(log, iterations=iterations)
+        with review_progress(f"review {path.name}") as step:
+            reviews = review_game(log, iterations=iterations, on_progress=step)
     except ReviewError as exc:  # a ruleset with no search bot yet: the page, without a review
         return None, f"note: {exc}; the page has no review"
     made = ReviewFile(log.header.game_id, log.digest, log.header.ruleset, iterations, Thresholds(), [0, 1], reviews)

@@ -3,14 +3,49 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
 from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import MAX_SEARCH_ITERATIONS
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@contextmanager
+def review_progress(label: str, console: Console | None = None) -> Iterator[Callable[[int, int], None]]:
+    """A line on stderr while a game is reviewed, at a terminal only (a pipe or a file gets nothing): the decisions
+    reviewed of all, the time gone and the time left, erased when done. A whole game at the default budget takes a
+    minute or more, and a silent terminal for that long reads as a hang."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from annals.schemas import screen
+
+    shown = console if console is not None else screen.console(sys.stderr)
+    with Progress(
+        TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
+        TimeElapsedColumn(), TextColumn("gone,"), TimeRemainingColumn(), TextColumn("left"),
+        console=shown, transient=True, disable=not shown.is_terminal,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(label, total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield step
 
 
 @app.command()
@@ -79,7 +114,10 @@ def review(
         for path in logs:
             try:
                 game = read_log(path)
-                reviews = review_game(game, seats=seats, iterations=iterations, thresholds=thresholds, jobs=jobs)
+                with review_progress(f"review {path.name}") as step:
+                    reviews = review_game(
+                        game, seats=seats, iterations=iterations, thresholds=thresholds, jobs=jobs, on_progress=step
+                    )
             except BadArgumentError:
                 raise
             except AnnalsError as exc:

@@ -44,6 +44,7 @@ from annals.schemas.review import accuracy as accuracy
 from annals.schemas.review import move_accuracy as move_accuracy
 from annals.schemas.rulesets import registrations
 
+SHARES_PER_JOB = 4  # with --jobs, each process's decisions in this many shares, so progress is told as each ends
 MADE_VISITS = 20  # the fewest searches of the choice made before its chance is compared with the best's
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
@@ -71,6 +72,9 @@ class ReviewSeatError(BadArgumentError, ValueError):
     """A seat asked for that is not one of the game's."""
 
 
+Progress = Callable[[int, int], None]  # (decisions reviewed, decisions to review): told as the review goes
+
+
 def review_game(
     game: GameLog,
     *,
@@ -78,40 +82,68 @@ def review_game(
     iterations: int = ITERATIONS,
     thresholds: Thresholds = Thresholds(),
     jobs: int = 1,
+    on_progress: Progress | None = None,
 ) -> list[DecisionReview]:
     """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module).
     ``jobs`` > 1: the decisions are shared among that many processes (each folds the views itself); each decision's
-    search has its own generator, so the review is the same with any ``jobs``."""
+    search has its own generator, so the review is the same with any ``jobs``. ``on_progress`` is told the
+    decisions done and to do after each one (with ``jobs``, after each share: a few per process)."""
     header = game.header
     search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
         raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
     rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
+    step = on_progress or (lambda done, total: None)
+    step(0, len(rated))
     workers = min(max(1, jobs), len(rated))
     if workers <= 1:
-        return _review_part(game, wanted, iterations, thresholds, set(rated))
-    shares = [set(rated[k::workers]) for k in range(workers)]  # interleaved: each share as long as the others
+        return _review_part(game, wanted, iterations, thresholds, set(rated), step)
+    # interleaved shares, each as long as the others, a few per process so that progress is told as they end
+    pieces = min(len(rated), workers * SHARES_PER_JOB)
+    shares = [set(rated[k::pieces]) for k in range(pieces)]
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    reviews: list[DecisionReview] = []
+    done = 0
     with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
-        parts = pool.starmap(_review_part, [(game, wanted, iterations, thresholds, share) for share in shares])
-    return sorted((r for part in parts for r in part), key=lambda r: r.decision)
+        tasks = [(game, wanted, iterations, thresholds, share) for share in shares]
+        for size, part in pool.imap_unordered(_review_share, tasks):
+            reviews += part
+            done += size
+            step(done, len(rated))
+    return sorted(reviews, key=lambda r: r.decision)
+
+
+def _review_share(task: tuple[GameLog, set[int], int, Thresholds, set[int]]) -> tuple[int, list[DecisionReview]]:
+    """One process's share (``imap_unordered`` passes one argument): its size and its reviews."""
+    game, wanted, iterations, thresholds, share = task
+    return len(share), _review_part(game, wanted, iterations, thresholds, share)
 
 
 def _review_part(
-    game: GameLog, wanted: set[int], iterations: int, thresholds: Thresholds, share: set[int]
+    game: GameLog,
+    wanted: set[int],
+    iterations: int,
+    thresholds: Thresholds,
+    share: set[int],
+    step: Progress | None = None,
 ) -> list[DecisionReview]:
-    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each."""
+    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each;
+    ``step`` told the decisions done after each."""
     header = game.header
     ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
+    out_of = len(share)  # decisions still to review
     out: list[DecisionReview] = []
     for index, decision in enumerate(game.decisions):
         if index not in share:
             continue
+        if step is not None and out_of:
+            step(len(share) - out_of, len(share))
+        out_of -= 1
         for event in game.events[fed : decision.at]:
             for view in views.values():
                 view.feed(event)
@@ -155,6 +187,8 @@ def _review_part(
                 thresholds.classify(loss, made_said == best_said or loss == 0.0),
             )
         )
+    if step is not None:
+        step(len(share), len(share))
     return out
 
 
