@@ -68,7 +68,10 @@ def review(
     ),
     notes: bool = typer.Option(False, "--notes", help="Also write inaccuracies and worse as notes beside the log."),
     save: bool = typer.Option(
-        False, "--save", help="Write the review beside the log as LOG.review.json, for `annals ingest` to load."
+        False,
+        "--save",
+        help="Write the review beside the log as LOG.review.json, for `annals ingest` to load (with --seat, the "
+        "other seat's saved review of the same budget and thresholds is kept).",
     ),
 ) -> None:
     """Rate each decision from its seat's view: the winning chance before it, after the choice made and after the

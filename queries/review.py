@@ -37,8 +37,8 @@ from annals.engine.words import Words, plural
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
 from annals.schemas.review import CLASSES as CLASSES
+from annals.schemas.review import DamagedReviewError, ReviewFile, read_review, review_path, write_review
 from annals.schemas.review import DecisionReview as DecisionReview
-from annals.schemas.review import ReviewFile, write_review
 from annals.schemas.review import Thresholds as Thresholds
 from annals.schemas.review import accuracy as accuracy
 from annals.schemas.review import move_accuracy as move_accuracy
@@ -344,11 +344,34 @@ def save_review(
 ) -> Path:
     """The review written beside ``log`` as ``LOG.review.json`` (``schemas.review``), with the log's game id and
     digest and the review's parameters, for ``annals ingest`` to load into ``decision_reviews``. The log is never
-    changed."""
+    changed. A review of one seat keeps the other seat's saved beside it when that one is of the same log, budget
+    and thresholds (a coach reviews ``--seat 1``, then ``--seat 0``: the file ends with both); otherwise it
+    replaces it."""
+    reviewed = set(seats)
+    kept = [r for r in merged_with(log, game, iterations, thresholds) if r.seat not in reviewed]
     doc = ReviewFile(
-        game.header.game_id, game.digest, game.header.ruleset, iterations, thresholds, sorted(set(seats)), reviews
+        game.header.game_id,
+        game.digest,
+        game.header.ruleset,
+        iterations,
+        thresholds,
+        sorted(reviewed | {r.seat for r in kept}),
+        sorted([*kept, *reviews], key=lambda r: r.decision),
     )
     return write_review(log, doc)
+
+
+def merged_with(
+    log: str | os.PathLike[str], game: GameLog, iterations: int, thresholds: Thresholds
+) -> list[DecisionReview]:
+    """The decisions of the review saved beside ``log`` that a new review of this game at this budget and these
+    thresholds may be merged with; none when there is no such file, or it is damaged, stale or made otherwise."""
+    try:
+        saved = read_review(review_path(log))
+    except (DamagedReviewError, OSError):
+        return []
+    same = (saved.game_id, saved.digest, saved.iterations, saved.thresholds)
+    return saved.decisions if same == (game.header.game_id, game.digest, iterations, thresholds) else []
 
 
 def review_summary(reviews: list[DecisionReview]) -> str:

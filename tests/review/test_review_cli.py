@@ -67,3 +67,21 @@ def test_a_folder_is_reviewed_a_line_per_game_passing_over_a_ruleset_with_no_sea
     result = runner.invoke(app, ["review", str(folder), "--iterations", "5"])
     assert result.exit_code == 1 and f"{damaged}: not reviewed: " in result.stdout
     assert f"{morana}: " in result.stdout.replace(f"{damaged}: ", "")  # the others are reviewed all the same
+
+
+def test_saving_one_seat_then_the_other_keeps_both_and_another_budget_replaces(tmp_path: Path) -> None:
+    """A coach reviews --seat 1, then --seat 0, each with --save: the file beside the log ends with both seats (the
+    viewer then draws both); a review made at another budget is not mixed with the saved one but replaces it."""
+    from annals.schemas.review import read_review, review_path
+
+    log = _played(tmp_path, 'decisions = ["p1 done", "p2 done"]')
+    for seat in ("1", "0"):
+        result = runner.invoke(app, ["review", str(log), "--seat", seat, "--iterations", "20", "--save"])
+        assert result.exit_code == 0, result.output
+    both = read_review(review_path(log))
+    assert both.seats == [0, 1] and {r.seat for r in both.decisions} == {0, 1}
+    assert [r.decision for r in both.decisions] == sorted(r.decision for r in both.decisions)
+    result = runner.invoke(app, ["review", str(log), "--seat", "0", "--iterations", "30", "--save"])
+    assert result.exit_code == 0, result.output
+    again = read_review(review_path(log))
+    assert again.seats == [0] and again.iterations == 30 and {r.seat for r in again.decisions} == {0}
