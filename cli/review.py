@@ -14,6 +14,11 @@ from annals.cli.app import app, err, fail, out, reported
 from annals.engine.names import MAX_SEARCH_ITERATIONS
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
 
+DAMAGED = (
+    "a review replays the log's decisions, so it needs the whole log as annals wrote it: copy it again from where "
+    "it was played, or see what is intact with `annals verify LOG`"
+)
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -96,7 +101,13 @@ def review(
         save_review,
         write_notes,
     )
-    from annals.schemas.errors import AnnalsError, BadArgumentError
+    from annals.schemas.errors import (
+        AnnalsError,
+        BadArgumentError,
+        CorruptLogError,
+        NotALogError,
+        TruncatedLogError,
+    )
     from annals.schemas.logfile import read_log
     from annals.schemas.screen import columns, is_terminal
 
@@ -124,6 +135,8 @@ def review(
             except BadArgumentError:
                 raise
             except AnnalsError as exc:
+                if not many and isinstance(exc, (NotALogError, CorruptLogError, TruncatedLogError)) and path.is_file():
+                    fail(str(exc), hint=DAMAGED)  # not a game annals can replay: say what the person can do
                 if not many:
                     raise
                 if isinstance(exc, ReviewError):  # a ruleset with no search bot: passed over, not a failure

@@ -85,3 +85,17 @@ def test_saving_one_seat_then_the_other_keeps_both_and_another_budget_replaces(t
     assert result.exit_code == 0, result.output
     again = read_review(review_path(log))
     assert again.seats == [0] and again.iterations == 30 and {r.seat for r in again.decisions} == {0}
+
+
+def test_a_damaged_log_is_named_with_what_to_do_and_no_traceback(tmp_path: Path) -> None:
+    log = _played(tmp_path, 'decisions = ["p1 done", "p2 done"]')
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(log.read_bytes()[:-7])  # the last frame torn, as a copy cut short leaves it
+    other = tmp_path / "notes.log"
+    other.write_text("not a game\n")
+    for damaged, what in ((cut, "log is truncated"), (other, "not an annals log")):
+        result = runner.invoke(app, ["review", str(damaged), "--iterations", "5"])
+        assert result.exit_code == 1, result.output
+        assert f"error: {damaged}" in result.output and what in result.output, result.output
+        assert "copy it again" in result.output and "annals verify LOG" in result.output
+        assert "Traceback" not in result.output
