@@ -92,7 +92,8 @@ def review_game(
     search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
-        raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
+        bad = ", ".join(map(str, sorted(wanted - {0, 1})))
+        raise ReviewSeatError(f"--seat {bad} is no seat of this game; seats are 0 and 1 (give --seat 0 or --seat 1)")
     rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
     step = on_progress or (lambda done, total: None)
     step(0, len(rated))

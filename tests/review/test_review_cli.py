@@ -43,7 +43,7 @@ def test_review_table_and_a_bad_seat(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(log), "--iterations", "60", "--blunder", "0.5"])
     assert result.exit_code == 0 and "seat 0 (p0): accuracy" in result.stdout
     bad = runner.invoke(app, ["review", str(log), "--seat", "4"])
-    assert bad.exit_code == 2 and "no seat of this game" in bad.output
+    assert bad.exit_code == 2 and "error: --seat 4 is no seat of this game" in bad.output, bad.output
 
 
 def test_a_folder_is_reviewed_a_line_per_game_passing_over_a_ruleset_with_no_search_and_naming_a_damaged_log(
