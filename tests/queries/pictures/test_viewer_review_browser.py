@@ -132,3 +132,32 @@ def test_a_coach_with_a_review_of_the_second_player_only_sees_that_players_chanc
     said = p.inner_text("#review-box")
     assert f"{name}'s {first.verdict}" in said and f"better: {first.best}" in said
     assert not page.errors, page.errors
+
+
+def test_past_the_last_mistake_the_button_is_off_and_the_key_says_there_is_none(
+    reviewed: tuple[Path, GameLog], page: Page, tmp_path: Path
+) -> None:
+    """M at the last marked decision did nothing and the button stayed on: a coach could not tell the end of the
+    mistakes from a broken key. Now "mistake ▶" is off with no mark ahead ("◀ mistake" with none behind), and the
+    key says there is none."""
+    path, log = reviewed
+    review = read_review(review_path(path))
+    at = sorted({r.at for r in review.decisions if r.verdict in MARKED})
+    html = tmp_path / "game.html"
+    write_viewer(log, html, "omniscient", review=review)
+    p = opened(page, html)
+    assert p.is_disabled("#prev-mistake") and p.is_enabled("#next-mistake")  # at the start, nothing behind
+    p.keyboard.press("Shift+M")
+    assert p.evaluate(POSITION) == 0 and "No marked decision before this moment" in p.inner_text("#review-box")
+    for _ in at:
+        p.click("#next-mistake")
+    assert p.evaluate(POSITION) == at[-1]
+    assert p.is_disabled("#next-mistake") and p.is_enabled("#prev-mistake")
+    p.keyboard.press("m")
+    assert p.evaluate(POSITION) == at[-1]
+    assert "No marked decision after this moment: Shift+M goes back" in p.inner_text("#review-box")
+    p.keyboard.press("Shift+M")  # and back it goes, saying that decision again
+    assert p.evaluate(POSITION) == at[-2] and "better:" in p.inner_text("#review-box")
+    p.keyboard.press("Home")
+    assert p.is_disabled("#prev-mistake") and p.is_enabled("#next-mistake")
+    assert not page.errors, page.errors
