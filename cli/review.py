@@ -165,7 +165,8 @@ def review(
             elif fmt == "csv":
                 sys.stdout.write(review_csv(reviews))
             else:
-                sys.stdout.write(review_json(reviews).decode() + "\n")
+                doc = review_json(reviews, iterations=iterations, thresholds=thresholds)
+                sys.stdout.write(doc.decode() + "\n")
             if noted is not None:
                 err.print(f"notes written to {noted} (the log {path} is unchanged)", markup=False)
             if saved is not None:

@@ -33,8 +33,11 @@ def test_review_prints_csv_and_json_and_writes_notes_beside_the_log(tmp_path: Pa
     assert notes and rows[0]["verdict"] in notes[0].text and notes[0].views == ["omniscient", "player0"]
     assert notes_path(log).exists() and log.read_bytes() == before  # the log itself is never changed
 
-    result = runner.invoke(app, ["review", str(log), "--seat", "0", "-f", "json", "--iterations", "60"])
+    result = runner.invoke(
+        app, ["review", str(log), "--seat", "0", "-f", "json", "--iterations", "60", "--inaccuracy", "0.04"]
+    )
     doc = json.loads(result.stdout)
+    assert doc["iterations"] == 60 and doc["thresholds"] == {"inaccuracy": 0.04, "mistake": 0.1, "blunder": 0.2}
     assert doc["decisions"][0]["verdict"] == rows[0]["verdict"] and 0 <= doc["accuracy"]["0"] < 70
 
 
