@@ -88,19 +88,8 @@ def review(
     Example: annals simulate morana --seed 7 --out g && annals review g/morana-00000007-*.log --iterations 20
     """
     # the rules and the search: imported when the command runs (tests/test_cli_startup.py)
-    from annals.queries.review import (
-        WHOLE,
-        ReviewError,
-        Thresholds,
-        review_csv,
-        review_game,
-        review_json,
-        review_logs,
-        review_summary,
-        review_table,
-        save_review,
-        write_notes,
-    )
+    from annals.queries.review import ReviewError, Thresholds, review_game, review_logs, save_review, write_notes
+    from annals.queries.reviewtext import WHOLE, review_csv, review_json, review_summary, review_table
     from annals.schemas.errors import (
         AnnalsError,
         BadArgumentError,

@@ -8,7 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from annals.cli.main import app
-from annals.queries.review import DecisionReview, Thresholds, review_table
+from annals.queries.review import DecisionReview, Thresholds
+from annals.queries.reviewtext import review_table
 from tests.review.test_review import _played
 
 LONG = "Play Frontier Outpost in random-1's Interior lane"  # a Miras 9 choice: the row is 120 columns and more
