@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
-from annals.engine.words import plural
+from annals.engine.words import plural, words_of
 from annals.schemas.review import CLASSES, DecisionReview, Thresholds, accuracy
 
 COLUMNS = (
@@ -68,8 +68,8 @@ def review_table(
     indent = " " * 7
     for r in reviews:
         numbers = (
-            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<13} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
-            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10}"
+            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {words_of(r.point):<13} {r.chance_before:>6.2f} "
+            f"{r.chance_made:>6.2f} {r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10}"
         )
         found = "" if r.verdict == "best" else f"  (best: {r.best})"
         line = f"{numbers} {r.made}{found}"

@@ -15,14 +15,15 @@ from tests.review.test_review import _played
 LONG = "Play Frontier Outpost in random-1's Interior lane"  # a Miras 9 choice: the row is 120 columns and more
 
 
-def _row(n: int, seat: int, verdict: str, loss: float, made: str, best: str) -> DecisionReview:
-    return DecisionReview(n, n, 4, seat, "action", 0.5, 0.5 - loss, 0.5, made, best, loss, verdict)
+def _row(n: int, seat: int, point: str, verdict: str, loss: float, made: str, best: str) -> DecisionReview:
+    return DecisionReview(n, n, 4, seat, point, 0.5, 0.5 - loss, 0.5, made, best, loss, verdict)
 
 
 ROWS = [
-    _row(1, 0, "best", 0.0, "End the Action phase", "End the Action phase"),
-    _row(2, 1, "mistake", 0.12, LONG, "Play Survivor in random-1's Exterior lane"),
-    _row(3, 1, "inaccuracy", 0.06, "Generate 0 resources", "Generate 2 resources"),
+    _row(1, 0, "action", "best", 0.0, "End the Action phase", "End the Action phase"),
+    _row(2, 1, "action", "mistake", 0.12, LONG, "Play Survivor in random-1's Exterior lane"),
+    _row(3, 1, "generate", "inaccuracy", 0.06, "Generate 0 resources", "Generate 2 resources"),
+    _row(4, 0, "battle_damage", "best", 0.0, "Pay with a used card", "Pay with a used card"),
 ]
 
 
@@ -39,7 +40,9 @@ def test_at_80_columns_no_line_is_wider_and_each_decision_keeps_both_choices_in_
     assert "Seats: 0 Ann, 1 heuristic-1." in said
     # accuracy: whose, out of what, and each class counted in words (never "1 mistakes" or "0 inaccuracy")
     tail = " ".join(line.strip() for line in lines[-4:])  # each seat wrapped to two lines
-    assert "seat 0 (Ann): accuracy 100.0 of 100 over 1 decision: 1 best, 0 good, 0 inaccuracies, 0 mistakes" in tail
+    assert "seat 0 (Ann): accuracy 100.0 of 100 over 2 decisions: 2 best, 0 good, 0 inaccuracies, 0 mistakes" in tail
+    # the point asked in words, as the record's identifier is not ("battle_damage")
+    assert "battle damage" in text and "battle_damage" not in text
     assert "seat 1 (heuristic-1): accuracy" in tail and "2 decisions: 0 best, 0 good, 1 inaccuracy, 1 mistake, " in tail
 
 
