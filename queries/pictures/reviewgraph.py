@@ -126,10 +126,15 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
         return ReviewShown([], graph, said, None)
     if not points:  # a review made of the other seat only (annals review --seat)
         whose = " or ".join(players[seat] for seat in seats)
-        which = " ".join(f"--seat {seat}" for seat in seats)
+        t = review.thresholds
+        same = [f"--seat {seat}" for seat in seats] + [f"--iterations {review.iterations}"]
+        same += [f"--{name} {value:g}" for name, value, default in zip(
+            ("inaccuracy", "mistake", "blunder"), (t.inaccuracy, t.mistake, t.blunder), (0.05, 0.10, 0.20), strict=True
+        ) if value != default]  # fmt: skip
         said = (
             f"This game's decision review rates none of {whose}'s decisions: it was made with --seat "
-            f"{' '.join(map(str, review.seats))}. `annals review LOG {which} --save` adds them."
+            f"{' '.join(map(str, review.seats))}. `annals review LOG {' '.join(same)} --save` adds them (at the "
+            "same budget and thresholds, or it would replace the review saved)."
         )
         return ReviewShown([], graph, said, None)
     scores = []

@@ -186,7 +186,14 @@ def test_the_omniscient_graph_of_a_review_of_one_seat_is_that_seats_chance(revie
     assert [p.chance for p in shown.points] == [r.chance_before for r in only.decisions]
     assert shown.said.startswith(f"{name}'s winning chance") and f"from {name}'s own view" in shown.said
     theirs = viewer_data(log, "player0", review=only).review
-    assert theirs is not None and "made with --seat 1" in theirs.said and "--seat 0 --save" in theirs.said
+    assert theirs is not None and "made with --seat 1" in theirs.said
+    assert f"`annals review LOG --seat 0 --iterations {only.iterations} --save` adds them" in theirs.said
+    # thresholds given otherwise are in the command too: a review at other ones would replace the saved one
+    other = ReviewFile(
+        **{**{f: getattr(only, f) for f in only.__struct_fields__}, "thresholds": Thresholds(0.05, 0.15)}
+    )
+    said = viewer_data(log, "player0", review=other).review
+    assert said is not None and f"--iterations {only.iterations} --mistake 0.15 --save`" in said.said
 
 
 def test_view_review_adds_the_seat_a_saved_review_of_the_other_seat_lacks(
