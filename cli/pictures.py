@@ -32,7 +32,8 @@ def view(
         None,
         "--review/--no-review",
         help="The winning-chance graph of the decision review saved beside the log (LOG.review.json) is shown "
-        "whenever there is one; --review makes and saves the review first if there is none (MORANA), "
+        "whenever there is one; --review makes and saves the review first if there is none, or adds the view's "
+        "seat to one of the other seat only; "
         "--no-review leaves it out.",
     ),
     iterations: int = typer.Option(
@@ -67,7 +68,7 @@ def view(
         found = game_log(source, database)
         log = found.log
         notes = load_notes(found.path, log.header.game_id)
-        reviewed, said = _review(found.path, log, review, iterations)
+        reviewed, said = _review(found.path, log, review, iterations, view_name)
         size = write_viewer(log, output, view_name, notes, reviewed)
     if found.rebuilt:
         err.print(found.note(database), markup=False)
@@ -81,10 +82,10 @@ def view(
         err.print(said, markup=False)
 
 
-def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int) -> tuple[ReviewFile | None, str]:
-    """The review the page shows (``wanted``: None the saved one if any, True made and saved if none, False none),
-    and a line to say about it."""
-    from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review
+def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int, view: str) -> tuple[ReviewFile | None, str]:
+    """The review the page shows (``wanted``: None the saved one if any, True made and saved if none, or if the
+    saved one rates none of the seats ``view`` shows, False none), and a line to say about it."""
+    from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review, seats_shown
 
     if wanted is False:
         return None, ""
@@ -94,22 +95,39 @@ def _review(path: Path, log: GameLog, wanted: bool | None, iterations: int) -> t
         if not wanted:
             return None, f"note: {exc}; the page has no review"
         found = None
-    if found is not None or not wanted:
+    missing = [s for s in seats_shown(view) if found is None or s not in found.seats]
+    if not wanted or (found is not None and not missing):
         return found, ""
-    from annals.queries.review import ReviewError, Thresholds, review_game
-    from annals.schemas.review import ReviewFile, write_review
+    from annals.cli.review import review_progress
+    from annals.queries.review import ReviewError, Thresholds, review_game, save_review
+    from annals.schemas.review import ReviewFile
 
+    seats = [0, 1] if found is None else missing  # the saved review's other seat is kept, at its own budget
+    budget, thresholds = (iterations, Thresholds()) if found is None else (found.iterations, found.thresholds)
     started = time.perf_counter()
     try:
-        reviews = review_game(log, iterations=iterations)
+        with review_progress(f"review {path.name}") as step:
+            reviews = review_game(log, seats=seats, iterations=budget, thresholds=thresholds, on_progress=step)
     except ReviewError as exc:  # a ruleset with no search bot yet: the page, without a review
         return None, f"note: {exc}; the page has no review"
-    made = ReviewFile(log.header.game_id, log.digest, log.header.ruleset, iterations, Thresholds(), [0, 1], reviews)
+    kept = [] if found is None else [r for r in found.decisions if r.seat not in seats]
+    seats_made = sorted(set(seats) | {r.seat for r in kept})
+    decisions = sorted([*kept, *reviews], key=lambda r: r.decision)
+    made = ReviewFile(log.header.game_id, log.digest, log.header.ruleset, budget, thresholds, seats_made, decisions)
     ms = (time.perf_counter() - started) * 1000
-    said = f"review of {len(reviews)} decisions ({iterations} iterations each) made in {ms:.0f} ms"
+    if found is None:
+        said = f"review of {len(reviews)} decisions ({budget} iterations each) made in {ms:.0f} ms"
+    else:
+        whose = " and ".join(f"seat {s}" for s in seats)
+        had = " and ".join(f"seat {s}" for s in found.seats) or "no seat"
+        said = (
+            f"review of {whose}'s {len(reviews)} decisions ({budget} iterations each, as the saved review of {had})"
+            f" made in {ms:.0f} ms"
+        )
     if not path.is_file():  # a log rebuilt from the database: nowhere beside it to keep the review
         return made, said
-    return made, f"{said}, written to {write_review(path, made)} (the log {path} is unchanged)"
+    saved = save_review(path, log, reviews, seats=seats, iterations=budget, thresholds=thresholds)
+    return made, f"{said}, {'written to' if found is None else 'added to'} {saved} (the log {path} is unchanged)"
 
 
 @app.command()

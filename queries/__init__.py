@@ -8,8 +8,9 @@
    output formats, the data dictionary.
 4. ``pictures/``: the board as SVG, charts of the reports, the replay viewer, events in words, annotations.
 5. ``workbench/``: judges' scenario files, a ruling set up as a small position and checked.
-6. ``export``, ``tournament``, ``eventpages``, ``demo``: a shared dataset, an event's standings and pairings (as
-   tables, and as printable pages), the demo; they use all of the above.
+6. ``export``, ``tournament``, ``eventpages``, ``demo``, ``review``, ``reviewtext``: a shared dataset, an event's
+   standings and pairings (as tables, and as printable pages), the demo, a game's decision review and its table;
+   they use all of the above.
 
 Below ``queries`` lie ``schemas``, ``engine`` and ``ingest``; ``cli``, ``server`` and ``clients`` sit above it.
 ``tests/test_layout.py`` checks the order.

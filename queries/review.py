@@ -14,16 +14,12 @@ reviewed by its own search bot (its ``search`` agent: MORANA's and Miras 9's, ``
 
 from __future__ import annotations
 
-import csv
-import io
 import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, cast
-
-import msgspec
 
 from annals.engine.core import DecisionPoint
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
@@ -32,17 +28,18 @@ from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Node, Search, option_key
 from annals.engine.shards import _init_worker
 from annals.engine.views import SeatView
-from annals.engine.words import Words, plural
+from annals.engine.words import Words
 from annals.schemas.errors import AnnalsError, BadArgumentError
 from annals.schemas.logfile import GameLog
 from annals.schemas.review import CLASSES as CLASSES
+from annals.schemas.review import DamagedReviewError, ReviewFile, read_review, review_path, write_review
 from annals.schemas.review import DecisionReview as DecisionReview
-from annals.schemas.review import ReviewFile, write_review
 from annals.schemas.review import Thresholds as Thresholds
 from annals.schemas.review import accuracy as accuracy
 from annals.schemas.review import move_accuracy as move_accuracy
 from annals.schemas.rulesets import registrations
 
+SHARES_PER_JOB = 4  # with --jobs, each process's decisions in this many shares, so progress is told as each ends
 MADE_VISITS = 20  # the fewest searches of the choice made before its chance is compared with the best's
 REVIEW_STREAM = 0x4E71  # the review's search generators derive from the game seed and the decision number
 
@@ -70,6 +67,9 @@ class ReviewSeatError(BadArgumentError, ValueError):
     """A seat asked for that is not one of the game's."""
 
 
+Progress = Callable[[int, int], None]  # (decisions reviewed, decisions to review): told as the review goes
+
+
 def review_game(
     game: GameLog,
     *,
@@ -77,40 +77,69 @@ def review_game(
     iterations: int = ITERATIONS,
     thresholds: Thresholds = Thresholds(),
     jobs: int = 1,
+    on_progress: Progress | None = None,
 ) -> list[DecisionReview]:
     """Every decision of ``seats`` with more than one option, reviewed from its seat's view (see the module).
     ``jobs`` > 1: the decisions are shared among that many processes (each folds the views itself); each decision's
-    search has its own generator, so the review is the same with any ``jobs``."""
+    search has its own generator, so the review is the same with any ``jobs``. ``on_progress`` is told the
+    decisions done and to do after each one (with ``jobs``, after each share: a few per process)."""
     header = game.header
     search_bot(header.ruleset, 0, Rng(0), 1)  # refused before any work when the ruleset has no search bot
     wanted = set(seats)
     if not wanted <= {0, 1}:
-        raise ReviewSeatError(f"--seat {sorted(wanted - {0, 1})} is no seat of this game; seats are 0 and 1")
+        bad = ", ".join(map(str, sorted(wanted - {0, 1})))
+        raise ReviewSeatError(f"--seat {bad} is no seat of this game; seats are 0 and 1 (give --seat 0 or --seat 1)")
     rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
+    step = on_progress or (lambda done, total: None)
+    step(0, len(rated))
     workers = min(max(1, jobs), len(rated))
     if workers <= 1:
-        return _review_part(game, wanted, iterations, thresholds, set(rated))
-    shares = [set(rated[k::workers]) for k in range(workers)]  # interleaved: each share as long as the others
+        return _review_part(game, wanted, iterations, thresholds, set(rated), step)
+    # interleaved shares, each as long as the others, a few per process so that progress is told as they end
+    pieces = min(len(rated), workers * SHARES_PER_JOB)
+    shares = [set(rated[k::pieces]) for k in range(pieces)]
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    reviews: list[DecisionReview] = []
+    done = 0
     with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
-        parts = pool.starmap(_review_part, [(game, wanted, iterations, thresholds, share) for share in shares])
-    return sorted((r for part in parts for r in part), key=lambda r: r.decision)
+        tasks = [(game, wanted, iterations, thresholds, share) for share in shares]
+        for size, part in pool.imap_unordered(_review_share, tasks):
+            reviews += part
+            done += size
+            step(done, len(rated))
+    return sorted(reviews, key=lambda r: r.decision)
+
+
+def _review_share(task: tuple[GameLog, set[int], int, Thresholds, set[int]]) -> tuple[int, list[DecisionReview]]:
+    """One process's share (``imap_unordered`` passes one argument): its size and its reviews."""
+    game, wanted, iterations, thresholds, share = task
+    return len(share), _review_part(game, wanted, iterations, thresholds, share)
 
 
 def _review_part(
-    game: GameLog, wanted: set[int], iterations: int, thresholds: Thresholds, share: set[int]
+    game: GameLog,
+    wanted: set[int],
+    iterations: int,
+    thresholds: Thresholds,
+    share: set[int],
+    step: Progress | None = None,
 ) -> list[DecisionReview]:
-    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each."""
+    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each;
+    ``step`` told the decisions done after each."""
     header = game.header
     ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
+    out_of = len(share)  # decisions still to review
     out: list[DecisionReview] = []
     for index, decision in enumerate(game.decisions):
         if index not in share:
             continue
+        if step is not None and out_of:
+            step(len(share) - out_of, len(share))
+        out_of -= 1
         for event in game.events[fed : decision.at]:
             for view in views.values():
                 view.feed(event)
@@ -154,6 +183,8 @@ def _review_part(
                 thresholds.classify(loss, made_said == best_said or loss == 0.0),
             )
         )
+    if step is not None:
+        step(len(share), len(share))
     return out
 
 
@@ -188,58 +219,6 @@ def _namer(pool: dict[str, str], known: dict[int, str]) -> Callable[[int], str]:
     return lambda instance: pool.get(known.get(instance, ""), "a hidden card")
 
 
-COLUMNS = (
-    "decision",
-    "turn",
-    "seat",
-    "point",
-    "chance_before",
-    "chance_made",
-    "chance_best",
-    "loss",
-    "verdict",
-    "made",
-    "best",
-)
-
-
-def _row(r: DecisionReview) -> list[Any]:
-    return [getattr(r, c) for c in COLUMNS]
-
-
-def review_table(reviews: list[DecisionReview]) -> list[str]:
-    """Aligned text lines: a header, a line per decision, then each seat's accuracy."""
-    lines = [
-        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
-        f"{'class':<10} choice made / best choice found"
-    ]
-    for r in reviews:
-        found = "" if r.verdict == "best" else f"  (best: {r.best})"
-        lines.append(
-            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {r.point:<13} {r.chance_before:>6.2f} {r.chance_made:>6.2f} "
-            f"{r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10} {r.made}{found}"
-        )
-    for seat in sorted({r.seat for r in reviews}):
-        score = accuracy(reviews, seat)
-        counts = ", ".join(f"{sum(r.verdict == c for r in reviews if r.seat == seat)} {c}" for c in CLASSES)
-        lines.append(f"seat {seat}: accuracy {score:.1f} ({counts})")
-    return lines
-
-
-def review_csv(reviews: list[DecisionReview]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(_row(r) for r in reviews)
-    return buffer.getvalue()
-
-
-def review_json(reviews: list[DecisionReview]) -> bytes:
-    seats = sorted({r.seat for r in reviews})
-    doc = {"decisions": reviews, "accuracy": {str(s): accuracy(reviews, s) for s in seats}}
-    return msgspec.json.encode(doc)
-
-
 def write_notes(log: str | os.PathLike[str], reviews: list[DecisionReview], *, least: str = "inaccuracy") -> Path:
     """Each decision classed ``least`` or worse, as a note at its coordinate in the log's notes file (the log is
     never changed). A note names the seat's own options, which can be cards only it saw: it is shown in that seat's
@@ -268,22 +247,34 @@ def save_review(
 ) -> Path:
     """The review written beside ``log`` as ``LOG.review.json`` (``schemas.review``), with the log's game id and
     digest and the review's parameters, for ``annals ingest`` to load into ``decision_reviews``. The log is never
-    changed."""
+    changed. A review of one seat keeps the other seat's saved beside it when that one is of the same log, budget
+    and thresholds (a coach reviews ``--seat 1``, then ``--seat 0``: the file ends with both); otherwise it
+    replaces it."""
+    reviewed = set(seats)
+    kept = [r for r in merged_with(log, game, iterations, thresholds) if r.seat not in reviewed]
     doc = ReviewFile(
-        game.header.game_id, game.digest, game.header.ruleset, iterations, thresholds, sorted(set(seats)), reviews
+        game.header.game_id,
+        game.digest,
+        game.header.ruleset,
+        iterations,
+        thresholds,
+        sorted(reviewed | {r.seat for r in kept}),
+        sorted([*kept, *reviews], key=lambda r: r.decision),
     )
     return write_review(log, doc)
 
 
-def review_summary(reviews: list[DecisionReview]) -> str:
-    """One line for a game's review: decisions rated, each seat's accuracy and its mistakes and blunders."""
-    parts = [plural(len(reviews), "decision")]
-    for seat in sorted({r.seat for r in reviews}):
-        mine = [r for r in reviews if r.seat == seat]
-        mistakes = plural(sum(r.verdict == "mistake" for r in mine), "mistake")
-        blunders = plural(sum(r.verdict == "blunder" for r in mine), "blunder")
-        parts.append(f"seat {seat} accuracy {accuracy(reviews, seat):.1f} ({mistakes}, {blunders})")
-    return ", ".join(parts)
+def merged_with(
+    log: str | os.PathLike[str], game: GameLog, iterations: int, thresholds: Thresholds
+) -> list[DecisionReview]:
+    """The decisions of the review saved beside ``log`` that a new review of this game at this budget and these
+    thresholds may be merged with; none when there is no such file, or it is damaged, stale or made otherwise."""
+    try:
+        saved = read_review(review_path(log))
+    except (DamagedReviewError, OSError):
+        return []
+    same = (saved.game_id, saved.digest, saved.iterations, saved.thresholds)
+    return saved.decisions if same == (game.header.game_id, game.digest, iterations, thresholds) else []
 
 
 def review_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

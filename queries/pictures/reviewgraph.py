@@ -102,8 +102,9 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
     """What ``view`` shows of ``review`` (see the module); ``players`` name the seats, ``winner`` is the game's
     (-1 a draw, None if it did not end)."""
     seats = seats_shown(view)
-    graph = seats[0] if len(seats) == 1 else 0
     mine = [r for r in review.decisions if r.seat in seats]
+    rated = sorted({r.seat for r in mine}) or list(seats)
+    graph = rated[0] if len(rated) == 1 else 0  # a review of one seat (--seat 1): the graph is that seat's chance
     points = [
         ReviewPoint(
             r.at,
@@ -125,13 +126,23 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
         return ReviewShown([], graph, said, None)
     if not points:  # a review made of the other seat only (annals review --seat)
         whose = " or ".join(players[seat] for seat in seats)
-        return ReviewShown([], graph, f"This game's decision review rates none of {whose}'s decisions.", None)
+        t = review.thresholds
+        same = [f"--seat {seat}" for seat in seats] + [f"--iterations {review.iterations}"]
+        same += [f"--{name} {value:g}" for name, value, default in zip(
+            ("inaccuracy", "mistake", "blunder"), (t.inaccuracy, t.mistake, t.blunder), (0.05, 0.10, 0.20), strict=True
+        ) if value != default]  # fmt: skip
+        said = (
+            f"This game's decision review rates none of {whose}'s decisions: it was made with --seat "
+            f"{' '.join(map(str, review.seats))}. `annals review LOG {' '.join(same)} --save` adds them (at the "
+            "same budget and thresholds, or it would replace the review saved)."
+        )
+        return ReviewShown([], graph, said, None)
     scores = []
     for seat in seats:
         score = accuracy(review.decisions, seat)
         if score is not None:
             scores.append(f"{players[seat]}'s accuracy {score:.0f}")
-    whose = "each player's own view" if len(seats) > 1 else f"{players[graph]}'s own view"
+    whose = "each player's own view" if len(rated) > 1 else f"{players[graph]}'s own view"
     said = (
         f"{players[graph]}'s winning chance at each reviewed decision, estimated by the search bot "
         f"({review.iterations} iterations a decision) from {whose}" + (f"; {', '.join(scores)}" if scores else "") + "."

@@ -16,8 +16,8 @@ from annals.queries.review import (
     _choices,
     accuracy,
     review_game,
-    review_summary,
 )
+from annals.queries.reviewtext import review_summary
 from annals.queries.workbench.scenario import load_scenario, run_scenario
 from annals.schemas.logfile import read_log
 

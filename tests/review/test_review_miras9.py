@@ -63,7 +63,7 @@ def test_the_command_prints_csv_and_json_and_saves(tmp_path: Path) -> None:
     assert saved.ruleset == "miras9" and saved.decisions[0].verdict == "blunder"
     assert log.read_bytes() == before  # the log itself is never changed
     result = runner.invoke(app, ["review", str(log), "--iterations", "60"])
-    assert result.exit_code == 0 and "seat 0: accuracy" in result.stdout and "blunder" in result.stdout
+    assert result.exit_code == 0 and "seat 0 (p0): accuracy" in result.stdout and "blunder" in result.stdout
 
 
 def test_a_whole_game_is_reviewed_from_both_seats(tmp_path: Path) -> None:

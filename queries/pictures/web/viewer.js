@@ -500,6 +500,11 @@
   function showReview(count) {
     if (!R || !R.points.length) return;
     $("graph-cursor").style.left = pct(count);
+    // no marked decision ahead (or behind): the button says so by being off, as M (Shift+M) then does nothing
+    if (mistakes.length) {
+      $("next-mistake").disabled = !mistakes.some((p) => p > count);
+      $("prev-mistake").disabled = !mistakes.some((p) => p < count);
+    }
     const here = reviewAt.get(count);
     const at = here ? count : -1;
     if (at === reviewShownAt) return;
@@ -515,7 +520,18 @@
         ? `${mistakes.length} marked decision${mistakes.length === 1 ? "" : "s"} on the graph: M goes to the next, Shift+M to the previous.`
         : "No inaccuracy, mistake or blunder in this review.";
   }
-  function jumpMistake(dir) { if (mistakes.length) jumpTo(mistakes, dir); }
+  function jumpMistake(dir) {
+    if (!mistakes.length) return;
+    if (mistakes.some((p) => (dir > 0 ? p > cur : p < cur))) return jumpTo(mistakes, dir);
+    // the key pressed past the last (before the first): say so rather than do nothing
+    const box = $("review-box");
+    box.className = "";
+    box.textContent = dir > 0
+      ? "No marked decision after this moment: Shift+M goes back to the previous one."
+      : "No marked decision before this moment: M goes to the next one.";
+    for (const b of reviewMarks.get(reviewShownAt) || []) b.classList.remove("now");
+    reviewShownAt = -2;  // the next move says its decision again
+  }
   $("next-mistake").onclick = () => jumpMistake(1);
   $("prev-mistake").onclick = () => jumpMistake(-1);
   if (R && !mistakes.length) $("next-mistake").disabled = $("prev-mistake").disabled = true;

@@ -164,4 +164,53 @@ def test_a_review_of_one_seat_leaves_the_other_players_page_without_a_graph(revi
     mine = viewer_data(log, "player0", review=only).review
     theirs = viewer_data(log, "player1", review=only).review
     assert mine is not None and mine.points and theirs is not None and theirs.points == []
-    assert theirs.said == f"This game's decision review rates none of {log.header.players[1].name}'s decisions."
+    name = log.header.players[1].name
+    assert theirs.said.startswith(f"This game's decision review rates none of {name}'s decisions: it was made with")
+
+
+def _of_one_seat(reviewed: tuple[Path, GameLog], seat: int) -> ReviewFile:
+    _, log = reviewed
+    review = the_review(reviewed)
+    return ReviewFile(log.header.game_id, log.digest, "morana", review.iterations, review.thresholds, [seat],
+                      [r for r in review.decisions if r.seat == seat])  # fmt: skip
+
+
+def test_the_omniscient_graph_of_a_review_of_one_seat_is_that_seats_chance(reviewed: tuple[Path, GameLog]) -> None:
+    """`annals review --seat 1 --save`: the coach's omniscient page draws the second player's chance (the one
+    reviewed), from that player's view, not the first player's chance read upside down from the other's."""
+    _, log = reviewed
+    only = _of_one_seat(reviewed, 1)
+    shown = viewer_data(log, "omniscient", review=only).review
+    name = log.header.players[1].name
+    assert shown is not None and shown.seat == 1 and shown.points
+    assert [p.chance for p in shown.points] == [r.chance_before for r in only.decisions]
+    assert shown.said.startswith(f"{name}'s winning chance") and f"from {name}'s own view" in shown.said
+    theirs = viewer_data(log, "player0", review=only).review
+    assert theirs is not None and "made with --seat 1" in theirs.said
+    assert f"`annals review LOG --seat 0 --iterations {only.iterations} --save` adds them" in theirs.said
+    # thresholds given otherwise are in the command too: a review at other ones would replace the saved one
+    other = ReviewFile(
+        **{**{f: getattr(only, f) for f in only.__struct_fields__}, "thresholds": Thresholds(0.05, 0.15)}
+    )
+    said = viewer_data(log, "player0", review=other).review
+    assert said is not None and f"--iterations {only.iterations} --mistake 0.15 --save`" in said.said
+
+
+def test_view_review_adds_the_seat_a_saved_review_of_the_other_seat_lacks(
+    reviewed: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    """A review saved of seat 1 only: `annals view --view player0 --review` reviews seat 0 at the saved budget and
+    adds it to the file (seat 1's kept), so the player's page has its graph; before, it said "rates none"."""
+    path, _ = reviewed
+    fresh = tmp_path / path.name
+    fresh.write_bytes(path.read_bytes())
+    only = _of_one_seat(reviewed, 1)
+    write_review(fresh, only)
+    html = tmp_path / "p0.html"
+    result = runner.invoke(app, ["view", str(fresh), "--view", "player0", "-o", str(html), "--review"])
+    assert result.exit_code == 0, result.output
+    assert "review of seat 0's" in result.output and "added to" in result.output
+    both = read_review(review_path(fresh))
+    assert both.seats == [0, 1] and both.iterations == only.iterations
+    assert [r for r in both.decisions if r.seat == 1] == only.decisions  # the other seat's kept as it was
+    assert any(r.seat == 0 for r in both.decisions) and '"points":[{' in html.read_text()

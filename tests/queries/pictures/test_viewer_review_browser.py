@@ -9,7 +9,7 @@ from pathlib import Path
 
 from annals.queries.pictures.viewer import write_viewer
 from annals.schemas.logfile import GameLog
-from annals.schemas.review import read_review, review_path
+from annals.schemas.review import ReviewFile, read_review, review_path
 from tests.queries.pictures.browser import Page
 from tests.queries.pictures.test_viewer_browser import opened
 
@@ -105,3 +105,59 @@ def test_a_players_page_marks_only_its_own_decisions_and_the_legend_fits_at_1000
         assert not page.errors, page.errors
     finally:
         context.close()
+
+
+def test_a_coach_with_a_review_of_the_second_player_only_sees_that_players_chance_and_mistakes(
+    reviewed: tuple[Path, GameLog], page: Page, tmp_path: Path
+) -> None:
+    """`annals review LOG --seat 1 --save`, then the omniscient page: the sentence and the graph are the second
+    player's (not the first player's read upside down from the second's view), M goes to that player's first
+    marked decision and says the better choice."""
+    path, log = reviewed
+    review = read_review(review_path(path))
+    only = ReviewFile(log.header.game_id, log.digest, "morana", review.iterations, review.thresholds, [1],
+                      [r for r in review.decisions if r.seat == 1])  # fmt: skip
+    marked = [r for r in only.decisions if r.verdict in MARKED]
+    assert marked
+    html = tmp_path / "coach.html"
+    write_viewer(log, html, "omniscient", review=only)
+    p = opened(page, html)
+    name = log.header.players[1].name
+    assert p.inner_text("#review-said").startswith(f"{name}'s winning chance")
+    assert f"from {name}'s own view" in p.inner_text("#review-said")
+    assert p.locator("#graph-marks button").count() == len(marked)
+    p.keyboard.press("m")
+    first = min(marked, key=lambda r: (r.at, r.decision))
+    assert p.evaluate(POSITION) == first.at
+    said = p.inner_text("#review-box")
+    assert f"{name}'s {first.verdict}" in said and f"better: {first.best}" in said
+    assert not page.errors, page.errors
+
+
+def test_past_the_last_mistake_the_button_is_off_and_the_key_says_there_is_none(
+    reviewed: tuple[Path, GameLog], page: Page, tmp_path: Path
+) -> None:
+    """M at the last marked decision did nothing and the button stayed on: a coach could not tell the end of the
+    mistakes from a broken key. Now "mistake ▶" is off with no mark ahead ("◀ mistake" with none behind), and the
+    key says there is none."""
+    path, log = reviewed
+    review = read_review(review_path(path))
+    at = sorted({r.at for r in review.decisions if r.verdict in MARKED})
+    html = tmp_path / "game.html"
+    write_viewer(log, html, "omniscient", review=review)
+    p = opened(page, html)
+    assert p.is_disabled("#prev-mistake") and p.is_enabled("#next-mistake")  # at the start, nothing behind
+    p.keyboard.press("Shift+M")
+    assert p.evaluate(POSITION) == 0 and "No marked decision before this moment" in p.inner_text("#review-box")
+    for _ in at:
+        p.click("#next-mistake")
+    assert p.evaluate(POSITION) == at[-1]
+    assert p.is_disabled("#next-mistake") and p.is_enabled("#prev-mistake")
+    p.keyboard.press("m")
+    assert p.evaluate(POSITION) == at[-1]
+    assert "No marked decision after this moment: Shift+M goes back" in p.inner_text("#review-box")
+    p.keyboard.press("Shift+M")  # and back it goes, saying that decision again
+    assert p.evaluate(POSITION) == at[-2] and "better:" in p.inner_text("#review-box")
+    p.keyboard.press("Home")
+    assert p.is_disabled("#prev-mistake") and p.is_enabled("#next-mistake")
+    assert not page.errors, page.errors
