@@ -136,13 +136,18 @@ class EventState:
     def round_list(self) -> list[Round]:
         return [r.round for r in self.rounds]
 
-    def pairing(self, number: int, table: int) -> Pairing:
+    def pairing(self, number: int, table: int, *, event: str = "EVENT") -> Pairing:
+        """The pairing at ``table`` of round ``number``; a round or table typed that names nothing is a usage error
+        that says how to list the tables (``event``: the folder as the command was given it)."""
         if not 1 <= number <= len(self.rounds):
-            raise EventError(f"round {number} is not paired (rounds paired: {len(self.rounds)})")
-        for p in self.rounds[number - 1].round.pairings:
+            raise EventArgumentError(f"round {number} is not paired (rounds paired: {len(self.rounds)}); "
+                                     f"'annals event pairings {event}' lists the last round's tables")  # fmt: skip
+        pairings = self.rounds[number - 1].round.pairings
+        for p in pairings:
             if p.table == table:
                 return p
-        raise EventError(f"round {number} has no table {table}; 'annals event pairings' lists its tables")
+        raise EventArgumentError(f"round {number} has no table {table} (its tables: 1 to {len(pairings)}); "
+                                 f"'annals event pairings {event} --round {number}' lists them")  # fmt: skip
 
     def match(self, number: int, table: int) -> MatchRecord | None:
         """The match at a table as a record (a bye's is implied by its pairing), or None while it has no result."""
@@ -248,7 +253,10 @@ def apply(state: EventState, act: AnyAct) -> None:
         r.changes.append(act)
     elif t is Reported:
         assert isinstance(act, Reported)
-        state.pairing(act.round, act.table)
+        if not 1 <= act.round <= len(state.rounds) or all(
+            p.table != act.table for p in state.rounds[act.round - 1].round.pairings
+        ):
+            raise KeyError(f"round {act.round} has no table {act.table}")  # a record written by something else
         state.results[(act.round, act.table)] = MatchState(act)
     elif t is Corrected:
         assert isinstance(act, Corrected)

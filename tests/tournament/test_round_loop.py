@@ -62,6 +62,25 @@ def test_impossible_results_are_refused_by_name_as_usage_errors(tmp_path: Path) 
     assert not store.state().results  # nothing was recorded
 
 
+def test_a_table_or_round_that_names_nothing_is_a_usage_error_that_says_how_to_list_the_tables(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4)  # 2 tables
+    loop.pair_next(store)
+    folder = str(store.folder)
+    for where, said in [(("--round", "1", "--table", "5"), "round 1 has no table 5 (its tables: 1 to 2); "
+                         f"'annals event pairings {folder} --round 1' lists them"),
+                        (("--round", "3", "--table", "1"), "round 3 is not paired (rounds paired: 1); "
+                         f"'annals event pairings {folder}' lists the last round's tables")]:  # fmt: skip
+        for command in (["result", folder, *where, "2-0"],
+                        ["correct", folder, *where, "2-0", "--judge", "Rae", "--reason", "slip"]):  # fmt: skip
+            bad = runner.invoke(app, ["event", *command])
+            assert bad.exit_code == 2, bad.output
+            assert bad.stderr == f"error: {said}\n"
+    assert not store.state().results  # nothing was recorded
+    loop.report(store, 1, 1, Outcome(2, 0, 0))
+    twice = runner.invoke(app, ["event", "result", folder, "--round", "1", "--table", "1", "2-0"])
+    assert twice.exit_code == 1 and f"annals event correct {folder} --round 1 --table 1 RESULT" in twice.stderr
+
+
 def test_a_result_is_entered_once_a_bye_has_its_own_and_a_no_show_drops_the_absent(tmp_path: Path) -> None:
     store = people(tmp_path / "ev", 5)
     rnd = loop.pair_next(store)
