@@ -24,6 +24,7 @@ from annals.schemas.event import (
     ClockStarted,
     Corrected,
     Created,
+    DeckHandedIn,
     Dropped,
     EventConfig,
     LogSetAside,
@@ -109,6 +110,7 @@ class EventState:
     results: dict[tuple[int, int], MatchState] = field(default_factory=dict)
     set_aside: list[LogSetAside] = field(default_factory=list)
     withdrawn: list[Unpaired] = field(default_factory=list)
+    replaced_lists: list[tuple[str, str]] = field(default_factory=list)  # (file, SHA-256) of each list handed in over
     acts: int = 0
 
     # ------------------------------------------------------------------ views
@@ -227,6 +229,13 @@ def apply(state: EventState, act: AnyAct) -> None:
         state.registered[act.player] = msgspec.structs.replace(
             reg, player=msgspec.structs.replace(reg.player, name=act.name)
         )
+    elif t is DeckHandedIn:
+        assert isinstance(act, DeckHandedIn)
+        reg = state.registered[act.player]
+        if reg.player.deck is not None:
+            state.replaced_lists.append((reg.player.deck_file, reg.deck_sha256))
+        player = msgspec.structs.replace(reg.player, deck=act.deck, deck_file=act.deck_file)
+        state.registered[act.player] = msgspec.structs.replace(reg, player=player, deck_sha256=act.deck_sha256)
     elif t is Dropped:
         assert isinstance(act, Dropped)
         state.dropped[act.player] = act
