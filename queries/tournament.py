@@ -141,8 +141,8 @@ def players_frame(store: EventStore) -> pl.DataFrame:
         elif p.dropped_after > 0:
             status.append(f"dropped after round {p.dropped_after}")
         else:
-            late = f" (late entry: {plural(missed, 'round')} missed, each a loss)" if missed else ""
-            status.append("active" + late)
+            # short: a long status pushed the id and the deck out of an 80-column table
+            status.append(f"late entry: {plural(missed, 'round')} lost" if missed else "active")
     players = state.players()
     return pl.DataFrame(
         {

@@ -76,7 +76,8 @@ def test_a_list_with_problems_or_for_no_one_is_refused_and_nothing_recorded_R_EV
     code, _, stderr = _run("event", "deck", str(folder), "ada", str(bad))
     assert code == 1 and stderr.startswith(f"error: {bad}: ") and "line 2: " in stderr and "[MOR-35]" in stderr
     code, _, stderr = _run("event", "deck", str(folder), "nobody", str(tmp_path / "glory.txt"))
-    assert code == 2 and "no player 'nobody' in this event" in stderr
+    assert code == 2 and stderr == (f"error: no player 'nobody' in this event (neither an id nor a name); "
+                                    f"'annals event players {folder}' lists them\n")  # fmt: skip
     code, _, stderr = _run("event", "deck", str(folder), "ada", str(tmp_path / "none.txt"))
     assert code == 2 and "none.txt" in stderr
     assert not _acts(folder) and not (folder / "decks" / "ada.txt").exists()
