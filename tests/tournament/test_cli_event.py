@@ -91,6 +91,8 @@ def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatc
             if command == "standings" and columns == 200:
                 row = next(line for line in lines if f" {dropped.name} " in line)
                 assert row.rstrip(" │").endswith("yes")  # the dropped column
+                heads = [w.strip() for w in lines[2].strip("┃").split("┃")]  # the tiebreakers as people write them
+                assert heads[-4:] == ["OMW%", "GW%", "OGW%", "dropped"], heads
 
 
 def test_the_players_table_keeps_id_and_deck_at_80_columns_with_a_late_entry(
