@@ -312,7 +312,14 @@ def end_round(store: EventStore) -> int:
     with store.acting() as act:
         r = _current(act.state)
         if not r.clock.started:
-            raise EventError(f"round {r.round.number} has not started: 'annals event round {store.typed} start'")
+            n = r.round.number
+            if not act.state.open_tables(n):  # a round played without its clock: nothing to end, what comes next
+                after = (f"the event is over: 'annals event standings {store.typed}'" if act.state.finished()
+                         else f"pair the next round with 'annals event pair {store.typed}'")  # fmt: skip
+                raise EventError(f"round {n}'s clock was never started, so there is none to end; its results are all "
+                                 f"in: {after}")  # fmt: skip
+            raise EventError(f"round {n}'s clock has not started: 'annals event round {store.typed} start' starts "
+                             "it")  # fmt: skip
         if r.clock.ended:
             raise EventError(f"round {r.round.number} has already ended ({r.clock.ended})")
         act.record(ClockEnded(at=now(), round=r.round.number))

@@ -205,6 +205,23 @@ def test_the_round_clock_and_each_tables_time(tmp_path: Path) -> None:
         loop.extend(store, 2, 5)
 
 
+def test_ending_a_round_whose_clock_never_started_says_what_comes_next(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4, rounds=2)
+    loop.pair_next(store)
+    folder = str(store.folder)
+    with pytest.raises(EventError, match=re.escape(f"round 1's clock has not started: 'annals event round {folder} "
+                                                   "start' starts it")):  # fmt: skip
+        loop.end_round(store)
+    finish_round(store, 1)  # results typed, the clock never started
+    with pytest.raises(EventError, match=re.escape("its results are all in: pair the next round with 'annals event "
+                                                   f"pair {folder}'")):  # fmt: skip
+        loop.end_round(store)
+    loop.pair_next(store)
+    finish_round(store, 2)
+    with pytest.raises(EventError, match=re.escape(f"the event is over: 'annals event standings {folder}'")):
+        loop.end_round(store)
+
+
 def test_a_round_or_extension_longer_than_a_day_is_refused_and_the_clock_still_reads(tmp_path: Path) -> None:
     """10**10 minutes was recorded, and every 'event status' after crashed (the round's end past the year 9999);
     10**23 crashed writing the record."""
