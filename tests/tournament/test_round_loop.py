@@ -222,6 +222,23 @@ def test_ending_a_round_whose_clock_never_started_says_what_comes_next(tmp_path:
         loop.end_round(store)
 
 
+def test_the_last_result_of_a_round_says_what_comes_next(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4, rounds=2)  # 2 tables a round
+    folder = str(store.folder)
+    loop.pair_next(store)
+
+    def typed(number: int, table: int) -> str:
+        done = runner.invoke(app, ["event", "result", folder, "--round", str(number), "--table", str(table), "2-0"])
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    assert typed(1, 1).endswith("; 1 table still playing\n")
+    assert typed(1, 2).endswith(f"; round 1 is complete: pair the next round with annals event pair {folder}\n")
+    loop.pair_next(store)
+    typed(2, 1)
+    assert typed(2, 2).endswith(f"; round 2 is complete and the event is over: annals event placings {folder}\n")
+
+
 def test_a_round_or_extension_longer_than_a_day_is_refused_and_the_clock_still_reads(tmp_path: Path) -> None:
     """10**10 minutes was recorded, and every 'event status' after crashed (the round's end past the year 9999);
     10**23 crashed writing the record."""
