@@ -141,8 +141,8 @@ def players_frame(store: EventStore) -> pl.DataFrame:
         elif p.dropped_after > 0:
             status.append(f"dropped after round {p.dropped_after}")
         else:
-            late = f" (late entry: {plural(missed, 'round')} missed, each a loss)" if missed else ""
-            status.append("active" + late)
+            # short: a long status pushed the id and the deck out of an 80-column table
+            status.append(f"late entry: {plural(missed, 'round')} lost" if missed else "active")
     players = state.players()
     return pl.DataFrame(
         {
@@ -153,6 +153,14 @@ def players_frame(store: EventStore) -> pl.DataFrame:
             "status": status,
         }
     )
+
+
+# the tiebreakers as the standings' footnote and every organiser write them (the CSV and JSON keep the field names)
+HEADINGS = {"omw_pct": "OMW%", "gw_pct": "GW%", "ogw_pct": "OGW%"}
+
+
+def _heading(column: str) -> str:
+    return HEADINGS.get(column, column.replace("_", " "))
 
 
 OPTIONAL = ("dropped", "deck", "player", "id", "record", "plays", "opponent_points")  # left out first when narrow
@@ -172,7 +180,7 @@ def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
     wrap."""
 
     def needed(f: pl.DataFrame) -> int:
-        widths = [max([len(c.replace("_", " "))] + [len(_cell(v)) for v in f[c]]) for c in f.columns]
+        widths = [max([len(_heading(c))] + [len(_cell(v)) for v in f[c]]) for c in f.columns]
         return sum(widths) + 3 * len(widths) + 1
 
     for name in OPTIONAL:
@@ -183,7 +191,7 @@ def terminal_table(frame: pl.DataFrame, width: int, title: str = "") -> str:
     table = Table(title=title or None, expand=False, title_justify="left")
     for name, dtype in zip(frame.columns, frame.dtypes, strict=True):
         numeric = dtype.is_numeric()
-        table.add_column(name.replace("_", " "), justify="right" if numeric else "left", overflow="fold")
+        table.add_column(_heading(name), justify="right" if numeric else "left", overflow="fold")
     for row in frame.iter_rows():
         table.add_row(*(_cell(v) for v in row))
     buffer = io.StringIO()

@@ -231,6 +231,19 @@ class Renamed(Act, frozen=True, tag="renamed"):
     name: str
 
 
+class DeckHandedIn(Act, frozen=True, tag="deck_handed_in"):
+    """A registered player's deck list handed in after registration: a list handed in late (deck lists optional) or
+    one put right. The player's deck is this one from here on; a list it replaces stays in the folder, checked by
+    its SHA-256 (R-EVT-15). A replacement names the judge and why; a first list need not."""
+
+    player: str
+    deck: DeckList
+    deck_file: str  # the list copied into the event folder (relative path): a new file, never over the last one
+    deck_sha256: str
+    judge: str = ""
+    reason: str = ""
+
+
 class LogSetAside(Act, frozen=True, tag="log_set_aside"):
     """A game log cut short by a crash, moved under ``torn/`` and its game played again."""
 
@@ -240,5 +253,5 @@ class LogSetAside(Act, frozen=True, tag="log_set_aside"):
 
 AnyAct = (
     Created | Registered | Dropped | ByeAwarded | Paired | Unpaired | PairingChanged | Reported | Corrected
-    | ClockStarted | ClockEnded | TimeExtended | LogSetAside | Restated | Renamed
+    | ClockStarted | ClockEnded | TimeExtended | LogSetAside | Restated | Renamed | DeckHandedIn
 )  # fmt: skip

@@ -343,12 +343,18 @@ class EventDesk:
 
     async def watch(self, base: str, say: Callable[[str], None], every_s: float = 2.0) -> None:
         """``catch_up`` every ``every_s`` seconds while the server runs (a record unchanged costs a stat)."""
+        failing = ""  # the record's problem said last: said once, not every few seconds, until it changes
         while True:
             await asyncio.sleep(every_s)
             try:
                 lines = self.catch_up(base)
+                if failing:
+                    lines = ["the event's record reads again", *lines]
+                failing = ""
             except AnnalsError as exc:  # an edited or damaged record: said, and the tables already open go on
-                lines = [f"the event's record cannot be read: {exc}"]
+                said = f"the event's record cannot be read: {exc}"
+                lines = [] if said == failing else [said]
+                failing = said
             for line in lines:
                 say(line)
 

@@ -1,4 +1,5 @@
-"""``annals event``: the event made and its field: new, register, rename, bye, drop; run (bots in every seat)."""
+"""``annals event``: the event made and its field: new, register, rename, deck (a list handed in after registration),
+bye, drop; run (bots in every seat)."""
 
 from __future__ import annotations
 
@@ -90,8 +91,11 @@ def register(
         missed = lib.missed_rounds(store, player.id)
         others = lib.sharing_name(store, player.id)
     late = f"; a late entry: {plural(missed, 'round')} missed, each a match loss" if missed else ""
-    listed = f"with {player.deck.name!r}" if player.deck is not None else "without a deck list"
-    out.print(f"registered {player.name} ({player.id}) {listed}{late}", markup=False)
+    if player.deck is not None:
+        out.print(f"registered {player.name} ({player.id}) with {player.deck.name!r}{late}", markup=False)
+    else:  # what to do when the list comes: said here, where the organiser first meets it
+        screen.command(out, f"registered {player.name} ({player.id}) without a deck list{late}; when they hand it in: ",
+                       f"annals event deck {quoted(folder)} {player.id} FILE")  # fmt: skip
     if others:
         screen.command(out, f"note: {player.name} is also the name of {', '.join(others)}: the pairings, the wall "
                        f"and the slips show each with their id, '{player.name} ({player.id})'; a typo? ",
@@ -120,6 +124,37 @@ def rename(
     if others:
         out.print(f"note: {new} is also the name of {', '.join(others)}: the pairings show each with their id",
                   markup=False)  # fmt: skip
+
+
+@event_app.command("deck")
+def deck(
+    folder: Path = FOLDER,
+    player: str = typer.Argument(..., help="The player (id, or the name as registered)."),
+    deck_file: Path = typer.Argument(..., metavar="FILE", help="Their deck list file (see docs/deck-lists.md)."),
+    judge: str = typer.Option("", "--judge", help="The judge's name: needed to replace a list already handed in."),
+    reason: str = typer.Option("", "--reason", help="Why the list is replaced (needed with --judge)."),
+) -> None:
+    """Hand in a player's deck list after registration (late, or to put a wrong one right): checked as at
+    registration; refused once they have played a game through annals.
+
+    Example: annals event deck spring ada ada.txt  # fails: ada registered this very list (nothing to change)
+    """
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import lists
+    from annals.engine.tournament.store import EventStore
+
+    with reported():
+        store = EventStore.open(folder)
+        pid = lib.resolve_player(store, player)
+        before = store.state().player(pid)
+        handed = lists.hand_in(store, pid, deck_file, judge=judge, reason=reason)
+    who = f"{before.name} ({pid})"
+    if before.deck is None:
+        said = f"{who} hands in {handed.deck.name!r}: their games through annals are played with it from now on"
+    else:
+        said = (f"{who}: {handed.deck.name!r} replaces {before.deck_name!r}, by {handed.judge}: {handed.reason} "
+                f"(the list replaced stays in the folder, {before.deck_file})")  # fmt: skip
+    out.print(said, markup=False)
 
 
 @event_app.command("run")

@@ -10,6 +10,8 @@ import typer
 from annals.cli.app import fail, out, reported
 from annals.cli.event import FOLDER, FORMAT, JUDGE, OUTPUT, REASON, emit, event_app, show, width
 from annals.engine.names import ROUND_MINUTES, plural
+from annals.schemas import screen
+from annals.schemas.commandline import quoted
 
 if TYPE_CHECKING:
     from annals.engine.tournament.store import EventStore
@@ -233,9 +235,17 @@ def result(
         o = _outcome(outcome, draw, double_loss, no_show, store)
         loop.report(store, round_no, table, o)
         said = _said(store, round_no, table)
-        left = len(store.state().open_tables(round_no))
-    out.print(f"{said}; {plural(left, 'table')} still playing" if left else f"{said}; round {round_no} is complete",
-              markup=False)  # fmt: skip
+        state = store.state()
+        left = len(state.open_tables(round_no))
+    if left or round_no < len(state.rounds):
+        out.print(f"{said}; {plural(left, 'table')} still playing" if left else f"{said}; round {round_no} is complete",
+                  markup=False)  # fmt: skip
+    elif state.finished():  # the last result of the event: what the organiser prints next
+        screen.command(out, f"{said}; round {round_no} is complete and the event is over: ",
+                       f"annals event placings {quoted(folder)}")  # fmt: skip
+    else:
+        screen.command(out, f"{said}; round {round_no} is complete: pair the next round with ",
+                       f"annals event pair {quoted(folder)}")  # fmt: skip
 
 
 @event_app.command("correct")

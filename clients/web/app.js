@@ -17,6 +17,8 @@ const LOG_KEPT = 400;
 const path = window.location.pathname.split("/");
 const tableId = path[1] === "play" ? path[2] : "";
 const token = new URLSearchParams(window.location.search).get("token") || "";
+// opened from an event player's own page (me.js): the match goes on there, and an event game has no rematch
+const fromMatch = new URLSearchParams(window.location.search).has("match");
 const state = { hello: null, decide: null, clock: [], clockAt: 0, over: null, socket: null, tries: 0, events: 0 };
 const cards = new Map(); // instance -> {name, text}: what the seat has been shown
 const stored = JSON.parse(localStorage.getItem("annals-settings") || "null");
@@ -233,7 +235,12 @@ function gameOver(message) {
   log.href = `/log/${tableId}${q}`;
   links.append(replay, text("span", " · "), log);
   box.append(links);
-  if (state.hello && state.hello.seat >= 0) {
+  if (fromMatch) {
+    const next = text("a", "Back to your match: its next game, or its result");
+    next.href = `/me?token=${encodeURIComponent(token)}`;
+    next.id = "match";
+    box.append(next);
+  } else if (state.hello && state.hello.seat >= 0) {
     const again = text("button", "Rematch");
     again.type = "button";
     again.id = "rematch";

@@ -17,7 +17,7 @@ async function refresh() {
       : "No game of yours is waiting: wait for the next pairing.";
     return;
   }
-  const href = `/play/${view.table}?token=${encodeURIComponent(token)}`;
+  const href = `/play/${view.table}?match=1&token=${encodeURIComponent(token)}`; // match: its game-over leads back here
   next.replaceChildren(`Round ${view.round}, table ${view.at}, game ${view.game} against ${view.opponent}: `);
   const a = document.createElement("a");
   a.href = href;

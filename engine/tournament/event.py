@@ -374,5 +374,5 @@ def resolve_player(store: EventStore, who: str) -> str:
         return found[0]
     if found:
         raise EventArgumentError(f"{who!r} is the name of {len(found)} players ({', '.join(found)}): give the id")
-    raise EventArgumentError(f"no player {who!r} in this event (neither an id nor a name); 'annals event players' "
-                             "lists them")  # fmt: skip
+    raise EventArgumentError(f"no player {who!r} in this event (neither an id nor a name); 'annals event players "
+                             f"{store.typed}' lists them")  # fmt: skip

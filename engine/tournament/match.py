@@ -96,7 +96,12 @@ class MatchContext:
 
     def header(self, number: int, pairing: Pairing, game: int, seats: list[str], first: int) -> LogHeader:
         cfg, rs = self.config, self.ruleset
-        people = [self.players[p] for p in seats]
+        # each player's list as it stands when the game begins: one handed in since the match opened counts (R-EVT-15)
+        lists = self.store.state().registered
+        people = [
+            self.players[p] if p not in lists else msgspec.structs.replace(self.players[p], deck=lists[p].player.deck)
+            for p in seats
+        ]
         decks = [p.deck for p in people if p.deck is not None]
         if len(decks) != len(people):
             raise EventError(unlisted(people, number, pairing.table))

@@ -24,6 +24,7 @@ from annals.schemas.event import (
     ClockStarted,
     Corrected,
     Created,
+    DeckHandedIn,
     Dropped,
     EventConfig,
     LogSetAside,
@@ -109,6 +110,7 @@ class EventState:
     results: dict[tuple[int, int], MatchState] = field(default_factory=dict)
     set_aside: list[LogSetAside] = field(default_factory=list)
     withdrawn: list[Unpaired] = field(default_factory=list)
+    replaced_lists: list[tuple[str, str]] = field(default_factory=list)  # (file, SHA-256) of each list handed in over
     acts: int = 0
 
     # ------------------------------------------------------------------ views
@@ -136,13 +138,18 @@ class EventState:
     def round_list(self) -> list[Round]:
         return [r.round for r in self.rounds]
 
-    def pairing(self, number: int, table: int) -> Pairing:
+    def pairing(self, number: int, table: int, *, event: str = "EVENT") -> Pairing:
+        """The pairing at ``table`` of round ``number``; a round or table typed that names nothing is a usage error
+        that says how to list the tables (``event``: the folder as the command was given it)."""
         if not 1 <= number <= len(self.rounds):
-            raise EventError(f"round {number} is not paired (rounds paired: {len(self.rounds)})")
-        for p in self.rounds[number - 1].round.pairings:
+            raise EventArgumentError(f"round {number} is not paired (rounds paired: {len(self.rounds)}); "
+                                     f"'annals event pairings {event}' lists the last round's tables")  # fmt: skip
+        pairings = self.rounds[number - 1].round.pairings
+        for p in pairings:
             if p.table == table:
                 return p
-        raise EventError(f"round {number} has no table {table}; 'annals event pairings' lists its tables")
+        raise EventArgumentError(f"round {number} has no table {table} (its tables: 1 to {len(pairings)}); "
+                                 f"'annals event pairings {event} --round {number}' lists them")  # fmt: skip
 
     def match(self, number: int, table: int) -> MatchRecord | None:
         """The match at a table as a record (a bye's is implied by its pairing), or None while it has no result."""
@@ -222,6 +229,13 @@ def apply(state: EventState, act: AnyAct) -> None:
         state.registered[act.player] = msgspec.structs.replace(
             reg, player=msgspec.structs.replace(reg.player, name=act.name)
         )
+    elif t is DeckHandedIn:
+        assert isinstance(act, DeckHandedIn)
+        reg = state.registered[act.player]
+        if reg.player.deck is not None:
+            state.replaced_lists.append((reg.player.deck_file, reg.deck_sha256))
+        player = msgspec.structs.replace(reg.player, deck=act.deck, deck_file=act.deck_file)
+        state.registered[act.player] = msgspec.structs.replace(reg, player=player, deck_sha256=act.deck_sha256)
     elif t is Dropped:
         assert isinstance(act, Dropped)
         state.dropped[act.player] = act
@@ -248,7 +262,10 @@ def apply(state: EventState, act: AnyAct) -> None:
         r.changes.append(act)
     elif t is Reported:
         assert isinstance(act, Reported)
-        state.pairing(act.round, act.table)
+        if not 1 <= act.round <= len(state.rounds) or all(
+            p.table != act.table for p in state.rounds[act.round - 1].round.pairings
+        ):
+            raise KeyError(f"round {act.round} has no table {act.table}")  # a record written by something else
         state.results[(act.round, act.table)] = MatchState(act)
     elif t is Corrected:
         assert isinstance(act, Corrected)

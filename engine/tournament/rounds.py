@@ -232,7 +232,7 @@ def report(
     no-show also drops the absent player after this round."""
     with store.acting() as act:
         state = act.state
-        pairing = state.pairing(number, table)
+        pairing = state.pairing(number, table, event=store.typed)
         if not pairing.b:
             raise EventError(f"round {number} table {table} is {state.names()[pairing.a]}'s bye: it has its result")
         if (number, table) in state.results:
@@ -241,8 +241,8 @@ def report(
             r, names = effective(m), state.names()  # as it stands, a correction included
             stands = f"{names[r.a]} {r.wins_a}-{r.wins_b}" + (f"-{r.draws}" if r.draws else "") + f" {names[r.b]}"
             raise EventError(f"round {number} table {table} already has a result ({stands}); to change it, a judge "
-                             f"corrects it: annals event correct EVENT --round {number} --table {table} RESULT "
-                             "--judge NAME --reason WHY")  # fmt: skip
+                             f"corrects it: annals event correct {store.typed} --round {number} --table {table} "
+                             "RESULT --judge NAME --reason WHY")  # fmt: skip
         stage = state.rounds[number - 1].round.stage
         checked = outcome if games else check_outcome(outcome, pairing, stage, state.config.best_of)
         done = Reported(
@@ -262,7 +262,7 @@ def correct(store: EventStore, number: int, table: int, outcome: Outcome, *, jud
     need_judge(judge, reason)
     with store.acting() as act:
         state = act.state
-        pairing = state.pairing(number, table)
+        pairing = state.pairing(number, table, event=store.typed)
         if not pairing.b:
             raise EventError(
                 f"round {number} table {table} is {state.names()[pairing.a]}'s bye: there is no result to correct"
@@ -312,7 +312,14 @@ def end_round(store: EventStore) -> int:
     with store.acting() as act:
         r = _current(act.state)
         if not r.clock.started:
-            raise EventError(f"round {r.round.number} has not started: 'annals event round EVENT start'")
+            n = r.round.number
+            if not act.state.open_tables(n):  # a round played without its clock: nothing to end, what comes next
+                after = (f"the event is over: 'annals event standings {store.typed}'" if act.state.finished()
+                         else f"pair the next round with 'annals event pair {store.typed}'")  # fmt: skip
+                raise EventError(f"round {n}'s clock was never started, so there is none to end; its results are all "
+                                 f"in: {after}")  # fmt: skip
+            raise EventError(f"round {n}'s clock has not started: 'annals event round {store.typed} start' starts "
+                             "it")  # fmt: skip
         if r.clock.ended:
             raise EventError(f"round {r.round.number} has already ended ({r.clock.ended})")
         act.record(ClockEnded(at=now(), round=r.round.number))
@@ -325,7 +332,7 @@ def extend(store: EventStore, table: int, minutes: int, *, judge: str = "", reas
         raise EventArgumentError(f"--minutes {minutes}: an extension is from a minute to a day ({MAX_MINUTES})")
     with store.acting() as act:
         r = _current(act.state)
-        act.state.pairing(r.round.number, table)
+        act.state.pairing(r.round.number, table, event=store.typed)
         if not r.clock.started or r.clock.ended:
             raise EventError(f"round {r.round.number} is not under way: time is extended while the clock runs")
         ext = TimeExtended(at=now(), round=r.round.number, table=table, minutes=minutes, judge=judge, reason=reason)

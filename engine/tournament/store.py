@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from annals.engine.tournament.record import EventError, EventState, apply, fold
+from annals.schemas.commandline import quoted
 from annals.schemas.event import AnyAct, Created, EventConfig, LogSetAside, MatchRecord, Player, Round
 from annals.schemas.eventlog import EventRecord, new_event_log, read_event_log, signed_acts
 from annals.schemas.files import PathError, read_regular
@@ -106,6 +107,11 @@ class EventStore:
     @property
     def record_path(self) -> Path:
         return self.folder / EVENT_FILE
+
+    @property
+    def typed(self) -> str:
+        """The folder as a command names it, for the commands an error or a hint gives to copy."""
+        return quoted(str(self.folder))
 
     # ------------------------------------------------------------ creation
 

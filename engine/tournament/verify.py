@@ -196,6 +196,13 @@ def _decks(folder: Path, state: EventState, report: Report, known: set[str]) -> 
             continue
         if deck != p.deck:
             report(p.deck_file, f"reads as a deck other than the one recorded for {p.name}")
+    for rel, sha in state.replaced_lists:  # a list handed in over: kept, as the record had it (R-EVT-15)
+        known.add(rel)
+        path = folder / rel
+        if not path.is_file():
+            report(rel, "missing: a deck list replaced by one handed in later is part of the record")
+        elif _sha(path) != sha:
+            report(rel, "a deck list replaced by one handed in later: its SHA-256 is not the one recorded: edited")
     return sum(reg.player.deck is not None for reg in state.registered.values())
 
 

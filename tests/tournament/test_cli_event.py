@@ -91,6 +91,36 @@ def test_tables_fit_the_terminal_and_people_are_named(tmp_path: Path, monkeypatc
             if command == "standings" and columns == 200:
                 row = next(line for line in lines if f" {dropped.name} " in line)
                 assert row.rstrip(" │").endswith("yes")  # the dropped column
+                heads = [w.strip() for w in lines[2].strip("┃").split("┃")]  # the tiebreakers as people write them
+                assert heads[-4:] == ["OMW%", "GW%", "OGW%", "dropped"], heads
+
+
+def test_the_players_table_keeps_id_and_deck_at_80_columns_with_a_late_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annals.engine.decks import write_deck_list
+    from annals.engine.registry import get_ruleset
+    from annals.engine.tournament import event as lib
+    from annals.engine.tournament import rounds as loop
+    from annals.engine.tournament.store import EventStore
+
+    folder = tmp_path / "ev"
+    lib.new_event(folder, "club", "miras9", rounds=3, seed=3)
+    store = EventStore.open(folder)
+    deck = tmp_path / "tempest.txt"
+    deck.write_text(write_deck_list(get_ruleset("miras9").decks()["tempest"], "miras9"))
+    for pid, name in (("ada", "Ada Lovelace"), ("bo", "Bo Chen"), ("gus-grissom", "Gus Grissom")):
+        lib.register(store, pid, name, deck)
+    loop.pair_next(store)
+    lib.register(store, "hal", "Hal Clement", deck)  # a late entry after round 1
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = runner.invoke(app, ["event", "players", str(folder)]).stdout
+    lines = shown.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert [w.strip() for w in lines[2].strip("┃").split("┃")] == ["name", "id", "deck", "plays", "status"]
+    hal = next(line for line in lines if "Hal Clement" in line)
+    assert [w.strip() for w in hal.strip("│").split("│")] == ["Hal Clement", "hal", "tempest", "person",
+                                                              "late entry: 1 round lost"]  # fmt: skip
 
 
 def test_run_refuses_before_playing_when_a_registered_deck_list_is_missing(tmp_path: Path) -> None:

@@ -62,6 +62,25 @@ def test_impossible_results_are_refused_by_name_as_usage_errors(tmp_path: Path) 
     assert not store.state().results  # nothing was recorded
 
 
+def test_a_table_or_round_that_names_nothing_is_a_usage_error_that_says_how_to_list_the_tables(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4)  # 2 tables
+    loop.pair_next(store)
+    folder = str(store.folder)
+    for where, said in [(("--round", "1", "--table", "5"), "round 1 has no table 5 (its tables: 1 to 2); "
+                         f"'annals event pairings {folder} --round 1' lists them"),
+                        (("--round", "3", "--table", "1"), "round 3 is not paired (rounds paired: 1); "
+                         f"'annals event pairings {folder}' lists the last round's tables")]:  # fmt: skip
+        for command in (["result", folder, *where, "2-0"],
+                        ["correct", folder, *where, "2-0", "--judge", "Rae", "--reason", "slip"]):  # fmt: skip
+            bad = runner.invoke(app, ["event", *command])
+            assert bad.exit_code == 2, bad.output
+            assert bad.stderr == f"error: {said}\n"
+    assert not store.state().results  # nothing was recorded
+    loop.report(store, 1, 1, Outcome(2, 0, 0))
+    twice = runner.invoke(app, ["event", "result", folder, "--round", "1", "--table", "1", "2-0"])
+    assert twice.exit_code == 1 and f"annals event correct {folder} --round 1 --table 1 RESULT" in twice.stderr
+
+
 def test_a_result_is_entered_once_a_bye_has_its_own_and_a_no_show_drops_the_absent(tmp_path: Path) -> None:
     store = people(tmp_path / "ev", 5)
     rnd = loop.pair_next(store)
@@ -184,6 +203,40 @@ def test_the_round_clock_and_each_tables_time(tmp_path: Path) -> None:
     loop.end_round(store)
     with pytest.raises(EventError, match="not under way"):
         loop.extend(store, 2, 5)
+
+
+def test_ending_a_round_whose_clock_never_started_says_what_comes_next(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4, rounds=2)
+    loop.pair_next(store)
+    folder = str(store.folder)
+    with pytest.raises(EventError, match=re.escape(f"round 1's clock has not started: 'annals event round {folder} "
+                                                   "start' starts it")):  # fmt: skip
+        loop.end_round(store)
+    finish_round(store, 1)  # results typed, the clock never started
+    with pytest.raises(EventError, match=re.escape("its results are all in: pair the next round with 'annals event "
+                                                   f"pair {folder}'")):  # fmt: skip
+        loop.end_round(store)
+    loop.pair_next(store)
+    finish_round(store, 2)
+    with pytest.raises(EventError, match=re.escape(f"the event is over: 'annals event standings {folder}'")):
+        loop.end_round(store)
+
+
+def test_the_last_result_of_a_round_says_what_comes_next(tmp_path: Path) -> None:
+    store = people(tmp_path / "ev", 4, rounds=2)  # 2 tables a round
+    folder = str(store.folder)
+    loop.pair_next(store)
+
+    def typed(number: int, table: int) -> str:
+        done = runner.invoke(app, ["event", "result", folder, "--round", str(number), "--table", str(table), "2-0"])
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    assert typed(1, 1).endswith("; 1 table still playing\n")
+    assert typed(1, 2).endswith(f"; round 1 is complete: pair the next round with annals event pair {folder}\n")
+    loop.pair_next(store)
+    typed(2, 1)
+    assert typed(2, 2).endswith(f"; round 2 is complete and the event is over: annals event placings {folder}\n")
 
 
 def test_a_round_or_extension_longer_than_a_day_is_refused_and_the_clock_still_reads(tmp_path: Path) -> None:
