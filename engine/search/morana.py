@@ -50,6 +50,7 @@ from annals.engine.morana.turn import site_power
 from annals.engine.names import SEARCH_ITERATIONS
 from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Search, bot_choice, option_key, play_out
+from annals.engine.search.morana_belief import Belief
 from annals.engine.search.morana_eval import evaluate
 from annals.engine.search.morana_worlds import sample_world, seal_opponent_commit
 from annals.engine.statecopy import clone
@@ -101,6 +102,13 @@ class WorldPool:
         return clone(world)
 
 
+def _decks() -> list[Any]:
+    """The shipped decks, by name: what a seat may guess its opponent's list from."""
+    from annals.engine.registry import get_ruleset  # the registry imports the rulesets, which register this bot
+
+    return [deck for _, deck in sorted(get_ruleset("morana").decks().items())]
+
+
 class MoranaSearchAgent:
     """Information-set MCTS (``engine.search.ismcts``) over worlds sampled from the seat's view state."""
 
@@ -110,6 +118,7 @@ class MoranaSearchAgent:
         self.iterations = iterations
         self._rollout_bots = [HeuristicAgent(0, rng.fork(0)), HeuristicAgent(1, rng.fork(1))]
         self.last: Search | None = None  # the last decision's search (its tree, for review)
+        self.belief: Belief | None = None  # what the opponent's plays in this game say of its hand (``observe``)
 
     def rollout(self, model: ForwardModel[Any], rng: Rng) -> tuple[float, float]:
         return play_out(model, self._rollout_bots, ROLLOUT_TURNS, evaluate)
@@ -132,8 +141,20 @@ class MoranaSearchAgent:
 
     def _sample(self, view: MoranaState, decks: list[Any], rng: Rng) -> MoranaState:
         world = sample_world(view, self.player, rng, decks)
+        if self.belief is not None:
+            self.belief.deal(world, view)
         seal_opponent_commit(world, self.player, self._rollout_bots[1 - self.player].choose)
         return world
+
+    def observe(self, view: MoranaState) -> None:
+        """Take in a view this bot decides from: the belief about the opponent's hand learns from each turn's."""
+        if self.belief is None:
+            decks = _decks()
+            self.belief = Belief(
+                self.player, decks, self._rollout_bots[1 - self.player].choose, self.rng.fork(1 << 20)
+            )
+            self._decks = decks
+        self.belief.observe(view, lambda board, rng: sample_world(board, self.player, rng, self._decks))
 
     def search(self, view: Any, point: DecisionPoint[Any], *, prune: bool = False) -> Search:
         """The search of one decision from the view state ``view`` (a ``MoranaState`` with hidden cards blanked).
@@ -142,7 +163,7 @@ class MoranaSearchAgent:
         from annals.engine.registry import get_ruleset  # the registry imports the rulesets, which register this bot
 
         ruleset = get_ruleset("morana")
-        decks = [deck for _, deck in sorted(ruleset.decks().items())]
+        decks = _decks()
         search = Search(
             ruleset,
             self.player,
@@ -160,6 +181,7 @@ class MoranaSearchAgent:
         return search
 
     def choose(self, state: Any, point: DecisionPoint[Any]) -> Any:
+        self.observe(state)
         if len(point.options) == 1:
             return point.options[0]
         ranked = self.search(state, point, prune=True).ranked()
