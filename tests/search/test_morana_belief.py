@@ -21,6 +21,11 @@ RULESET = get_ruleset("morana")
 DECKS = [deck for _, deck in sorted(RULESET.decks().items())]
 
 
+def _morana(state: Any) -> MoranaState:
+    assert isinstance(state, MoranaState)
+    return state
+
+
 class Watcher:
     """Seat 0: plays as the heuristic bot and keeps a belief about seat 1 (the heuristic bot too) from its views;
     at each turn's first decision, the hands its belief would deal and the true hand (read from the game, by the
@@ -37,15 +42,14 @@ class Watcher:
         return sample_world(board, 0, rng, DECKS)
 
     def choose(self, view: Any, point: DecisionPoint[Any]) -> Any:
+        truth = _morana(self.game[0].state)
         if not self.true_order:  # before any card is played: the hand in the order drawn, then the deck top first
-            truth: MoranaState = self.game[0].state
             self.true_order = [truth.ids[1][c % 1000] for c in truth.hand[1] + truth.deck[1][::-1]]
         fresh = view.step == "commit" and view.turn not in self.belief.turns
         self.belief.observe(view, self.sample)
         if fresh and self.belief.explained:
-            truth: MoranaState = self.game[0].state
             true_hand = Counter(truth.ids[1][c % 1000] for c in truth.hand[1])
-            dealt = []
+            dealt: list[Counter[str]] = []
             for _ in range(len(self.belief.kept)):
                 world = self.sample(view, Rng(len(dealt)))
                 self.belief.deal(world, view)
