@@ -188,10 +188,9 @@ class Belief:
             if not self._fill(world, order, turn.drawn, turn.shown):
                 continue
             ids = world.ids[self.foe]
-            sited = Counter(
-                (ids[c.card % CARDS_PER_PLAYER], c.site) for c in take_commit(world, self.foe, self.model) if type(c) is Place
-            )
-            placed = Counter()
+            taken = take_commit(world, self.foe, self.model)
+            sited = Counter((ids[c.card % CARDS_PER_PLAYER], c.site) for c in taken if type(c) is Place)
+            placed: Counter[str] = Counter()
             for (cid, _), n in sited.items():
                 placed[cid] += n
             wrong += (placed - turn.placed).total() + (turn.placed - placed).total() + (turn.sited - sited).total()

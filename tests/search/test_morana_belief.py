@@ -116,3 +116,13 @@ def test_the_counts_it_reads_are_open_in_the_view() -> None:
     for turn in watcher.belief.turns.values():
         assert drawn(turn.board, 1) == len(turn.board.ids[1]) - len(turn.board.deck[1])
         assert all(c < 0 for c in turn.board.hand[1])  # the opponent's hand is placeholders in the seat's view
+
+
+def test_the_hidden_cards_diagnostic_plays_every_mode(capsys: Any) -> None:
+    # bench.morana_hidden: the upper bounds a change to the belief is aimed at, one game each at a tiny budget.
+    from bench import morana_hidden
+
+    morana_hidden.main([*morana_hidden.QUICK, "--modes", *morana_hidden.MODES])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[1].split(":")[0].strip() for line in lines] == list(morana_hidden.MODES)
+    assert all("won 0/1" in line or "won 1/1" in line for line in lines)
