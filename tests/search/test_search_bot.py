@@ -81,6 +81,33 @@ def test_its_choice_depends_only_on_the_view_not_on_the_hidden_cards() -> None:
     assert choices[0] in point.options
 
 
+def test_with_a_game_behind_it_its_belief_reads_only_the_views_too() -> None:
+    # The bot learns of the opponent's hand from its flipped Commits [MOR-16] (``morana_belief``): fed the views of
+    # a whole game so far, from the true game and from a forged one that differs only in cards it never saw, it
+    # believes the same and chooses the same.
+    game = _game_at_a_decision_of_seat0(11, 16)
+    true_state = _morana(game.state)
+    ids = true_state.ids[1]
+    view = _view(game.header, game.events)
+    unseen = [c for c in true_state.hand[1] + true_state.deck[1] if c not in view.known and instance_owner(c) == 1]
+    in_hand = next(c for c in unseen if c in true_state.hand[1])
+    other = next(c for c in unseen if c in true_state.deck[1] and ids[c % 1000] != ids[in_hand % 1000])
+    point = RULESET.pending(true_state)
+    assert point is not None
+    choices, beliefs = [], []
+    for events in (game.events, [_relabelled(e, {in_hand: other, other: in_hand}) for e in game.events]):
+        agent = MoranaSearchAgent(0, Rng(5), iterations=60)
+        seen = SeatView(RULESET, game.header, 0)
+        for event in events:
+            seen.feed(event)
+            agent.observe(_morana(seen.state))  # each turn's Commit, as it begins
+        assert agent.belief is not None and agent.belief.explained >= 1  # it has learnt from past turns
+        beliefs.append(agent.belief.kept)
+        choices.append(agent.choose(seen.state, point))
+    assert beliefs[0] == beliefs[1]
+    assert choices[0] == choices[1]
+
+
 def test_a_world_keeps_what_the_seat_sees_and_fills_only_what_it_does_not() -> None:
     game = _game_at_a_decision_of_seat0(3, 8)
     view = _view(game.header, game.events)
