@@ -85,6 +85,7 @@ function narrate(line) {
 }
 
 function showBoard(board) {
+  state.deciding = board.deciding ?? -1; // the seat the table waits for (showWaiting)
   const area = $("board");
   for (const z of board.zones) learn(z.cards);
   if (board.svg) {
@@ -115,6 +116,10 @@ function showHint(message) {
 function sendAnswer(option, asked = true) {
   const decide = state.decide;
   if (!decide) return;
+  if (!connected()) { // the answer would be lost while the question stayed cleared: keep it, to answer once back
+    status("not sent: the connection is lost; reconnecting… (answer again once it is back)", "error");
+    return;
+  }
   if (asked && option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
   send({ type: "answer", choose: option.index, decision: decide.decision });
   state.decide = null;
@@ -181,6 +186,7 @@ function showDecide(message) {
     return;
   }
   state.decide = decide;
+  $("question").classList.remove("thinking");
   if (decide.options.length === 1 && message.options.length > 1 && settings.automatic && !decide.stop) {
     answerCopies(decide);
     return;
@@ -267,13 +273,37 @@ function tick() {
   }));
 }
 
+function connected() {
+  return Boolean(state.socket && state.socket.readyState === WebSocket.OPEN);
+}
+
 function send(message) {
-  if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
+  if (connected()) state.socket.send(JSON.stringify(message));
 }
 
 function receive(frame) {
   // a frame holds one or more messages, one per line (protocol 2)
   for (const line of frame.split("\n")) if (line) receiveOne(JSON.parse(line));
+  showWaiting();
+}
+
+// Not asked: say whom the table waits for (the board's `deciding`), not a stale "sent…". The search bot thinks
+// up to a second a decision and a MORANA turn has several; its plays come into What happened meanwhile.
+function showWaiting() {
+  const me = state.hello ? state.hello.seat : -1;
+  const waited = state.deciding;
+  if (state.decide || state.over || state.waiting || me < 0 || waited === undefined || waited < 0 || waited === me) {
+    document.body.dataset.waitingFor = "";
+    if (!state.decide) $("question").classList.remove("thinking");
+    return;
+  }
+  const player = state.hello.players[waited];
+  const bot = player && !["human", "external"].includes(player.agent);
+  const line = bot ? `${who(waited)} (the ${player.agent} bot) is thinking…` : `${who(waited)} is deciding…`;
+  const question = $("question");
+  question.textContent = line;
+  question.classList.add("thinking");
+  document.body.dataset.waitingFor = String(waited);
 }
 
 function receiveOne(message) {
