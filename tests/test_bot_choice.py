@@ -51,9 +51,13 @@ def test_a_misspelt_bot_is_a_named_error_listing_the_choices(tmp_path: Path, arg
     assert "Traceback" not in ran.stderr and "annals serve on" not in ran.stdout
 
 
-def test_a_misspelt_bot_at_registration_is_a_named_error(tmp_path: Path) -> None:
+def test_a_misspelt_bot_of_an_event_is_a_named_error_with_the_closest_bot(tmp_path: Path) -> None:
     made = _annals(tmp_path, "event", "new", "ev", "--ruleset", "morana", "--rounds", "1", "--seed", "3")
     assert made.returncode == 0, made.stderr
     assert _annals(tmp_path, "deck", "morana", "clash", "--output", "clash.txt").returncode == 0
     ran = _annals(tmp_path, "event", "register", "ev", "--name", "Ann", "--deck", "clash.txt", "--bot", "serch")
-    assert ran.returncode == 2 and "unknown bot 'serch'; choose from: heuristic, random, search" in ran.stderr
+    assert ran.returncode == 2, ran.stderr
+    assert "unknown bot 'serch'; did you mean 'search'? choose from: heuristic, random, search" in ran.stderr
+    made = _annals(tmp_path, "event", "new", "ev2", "--ruleset", "morana", "--rounds", "1", "--bot", "serch")
+    assert made.returncode == 2 and "unknown bot 'serch'; did you mean 'search'? choose from:" in made.stderr
+    assert not (tmp_path / "ev2").exists()
