@@ -115,6 +115,7 @@ class Board(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, t
     # "Bo is thinking" while a bot searches, instead of nothing. Its lone answers given for it after a cover delay
     # show the same, so it tells no more than the wait itself does
     deciding: int = -1
+    clock_ms: list[int] = []  # each seat's time bank as the board is sent (protocol 4): the deciding seat's runs
 
 
 class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):

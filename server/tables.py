@@ -269,7 +269,9 @@ class Table:
         close = self.live.closed  # a turn cap ends the table's game, not the rules': the board says so too
         ended = None if close is None else (close.winner, close.end_reason)
         drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names, ended=ended) if svg else ""
-        return p.encode(stream.board(drawn, self.asking if seat >= 0 and close is None else -1))
+        if seat < 0:  # the spectators' board is of a past position: no one to wait for, no clocks of now
+            return p.encode(stream.board(drawn))
+        return p.encode(stream.board(drawn, self.asking if close is None else -1, self.live.clocks()))
 
     def _boards(self) -> None:
         """Each connected seat's board, drawn once per seat and kind (with or without SVG)."""

@@ -85,7 +85,8 @@ function narrate(line) {
 }
 
 function showBoard(board) {
-  state.deciding = board.deciding ?? -1; // the seat the table waits for (showWaiting)
+  state.deciding = board.deciding ?? -1; // the seat the table waits for (showWaiting): its clock runs (tick)
+  if (board.clock_ms && board.clock_ms.length) { state.clock = board.clock_ms.slice(); state.clockAt = performance.now(); }
   const area = $("board");
   for (const z of board.zones) learn(z.cards);
   if (board.svg) {
@@ -264,7 +265,7 @@ async function rematch() {
 function tick() {
   const node = $("clock");
   if (!state.clock.length || !state.clock.some((ms) => ms > 0)) return;
-  const asked = state.over ? -1 : (state.decide ? state.decide.player : -1);
+  const asked = state.over ? -1 : (state.decide ? state.decide.player : (state.deciding ?? -1));
   const spent = performance.now() - state.clockAt;
   node.replaceChildren(...state.clock.map((ms, seat) => {
     const left = Math.max(0, seat === asked ? ms - spent : ms);
@@ -285,6 +286,7 @@ function receive(frame) {
   // a frame holds one or more messages, one per line (protocol 2)
   for (const line of frame.split("\n")) if (line) receiveOne(JSON.parse(line));
   showWaiting();
+  tick(); // the clock that runs changes with the frame, not up to a quarter second later
 }
 
 // Not asked: say whom the table waits for (the board's `deciding`), not a stale "sent…". The search bot thinks

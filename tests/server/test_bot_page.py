@@ -18,8 +18,8 @@ from tests.serverkit import Running, server, start, stop
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)")
 
 
-def _open(running: Running, browser: Any, ruleset: str, decks: list[str]) -> Any:
-    table = running.table(ruleset, decks, ["human", "search"], clock=0)
+def _open(running: Running, browser: Any, ruleset: str, decks: list[str], clock: int = 0) -> Any:
+    table = running.table(ruleset, decks, ["human", "search"], clock=clock)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
@@ -86,3 +86,20 @@ def test_a_click_while_the_server_is_down_keeps_the_question_and_answers_once_ba
         page.wait_for_function(f"Number(document.body.dataset.asked) > {int(asked or 0) + 1}", timeout=60000)
     finally:
         stop(running)
+
+
+def test_the_bots_clock_runs_on_the_page_while_it_thinks(tmp_path: Path, browser: Any) -> None:
+    """[MOR-05] With a time bank, the clock that runs while the bot thinks is the bot's (none ran: the page knew
+    only the questions put to its own seat), counting down from what the table said with the board."""
+    with server(tmp_path) as running:
+        page = _open(running, browser, "morana", ["clash", "glory"], clock=600)
+        running_while_thinking = ""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not running_while_thinking:
+            if page.evaluate("document.body.dataset.waitingFor === '1'"):
+                found = page.locator("#clock span.running")
+                if found.count() and page.evaluate("document.body.dataset.waitingFor === '1'"):
+                    running_while_thinking = found.first.inner_text()
+            elif not _click_something(page):
+                page.wait_for_timeout(20)
+        assert running_while_thinking.startswith("search-1 9:") or running_while_thinking == "search-1 10:00"
