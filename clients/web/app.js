@@ -334,7 +334,12 @@ function open() {
   socket.addEventListener("close", () => {
     if (state.over) return;
     state.tries += 1;
-    if (state.tries > 8) { status("the table cannot be reached (wrong token, or the server is down)", "error"); return; }
+    // never connected: a wrong token or address, said after a few tries. Connected once: the token is good and the
+    // game waits in its log for a server restarted, however long that takes, so keep trying (it gave up at ~24 s)
+    if (state.tries > 8 && !state.hello) {
+      status("the table cannot be reached (wrong token, or the server is down)", "error");
+      return;
+    }
     status("connection lost; reconnecting…", "error");
     setTimeout(open, Math.min(250 * 2 ** state.tries, 4000));
   });

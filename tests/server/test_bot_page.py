@@ -65,8 +65,8 @@ def test_a_click_while_the_server_is_down_keeps_the_question_and_answers_once_ba
     tmp_path: Path, browser: Any
 ) -> None:
     """[M9-011] A Miras 9 table: the server stops with the person's question open; a click meanwhile says the
-    answer was not sent and keeps the question; the server started again resumes the game, the page reconnects
-    and the same click answers it."""
+    answer was not sent and keeps the question; the server started again half a minute later resumes the game,
+    the page (still trying: it gave up after eight tries, some 24 s) reconnects and the same click answers it."""
     running = start(tmp_path)
     try:
         page = _open(running, browser, "miras9", ["vanguard", "bastion"])
@@ -79,6 +79,8 @@ def test_a_click_while_the_server_is_down_keeps_the_question_and_answers_once_ba
         page.locator("#options button").first.click()
         assert "not sent: the connection is lost" in page.locator("#status").inner_text()
         assert page.locator("#question").inner_text() == question and page.locator("#options button").count()
+        page.wait_for_timeout(26_000)  # longer than the page's first eight tries (it gave up after them)
+        assert "reconnecting" in page.locator("#status").inner_text()
         running = start(tmp_path, running.port)
         page.wait_for_function("document.getElementById('status').textContent === 'connected'", timeout=30000)
         page.wait_for_selector("#options button", timeout=30000)
