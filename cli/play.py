@@ -13,7 +13,7 @@ import typer
 
 from annals.cli.app import app, out, reported
 from annals.cli.simulate import names as deck_names
-from annals.engine.names import DECISION_TIMEOUT
+from annals.engine.names import DECISION_TIMEOUT, SEAT_BOTS
 from annals.schemas import screen
 from annals.schemas.commandline import quoted
 
@@ -34,7 +34,7 @@ def play(
         help="Two deck names, comma-separated (default: the ruleset's pair; a seat with a --deck-file: empty).",
     ),
     players: str = typer.Option(
-        "human,heuristic", "--players", help="Two seats: human, external:COMMAND, or a bot name; comma-separated."
+        "human,heuristic", "--players", help=f"Two seats, comma-separated, each external:COMMAND, {SEAT_BOTS}."
     ),
     names: str = typer.Option("", "--name", help="The players' names, comma-separated (default: human-0, ...)."),
     deck_files: str = typer.Option(
@@ -120,7 +120,9 @@ def _ending(log: Path, result: GameResult) -> str:
 @app.command()
 def resume(
     log: Path = typer.Argument(..., help="A log that stops before its end."),
-    players: str = typer.Option("human,human", "--players", help="The seats, as for annals play."),
+    players: str = typer.Option(
+        "human,human", "--players", help=f"The seats, comma-separated, each external:COMMAND, {SEAT_BOTS}."
+    ),
     key: Path = typer.Option(
         None,
         "--key",

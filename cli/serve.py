@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.names import MAX_CLOCK_S
+from annals.engine.names import MAX_CLOCK_S, SEAT_BOTS
 from annals.schemas.files import annals_home
 
 
@@ -19,7 +19,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost unless told)."),
     port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to listen on."),
     table: list[str] = typer.Option(
-        [], "--table", help="A table to open: 'RULESET DECK,DECK SEAT,SEAT' (seats: human or a bot); repeatable."
+        [], "--table", help=f"A table to open, repeatable: 'RULESET DECK,DECK SEAT,SEAT', a seat is {SEAT_BOTS}."
     ),
     clock: int = typer.Option(
         600, "--clock", min=0, max=MAX_CLOCK_S, help="Each seat's time bank in seconds for --table (0: none)."
@@ -63,7 +63,7 @@ def serve(
 
     Example: annals serve --event no-such-event  # fails: no event folder there (annals event new makes one)
     """
-    from annals.server.app import NewTable
+    from annals.server.app import NewTable, table_header
     from annals.server.serve import serve as run
 
     specs = []
@@ -73,6 +73,8 @@ def serve(
             fail(f"--table {text!r}: give 'RULESET DECK,DECK SEAT,SEAT'", code=2)
         specs.append(NewTable(parts[0], parts[1].split(","), parts[2].split(","), clock=clock, delay=delay))
     with reported():
+        for spec in specs:  # a misspelt name stops the command here, not the server's startup with a traceback
+            table_header(spec, 0)
         run(
             data or annals_home() / "server",
             host=host,

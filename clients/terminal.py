@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from annals.engine import forced
-from annals.engine.names import plural
+from annals.engine.names import BOTS, plural
 from annals.engine.players import SeatLeft
 from annals.schemas import protocol as p
 from annals.schemas import screen
@@ -92,6 +92,7 @@ class TerminalUI:
         self.over: p.GameOver | None = None
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
         self._unseen: list[str] = []
+        self._waiting_for = -1  # the other seat whose answer the table waits for, once said (-1: none said)
         self.cards: dict[str, p.Card] = {}  # by lower-case name
 
     @property
@@ -132,6 +133,12 @@ class TerminalUI:
             if self.seat < 0:  # a spectator is never asked: it is shown what happened, then the board as it stands
                 self._flush_events()
                 self.show_board()
+            elif message.deciding >= 0 and message.deciding != self.seat:
+                # the other seat is asked: what happened so far now, the wait said once, its plays as they come
+                self._flush_events()
+                if self._waiting_for != message.deciding:
+                    self._waiting_for = message.deciding
+                    self.out.print(f"  {self.waiting_line(message.deciding)}", markup=False)
         elif t is p.Decide:
             assert isinstance(message, p.Decide)
             self.decide = message
@@ -143,6 +150,19 @@ class TerminalUI:
             self.over = message
             self._flush_events()
             self.out.print(f"game over: {message.text}", markup=False)
+
+    def waiting_line(self, seat: int) -> str:
+        """What the person is told while another seat decides: a bot thinks (the search bot up to a second a
+        decision, several a turn), a person decides."""
+        players = self.hello.players if self.hello is not None else []
+        agent = next((pl.agent for pl in players if pl.seat == seat), "human")
+        if agent == "human":
+            return f"{self.name(seat)} is deciding..."
+        return (
+            f"{self.name(seat)} is thinking (the {agent} bot)..."
+            if agent in BOTS
+            else f"{self.name(seat)} is thinking..."
+        )
 
     def _flush_events(self) -> None:
         for text in self._unseen:
@@ -224,6 +244,7 @@ class TerminalUI:
         d = self.decide
         assert d is not None, "prompt() with no decision"
         self._flush_events()
+        self._waiting_for = -1
         copies = self.copies_answer()
         if copies is not None:
             return copies

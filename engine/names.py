@@ -29,4 +29,7 @@ ROUND_MINUTES: Final = 50  # an event round's clock (``annals event round start`
 SEARCH_ITERATIONS: Final = 200  # the search bot's budget a decision (``annals review``): under a second on a core
 MAX_SEARCH_ITERATIONS: Final = 100_000  # minutes a decision already: a budget past it is a slip of the keyboard
 BOTS: Final = ("random", "heuristic", "search")  # every ruleset's bots (``Ruleset.agents``), named in --bots' help
-BOTS_HELP: Final = f"Two bot names, comma-separated, from: {', '.join(BOTS)}."
+# what the bots cost in time, said wherever one is chosen (help and docs/player.md; bench.search measures it)
+BOTS_COST: Final = "search plays best and thinks up to about a second a decision; the others answer at once"
+BOTS_HELP: Final = f"Two bot names, comma-separated, from: {', '.join(BOTS)} ({BOTS_COST})."
+SEAT_BOTS: Final = f"human or a bot: {', '.join(BOTS)} ({BOTS_COST})"  # a seat of play, serve, an event

@@ -239,7 +239,7 @@ def run_table(table: LiveTable, seats: Sequence[Seat]) -> GameResult:
             if kind != forced.PUBLIC:
                 for other, stream in zip(seats, streams, strict=True):
                     if not isinstance(other, BotSeat):
-                        other.send(stream.board())
+                        other.send(stream.board(deciding=point.player, clock_ms=table.clocks()))
             if kind:
                 if kind == forced.HIDDEN and cover[point.player]:
                     time.sleep(forced.cover_delay())

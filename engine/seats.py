@@ -78,8 +78,9 @@ class SeatStream:
         name, text = self._info(cid) if cid else (f"token #{instance}", "")
         return p.Card(instance, cid, name, text)
 
-    def board(self, svg: str = "") -> p.Board:
-        """The seat's view of the position now: what ``annals position --view`` shows, with card names."""
+    def board(self, svg: str = "", deciding: int = -1, clock_ms: list[int] | None = None) -> p.Board:
+        """The seat's view of the position now: what ``annals position --view`` shows, with card names;
+        ``deciding``: the seat being asked now, ``clock_ms`` the time banks now (``p.Board``)."""
         s = self.view.state
         pos = visible_position(self.ruleset, s)
         zones: dict[tuple[str, str], list[p.Card]] = {}
@@ -95,7 +96,8 @@ class SeatStream:
             counters[f"{who}:{counter}"] = pos.counters[key]
         hidden = max(self._total - sum(1 for c in pos.cards if c < TOKEN_BASE), 0)
         sizes = getattr(self.ruleset, "pile_sizes", None)
-        return p.Board(s.turn, s.step, listed, counters, hidden, svg, sizes(s) if sizes is not None else {})
+        piles = sizes(s) if sizes is not None else {}
+        return p.Board(s.turn, s.step, listed, counters, hidden, svg, piles, deciding, clock_ms or [])
 
     def label(self, value: int) -> str:
         """A card instance in words: its name when the seat knows it, else ``a hidden card``. A known instance's

@@ -15,7 +15,8 @@ Table → seat:
   can identify at the start, the time banks;
 * ``event``      each event of the seat's view (``Ruleset.redact``) as an object with its ``kind``, in words, and
   the cards it shows the seat for the first time;
-* ``board``      the seat's view of the position (cards by zone with names, counters), after each decision;
+* ``board``      the seat's view of the position (cards by zone with names, counters), after each decision, and
+  (protocol 4) which seat the table now waits for, ``deciding``: a client says so while a bot thinks;
 * ``decide``     a decision point of the seat's: its question in words, every option with its index, kind, fields,
   text with card names, the board elements it names and whether to confirm it (a choice that ends the seat's part
   of the step, where another answer was offered);
@@ -35,8 +36,9 @@ from typing import Any, Final
 
 import msgspec
 
-PROTOCOL_VERSION: Final = 3  # 2: a table's frame holds one or more messages, one per line; 3: options name the board
-# elements they refer to (``card``, ``target``, ``where``), ``settings`` lets a seat have lone answers given for it
+PROTOCOL_VERSION: Final = 4  # 2: a table's frame holds one or more messages, one per line; 3: options name the board
+# elements they refer to (``card``, ``target``, ``where``), ``settings`` lets a seat have lone answers given for it;
+# 4: the board says which seat the table is waiting for (``deciding``)
 # Messages are made by the thousand a second and never hold themselves: ``gc=False`` keeps them out of the
 # collector's passes (a full pass over a busy server's heap stalled every table).
 JSON_SCHEMA_DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -109,6 +111,11 @@ class Board(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, t
     hidden: int
     svg: str = ""
     piles: dict[str, int] = {}  # each player's piles by size, hidden cards counted (``"p1:hand": 5``)
+    # the seat whose answer the table now waits for (-1: none, a spectator's board, the game over): a client says
+    # "Bo is thinking" while a bot searches, instead of nothing. Its lone answers given for it after a cover delay
+    # show the same, so it tells no more than the wait itself does
+    deciding: int = -1
+    clock_ms: list[int] = []  # each seat's time bank as the board is sent (protocol 4): the deciding seat's runs
 
 
 class Option(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):

@@ -53,9 +53,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import annals.clients
 from annals.engine import forced
+from annals.engine.core import Ruleset
 from annals.engine.names import MAX_CLOCK_S
 from annals.engine.registry import get_ruleset
-from annals.engine.simulate import TURNS_LIMIT, SimulationError, make_header
+from annals.engine.simulate import TURNS_LIMIT, UnknownChoiceError, make_header
 from annals.engine.table import LiveTable
 from annals.engine.views import view_log
 from annals.engine.words.story import render_story
@@ -63,6 +64,7 @@ from annals.queries.pictures.reviewgraph import StaleReviewError, saved_review
 from annals.queries.pictures.viewer import viewer_html
 from annals.schemas import protocol as p
 from annals.schemas.errors import AnnalsError, did_you_mean
+from annals.schemas.header import LogHeader
 from annals.schemas.judge import Intervention, utc_now
 from annals.schemas.logfile import read_log
 from annals.schemas.names import MAX_NAME
@@ -106,6 +108,19 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     grace: Annotated[int, msgspec.Meta(ge=0, le=MAX_CLOCK_S)] | None = None
     # the longest cover delay of a hidden automatic pass, in ms (-1: engine.forced.COVER_S)
     cover_ms: Annotated[int, msgspec.Meta(ge=-1, le=60_000)] = -1
+
+
+def table_header(spec: NewTable, seed: int) -> tuple[Ruleset[Any], LogHeader]:
+    """The ruleset and the log header of a new table, every name checked first: an unknown ruleset, deck or seat
+    is a named error listing the choices (``UnknownNameError``, a ``BadArgumentError``). ``annals serve --table``
+    calls it before the server starts, so a misspelt bot stops the command (exit 2), not the server's startup."""
+    ruleset = get_ruleset(spec.ruleset)
+    seats = sorted([*ruleset.agents(), "human"])
+    for seat in spec.seats:
+        if seat not in seats:
+            raise UnknownChoiceError("seat", seat, seats)
+    cap = ruleset.default_max_turns if spec.max_turns is None else spec.max_turns
+    return ruleset, make_header(ruleset, seed, spec.decks, spec.seats, max_turns=cap, known_agents=seats)
 
 
 class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
@@ -275,21 +290,12 @@ class Server:
         return {"record": written.describe(), "clocks_ms": table.live.clocks()}
 
     def create(self, spec: NewTable) -> dict[str, Any]:
+        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         try:
-            ruleset = get_ruleset(spec.ruleset)
+            ruleset, header = table_header(spec, seed)
         except AnnalsError as exc:
             raise TableError(str(exc)) from None
-        bots = ruleset.agents()
-        for seat in spec.seats:
-            if seat != "human" and seat not in bots:
-                raise TableError(f"unknown seat {seat!r}; use human or one of: {', '.join(sorted(bots))}")
-        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
-        cap = ruleset.default_max_turns if spec.max_turns is None else spec.max_turns
-        try:
-            header = make_header(ruleset, seed, spec.decks, spec.seats, max_turns=cap,
-                                 known_agents=[*bots, "human"])  # fmt: skip
-        except SimulationError as exc:
-            raise TableError(str(exc)) from None
+        cap = header.max_turns
         table_id = new_table_id()
         tokens = [new_token() if seat == "human" else "" for seat in spec.seats]
         spectators = new_token()

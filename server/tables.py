@@ -148,6 +148,7 @@ class Table:
         self.connections: list[Connection] = []
         self.answers: asyncio.Queue[tuple[int, p.ClientMessage]] = asyncio.Queue()
         self.decide: p.Decide | None = None
+        self.asking = -1  # the seat whose answer the loop waits for (a person's, a bot's): each seat's board says it
         self.ended: list[bytes] = []  # each seat's game_over once the game is over
         self.spectator_ended: bytes | None = None  # and the spectators' (made when one is there to get it)
         self.done = asyncio.Event()
@@ -268,7 +269,9 @@ class Table:
         close = self.live.closed  # a turn cap ends the table's game, not the rules': the board says so too
         ended = None if close is None else (close.winner, close.end_reason)
         drawn = render_svg(self.record.ruleset, stream.view.state, seat, players=names, ended=ended) if svg else ""
-        return p.encode(stream.board(drawn))
+        if seat < 0:  # the spectators' board is of a past position: no one to wait for, no clocks of now
+            return p.encode(stream.board(drawn))
+        return p.encode(stream.board(drawn, self.asking if close is None else -1, self.live.clocks()))
 
     def _boards(self) -> None:
         """Each connected seat's board, drawn once per seat and kind (with or without SVG)."""
@@ -396,14 +399,17 @@ class Table:
             while (point := live.question()) is not None:
                 bot = point.player in self.bots
                 kind = "" if bot else forced.answered_for(self.ruleset, live.state, point, self.settings[point.player])
+                self.asking = point.player
                 if kind != forced.PUBLIC:
                     self._boards()  # a public lone answer changes nothing anyone waits to see before it
                 self._release_spectators()
                 if bot:
-                    agent = self.bots[point.player]
-                    choice = agent.choose(self.streams[point.player].view.state, point)
+                    # on a worker thread: the search bot thinks up to a second a decision, which on the server's
+                    # own thread stalled every table, page and socket (the board saying it thinks included). Only
+                    # this loop changes the view it reads, and it waits here meanwhile
+                    agent, view = self.bots[point.player], self.streams[point.player].view.state
+                    choice = await asyncio.to_thread(agent.choose, view, point)
                     live.answer(list(point.options).index(choice))
-                    await asyncio.sleep(0)
                     continue
                 if kind:
                     await self._answer_for(point, kind)
@@ -488,6 +494,7 @@ class Table:
                                                                      close.decisions)))  # fmt: skip
 
     def _finish(self) -> None:
+        self.asking = -1
         self._ended()
         self._boards()
         for seat in range(len(self.streams)):

@@ -25,7 +25,7 @@ seen = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        assert message["protocol"] == 3 and message["seat"] == 0
+        assert message["protocol"] == 4 and message["seat"] == 0
     elif message["type"] == "event":
         seen += 1
     elif message["type"] == "decide":

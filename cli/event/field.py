@@ -9,7 +9,7 @@ import typer
 
 from annals.cli.app import out, reported
 from annals.cli.event import FOLDER, JUDGE, REASON, event_app, show, width
-from annals.engine.names import plural
+from annals.engine.names import BOTS, BOTS_COST, plural
 from annals.schemas import screen
 from annals.schemas.commandline import quoted
 
@@ -28,7 +28,9 @@ def new(
     max_turns: int | None = typer.Option(
         None, "--max-turns", min=0, help="Each game's turn cap, the time limit: a game reaching it is drawn."
     ),
-    agent: str = typer.Option("heuristic", "--bot", help="The bot that plays seats in 'event run'."),
+    agent: str = typer.Option(
+        "heuristic", "--bot", help=f"The bot that plays seats in 'event run': {', '.join(BOTS)} ({BOTS_COST})."
+    ),
     deck_lists: str = typer.Option(
         "required",
         "--deck-lists",
@@ -75,7 +77,11 @@ def register(
     deck: Path | None = typer.Option(
         None, "--deck", help="The deck list file (see docs/deck-lists.md); optional when the event's lists are."
     ),
-    agent: str = typer.Option("", "--bot", help="A bot to play this seat in 'event run' (default: a person)."),
+    agent: str = typer.Option(
+        "",
+        "--bot",
+        help=f"A bot to play this seat in 'event run' (default: a person): {', '.join(BOTS)} ({BOTS_COST}).",
+    ),
 ) -> None:
     """Register a player with a deck list (every problem reported with its line), or without one in an event made
     with --deck-lists optional; after round 1, a late entry.

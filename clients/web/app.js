@@ -87,6 +87,8 @@ function narrate(line) {
 }
 
 function showBoard(board) {
+  state.deciding = board.deciding ?? -1; // the seat the table waits for (showWaiting): its clock runs (tick)
+  if (board.clock_ms && board.clock_ms.length) { state.clock = board.clock_ms.slice(); state.clockAt = performance.now(); }
   const area = $("board");
   for (const z of board.zones) learn(z.cards);
   if (board.svg) {
@@ -117,6 +119,10 @@ function showHint(message) {
 function sendAnswer(option, asked = true) {
   const decide = state.decide;
   if (!decide) return;
+  if (!connected()) { // the answer would be lost while the question stayed cleared: keep it, to answer once back
+    status("not sent: the connection is lost; reconnecting… (answer again once it is back)", "error");
+    return;
+  }
   if (asked && option.confirm && !window.confirm(`${option.text}: this cannot be taken back. Sure?`)) return;
   send({ type: "answer", choose: option.index, decision: decide.decision });
   state.decide = null;
@@ -183,6 +189,7 @@ function showDecide(message) {
     return;
   }
   state.decide = decide;
+  $("question").classList.remove("thinking");
   if (decide.options.length === 1 && message.options.length > 1 && settings.automatic && !decide.stop) {
     answerCopies(decide);
     return;
@@ -265,7 +272,7 @@ async function rematch() {
 function tick() {
   const node = $("clock");
   if (!state.clock.length || !state.clock.some((ms) => ms > 0)) return;
-  const asked = state.over ? -1 : (state.decide ? state.decide.player : -1);
+  const asked = state.over ? -1 : (state.decide ? state.decide.player : (state.deciding ?? -1));
   const spent = performance.now() - state.clockAt;
   node.replaceChildren(...state.clock.map((ms, seat) => {
     const left = Math.max(0, seat === asked ? ms - spent : ms);
@@ -274,13 +281,38 @@ function tick() {
   }));
 }
 
+function connected() {
+  return Boolean(state.socket && state.socket.readyState === WebSocket.OPEN);
+}
+
 function send(message) {
-  if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
+  if (connected()) state.socket.send(JSON.stringify(message));
 }
 
 function receive(frame) {
   // a frame holds one or more messages, one per line (protocol 2)
   for (const line of frame.split("\n")) if (line) receiveOne(JSON.parse(line));
+  showWaiting();
+  tick(); // the clock that runs changes with the frame, not up to a quarter second later
+}
+
+// Not asked: say whom the table waits for (the board's `deciding`), not a stale "sent…". The search bot thinks
+// up to a second a decision and a MORANA turn has several; its plays come into What happened meanwhile.
+function showWaiting() {
+  const me = state.hello ? state.hello.seat : -1;
+  const waited = state.deciding;
+  if (state.decide || state.over || state.waiting || me < 0 || waited === undefined || waited < 0 || waited === me) {
+    document.body.dataset.waitingFor = "";
+    if (!state.decide) $("question").classList.remove("thinking");
+    return;
+  }
+  const player = state.hello.players[waited];
+  const bot = player && !["human", "external"].includes(player.agent);
+  const line = bot ? `${who(waited)} (the ${player.agent} bot) is thinking…` : `${who(waited)} is deciding…`;
+  const question = $("question");
+  question.textContent = line;
+  question.classList.add("thinking");
+  document.body.dataset.waitingFor = String(waited);
 }
 
 function receiveOne(message) {
@@ -309,7 +341,12 @@ function open() {
   socket.addEventListener("close", () => {
     if (state.over) return;
     state.tries += 1;
-    if (state.tries > 8) { status("the table cannot be reached (wrong token, or the server is down)", "error"); return; }
+    // never connected: a wrong token or address, said after a few tries. Connected once: the token is good and the
+    // game waits in its log for a server restarted, however long that takes, so keep trying (it gave up at ~24 s)
+    if (state.tries > 8 && !state.hello) {
+      status("the table cannot be reached (wrong token, or the server is down)", "error");
+      return;
+    }
     status("connection lost; reconnecting…", "error");
     setTimeout(open, Math.min(250 * 2 ** state.tries, 4000));
   });

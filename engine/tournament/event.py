@@ -21,6 +21,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from annals.engine.decks import MAX_DECK_BYTES, read_deck_list
@@ -29,6 +30,7 @@ from annals.engine.simulate import check_max_turns, check_seed
 from annals.engine.tournament.record import EventArgumentError, EventError, EventState
 from annals.engine.tournament.standings import Result, Standing, standings
 from annals.engine.tournament.store import EventStore, new_event_id, now, sha256_file
+from annals.schemas.errors import did_you_mean
 from annals.schemas.event import (
     DOUBLE_LOSS,
     OPTIONAL,
@@ -118,7 +120,7 @@ def new_event(
     if max_turns is not None:
         check_max_turns(max_turns)
     if agent not in rs.agents():
-        raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(rs.agents()))}")
+        raise EventArgumentError(_unknown_bot(agent, rs.agents()))
     name = " ".join(name.split())
     if not name:
         raise EventArgumentError("an event needs a name: give --name (or a folder with a name)")
@@ -130,6 +132,12 @@ def new_event(
                          deck_lists=deck_lists)  # fmt: skip
     EventStore.create(folder, config)
     return config
+
+
+def _unknown_bot(agent: str, bots: Iterable[str]) -> str:
+    """A misspelt bot in words, the closest named as everywhere else a bot is chosen (``did_you_mean``)."""
+    names = sorted(bots)
+    return f"unknown bot {agent!r};{did_you_mean(agent, names)} choose from: {', '.join(names)}"
 
 
 # ---------------------------------------------------------------------------------------------- registration
@@ -144,7 +152,7 @@ def _registration(store: EventStore, state: EventState, player_id: str, name: st
     name = player_name(name)
     bots = get_ruleset(config.ruleset).agents()
     if agent and agent not in bots:
-        raise EventArgumentError(f"unknown bot {agent!r}; choose from: {', '.join(sorted(bots))}")
+        raise EventArgumentError(_unknown_bot(agent, bots))
     if player_id in state.registered:
         raise EventError(f"player id {player_id!r} is already registered; choose another id")
     if state.rounds and state.rounds[-1].round.stage == TOP:
