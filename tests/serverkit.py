@@ -3,16 +3,18 @@ seats played by protocol-only WebSocket clients."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,25 @@ from annals.engine.rng import Rng
 from annals.schemas import protocol as p
 
 ADMIN = "test-admin-token-0123456789abcdef"
+
+
+def run_alone(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run(scenario())`` on a thread of its own: a test before may have left this thread inside an
+    event loop (Playwright's sync API keeps one), where ``asyncio.run`` refuses to start."""
+    failed: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # handed to the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the scenario did not end within 120 s"
+    if failed:
+        raise failed[0]
 
 
 def free_port() -> int:

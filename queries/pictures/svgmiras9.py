@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from annals.engine.miras9.board import atk, defn, echo_of, grit, ship_at
 from annals.engine.miras9.state import CardState, M9State
+from annals.engine.words import ordinal
 from annals.queries.pictures.svgkit import (
     CHAR_W,
     CLOSE_SVG,
@@ -371,7 +372,8 @@ def _stack(s: M9State, who: tuple[str, str]) -> str:
     shown = list(reversed(s.stack))[:12]
     on_stack = set(s.stack_cards)
     for i, item in enumerate(shown):
-        what = _name(s, item.card) + (f" (ability {item.ability + 1})" if item.ability >= 0 else "")
+        # an ability in words, as the log says it ("Echo Spirit's first ability"), never its index
+        what = _name(s, item.card) + (f"'s {ordinal(item.ability)} ability" if item.ability >= 0 else "")
         aim = f" → {_name(s, item.target)}" if item.target else ""
         line = text(10, 11, clip(f"{'top ' if i == 0 else f'{i + 1}.  '}{who[item.controller]}: {what}{aim}", 58))
         zone = "stack" if item.ability < 0 and item.card in on_stack else ""

@@ -95,7 +95,10 @@ class Person:
                 self.questions, asked = int(now), now
                 self.reading()
             self.seen()
-            if page.locator("#question").inner_text().startswith("sent") or not self.pick():
+            # not asked (an answer sent, or the other seat deciding: the bot thinks on): a click now would land on a
+            # stale board and spend the person's dice on nothing
+            waiting = page.evaluate("!!document.body.dataset.waitingFor")
+            if waiting or page.locator("#question").inner_text().startswith("sent") or not self.pick():
                 page.wait_for_timeout(100)
                 continue
             page.wait_for_timeout(30)

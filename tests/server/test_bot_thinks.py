@@ -16,7 +16,7 @@ from typing import Any
 from annals.engine.core import Agent, DecisionPoint
 from annals.schemas import protocol as p
 from annals.server.app import NewTable, Server
-from tests.server.test_finished_cache import _run
+from tests.serverkit import run_alone
 
 THINK_S = 0.3
 
@@ -73,7 +73,7 @@ def test_the_server_goes_on_while_a_bot_thinks(tmp_path: Path) -> None:
         assert max(gaps) < THINK_S / 2, f"the loop stood still {max(gaps):.2f} s while a bot thought"
         await _stop(server, made["table"])
 
-    _run(scenario)
+    run_alone(scenario)
 
 
 def test_the_persons_board_says_the_bot_is_deciding_while_it_thinks(tmp_path: Path) -> None:
@@ -110,4 +110,4 @@ def test_the_persons_board_says_the_bot_is_deciding_while_it_thinks(tmp_path: Pa
             assert boards and boards[-1] == 1, f"the last board sent while the bot thought said {boards[-1:]}"
         await _stop(server, made["table"])
 
-    _run(scenario)
+    run_alone(scenario)

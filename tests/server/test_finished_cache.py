@@ -7,33 +7,13 @@ tables played by bots to the end."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 from annals.engine.judge import backup
 from annals.engine.players import resume_live
 from annals.server.app import FINISHED_KEPT, NewTable, Server
-
-
-def _run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """``asyncio.run(scenario())`` on a thread of its own: a test before may have left this thread inside an
-    event loop (Playwright's sync API keeps one)."""
-    failed: list[BaseException] = []
-
-    def main() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as exc:  # handed to the test's thread
-            failed.append(exc)
-
-    thread = threading.Thread(target=main)
-    thread.start()
-    thread.join(120)
-    assert not thread.is_alive(), "the scenario did not end within 120 s"
-    if failed:
-        raise failed[0]
+from tests.serverkit import run_alone
 
 
 async def _played(server: Server, seeds: range) -> list[dict[str, Any]]:
@@ -68,7 +48,7 @@ def test_a_dropped_tables_status_is_read_once_and_again_when_its_log_changes(tmp
         assert server.store.closed(table_id) == server.store.closed(table_id)
         assert again["decisions"] == server.store.closed(table_id).decisions  # type: ignore[union-attr]
 
-    _run(scenario)
+    run_alone(scenario)
 
 
 def test_the_closing_records_kept_are_bounded_and_the_evicted_read_again(tmp_path: Path) -> None:
@@ -85,7 +65,7 @@ def test_the_closing_records_kept_are_bounded_and_the_evicted_read_again(tmp_pat
         assert server.status(made[0]["table"]) == statuses[0]  # evicted: read again, the same answer
         assert server.store.logs_read == reads + 1 and server.store.kept_closed() == 3
 
-    _run(scenario)
+    run_alone(scenario)
 
 
 def test_a_dropped_table_is_taken_back_as_it_was_until_its_log_changes(tmp_path: Path) -> None:
@@ -112,4 +92,4 @@ def test_a_dropped_table_is_taken_back_as_it_was_until_its_log_changes(tmp_path:
         assert again is not None and again is not table and server.read_back == 2  # the log changed: read anew
         assert again.live.closed == server.store.closed(last["table"]) and again.live.closed != seen
 
-    _run(scenario)
+    run_alone(scenario)

@@ -67,6 +67,9 @@ def test_miras9_boards_render(games: dict[str, list[GameLog]], page: Page) -> No
     state.stack = [StackItem(card, i % 3, 0, i % 2) for i in range(15)]  # abilities, more than the panel lists
     svg = render_svg("miras9", state, None, title="a full stack")
     assert "… 3 more below" in svg
+    # an ability on the stack in words, as the log says it, never by its index
+    assert "&#x27;s first ability" in svg or "'s first ability" in svg
+    assert "(ability " not in svg
     shoot(page, svg, "board-miras9-full-stack")
 
 
