@@ -20,10 +20,10 @@ five more margins or a deck edge in the evaluation, a turn's Commit searched as 
   is replayed through the opponent model from hypotheses of the opponent's draw order, and the worlds get the hands
   of those that explain its plays. The hand it deals shares about 1.5 times as many cards with the true one as a
   hand dealt at random. On the first 40 clash games from seed 1001 the bot won 18 with it, 15 without, and 25 given
-  the true hands outright (``bench.morana_hidden``, a diagnostic, not a bot). With the belief: **145 of 200 on the default pair
-  (clash 54, glory 91) and 75 of 100 on the starter pair, at 0.30-0.39 s CPU a decision** (seeds 1001 on; before it
-  137 and 74). Still short of 75% on the default pair; weighting the hypotheses by likelihood, 1,100 iterations and
-  two-turn rollouts did no better on top of it.
+  the true hands outright (``bench.morana_hidden``, a diagnostic, not a bot). With the belief: **145 of 200 on the
+  default pair (clash 54, glory 91) and 75 of 100 on the starter pair, at 0.30-0.39 s CPU a decision** (seeds 1001
+  on; before it 137 and 74). Still short of 75% on the default pair; weighting the hypotheses by likelihood, 1,100
+  iterations and two-turn rollouts did no better on top of it.
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have
   committed, so the bot no longer plans against an empty board.
