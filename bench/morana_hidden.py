@@ -19,7 +19,6 @@ never a way to play. Prints each mode's wins, paired against ``random`` (games w
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
@@ -115,7 +114,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f" (seeds {args.seed} on){paired}",
                 flush=True,
             )
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -25,17 +25,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 from annals.engine.core import DecisionPoint
-from annals.engine.morana.reducer import apply
-from annals.engine.morana.state import REBORN_LIMIT, MoranaState
-from annals.engine.morana.turn import commit, options
+from annals.engine.morana.state import MoranaState
 from annals.engine.rng import Rng
+from annals.engine.search.morana_worlds import take_commit
 from annals.engine.statecopy import clone
 from annals.schemas.header import DeckList
-from annals.schemas.morana import Done, Place
+from annals.schemas.morana import Place
 from annals.schemas.records import CARDS_PER_PLAYER
 
 FRESH = 128  # hypotheses dealt afresh at each turn with something new to explain
@@ -44,22 +42,6 @@ NEIGHBOURS = 192  # hypotheses tried next to the best (two cards of a draw order
 WORST = 1 << 20  # the mismatch of an impossible hypothesis (a card shown before it was drawn)
 
 Choose = Callable[[MoranaState, DecisionPoint[Any]], Any]
-
-
-def take_commit(world: MoranaState, player: int, choose: Choose) -> list[Any]:
-    """``player``'s Commit taken in ``world`` by the policy ``choose``, action by action until it seals; the actions
-    taken."""
-    emit = partial(apply, world)
-    before, world.committing = world.committing, player
-    taken: list[Any] = []
-    for _ in range(2 * len(world.hand[player]) + REBORN_LIMIT + 1):  # each action spends a card or the Invocation
-        choice = choose(world, DecisionPoint(player, "commit", options(world)))
-        if type(choice) is Done:
-            break
-        commit(world, emit, choice)
-        taken.append(choice)
-    world.committing = before
-    return taken
 
 
 def shown(view: MoranaState, player: int) -> Counter[str]:
@@ -192,9 +174,7 @@ class Belief:
             ids = world.ids[self.foe]
             taken = take_commit(world, self.foe, self.model)
             sited = Counter((ids[c.card % CARDS_PER_PLAYER], c.site) for c in taken if type(c) is Place)
-            placed: Counter[str] = Counter()
-            for (cid, _), n in sited.items():
-                placed[cid] += n
+            placed = Counter(cid for cid, _ in sited.elements())
             wrong += (placed - turn.placed).total() + (turn.placed - placed).total() + (turn.sited - sited).total()
         return wrong
 

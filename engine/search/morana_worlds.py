@@ -79,6 +79,22 @@ def sample_world(view: MoranaState, seat: int, rng: Rng, known_decks: Sequence[D
     return world
 
 
+def take_commit(world: MoranaState, player: int, choose: Callable[[MoranaState, DecisionPoint[Any]], Any]) -> list[Any]:
+    """``player``'s Commit taken in ``world`` by the policy ``choose``, action by action until it seals; the actions
+    taken (``world``'s player committing is ``player`` meanwhile, then as it was)."""
+    emit = partial(apply, world)
+    before, world.committing = world.committing, player
+    taken: list[Any] = []
+    for _ in range(2 * len(world.hand[player]) + REBORN_LIMIT + 1):  # each action spends a card or the Invocation
+        choice = choose(world, DecisionPoint(player, "commit", options(world)))
+        if type(choice) is Done:
+            break
+        commit(world, emit, choice)
+        taken.append(choice)
+    world.committing = before
+    return taken
+
+
 def seal_opponent_commit(
     world: MoranaState, seat: int, choose: Callable[[MoranaState, DecisionPoint[Any]], Any]
 ) -> None:
@@ -89,12 +105,4 @@ def seal_opponent_commit(
         return
     if any(instance_owner(c) == first for c in world.sealed) or first in world.invoking:
         return  # already sealed in the world (a view that shows it): nothing to guess
-    emit = partial(apply, world)
-    world.committing = first
-    for _ in range(2 * len(world.hand[first]) + REBORN_LIMIT + 1):  # each action spends a card or the Invocation
-        point = DecisionPoint(first, "commit", options(world))
-        choice = choose(world, point)
-        if type(choice) is Done:
-            break
-        commit(world, emit, choice)
-    world.committing = seat
+    take_commit(world, first, choose)
