@@ -230,6 +230,9 @@ class EventDesk:
             # the time a question of a game set aside had been open (a restart): not this new game's
             open_path(path).unlink(missing_ok=True)
             live = LiveTable(ruleset, header, path, bank_ms=self.clock_s * 1000)
+        # the log is on disk now: a move to paper before the table opens sets it aside by this (it was left behind,
+        # a file the event's record did not know)
+        match.path = path
         opened = asyncio.run_coroutine_threadsafe(self._open_table(match, live, header, path), self.loop)
         table = opened.result()
         asyncio.run_coroutine_threadsafe(table.done.wait(), self.loop).result()
