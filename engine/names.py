@@ -25,6 +25,8 @@ def view_named(view: str) -> str:
 VIEW_HELP: Final = "omniscient, player0 (or p0), player1 (or p1), spectator"
 DECISION_TIMEOUT: Final = 30.0  # seconds an external program has to answer one decision
 MAX_CLOCK_S: Final = 24 * 3600  # a seat's time bank: a day per seat is more than any game people play
+# ``annals join``: how long a connection lost after the table was reached is tried again (clients.reconnect says why)
+RECONNECT_S: Final = 120.0
 ROUND_MINUTES: Final = 50  # an event round's clock (``annals event round start``) unless the organiser says otherwise
 SEARCH_ITERATIONS: Final = 200  # the search bot's budget a decision (``annals review``): under a second on a core
 MAX_SEARCH_ITERATIONS: Final = 100_000  # minutes a decision already: a budget past it is a slip of the keyboard
