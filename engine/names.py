@@ -17,6 +17,17 @@ def plural(n: int, thing: str) -> str:
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
+# what turn 0 is to a person: what is done before turn 1 [M9-019]-[M9-022], [MOR-33], in the rules' word ("setup",
+# [M9-020]) as the steps say it ("Setup: site phase")
+SET_UP: Final = "setup"
+
+
+def turn_said(turn: int) -> str:
+    """``turn 5`` as a person reads it, ``setup`` for turn 0 (mulligans, starting Sites, Wardens: before turn 1).
+    Machine outputs (CSV, JSON, the database, ``show --format records``, coordinates) keep the number."""
+    return f"turn {turn}" if turn > 0 else SET_UP
+
+
 def view_named(view: str) -> str:
     """A view's name as ``VIEWERS`` has it: ``p0`` and ``p1`` stand for ``player0`` and ``player1``."""
     return VIEW_ALIASES.get(view, view)

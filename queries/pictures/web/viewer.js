@@ -204,6 +204,8 @@
     const i = part.indexOf(":");
     return i < 0 ? [part, ""] : [part.slice(0, i), part.slice(i + 1)];
   }
+  // turn 0 is the setup to a person (engine.names.turn_said); the coordinates (turn:0) keep the number
+  function turnSaid(turn) { return turn > 0 ? `turn ${turn}` : "setup"; }
   function coordinateOf(count) { return count === 0 ? "start" : `event:${count - 1}`; }
 
   // ------------------------------------------------------------------ moving
@@ -227,7 +229,7 @@
     shownCoord = opts.coordinate || coordinateOf(count);
     const e = count > 0 ? D.events[count - 1] : null;
     where.textContent = e
-      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.step_words[D.step_at[count]]}`
+      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · ${turnSaid(e[0])} · ${D.step_words[D.step_at[count]]}`
       : `start · before any event (${N} events)`;
     if (opts.fromHash) hashPending = null;  // the address is already this moment's
     else { hashPending = shownCoord; soon(); }
@@ -315,7 +317,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[D.step_at[i + 1]]} · `;
+    t.textContent = `#${i} · ${turnSaid(e[0])}, ${D.step_words[D.step_at[i + 1]]} · `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);
@@ -365,7 +367,7 @@
     li.textContent = line;
     li.tabIndex = 0;
     li.dataset.turn = String(turn);
-    li.title = `go to ${turn ? "turn " + turn : "the set-up"}`;
+    li.title = `go to ${turn ? "turn " + turn : "the setup"}`;
     const goThere = () => go(pos, { jump: true });
     li.addEventListener("click", goThere);
     li.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); goThere(); } });

@@ -75,7 +75,7 @@ def test_turn_list_legend_and_card_text(
     turns = [e.turn for e in log.events if type(e).__name__ == "TurnBegan"]
     assert rows.count() == len(data.turns) and [t for t, _, _ in data.turns if t] == turns
     lines = rows.all_inner_texts()
-    assert all(re.match(r"(Set-up|Turn \d+) — \S", line) for line in lines), lines[:3]
+    assert all(re.match(r"(Setup|Turn \d+) — \S", line) for line in lines), lines[:3]
     assert any(name in line for line in lines for name in names)
     if ruleset == "miras9":
         assert any(" played " in line for line in lines) and any("Battle Damage to" in line for line in lines)
