@@ -224,6 +224,7 @@
       cur = count;
       showNotes(count);
       markTurn(count);
+      tellTurns(count);
       showReview(count);
     }
     shownCoord = opts.coordinate || coordinateOf(count);
@@ -360,11 +361,29 @@
   }
 
   // ------------------------------------------------------------------ turns: one line each, the current one marked
+  // A turn's line says what happened in it, so it is told once the position shown has passed the turn's last event:
+  // watched from the start, the list names the turns ahead (each a place to jump to) but not what they hold, a
+  // spoiler for a commentator or a player rewatching. The turn under way says so; its events are in the list below.
   const turnItems = [], turnAt = D.turns.map((t) => t[1]);
+  const turnEnd = turnAt.map((_, k) => (k + 1 < turnAt.length ? turnAt[k + 1] - 1 : N));  // its last event applied
+  const turnShown = [];  // each line's state as drawn: "told", "now" (under way) or "ahead"
   let turnNow = -1;
-  D.turns.forEach(([turn, pos, line], k) => {
+  function turnHead(turn) { return turn ? `Turn ${turn}` : "Setup"; }
+  function tellTurns(count) {
+    let told = 0, hi = turnEnd.length;  // the turns whose last event is applied: a prefix of the list
+    while (told < hi) { const mid = (told + hi) >> 1; if (turnEnd[mid] <= count) told = mid + 1; else hi = mid; }
+    turnItems.forEach((li, k) => {
+      const state = k < told ? "told" : k === turnNow ? "now" : "ahead";
+      if (turnShown[k] === state) return;
+      turnShown[k] = state;
+      const [turn, , line] = D.turns[k];
+      li.textContent = state === "told" ? line : state === "now" ? `${turnHead(turn)} — under way` : turnHead(turn);
+      li.classList.toggle("ahead", state === "ahead");
+    });
+  }
+  D.turns.forEach(([turn, pos], k) => {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = turnHead(turn);
     li.tabIndex = 0;
     li.dataset.turn = String(turn);
     li.title = `go to ${turn ? "turn " + turn : "the setup"}`;
