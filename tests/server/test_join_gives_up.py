@@ -71,15 +71,21 @@ def test_a_server_back_in_time_is_reached_again_and_one_that_stays_away_is_given
         stop(running)
 
 
-@pytest.mark.parametrize("address", ["/play/t3a8?token=seat-token", "/me?token=player-token"])
-def test_an_address_no_server_ever_answered_is_given_up_on_with_the_command_to_try_again(address: str) -> None:
+@pytest.mark.parametrize(
+    ("address", "given", "seconds"),
+    [("/play/t3a8?token=seat-token", [], 10), ("/me?token=player-token", ["--reconnect-for", "2"], 2)],
+)
+def test_an_address_no_server_ever_answered_is_given_up_on_with_the_command_to_try_again(
+    address: str, given: list[str], seconds: int
+) -> None:
+    """A table's address at the default (10 s for an address never reached), an event link at --reconnect-for 2."""
     url = f"http://127.0.0.1:{free_port()}{address}"  # nothing listens there
     began = time.monotonic()
-    done = subprocess.run([str(ANNALS), "join", url], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([str(ANNALS), "join", url, *given], capture_output=True, text=True, timeout=60)
     waited = time.monotonic() - began
     assert done.returncode == 1, done
-    assert "trying again for up to 10 s (Ctrl-C stops)" in done.stdout, done.stdout
+    assert f"trying again for up to {seconds} s (Ctrl-C stops)" in done.stdout, done.stdout
     assert f"join again with: annals join '{url}'" in done.stdout, done.stdout
     where = "the table at " + url.partition("?")[0] if "/play/" in url else "the event at " + url.partition("/me")[0]
-    assert done.stderr.startswith(f"error: gave up reaching {where} after 10 s (connection refused)"), done.stderr
-    assert "Traceback" not in done.stderr and 9 < waited < 30, waited
+    assert done.stderr.startswith(f"error: gave up reaching {where} after {seconds} s (connection refused)"), done
+    assert "Traceback" not in done.stderr and seconds - 1 < waited < seconds + 15, waited
