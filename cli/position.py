@@ -67,7 +67,7 @@ def render_board(b: Board) -> Table:
     and instance numbers stay in the JSON (``--format json``)."""
     from rich.table import Table
 
-    from annals.engine.words import Words, plural, words_of
+    from annals.engine.words import SET_UP, Words, plural, words_of
     from annals.queries.pictures.board import view_words
 
     w = Words(b.ruleset, lambda _instance: "", b.players)
@@ -94,7 +94,7 @@ def render_board(b: Board) -> Table:
         return {"token": "tokens", "game": "the game"}.get(side, side)
 
     view = view_words(b.view, b.players)
-    when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else "set-up"
+    when = (f"turn {b.turn}, {words_of(b.step)}" if b.step else f"turn {b.turn}") if b.turn else SET_UP
     status = ""
     if b.over:
         said = w.ending(b.winner, b.end_reason) if b.end_reason else f"{w.who(b.winner)} wins" if b.winner >= 0 \

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from annals.cli.app import app, fail, out, reported
-from annals.engine.names import MAX_CLOCK_S, SEAT_BOTS
+from annals.engine.names import MAX_CLOCK_S, RECONNECT_S, SEAT_BOTS
 from annals.schemas.files import annals_home
 
 
@@ -100,6 +100,14 @@ def join(
     token: str = typer.Option(
         "", "--token", help="Your seat's token (not needed when the URL ends ?token=..., as serve prints it)."
     ),
+    reconnect_for: float = typer.Option(
+        RECONNECT_S,
+        "--reconnect-for",
+        min=1,
+        metavar="SECONDS",
+        help="How long to keep trying when the server stops answering (a wifi drop, a restart); then the command "
+        "to join again is printed.",
+    ),
 ) -> None:
     """Play your seat of a served table at this terminal: help, board, hand, card NAME, log, concede at the prompt;
     quit leaves the table, not the game (the same command takes your seat again). The address annals serve prints
@@ -116,8 +124,8 @@ def join(
 
     with reported():
         if player_link(url) is not None:
-            follow(url, token, read_line, out)
+            follow(url, token, read_line, out, reconnect_s=reconnect_for)
             return
-        result = play(url, token, read_line, out)
+        result = play(url, token, read_line, out, reconnect_s=reconnect_for)
     if result is not None:
         out.print(f"result: {result.text}", markup=False)

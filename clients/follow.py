@@ -19,9 +19,16 @@ from urllib.request import urlopen
 
 from rich.console import Console
 
-from annals.clients.join import JoinError, join
+from annals.clients.join import join
+from annals.clients.reconnect import JoinError, Patience, said_of
+from annals.engine.names import RECONNECT_S
 from annals.schemas import protocol as p
 from annals.schemas.commandline import quoted
+
+
+class Unreachable(JoinError):
+    """The event's server did not answer (not a refusal): tried again while ``Patience`` allows."""
+
 
 OVER = ("finished", "paper", "failed")  # the desk's states of a match this terminal has nothing more to play in
 POLL_S = 1.0
@@ -52,9 +59,7 @@ def ask(base: str, token: str) -> dict[str, Any]:
             f"the server refused the link ({exc.code}): {said or 'not a player link of its event'}"
         ) from None
     except (URLError, OSError, ValueError) as exc:
-        raise JoinError(
-            f"cannot reach the event at {base} ({getattr(exc, 'reason', exc)}); is annals serve running?"
-        ) from None
+        raise Unreachable(said_of(exc)) from None
 
 
 def follow(
@@ -64,9 +69,12 @@ def follow(
     console: Console,
     *,
     sleep: Callable[[float], None] = time.sleep,
+    reconnect_s: float = RECONNECT_S,
 ) -> list[p.GameOver]:
     """Play every game of the player's match of the round under way; returns each game's result. It stops when the
-    match is over, or when the person leaves a game (conceding it, or quit: the game waits for them)."""
+    match is over, or when the person leaves a game (conceding it, or quit: the game waits for them). A server that
+    stops answering is tried again for ``reconnect_s`` seconds (``clients.reconnect``), then the command to come
+    back is printed."""
     again = f"annals join {quoted(url)}" + (f" --token {quoted(token)}" if token else "")  # for one who quits
     link = player_link(url)
     if link is None:
@@ -77,13 +85,19 @@ def follow(
     played: set[str] = set()
     results: list[p.GameOver] = []
     waiting = ""
+    patience = Patience(console, f"the event at {base}", again, reconnect_s=reconnect_s, sleep=sleep)
     while True:
-        me = ask(base, token)
+        try:
+            me = ask(base, token)
+        except Unreachable as exc:
+            patience.wait(str(exc))
+            continue
+        patience.reached()
         table = me.get("table")
         if table and table not in played:
             console.print(f"round {me['round']}, table {me['at']}, game {me['game']}: {me['name']} against "
                           f"{me['opponent']}", markup=False)  # fmt: skip
-            over = join(f"{base}/play/{table}", token, read_line, console, again=again)
+            over = join(f"{base}/play/{table}", token, read_line, console, again=again, reconnect_s=reconnect_s)
             played.add(table)
             if over is None:
                 return results  # left the game

@@ -4,7 +4,9 @@ It connects to a table's socket with the seat's token, shows what the table send
 answers each decision the person makes. Ctrl-C while waiting asks whether to leave (a concession); ``quit`` at
 the prompt leaves the table without conceding: the game waits for the seat, and the command printed takes it
 again (the server's table waits for a seat's answer as long as its clock allows: for ever without one). A dropped
-connection is retried with the same token, up to ``RETRIES`` times: the table sends the seat's view again.
+connection is tried again with the same token for as long as ``clients.reconnect`` allows (two minutes: a club's
+wifi drops for longer than the 9 s it once gave): the table sends the seat's view again. Giving up says so and
+prints the command that joins again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import os
 import select
 import signal
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
@@ -23,22 +24,20 @@ from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from annals.clients.reconnect import JoinError, Patience, said_of
 from annals.clients.terminal import TerminalUI
+from annals.engine.names import RECONNECT_S
 from annals.engine.players import SeatLeft
 from annals.schemas import protocol as p
 from annals.schemas import screen
 from annals.schemas.commandline import quoted
-from annals.schemas.errors import AnnalsError
 
-RETRIES = 5
+__all__ = ["JoinError", "join", "read_line", "seat_token", "socket_url"]
+
 LEAVE_ONLINE = (
     "leaving closes your connection, not the game: the table waits for your answer (your clock runs, if it has "
     "one), the same annals join takes your seat again, and concede gives the game up"
 )
-
-
-class JoinError(AnnalsError, ConnectionError):
-    """The table refused the token, or cannot be reached."""
 
 
 def socket_url(url: str, token: str, *, boards: bool = True, settings: p.Settings | None = None) -> str:
@@ -60,15 +59,19 @@ def socket_url(url: str, token: str, *, boards: bool = True, settings: p.Setting
     return urlunsplit((scheme, parts.netloc, path, query, ""))
 
 
+def _query_token(url: str) -> str:
+    try:
+        return parse_qs(urlsplit(url).query).get("token", [""])[0]
+    except ValueError:
+        return ""
+
+
 def seat_token(url: str, token: str) -> str:
     """The seat's token: ``--token``, else the one in the address as ``annals serve`` prints it for the browser
     (``/play/ID?token=T``: pasted into ``annals join`` it was refused for the missing ``--token``)."""
     if token:
         return token
-    try:
-        given = parse_qs(urlsplit(url).query).get("token", [""])[0]
-    except ValueError:
-        given = ""
+    given = _query_token(url)
     if not given:
         raise JoinError(f"no token for {url!r}: give the seat's token with --token TOKEN, or the address annals serve "
                         "printed for the seat (it ends ?token=...); an event's player: the whole link the organiser "
@@ -115,10 +118,17 @@ def read_line(prompt: str) -> str:
 
 
 def join(
-    url: str, token: str, read_line: Callable[[str], str], console: Console, *, again: str = ""
+    url: str,
+    token: str,
+    read_line: Callable[[str], str],
+    console: Console,
+    *,
+    again: str = "",
+    reconnect_s: float = RECONNECT_S,
 ) -> p.GameOver | None:
     """Play the seat to the end of the game (or until the person leaves: None); returns the result. ``again`` is
-    the command that takes the seat again, said to a person who leaves (by default ``annals join`` as given)."""
+    the command that takes the seat again, said to a person who leaves or when the table cannot be reached for
+    ``reconnect_s`` seconds (by default ``annals join`` as given)."""
     sockets: list[Any] = []  # the socket of the moment: the person's new settings go to the table at once
 
     def send_settings(settings: p.Settings) -> None:
@@ -128,8 +138,9 @@ def join(
     token = seat_token(url, token)
     socket_url(url, token)  # an address no table can have is refused at once, not tried again and again
     ui = TerminalUI(read_line, console, on_settings=send_settings, leaving=LEAVE_ONLINE)
-    again = again or f"annals join {quoted(url)}" + (f" --token {quoted(token)}" if token not in url else "")
-    tries = 0
+    in_url = _query_token(url) == token  # not a substring test: a token "t" is "in" every http://... address
+    again = again or f"annals join {quoted(url)}" + ("" if in_url else f" --token {quoted(token)}")
+    patience = Patience(console, f"the table at {url.partition('?')[0]}", again, reconnect_s=reconnect_s)
     while ui.over is None:
         try:
             address = socket_url(url, token, settings=ui.settings)  # as they are now, after a reconnection too
@@ -139,7 +150,7 @@ def join(
             ):
                 _unblock_ctrl_c()
                 sockets[:] = [ws]
-                tries = 0
+                patience.reached()
                 waiting: list[p.ServerMessage] = []
                 while ui.over is None:
                     try:
@@ -167,9 +178,5 @@ def join(
             ) from None
         except (ConnectionClosed, OSError) as exc:
             _unblock_ctrl_c()
-            tries += 1
-            if tries > RETRIES:
-                raise JoinError(f"lost the table at {url}: {exc}") from None
-            console.print(f"connection lost ({exc}); reconnecting...", markup=False)
-            time.sleep(min(0.2 * 2**tries, 3))
+            patience.wait(said_of(exc))  # gives up with JoinError, the command to come back said
     return ui.over

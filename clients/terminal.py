@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from annals.engine import forced
-from annals.engine.names import BOTS, plural
+from annals.engine.names import BOTS, plural, turn_said
 from annals.engine.players import SeatLeft
 from annals.schemas import protocol as p
 from annals.schemas import screen
@@ -174,7 +174,7 @@ class TerminalUI:
         assert d is not None
         clock = "" if not any(d.clock_ms) else "  clocks " + " ".join(f"{self.name(i)} {ms // 1000}s" for i, ms
                                                                      in enumerate(d.clock_ms))  # fmt: skip
-        turn = f", turn {self.board.turn}" if self.board else ""
+        turn = f", {turn_said(self.board.turn)}" if self.board else ""
         self.out.print(f"\nyour decision{turn}{clock}:", markup=False)
         if d.question:
             self.out.print(f"  {d.question}" + (f"  (stop: {d.stop.replace('_', ' ')})" if d.stop else ""),
@@ -379,7 +379,7 @@ def render_board(b: p.Board, seat: int, names: list[str] | None = None, ruleset:
     sides = sorted({z.side for z in b.zones if z.side.startswith("p")} | {k.split(":")[0] for k in b.piles})
     names = names or [s for s in sides]
     who = [names[int(s[1:])] if int(s[1:]) < len(names) else s for s in sides]
-    title = f"turn {b.turn}, {b.step.replace('.', ': ').replace('_', ' ')}" + (
+    title = f"{turn_said(b.turn)}, {b.step.replace('.', ': ').replace('_', ' ')}" + (
         f" - you are {names[seat]}" if 0 <= seat < len(names) else " - watching"
     )
     table = Table(title=title, show_lines=True)

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from annals.engine.names import SEARCH_ITERATIONS as ITERATIONS
+from annals.engine.names import SET_UP
 from annals.engine.words import plural, words_of
 from annals.schemas.review import CLASSES, DecisionReview, Thresholds, accuracy
 
@@ -60,7 +61,7 @@ def review_table(
     )
     lines = textwrap.wrap(said, width) if width else [said]
     numbers = (
-        f"{'#':>5} {'turn':>4} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
+        f"{'#':>5} {'turn':>6} {'seat':>4} {'point':<13} {'before':>6} {'made':>6} {'best':>6} {'loss':>5} "
         f"{'class':<10}"
     )
     head = f"{numbers} choice made / best choice found"
@@ -68,7 +69,7 @@ def review_table(
     indent = " " * 7
     for r in reviews:
         numbers = (
-            f"{r.decision:>5} {r.turn:>4} {r.seat:>4} {words_of(r.point):<13} {r.chance_before:>6.2f} "
+            f"{r.decision:>5} {r.turn or SET_UP:>6} {r.seat:>4} {words_of(r.point):<13} {r.chance_before:>6.2f} "
             f"{r.chance_made:>6.2f} {r.chance_best:>6.2f} {r.loss:>5.2f} {r.verdict:<10}"
         )
         found = "" if r.verdict == "best" else f"  (best: {r.best})"

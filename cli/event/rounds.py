@@ -215,7 +215,9 @@ def status(folder: Path = FOLDER) -> None:
 def result(
     folder: Path = FOLDER,
     outcome: str | None = typer.Argument(
-        None, metavar="[RESULT]", help="Games won by each player: 2-1, or 2-1-1; id for an intentional draw."
+        None,
+        metavar="[RESULT]",
+        help="Games won by each player: 2-1 (2:1 and 2–1 too), or 2-1-1; id for an intentional draw.",
     ),
     round_no: int = typer.Option(..., "--round", min=1, help="The round."),
     table: int = typer.Option(..., "--table", min=1, help="The table."),

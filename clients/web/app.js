@@ -132,7 +132,8 @@ function sendAnswer(option, asked = true) {
   $("offer").replaceChildren();
   $("offer").hidden = true;
   showHint("");
-  $("question").textContent = "sent…";
+  // "sent…" only for what the person sent: an answer the page gave for them keeps its line (answerCopies)
+  if (asked) $("question").textContent = "sent…";
 }
 
 // A question whose options are all copies of one choice has one answer for the person (ruling R-CORE-11): the
@@ -256,6 +257,7 @@ function gameOver(message) {
   }
   status(`game over: ${message.text}`, "over");
   document.body.dataset.over = "true";
+  $("leave").hidden = true; // nothing left to concede: the box offers the replay and the rematch instead
   // the result takes the question's place above the board: below it, a laptop's screen did not show it
   $("turnbar").hidden = true;
   box.focus({ preventScroll: true });
@@ -298,9 +300,18 @@ function receive(frame) {
 
 // Not asked: say whom the table waits for (the board's `deciding`), not a stale "sent…". The search bot thinks
 // up to a second a decision and a MORANA turn has several; its plays come into What happened meanwhile.
+// Waited for but not asked: the table answers a question with one answer for this seat (engine.forced: a hidden
+// lone pass waits out a cover delay), and the frame with the board would have held the question otherwise.
+const ANSWERED_FOR_YOU = "The table answers for you: nothing you hold can be played now (your only answer)";
 function showWaiting() {
   const me = state.hello ? state.hello.seat : -1;
   const waited = state.deciding;
+  const mine = !state.decide && !state.over && !state.waiting && me >= 0 && waited === me;
+  document.body.dataset.answeredForYou = mine ? "true" : "";
+  if (mine) {
+    $("question").textContent = ANSWERED_FOR_YOU;
+    $("question").classList.remove("thinking");
+  }
   if (state.decide || state.over || state.waiting || me < 0 || waited === undefined || waited < 0 || waited === me) {
     document.body.dataset.waitingFor = "";
     if (!state.decide) $("question").classList.remove("thinking");

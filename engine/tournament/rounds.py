@@ -8,6 +8,7 @@ usage error. Corrections keep the first report and every correction in the recor
 from __future__ import annotations
 
 import datetime
+import re
 
 import msgspec
 
@@ -169,13 +170,19 @@ def _round(state: EventState, number: int) -> RoundState:
 # ---------------------------------------------------------------------------------------------- results
 
 
+# Between the counts, what organisers type for "to": a hyphen, a colon, the dashes a phone or a word processor
+# puts in its place (en and em dash, minus sign, non-breaking hyphen), spaces around any of them.
+_RESULT = re.compile(r"\s*[0-9]{1,9}(?:\s*[-:\u2010-\u2015\u2212\ufe63\uff0d\uff1a]\s*[0-9]{1,9}){1,2}\s*")
+_COUNT = re.compile(r"[0-9]+")
+
+
 def parse_outcome(text: str) -> Outcome:
-    """``2-1`` or ``2-1-1``: games won by the first-named player, by the second, and drawn."""
-    parts = text.split("-")
-    if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+    """``2-1`` or ``2-1-1``: games won by the first-named player, by the second, and drawn; as people type it too
+    (``2:1``, ``2–1``, ``2 - 1``). The desk's box and ``annals event result`` both read a result here."""
+    if not _RESULT.fullmatch(text):
         raise EventArgumentError(f"result {text!r}: write the games won by each player and drawn, as 2-1 or 2-1-1 "
                                  "(or give --draw, --double-loss or --no-show PLAYER)")  # fmt: skip
-    wa, wb, *d = (int(p) for p in parts)
+    wa, wb, *d = (int(n) for n in _COUNT.findall(text))
     return Outcome(wa, wb, d[0] if d else 0)
 
 

@@ -23,7 +23,9 @@ from typing import Any
 import msgspec
 
 from annals.engine.core import CardInfo
+from annals.engine.names import SET_UP as SET_UP
 from annals.engine.names import plural as plural  # the one count in words (light, for the command line too)
+from annals.engine.names import turn_said as turn_said  # "turn 5", "setup" for turn 0
 from annals.schemas.records import CARDS_PER_PLAYER, ClockCharged, Forfeited
 
 Namer = Callable[[int], str]

@@ -8,7 +8,7 @@ from typing import Any
 
 from annals.engine.core import Ruleset
 from annals.engine.registry import get_ruleset, ruleset_for
-from annals.engine.words import Words, printed_for
+from annals.engine.words import Words, printed_for, turn_said
 from annals.schemas.logfile import GameLog
 from annals.schemas.records import CARDS_PER_PLAYER, Decision
 from annals.schemas.text import backup_pending_note, card_names
@@ -60,7 +60,7 @@ def render_story(game: GameLog, *, numbered: bool = False) -> Iterator[str]:
             ids[card] = card_id  # a token made in play, a card announced as it is played
         said = words.event(event)
         if said:
-            yield f"{event.n:>6}  turn {event.turn:<3} {said}"
+            yield f"{event.n:>6}  {turn_said(event.turn):<8} {said}"
     for seen in game.judged:
         yield f"judge, after event {seen.record.at_event - 1}: {seen.record.describe(words.players)}"
     if game.backup_pending is not None:  # no result yet: the position at the judge's cut, marked as such

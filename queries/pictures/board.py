@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from annals.engine.core import Position
+from annals.engine.names import SET_UP
 from annals.engine.registry import get_ruleset
 from annals.engine.views import viewer_of
 from annals.queries.cards import pool
@@ -161,7 +162,7 @@ def board_title(timeline: Timeline, count: int, view: str, coordinate: str, turn
     ruleset = {"miras9": "Miras 9", "morana": "MORANA"}.get(timeline.header.ruleset, timeline.header.ruleset)
     players = [p.name for p in timeline.header.players]
     at = f"after event {count - 1}" if count else "before any event"
-    when = f"turn {turn} · {said(step)}" if turn else "set-up"
+    when = f"turn {turn} · {said(step)}" if turn else SET_UP
     return f"{ruleset} · game {timeline.header.game_id} · {at} · {when} · {view_words(view, players)}"
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from annals.engine.names import turn_said
 from annals.engine.views import viewer_of
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
@@ -85,7 +86,7 @@ def _pct(chance: float) -> str:
 def decision_line(r: DecisionReview, who: str) -> str:
     """A reviewed decision in words: ``Turn 3 · Bo's blunder (??): Seal the Commit; better: Commit Bannik at Site 1
     (23 points of winning chance lost: 77% after it, 100% after the better choice)``."""
-    head = f"Turn {r.turn} · {who}"
+    head = f"{turn_said(r.turn).capitalize()} · {who}"
     if r.verdict == "best":
         return f"{head}: {r.made}, the best choice found (winning chance {_pct(r.chance_made)})"
     points = round(r.loss * 100)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annals.engine.core import State
+from annals.engine.names import turn_said
 from annals.engine.registry import get_ruleset
 from annals.engine.statecopy import clone
 from annals.queries.pictures import svgmiras9, svgmorana
@@ -71,7 +72,10 @@ def _listing(ruleset: str, state: State, viewer: int | None, title: str) -> list
         zones.setdefault(zone, []).append(card)
     height = 60 + 18 * (len(zones) + len(pos.counters))
     lines = [open_svg(900, height, ruleset, VIEW_NAMES.get(viewer, "omniscient")), STYLE]
-    lines += [rect(0, 0, 900, height, "frame", 0), text(12, 22, title or f"{ruleset} · turn {state.turn}", "title")]
+    lines += [
+        rect(0, 0, 900, height, "frame", 0),
+        text(12, 22, title or f"{ruleset} · {turn_said(state.turn)}", "title"),
+    ]
     y = 46
     for zone, cards in zones.items():
         lines.append(text(12, y, clip(f"{zone}: " + " ".join(map(str, cards)), 140)))

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from annals.engine.miras9.board import atk, defn, echo_of, grit, ship_at
 from annals.engine.miras9.state import CardState, M9State
-from annals.engine.words import ordinal
+from annals.engine.words import ordinal, turn_said
 from annals.queries.pictures.svgkit import (
     CHAR_W,
     CLOSE_SVG,
@@ -60,7 +60,7 @@ def render_lines(s: M9State, viewer: int | None, title: str, players: tuple[str,
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
     lines = [open_svg(WIDTH, HEIGHT, "miras9", view), STYLE, rect(0, 0, WIDTH, HEIGHT, "frame", 0)]
-    lines.append(text(12, 22, title or f"Miras 9 · turn {s.turn} · {said(s.step)}", "title"))
+    lines.append(text(12, 22, title or f"Miras 9 · {turn_said(s.turn)} · {said(s.step)}", "title"))
     roles = _roles(s)
     who = seats(players)
     for lane in range(3):
@@ -324,7 +324,7 @@ def _panels(s: M9State, who: tuple[str, str]) -> list[str]:
         return who[side] if side in (0, 1) else "nobody"
 
     turn = [
-        f"Turn {s.turn} · {p(s.active)}'s turn" if s.turn else "Set-up",
+        f"Turn {s.turn} · {p(s.active)}'s turn" if s.turn else "Setup",
         _phase_line(s.step),
     ]
     if s.window:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from annals.engine.morana.state import SITES, SLAVA_TO_WIN, MoranaState, deck_index
+from annals.engine.names import turn_said
 from annals.queries.pictures.svgkit import (
     CHAR_W,
     CLOSE_SVG,
@@ -55,7 +56,7 @@ def render_lines(s: MoranaState, viewer: int | None, title: str, players: tuple[
     top = 1 - bottom
     view = {None: "omniscient", -1: "spectator"}.get(viewer, f"player{viewer}")
     lines = [open_svg(WIDTH, HEIGHT, "morana", view), STYLE, rect(0, 0, WIDTH, HEIGHT, "frame", 0)]
-    lines.append(text(12, 22, title or f"MORANA · turn {s.turn} · {said(s.step)}", "title"))
+    lines.append(text(12, 22, title or f"MORANA · {turn_said(s.turn)} · {said(s.step)}", "title"))
     who = seats(players)
     for site in range(SITES):
         lines.extend(_site(s, site, top, bottom, viewer, who))
@@ -168,7 +169,7 @@ def warden(side: int) -> int:
 
 
 def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list[str]:
-    turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Set-up"]
+    turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Setup"]
     verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
     if s.over:  # the end in full, wrapped in the panel's width (a long name cut it off at the edge)
         turn += wrapped(end_line("morana", s.winner, s.end_reason, who), TURN_CHARS, 3)

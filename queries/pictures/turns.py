@@ -4,7 +4,7 @@ Interior, Site 2).
 
 ``turn_summaries(ruleset, events, words)`` reads the events as the view saw them (a hidden card stays hidden) and
 returns, per turn, the position its ``TurnBegan`` leads to and the line: ``Turn 5 — Ann: played Raider, attacked
-Bo's Exterior; 3 Battle Damage to Bo``. The events before turn 1 make a ``Set-up`` line at position 0.
+Bo's Exterior; 3 Battle Damage to Bo``. The events before turn 1 make a ``Setup`` line at position 0.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Turn:
             self.acts[player].append(phrase)
 
     def line(self) -> str:
-        head = "Set-up" if self.turn == 0 else f"Turn {self.turn}"
+        head = "Setup" if self.turn == 0 else f"Turn {self.turn}"
         who = sorted(set(self.acts) | set(self.played) | set(self.committed), key=lambda p: (p != self.active, p))
         parts = []
         for p in who:

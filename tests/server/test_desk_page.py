@@ -78,9 +78,10 @@ def test_the_desk_pairs_a_round_watches_it_and_takes_a_paper_result_R_EVT_12(
     refused = [e for e in page.errors if "status of 400" in e]  # the refusal is a 400, as it should be
     assert len(refused) == 1
     page.errors.remove(refused[0])
-    tab.get_by_test_id("result-4").fill("2-1")
+    tab.get_by_test_id("result-4").fill("2–1")  # as a phone types it, an en dash: read as 2-1 (R-EVT-16)
     tab.get_by_test_id("enter-4").click()
     tab.locator("[data-testid=state-4]", has_text="finished (paper)").wait_for()
+    assert (store.match(1, 4).wins_a, store.match(1, 4).wins_b) == (2, 1)  # type: ignore[union-attr]
     tab.get_by_text("event over").wait_for()  # its only round complete
     assert tab.get_by_test_id("error").is_hidden()
     standings = tab.locator("#standings tr")

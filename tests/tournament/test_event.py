@@ -284,6 +284,6 @@ def test_a_correction_replaces_the_games_result_keeps_both_and_says_so(tmp_path:
     state = store.state()
     assert state.results[(1, 1)].reported.outcome.wins_a == before.wins_a  # the record keeps the report too
     assert verify_event(store.folder).ok
-    bad = runner.invoke(app, ["event", "correct", str(store.folder), "--round", "2", "--table", "1", "2:0",
+    bad = runner.invoke(app, ["event", "correct", str(store.folder), "--round", "2", "--table", "1", "2/0",
                               "--judge", "J", "--reason", "r"])  # fmt: skip
     assert bad.exit_code == 2 and "2-1 or 2-1-1" in bad.stderr

@@ -204,6 +204,8 @@
     const i = part.indexOf(":");
     return i < 0 ? [part, ""] : [part.slice(0, i), part.slice(i + 1)];
   }
+  // turn 0 is the setup to a person (engine.names.turn_said); the coordinates (turn:0) keep the number
+  function turnSaid(turn) { return turn > 0 ? `turn ${turn}` : "setup"; }
   function coordinateOf(count) { return count === 0 ? "start" : `event:${count - 1}`; }
 
   // ------------------------------------------------------------------ moving
@@ -222,12 +224,13 @@
       cur = count;
       showNotes(count);
       markTurn(count);
+      tellTurns(count);
       showReview(count);
     }
     shownCoord = opts.coordinate || coordinateOf(count);
     const e = count > 0 ? D.events[count - 1] : null;
     where.textContent = e
-      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · turn ${e[0]} · ${D.step_words[D.step_at[count]]}`
+      ? `${shownCoord} · after event ${count - 1} of ${N - 1} · ${turnSaid(e[0])} · ${D.step_words[D.step_at[count]]}`
       : `start · before any event (${N} events)`;
     if (opts.fromHash) hashPending = null;  // the address is already this moment's
     else { hashPending = shownCoord; soon(); }
@@ -315,7 +318,7 @@
     li.dataset.n = String(i);
     const t = document.createElement("span");
     t.className = "t";
-    t.textContent = `#${i} · turn ${e[0]}, ${D.step_words[D.step_at[i + 1]]} · `;
+    t.textContent = `#${i} · ${turnSaid(e[0])}, ${D.step_words[D.step_at[i + 1]]} · `;
     li.append(t, e[4]);
     li.addEventListener("click", () => go(i + 1, { jump: true, noScroll: true }));
     items.push(li);
@@ -358,14 +361,32 @@
   }
 
   // ------------------------------------------------------------------ turns: one line each, the current one marked
+  // A turn's line says what happened in it, so it is told once the position shown has passed the turn's last event:
+  // watched from the start, the list names the turns ahead (each a place to jump to) but not what they hold, a
+  // spoiler for a commentator or a player rewatching. The turn under way says so; its events are in the list below.
   const turnItems = [], turnAt = D.turns.map((t) => t[1]);
+  const turnEnd = turnAt.map((_, k) => (k + 1 < turnAt.length ? turnAt[k + 1] - 1 : N));  // its last event applied
+  const turnShown = [];  // each line's state as drawn: "told", "now" (under way) or "ahead"
   let turnNow = -1;
-  D.turns.forEach(([turn, pos, line], k) => {
+  function turnHead(turn) { return turn ? `Turn ${turn}` : "Setup"; }
+  function tellTurns(count) {
+    let told = 0, hi = turnEnd.length;  // the turns whose last event is applied: a prefix of the list
+    while (told < hi) { const mid = (told + hi) >> 1; if (turnEnd[mid] <= count) told = mid + 1; else hi = mid; }
+    turnItems.forEach((li, k) => {
+      const state = k < told ? "told" : k === turnNow ? "now" : "ahead";
+      if (turnShown[k] === state) return;
+      turnShown[k] = state;
+      const [turn, , line] = D.turns[k];
+      li.textContent = state === "told" ? line : state === "now" ? `${turnHead(turn)} — under way` : turnHead(turn);
+      li.classList.toggle("ahead", state === "ahead");
+    });
+  }
+  D.turns.forEach(([turn, pos], k) => {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = turnHead(turn);
     li.tabIndex = 0;
     li.dataset.turn = String(turn);
-    li.title = `go to ${turn ? "turn " + turn : "the set-up"}`;
+    li.title = `go to ${turn ? "turn " + turn : "the setup"}`;
     const goThere = () => go(pos, { jump: true });
     li.addEventListener("click", goThere);
     li.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); goThere(); } });

@@ -120,7 +120,7 @@ def test_the_svg_boards_title_is_said_in_words(games: dict[str, list[GameLog]]) 
     for logs in games.values():
         t = Timeline(logs[0])
         players = [p.name for p in logs[0].header.players]
-        for at, view, said in (("start", "omniscient", "set-up · every card shown"),
+        for at, view, said in (("start", "omniscient", "setup · every card shown"),
                                ("turn:3", "player1", f"· as {players[1]} sees it"),
                                ("end", "spectator", "· as a spectator sees it")):  # fmt: skip
             svg = board_svg(t, t.resolve(at), view, at)

@@ -1,0 +1,74 @@
+"""A match result as organisers type it: ``2:1``, ``2–1`` (a phone's dash), ``2 - 1``, ``2—1`` are ``2-1``, at the
+terminal (``annals event result``) and in the desk's box (``POST /api/desk/result`` of a real server), one parser
+for both; what is no result stays refused by name, and so does a result no best of 3 can have [R-EVT-16]."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from annals.cli.main import app
+from annals.engine.tournament import event as lib
+from annals.engine.tournament import rounds as loop
+from annals.engine.tournament.store import EventStore
+from tests.eventkit import ORGANISER, call
+from tests.serverkit import server
+
+runner = CliRunner()
+
+# (typed, the games it says: won by the first-named, by the second, drawn)
+SPELLINGS = [("2:1", (2, 1, 0)), ("2–1", (2, 1, 0)), (" 2 - 0 ", (2, 0, 0)), ("1—1-1", (1, 1, 1))]
+NO_RESULT = ["2/1", "2 1", "2--1", "2-1-", "2-1-1-1", "²-1", "two-one"]
+
+
+def _event(folder: Path) -> EventStore:
+    made = runner.invoke(app, ["event", "new", str(folder), "--ruleset", "miras9", "--rounds", "1", "--seed", "5"])
+    assert made.exit_code == 0, made.output
+    store = EventStore.open(folder)
+    lib.fill_with_bots(store, 2 * len(SPELLINGS))
+    loop.pair_next(store)
+    return store
+
+
+def _games(store: EventStore) -> dict[int, tuple[int, int, int]]:
+    return {m.table: (m.wins_a, m.wins_b, m.draws) for m in store.matches()}
+
+
+def test_annals_event_result_takes_a_result_as_people_type_it_R_EVT_16(tmp_path: Path) -> None:
+    store = _event(tmp_path / "club")
+    for table, (typed, _) in enumerate(SPELLINGS, start=1):
+        args = ["event", "result", str(store.folder), "--round", "1", "--table", str(table), typed]
+        done = runner.invoke(app, args)
+        assert done.exit_code == 0, (typed, done.output)
+    assert _games(store) == {table: games for table, (_, games) in enumerate(SPELLINGS, start=1)}
+
+    fix = ["event", "correct", str(store.folder), "--round", "1", "--table", "1", "--judge", "J", "--reason", "r"]
+    for typed in NO_RESULT:
+        bad = runner.invoke(app, [*fix, typed])
+        assert bad.exit_code == 2 and f"result {typed!r}: write the games won" in bad.stderr, (typed, bad.stderr)
+    bad = runner.invoke(app, [*fix, "3–0"])  # a result by its spelling, not of a best of 3
+    assert bad.exit_code == 2 and "3-0-0 is not a result of a best of 3" in bad.stderr, bad.stderr
+    assert _games(store)[1] == SPELLINGS[0][1]  # nothing refused was recorded
+
+
+def test_the_desks_box_takes_the_same_spellings_and_refuses_the_same_R_EVT_16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _event(tmp_path / "club")
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    papers = [a for table in range(1, len(SPELLINGS) + 1) for a in ("--paper", str(table))]
+    with server(tmp_path / "data", "--event", str(store.folder), *papers) as running:
+        for typed in NO_RESULT:
+            status, refused = call(running, "/api/desk/result", {"table": 1, "result": typed})
+            assert (status, refused["error"].split(":")[0]) == (400, f"result {typed!r}"), (typed, refused)
+        status, refused = call(running, "/api/desk/result", {"table": 1, "result": "3:0"})
+        assert (status, refused["error"]) == (
+            400,
+            "3-0-0 is not a result of a best of 3: a match ends when a player wins 2 games",
+        ), refused
+        for table, (typed, games) in enumerate(SPELLINGS, start=1):
+            status, said = call(running, "/api/desk/result", {"table": table, "result": typed})
+            assert (status, said["result"]) == (201, "-".join(map(str, games))), (typed, said)
+    assert _games(store) == {table: games for table, (_, games) in enumerate(SPELLINGS, start=1)}
