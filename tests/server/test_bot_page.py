@@ -46,9 +46,14 @@ def test_the_page_says_the_search_bot_is_thinking_and_shows_its_plays_as_they_co
         said, grew = "", False
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not grew and page.evaluate("document.body.dataset.over !== 'true'"):
-            if page.evaluate("document.body.dataset.waitingFor === '1'"):
-                said = page.locator("#question").inner_text()
-                assert "thinking" in (page.locator("#question").get_attribute("class") or "")
+            # read at once: a frame arriving between two reads changes what the page says
+            waiting, line, classes = page.evaluate(
+                "[document.body.dataset.waitingFor, document.querySelector('#question').textContent,"
+                " document.querySelector('#question').className]"
+            )
+            if waiting == "1":
+                said = line
+                assert "thinking" in classes, (line, classes)
                 lines = page.locator("#log li").count()
                 while page.evaluate("document.body.dataset.waitingFor === '1'"):
                     if page.locator("#log li").count() > lines:

@@ -67,7 +67,13 @@ def test_a_question_of_copies_alone_is_answered_for_the_person(running: Running,
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{running.base}/play/{table['table']}?token={table['tokens'][0]}")
     if automatic:
-        page.wait_for_function("document.querySelector('#question').textContent.startsWith('sent')", timeout=5000)
+        # answered after a cover delay, the question line saying so (not "sent…": the person sent nothing)
+        page.wait_for_function("document.querySelector('#question').textContent.endsWith('answered for you (copies "
+                               "of one card)')", timeout=5000)  # fmt: skip
+        for _ in range(50):
+            if sent:
+                break
+            page.wait_for_timeout(100)
         assert sent[-1] == {"type": "answer", "choose": 0, "decision": 7}, sent
         assert page.locator(f"#log li.auto:has-text('Answered for you: {KIKIMORA}')").count() == 1
         assert page.evaluate("document.body.dataset.asked") is None  # never put to the person
