@@ -3,6 +3,7 @@ flipped Commits [MOR-15], [MOR-16] say of its hand, read through the opponent mo
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -126,3 +127,15 @@ def test_the_hidden_cards_diagnostic_plays_every_mode(capsys: Any) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(",")[1].split(":")[0].strip() for line in lines] == list(morana_hidden.MODES)
     assert all("won 0/1" in line or "won 1/1" in line for line in lines)
+
+
+def test_the_belief_accuracy_diagnostic_reads_shares_of_the_true_hand(capsys: Any) -> None:
+    # bench.morana_belief: how much of the opponent's true hand the kept hypotheses hold, against orders dealt by the
+    # rules' logic alone; one game at a tiny budget (the figures mean nothing, their being shares does).
+    from bench import morana_belief
+
+    morana_belief.main(morana_belief.QUICK)
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("morana belief, ") and "turns of 1 games" in line
+    shares = [float(x) for x in re.findall(r"(?:kept|them|orders|play) (\d\.\d{3})", line)]
+    assert len(shares) == 5 and all(0.0 <= x <= 1.0 for x in shares), line
