@@ -23,7 +23,9 @@ five more margins or a deck edge in the evaluation, a turn's Commit searched as 
   the true hands outright (``bench.morana_hidden``, a diagnostic, not a bot). With the belief: **145 of 200 on the
   default pair (clash 54, glory 91) and 75 of 100 on the starter pair, at 0.30-0.39 s CPU a decision** (seeds 1001
   on; before it 137 and 74). Still short of 75% on the default pair; weighting the hypotheses by likelihood, 1,100
-  iterations and two-turn rollouts did no better on top of it.
+  iterations, two-turn and whole-game rollouts, a flat search of the root, and evaluations refitted (with the Omens'
+  Slava, or on the search bot's own games) did no better on top of it. What is left is the hands: the belief's
+  hands hold 43% of the true hand, as many as orders dealt until they explain every play (``bench.morana_belief``).
 * The Commit is simultaneous [MOR-15]: when the bot is player 1, player 0 has sealed unseen. Each world samples
   that sealed Commit (``morana_worlds.seal_opponent_commit``, by the opponent model) from what player 0 could have
   committed, so the bot no longer plans against an empty board.

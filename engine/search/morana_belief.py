@@ -19,6 +19,10 @@ plays (against the random bot, whose plays explain nothing, the bot won 87 of 10
 without).
 
 It reads only the seat's own views: each world is still dealt from what the seat has seen.
+
+How much it knows (``python -m bench.morana_belief``, 40 clash games): the hands kept hold 43% of the true hand's
+cards, orders dealt by the rules' logic alone 37%, and those of them that explain every play 42%: the kept ones are
+about as good a sample as the plays allow, which say little of the cards the heuristic holds back.
 """
 
 from __future__ import annotations
