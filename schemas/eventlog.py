@@ -165,8 +165,11 @@ def _frames(name: str, raw: bytes, link: bytes, at: int, index: int, record: Eve
             else:
                 raise CorruptLogError(name, f"unexpected frame kind {chr(kind)!r}", frame=index, offset=at)
         except msgspec.DecodeError as exc:
-            raise CorruptLogError(name, f"payload does not match the schema: {exc}", frame=index,
-                                  offset=at) from None  # fmt: skip
+            # the chain digest held: the frame is as written, by an annals that knows acts this one does not
+            raise CorruptLogError(name, f"payload does not match the schema: {exc}; the frame is intact (its chain "
+                                  "digest holds), so a newer annals most likely wrote it: upgrade this one (annals "
+                                  "--version says which it is) and read the record again; nothing was changed",
+                                  frame=index, offset=at) from None  # fmt: skip
         link = digest
         at = end + DIGEST_SIZE
         index += 1

@@ -7,7 +7,9 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -218,3 +220,30 @@ def test_verify_record_only_checks_the_record_and_skips_the_files(copy: Path) ->
     record.write_bytes(bytes(raw))
     broken = runner.invoke(app, ["event", "verify", str(copy), "--record-only"])
     assert broken.exit_code == 1 and "event.log" in broken.stderr
+
+
+class SeatingChart(msgspec.Struct, frozen=True, tag_field="act", tag="seating_chart"):
+    """An act of a newer annals this one does not know (acts are a tagged union: ``schemas.event.Act``)."""
+
+    tables: list[int]
+
+
+def test_an_act_of_a_newer_annals_is_said_so_not_taken_for_damage(copy: Path) -> None:
+    """A record a newer annals appended to (an act unknown here, chained and signed by the event's own key) reads as
+    a frame this annals cannot read but intact, with what to do; nothing in the folder is changed."""
+    path = copy / "event.log"
+    raw = path.read_bytes()
+    record = read_event_log(path)
+    store = EventStore.open(copy)
+    newer = cast(Any, [SeatingChart([1, 2])])
+    path.write_bytes(raw + signed_acts(raw, record, store.config().event_id, store.signing_key(), newer))
+    before = path.read_bytes()
+    verdict = verify_event(copy)
+    assert not verdict.ok
+    message = verdict.problems[0].message
+    assert f"frame {record.frames}" in message and "seating_chart" in message, message
+    assert "the frame is intact" in message and "a newer annals most likely wrote it: upgrade" in message, message
+    shown = runner.invoke(app, ["event", "verify", str(copy)])
+    assert shown.exit_code != 0 and "newer annals" in " ".join(shown.output.split()), shown.output
+    assert "Traceback" not in shown.output
+    assert path.read_bytes() == before
