@@ -366,10 +366,17 @@ def _sources(s: M9State) -> list[tuple[int, str]]:
     return [(c, _name(s, c)) for c in dict.fromkeys(s.bd_sources)]
 
 
+STACK_H = 236  # the reaction stack panel's height
+STACK_LINES = 13  # lines of 16 px below its heading that fit in it: a full stack says how many more it holds
+
+
 def _stack(s: M9State, who: tuple[str, str]) -> str:
-    body = rect(0, 0, PANEL_W, 236, "panel") + text(8, 16, f"Reaction stack ({len(s.stack)})", "h")
+    body = rect(0, 0, PANEL_W, STACK_H, "panel") + text(8, 16, f"Reaction stack ({len(s.stack)})", "h")
     y = 32
-    shown = list(reversed(s.stack))[:12]
+    items = {item.card for item in s.stack if item.ability < 0}
+    resolving = [c for c in s.stack_cards if c not in items][: STACK_LINES - 2]  # Events resolving, each a line
+    room = STACK_LINES - len(resolving)  # what is left for the stack, a line saying how many more included
+    shown = list(reversed(s.stack))[: room if len(s.stack) <= room else room - 1]
     on_stack = set(s.stack_cards)
     for i, item in enumerate(shown):
         # an ability in words, as the log says it ("Echo Spirit's first ability"), never its index
@@ -383,12 +390,10 @@ def _stack(s: M9State, who: tuple[str, str]) -> str:
     if len(s.stack) > len(shown):
         body += text(10, y, f"… {len(s.stack) - len(shown)} more below", "small")
         y += 16
-    items = {item.card for item in s.stack if item.ability < 0}
-    for c in s.stack_cards:
-        if c not in items:  # an Event resolving
-            line = text(10, 11, clip(f"resolving: {_name(s, c)}", 58))
-            body += f'<g transform="translate(0,{y - 11})"{card_attrs(c, "stack", _name(s, c))}>{line}</g>'
-            y += 16
+    for c in resolving:
+        line = text(10, 11, clip(f"resolving: {_name(s, c)}", 58))
+        body += f'<g transform="translate(0,{y - 11})"{card_attrs(c, "stack", _name(s, c))}>{line}</g>'
+        y += 16
     if not s.stack and not s.stack_cards:
         body += text(10, 32, "empty", "small")
     return group(PANEL_X, 302, ' data-panel="stack"', body)

@@ -4,6 +4,7 @@ point being paid and an attack wave; MORANA with a sealed Commit and at the Rite
 
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from annals.engine.miras9.state import StackItem
 from annals.queries.pictures.board import board_svg
 from annals.queries.pictures.svgboard import render_svg
+from annals.queries.pictures.svgmiras9 import STACK_H
 from annals.queries.positions.timeline import Timeline
 from annals.schemas.logfile import GameLog
 from tests.queries.pictures.boards import drawn
@@ -65,12 +67,23 @@ def test_miras9_boards_render(games: dict[str, list[GameLog]], page: Page) -> No
     state: Any = timeline.state_after(count)
     card = state.stack[0].card
     state.stack = [StackItem(card, i % 3, 0, i % 2) for i in range(15)]  # abilities, more than the panel lists
+    state.stack_cards = []  # no Event resolving
     svg = render_svg("miras9", state, None, title="a full stack")
     assert "… 3 more below" in svg
     # an ability on the stack in words, as the log says it, never by its index
     assert "&#x27;s first ability" in svg or "'s first ability" in svg
     assert "(ability " not in svg
     shoot(page, svg, "board-miras9-full-stack")
+    # an Event resolving below a full stack: a line of its own, inside the panel, the stack's count said
+    state.stack_cards = [card]
+    svg = render_svg("miras9", state, None, title="a full stack and an Event resolving")
+    assert "… 4 more below" in svg and "resolving: " in svg
+    panel = svg[svg.index('data-panel="stack"') :]
+    panel = panel[: panel.index('data-panel="', 20) if 'data-panel="' in panel[20:] else len(panel)]
+    lines = [int(y) + 11 for y in re.findall(r"translate\(0,(\d+)\)", panel)]
+    lines += [int(y) for y in re.findall(r'<text x="10" y="(\d+)" class="small"', panel)]
+    assert len(lines) == 13 and max(lines) + 4 <= STACK_H, lines  # baselines, a descender below the last
+    shoot(page, svg, "board-miras9-full-stack-resolving")
 
 
 def test_morana_boards_render(games: dict[str, list[GameLog]], page: Page) -> None:
