@@ -9,7 +9,10 @@ then scores above the most visited it is the best. The loss is best minus made; 
 expected-points thresholds (``Thresholds``: good below 0.05, inaccuracy below 0.10, mistake below 0.20, blunder from
 0.20; the best choice itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of
 Lichess's per-move accuracy, 103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is
-reviewed by its own search bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``).
+reviewed by its own search bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``). As the bot does
+playing, a bot a seat follows the seat's views through the game in order (``observe``): MORANA's learns what the
+opponent's flipped Commits say of its hand (``engine.search.morana_belief``), and each decision's search deals its
+worlds from that (``learn_from``), from no more than the seat had seen by then.
 """
 
 from __future__ import annotations
@@ -49,9 +52,15 @@ class ReviewError(AnnalsError, ValueError):
 
 
 class SearchBot(Protocol):
-    """What a review asks of a ruleset's search agent: the search of one decision from a view state."""
+    """What a review asks of a ruleset's search agent: the search of one decision from a view state; to ``observe``
+    each view its seat decides from, in order (what MORANA's belief about the opponent's hand learns from); and to
+    ``learn_from`` the seat's bot that observed the game so far, before a decision's search by a bot of its own."""
 
     def search(self, view: Any, point: DecisionPoint[Any]) -> Search: ...
+
+    def observe(self, view: Any) -> None: ...
+
+    def learn_from(self, seat_bot: Any) -> None: ...
 
 
 def search_bot(ruleset_name: str, seat: int, rng: Rng, iterations: int) -> SearchBot:
@@ -129,25 +138,34 @@ def _review_part(
     header = game.header
     ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
+    # each seat's bot follows the whole game, as it would playing it (every process of a review alike)
+    followers = {seat: search_bot(header.ruleset, seat, Rng(header.seed ^ REVIEW_STREAM).fork(seat), iterations)
+                 for seat in wanted}  # fmt: skip
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
     out_of = len(share)  # decisions still to review
     out: list[DecisionReview] = []
-    for index, decision in enumerate(game.decisions):
-        if index not in share:
+    last = max(share, default=-1)
+    for index, decision in enumerate(game.decisions[: last + 1]):
+        if decision.player not in wanted:
             continue
-        if step is not None and out_of:
-            step(len(share) - out_of, len(share))
-        out_of -= 1
         for event in game.events[fed : decision.at]:
             for view in views.values():
                 view.feed(event)
         fed = max(fed, decision.at)
         view = views[decision.player]
+        followers[decision.player].observe(view.state)
+        if index not in share:
+            continue
+        if step is not None and out_of:
+            step(len(share) - out_of, len(share))
+        out_of -= 1
         point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
         rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
-        search = search_bot(header.ruleset, decision.player, rng, iterations).search(view.state, point)
+        bot = search_bot(header.ruleset, decision.player, rng, iterations)
+        bot.learn_from(followers[decision.player])
+        search = bot.search(view.state, point)
         words = Words(header.ruleset, _namer(pool, dict(view.known)), players)
         said = {option_key(o): words.option(o, decision.point) for o in decision.offered}
         before = 1.0 - search.root.chance()  # the root counts the other seat's wins; taken before the choice made's

@@ -69,6 +69,12 @@ class Miras9SearchAgent:
     def _opponent(self, model: ForwardModel[Any]) -> Any:
         return bot_choice(model, self._rollout_bots)
 
+    def observe(self, view: Any) -> None:
+        """A view the seat decides from: nothing is kept (the worlds are dealt from each view alone)."""
+
+    def learn_from(self, seat_bot: Any) -> None:
+        """What the seat's bot has learned of the game so far: nothing (see ``observe``)."""
+
     def search(self, view: Any, point: DecisionPoint[Any]) -> Search:
         """The search of one decision from the view state ``view`` (an ``M9State`` with hidden cards blanked)."""
         from annals.engine.registry import get_ruleset  # the registry imports the rulesets, which register this bot

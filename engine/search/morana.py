@@ -164,6 +164,12 @@ class MoranaSearchAgent:
             self.belief = Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
         self.belief.observe(view, self._world_of)
 
+    def learn_from(self, seat_bot: Any) -> None:
+        """Deal this bot's worlds from what ``seat_bot`` believes: the same seat's bot, which has observed the game
+        up to this decision (a review's bot of one decision, which observes nothing itself)."""
+        belief = seat_bot.belief
+        self.belief = None if belief is None else belief.dealing(self.rng.fork(BELIEF_STREAM))
+
     def _world_of(self, board: MoranaState, rng: Rng) -> MoranaState:
         """A world dealt at random from a view (the belief replays past turns in one)."""
         assert self.belief is not None

@@ -8,7 +8,14 @@ import pytest
 from typer.testing import CliRunner
 
 from annals.cli.main import app
+from annals.engine.morana.state import MoranaState
+from annals.engine.registry import get_ruleset
+from annals.engine.rng import Rng
 from annals.engine.search.ismcts import Node
+from annals.engine.search.morana import MoranaSearchAgent
+from annals.engine.search.morana_belief import Belief
+from annals.engine.search.morana_worlds import sample_world
+from annals.engine.views import SeatView
 from annals.queries.review import (
     DecisionReview,
     ReviewSeatError,
@@ -119,3 +126,68 @@ def test_the_summary_counts_in_words_one_decision_one_mistake_and_many() -> None
     three = review_summary([_rated(0, "blunder", 0.4), _rated(0, "blunder", 0.3), _rated(1, "best", 0.0)])
     assert three.startswith("3 decisions, seat 0 ") and "(0 mistakes, 2 blunders)" in three, three
     assert three.endswith("seat 1 accuracy 100.0 (0 mistakes, 0 blunders)"), three
+
+
+def _morana(state: object) -> MoranaState:
+    assert isinstance(state, MoranaState)
+    return state
+
+
+def _simulated(tmp_path: Path, seed: int) -> Path:
+    """A MORANA game of the heuristic bot against itself, simulated to a log: its path."""
+    made = CliRunner().invoke(app, ["simulate", "morana", "--games", "1", "--seed", str(seed), "--bots",
+                                    "heuristic,heuristic", "--out", str(tmp_path)])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    (log,) = tmp_path.glob("morana-*.log")
+    return log
+
+
+def test_a_morana_review_deals_its_worlds_from_the_seats_belief_alike_in_any_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """[MOR-16] A MORANA review follows each seat's views through the game, as its bot would playing it, and deals
+    each decision's worlds from what the flipped Commits taught that seat's belief; the review is the same shared
+    among processes (each follows the game itself), and the seat's belief is not moved by the searches."""
+    log = _simulated(tmp_path, 5)
+    game = read_log(log)
+    dealt: list[tuple[int, int]] = []  # (turn, hypotheses kept) of each world dealt from a belief
+    deal = Belief.deal
+
+    def counted(self: Belief, world: MoranaState, view: MoranaState) -> None:
+        if self.kept and self.explained:
+            dealt.append((view.turn, len(self.kept)))
+        deal(self, world, view)
+
+    monkeypatch.setattr(Belief, "deal", counted)
+    reviews = review_game(game, iterations=8)
+    assert dealt and min(turn for turn, _ in dealt) >= 2  # a turn's Commit explained once the next shows it flipped
+    assert review_game(game, iterations=8, jobs=2) == reviews
+    assert review_game(game, seats=[1], iterations=8) == [r for r in reviews if r.seat == 1]  # one seat alone
+
+
+def test_a_belief_dealing_for_one_search_leaves_the_seats_own_untouched(tmp_path: Path) -> None:
+    # what a review's bot of one decision deals from (``Belief.dealing``): the same hypotheses, its own generator
+    log = _simulated(tmp_path, 9)
+    game = read_log(log)
+    view = SeatView(get_ruleset("morana"), game.header, 0)
+    seat_bot = MoranaSearchAgent(0, Rng(3), iterations=4)
+    fed = 0
+    for decision in game.decisions:
+        if decision.player != 0:
+            continue
+        for event in game.events[fed : decision.at]:
+            view.feed(event)
+        fed = decision.at
+        seat_bot.observe(_morana(view.state))  # the seat's own views, in order, as its bot would see them playing
+        if view.state.turn >= 4:
+            break
+    belief = seat_bot.belief
+    assert belief is not None and belief.explained and belief.kept
+    before = (belief.dealt, belief.rng.state, list(belief.kept))
+    bot = MoranaSearchAgent(0, Rng(4), iterations=4)
+    bot.learn_from(seat_bot)
+    assert bot.belief is not None and bot.belief is not belief and bot.belief.kept is belief.kept
+    state = _morana(view.state)
+    for k in range(5):
+        bot.belief.deal(sample_world(state, 0, Rng(k), bot.belief.decks), state)
+    assert bot.belief.dealt == 5 and (belief.dealt, belief.rng.state, list(belief.kept)) == before
