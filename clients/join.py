@@ -6,25 +6,30 @@ the prompt leaves the table without conceding: the game waits for the seat, and 
 again (the server's table waits for a seat's answer as long as its clock allows: for ever without one). A dropped
 connection is tried again with the same token for as long as ``clients.reconnect`` allows (two minutes: a club's
 wifi drops for longer than the 9 s it once gave): the table sends the seat's view again. Giving up says so and
-prints the command that joins again.
+prints the command that joins again. The socket's keepalive pings find a server gone silent, and a connection
+closed while the person thinks at a prompt ends the prompt at once (``Dropped``): they hear of it then, not when
+they answer into a dead socket, and the question comes back once the table is reached again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import select
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
+from websockets.protocol import State
+from websockets.sync.client import ClientConnection, connect
 
-from annals.clients.reconnect import JoinError, Patience, said_of
+from annals.clients.reconnect import CLOSE_WAIT_S, PING_EVERY_S, PING_WAIT_S, JoinError, Patience, said_of
 from annals.clients.terminal import TerminalUI
 from annals.engine.names import RECONNECT_S
 from annals.engine.players import SeatLeft
@@ -32,7 +37,7 @@ from annals.schemas import protocol as p
 from annals.schemas import screen
 from annals.schemas.commandline import quoted
 
-__all__ = ["JoinError", "join", "read_line", "seat_token", "socket_url"]
+__all__ = ["Dropped", "JoinError", "join", "read_line", "seat_token", "socket_url"]
 
 LEAVE_ONLINE = (
     "leaving closes your connection, not the game: the table waits for your answer (your clock runs, if it has "
@@ -92,6 +97,34 @@ def _unblock_ctrl_c() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+class Dropped(Exception):
+    """The table's connection closed while the person was at a prompt (``read_line`` gives up waiting for them)."""
+
+
+def _open() -> bool:
+    return True
+
+
+# Whether the connection the prompt answers is still open: set by ``join`` while it holds one.
+_connected: ContextVar[Callable[[], bool]] = ContextVar("annals_join_connected", default=_open)
+
+
+@contextlib.contextmanager
+def _watched(ws: ClientConnection) -> Iterator[None]:
+    token = _connected.set(lambda: ws.state is State.OPEN)
+    try:
+        yield
+    finally:
+        _connected.reset(token)
+
+
+# The socket library's own log (a keepalive ping unanswered, a closing handshake timed out) is no one's to read at
+# the terminal: it printed a traceback under the prompt. What happened is said in words (``said_of``) instead. The
+# whole "websockets" logger, as its keepalive thread does not always log through the logger given to ``connect``.
+_SOCKET_LOG = logging.getLogger("websockets")
+_SOCKET_LOG.addHandler(logging.NullHandler())
+_SOCKET_LOG.propagate = False
+
 _typed = bytearray()  # what was read from the terminal past the last whole line: never dropped
 
 
@@ -99,11 +132,16 @@ def read_line(prompt: str) -> str:
     """``input()`` that Ctrl-C always interrupts: it waits in short ``select`` calls, so Python runs its signal
     handler in the main thread even when the kernel delivered SIGINT to the socket's thread. It reads the file
     descriptor itself and keeps what follows a line for the next call: keys typed right after Ctrl-C, before the
-    question it asks is printed, wait for it rather than vanish in a buffer ``select`` cannot see."""
+    question it asks is printed, wait for it rather than vanish in a buffer ``select`` cannot see. Between two
+    waits it looks at the table's connection: closed (the server stopped, a keepalive ping unanswered), it raises
+    ``Dropped``, and what was typed stays for the question asked again."""
     sys.stdout.write(prompt)
     sys.stdout.flush()
     fd = sys.stdin.fileno()
+    connected = _connected.get()
     while b"\n" not in _typed:
+        if not connected():
+            raise Dropped
         if not select.select([fd], [], [], 0.1)[0]:
             continue
         chunk = os.read(fd, 4096)
@@ -146,7 +184,18 @@ def join(
             address = socket_url(url, token, settings=ui.settings)  # as they are now, after a reconnection too
             with (
                 _main_thread_takes_ctrl_c(),
-                connect(address, open_timeout=10, max_size=p.MAX_MESSAGE_BYTES * 64, ping_interval=None) as ws,
+                # websockets' own keepalive: a server gone silent is found while the person thinks; the frames
+                # that arrive meanwhile are all kept (max_queue=None), as a paused reader would miss the pong
+                connect(
+                    address,
+                    open_timeout=10,
+                    max_size=p.MAX_MESSAGE_BYTES * 64,
+                    ping_interval=PING_EVERY_S,
+                    ping_timeout=PING_WAIT_S,
+                    close_timeout=CLOSE_WAIT_S,
+                    max_queue=None,
+                ) as ws,  # fmt: skip
+                _watched(ws),
             ):
                 _unblock_ctrl_c()
                 sockets[:] = [ws]
@@ -154,23 +203,13 @@ def join(
                 waiting: list[p.ServerMessage] = []
                 while ui.over is None:
                     try:
-                        while not waiting:  # a frame holds one or more messages
-                            waiting = p.decode_frame(ws.recv())
-                    except KeyboardInterrupt:
-                        if ui.ask_leave():
-                            ws.send(p.encode(p.Concede()).decode())
-                        continue
-                    message = waiting.pop(0)
-                    ui.handle(message)
-                    if type(message) is p.Decide and message.player == ui.seat:
-                        try:
-                            answer = ui.prompt()
-                        except SeatLeft:
-                            screen.command(console, "you left the table; the game waits for you. Back to it: ", again)
-                            return None  # the socket closes: the table sees the seat gone, not a concession
-                        ws.send(p.encode(answer).decode())
-                    elif type(message) is p.Close:
-                        break
+                        if _play_one(ws, ui, waiting):
+                            break
+                    except SeatLeft:
+                        screen.command(console, "you left the table; the game waits for you. Back to it: ", again)
+                        return None  # the socket closes: the table sees the seat gone, not a concession
+                    except Dropped:  # the question goes unanswered: what the table sent last is read, then tried again
+                        console.print()
         except InvalidStatus as exc:
             _unblock_ctrl_c()
             raise JoinError(
@@ -180,3 +219,19 @@ def join(
             _unblock_ctrl_c()
             patience.wait(said_of(exc))  # gives up with JoinError, the command to come back said
     return ui.over
+
+
+def _play_one(ws: ClientConnection, ui: TerminalUI, waiting: list[p.ServerMessage]) -> bool:
+    """The table's next message, shown, and the person's answer if it asks them; True once the table closes."""
+    try:
+        while not waiting:  # a frame holds one or more messages
+            waiting[:] = p.decode_frame(ws.recv())
+    except KeyboardInterrupt:
+        if ui.ask_leave():
+            ws.send(p.encode(p.Concede()).decode())
+        return False
+    message = waiting.pop(0)
+    ui.handle(message)
+    if type(message) is p.Decide and message.player == ui.seat:
+        ws.send(p.encode(ui.prompt()).decode())
+    return type(message) is p.Close

@@ -17,12 +17,19 @@ from typing import NoReturn
 
 from rich.console import Console
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
 from annals.engine.names import RECONNECT_S
 from annals.schemas import screen
 from annals.schemas.errors import AnnalsError
 
 FIRST_S = 10.0  # an address never reached yet
+# The socket's keepalive (websockets' own ping_interval/ping_timeout): a ping every PING_EVERY_S, the server gone
+# when no pong comes within PING_WAIT_S; then up to CLOSE_WAIT_S for the closing handshake a silent server never
+# answers. A person thinking at a prompt hears of a dropped connection within their sum, 25 s, not at their answer.
+PING_EVERY_S = 10.0
+PING_WAIT_S = 10.0
+CLOSE_WAIT_S = 5.0
 STEP_S = 3.0  # the longest wait between two tries: a table back is seen within 3 s
 SAY_EVERY_S = 30.0  # "still trying", so a quiet terminal is not taken for a stuck one
 
@@ -35,6 +42,8 @@ def said_of(exc: BaseException) -> str:
     """Why a try failed, in words: ``connection refused``, not ``[Errno 111] Connection refused``."""
     if isinstance(exc, ConnectionClosed):  # not "received 1012 (service restart); then sent 1012 ..."
         code = exc.rcvd.code if exc.rcvd is not None else None
+        if code is None and exc.sent is not None and exc.sent.code == CloseCode.INTERNAL_ERROR:
+            return f"the server stopped answering: no reply to a keepalive ping in {PING_WAIT_S:.0f} s"
         return {1012: "the server is stopping or restarting", 1001: "the server went away"}.get(
             code or 0, "the connection closed"
         )

@@ -9,7 +9,7 @@
 * ``GET /api/desk``                the desk's view: tables with spectator links, players with their links;
 * ``POST /api/desk/pair``          pair the next round and open its tables;
 * ``POST /api/desk/paper``         ``{"table"}``: play that table on paper (before its first game begins);
-* ``POST /api/desk/result``        ``{"table", "result"}``: a paper table's result (``2-1``, ``2-1-1``);
+* ``POST /api/desk/result``        ``{"table", "result"}``: a paper table's result (``2-1``, ``2-1-1``, ``ID``);
 * ``POST /api/desk/clock``         ``{"action": "start"|"end", "minutes"?}``: the round's clock;
 * ``POST /api/desk/drop``          ``{"player", "reason"?}``: a drop (after the round paired last, R-EVT-08).
 
@@ -41,7 +41,7 @@ class PaperTable(msgspec.Struct, forbid_unknown_fields=True):
 
 class PaperResult(msgspec.Struct, forbid_unknown_fields=True):
     table: Annotated[int, msgspec.Meta(ge=1, le=10_000)]
-    result: Annotated[str, msgspec.Meta(min_length=3, max_length=16)]
+    result: Annotated[str, msgspec.Meta(min_length=1, max_length=16)]  # ``ID`` is 2: rounds.parse_outcome judges
 
 
 class Clock(msgspec.Struct, forbid_unknown_fields=True):

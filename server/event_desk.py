@@ -44,7 +44,7 @@ from annals.engine.tournament.record import EventArgumentError, EventError
 from annals.engine.tournament.store import DESK_TOKEN_FILE, EventStore
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
-from annals.schemas.event import TOP, Pairing
+from annals.schemas.event import INTENTIONAL_DRAW, TOP, Pairing
 from annals.schemas.header import LogHeader
 from annals.server.store import TableRecord, new_table_id, new_token, token_hash
 from annals.server.tables import Table
@@ -317,7 +317,8 @@ class EventDesk:
         return match
 
     def paper_result(self, table: int, result: str) -> dict[str, Any]:
-        """A paper table's result typed at the desk (``2-1``, ``2-1-1``): the same report as ``event result``."""
+        """A paper table's result typed at the desk (``2-1``, ``2-1-1``, ``ID``): the same report as ``event
+        result``."""
         match = self._match(table)
         if match.state != PAPER:
             raise EventError(f"table {table} is played online ({match.state}): its result comes from its games")
@@ -422,6 +423,8 @@ class EventDesk:
             row["result"] = f"{result.wins_a}-{result.wins_b}-{result.draws}"
             row["winner"] = names.get(result.winner, result.winner) if result.winner else ""
             row["paper"] = bool(pairing.b) and not result.games
+            if result.ended == INTENTIONAL_DRAW and result.override is None:
+                row["named"] = "intentional draw"  # its 0-0-3 is no three drawn games: the desk says which
         elif match is None:
             row["state"] = WAITING
         elif match.state == PLAYING:

@@ -23,8 +23,9 @@ def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, st
     from annals.engine.tournament import rounds as loop
     from annals.schemas.event import DOUBLE_LOSS, INTENTIONAL_DRAW, NO_SHOW, Outcome
 
-    if result is not None and result.casefold() in ("id", "draw"):  # how slips write an intentional draw
-        result, draw = None, True
+    typed = loop.parse_outcome(result) if result is not None else None  # ID and 2:1 read as the desk reads them
+    if typed is not None and typed.kind == INTENTIONAL_DRAW:
+        result, typed, draw = None, None, True
     named = sum((draw, double_loss, bool(no_show)))
     if named > 1 or (named and draw and result):
         fail("give one result: games (2-1), --draw, --double-loss or --no-show PLAYER", code=2)
@@ -37,8 +38,8 @@ def _outcome(result: str | None, draw: bool, double_loss: bool, no_show: str, st
             return Outcome(0, 0, 0, DOUBLE_LOSS)
         fail("give the result: games won by the first player and the second (2-1, or 2-1-1 with a drawn game), "
              "or --draw, --double-loss, --no-show PLAYER", code=2)  # fmt: skip
-    o = loop.parse_outcome(result)
-    return Outcome(o.wins_a, o.wins_b, o.draws, DOUBLE_LOSS) if double_loss else o
+    assert typed is not None  # result was given
+    return Outcome(typed.wins_a, typed.wins_b, typed.draws, DOUBLE_LOSS) if double_loss else typed
 
 
 def _said(store: EventStore, number: int, table: int) -> str:

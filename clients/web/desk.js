@@ -38,12 +38,12 @@ function stateCell(t) {
 }
 
 function resultCell(t) {
-  if (t.state !== "paper") return document.createTextNode(t.result ? `${t.result}${t.winner ? ` · ${t.winner} wins` : " · drawn"}` : "");
+  if (t.state !== "paper") return document.createTextNode(t.result ? `${t.result}${t.winner ? ` · ${t.winner} wins` : ` · ${t.named || "drawn"}`}` : "");
   const form = document.createElement("form");
   const input = document.createElement("input");
-  input.placeholder = "2-1";
+  input.placeholder = "2-1 or ID";
   input.dataset.testid = `result-${t.table}`;
-  input.setAttribute("aria-label", `result of table ${t.table}, games won by ${t.a} first`);
+  input.setAttribute("aria-label", `result of table ${t.table}, games won by ${t.a} first, or ID for an intentional draw`);
   form.append(input, button("Enter", `enter-${t.table}`, () => form.requestSubmit()));
   form.addEventListener("submit", (e) => {
     e.preventDefault();

@@ -176,12 +176,20 @@ _RESULT = re.compile(r"\s*[0-9]{1,9}(?:\s*[-:\u2010-\u2015\u2212\ufe63\uff0d\uff
 _COUNT = re.compile(r"[0-9]+")
 
 
+# How a match slip writes an intentional draw (R-EVT-10), in any case: ``ID``, ``id``, ``Draw``.
+_DRAW_WORDS = ("id", "draw")
+
+
 def parse_outcome(text: str) -> Outcome:
     """``2-1`` or ``2-1-1``: games won by the first-named player, by the second, and drawn; as people type it too
-    (``2:1``, ``2–1``, ``2 - 1``). The desk's box and ``annals event result`` both read a result here."""
+    (``2:1``, ``2–1``, ``2 - 1``); ``ID`` (or ``draw``) is an intentional draw. The desk's box and ``annals event
+    result`` both read a result here; ``check_outcome`` then refuses what the match cannot have (an ID in the cut)."""
+    if text.strip().casefold() in _DRAW_WORDS:
+        return Outcome(0, 0, 3, INTENTIONAL_DRAW)
     if not _RESULT.fullmatch(text):
-        raise EventArgumentError(f"result {text!r}: write the games won by each player and drawn, as 2-1 or 2-1-1 "
-                                 "(or give --draw, --double-loss or --no-show PLAYER)")  # fmt: skip
+        raise EventArgumentError(f"result {text!r}: write the games won by each player and drawn, as 2-1 or 2-1-1, "
+                                 "or ID for an intentional draw (at the terminal also --double-loss or --no-show "
+                                 "PLAYER)")  # fmt: skip
     wa, wb, *d = (int(n) for n in _COUNT.findall(text))
     return Outcome(wa, wb, d[0] if d else 0)
 

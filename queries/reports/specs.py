@@ -255,7 +255,8 @@ REPORTS: dict[str, ReportSpec] = {
         None,
         False,
         "Per event (ingested event folders) and registered deck: players, their share of the field, and how many "
-        "reached the top cut.",
+        "finished in the top (in_top): the top cut's players, or for an event without a cut the top 8 of its final "
+        "standings (the whole field when it is 8 or fewer); top says how many places that is.",
         sample_column="",
         event_tables=True,
     ),

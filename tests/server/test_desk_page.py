@@ -15,6 +15,7 @@ import pytest
 from annals.engine.tournament import event as lib
 from annals.engine.tournament.store import EventStore
 from annals.engine.tournament.verify import verify_event
+from annals.schemas.event import INTENTIONAL_DRAW
 from tests.eventkit import ORGANISER, Player, call, desk
 from tests.queries.pictures.browser import CHROMIUM
 from tests.server.test_event_serve import new_event
@@ -101,3 +102,26 @@ def test_the_desk_pairs_a_round_watches_it_and_takes_a_paper_result_R_EVT_12(
     assert [public.locator("#standings tr").nth(i).locator("td").nth(1).inner_text() for i in range(8)] == want
     public.screenshot(path=str(tmp_path / "public.png"), full_page=True)
     assert not any(t in json.dumps(call(running, "/api/event", token="")[1]) for t in tokens.values())
+
+
+def test_the_desks_box_takes_id_as_an_intentional_draw_R_EVT_16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: Any
+) -> None:
+    """A slip's ``ID`` typed in the box of a paper table is recorded 0-0-3 as an intentional draw (R-EVT-10) and the
+    desk says so; the box refused it, as the API did, though ``annals event result`` took it."""
+    store = new_event(tmp_path / "spring")
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    with server(tmp_path / "data", "--event", str(store.folder), "--paper", "2") as running:
+        tab = page.page
+        tab.goto(f"{running.base}/desk?token={ORGANISER}")
+        box = tab.get_by_test_id("result-2")
+        assert box.get_attribute("placeholder") == "2-1 or ID"
+        box.fill("ID")
+        tab.get_by_test_id("enter-2").click()
+        tab.locator("[data-testid=state-2]", has_text="finished (paper)").wait_for()
+        row = tab.locator("#tables tr").nth(1)
+        assert row.locator("td").nth(4).inner_text() == "0-0-3 · intentional draw"
+        assert tab.get_by_test_id("error").is_hidden()
+        tab.screenshot(path=str(tmp_path / "desk-id.png"), full_page=True)
+    m = store.match(1, 2)
+    assert m is not None and (m.wins_a, m.wins_b, m.draws, m.ended) == (0, 0, 3, INTENTIONAL_DRAW), m

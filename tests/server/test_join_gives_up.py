@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -41,16 +42,15 @@ def test_a_server_back_in_time_is_reached_again_and_one_that_stays_away_is_given
     t = Tmux(f"{ANNALS} join {url} --token {token} --reconnect-for 15; echo EXIT=$?; sleep 60")
     try:
         _wait(t, QUESTION)
-        stop(running)  # the wifi drops, or the organiser restarts the server
-        _answer(t)  # the answer meets the closed connection: the prompt waited for it
-        _wait(t, f"lost the connection to the table at {url}")
-        _wait(t, "trying again for up to 15 s (Ctrl-C stops)")
+        stop(running)  # the organiser restarts the server while the person thinks at the prompt
+        _wait(t, f"lost the connection to the table at {url} (the server is stopping or restarting)", timeout=5)
+        _wait(t, "trying again for up to 15 s (Ctrl-C stops)")  # said at once, no answer typed: the prompt ended
         running = start(tmp_path, running.port)  # back within 15 s: the same seat, the same question
         _wait(t, f"reached the table at {url} again", timeout=20)
         _wait(t, QUESTION, after=f"{url} again")
+        _answer(t)  # answered as ever, once back
         stop(running)  # and now it stays away
         began = time.monotonic()
-        _answer(t)
         screen = _wait(t, "EXIT=", timeout=40)
         waited = time.monotonic() - began
     finally:
@@ -69,6 +69,36 @@ def test_a_server_back_in_time_is_reached_again_and_one_that_stays_away_is_given
     finally:
         t.close()
         stop(running)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (.ci/run installs it)")
+def test_a_server_gone_silent_while_the_person_thinks_is_found_by_keepalive_within_half_a_minute_MOR_12(
+    tmp_path: Path,
+) -> None:
+    """A server that stops answering without closing anything (frozen here with SIGSTOP, as a dropped wifi or a
+    sleeping laptop leaves the socket open) is found by the socket's keepalive pings while the person sits at the
+    prompt, and said within half a minute, no key pressed; it was found only at the answer. Back (SIGCONT), the
+    seat is reached again at the same question."""
+    running = start(tmp_path)
+    table = running.table("morana", ["clash", "glory"], ["human", "heuristic"])
+    url, token = f"{running.base}/play/{table['table']}", table["tokens"][0]
+    t = Tmux(f"{ANNALS} join {url} --token {token}; echo EXIT=$?; sleep 60")
+    try:
+        _wait(t, QUESTION)
+        running.proc.send_signal(signal.SIGSTOP)
+        began = time.monotonic()
+        _wait(t, f"lost the connection to the table at {url} (the server stopped answering: no reply to a "
+                 "keepalive ping in 10 s); trying again for up to 120 s", timeout=35)  # fmt: skip
+        found = time.monotonic() - began
+        running.proc.send_signal(signal.SIGCONT)
+        _wait(t, f"reached the table at {url} again", timeout=40)
+        screen = _wait(t, QUESTION, after=f"{url} again")
+    finally:
+        running.proc.send_signal(signal.SIGCONT)
+        t.close()
+        stop(running)
+    assert found < 30, found  # PING_EVERY_S + PING_WAIT_S + CLOSE_WAIT_S at most
+    assert "Traceback" not in screen and "keepalive ping failed" not in screen, screen
 
 
 @pytest.mark.parametrize(

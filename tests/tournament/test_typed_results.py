@@ -13,6 +13,7 @@ from annals.cli.main import app
 from annals.engine.tournament import event as lib
 from annals.engine.tournament import rounds as loop
 from annals.engine.tournament.store import EventStore
+from annals.schemas.event import INTENTIONAL_DRAW, TOP
 from tests.eventkit import ORGANISER, call
 from tests.serverkit import server
 
@@ -72,3 +73,45 @@ def test_the_desks_box_takes_the_same_spellings_and_refuses_the_same_R_EVT_16(
             status, said = call(running, "/api/desk/result", {"table": table, "result": typed})
             assert (status, said["result"]) == (201, "-".join(map(str, games))), (typed, said)
     assert _games(store) == {table: games for table, (_, games) in enumerate(SPELLINGS, start=1)}
+
+
+def test_id_is_an_intentional_draw_at_the_terminal_and_at_the_desk_and_refused_in_the_cut_R_EVT_10_R_EVT_16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slip's ``ID`` (any case, ``draw`` too) is an intentional draw, 0-0-3 (R-EVT-10), typed at the terminal or in
+    the desk's box of a real server; a cut match has none, refused by the same words at both. The desk's API took
+    ``2-1`` but answered ``ID`` with a length error, its box 3 characters at least."""
+    swiss = _event(tmp_path / "club")
+    monkeypatch.setenv("ANNALS_ORGANISER_TOKEN", ORGANISER)
+    done = runner.invoke(app, ["event", "result", str(swiss.folder), "--round", "1", "--table", "1", "id"])
+    assert done.exit_code == 0, done.output
+    papers = ["--paper", "2", "--paper", "3", "--paper", "4"]
+    with server(tmp_path / "data", "--event", str(swiss.folder), *papers) as running:
+        for table, typed in ((2, "ID"), (3, " Draw ")):
+            status, said = call(running, "/api/desk/result", {"table": table, "result": typed})
+            assert (status, said["result"]) == (201, "0-0-3"), (typed, said)
+            row = next(t for t in call(running, "/api/desk")[1]["tables"] if t["table"] == table)
+            assert (row["result"], row["winner"], row["named"]) == ("0-0-3", "", "intentional draw"), row
+        for typed in ("I", "IDD", "I D"):  # what is not ID stays no result, said by name
+            status, refused = call(running, "/api/desk/result", {"table": 4, "result": typed})
+            assert (status, refused["error"].split(":")[0]) == (400, f"result {typed!r}"), refused
+    for table in (1, 2, 3):
+        m = swiss.match(1, table)
+        assert m is not None and (m.wins_a, m.wins_b, m.draws, m.ended) == (0, 0, 3, INTENTIONAL_DRAW), m
+
+    made = runner.invoke(app, ["event", "new", str(tmp_path / "cut"), "--ruleset", "miras9", "--rounds", "1",
+                               "--top", "2", "--seed", "5"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    cut = EventStore.open(tmp_path / "cut")
+    lib.fill_with_bots(cut, 4)
+    loop.pair_next(cut)
+    for table in (1, 2):
+        loop.report(cut, 1, table, loop.parse_outcome("2-0"))
+    assert loop.pair_next(cut).stage == TOP
+    said = "a cut match needs a winner: there is no intentional draw in the top cut"
+    refused_here = runner.invoke(app, ["event", "result", str(cut.folder), "--round", "2", "--table", "1", "ID"])
+    assert refused_here.exit_code == 2 and said in refused_here.stderr, refused_here.stderr
+    with server(tmp_path / "data2", "--event", str(cut.folder), "--paper", "1") as running:
+        status, refused = call(running, "/api/desk/result", {"table": 1, "result": "ID"})
+        assert (status, refused["error"]) == (400, said), refused
+    assert cut.match(2, 1) is None  # nothing refused was recorded

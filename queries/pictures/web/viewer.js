@@ -225,6 +225,7 @@
       showNotes(count);
       markTurn(count);
       tellTurns(count);
+      tellResult(count);
       showReview(count);
     }
     shownCoord = opts.coordinate || coordinateOf(count);
@@ -305,7 +306,18 @@
   const g = D.game;
   const rulesetName = { miras9: "Miras 9", morana: "MORANA" }[g.ruleset] || g.ruleset;
   $("title").textContent = `${rulesetName} · game ${g.game_id} · ${g.view} view · ${g.players.join(" vs ")}`;
-  if (g.result) $("result").textContent = g.result;
+  // The result is told once the position shown reaches the game's end, as the Turns list tells a turn, or when the
+  // person asks ("show the result", which holds): from the first event it was a spoiler for a commentator or a
+  // player rewatching. It stays in the page's data, for whoever jumps to the end.
+  const resultBox = $("result"), resultAsk = $("show-result");
+  let resultAsked = false;
+  function tellResult(count) {
+    const told = !!g.result && (resultAsked || count >= N);
+    resultBox.textContent = told ? g.result : "";
+    resultBox.hidden = !told;
+    resultAsk.hidden = told || !g.result;
+  }
+  resultAsk.addEventListener("click", () => { resultAsked = true; tellResult(cur); });
   slider.max = String(N);
   // The event list in blocks of ROWS rows, each its own <ol>: once the page has measured a block, a block out of
   // sight is skipped (content-visibility: auto, at its measured size), so a move restyles, lays out and paints the

@@ -61,3 +61,45 @@ def test_the_turns_list_tells_a_turn_only_once_the_position_has_passed_it_M9_011
     assert _told(p) == lines  # the last turn, and the game's end, once the end is reached
     p.keyboard.press("Home")
     assert _told(p)[1:] == heads[1:]
+
+
+def _result(p: Any) -> tuple[bool, str, bool]:
+    """The header's result (shown, its text) and whether the "show the result" button is offered."""
+    box, ask = p.locator("#result"), p.locator("#show-result")
+    return box.is_visible(), box.inner_text() if box.is_visible() else "", ask.is_visible()
+
+
+@pytest.mark.parametrize("ruleset", ["miras9", "morana"])
+def test_the_header_tells_the_result_at_the_games_end_or_when_asked_M9_011_MOR_07(
+    games: dict[str, list[GameLog]], page: Page, tmp_path: Path, ruleset: str
+) -> None:
+    """[M9-011] [MOR-07]: the header said the game's result from the first event. It is told once the position shown
+    reaches the end (End, or a jump there), or when the person clicks "show the result"; the page holds it."""
+    log = games[ruleset][1]
+    data = viewer_data(log, "spectator")
+    result = data.game["result"]
+    assert result, "a finished game has a result to hide"
+    path = tmp_path / "game.html"
+    write_viewer(log, path, "spectator")
+    p = opened(page, path)
+    n = p.evaluate("() => window.annalsViewer.N")
+    assert _result(p) == (False, "", True)  # the start: only the offer
+    assert result not in p.locator("header").inner_text()
+    p.evaluate(f"() => window.annalsViewer.go({n - 1})")  # one event before the end: still not told
+    assert _result(p) == (False, "", True)
+    p.keyboard.press("End")
+    assert _result(p) == (True, result, False)
+    p.keyboard.press("Home")  # back at the start, the result is not shown again
+    assert _result(p) == (False, "", True)
+
+    p.locator("#turns li").last.click()  # jumping to the last turn is not the end
+    assert _result(p)[0] is False
+    p.locator("#show-result").click()  # asked: told at once, and it holds wherever the position goes
+    assert _result(p) == (True, result, False)
+    p.keyboard.press("Home")
+    assert _result(p) == (True, result, False)
+
+    again = tmp_path / "again.html"  # a fresh page opened at the end (a link to #end): told
+    again.write_bytes(path.read_bytes())
+    p = opened(page, again, "end")
+    assert p.evaluate(POSITION) == n and _result(p) == (True, result, False)
