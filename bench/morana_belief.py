@@ -25,19 +25,17 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from annals.engine.botgames import seat_rngs
-from annals.engine.morana.bots import HeuristicAgent
 from annals.engine.morana.state import MoranaState
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
-from annals.engine.runner import Game, drive
+from annals.engine.runner import Game
 from annals.engine.search.morana import MoranaSearchAgent
 from annals.engine.search.morana_belief import KEEP, drawn, shown
-from annals.engine.simulate import make_header
 from annals.schemas.records import CARDS_PER_PLAYER
-from bench.search import schedule, seats_and_decks
+from bench.morana_hidden import against_heuristic
+from bench.search import schedule
 
 QUICK = ["--games", "1", "--iterations", "20", "--fresh", "4"]  # that it runs, for tests: the figures mean nothing
 
@@ -105,18 +103,8 @@ class Watched(MoranaSearchAgent):
 
 def game(seed: int, iterations: int, fresh: int, decks: Sequence[str], i: int) -> list[Reading]:
     """The readings of game ``i`` of the schedule."""
-    ruleset = get_ruleset("morana")
-    seat, pair = seats_and_decks(i, decks)
-    bots = ["search", "heuristic"] if seat == 0 else ["heuristic", "search"]
-    header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
-    holder: list[Game] = []
-    agents: list[Any] = [
-        Watched(p, rng, holder, iterations, fresh) if bot == "search" else HeuristicAgent(p, rng)
-        for p, (bot, rng) in enumerate(zip(bots, seat_rngs(header), strict=True))
-    ]
-    holder.append(Game(ruleset, header, agents))
-    drive(holder[0], None)
-    readings: list[Reading] = agents[seat].readings
+    _, watched = against_heuristic(seed, decks, i, lambda p, rng, holder: Watched(p, rng, holder, iterations, fresh))
+    readings: list[Reading] = watched.readings
     return readings
 
 

@@ -19,7 +19,7 @@ never a way to play. Prints each mode's wins, paired against ``random`` (games w
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from functools import partial
@@ -71,19 +71,28 @@ class Dealt(MoranaSearchAgent):
         return truth
 
 
-def game(mode: str, seed: int, iterations: int, decks: Sequence[str], i: int) -> bool:
-    """Whether the search bot, its worlds dealt by ``mode``, won game ``i`` of the schedule."""
+def against_heuristic(
+    seed: int, decks: Sequence[str], i: int, search: Callable[[int, Rng, list[Game]], Any]
+) -> tuple[bool, Any]:
+    """Game ``i`` of ``bench.search``'s schedule played against ``heuristic``, the search bot's seat taken by
+    ``search(player, rng, holder)`` (``holder`` holds the game once it is made: what reads the true state reads it
+    there): whether that seat won, and its agent."""
     ruleset = get_ruleset("morana")
     seat, pair = seats_and_decks(i, decks)
     bots = ["search", "heuristic"] if seat == 0 else ["heuristic", "search"]
     header = make_header(ruleset, seed + i, pair, bots, max_turns=ruleset.default_max_turns)
     holder: list[Game] = []
     agents: list[Any] = [
-        Dealt(p, rng, mode, holder, iterations) if bot == "search" else HeuristicAgent(p, rng)
+        search(p, rng, holder) if bot == "search" else HeuristicAgent(p, rng)
         for p, (bot, rng) in enumerate(zip(bots, seat_rngs(header), strict=True))
     ]
     holder.append(Game(ruleset, header, agents))
-    return drive(holder[0], None).winner == seat
+    return drive(holder[0], None).winner == seat, agents[seat]
+
+
+def game(mode: str, seed: int, iterations: int, decks: Sequence[str], i: int) -> bool:
+    """Whether the search bot, its worlds dealt by ``mode``, won game ``i`` of the schedule."""
+    return against_heuristic(seed, decks, i, lambda p, rng, holder: Dealt(p, rng, mode, holder, iterations))[0]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
