@@ -10,9 +10,10 @@ expected-points thresholds (``Thresholds``: good below 0.05, inaccuracy below 0.
 0.20; the best choice itself, or a choice found as good as it, is "best"). A seat's accuracy is the mean of
 Lichess's per-move accuracy, 103.1668 * exp(-0.04354 * loss in percent) - 3.1669, clamped to 0..100. A ruleset is
 reviewed by its own search bot (its ``search`` agent: MORANA's and Miras 9's, ``engine.search``). As the bot does
-playing, a bot a seat follows the seat's views through the game in order (``observe``): MORANA's learns what the
-opponent's flipped Commits say of its hand (``engine.search.morana_belief``), and each decision's search deals its
-worlds from that (``learn_from``), from no more than the seat had seen by then.
+playing, a bot a seat follows the seat's views through the game in order (``observe``), once, before the decisions
+are shared among processes: MORANA's learns what the opponent's flipped Commits say of its hand
+(``engine.search.morana_belief``), and each decision's search deals its worlds from what it knew then
+(``knowledge``, handed to the decision's bot by ``learn_from``), from no more than the seat had seen by then.
 """
 
 from __future__ import annotations
@@ -53,14 +54,17 @@ class ReviewError(AnnalsError, ValueError):
 
 class SearchBot(Protocol):
     """What a review asks of a ruleset's search agent: the search of one decision from a view state; to ``observe``
-    each view its seat decides from, in order (what MORANA's belief about the opponent's hand learns from); and to
-    ``learn_from`` the seat's bot that observed the game so far, before a decision's search by a bot of its own."""
+    each view its seat decides from, in order (what MORANA's belief about the opponent's hand learns from), and say
+    its ``knowledge`` so far (something small a process can be sent, or None); and to ``learn_from`` that, before a
+    decision's search by a bot of its own."""
 
     def search(self, view: Any, point: DecisionPoint[Any]) -> Search: ...
 
     def observe(self, view: Any) -> None: ...
 
-    def learn_from(self, seat_bot: Any) -> None: ...
+    def knowledge(self) -> Any: ...
+
+    def learn_from(self, knowledge: Any) -> None: ...
 
 
 def search_bot(ruleset_name: str, seat: int, rng: Rng, iterations: int) -> SearchBot:
@@ -101,9 +105,10 @@ def review_game(
     rated = [i for i, d in enumerate(game.decisions) if d.player in wanted and len(d.offered) > 1]
     step = on_progress or (lambda done, total: None)
     step(0, len(rated))
+    known = _followed(game, wanted, iterations, set(rated))
     workers = min(max(1, jobs), len(rated))
     if workers <= 1:
-        return _review_part(game, wanted, iterations, thresholds, set(rated), step)
+        return _review_part(game, wanted, iterations, thresholds, known, step)
     # interleaved shares, each as long as the others, a few per process so that progress is told as they end
     pieces = min(len(rated), workers * SHARES_PER_JOB)
     shares = [set(rated[k::pieces]) for k in range(pieces)]
@@ -111,7 +116,7 @@ def review_game(
     reviews: list[DecisionReview] = []
     done = 0
     with ctx.Pool(workers, initializer=_init_worker, initargs=(engine_registrations(), registrations())) as pool:
-        tasks = [(game, wanted, iterations, thresholds, share) for share in shares]
+        tasks = [(game, wanted, iterations, thresholds, {i: known[i] for i in share}) for share in shares]
         for size, part in pool.imap_unordered(_review_share, tasks):
             reviews += part
             done += size
@@ -119,7 +124,30 @@ def review_game(
     return sorted(reviews, key=lambda r: r.decision)
 
 
-def _review_share(task: tuple[GameLog, set[int], int, Thresholds, set[int]]) -> tuple[int, list[DecisionReview]]:
+def _followed(game: GameLog, wanted: set[int], iterations: int, rated: set[int]) -> dict[int, Any]:
+    """What each seat's bot knew at each decision of ``rated`` (its ``knowledge``), having observed the seat's views
+    of the game in order up to it, as it would playing it."""
+    header = game.header
+    ruleset = ruleset_for(header)
+    views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
+    bots = {seat: search_bot(header.ruleset, seat, Rng(header.seed ^ REVIEW_STREAM).fork(seat), iterations)
+            for seat in wanted}  # fmt: skip
+    known: dict[int, Any] = {}
+    fed = 0
+    for index, decision in enumerate(game.decisions[: max(rated, default=-1) + 1]):
+        if decision.player not in wanted:
+            continue
+        for event in game.events[fed : decision.at]:
+            for view in views.values():
+                view.feed(event)
+        fed = max(fed, decision.at)
+        bots[decision.player].observe(views[decision.player].state)
+        if index in rated:
+            known[index] = bots[decision.player].knowledge()
+    return known
+
+
+def _review_share(task: tuple[GameLog, set[int], int, Thresholds, dict[int, Any]]) -> tuple[int, list[DecisionReview]]:
     """One process's share (``imap_unordered`` passes one argument): its size and its reviews."""
     game, wanted, iterations, thresholds, share = task
     return len(share), _review_part(game, wanted, iterations, thresholds, share)
@@ -130,41 +158,34 @@ def _review_part(
     wanted: set[int],
     iterations: int,
     thresholds: Thresholds,
-    share: set[int],
+    share: dict[int, Any],
     step: Progress | None = None,
 ) -> list[DecisionReview]:
-    """The reviews of the decisions at the indexes ``share`` (of ``wanted``'s seats), the views folded up to each;
-    ``step`` told the decisions done after each."""
+    """The reviews of the decisions at the indexes of ``share`` (of ``wanted``'s seats; each with what its seat's bot
+    knew then: ``_followed``), the views folded up to each; ``step`` told the decisions done after each."""
     header = game.header
     ruleset = ruleset_for(header)
     views = {seat: SeatView(ruleset, header, seat) for seat in wanted}
-    # each seat's bot follows the whole game, as it would playing it (every process of a review alike)
-    followers = {seat: search_bot(header.ruleset, seat, Rng(header.seed ^ REVIEW_STREAM).fork(seat), iterations)
-                 for seat in wanted}  # fmt: skip
     pool = {cid: info.name for cid, info in ruleset.cards().items()}
     players = [p.name for p in header.players]
     fed = 0
     out_of = len(share)  # decisions still to review
     out: list[DecisionReview] = []
-    last = max(share, default=-1)
-    for index, decision in enumerate(game.decisions[: last + 1]):
-        if decision.player not in wanted:
-            continue
-        for event in game.events[fed : decision.at]:
-            for view in views.values():
-                view.feed(event)
-        fed = max(fed, decision.at)
-        view = views[decision.player]
-        followers[decision.player].observe(view.state)
+    for index, decision in enumerate(game.decisions):
         if index not in share:
             continue
         if step is not None and out_of:
             step(len(share) - out_of, len(share))
         out_of -= 1
+        for event in game.events[fed : decision.at]:
+            for view in views.values():
+                view.feed(event)
+        fed = max(fed, decision.at)
+        view = views[decision.player]
         point: DecisionPoint[Any] = DecisionPoint(decision.player, decision.point, decision.offered)
         rng = Rng(header.seed ^ REVIEW_STREAM).fork(decision.n)
         bot = search_bot(header.ruleset, decision.player, rng, iterations)
-        bot.learn_from(followers[decision.player])
+        bot.learn_from(share[index])
         search = bot.search(view.state, point)
         words = Words(header.ruleset, _namer(pool, dict(view.known)), players)
         said = {option_key(o): words.option(o, decision.point) for o in decision.offered}

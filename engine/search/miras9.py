@@ -72,8 +72,11 @@ class Miras9SearchAgent:
     def observe(self, view: Any) -> None:
         """A view the seat decides from: nothing is kept (the worlds are dealt from each view alone)."""
 
-    def learn_from(self, seat_bot: Any) -> None:
-        """What the seat's bot has learned of the game so far: nothing (see ``observe``)."""
+    def knowledge(self) -> None:
+        """What it has learned of the game so far: nothing (see ``observe``)."""
+
+    def learn_from(self, knowledge: None) -> None:
+        """Another bot's ``knowledge`` of this seat: nothing to take."""
 
     def search(self, view: Any, point: DecisionPoint[Any]) -> Search:
         """The search of one decision from the view state ``view`` (an ``M9State`` with hidden cards blanked)."""

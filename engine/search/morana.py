@@ -164,11 +164,20 @@ class MoranaSearchAgent:
             self.belief = Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
         self.belief.observe(view, self._world_of)
 
-    def learn_from(self, seat_bot: Any) -> None:
-        """Deal this bot's worlds from what ``seat_bot`` believes: the same seat's bot, which has observed the game
-        up to this decision (a review's bot of one decision, which observes nothing itself)."""
-        belief = seat_bot.belief
-        self.belief = None if belief is None else belief.dealing(self.rng.fork(BELIEF_STREAM))
+    def knowledge(self) -> tuple[list[tuple[int, list[str]]], int] | None:
+        """What this bot has learned of the game so far, small enough to send to another process: its belief's
+        hypotheses kept and the turns they explain (None: nothing observed yet)."""
+        return None if self.belief is None else (self.belief.kept, self.belief.explained)
+
+    def learn_from(self, knowledge: tuple[list[tuple[int, list[str]]], int] | None) -> None:
+        """Deal this bot's worlds from ``knowledge`` (another bot's of this seat, having observed the game up to
+        this decision: a review's bot of one decision, which observes nothing itself), with a generator of its own."""
+        if knowledge is None:
+            self.belief = None
+            return
+        model = self._rollout_bots[1 - self.player].choose
+        self.belief = Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
+        self.belief.kept, self.belief.explained = knowledge
 
     def _world_of(self, board: MoranaState, rng: Rng) -> MoranaState:
         """A world dealt at random from a view (the belief replays past turns in one)."""

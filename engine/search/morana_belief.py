@@ -203,14 +203,6 @@ class Belief:
                 ids[c % CARDS_PER_PLAYER] = cid
         return True
 
-    def dealing(self, rng: Rng) -> Belief:
-        """A copy that deals from the hypotheses this one keeps, with its own generator and count, leaving this one
-        as it was: a review searches each decision with a bot of its own, while one belief a seat follows the game
-        (so a decision's review is the same whichever process reviews it, and in whatever order)."""
-        copy = Belief(self.seat, self.decks, self.model, rng)
-        copy.turns, copy.kept, copy.explained = self.turns, self.kept, self.explained
-        return copy
-
     def deal(self, world: MoranaState, view: MoranaState) -> None:
         """Deal ``world``'s opponent hand and deck (a world sampled from ``view``) from the next hypothesis kept;
         nothing while nothing has been explained."""

@@ -147,7 +147,7 @@ def test_a_morana_review_deals_its_worlds_from_the_seats_belief_alike_in_any_pro
 ) -> None:
     """[MOR-16] A MORANA review follows each seat's views through the game, as its bot would playing it, and deals
     each decision's worlds from what the flipped Commits taught that seat's belief; the review is the same shared
-    among processes (each follows the game itself), and the seat's belief is not moved by the searches."""
+    among processes (the game followed once, what each seat knew at each decision handed to the processes)."""
     log = _simulated(tmp_path, 5)
     game = read_log(log)
     dealt: list[tuple[int, int]] = []  # (turn, hypotheses kept) of each world dealt from a belief
@@ -166,7 +166,8 @@ def test_a_morana_review_deals_its_worlds_from_the_seats_belief_alike_in_any_pro
 
 
 def test_a_belief_dealing_for_one_search_leaves_the_seats_own_untouched(tmp_path: Path) -> None:
-    # what a review's bot of one decision deals from (``Belief.dealing``): the same hypotheses, its own generator
+    # what a review's bot of one decision deals from (``knowledge``, ``learn_from``): the same hypotheses, its own
+    # generator
     log = _simulated(tmp_path, 9)
     game = read_log(log)
     view = SeatView(get_ruleset("morana"), game.header, 0)
@@ -185,7 +186,7 @@ def test_a_belief_dealing_for_one_search_leaves_the_seats_own_untouched(tmp_path
     assert belief is not None and belief.explained and belief.kept
     before = (belief.dealt, belief.rng.state, list(belief.kept))
     bot = MoranaSearchAgent(0, Rng(4), iterations=4)
-    bot.learn_from(seat_bot)
+    bot.learn_from(seat_bot.knowledge())
     assert bot.belief is not None and bot.belief is not belief and bot.belief.kept is belief.kept
     state = _morana(view.state)
     for k in range(5):
