@@ -93,6 +93,8 @@ class TerminalUI:
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
         self._unseen: list[str] = []
         self._waiting_for = -1  # the other seat whose answer the table waits for, once said (-1: none said)
+        self._events_had = 0  # the game's events received, over every connection to its table
+        self._replayed = 0  # of the events a table sends again after a reconnection, those still to come
         self.cards: dict[str, p.Card] = {}  # by lower-case name
 
     @property
@@ -113,6 +115,9 @@ class TerminalUI:
         t = type(message)
         if t is p.Hello:
             assert isinstance(message, p.Hello)
+            if self.hello is not None and self.hello.game_id == message.game_id:
+                self._rejoined(message)
+                return
             self.hello = message
             self._learn(message.cards)
             you = self.name(message.seat) if message.seat >= 0 else "a spectator"
@@ -123,6 +128,10 @@ class TerminalUI:
         elif t is p.EventMessage:
             assert isinstance(message, p.EventMessage)
             self._learn(message.cards)
+            if self._replayed:  # seen before the connection dropped: in the log already, not printed again
+                self._replayed -= 1
+                return
+            self._events_had += 1
             self.log.append(message.text)
             self._unseen.append(message.text)
         elif t is p.Board:
@@ -150,6 +159,17 @@ class TerminalUI:
             self.over = message
             self._flush_events()
             self.out.print(f"game over: {message.text}", markup=False)
+
+    def _rejoined(self, hello: p.Hello) -> None:
+        """The same game's table again, after a lost connection: it sends the seat's whole view so far once more
+        (``resumed_at`` events), of which the person saw the first ``_events_had``. They are told what happened
+        while they were away, then the question; the board and history stay a command away."""
+        self.hello = hello
+        self._replayed = min(self._events_had, hello.resumed_at)
+        missed = hello.resumed_at - self._replayed
+        away = f"{plural(missed, 'event')} while you were away, below" if missed else "nothing new while you were away"
+        self.out.print(f"back at the table: {away}; type board for the board, log for the history", markup=False)
+        self._waiting_for = -1  # whose turn it is is said again
 
     def waiting_line(self, seat: int) -> str:
         """What the person is told while another seat decides: a bot thinks (the search bot up to a second a

@@ -456,6 +456,8 @@ class EventDesk:
                 winner = names.get(recorded.winner, "") if recorded.winner else ""
                 score = f"{recorded.wins_a}-{recorded.wins_b}" + (f"-{recorded.draws}" if recorded.draws else "")
                 said = "a bye" if not pairing.b else f"{winner} wins {score}" if winner else f"drawn {score}"
+                if recorded.ended == INTENTIONAL_DRAW and recorded.override is None:
+                    said = "intentional draw"  # as the desk says it (_table_view): its 0-0-3 is no three drawn games
                 out.update(match=FINISHED, result=said)
         match = self.seats.get(pid)
         if match is not None and match.table_id:

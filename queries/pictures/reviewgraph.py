@@ -46,6 +46,7 @@ class ReviewPoint(msgspec.Struct, frozen=True):
     verdict: str  # one of schemas.review.CLASSES
     loss: float
     line: str  # the decision in words: whose, its class, the choice made, the better choice, the loss
+    mark: str  # its mark's words before the position reaches it: the turn, whose and its class, no chance
 
 
 class ReviewShown(msgspec.Struct, frozen=True):
@@ -99,6 +100,12 @@ def decision_line(r: DecisionReview, who: str) -> str:
     )
 
 
+def mark_words(r: DecisionReview, who: str) -> str:
+    """A marked decision ahead of the position shown, in words that tell no winning chance (they would tell who
+    is ahead later on): ``Turn 7 · Bo's blunder (??)``."""
+    return f"{turn_said(r.turn).capitalize()} · {who}'s {r.verdict} ({SYMBOL.get(r.verdict, '')})"
+
+
 def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: int | None) -> ReviewShown:
     """What ``view`` shows of ``review`` (see the module); ``players`` name the seats, ``winner`` is the game's
     (-1 a draw, None if it did not end)."""
@@ -114,6 +121,7 @@ def review_shown(review: ReviewFile, view: str, players: Sequence[str], winner: 
             r.verdict,
             r.loss,
             decision_line(r, players[r.seat]),
+            mark_words(r, players[r.seat]),
         )
         for r in sorted(mine, key=lambda r: (r.at, r.decision))
     ]

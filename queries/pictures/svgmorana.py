@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from annals.engine.morana.state import SITES, SLAVA_TO_WIN, MoranaState, deck_index
+from annals.engine.morana.state import LAST_TURN, SITES, SLAVA_TO_WIN, MoranaState, deck_index
 from annals.engine.names import turn_said
 from annals.queries.pictures.svgkit import (
     CHAR_W,
@@ -169,7 +169,8 @@ def warden(side: int) -> int:
 
 
 def _panels(s: MoranaState, top: int, bottom: int, who: tuple[str, str]) -> list[str]:
-    turn = [f"Turn {s.turn} of 8 · step {said(s.step)}" if s.turn else "Setup"]
+    # "of 8": the rules' own length [MOR-05], which tells nothing of this game's (Miras 9's board says no length)
+    turn = [f"Turn {s.turn} of {LAST_TURN} · step {said(s.step)}" if s.turn else "Setup"]
     verdict = f"{who[s.winner]} wins" if s.winner in (0, 1) else "a draw"
     if s.over:  # the end in full, wrapped in the panel's width (a long name cut it off at the edge)
         turn += wrapped(end_line("morana", s.winner, s.end_reason, who), TURN_CHARS, 3)

@@ -95,6 +95,16 @@ def test_id_is_an_intentional_draw_at_the_terminal_and_at_the_desk_and_refused_i
         for typed in ("I", "IDD", "I D"):  # what is not ID stays no result, said by name
             status, refused = call(running, "/api/desk/result", {"table": 4, "result": typed})
             assert (status, refused["error"].split(":")[0]) == (400, f"result {typed!r}"), refused
+        # each player's own page (/me) says it as the desk does, not "drawn 0-0-3"; a played draw stays drawn
+        status, said = call(running, "/api/desk/result", {"table": 4, "result": "1-1-1"})
+        assert (status, said["result"]) == (201, "1-1-1"), said
+        desk = call(running, "/api/desk")[1]
+        tokens = {p["name"]: p["link"].split("token=")[1] for p in desk["players"]}
+        for t in desk["tables"][:4]:  # 1 at the terminal, 2 and 3 at the desk, 4 played
+            for name in (t["a"], t["b"]):
+                status, me = call(running, f"/api/me?token={tokens[name]}", token="")
+                said_there = "drawn 1-1-1" if t["table"] == 4 else "intentional draw"
+                assert (status, me["result"]) == (200, said_there), (t, me)
     for table in (1, 2, 3):
         m = swiss.match(1, table)
         assert m is not None and (m.wins_a, m.wins_b, m.draws, m.ended) == (0, 0, 3, INTENTIONAL_DRAW), m

@@ -317,7 +317,7 @@
     resultBox.hidden = !told;
     resultAsk.hidden = told || !g.result;
   }
-  resultAsk.addEventListener("click", () => { resultAsked = true; tellResult(cur); });
+  resultAsk.addEventListener("click", () => { resultAsked = true; tellResult(cur); showReview(cur); });
   slider.max = String(N);
   // The event list in blocks of ROWS rows, each its own <ol>: once the page has measured a block, a block out of
   // sight is skipped (content-visibility: auto, at its measured size), so a move restyles, lays out and paints the
@@ -465,8 +465,13 @@
   // ------------------------------------------------------------------ the decision review: graph, marks, words
   // D.review (queries/pictures/reviewgraph.py): the reviewed decisions this view may show, each at the position
   // where it was asked, with the graph seat's winning chance before it and the decision in words.
-  const R = D.review, reviewAt = new Map(), mistakes = [], reviewMarks = new Map();
-  let reviewShownAt = -2;
+  // The graph keeps the result back as the header does (tellResult): until the position reaches the end or the
+  // person asks for the result, it is drawn up to the position shown, since its last points (100% or 0% at the
+  // end) say who won. The marks of decisions ahead stay, so M and a click still go to them: that a player errs
+  // later says nothing of who wins. But they stand on the middle line and say only the turn, whose and the class,
+  // since their height and their words' chances would tell who is ahead then.
+  const R = D.review, reviewAt = new Map(), mistakes = [], reviewMarks = new Map(), markButtons = [];
+  let reviewShownAt = -2, graphArea = null, graphLine = null, graphShown = "";
   function pct(x) { return (N ? (100 * x) / N : 0) + "%"; }
   function height(chance) { return 6 + 88 * (1 - chance); }  // the graph's y of a chance (in %, room for the marks)
   if (R) {
@@ -483,17 +488,10 @@
   function drawGraph() {
     const svg = $("graph-svg"), NS = "http://www.w3.org/2000/svg", W = Math.max(N, 1);
     svg.setAttribute("viewBox", `0 0 ${W} 100`);
-    const pts = R.points.map((r) => [r.at, height(r.chance)]);
-    if (R.end !== null) pts.push([N, height(R.end)]);
-    const line = [[0, pts[0][1]], ...pts];
-    if (R.end === null) line.push([W, pts[pts.length - 1][1]]);
-    const d = line.map(([x, y], k) => `${k ? "L" : "M"}${x} ${y}`).join(" ");
-    const add = (tag, attrs) => { const el = document.createElementNS(NS, tag); for (const k in attrs) el.setAttribute(k, attrs[k]); svg.append(el); };
-    add("path", { d: `${d} L${W} 100 L0 100 Z`, class: `area p${R.seat}` });
+    const add = (tag, attrs) => { const el = document.createElementNS(NS, tag); for (const k in attrs) el.setAttribute(k, attrs[k]); svg.append(el); return el; };
+    graphArea = add("path", { class: `area p${R.seat}` });
     add("line", { x1: 0, x2: W, y1: 50, y2: 50, class: "mid" });
-    add("path", { d: d, class: "line" });
-    const first = R.points[0].chance, last = R.end !== null ? R.end : R.points[R.points.length - 1].chance;
-    svg.setAttribute("aria-label", `${g.players[R.seat]}'s winning chance over the game, from ${Math.round(first * 100)}% at the first reviewed decision to ${Math.round(last * 100)}% at the end; ${mistakes.length} marked decisions`);
+    graphLine = add("path", { class: "line" });
     const box = $("graph-marks");
     for (const r of R.points) {
       if (!SYMBOL[r.verdict]) continue;
@@ -502,15 +500,15 @@
       b.textContent = SYMBOL[r.verdict];
       b.style.left = pct(r.at);
       b.style.top = height(r.chance) + "%";
-      b.setAttribute("aria-label", r.line);
       b.dataset.at = String(r.at);
       b.addEventListener("click", (ev) => { ev.stopPropagation(); go(r.at, { jump: true }); });
-      b.addEventListener("mouseenter", () => showReviewTip(b, r.line));
+      b.addEventListener("mouseenter", () => showReviewTip(b, b.getAttribute("aria-label")));
       b.addEventListener("mouseleave", hideReviewTip);
-      b.addEventListener("focus", () => showReviewTip(b, r.line));
+      b.addEventListener("focus", () => showReviewTip(b, b.getAttribute("aria-label")));
       b.addEventListener("blur", hideReviewTip);
       if (!reviewMarks.has(r.at)) reviewMarks.set(r.at, []);
       reviewMarks.get(r.at).push(b);
+      markButtons.push([b, r]);
       box.append(b);
     }
     const graph = $("graph");
@@ -529,10 +527,44 @@
     reviewTip.style.top = (r.bottom + 6 + h > innerHeight - 4 ? Math.max(4, r.top - h - 6) : r.bottom + 6) + "px";
   }
   function hideReviewTip() { reviewTip.hidden = true; }
+  // The graph and its marks as far as the position shown, or whole once the result is told (see above).
+  function drawGraphUpTo(count) {
+    const told = count >= N || resultAsked, W = Math.max(N, 1);
+    const upto = told ? W : count, key = told ? "all" : String(count);
+    if (key === graphShown) return;
+    graphShown = key;
+    const pts = R.points.filter((r) => told || r.at <= count).map((r) => [r.at, height(r.chance)]);
+    if (told && R.end !== null) pts.push([N, height(R.end)]);
+    let d = "";
+    if (pts.length) {
+      const line = [[0, pts[0][1]], ...pts];
+      if (!told || R.end === null) line.push([upto, pts[pts.length - 1][1]]);  // level to the position shown
+      d = line.map(([x, y], k) => `${k ? "L" : "M"}${x} ${y}`).join(" ");
+    }
+    graphLine.setAttribute("d", d);
+    graphArea.setAttribute("d", d ? `${d} L${upto} 100 L0 100 Z` : "");
+    for (const [b, r] of markButtons) {
+      const ahead = !told && r.at > count;
+      b.toggleAttribute("data-ahead", ahead);
+      b.style.top = (ahead ? 50 : height(r.chance)) + "%";
+      b.setAttribute("aria-label", ahead ? `${r.mark}: ahead; go there to read it` : r.line);
+    }
+    const who = g.players[R.seat], marked = `${mistakes.length} marked decision${mistakes.length === 1 ? "" : "s"}`;
+    const said = (c) => `${Math.round(c * 100)}%`;
+    if (told) {
+      const first = R.points[0].chance, last = R.end !== null ? R.end : R.points[R.points.length - 1].chance;
+      $("graph-svg").setAttribute("aria-label", `${who}'s winning chance over the game, from ${said(first)} at the first reviewed decision to ${said(last)} at the end; ${marked}`);
+    } else {
+      const reached = R.points.filter((r) => r.at <= count);
+      const now = reached.length ? `${said(reached[reached.length - 1].chance)} at the last reviewed decision reached` : "no reviewed decision reached yet";
+      $("graph-svg").setAttribute("aria-label", `${who}'s winning chance up to the position shown: ${now}; the rest is drawn at the end, or with "show the result"; ${marked}`);
+    }
+  }
   // The words of the decision(s) asked where the viewer stands, and the cursor on the graph.
   function showReview(count) {
     if (!R || !R.points.length) return;
     $("graph-cursor").style.left = pct(count);
+    drawGraphUpTo(count);
     // no marked decision ahead (or behind): the button says so by being off, as M (Shift+M) then does nothing
     if (mistakes.length) {
       $("next-mistake").disabled = !mistakes.some((p) => p > count);

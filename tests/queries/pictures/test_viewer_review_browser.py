@@ -33,7 +33,7 @@ def test_next_mistake_jumps_to_the_marked_decision_and_says_the_better_choice(
     assert graph is not None and timeline is not None
     assert graph["height"] >= 50 and graph["y"] + graph["height"] <= timeline["y"]
     assert abs(graph["x"] - timeline["x"]) < 2 and abs(graph["width"] - timeline["width"]) < 2
-    assert p.locator("#graph-svg path.line").get_attribute("d")
+    assert p.locator("#graph-svg path.line").count() == 1  # drawn as the position moves (test_viewer_review_spoiler)
     marks = p.locator("#graph-marks button")
     assert marks.count() == len(marked)
     assert sorted(marks.evaluate_all("bs => bs.map(b => b.className)")) == sorted(r.verdict for r in marked)
@@ -42,6 +42,7 @@ def test_next_mistake_jumps_to_the_marked_decision_and_says_the_better_choice(
     # "next mistake" by its key: the viewer stands at the first marked decision and says it in words
     p.keyboard.press("m")
     assert p.evaluate(POSITION) == at[0]
+    assert p.locator("#graph-svg path.line").get_attribute("d")  # the graph up to the decision
     first = next(r for r in marked if r.at == at[0])
     said = p.inner_text("#review-box")
     assert first.made in said and f"better: {first.best}" in said and "points of winning chance lost" in said
