@@ -18,7 +18,6 @@ line of figures.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -28,14 +27,12 @@ from functools import partial
 from typing import NamedTuple
 
 from annals.engine.morana.state import MoranaState
-from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import Game
 from annals.engine.search.morana import MoranaSearchAgent
 from annals.engine.search.morana_belief import KEEP, drawn, shown
 from annals.schemas.records import CARDS_PER_PLAYER
-from bench.morana_hidden import against_heuristic
-from bench.search import schedule
+from bench.morana_hidden import against_heuristic, games_arguments, games_chosen
 
 QUICK = ["--games", "1", "--iterations", "20", "--fresh", "4"]  # that it runs, for tests: the figures mean nothing
 
@@ -109,17 +106,10 @@ def game(seed: int, iterations: int, fresh: int, decks: Sequence[str], i: int) -
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1001)
-    parser.add_argument("--search-deck", default="clash")
-    parser.add_argument("--iterations", type=int, default=0, help="the search's budget (0: the bot's own)")
+    parser = games_arguments(__doc__)
     parser.add_argument("--fresh", type=int, default=60, help="orders dealt afresh per turn to compare with")
-    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    decks = list(get_ruleset("morana").default_decks())
-    indices = schedule(args.games, decks, args.search_deck)
-    iterations = args.iterations or MoranaSearchAgent(0, Rng(0)).iterations
+    decks, indices, iterations = games_chosen(args)
     play_one = partial(game, args.seed, iterations, args.fresh, decks)
     with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
         readings = [r for rs in (pool.map(play_one, indices) if pool else map(play_one, indices)) for r in rs]

@@ -31,7 +31,7 @@ from annals.engine.morana.state import MoranaState
 from annals.engine.registry import get_ruleset
 from annals.engine.rng import Rng
 from annals.engine.runner import Game, drive
-from annals.engine.search.morana import MoranaSearchAgent
+from annals.engine.search.morana import PLAY_ITERATIONS, MoranaSearchAgent
 from annals.engine.simulate import make_header
 from annals.engine.statecopy import clone
 from bench.search import schedule, seats_and_decks
@@ -95,18 +95,29 @@ def game(mode: str, seed: int, iterations: int, decks: Sequence[str], i: int) ->
     return against_heuristic(seed, decks, i, lambda p, rng, holder: Dealt(p, rng, mode, holder, iterations))[0]
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def games_arguments(doc: str | None) -> argparse.ArgumentParser:
+    """The options of the MORANA hidden-cards diagnostics: which games of the schedule, the search's budget and how
+    many processes play them."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1001)
     parser.add_argument("--search-deck", default="clash")
-    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument("--iterations", type=int, default=0, help="the search's budget (0: the bot's own)")
     parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def games_chosen(args: argparse.Namespace) -> tuple[list[str], list[int], int]:
+    """The default pair of decks, the indices of the games to play and the search's budget, as ``args`` say."""
     decks = list(get_ruleset("morana").default_decks())
-    indices = schedule(args.games, decks, args.search_deck)
-    iterations = args.iterations or MoranaSearchAgent(0, Rng(0)).iterations
+    return decks, schedule(args.games, decks, args.search_deck), args.iterations or PLAY_ITERATIONS
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = games_arguments(__doc__)
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
+    args = parser.parse_args(argv)
+    decks, indices, iterations = games_chosen(args)
     won: dict[str, list[bool]] = {}
     with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
         for mode in args.modes:
