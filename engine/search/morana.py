@@ -160,8 +160,7 @@ class MoranaSearchAgent:
     def observe(self, view: MoranaState) -> None:
         """Take in a view this bot decides from: the belief about the opponent's hand learns from each turn's."""
         if self.belief is None:
-            model = self._rollout_bots[1 - self.player].choose
-            self.belief = Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
+            self.belief = self._new_belief()
         self.belief.observe(view, self._world_of)
 
     def knowledge(self) -> tuple[list[tuple[int, list[str]]], int] | None:
@@ -175,9 +174,13 @@ class MoranaSearchAgent:
         if knowledge is None:
             self.belief = None
             return
-        model = self._rollout_bots[1 - self.player].choose
-        self.belief = Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
+        self.belief = self._new_belief()
         self.belief.kept, self.belief.explained = knowledge
+
+    def _new_belief(self) -> Belief:
+        """A belief about the opponent's hand, read through the opponent model, on a random stream of its own."""
+        model = self._rollout_bots[1 - self.player].choose
+        return Belief(self.player, _decks(), model, self.rng.fork(BELIEF_STREAM))
 
     def _world_of(self, board: MoranaState, rng: Rng) -> MoranaState:
         """A world dealt at random from a view (the belief replays past turns in one)."""

@@ -34,7 +34,7 @@ from typing import Any
 from annals.engine.core import DecisionPoint
 from annals.engine.morana.state import MoranaState
 from annals.engine.rng import Rng
-from annals.engine.search.morana_worlds import take_commit
+from annals.engine.search.morana_worlds import guess_deck, take_commit
 from annals.engine.statecopy import clone
 from annals.schemas.header import DeckList
 from annals.schemas.morana import Place
@@ -124,13 +124,9 @@ class Belief:
         self.kept = scored[:KEEP]
 
     def _deck(self, view: MoranaState) -> list[str] | None:
-        """The opponent's 20 card ids: the first known deck with its Warden holding every card it has shown."""
-        seen = shown(view, self.foe)
-        for deck in self.decks:
-            cards = Counter(deck.cards)
-            if deck.leader == view.wardens[self.foe] and not seen - cards and cards.total() == len(view.ids[self.foe]):
-                return sorted(cards.elements())
-        return None
+        """The opponent's 20 card ids, from the deck list the view tells (``guess_deck``); None if none fits."""
+        deck = guess_deck(view, self.foe, self.decks)
+        return None if deck is None else sorted(deck.cards)
 
     def _deal_order(self, deck: list[str]) -> list[str] | None:
         """A draw order at random in which every card shown was drawn before it was played (None: no such

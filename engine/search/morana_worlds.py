@@ -45,17 +45,27 @@ def _placed(s: MoranaState) -> set[int]:
     return seen
 
 
+def guess_deck(view: MoranaState, owner: int, known_decks: Sequence[DeckList]) -> DeckList | None:
+    """``owner``'s deck list as the view can tell it: the first of ``known_decks`` with its Warden, of its size,
+    that holds every card of ``owner``'s the view has identified (None: none does)."""
+    seen = Counter(cid for cid in view.ids[owner] if cid)
+    for deck in known_decks:
+        cards = Counter(deck.cards)
+        if deck.leader == view.wardens[owner] and not seen - cards and cards.total() == len(view.ids[owner]):
+            return deck
+    return None
+
+
 def unseen_ids(
     view: MoranaState, owner: int, seat: int, known_decks: Sequence[DeckList], rng: Rng, count: int
 ) -> list[str]:
     """``count`` card ids for ``owner``'s instances the seat has not identified, in a random order."""
     seen = Counter(cid for cid in view.ids[owner] if cid)
-    for deck in known_decks:
-        rest = Counter(deck.cards) - seen
-        if deck.leader == view.wardens[owner] and not seen - Counter(deck.cards) and rest.total() == count:
-            ids = sorted(rest.elements())
-            rng.shuffle(ids)
-            return ids
+    deck = guess_deck(view, owner, known_decks)
+    if deck is not None:
+        ids = sorted((Counter(deck.cards) - seen).elements())
+        rng.shuffle(ids)
+        return ids
     pool = sorted(seen.elements()) or sorted(cid for cid in view.ids[seat] if cid)
     return [pool[rng.below(len(pool))] for _ in range(count)]
 
