@@ -178,11 +178,8 @@ class TerminalUI:
         agent = next((pl.agent for pl in players if pl.seat == seat), "human")
         if agent == "human":
             return f"{self.name(seat)} is deciding..."
-        return (
-            f"{self.name(seat)} is thinking (the {agent} bot)..."
-            if agent in BOTS
-            else f"{self.name(seat)} is thinking..."
-        )
+        bot = f" (the {agent} bot)" if agent in BOTS else ""  # an external program is named by no bot
+        return f"{self.name(seat)} is thinking{bot}..."
 
     def _flush_events(self) -> None:
         for text in self._unseen:

@@ -306,24 +306,20 @@ const ANSWERED_FOR_YOU = "The table answers for you: nothing you hold can be pla
 function showWaiting() {
   const me = state.hello ? state.hello.seat : -1;
   const waited = state.deciding;
-  const mine = !state.decide && !state.over && !state.waiting && me >= 0 && waited === me;
+  const question = $("question");
+  const idle = state.decide || state.over || state.waiting || me < 0 || waited === undefined || waited < 0;
+  const mine = !idle && waited === me;
   document.body.dataset.answeredForYou = mine ? "true" : "";
-  if (mine) {
-    $("question").textContent = ANSWERED_FOR_YOU;
-    $("question").classList.remove("thinking");
-  }
-  if (state.decide || state.over || state.waiting || me < 0 || waited === undefined || waited < 0 || waited === me) {
-    document.body.dataset.waitingFor = "";
-    if (!state.decide) $("question").classList.remove("thinking");
+  document.body.dataset.waitingFor = idle || mine ? "" : String(waited);
+  if (idle || mine) {
+    if (mine) question.textContent = ANSWERED_FOR_YOU;
+    if (!state.decide) question.classList.remove("thinking");
     return;
   }
   const player = state.hello.players[waited];
   const bot = player && !["human", "external"].includes(player.agent);
-  const line = bot ? `${who(waited)} (the ${player.agent} bot) is thinking…` : `${who(waited)} is deciding…`;
-  const question = $("question");
-  question.textContent = line;
+  question.textContent = bot ? `${who(waited)} (the ${player.agent} bot) is thinking…` : `${who(waited)} is deciding…`;
   question.classList.add("thinking");
-  document.body.dataset.waitingFor = String(waited);
 }
 
 function receiveOne(message) {
