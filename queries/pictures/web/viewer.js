@@ -311,8 +311,9 @@
   // player rewatching. It stays in the page's data, for whoever jumps to the end.
   const resultBox = $("result"), resultAsk = $("show-result");
   let resultAsked = false;
+  function resultTold(count) { return resultAsked || count >= N; }  // the header and the review graph alike
   function tellResult(count) {
-    const told = !!g.result && (resultAsked || count >= N);
+    const told = !!g.result && resultTold(count);
     resultBox.textContent = told ? g.result : "";
     resultBox.hidden = !told;
     resultAsk.hidden = told || !g.result;
@@ -529,7 +530,7 @@
   function hideReviewTip() { reviewTip.hidden = true; }
   // The graph and its marks as far as the position shown, or whole once the result is told (see above).
   function drawGraphUpTo(count) {
-    const told = count >= N || resultAsked, W = Math.max(N, 1);
+    const told = resultTold(count), W = Math.max(N, 1);
     const upto = told ? W : count, key = told ? "all" : String(count);
     if (key === graphShown) return;
     graphShown = key;
