@@ -138,16 +138,22 @@ class EventState:
     def round_list(self) -> list[Round]:
         return [r.round for r in self.rounds]
 
+    def find_pairing(self, number: int, table: int) -> Pairing | None:
+        """The pairing at ``table`` of round ``number``, if the round is paired and has that table."""
+        if not 1 <= number <= len(self.rounds):
+            return None
+        return next((p for p in self.rounds[number - 1].round.pairings if p.table == table), None)
+
     def pairing(self, number: int, table: int, *, event: str = "EVENT") -> Pairing:
         """The pairing at ``table`` of round ``number``; a round or table typed that names nothing is a usage error
         that says how to list the tables (``event``: the folder as the command was given it)."""
+        found = self.find_pairing(number, table)
+        if found is not None:
+            return found
         if not 1 <= number <= len(self.rounds):
             raise EventArgumentError(f"round {number} is not paired (rounds paired: {len(self.rounds)}); "
                                      f"'annals event pairings {event}' lists the last round's tables")  # fmt: skip
         pairings = self.rounds[number - 1].round.pairings
-        for p in pairings:
-            if p.table == table:
-                return p
         raise EventArgumentError(f"round {number} has no table {table} (its tables: 1 to {len(pairings)}); "
                                  f"'annals event pairings {event} --round {number}' lists them")  # fmt: skip
 
@@ -262,9 +268,7 @@ def apply(state: EventState, act: AnyAct) -> None:
         r.changes.append(act)
     elif t is Reported:
         assert isinstance(act, Reported)
-        if not 1 <= act.round <= len(state.rounds) or all(
-            p.table != act.table for p in state.rounds[act.round - 1].round.pairings
-        ):
+        if state.find_pairing(act.round, act.table) is None:
             raise KeyError(f"round {act.round} has no table {act.table}")  # a record written by something else
         state.results[(act.round, act.table)] = MatchState(act)
     elif t is Corrected:
