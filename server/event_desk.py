@@ -44,7 +44,7 @@ from annals.engine.tournament.record import EventArgumentError, EventError
 from annals.engine.tournament.store import DESK_TOKEN_FILE, EventStore
 from annals.schemas.commandline import quoted
 from annals.schemas.errors import AnnalsError
-from annals.schemas.event import INTENTIONAL_DRAW, TOP, Pairing
+from annals.schemas.event import INTENTIONAL_DRAW, TOP, MatchRecord, Pairing
 from annals.schemas.header import LogHeader
 from annals.server.store import TableRecord, new_table_id, new_token, token_hash
 from annals.server.tables import Table
@@ -108,6 +108,12 @@ class ServedMatch:
         self.paper = False
         self.error = ""
         self.thread: threading.Thread | None = None
+
+
+def _intentional_draw(match: MatchRecord) -> bool:
+    """A match recorded as an intentional draw (and not overruled since): its 0-0-3 is no three drawn games, and
+    the desk and a player's own page say which."""
+    return match.ended == INTENTIONAL_DRAW and match.override is None
 
 
 class EventDesk:
@@ -423,8 +429,8 @@ class EventDesk:
             row["result"] = f"{result.wins_a}-{result.wins_b}-{result.draws}"
             row["winner"] = names.get(result.winner, result.winner) if result.winner else ""
             row["paper"] = bool(pairing.b) and not result.games
-            if result.ended == INTENTIONAL_DRAW and result.override is None:
-                row["named"] = "intentional draw"  # its 0-0-3 is no three drawn games: the desk says which
+            if _intentional_draw(result):
+                row["named"] = "intentional draw"
         elif match is None:
             row["state"] = WAITING
         elif match.state == PLAYING:
@@ -456,8 +462,8 @@ class EventDesk:
                 winner = names.get(recorded.winner, "") if recorded.winner else ""
                 score = f"{recorded.wins_a}-{recorded.wins_b}" + (f"-{recorded.draws}" if recorded.draws else "")
                 said = "a bye" if not pairing.b else f"{winner} wins {score}" if winner else f"drawn {score}"
-                if recorded.ended == INTENTIONAL_DRAW and recorded.override is None:
-                    said = "intentional draw"  # as the desk says it (_table_view): its 0-0-3 is no three drawn games
+                if _intentional_draw(recorded):
+                    said = "intentional draw"  # as the desk says it (_table_view)
                 out.update(match=FINISHED, result=said)
         match = self.seats.get(pid)
         if match is not None and match.table_id:
